@@ -1,0 +1,43 @@
+//! `toklab tokenize`: a streaming filter, one output record per input line.
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use super::input::Lines;
+use crate::output::{self, Format};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The tokenizer, as a spec (see `toklab kinds`).
+    #[arg(long = "with", short = 'w', value_name = "SPEC")]
+    with: String,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Replace invalid UTF-8 with U+FFFD instead of stopping (a warning counts the lines).
+    #[arg(long)]
+    lossy: bool,
+    /// Input file; standard input when absent or `-`.
+    input: Option<std::path::PathBuf>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let tokenizer = super::load(&args.with)?;
+    let mut lines = Lines::open(args.input.as_deref(), args.lossy)?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let result = (|| -> anyhow::Result<()> {
+        while let Some(text) = lines.next_text()? {
+            let tokens = tokenizer.tokenize(&text);
+            output::write(&mut out, args.format, &text, &tokens)?;
+        }
+        out.flush()?;
+        Ok(())
+    })();
+    lines.report();
+    match result {
+        Err(e) if super::is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(e),
+        Ok(()) => Ok(ExitCode::SUCCESS),
+    }
+}

@@ -1,0 +1,156 @@
+//! The simple tokenizers (`ws`, `words`, `regex:`): each is a matcher over the text, and one
+//! generic engine turns matches into tokens and, for `explain`, into matches and gaps.
+
+mod regex;
+mod whitespace;
+mod words;
+
+use crate::engine::{Role, Tokenizer, Trace, TraceLine, quote};
+use crate::error::Result;
+use crate::spec::Spec;
+use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
+
+pub use self::regex::RegexMatcher;
+pub use self::whitespace::WhitespaceMatcher;
+pub use self::words::WordsMatcher;
+
+/// Finds the tokens of a text as non-overlapping, ascending spans, each labelled with the
+/// alternative (of a pattern) that produced it.
+pub trait Matcher: Send + Sync {
+    fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str));
+}
+
+/// Any [`Matcher`] as a [`Tokenizer`]: tokens are the matches, everything between is dropped.
+pub struct MatchTokenizer<M> {
+    name: String,
+    matcher: M,
+}
+
+impl<M: Matcher> MatchTokenizer<M> {
+    pub fn new(name: impl Into<String>, matcher: M) -> Self {
+        MatchTokenizer {
+            name: name.into(),
+            matcher,
+        }
+    }
+}
+
+impl<M: Matcher> Tokenizer for MatchTokenizer<M> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn tokenize(&self, text: &str) -> Tokenization {
+        let mut tokens = Vec::new();
+        self.matcher.find(text, &mut |span, alternative| {
+            tokens.push(
+                Token::new(span, TokenKind::classify(span.slice(text)))
+                    .with_origin(Origin::Pattern { alternative }),
+            );
+        });
+        Tokenization::new(tokens)
+    }
+
+    fn explain(&self, text: &str) -> Trace {
+        let mut items = Vec::new();
+        let mut at = 0;
+        self.matcher.find(text, &mut |span, alternative| {
+            if span.start > at {
+                items.push(MatchItem::Gap(Span::new(at, span.start)));
+            }
+            items.push(MatchItem::Match { span, alternative });
+            at = span.end;
+        });
+        if at < text.len() {
+            items.push(MatchItem::Gap(Span::new(at, text.len())));
+        }
+        Trace::Matches(MatchTrace { items })
+    }
+}
+
+/// The trace of a matcher: the text cut into matches and the gaps between them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchTrace {
+    pub items: Vec<MatchItem>,
+}
+
+/// A match (a token) or a gap (dropped text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchItem {
+    Match {
+        span: Span,
+        alternative: &'static str,
+    },
+    Gap(Span),
+}
+
+impl MatchTrace {
+    pub fn lines(&self, text: &str) -> Vec<TraceLine> {
+        self.items
+            .iter()
+            .map(|item| match *item {
+                MatchItem::Match { span, alternative } => TraceLine::new(0, Some(span))
+                    .part(Role::Label, "match ")
+                    .part(Role::Detail, format!("{:>9} ", span.to_string()))
+                    .part(Role::Token, quote(span.slice(text)))
+                    .part(Role::Detail, format!("  {alternative}")),
+                MatchItem::Gap(span) => TraceLine::new(0, Some(span))
+                    .part(Role::Label, "gap   ")
+                    .part(Role::Detail, format!("{:>9} ", span.to_string()))
+                    .part(Role::Dropped, quote(span.slice(text)))
+                    .part(Role::Detail, "  dropped"),
+            })
+            .collect()
+    }
+}
+
+/// Loads `ws`, `words` and `regex:PATTERN`.
+pub fn load(spec: Spec) -> Result<Box<dyn Tokenizer>> {
+    spec.finish(&[])?;
+    match spec.kind.as_str() {
+        "ws" => Ok(Box::new(MatchTokenizer::new("ws", WhitespaceMatcher))),
+        "words" => Ok(Box::new(MatchTokenizer::new("words", WordsMatcher))),
+        "regex" => {
+            let matcher = RegexMatcher::new(&spec.arg).map_err(|message| spec.bad(message))?;
+            Ok(Box::new(MatchTokenizer::new(
+                format!("regex:{}", spec.arg),
+                matcher,
+            )))
+        }
+        other => Err(spec.bad(format!("`{other}` is not a simple tokenizer"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trace_covers_the_whole_text() {
+        let tokenizer = MatchTokenizer::new("ws", WhitespaceMatcher);
+        let text = " a  bc ";
+        let Trace::Matches(trace) = tokenizer.explain(text);
+        let covered: String = trace
+            .items
+            .iter()
+            .map(|item| match item {
+                MatchItem::Match { span, .. } | MatchItem::Gap(span) => span.slice(text),
+            })
+            .collect();
+        assert_eq!(covered, text);
+        assert_eq!(trace.items.len(), 5);
+        let shown = Trace::Matches(trace).to_text(text);
+        assert!(
+            shown.contains("match      1..2 «a»  non-space run"),
+            "{shown}"
+        );
+        assert!(shown.contains("gap        2..4 «  »  dropped"), "{shown}");
+    }
+
+    #[test]
+    fn load_rejects_options_and_bad_patterns() {
+        assert!(crate::spec::load("regex:(unclosed").is_err());
+        let e = crate::spec::load("regex:(").err().unwrap().to_string();
+        assert!(e.contains("valid kinds"), "{e}");
+    }
+}

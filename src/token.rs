@@ -1,0 +1,391 @@
+//! The span model every engine speaks: tokens are byte spans of the *original* text, so views
+//! and comparisons need nothing engine-specific.
+
+use std::fmt;
+
+/// A half-open byte range `[start, end)` into the original input, always on UTF-8 char
+/// boundaries, so that every view can slice the text it was given without re-normalizing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        debug_assert!(start <= end, "span {start}..{end} runs backwards");
+        Span { start, end }
+    }
+
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+
+    /// The surface text this span covers in `text`.
+    pub fn slice<'a>(&self, text: &'a str) -> &'a str {
+        &text[self.start..self.end]
+    }
+
+    pub fn contains(&self, byte: usize) -> bool {
+        self.start <= byte && byte < self.end
+    }
+}
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)
+    }
+}
+
+/// What a token is, coarsely: enough for colouring, statistics and the CLI's `kind` field.
+/// Engines that know finer types (utoken's chart types, say) keep them in [`Origin`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TokenKind {
+    Word,
+    Number,
+    Punct,
+    Symbol,
+    Space,
+    Url,
+    Email,
+    Abbreviation,
+    Contraction,
+    Xml,
+    Hashtag,
+    Handle,
+    Emoticon,
+    Filename,
+    /// A piece of a word produced by a subword model.
+    Subword,
+    /// A token the model treats specially (`<|endoftext|>`, `[CLS]`, …).
+    Special,
+    /// Text the engine could not place (an `[UNK]`, a character outside an automaton's alphabet).
+    Unknown,
+    Other,
+}
+
+impl TokenKind {
+    /// The lowercase name used in JSON output and in the workbench.
+    pub fn name(self) -> &'static str {
+        match self {
+            TokenKind::Word => "word",
+            TokenKind::Number => "number",
+            TokenKind::Punct => "punct",
+            TokenKind::Symbol => "symbol",
+            TokenKind::Space => "space",
+            TokenKind::Url => "url",
+            TokenKind::Email => "email",
+            TokenKind::Abbreviation => "abbreviation",
+            TokenKind::Contraction => "contraction",
+            TokenKind::Xml => "xml",
+            TokenKind::Hashtag => "hashtag",
+            TokenKind::Handle => "handle",
+            TokenKind::Emoticon => "emoticon",
+            TokenKind::Filename => "filename",
+            TokenKind::Subword => "subword",
+            TokenKind::Special => "special",
+            TokenKind::Unknown => "unknown",
+            TokenKind::Other => "other",
+        }
+    }
+
+    /// A best guess from the characters alone, for engines (whitespace, regex, automata) that
+    /// do not type their tokens themselves.
+    pub fn classify(surface: &str) -> TokenKind {
+        let mut chars = surface.chars().filter(|c| !c.is_whitespace()).peekable();
+        if chars.peek().is_none() {
+            return if surface.is_empty() {
+                TokenKind::Other
+            } else {
+                TokenKind::Space
+            };
+        }
+        let (mut letters, mut digits, mut others) = (0usize, 0usize, 0usize);
+        for c in chars {
+            if c.is_alphabetic() || c == '\'' || c == '’' || c == '-' {
+                letters += 1;
+            } else if c.is_numeric() {
+                digits += 1;
+            } else {
+                others += 1;
+            }
+        }
+        match (letters, digits, others) {
+            (0, 0, _) => {
+                if surface
+                    .chars()
+                    .any(|c| c.is_ascii_punctuation() || is_unicode_punct(c))
+                {
+                    TokenKind::Punct
+                } else {
+                    TokenKind::Symbol
+                }
+            }
+            (0, _, _) if digits > 0 => TokenKind::Number,
+            _ => TokenKind::Word,
+        }
+    }
+}
+
+fn is_unicode_punct(c: char) -> bool {
+    matches!(c, '\u{2010}'..='\u{2027}' | '\u{2030}'..='\u{205E}' | '\u{3001}'..='\u{3003}' | '\u{3008}'..='\u{3011}' | '¡' | '¿' | '«' | '»' | '§' | '¶' | '·')
+}
+
+impl fmt::Display for TokenKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A place in a resource file, so a token can point at the entry that made it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SourceLoc {
+    pub file: std::sync::Arc<str>,
+    pub line: usize,
+}
+
+impl fmt::Display for SourceLoc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// Why a token exists: the provenance the workbench shows when a token is selected.
+/// Each engine family has its own variant.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Origin {
+    /// No more to say than the engine's name.
+    #[default]
+    Engine,
+    /// A match of a pattern (the `regex:` and `pretok:` kinds name the alternative that matched).
+    Pattern { alternative: &'static str },
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Engine => f.write_str("-"),
+            Origin::Pattern { alternative } => write!(f, "pattern {alternative}"),
+        }
+    }
+}
+
+/// One token: where it is in the original text, what the engine outputs for it, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub span: Span,
+    /// The output form when it differs from the surface (`won't` → `will`, a BPE piece);
+    /// `None` means the form is exactly the text under `span`, which saves an allocation for
+    /// the common case.
+    pub rewritten: Option<Box<str>>,
+    pub kind: TokenKind,
+    pub origin: Origin,
+    /// The vocabulary id, for subword models.
+    pub id: Option<u32>,
+}
+
+impl Token {
+    /// A token whose form is its surface.
+    pub fn new(span: Span, kind: TokenKind) -> Self {
+        Token {
+            span,
+            rewritten: None,
+            kind,
+            origin: Origin::Engine,
+            id: None,
+        }
+    }
+
+    pub fn with_origin(mut self, origin: Origin) -> Self {
+        self.origin = origin;
+        self
+    }
+
+    pub fn with_form(mut self, form: impl Into<Box<str>>) -> Self {
+        self.rewritten = Some(form.into());
+        self
+    }
+
+    pub fn with_id(mut self, id: u32) -> Self {
+        self.id = Some(id);
+        self
+    }
+
+    /// The form the engine outputs: the rewritten form if any, else the surface in `text`.
+    pub fn form<'a>(&'a self, text: &'a str) -> &'a str {
+        match &self.rewritten {
+            Some(form) => form,
+            None => self.span.slice(text),
+        }
+    }
+
+    pub fn surface<'a>(&self, text: &'a str) -> &'a str {
+        self.span.slice(text)
+    }
+}
+
+/// An engine's whole answer for one text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tokenization {
+    pub tokens: Vec<Token>,
+    /// Indices into `tokens` of the last token of each sentence, ascending. Engines without
+    /// sentence detection leave it empty; [`Tokenization::sentences`] then treats the whole
+    /// text as one sentence, as Datok does at the end of a text.
+    pub sentence_ends: Vec<usize>,
+}
+
+impl Tokenization {
+    pub fn new(tokens: Vec<Token>) -> Self {
+        Tokenization {
+            tokens,
+            sentence_ends: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_empty()
+    }
+
+    /// Whether token `index` ends a sentence (the last token always does, as in Datok).
+    pub fn ends_sentence(&self, index: usize) -> bool {
+        index + 1 == self.tokens.len() || self.sentence_ends.binary_search(&index).is_ok()
+    }
+
+    /// Token index ranges of the sentences, the last one closed at the end of the text.
+    pub fn sentence_ranges(&self) -> Vec<std::ops::Range<usize>> {
+        let mut ranges = Vec::new();
+        let mut first = 0;
+        for index in 0..self.tokens.len() {
+            if self.ends_sentence(index) {
+                ranges.push(first..index + 1);
+                first = index + 1;
+            }
+        }
+        ranges
+    }
+
+    /// Byte spans of the sentences: from the start of the first token to the end of the last.
+    pub fn sentences(&self) -> Vec<Span> {
+        self.sentence_ranges()
+            .into_iter()
+            .map(|r| {
+                Span::new(
+                    self.tokens[r.start].span.start,
+                    self.tokens[r.end - 1].span.end,
+                )
+            })
+            .collect()
+    }
+
+    /// Checks the invariants every engine promises: spans ordered, non-overlapping, inside the
+    /// text and on char boundaries; sentence ends valid. Used by tests and debug builds.
+    pub fn check(&self, text: &str) -> Result<(), String> {
+        let mut previous_end = 0;
+        for (index, token) in self.tokens.iter().enumerate() {
+            let Span { start, end } = token.span;
+            if start > end || end > text.len() {
+                return Err(format!(
+                    "token {index}: span {start}..{end} outside text of {} bytes",
+                    text.len()
+                ));
+            }
+            if !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+                return Err(format!(
+                    "token {index}: span {start}..{end} not on char boundaries"
+                ));
+            }
+            if start < previous_end {
+                return Err(format!(
+                    "token {index}: span {start}..{end} overlaps the previous token ending at {previous_end}"
+                ));
+            }
+            previous_end = end;
+        }
+        let mut previous = None;
+        for &end in &self.sentence_ends {
+            if end >= self.tokens.len() || previous.is_some_and(|p| p >= end) {
+                return Err(format!(
+                    "sentence end {end} invalid for {} tokens",
+                    self.tokens.len()
+                ));
+            }
+            previous = Some(end);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tok(start: usize, end: usize) -> Token {
+        Token::new(Span::new(start, end), TokenKind::Word)
+    }
+
+    #[test]
+    fn form_falls_back_to_surface() {
+        let text = "won't go";
+        let plain = tok(6, 8);
+        assert_eq!(plain.form(text), "go");
+        let rewritten = tok(0, 3).with_form("will");
+        assert_eq!(rewritten.form(text), "will");
+        assert_eq!(rewritten.surface(text), "won");
+    }
+
+    #[test]
+    fn sentences_close_at_text_end() {
+        let t = Tokenization {
+            tokens: vec![tok(0, 2), tok(2, 3), tok(4, 6), tok(6, 7)],
+            sentence_ends: vec![1],
+        };
+        assert_eq!(t.sentence_ranges(), vec![0..2, 2..4]);
+        assert_eq!(t.sentences(), vec![Span::new(0, 3), Span::new(4, 7)]);
+        assert!(t.ends_sentence(3));
+        assert!(!t.ends_sentence(2));
+    }
+
+    #[test]
+    fn no_tokens_no_sentences() {
+        assert!(Tokenization::default().sentences().is_empty());
+    }
+
+    #[test]
+    fn check_rejects_overlap_and_bad_boundaries() {
+        let text = "héllo";
+        assert!(Tokenization::new(vec![tok(0, 2)]).check(text).is_err());
+        assert!(
+            Tokenization::new(vec![tok(0, 3), tok(2, 4)])
+                .check(text)
+                .is_err()
+        );
+        assert!(
+            Tokenization::new(vec![tok(0, 3), tok(3, 6)])
+                .check(text)
+                .is_ok()
+        );
+        let bad_end = Tokenization {
+            tokens: vec![tok(0, 3)],
+            sentence_ends: vec![1],
+        };
+        assert!(bad_end.check(text).is_err());
+    }
+
+    #[test]
+    fn classify_basic_kinds() {
+        assert_eq!(TokenKind::classify("dogs"), TokenKind::Word);
+        assert_eq!(TokenKind::classify(" 350"), TokenKind::Number);
+        assert_eq!(TokenKind::classify("?!"), TokenKind::Punct);
+        assert_eq!(TokenKind::classify("  "), TokenKind::Space);
+        assert_eq!(TokenKind::classify("€"), TokenKind::Symbol);
+        assert_eq!(TokenKind::classify("don't"), TokenKind::Word);
+    }
+}

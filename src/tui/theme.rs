@@ -1,0 +1,128 @@
+//! Colours and modifiers in one place, so light, dark and colourless terminals each get a
+//! theme that keeps token boundaries visible.
+
+use ratatui::style::{Color, Modifier, Style};
+
+/// Which palette to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ThemeName {
+    Dark,
+    Light,
+    /// No colours: boundaries shown with reverse video and underlines only.
+    Plain,
+}
+
+/// The styles of every element the workbench draws.
+#[derive(Clone, Debug)]
+pub struct Theme {
+    /// Tokens alternate between these two, so adjacent tokens are told apart.
+    pub token: [Style; 2],
+    pub selected_token: Style,
+    pub dropped: Style,
+    pub cursor_line: Style,
+    pub line_number: Style,
+    pub label: Style,
+    pub selected_label: Style,
+    pub border: Style,
+    pub focused_border: Style,
+    pub title: Style,
+    pub dim: Style,
+    pub status: Style,
+    pub key: Style,
+    pub error: Style,
+}
+
+impl Theme {
+    /// The theme asked for, or the plain one when `NO_COLOR` is set (https://no-color.org).
+    pub fn choose(name: Option<ThemeName>) -> Theme {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        match name {
+            Some(ThemeName::Light) if !no_color => Theme::light(),
+            Some(ThemeName::Dark) if !no_color => Theme::dark(),
+            None if !no_color => Theme::dark(),
+            _ => Theme::plain(),
+        }
+    }
+
+    pub fn dark() -> Theme {
+        Theme {
+            token: [
+                Style::new().fg(Color::White).bg(Color::Indexed(24)),
+                Style::new().fg(Color::White).bg(Color::Indexed(90)),
+            ],
+            selected_token: Style::new()
+                .fg(Color::Black)
+                .bg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+            dropped: Style::new().fg(Color::DarkGray),
+            cursor_line: Style::new().bg(Color::Indexed(236)),
+            line_number: Style::new().fg(Color::DarkGray),
+            label: Style::new().fg(Color::Cyan),
+            selected_label: Style::new()
+                .fg(Color::Black)
+                .bg(Color::Cyan)
+                .add_modifier(Modifier::BOLD),
+            border: Style::new().fg(Color::DarkGray),
+            focused_border: Style::new().fg(Color::Cyan),
+            title: Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
+            dim: Style::new().fg(Color::Gray),
+            status: Style::new().fg(Color::White).bg(Color::Indexed(238)),
+            key: Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+            error: Style::new().fg(Color::LightRed),
+        }
+    }
+
+    pub fn light() -> Theme {
+        Theme {
+            token: [
+                Style::new().fg(Color::Black).bg(Color::Indexed(153)),
+                Style::new().fg(Color::Black).bg(Color::Indexed(223)),
+            ],
+            selected_token: Style::new()
+                .fg(Color::White)
+                .bg(Color::Indexed(88))
+                .add_modifier(Modifier::BOLD),
+            dropped: Style::new().fg(Color::Indexed(246)),
+            cursor_line: Style::new().bg(Color::Indexed(254)),
+            line_number: Style::new().fg(Color::Indexed(246)),
+            label: Style::new().fg(Color::Blue),
+            selected_label: Style::new()
+                .fg(Color::White)
+                .bg(Color::Blue)
+                .add_modifier(Modifier::BOLD),
+            border: Style::new().fg(Color::Indexed(248)),
+            focused_border: Style::new().fg(Color::Blue),
+            title: Style::new().fg(Color::Black).add_modifier(Modifier::BOLD),
+            dim: Style::new().fg(Color::Indexed(240)),
+            status: Style::new().fg(Color::Black).bg(Color::Indexed(252)),
+            key: Style::new()
+                .fg(Color::Indexed(88))
+                .add_modifier(Modifier::BOLD),
+            error: Style::new().fg(Color::Red),
+        }
+    }
+
+    pub fn plain() -> Theme {
+        let none = Style::new();
+        Theme {
+            token: [
+                none.add_modifier(Modifier::UNDERLINED),
+                none.add_modifier(Modifier::REVERSED),
+            ],
+            selected_token: none
+                .add_modifier(Modifier::BOLD | Modifier::REVERSED | Modifier::UNDERLINED),
+            dropped: none.add_modifier(Modifier::DIM),
+            cursor_line: none.add_modifier(Modifier::BOLD),
+            line_number: none.add_modifier(Modifier::DIM),
+            label: none,
+            selected_label: none.add_modifier(Modifier::REVERSED),
+            border: none,
+            focused_border: none.add_modifier(Modifier::BOLD),
+            title: none.add_modifier(Modifier::BOLD),
+            dim: none.add_modifier(Modifier::DIM),
+            status: none.add_modifier(Modifier::REVERSED),
+            key: none.add_modifier(Modifier::BOLD),
+            error: none.add_modifier(Modifier::BOLD),
+        }
+    }
+}

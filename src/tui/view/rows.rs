@@ -1,0 +1,192 @@
+//! The side-by-side pane: the current line once as a ruler, then one row per tokenizer with
+//! its tokens coloured in alternation, columns aligned by offsets, and the selected token's
+//! details below.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use unicode_width::UnicodeWidthStr;
+
+use super::Regions;
+use crate::engine::quote;
+use crate::offsets::CodePoints;
+use crate::tui::app::{App, Row};
+use crate::tui::layout::LineLayout;
+use crate::tui::theme::Theme;
+
+const MAX_LABEL: usize = 18;
+
+/// Draws the pane; returns how many token columns fit.
+pub fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    app: &App,
+    theme: &Theme,
+    regions: &mut Regions,
+) -> usize {
+    let title = format!(" line {} · {} tokenizers ", app.line + 1, app.rows.len());
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_style(theme.focused_border)
+        .title(Span::styled(title, theme.title));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+
+    let label_width = app
+        .rows
+        .iter()
+        .map(|r| r.label.width())
+        .max()
+        .unwrap_or(4)
+        .clamp(4, MAX_LABEL);
+    let columns = (inner.width as usize).saturating_sub(label_width + 1);
+    let window = app.hscroll..app.hscroll + columns;
+
+    let mut lines = Vec::with_capacity(app.rows.len() + 3);
+    let ruler: Vec<Span> = visible_cells(&app.layout, &window)
+        .map(|cell| {
+            Span::styled(
+                cell.symbol.clone(),
+                if cell.is_space {
+                    theme.dropped
+                } else {
+                    Style::new()
+                },
+            )
+        })
+        .collect();
+    lines.push(labelled(pad("text", label_width), theme.dim, ruler));
+    for (index, row) in app.rows.iter().enumerate() {
+        let selected = index == app.row;
+        let label_style = match (selected, row.colour) {
+            (true, _) => theme.selected_label,
+            (false, Some(colour)) => theme.label.fg(colour),
+            (false, None) => theme.label,
+        };
+        let label = pad(&row.label, label_width);
+        let body = match &row.tokenizer {
+            Ok(_) => token_cells(
+                app,
+                row,
+                selected.then_some(app.token).flatten(),
+                &window,
+                theme,
+            ),
+            Err(error) => vec![Span::styled(error.clone(), theme.error)],
+        };
+        lines.push(labelled(label, label_style, body));
+    }
+    lines.push(Line::default());
+    lines.extend(details(app, theme));
+    frame.render_widget(Paragraph::new(lines), inner);
+
+    regions.rows = Rect {
+        x: inner.x + label_width as u16 + 1,
+        width: columns as u16,
+        ..inner
+    };
+    regions.first_row_y = inner.y + 1;
+    regions.hscroll = app.hscroll;
+    regions.row_count = app.rows.len();
+    columns
+}
+
+fn labelled(label: String, style: Style, mut body: Vec<Span<'static>>) -> Line<'static> {
+    body.insert(0, Span::styled(label, style));
+    body.insert(1, Span::raw(" "));
+    Line::from(body)
+}
+
+/// `label` cut or padded to exactly `width` columns.
+fn pad(label: &str, width: usize) -> String {
+    let clipped = super::text::clip(label, width);
+    let fill = width - clipped.width();
+    format!("{clipped}{}", " ".repeat(fill))
+}
+
+fn visible_cells<'a>(
+    layout: &'a LineLayout,
+    window: &'a std::ops::Range<usize>,
+) -> impl Iterator<Item = &'a crate::tui::layout::Cell> {
+    layout
+        .cells
+        .iter()
+        .filter(move |c| c.column >= window.start && c.column + c.width <= window.end)
+}
+
+fn token_cells(
+    app: &App,
+    row: &Row,
+    selected: Option<usize>,
+    window: &std::ops::Range<usize>,
+    theme: &Theme,
+) -> Vec<Span<'static>> {
+    let first = app
+        .layout
+        .cell_at_column(window.start)
+        .unwrap_or(app.layout.cells.len());
+    app.layout.cells[first..]
+        .iter()
+        .zip(&row.owners[first..])
+        .take_while(|(c, _)| c.column + c.width <= window.end)
+        .map(|(cell, owner)| match owner {
+            Some(t) if Some(*t) == selected => {
+                Span::styled(cell.symbol.clone(), theme.selected_token)
+            }
+            Some(t) => Span::styled(cell.symbol.clone(), theme.token[t % 2]),
+            None if cell.is_space => Span::styled("·".repeat(cell.width), theme.dropped),
+            None => Span::styled(cell.symbol.clone(), theme.dropped),
+        })
+        .collect()
+}
+
+/// Two lines about the selected token (or a hint when none is selected).
+fn details(app: &App, theme: &Theme) -> Vec<Line<'static>> {
+    let Some(row) = app.selected_row() else {
+        return vec![Line::styled(
+            "no tokenizers: start with --with SPEC",
+            theme.dim,
+        )];
+    };
+    let Some(index) = app.token else {
+        return vec![Line::from(vec![
+            Span::styled(row.label.clone(), theme.label),
+            Span::styled(format!(" · {} tokens · ", row.tokens.len()), theme.dim),
+            Span::styled("←/→", theme.key),
+            Span::styled(" select a token, ", theme.dim),
+            Span::styled("Tab", theme.key),
+            Span::styled(" another row", theme.dim),
+        ])];
+    };
+    let token = &row.tokens.tokens[index];
+    let mut cp = CodePoints::new(&app.text);
+    let (cs, ce) = (cp.at(token.span.start), cp.at(token.span.end));
+    let mut first = vec![
+        Span::styled(row.label.clone(), theme.label),
+        Span::styled(
+            format!(" · token {}/{} ", index + 1, row.tokens.len()),
+            theme.dim,
+        ),
+        Span::styled(quote(token.form(&app.text)), theme.title),
+    ];
+    if token.rewritten.is_some() {
+        first.push(Span::styled(
+            format!(" from {}", quote(token.surface(&app.text))),
+            theme.dim,
+        ));
+    }
+    let mut second = format!(
+        "bytes {}..{} · chars {}..{} · {}",
+        token.span.start, token.span.end, cs, ce, token.kind
+    );
+    if let Some(id) = token.id {
+        second.push_str(&format!(" · id {id}"));
+    }
+    second.push_str(&format!(" · {}", token.origin));
+    if row.tokens.ends_sentence(index) && !row.tokens.sentence_ends.is_empty() {
+        second.push_str(" · ends a sentence");
+    }
+    vec![Line::from(first), Line::styled(second, theme.dim)]
+}

@@ -1,0 +1,166 @@
+//! Rendering tests on ratatui's TestBackend: text and, for token colours, cell styles.
+
+use ratatui::buffer::Buffer;
+use ratatui::style::Modifier;
+
+use crate::tui::app::{Action, App, RowSetup};
+use crate::tui::document::Document;
+use crate::tui::render_to_buffer;
+use crate::tui::theme::Theme;
+
+fn app(text: &str, specs: &[(&str, &str)]) -> App {
+    let setups = specs
+        .iter()
+        .map(|(label, spec)| RowSetup {
+            label: label.to_string(),
+            spec: spec.to_string(),
+            colour: None,
+        })
+        .collect();
+    App::new(Document::from_text(text), setups, |spec| {
+        crate::load(spec).map_err(|e| e.to_string())
+    })
+}
+
+fn row_text(buffer: &Buffer, y: u16) -> String {
+    (0..buffer.area.width)
+        .map(|x| buffer[(x, y)].symbol())
+        .collect()
+}
+
+/// The screen line whose text starts (after the border) with `label`.
+fn find_row(buffer: &Buffer, label: &str) -> u16 {
+    (0..buffer.area.height)
+        .find(|&y| {
+            row_text(buffer, y)
+                .trim_start_matches('│')
+                .starts_with(label)
+        })
+        .unwrap_or_else(|| panic!("no row {label} in\n{}", dump(buffer)))
+}
+
+/// The screen column where `needle` starts on line `y` (columns, not bytes: borders are
+/// multi-byte characters).
+fn column(buffer: &Buffer, y: u16, needle: &str) -> u16 {
+    let symbols: Vec<&str> = (0..buffer.area.width)
+        .map(|x| buffer[(x, y)].symbol())
+        .collect();
+    let wanted: Vec<String> = needle.chars().map(String::from).collect();
+    (0..symbols.len())
+        .find(|&x| {
+            symbols[x..]
+                .iter()
+                .zip(&wanted)
+                .filter(|(a, b)| **a == b.as_str())
+                .count()
+                == wanted.len()
+        })
+        .unwrap_or_else(|| panic!("{needle:?} not on line {y}: {}", row_text(buffer, y))) as u16
+}
+
+fn dump(buffer: &Buffer) -> String {
+    (0..buffer.area.height)
+        .map(|y| row_text(buffer, y) + "\n")
+        .collect()
+}
+
+#[test]
+fn rows_align_the_same_character_in_the_same_column() {
+    let mut app = app(
+        "We're 350 dogs!\nsecond",
+        &[("ws", "ws"), ("gpt2", "pretok:gpt2")],
+    );
+    let theme = Theme::dark();
+    let buffer = render_to_buffer(&mut app, &theme, 60, 16);
+    let ws = find_row(&buffer, "ws");
+    let gpt2 = find_row(&buffer, "gpt2");
+    let ruler = find_row(&buffer, "text");
+    assert_eq!(column(&buffer, ws, "dogs"), column(&buffer, gpt2, "dogs"));
+    assert_eq!(column(&buffer, ws, "dogs"), column(&buffer, ruler, "dogs"));
+    let ws_line = row_text(&buffer, ws);
+    let gpt2_line = row_text(&buffer, gpt2);
+    // Dropped whitespace is marked in the ws row, kept as a token (leading space) in gpt2.
+    assert!(ws_line.contains("We're·350·dogs!"), "{ws_line}");
+    assert!(gpt2_line.contains("We're 350 dogs!"), "{gpt2_line}");
+}
+
+#[test]
+fn adjacent_tokens_alternate_colours() {
+    let mut app = app("We're 350 dogs!", &[("gpt2", "pretok:gpt2")]);
+    let theme = Theme::dark();
+    let buffer = render_to_buffer(&mut app, &theme, 50, 12);
+    let y = find_row(&buffer, "gpt2");
+    let x0 = column(&buffer, y, "We're");
+    // "We" and "'re" are different tokens with no gap: their colours must differ.
+    let we = buffer[(x0, y)].bg;
+    let re = buffer[(x0 + 2, y)].bg;
+    assert_eq!(we, theme.token[0].bg.unwrap());
+    assert_eq!(re, theme.token[1].bg.unwrap());
+    // " 350": the space belongs to the token, so it carries the token colour.
+    assert_eq!(buffer[(x0 + 5, y)].bg, theme.token[0].bg.unwrap());
+}
+
+#[test]
+fn selected_token_is_highlighted_and_described() {
+    let mut app = app("We're 350 dogs!", &[("ws", "ws")]);
+    let theme = Theme::dark();
+    app.apply(Action::TokenNext);
+    app.apply(Action::TokenNext);
+    let buffer = render_to_buffer(&mut app, &theme, 70, 12);
+    let y = find_row(&buffer, "ws");
+    let x = column(&buffer, y, "350");
+    assert_eq!(buffer[(x, y)].bg, theme.selected_token.bg.unwrap());
+    assert!(buffer[(x, y)].modifier.contains(Modifier::BOLD));
+    let screen = dump(&buffer);
+    assert!(screen.contains("token 2/3 «350»"), "{screen}");
+    assert!(
+        screen.contains("bytes 6..9 · chars 6..9 · number"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn plain_theme_marks_boundaries_without_colour() {
+    let mut app = app("ab!", &[("gpt2", "pretok:gpt2")]);
+    let theme = Theme::plain();
+    let buffer = render_to_buffer(&mut app, &theme, 40, 10);
+    let y = find_row(&buffer, "gpt2");
+    let x = column(&buffer, y, "ab!");
+    assert!(buffer[(x, y)].modifier.contains(Modifier::UNDERLINED));
+    assert!(buffer[(x + 2, y)].modifier.contains(Modifier::REVERSED));
+    assert_eq!(buffer[(x, y)].fg, ratatui::style::Color::Reset);
+}
+
+#[test]
+fn status_bar_counts_tokens_and_help_lists_keys() {
+    let mut app = app("a b c\nd", &[("ws", "ws"), ("bad", "nope:x")]);
+    let theme = Theme::dark();
+    let buffer = render_to_buffer(&mut app, &theme, 80, 24);
+    let screen = dump(&buffer);
+    assert!(screen.contains("(text) 1/2 │ ws 3 │ bad error"), "{screen}");
+    assert!(screen.contains("unknown tokenizer kind `nope`"), "{screen}");
+    app.apply(Action::ToggleHelp);
+    let screen = dump(&render_to_buffer(&mut app, &theme, 80, 24));
+    assert!(screen.contains("next / previous tokenizer row"), "{screen}");
+}
+
+#[test]
+fn small_terminal_does_not_panic() {
+    let mut app = app("some text here", &[("ws", "ws"), ("w", "words")]);
+    for (w, h) in [(1, 1), (10, 3), (20, 6), (80, 24)] {
+        render_to_buffer(&mut app, &Theme::dark(), w, h);
+        app.apply(Action::TokenLast);
+    }
+}
+
+#[test]
+fn text_pane_shows_only_visible_lines_of_a_long_document() {
+    let text: String = (0..100_000).map(|i| format!("line number {i}\n")).collect();
+    let mut app = app(&text, &[("ws", "ws")]);
+    let theme = Theme::dark();
+    render_to_buffer(&mut app, &theme, 80, 24);
+    app.apply(Action::LastLine);
+    let screen = dump(&render_to_buffer(&mut app, &theme, 80, 24));
+    assert!(screen.contains("100000 line number 99999"), "{screen}");
+    assert!(screen.contains("ws 3"), "{screen}");
+}

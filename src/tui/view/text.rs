@@ -1,0 +1,91 @@
+//! The text pane: the document's visible lines with line numbers, the cursor line marked.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
+
+use super::Regions;
+use crate::tui::app::App;
+use crate::tui::theme::Theme;
+
+/// Draws the pane; returns how many text lines fit.
+pub fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    app: &App,
+    theme: &Theme,
+    regions: &mut Regions,
+) -> usize {
+    let count = app.doc.line_count();
+    let title = if app.doc.is_indexed() {
+        format!(
+            " {} · {} line{} ",
+            app.doc.name(),
+            count,
+            if count == 1 { "" } else { "s" }
+        )
+    } else {
+        format!(
+            " {} · indexing {:.0}% ",
+            app.doc.name(),
+            app.doc.progress() * 100.0
+        )
+    };
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_style(theme.border)
+        .title(Span::styled(title, theme.title));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+
+    let height = inner.height as usize;
+    // Keep the cursor visible even if the pane shrank since the last key.
+    let top = if app.line >= app.top + height.max(1) {
+        app.line + 1 - height.max(1)
+    } else {
+        app.top
+    };
+    let number_width = (count.max(1)).to_string().len();
+    let text_width = (inner.width as usize).saturating_sub(number_width + 1);
+    let lines: Vec<Line> = (top..(top + height).min(count))
+        .map(|n| {
+            let content = app.doc.line(n).unwrap_or_default();
+            let number = Span::styled(format!("{:>number_width$} ", n + 1), theme.line_number);
+            let body = Span::raw(clip(&content, text_width));
+            let line = Line::from(vec![number, body]);
+            if n == app.line {
+                line.style(theme.cursor_line)
+            } else {
+                line
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+    regions.text = inner;
+    regions.text_top = top;
+    height
+}
+
+/// The start of `text` that fits in `width` columns, with tabs and control characters made
+/// visible the same way the rows show them.
+pub fn clip(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut used = 0;
+    for grapheme in text.graphemes(true) {
+        let shown = match grapheme {
+            "\t" => "→",
+            g if g.chars().all(char::is_control) => "�",
+            g => g,
+        };
+        let w = shown.width();
+        if used + w > width {
+            break;
+        }
+        out.push_str(shown);
+        used += w;
+    }
+    out
+}

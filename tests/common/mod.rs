@@ -1,0 +1,65 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// The shared reference folder: `$TOKLAB_SHARED`, else `../shared` beside the checkout.
+/// `None` (with a note on stderr) when it is missing in a user's clone; in CI (`CI=true`) a
+/// missing folder fails the test, so conformance can never be skipped silently there.
+pub fn shared_dir(test: &str) -> Option<PathBuf> {
+    let dir = match std::env::var_os("TOKLAB_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    };
+    if dir.join("conformance").is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!(
+            "{test}: the shared folder {} is missing (set TOKLAB_SHARED); CI requires it",
+            dir.display()
+        );
+    }
+    eprintln!(
+        "{test}: skipped: shared folder {} not found (set TOKLAB_SHARED to run it)",
+        dir.display()
+    );
+    None
+}
+
+/// The `toklab` binary cargo built for the integration tests.
+pub fn toklab() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_toklab"))
+}
+
+/// Runs `toklab ARGS` with `stdin` as standard input.
+pub fn run(args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = toklab()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn toklab");
+    let mut input = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let output = child.wait_with_output().expect("toklab output");
+    writer.join().expect("stdin writer");
+    output
+}
+
+/// Standard output of a successful run, as a string.
+pub fn stdout_of(args: &[&str], stdin: &str) -> String {
+    let output = run(args, stdin.as_bytes());
+    assert!(
+        output.status.success(),
+        "toklab {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("utf-8 output")
+}

@@ -1,0 +1,78 @@
+//! On arbitrary Unicode, every tokenizer's spans are ordered, non-overlapping, inside the text
+//! and on char boundaries; sentence ends are valid. Each engine adds its specs to `SPECS`.
+
+use proptest::prelude::*;
+use std::sync::LazyLock;
+
+/// Specs loadable without the shared folder (shipped samples or built-in).
+const SPECS: &[&str] = &[
+    "ws",
+    "words",
+    r"regex:\w+|[^\w\s]+",
+    r"regex:\b\w+(?=\s)",
+    "pretok:gpt2",
+];
+
+static TOKENIZERS: LazyLock<Vec<Box<dyn toklab::Tokenizer>>> = LazyLock::new(|| {
+    let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    SPECS
+        .iter()
+        .map(|spec| toklab::load_in(spec, base).unwrap_or_else(|e| panic!("{spec}: {e}")))
+        .collect()
+});
+
+fn check_all(text: &str) -> Result<(), TestCaseError> {
+    for tokenizer in TOKENIZERS.iter() {
+        let tokens = tokenizer.tokenize(text);
+        if let Err(problem) = tokens.check(text) {
+            return Err(TestCaseError::fail(format!(
+                "{}: {problem} on {text:?}",
+                tokenizer.name()
+            )));
+        }
+        // explain never panics and its lines point inside the text.
+        for line in tokenizer.explain(text).lines(text) {
+            if let Some(span) = line.span {
+                prop_assert!(
+                    span.end <= text.len()
+                        && text.is_char_boundary(span.start)
+                        && text.is_char_boundary(span.end)
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn spans_valid_on_any_unicode(text in any::<String>()) {
+        check_all(&text)?;
+    }
+
+    #[test]
+    fn spans_valid_on_texty_input(text in "[a-zA-Z0-9 .,;:!?'\"()\\-\t\u{a0}\u{3000}éß語😀👍🏽\u{301}\u{200d}]{0,80}") {
+        check_all(&text)?;
+    }
+}
+
+#[test]
+fn whitespace_tokenizers_lose_nothing_but_whitespace() {
+    // ws and words drop exactly the whitespace: the non-space characters of the text are the
+    // non-space characters of the tokens.
+    let text = "  We're 350\tdogs!\u{3000}Um,  lunch? ";
+    for tokenizer in &TOKENIZERS[..2] {
+        let tokens = tokenizer.tokenize(text);
+        let kept: String = tokens
+            .tokens
+            .iter()
+            .map(|t| t.form(text))
+            .collect::<String>()
+            .split_whitespace()
+            .collect();
+        let all: String = text.split_whitespace().collect();
+        assert_eq!(kept, all, "{}", tokenizer.name());
+    }
+}
