@@ -22,6 +22,20 @@ pub trait Tokenizer: Send + Sync {
     fn warnings(&self) -> Vec<String> {
         Vec::new()
     }
+
+    /// The files this tokenizer was loaded from, so the workbench can watch them and reload
+    /// when they change on disk.
+    fn sources(&self) -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
+
+    /// Tokenizes `new`, an edit of `old` whose tokenization was `old_tokens`. Engines that can
+    /// re-tokenize only what an edit can change (BPE, the incremental algorithm) override this;
+    /// the result must always equal `tokenize(new)`.
+    fn retokenize(&self, old: &str, old_tokens: &Tokenization, new: &str) -> Tokenization {
+        let _ = (old, old_tokens);
+        self.tokenize(new)
+    }
 }
 
 /// An engine's explanation. Each family adds a variant; every variant can be flattened into

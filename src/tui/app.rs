@@ -83,6 +83,9 @@ pub struct App {
     pub help: bool,
     pub quit: bool,
     pub viewport: Viewport,
+    /// Whether the cursor line was available when last loaded (a file still being indexed
+    /// may not have reached it yet).
+    line_available: bool,
 }
 
 impl App {
@@ -115,6 +118,7 @@ impl App {
             hscroll: 0,
             help: false,
             quit: false,
+            line_available: false,
             viewport: Viewport {
                 text_lines: 10,
                 row_columns: 60,
@@ -141,6 +145,14 @@ impl App {
         }
         self.token = None;
         self.hscroll = 0;
+    }
+
+    /// Called on every turn of the event loop: picks up the cursor line once background
+    /// indexing has reached it.
+    pub fn tick(&mut self) {
+        if !self.line_available {
+            self.load_line();
+        }
     }
 
     pub fn apply(&mut self, action: Action) {

@@ -32,6 +32,7 @@ pub fn run(mut app: App, theme: Theme, options: TerminalOptions) -> io::Result<(
     let mut terminal = TerminalGuard::enter(options)?;
     let mut regions = view::Regions::default();
     while !app.quit {
+        app.tick();
         terminal.terminal.draw(|frame| {
             let (viewport, drawn) = view::draw(frame, &app, &theme);
             app.viewport = viewport;
