@@ -13,6 +13,12 @@ use crate::error::{Error, Result};
 pub struct Workspace {
     /// The text file to open, relative to the workspace's folder.
     pub text: Option<String>,
+    /// The lower pane's view when the workspace opens (`trace`, `tokens`, `stats`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<String>,
+    /// Percent of the screen height the lower pane takes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<u16>,
     #[serde(default, rename = "tokenizer")]
     pub tokenizers: Vec<TokenizerEntry>,
     /// The folder the workspace file is in; relative paths resolve against it.
@@ -25,8 +31,10 @@ pub struct Workspace {
 #[serde(deny_unknown_fields)]
 pub struct TokenizerEntry {
     pub spec: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// A colour name or `#rrggbb` for the row's label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub colour: Option<String>,
 }
 
@@ -47,6 +55,17 @@ impl Workspace {
         })?;
         workspace.base = path.parent().map(Path::to_path_buf).unwrap_or_default();
         Ok(workspace)
+    }
+
+    /// Writes the workspace as TOML (paths stay as they are: relative to its folder).
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let body =
+            toml::to_string_pretty(self).map_err(|e| Error::format(path, None, e.to_string()))?;
+        let text = format!(
+            "# toklab workspace: `toklab open {}` restores it.\n{body}",
+            path.display()
+        );
+        std::fs::write(path, text).map_err(|e| Error::io(path, e))
     }
 
     /// The text file, resolved against the workspace's folder.

@@ -5,7 +5,7 @@ mod explain;
 mod input;
 mod kinds;
 mod tokenize;
-mod workbench;
+pub mod workbench;
 
 use std::process::ExitCode;
 
@@ -31,6 +31,8 @@ enum Command {
     Explain(explain::Args),
     /// Open the workbench (the default command).
     Tui(workbench::Args),
+    /// Open the workbench on a saved workspace.
+    Open(workbench::OpenArgs),
     /// List the tokenizer kinds a spec can name.
     Kinds,
 }
@@ -42,6 +44,7 @@ pub fn main() -> ExitCode {
         Some(Command::Tokenize(args)) => tokenize::run(args),
         Some(Command::Explain(args)) => explain::run(args),
         Some(Command::Tui(args)) => workbench::run(args),
+        Some(Command::Open(args)) => workbench::run(args.into()),
         Some(Command::Kinds) => kinds::run(),
         None => workbench::run(workbench::Args::default()),
     };

@@ -1,13 +1,12 @@
-//! `toklab tui` (and `toklab` alone): open the workbench.
+//! `toklab tui`, `toklab open WORKSPACE` (and `toklab` alone): open the workbench.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::Context;
-use ratatui::style::Color;
 
-use crate::tui::TerminalOptions;
-use crate::tui::app::{App, RowSetup};
+use crate::tui::app::{App, Loader, RowSetup, View};
 use crate::tui::document::Document;
 use crate::tui::theme::{Theme, ThemeName};
 use crate::workspace::Workspace;
@@ -23,11 +22,35 @@ pub struct Args {
     /// Colour theme (NO_COLOR in the environment selects `plain`).
     #[arg(long, value_enum)]
     theme: Option<ThemeName>,
-    /// Do not capture the mouse (leaves the terminal's own selection working).
+    /// Do not capture the mouse (leaves the terminal's own selection working; `m` toggles).
     #[arg(long)]
     no_mouse: bool,
     /// The text file to show; default: the workspace's text.
     file: Option<PathBuf>,
+}
+
+/// `toklab open WORKSPACE`.
+#[derive(clap::Args)]
+pub struct OpenArgs {
+    /// The workspace file to restore.
+    workspace: PathBuf,
+    /// Colour theme (NO_COLOR in the environment selects `plain`).
+    #[arg(long, value_enum)]
+    theme: Option<ThemeName>,
+    /// Do not capture the mouse.
+    #[arg(long)]
+    no_mouse: bool,
+}
+
+impl From<OpenArgs> for Args {
+    fn from(open: OpenArgs) -> Args {
+        Args {
+            workspace: Some(open.workspace),
+            theme: open.theme,
+            no_mouse: open.no_mouse,
+            ..Args::default()
+        }
+    }
 }
 
 /// The shipped samples: `samples/` in the working folder, else next to the crate's sources
@@ -41,34 +64,39 @@ pub fn samples_dir() -> PathBuf {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+/// Builds the workbench state the arguments ask for (shared by the CLI and the frame-time
+/// benchmark).
+pub fn build_app(args: &Args) -> anyhow::Result<App> {
+    let given_workspace = args.workspace.is_some();
     let workspace_path = args
         .workspace
         .clone()
         .unwrap_or_else(|| samples_dir().join("workspace.toml"));
-    let workspace = Workspace::load(&workspace_path)?;
-    let (setups, base) = if args.with.is_empty() {
-        let setups = workspace
+    let workspace = if given_workspace || args.with.is_empty() || args.file.is_none() {
+        Workspace::load(&workspace_path)?
+    } else {
+        Workspace::default()
+    };
+    let use_workspace_rows = args.with.is_empty();
+    let setups: Vec<RowSetup> = if use_workspace_rows {
+        workspace
             .tokenizers
             .iter()
             .map(|t| RowSetup {
                 label: t.label().to_string(),
                 spec: t.spec.clone(),
-                colour: t.colour.as_deref().and_then(|c| c.parse::<Color>().ok()),
+                colour: t.colour.clone(),
             })
-            .collect();
-        (setups, workspace.base.clone())
+            .collect()
     } else {
-        let setups = args
-            .with
-            .iter()
-            .map(|spec| RowSetup {
-                label: spec.clone(),
-                spec: spec.clone(),
-                colour: None,
-            })
-            .collect();
-        (setups, PathBuf::new())
+        args.with.iter().map(|s| RowSetup::new(s)).collect()
+    };
+    // Specs from a workspace resolve against its folder; specs typed on the command line
+    // against the working folder.
+    let base = if use_workspace_rows {
+        workspace.base.clone()
+    } else {
+        PathBuf::new()
     };
     let text_path = match args.file.clone().or_else(|| workspace.text_path()) {
         Some(path) => path,
@@ -79,15 +107,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let doc = Document::open(&text_path)
         .with_context(|| format!("cannot open {}", text_path.display()))?;
-    let app = App::new(doc, setups, |spec| {
-        crate::load_in(spec, &base).map_err(|e| e.to_string())
-    });
-    crate::tui::run(
-        app,
-        Theme::choose(args.theme),
-        TerminalOptions {
-            mouse: !args.no_mouse,
-        },
-    )?;
+    let loader: Loader =
+        Arc::new(move |spec: &str| crate::load_in(spec, &base).map_err(|e| e.to_string()));
+    let mut app = App::new(doc, setups, loader);
+    if let Some(view) = workspace.view.as_deref().and_then(View::from_name) {
+        app.views.current = view;
+    }
+    if let Some(split) = workspace.split {
+        app.views.split = split.clamp(10, 80);
+    }
+    app.mouse = !args.no_mouse;
+    app.workspace = workspace;
+    // A workspace named on the command line is where `W` saves; the shipped default is not
+    // overwritten without asking for a name.
+    app.workspace_path = given_workspace.then_some(workspace_path);
+    Ok(app)
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let app = build_app(&args)?;
+    crate::tui::run(app, Theme::choose(args.theme))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -13,64 +13,80 @@ use std::time::Duration;
 
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::event::{
+    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+    Event,
+};
 use ratatui::crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::crossterm::{cursor, execute};
 
 use app::App;
 use theme::Theme;
 
-/// Options of the terminal itself.
-#[derive(Clone, Copy, Debug)]
-pub struct TerminalOptions {
-    pub mouse: bool,
-}
-
 /// Runs the workbench until the user quits. The terminal is restored on every way out:
 /// normal return, error, and panic (the panic hook restores before the message prints).
-pub fn run(mut app: App, theme: Theme, options: TerminalOptions) -> io::Result<()> {
-    let mut terminal = TerminalGuard::enter(options)?;
+pub fn run(mut app: App, theme: Theme) -> io::Result<()> {
+    let mut guard = TerminalGuard::enter(app.mouse)?;
     let mut regions = view::Regions::default();
     while !app.quit {
         app.tick();
-        terminal.terminal.draw(|frame| {
+        if app.mouse != guard.mouse {
+            guard.set_mouse(app.mouse)?;
+        }
+        guard.terminal.draw(|frame| {
             let (viewport, drawn) = view::draw(frame, &app, &theme);
             app.viewport = viewport;
             regions = drawn;
         })?;
-        // Poll so that background indexing progress shows without a key press.
-        if !event::poll(Duration::from_millis(if app.doc.is_indexed() {
-            1000
-        } else {
-            100
-        }))? {
+        // Poll often while background work runs so its progress shows; otherwise often enough
+        // to notice a watched rule file change.
+        let timeout = Duration::from_millis(if app.busy() { 40 } else { 250 });
+        if !event::poll(timeout)? {
             continue;
         }
-        let event = event::read()?;
-        if let Some(action) = input::action_for(&event, &regions) {
-            app.apply(action);
+        // Handle every event that is already waiting before drawing again, so holding a key
+        // down never queues frames.
+        loop {
+            let event = event::read()?;
+            match &event {
+                Event::Paste(text) => app.paste(text),
+                _ => {
+                    if let Some(action) = input::action_for(&event, &app.mode, app.help, &regions) {
+                        app.apply(action);
+                    }
+                }
+            }
+            if app.quit || !event::poll(Duration::ZERO)? {
+                break;
+            }
         }
     }
     Ok(())
 }
 
-/// Raw mode, the alternate screen and (optionally) mouse capture, undone on drop.
+/// Raw mode, the alternate screen, bracketed paste and (optionally) mouse capture, undone on
+/// drop.
 struct TerminalGuard {
     terminal: Terminal<CrosstermBackend<Stdout>>,
     mouse: bool,
 }
 
 impl TerminalGuard {
-    fn enter(options: TerminalOptions) -> io::Result<TerminalGuard> {
+    fn enter(mouse: bool) -> io::Result<TerminalGuard> {
         let previous = std::panic::take_hook();
-        let mouse = options.mouse;
         std::panic::set_hook(Box::new(move |info| {
-            restore(mouse);
+            restore();
             previous(info);
         }));
         terminal::enable_raw_mode()?;
         let mut stdout = io::stdout();
-        let entered = execute!(stdout, EnterAlternateScreen, cursor::Hide).and_then(|()| {
+        let entered = execute!(
+            stdout,
+            EnterAlternateScreen,
+            cursor::Hide,
+            EnableBracketedPaste
+        )
+        .and_then(|()| {
             if mouse {
                 execute!(stdout, EnableMouseCapture)
             } else {
@@ -78,28 +94,41 @@ impl TerminalGuard {
             }
         });
         if let Err(e) = entered {
-            restore(mouse);
+            restore();
             return Err(e);
         }
-        let terminal =
-            Terminal::new(CrosstermBackend::new(stdout)).inspect_err(|_| restore(mouse))?;
+        let terminal = Terminal::new(CrosstermBackend::new(stdout)).inspect_err(|_| restore())?;
         Ok(TerminalGuard { terminal, mouse })
+    }
+
+    fn set_mouse(&mut self, on: bool) -> io::Result<()> {
+        if on {
+            execute!(io::stdout(), EnableMouseCapture)?;
+        } else {
+            execute!(io::stdout(), DisableMouseCapture)?;
+        }
+        self.mouse = on;
+        Ok(())
     }
 }
 
 impl Drop for TerminalGuard {
     fn drop(&mut self) {
-        restore(self.mouse);
+        restore();
     }
 }
 
-/// Puts the terminal back as it was; safe to call more than once.
-fn restore(mouse: bool) {
+/// Puts the terminal back as it was; safe to call more than once, and harmless for modes that
+/// were never switched on.
+fn restore() {
     let mut stdout = io::stdout();
-    if mouse {
-        let _ = execute!(stdout, DisableMouseCapture);
-    }
-    let _ = execute!(stdout, LeaveAlternateScreen, cursor::Show);
+    let _ = execute!(
+        stdout,
+        DisableMouseCapture,
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
     let _ = terminal::disable_raw_mode();
 }
 

@@ -30,6 +30,16 @@ pub struct Theme {
     pub status: Style,
     pub key: Style,
     pub error: Style,
+    /// Search matches on the text.
+    pub search: Style,
+    /// The span of the selected trace line, on the text.
+    pub trace_mark: Style,
+    /// Spans a trace marks as backtracks or failures, on the text.
+    pub backtrack: Style,
+    pub tab: Style,
+    pub selected_tab: Style,
+    /// Bars of charts.
+    pub bar: Style,
 }
 
 impl Theme {
@@ -69,6 +79,20 @@ impl Theme {
             status: Style::new().fg(Color::White).bg(Color::Indexed(238)),
             key: Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
             error: Style::new().fg(Color::LightRed),
+            search: Style::new().fg(Color::Black).bg(Color::LightYellow),
+            trace_mark: Style::new()
+                .fg(Color::Black)
+                .bg(Color::LightCyan)
+                .add_modifier(Modifier::BOLD),
+            backtrack: Style::new()
+                .fg(Color::LightRed)
+                .add_modifier(Modifier::UNDERLINED),
+            tab: Style::new().fg(Color::Gray),
+            selected_tab: Style::new()
+                .fg(Color::Black)
+                .bg(Color::Cyan)
+                .add_modifier(Modifier::BOLD),
+            bar: Style::new().fg(Color::Cyan),
         }
     }
 
@@ -99,6 +123,20 @@ impl Theme {
                 .fg(Color::Indexed(88))
                 .add_modifier(Modifier::BOLD),
             error: Style::new().fg(Color::Red),
+            search: Style::new().fg(Color::Black).bg(Color::Indexed(228)),
+            trace_mark: Style::new()
+                .fg(Color::White)
+                .bg(Color::Indexed(31))
+                .add_modifier(Modifier::BOLD),
+            backtrack: Style::new()
+                .fg(Color::Red)
+                .add_modifier(Modifier::UNDERLINED),
+            tab: Style::new().fg(Color::Indexed(240)),
+            selected_tab: Style::new()
+                .fg(Color::White)
+                .bg(Color::Blue)
+                .add_modifier(Modifier::BOLD),
+            bar: Style::new().fg(Color::Blue),
         }
     }
 
@@ -123,6 +161,12 @@ impl Theme {
             status: none.add_modifier(Modifier::REVERSED),
             key: none.add_modifier(Modifier::BOLD),
             error: none.add_modifier(Modifier::BOLD),
+            search: none.add_modifier(Modifier::REVERSED | Modifier::ITALIC),
+            trace_mark: none.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            backtrack: none.add_modifier(Modifier::UNDERLINED | Modifier::ITALIC),
+            tab: none,
+            selected_tab: none.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            bar: none,
         }
     }
 }

@@ -1,15 +1,19 @@
 //! Drawing the workbench from its state. Nothing here changes state; what the drawing learns
-//! about geometry (pane sizes, where rows are) is returned for paging and mouse hits.
+//! about geometry (pane sizes, where rows and tabs are) is returned for paging and mouse hits.
 
 mod help;
+mod pane;
 mod rows;
+mod stats;
 mod status;
+mod table;
 mod text;
+mod trace;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
-use super::app::{Action, App, Viewport};
+use super::app::{Action, App, View, Viewport};
 use super::theme::Theme;
 
 /// Where things were drawn in the last frame, for mouse clicks.
@@ -24,6 +28,10 @@ pub struct Regions {
     pub first_row_y: u16,
     pub hscroll: usize,
     pub row_count: usize,
+    /// The tab titles of the lower pane.
+    pub tabs: Vec<(Rect, View)>,
+    /// The lower pane's inner area.
+    pub view: Rect,
 }
 
 impl Regions {
@@ -39,7 +47,15 @@ impl Regions {
                 return Some(Action::Pick { row, column });
             }
         }
-        None
+        self.tabs
+            .iter()
+            .find(|(area, _)| contains(*area, x, y))
+            .map(|&(_, view)| Action::ShowView(view))
+    }
+
+    /// Whether (`x`, `y`) is in the lower pane (the mouse wheel scrolls it there).
+    pub fn in_view(&self, x: u16, y: u16) -> bool {
+        contains(self.view, x, y)
     }
 }
 
@@ -50,28 +66,52 @@ fn contains(area: Rect, x: u16, y: u16) -> bool {
 /// Draws one frame and returns the viewport sizes and regions it used.
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) -> (Viewport, Regions) {
     let area = frame.area();
-    let rows_height = (app.rows.len() as u16 + 6).min(area.height.saturating_sub(5).max(3));
-    let [text_area, rows_area, status_area] = Layout::vertical([
+    let rows_height = (app.rows.len() as u16 + 6).min(area.height.saturating_sub(4).max(3));
+    let bottom = 1 + status::extra_lines(app, area.width);
+    let free = area.height.saturating_sub(rows_height + bottom);
+    let view_height = if app.views.hidden || free < 8 {
+        0
+    } else {
+        free * app.views.split / 100
+    }
+    .max(if free >= 8 && !app.views.hidden { 4 } else { 0 });
+    let [text_area, rows_area, view_area, status_area] = Layout::vertical([
         Constraint::Min(3),
         Constraint::Length(rows_height),
-        Constraint::Length(1),
+        Constraint::Length(view_height),
+        Constraint::Length(bottom),
     ])
     .areas(area);
 
     let mut regions = Regions::default();
     let text_lines = text::draw(frame, text_area, app, theme, &mut regions);
     let row_columns = rows::draw(frame, rows_area, app, theme, &mut regions);
+    let view_lines = if view_height > 0 {
+        pane::draw(frame, view_area, app, theme, &mut regions)
+    } else {
+        0
+    };
     status::draw(frame, status_area, app, theme);
     if app.help {
-        help::draw(frame, area, theme);
+        help::draw(frame, area, app.help_scroll, theme);
     }
     (
         Viewport {
             text_lines,
             row_columns,
+            view_lines,
         },
         regions,
     )
+}
+
+/// A window of `height` lines that keeps `cursor` visible, scrolling as little as possible.
+fn window_start(cursor: usize, height: usize, len: usize) -> usize {
+    if height == 0 || len <= height {
+        0
+    } else {
+        cursor.saturating_sub(height - 1).min(len - height)
+    }
 }
 
 #[cfg(test)]

@@ -1,19 +1,21 @@
 //! The side-by-side pane: the current line once as a ruler, then one row per tokenizer with
 //! its tokens coloured in alternation, columns aligned by offsets, and the selected token's
-//! details below.
+//! details below. The ruler also carries the marks of the other views: search matches, the
+//! selected trace line's span and the spans a trace marks as backtracks.
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::layout::{Position, Rect};
+use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
 use super::Regions;
-use crate::engine::quote;
+use crate::engine::{Role, quote};
 use crate::offsets::CodePoints;
-use crate::tui::app::{App, Row};
-use crate::tui::layout::LineLayout;
+use crate::token::Span as ByteSpan;
+use crate::tui::app::{App, Mode, Row, View};
+use crate::tui::layout::{Cell, LineLayout};
 use crate::tui::theme::Theme;
 
 const MAX_LABEL: usize = 18;
@@ -26,7 +28,13 @@ pub fn draw(
     theme: &Theme,
     regions: &mut Regions,
 ) -> usize {
-    let title = format!(" line {} · {} tokenizers ", app.line + 1, app.rows.len());
+    let editing = matches!(app.mode, Mode::Insert { .. });
+    let title = format!(
+        " line {}{} · {} tokenizers ",
+        app.line + 1,
+        if editing { " · INSERT" } else { "" },
+        app.rows.len()
+    );
     let block = Block::new()
         .borders(Borders::ALL)
         .border_style(theme.focused_border)
@@ -37,7 +45,7 @@ pub fn draw(
     let label_width = app
         .rows
         .iter()
-        .map(|r| r.label.width())
+        .map(|r| r.setup.label.width() + 1)
         .max()
         .unwrap_or(4)
         .clamp(4, MAX_LABEL);
@@ -45,36 +53,51 @@ pub fn draw(
     let window = app.hscroll..app.hscroll + columns;
 
     let mut lines = Vec::with_capacity(app.rows.len() + 3);
+    let marks = ruler_marks(app);
     let ruler: Vec<Span> = visible_cells(&app.layout, &window)
         .map(|cell| {
-            Span::styled(
-                cell.symbol.clone(),
-                if cell.is_space {
-                    theme.dropped
-                } else {
-                    Style::new()
-                },
-            )
+            let base = if cell.is_space {
+                theme.dropped
+            } else {
+                Style::new()
+            };
+            let style = match marks.iter().rev().find(|(span, _)| overlaps(*span, cell)) {
+                Some((_, Mark::Search)) => theme.search,
+                Some((_, Mark::Trace)) => theme.trace_mark,
+                Some((_, Mark::Backtrack)) => theme.backtrack,
+                None => base,
+            };
+            Span::styled(cell.symbol.clone(), style)
         })
         .collect();
     lines.push(labelled(pad("text", label_width), theme.dim, ruler));
     for (index, row) in app.rows.iter().enumerate() {
         let selected = index == app.row;
-        let label_style = match (selected, row.colour) {
+        let label_style = match (
+            selected,
+            row.setup
+                .colour
+                .as_deref()
+                .and_then(|c| c.parse::<Color>().ok()),
+        ) {
             (true, _) => theme.selected_label,
             (false, Some(colour)) => theme.label.fg(colour),
             (false, None) => theme.label,
         };
-        let label = pad(&row.label, label_width);
-        let body = match &row.tokenizer {
-            Ok(_) => token_cells(
+        let marker = if row.reload_error.is_some() { "!" } else { "" };
+        let label = pad(&format!("{}{marker}", row.setup.label), label_width);
+        let body = if row.is_loading() {
+            vec![Span::styled("loading…", theme.dim)]
+        } else if let Some(error) = row.error() {
+            vec![Span::styled(error.to_string(), theme.error)]
+        } else {
+            token_cells(
                 app,
                 row,
                 selected.then_some(app.token).flatten(),
                 &window,
                 theme,
-            ),
-            Err(error) => vec![Span::styled(error.clone(), theme.error)],
+            )
         };
         lines.push(labelled(label, label_style, body));
     }
@@ -90,7 +113,57 @@ pub fn draw(
     regions.first_row_y = inner.y + 1;
     regions.hscroll = app.hscroll;
     regions.row_count = app.rows.len();
+
+    if let Mode::Insert { caret } = app.mode {
+        let column = app.layout.column_of_byte(caret);
+        if column >= window.start && column <= window.end && inner.height > 0 {
+            let x = regions.rows.x + (column - window.start) as u16;
+            frame.set_cursor_position(Position::new(
+                x.min(inner.x + inner.width.saturating_sub(1)),
+                inner.y,
+            ));
+        }
+    }
     columns
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Backtrack,
+    Trace,
+    Search,
+}
+
+/// Spans of the current line to mark on the ruler, weakest first.
+fn ruler_marks(app: &App) -> Vec<(ByteSpan, Mark)> {
+    let mut marks = Vec::new();
+    if app.views.current == View::Trace && !app.views.hidden {
+        let lines = app.trace_lines();
+        for line in lines {
+            if line.parts.iter().any(|p| p.role == Role::Backtrack)
+                && let Some(span) = line.span
+            {
+                marks.push((span, Mark::Backtrack));
+            }
+        }
+        if let Some(span) = lines.get(app.views.cursor).and_then(|l| l.span) {
+            marks.push((span, Mark::Trace));
+        }
+    }
+    if let Some(search) = &app.search {
+        for (start, end) in crate::tui::app::search::find_in_line(&app.text, &search.query) {
+            marks.push((ByteSpan::new(start, end), Mark::Search));
+        }
+    }
+    marks
+}
+
+fn overlaps(span: ByteSpan, cell: &Cell) -> bool {
+    if span.is_empty() {
+        // An empty span (a position) marks the cell that starts there.
+        return span.start == cell.start;
+    }
+    span.start < cell.end && cell.start < span.end
 }
 
 fn labelled(label: String, style: Style, mut body: Vec<Span<'static>>) -> Line<'static> {
@@ -109,7 +182,7 @@ fn pad(label: &str, width: usize) -> String {
 fn visible_cells<'a>(
     layout: &'a LineLayout,
     window: &'a std::ops::Range<usize>,
-) -> impl Iterator<Item = &'a crate::tui::layout::Cell> {
+) -> impl Iterator<Item = &'a Cell> {
     layout
         .cells
         .iter()
@@ -129,7 +202,7 @@ fn token_cells(
         .unwrap_or(app.layout.cells.len());
     app.layout.cells[first..]
         .iter()
-        .zip(&row.owners[first..])
+        .zip(&row.owners[first.min(row.owners.len())..])
         .take_while(|(c, _)| c.column + c.width <= window.end)
         .map(|(cell, owner)| match owner {
             Some(t) if Some(*t) == selected => {
@@ -145,26 +218,37 @@ fn token_cells(
 /// Two lines about the selected token (or a hint when none is selected).
 fn details(app: &App, theme: &Theme) -> Vec<Line<'static>> {
     let Some(row) = app.selected_row() else {
-        return vec![Line::styled(
-            "no tokenizers: start with --with SPEC",
-            theme.dim,
-        )];
+        return vec![Line::styled("no tokenizer rows: a adds one", theme.dim)];
     };
-    let Some(index) = app.token else {
+    if let Some(error) = &row.reload_error {
+        return vec![
+            Line::styled(
+                format!(
+                    "{}: reload failed, showing the last good version:",
+                    row.setup.label
+                ),
+                theme.error,
+            ),
+            Line::styled(error.clone(), theme.error),
+        ];
+    }
+    let Some(index) = app.token.filter(|&t| t < row.tokens.len()) else {
         return vec![Line::from(vec![
-            Span::styled(row.label.clone(), theme.label),
+            Span::styled(row.setup.label.clone(), theme.label),
             Span::styled(format!(" · {} tokens · ", row.tokens.len()), theme.dim),
             Span::styled("←/→", theme.key),
             Span::styled(" select a token, ", theme.dim),
             Span::styled("Tab", theme.key),
-            Span::styled(" another row", theme.dim),
+            Span::styled(" another row, ", theme.dim),
+            Span::styled("?", theme.key),
+            Span::styled(" every key", theme.dim),
         ])];
     };
     let token = &row.tokens.tokens[index];
     let mut cp = CodePoints::new(&app.text);
     let (cs, ce) = (cp.at(token.span.start), cp.at(token.span.end));
     let mut first = vec![
-        Span::styled(row.label.clone(), theme.label),
+        Span::styled(row.setup.label.clone(), theme.label),
         Span::styled(
             format!(" · token {}/{} ", index + 1, row.tokens.len()),
             theme.dim,

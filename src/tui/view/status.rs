@@ -1,41 +1,95 @@
-//! The status bar: file, position, token counts per tokenizer, the help key.
+//! The bottom lines: the prompt when one is open (with completion candidates above it), and
+//! the status bar: mode, file, position, token counts, running work, messages, the help key.
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
+use unicode_width::UnicodeWidthStr;
 
-use crate::tui::app::App;
+use crate::tui::app::{App, Mode};
 use crate::tui::theme::Theme;
 
+/// Lines needed below the panes besides the status bar.
+pub fn extra_lines(app: &App, _width: u16) -> u16 {
+    match &app.mode {
+        Mode::Prompt(p) if !p.candidates.is_empty() => 2,
+        Mode::Prompt(_) => 1,
+        _ => 0,
+    }
+}
+
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let [above, bar] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
+    if let Mode::Prompt(prompt) = &app.mode {
+        let [candidates, input] =
+            Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(above);
+        if !prompt.candidates.is_empty() {
+            frame.render_widget(
+                Paragraph::new(Line::styled(prompt.candidates.join("  "), theme.dim)),
+                candidates,
+            );
+        }
+        let label = format!("{}: ", prompt.kind.title());
+        let x = input.x + (label.width() + prompt.input.width()) as u16;
+        frame.render_widget(
+            Paragraph::new(Line::from(vec![
+                Span::styled(label, theme.key),
+                Span::raw(prompt.input.clone()),
+            ])),
+            input,
+        );
+        frame.set_cursor_position(Position::new(
+            x.min(input.x + input.width.saturating_sub(1)),
+            input.y,
+        ));
+    }
+
+    let mode = match app.mode {
+        Mode::Insert { .. } => Span::styled(" INSERT ", theme.selected_tab),
+        _ => Span::styled(" NORMAL ", theme.tab),
+    };
     let lines = if app.doc.is_indexed() {
         app.doc.line_count().to_string()
     } else {
-        format!("{}+", app.doc.line_count())
+        format!(
+            "{}+ (indexing {:.0}%)",
+            app.doc.line_count(),
+            app.doc.progress() * 100.0
+        )
     };
-    let mut spans = vec![Span::raw(format!(
-        " {} {}/{} ",
-        app.doc.name(),
-        app.line + 1,
-        lines
-    ))];
-    for row in &app.rows {
-        spans.push(Span::raw("│ "));
-        let count = match row.tokenizer {
-            Ok(_) => row.tokens.len().to_string(),
-            Err(_) => "error".to_string(),
-        };
-        spans.push(Span::raw(format!("{} {} ", row.label, count)));
+    let dirty = if app.doc.is_dirty() { " [+]" } else { "" };
+    let mut spans = vec![
+        mode,
+        Span::raw(format!(
+            " {}{dirty} {}/{} ",
+            app.doc.name(),
+            app.line + 1,
+            lines
+        )),
+    ];
+    if let Some((message, _)) = &app.message {
+        spans.push(Span::styled(format!("│ {message} "), theme.key));
+    } else {
+        for row in &app.rows {
+            let count = if row.is_loading() {
+                "…".to_string()
+            } else if row.error().is_some() {
+                "error".to_string()
+            } else {
+                row.tokens.len().to_string()
+            };
+            spans.push(Span::raw(format!("│ {} {} ", row.setup.label, count)));
+        }
     }
     let help = Span::styled(" ? help  q quit ", theme.key);
     let help_width = help.width() as u16;
-    frame.render_widget(Paragraph::new(Line::from(spans)).style(theme.status), area);
-    if area.width > help_width + 20 {
+    frame.render_widget(Paragraph::new(Line::from(spans)).style(theme.status), bar);
+    if bar.width > help_width + 30 {
         let right = Rect {
-            x: area.x + area.width - help_width,
+            x: bar.x + bar.width - help_width,
             width: help_width,
-            ..area
+            ..bar
         };
         frame.render_widget(Paragraph::new(Line::from(help)).style(theme.status), right);
     }

@@ -3,7 +3,9 @@
 use ratatui::buffer::Buffer;
 use ratatui::style::Modifier;
 
-use crate::tui::app::{Action, App, RowSetup};
+use std::sync::Arc;
+
+use crate::tui::app::{Action, App, Loader, RowSetup, View};
 use crate::tui::document::Document;
 use crate::tui::render_to_buffer;
 use crate::tui::theme::Theme;
@@ -17,9 +19,10 @@ fn app(text: &str, specs: &[(&str, &str)]) -> App {
             colour: None,
         })
         .collect();
-    App::new(Document::from_text(text), setups, |spec| {
-        crate::load(spec).map_err(|e| e.to_string())
-    })
+    let loader: Loader = Arc::new(|spec: &str| crate::load(spec).map_err(|e| e.to_string()));
+    let mut app = App::new(Document::from_text(text), setups, loader);
+    app.finish_loading();
+    app
 }
 
 fn row_text(buffer: &Buffer, y: u16) -> String {
@@ -163,4 +166,75 @@ fn text_pane_shows_only_visible_lines_of_a_long_document() {
     let screen = dump(&render_to_buffer(&mut app, &theme, 80, 24));
     assert!(screen.contains("100000 line number 99999"), "{screen}");
     assert!(screen.contains("ws 3"), "{screen}");
+}
+
+#[test]
+fn trace_view_marks_the_selected_lines_span_on_the_text() {
+    let mut app = app("ab  cd", &[("ws", "ws")]);
+    let theme = Theme::dark();
+    app.apply(Action::ShowView(View::Trace));
+    app.apply(Action::ViewDown(1)); // the gap line: bytes 2..4
+    let buffer = render_to_buffer(&mut app, &theme, 60, 20);
+    let screen = dump(&buffer);
+    assert!(screen.contains("gap        2..4 «  »  dropped"), "{screen}");
+    let y = find_row(&buffer, "text");
+    let x = column(&buffer, y, "ab  cd");
+    assert_eq!(buffer[(x + 2, y)].bg, theme.trace_mark.bg.unwrap());
+    assert_eq!(buffer[(x + 3, y)].bg, theme.trace_mark.bg.unwrap());
+    assert_ne!(buffer[(x + 1, y)].bg, theme.trace_mark.bg.unwrap());
+}
+
+#[test]
+fn tokens_table_lists_offsets_and_origin() {
+    let mut app = app("Zoë ran", &[("ws", "ws")]);
+    app.apply(Action::ShowView(View::Table));
+    app.apply(Action::TokenLast);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 100, 20));
+    assert!(screen.contains("form"), "{screen}");
+    assert!(screen.contains("«ran»"), "{screen}");
+    assert!(screen.contains("5..8"), "bytes of ran: {screen}");
+    assert!(screen.contains("4..7"), "chars of ran: {screen}");
+    assert!(screen.contains("pattern non-space run"), "{screen}");
+}
+
+#[test]
+fn stats_view_draws_bar_charts() {
+    let text: String = (0..200).map(|i| format!("word{i} and more words\n")).collect();
+    let mut app = app(&text, &[("ws", "ws"), ("gpt2", "pretok:gpt2")]);
+    app.apply(Action::ShowView(View::Stats));
+    while app.busy() {
+        app.tick();
+    }
+    let buffer = render_to_buffer(&mut app, &Theme::dark(), 120, 40);
+    let screen = dump(&buffer);
+    assert!(screen.contains("tokens in the file"), "{screen}");
+    assert!(screen.contains("800"), "ws tokens over the file: {screen}");
+    assert!(screen.contains("token lengths (chars)"), "{screen}");
+    assert!(screen.contains("tokens per line, ws"), "{screen}");
+    // Bars are drawn with block characters.
+    assert!(screen.contains('█'), "{screen}");
+}
+
+#[test]
+fn insert_mode_shows_and_retokenizes() {
+    let mut app = app("ab", &[("ws", "ws")]);
+    app.apply(Action::Edit);
+    for c in " cd".chars() {
+        app.apply(Action::Type(c));
+    }
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 60, 16));
+    assert!(screen.contains("INSERT"), "{screen}");
+    assert!(screen.contains("ab·cd"), "{screen}");
+    assert!(screen.contains("ws 2"), "{screen}");
+}
+
+#[test]
+fn prompt_shows_completion_candidates() {
+    let mut app = app("x", &[("ws", "ws")]);
+    app.apply(Action::StartPrompt(crate::tui::app::PromptKind::AddTokenizer));
+    app.apply(Action::Type('w'));
+    app.apply(Action::Complete);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 60, 16));
+    assert!(screen.contains("add tokenizer (spec, Tab completes): w"), "{screen}");
+    assert!(screen.contains("ws  words"), "{screen}");
 }

@@ -1,12 +1,12 @@
-//! The text being looked at, read lazily: a background thread indexes line starts while the
-//! first frame is drawn from what is indexed so far, and lines are read on demand, so a 100 MB
-//! file opens at once and memory stays at the size of the index.
+//! Reading a text lazily: a background thread indexes line starts while the first frame is
+//! drawn from what is indexed so far, and lines are read on demand, so a 100 MB file opens at
+//! once and memory stays at the size of the index.
 
 use std::borrow::Cow;
 use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::FileExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -16,91 +16,118 @@ enum Source {
     File(File),
 }
 
+/// A line of an edited document: still the original's line `n`, or new text.
+#[derive(Clone, Debug)]
+pub enum LineRef {
+    Original(usize),
+    Text(String),
+}
+
 /// Line starts found so far, shared with the indexing thread.
 struct LineIndex {
-    /// Byte offset of the start of every line found, and of the end of the file once done.
+    /// Byte offset of the start of every line found, and of the end of the text once done.
     starts: Mutex<Vec<u64>>,
     indexed_bytes: AtomicU64,
     done: AtomicBool,
+    /// Whether the text's last byte is `\n` (known once done), kept when saving.
+    final_newline: AtomicBool,
 }
 
-/// A text file (or an in-memory text) as lines.
-pub struct Document {
-    pub path: Option<PathBuf>,
-    source: Source,
+/// A cheap, shareable, read-only view of a document: what background work reads.
+#[derive(Clone)]
+pub struct Snapshot {
+    source: Arc<Source>,
     len: u64,
     index: Arc<LineIndex>,
+    lines: Option<Arc<Vec<LineRef>>>,
 }
 
-impl Document {
-    /// A document held in memory (a text given on the command line, tests).
-    pub fn from_text(text: &str) -> Document {
+impl Snapshot {
+    pub fn from_text(text: &str) -> Snapshot {
         let bytes = text.as_bytes().to_vec();
-        let index = LineIndex {
-            starts: Mutex::new(line_starts(&bytes, 0)),
-            indexed_bytes: AtomicU64::new(bytes.len() as u64),
-            done: AtomicBool::new(true),
-        };
-        let mut starts = index.starts.lock().expect("fresh lock");
         let len = bytes.len() as u64;
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', &bytes).map(|i| i as u64 + 1));
         finish_starts(&mut starts, len);
-        drop(starts);
-        Document {
-            path: None,
+        Snapshot {
+            index: Arc::new(LineIndex {
+                starts: Mutex::new(starts),
+                indexed_bytes: AtomicU64::new(len),
+                done: AtomicBool::new(true),
+                final_newline: AtomicBool::new(bytes.last() == Some(&b'\n')),
+            }),
+            source: Arc::new(Source::Memory(bytes)),
             len,
-            source: Source::Memory(bytes),
-            index: Arc::new(index),
+            lines: None,
         }
     }
 
     /// Opens a file and starts indexing it in the background.
-    pub fn open(path: &Path) -> std::io::Result<Document> {
+    pub fn open(path: &Path) -> std::io::Result<Snapshot> {
         let file = File::open(path)?;
         let len = file.metadata()?.len();
         let index = Arc::new(LineIndex {
             starts: Mutex::new(vec![0]),
             indexed_bytes: AtomicU64::new(0),
             done: AtomicBool::new(false),
+            final_newline: AtomicBool::new(false),
         });
         let reader = file.try_clone()?;
         let shared = Arc::clone(&index);
         std::thread::Builder::new()
             .name("toklab-index".into())
             .spawn(move || index_file(reader, &shared))?;
-        Ok(Document {
-            path: Some(path.to_path_buf()),
-            source: Source::File(file),
+        Ok(Snapshot {
+            source: Arc::new(Source::File(file)),
             len,
             index,
+            lines: None,
         })
     }
 
-    /// Lines known so far (all of them once indexing is done).
-    pub fn line_count(&self) -> usize {
-        let starts = self.index.starts.lock().expect("index lock");
-        if self.index.done.load(Ordering::Acquire) {
-            starts.len() - 1
-        } else {
-            // The last start found has no end yet.
-            starts.len().saturating_sub(1)
+    /// The same text seen through an edited line list.
+    pub(super) fn with_lines(&self, lines: Arc<Vec<LineRef>>) -> Snapshot {
+        Snapshot {
+            lines: Some(lines),
+            ..self.clone()
         }
+    }
+
+    pub fn line_count(&self) -> usize {
+        if let Some(lines) = &self.lines {
+            return lines.len();
+        }
+        let starts = self.index.starts.lock().expect("index lock");
+        // Until indexing is done, the last start found has no end yet.
+        starts.len().saturating_sub(1)
     }
 
     pub fn is_indexed(&self) -> bool {
         self.index.done.load(Ordering::Acquire)
     }
 
+    pub(super) fn ends_with_newline(&self) -> bool {
+        self.index.final_newline.load(Ordering::Acquire)
+    }
+
     /// How far indexing has got, 0.0 to 1.0.
     pub fn progress(&self) -> f64 {
-        if self.len == 0 {
+        if self.len == 0 || self.is_indexed() {
             return 1.0;
         }
         self.index.indexed_bytes.load(Ordering::Relaxed) as f64 / self.len as f64
     }
 
-    /// Line `n` (0-based) without its line ending, invalid UTF-8 replaced by U+FFFD; `None`
-    /// past the lines known so far.
+    /// Line `n` (0-based) without its line ending (`\n` or `\r\n`), invalid UTF-8 replaced by
+    /// U+FFFD; `None` past the lines known so far.
     pub fn line(&self, n: usize) -> Option<Cow<'_, str>> {
+        let n = match &self.lines {
+            Some(lines) => match lines.get(n)? {
+                LineRef::Original(k) => *k,
+                LineRef::Text(text) => return Some(Cow::Borrowed(text)),
+            },
+            None => n,
+        };
         let (start, end) = {
             let starts = self.index.starts.lock().expect("index lock");
             (*starts.get(n)?, *starts.get(n + 1)?)
@@ -119,7 +146,7 @@ impl Document {
     }
 
     fn read(&self, start: u64, end: u64) -> Cow<'_, [u8]> {
-        match &self.source {
+        match &*self.source {
             Source::Memory(bytes) => Cow::Borrowed(&bytes[start as usize..end as usize]),
             Source::File(file) => {
                 let mut buf = vec![0; (end - start) as usize];
@@ -136,33 +163,15 @@ impl Document {
             }
         }
     }
-
-    /// A short name for the status bar.
-    pub fn name(&self) -> String {
-        match &self.path {
-            Some(p) => p.file_name().map_or_else(
-                || p.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            ),
-            None => "(text)".to_string(),
-        }
-    }
 }
 
-fn line_starts(bytes: &[u8], base: u64) -> Vec<u64> {
-    let mut starts = if base == 0 { vec![0] } else { Vec::new() };
-    starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| base + i as u64 + 1));
-    starts
-}
-
-/// Closes the index: the file's end ends the last line (a final line without `\n` counts; the
-/// empty "line" after a final `\n` does not).
+/// Closes the index: the text's end ends the last line (a final line without `\n` counts; the
+/// empty "line" after a final `\n` does not; an empty text is one empty line).
 fn finish_starts(starts: &mut Vec<u64>, len: u64) {
     if starts.last() != Some(&len) {
         starts.push(len);
     }
     if starts.len() == 1 {
-        // An empty file is one empty line, so there is always a current line.
         starts.push(len);
     }
 }
@@ -170,6 +179,7 @@ fn finish_starts(starts: &mut Vec<u64>, len: u64) {
 fn index_file(mut file: File, index: &LineIndex) {
     let mut buf = vec![0u8; 1 << 20];
     let mut offset = 0u64;
+    let mut last = None;
     loop {
         let n = match file.read(&mut buf) {
             Ok(0) | Err(_) => break,
@@ -178,11 +188,13 @@ fn index_file(mut file: File, index: &LineIndex) {
         let found = memchr::memchr_iter(b'\n', &buf[..n]).map(|i| offset + i as u64 + 1);
         index.starts.lock().expect("index lock").extend(found);
         offset += n as u64;
+        last = Some(buf[n - 1]);
         index.indexed_bytes.store(offset, Ordering::Relaxed);
     }
-    let mut starts = index.starts.lock().expect("index lock");
-    finish_starts(&mut starts, offset);
-    drop(starts);
+    finish_starts(&mut index.starts.lock().expect("index lock"), offset);
+    index
+        .final_newline
+        .store(last == Some(b'\n'), Ordering::Release);
     index.done.store(true, Ordering::Release);
 }
 
@@ -190,7 +202,7 @@ fn index_file(mut file: File, index: &LineIndex) {
 mod tests {
     use super::*;
 
-    fn lines(doc: &Document) -> Vec<String> {
+    fn lines(doc: &Snapshot) -> Vec<String> {
         (0..doc.line_count())
             .map(|n| doc.line(n).unwrap().into_owned())
             .collect()
@@ -199,12 +211,12 @@ mod tests {
     #[test]
     fn lines_without_endings() {
         assert_eq!(
-            lines(&Document::from_text("a\nb\r\n\nc")),
+            lines(&Snapshot::from_text("a\nb\r\n\nc")),
             ["a", "b", "", "c"]
         );
-        assert_eq!(lines(&Document::from_text("a\n")), ["a"]);
-        assert_eq!(lines(&Document::from_text("")), [""]);
-        assert!(Document::from_text("a").line(1).is_none());
+        assert_eq!(lines(&Snapshot::from_text("a\n")), ["a"]);
+        assert_eq!(lines(&Snapshot::from_text("")), [""]);
+        assert!(Snapshot::from_text("a").line(1).is_none());
     }
 
     #[test]
@@ -218,7 +230,7 @@ mod tests {
         let mut bytes = text.into_bytes();
         bytes.push(0xff);
         std::fs::write(&path, &bytes).unwrap();
-        let doc = Document::open(&path).unwrap();
+        let doc = Snapshot::open(&path).unwrap();
         while !doc.is_indexed() {
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
@@ -226,6 +238,7 @@ mod tests {
         assert_eq!(doc.line(49_999).unwrap(), "line 49999");
         assert_eq!(doc.line(50_000).unwrap(), "café ÿ\u{fffd}");
         assert_eq!(doc.progress(), 1.0);
+        assert!(!doc.ends_with_newline());
         std::fs::remove_file(&path).ok();
     }
 }

@@ -1,0 +1,365 @@
+//! Editing the text under the cursor: an insert mode whose every keystroke re-tokenizes every
+//! row (incrementally where the engine can), new lines, and undo/redo by groups (one group per
+//! insert session, as in vi).
+
+use unicode_segmentation::GraphemeCursor;
+
+use super::{App, Mode};
+
+/// One change to the document, with what is needed to revert it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Change {
+    Set {
+        line: usize,
+        before: String,
+        after: String,
+    },
+    Insert {
+        line: usize,
+        text: String,
+    },
+    Remove {
+        line: usize,
+        text: String,
+    },
+}
+
+/// Undo and redo stacks of change groups.
+#[derive(Default)]
+pub struct History {
+    undo: Vec<Vec<Change>>,
+    redo: Vec<Vec<Change>>,
+    open: Vec<Change>,
+}
+
+impl History {
+    fn record(&mut self, change: Change) {
+        self.redo.clear();
+        // Consecutive keystrokes on one line collapse into one change.
+        if let (
+            Change::Set { line, after, .. },
+            Some(Change::Set {
+                line: last,
+                after: last_after,
+                ..
+            }),
+        ) = (&change, self.open.last_mut())
+            && line == last
+        {
+            *last_after = after.clone();
+            return;
+        }
+        self.open.push(change);
+    }
+
+    fn close(&mut self) {
+        if !self.open.is_empty() {
+            self.undo.push(std::mem::take(&mut self.open));
+        }
+    }
+}
+
+impl App {
+    /// Enters insert mode with the caret at `caret` (a byte offset of the current line).
+    pub(super) fn begin_insert(&mut self, caret: usize) {
+        if let Err(e) = self.doc.set_line(self.line, self.text.clone()) {
+            self.flash(e.to_string());
+            return;
+        }
+        self.mode = Mode::Insert {
+            caret: caret.min(self.text.len()),
+        };
+    }
+
+    /// Opens a new empty line below the cursor and starts editing it.
+    pub(super) fn open_line_below(&mut self) {
+        let at = self.line + 1;
+        if let Err(e) = self.doc.insert_line(at, String::new()) {
+            self.flash(e.to_string());
+            return;
+        }
+        self.history.record(Change::Insert {
+            line: at,
+            text: String::new(),
+        });
+        self.move_to_line(at);
+        self.begin_insert(0);
+    }
+
+    pub(super) fn end_insert(&mut self) {
+        self.history.close();
+        self.mode = Mode::Normal;
+    }
+
+    fn caret(&self) -> usize {
+        match self.mode {
+            Mode::Insert { caret } => caret,
+            _ => 0,
+        }
+    }
+
+    fn set_caret(&mut self, caret: usize) {
+        if let Mode::Insert { caret: c } = &mut self.mode {
+            *c = caret;
+        }
+    }
+
+    /// Applies a change of the current line's text and re-tokenizes every row from the old text.
+    fn change_text(&mut self, new_text: String, caret: usize) {
+        let old = std::mem::replace(&mut self.text, new_text);
+        match self.doc.set_line(self.line, self.text.clone()) {
+            Ok(before) => self.history.record(Change::Set {
+                line: self.line,
+                before,
+                after: self.text.clone(),
+            }),
+            Err(e) => {
+                self.text = old;
+                self.flash(e.to_string());
+                return;
+            }
+        }
+        self.set_caret(caret);
+        self.retokenize_from(Some(&old));
+    }
+
+    pub(super) fn insert_str(&mut self, s: &str) {
+        let caret = self.caret();
+        let mut text = self.text.clone();
+        text.insert_str(caret, s);
+        self.change_text(text, caret + s.len());
+    }
+
+    pub(super) fn backspace(&mut self) {
+        let caret = self.caret();
+        if caret == 0 {
+            self.join_with_previous_line();
+            return;
+        }
+        let start = grapheme_before(&self.text, caret);
+        let mut text = self.text.clone();
+        text.replace_range(start..caret, "");
+        self.change_text(text, start);
+    }
+
+    pub(super) fn delete(&mut self) {
+        let caret = self.caret();
+        if caret >= self.text.len() {
+            return;
+        }
+        let end = grapheme_after(&self.text, caret);
+        let mut text = self.text.clone();
+        text.replace_range(caret..end, "");
+        self.change_text(text, caret);
+    }
+
+    pub(super) fn caret_left(&mut self) {
+        let c = grapheme_before(&self.text, self.caret());
+        self.set_caret(c);
+    }
+
+    pub(super) fn caret_right(&mut self) {
+        let c = grapheme_after(&self.text, self.caret());
+        self.set_caret(c);
+    }
+
+    pub(super) fn caret_home(&mut self) {
+        self.set_caret(0);
+    }
+
+    pub(super) fn caret_end(&mut self) {
+        let end = self.text.len();
+        self.set_caret(end);
+    }
+
+    /// Enter in insert mode: the text after the caret becomes a new line below.
+    pub(super) fn split_line(&mut self) {
+        let caret = self.caret();
+        let rest = self.text[caret..].to_string();
+        let head = self.text[..caret].to_string();
+        self.change_text(head, caret);
+        let at = self.line + 1;
+        if let Err(e) = self.doc.insert_line(at, rest.clone()) {
+            self.flash(e.to_string());
+            return;
+        }
+        self.history.record(Change::Insert {
+            line: at,
+            text: rest,
+        });
+        self.move_to_line(at);
+        self.mode = Mode::Insert { caret: 0 };
+    }
+
+    /// Backspace at the start of a line joins it to the previous one.
+    fn join_with_previous_line(&mut self) {
+        if self.line == 0 {
+            return;
+        }
+        let Ok(removed) = self.doc.remove_line(self.line) else {
+            return;
+        };
+        self.history.record(Change::Remove {
+            line: self.line,
+            text: removed.clone(),
+        });
+        self.move_to_line(self.line - 1);
+        let caret = self.text.len();
+        let joined = format!("{}{}", self.text, removed);
+        self.mode = Mode::Insert { caret };
+        self.change_text(joined, caret);
+    }
+
+    pub(super) fn undo(&mut self) {
+        self.history.close();
+        let Some(group) = self.history.undo.pop() else {
+            self.flash("nothing to undo");
+            return;
+        };
+        let mut line = self.line;
+        for change in group.iter().rev() {
+            line = self.revert(change);
+        }
+        self.history.redo.push(group);
+        self.go_to_line_forced(line);
+    }
+
+    pub(super) fn redo(&mut self) {
+        let Some(group) = self.history.redo.pop() else {
+            self.flash("nothing to redo");
+            return;
+        };
+        let mut line = self.line;
+        for change in &group {
+            line = self.replay(change);
+        }
+        self.history.undo.push(group);
+        self.go_to_line_forced(line);
+    }
+
+    /// Undoes one change; returns the line it touched. Edits made through the history were
+    /// valid when made, so reverting them in order cannot fail.
+    fn revert(&mut self, change: &Change) -> usize {
+        match change {
+            Change::Set { line, before, .. } => {
+                let _ = self.doc.set_line(*line, before.clone());
+                *line
+            }
+            Change::Insert { line, .. } => {
+                let _ = self.doc.remove_line(*line);
+                line.saturating_sub(1)
+            }
+            Change::Remove { line, text } => {
+                let _ = self.doc.insert_line(*line, text.clone());
+                *line
+            }
+        }
+    }
+
+    fn replay(&mut self, change: &Change) -> usize {
+        match change {
+            Change::Set { line, after, .. } => {
+                let _ = self.doc.set_line(*line, after.clone());
+                *line
+            }
+            Change::Insert { line, text } => {
+                let _ = self.doc.insert_line(*line, text.clone());
+                *line
+            }
+            Change::Remove { line, .. } => {
+                let _ = self.doc.remove_line(*line);
+                line.saturating_sub(1)
+            }
+        }
+    }
+}
+
+fn grapheme_before(text: &str, at: usize) -> usize {
+    GraphemeCursor::new(at, text.len(), true)
+        .prev_boundary(text, 0)
+        .ok()
+        .flatten()
+        .unwrap_or(0)
+}
+
+fn grapheme_after(text: &str, at: usize) -> usize {
+    GraphemeCursor::new(at, text.len(), true)
+        .next_boundary(text, 0)
+        .ok()
+        .flatten()
+        .unwrap_or(text.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::app;
+    use super::super::{Action, Mode};
+
+    fn type_str(app: &mut crate::tui::app::App, s: &str) {
+        for c in s.chars() {
+            app.apply(Action::Type(c));
+        }
+    }
+
+    #[test]
+    fn typing_retokenizes_every_row_and_undo_restores() {
+        let mut app = app("We are\nnext", &["ws", "words"]);
+        app.apply(Action::Edit);
+        app.apply(Action::CaretEnd);
+        type_str(&mut app, "n't");
+        assert_eq!(app.text, "We aren't");
+        assert_eq!(app.rows[0].tokens.len(), 2);
+        assert_eq!(app.doc.line(0).unwrap(), "We aren't");
+        app.apply(Action::Back);
+        assert_eq!(app.mode, Mode::Normal);
+        app.apply(Action::Undo);
+        assert_eq!(app.text, "We are");
+        assert_eq!(app.doc.line(0).unwrap(), "We are");
+        app.apply(Action::Redo);
+        assert_eq!(app.text, "We aren't");
+    }
+
+    #[test]
+    fn enter_splits_and_backspace_joins() {
+        let mut app = app("ab cd", &["ws"]);
+        app.apply(Action::Edit);
+        app.apply(Action::CaretHome);
+        app.apply(Action::CaretRight);
+        app.apply(Action::CaretRight);
+        app.apply(Action::Enter);
+        assert_eq!((app.line, app.text.as_str()), (1, " cd"));
+        assert_eq!(app.doc.line(0).unwrap(), "ab");
+        app.apply(Action::Backspace);
+        assert_eq!((app.line, app.text.as_str()), (0, "ab cd"));
+        assert_eq!(app.doc.line_count(), 1);
+        app.apply(Action::Back);
+        app.apply(Action::Undo);
+        assert_eq!(app.doc.line(0).unwrap(), "ab cd");
+        assert_eq!(app.doc.line_count(), 1);
+    }
+
+    #[test]
+    fn backspace_removes_a_whole_grapheme() {
+        let mut app = app("e\u{301}x👍🏽", &["ws"]);
+        app.apply(Action::Edit);
+        app.apply(Action::CaretEnd);
+        app.apply(Action::Backspace);
+        assert_eq!(app.text, "e\u{301}x");
+        app.apply(Action::CaretLeft);
+        app.apply(Action::Backspace);
+        assert_eq!(app.text, "x");
+    }
+
+    #[test]
+    fn open_line_below_and_undo() {
+        let mut app = app("one\ntwo", &["ws"]);
+        app.apply(Action::OpenLine);
+        type_str(&mut app, "new");
+        app.apply(Action::Back);
+        assert_eq!(app.doc.line(1).unwrap(), "new");
+        assert_eq!(app.doc.line_count(), 3);
+        app.apply(Action::Undo);
+        assert_eq!(app.doc.line_count(), 2);
+        assert_eq!(app.doc.line(1).unwrap(), "two");
+    }
+}

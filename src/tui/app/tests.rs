@@ -1,0 +1,193 @@
+//! Behaviour of the workbench state, driven by actions.
+
+use std::sync::Arc;
+
+use super::*;
+
+/// An app over `text` with one row per spec, every row loaded.
+pub(crate) fn app(text: &str, specs: &[&str]) -> App {
+    let setups = specs.iter().map(|s| RowSetup::new(s)).collect();
+    let loader: Loader = Arc::new(|spec: &str| crate::load(spec).map_err(|e| e.to_string()));
+    let mut app = App::new(Document::from_text(text), setups, loader);
+    app.finish_loading();
+    app
+}
+
+#[test]
+fn moving_the_cursor_retokenizes_every_row() {
+    let mut app = app("a b\nWe're here\nlast", &["ws", "words"]);
+    assert_eq!(app.rows[0].tokens.len(), 2);
+    app.apply(Action::LineDown);
+    assert_eq!(app.text, "We're here");
+    assert_eq!(app.rows[0].tokens.len(), 2);
+    assert_eq!(app.rows[1].tokens.len(), 2);
+    app.apply(Action::LastLine);
+    assert_eq!(app.line, 2);
+    app.apply(Action::LineDown);
+    assert_eq!(app.line, 2, "stays on the last line");
+    app.apply(Action::FirstLine);
+    assert_eq!(app.text, "a b");
+}
+
+#[test]
+fn paging_keeps_cursor_visible() {
+    let text: String = (0..100).map(|i| format!("line {i}\n")).collect();
+    let mut app = app(&text, &["ws"]);
+    app.viewport.text_lines = 10;
+    app.apply(Action::PageDown);
+    assert_eq!((app.line, app.top), (10, 1));
+    app.apply(Action::LastLine);
+    assert_eq!((app.line, app.top), (99, 90));
+    app.apply(Action::PageUp);
+    assert_eq!((app.line, app.top), (89, 89));
+}
+
+#[test]
+fn token_selection_follows_rows_and_scrolls() {
+    let mut app = app("aaaa bbbb cccc dddd", &["ws", "words"]);
+    app.viewport.row_columns = 8;
+    app.apply(Action::TokenLast);
+    assert_eq!(app.token, Some(3));
+    assert!(
+        app.hscroll >= 11,
+        "last token in view, hscroll {}",
+        app.hscroll
+    );
+    app.apply(Action::RowNext);
+    assert_eq!((app.row, app.token), (1, Some(3)));
+    app.apply(Action::TokenFirst);
+    assert_eq!((app.token, app.hscroll), (Some(0), 0));
+    app.apply(Action::Pick { row: 0, column: 6 });
+    assert_eq!((app.row, app.token), (0, Some(1)));
+    app.apply(Action::Pick { row: 0, column: 4 });
+    assert_eq!(app.token, None, "a space belongs to no token");
+}
+
+#[test]
+fn broken_spec_becomes_an_error_row() {
+    let app = app("x", &["nope:1", "ws"]);
+    assert!(
+        app.rows[0]
+            .error()
+            .unwrap()
+            .contains("unknown tokenizer kind")
+    );
+    assert_eq!(app.rows[1].tokens.len(), 1);
+}
+
+#[test]
+fn escape_closes_help_before_quitting() {
+    let mut app = app("x", &["ws"]);
+    app.apply(Action::ToggleHelp);
+    app.apply(Action::Back);
+    assert!(!app.help && !app.quit);
+    app.apply(Action::Back);
+    assert!(app.quit);
+}
+
+#[test]
+fn quitting_with_unsaved_edits_asks_first() {
+    let mut app = app("x", &["ws"]);
+    app.apply(Action::Edit);
+    app.apply(Action::Type('y'));
+    app.apply(Action::Back);
+    app.apply(Action::Quit);
+    assert!(!app.quit);
+    assert!(app.message.as_ref().unwrap().0.contains("unsaved"));
+    app.apply(Action::Quit);
+    assert!(app.quit);
+}
+
+#[test]
+fn trace_view_follows_the_selected_row() {
+    let mut app = app("a  b", &["ws", "pretok:gpt2"]);
+    app.apply(Action::ShowView(View::Trace));
+    assert_eq!(app.trace_lines().len(), 3, "match, gap, match");
+    app.apply(Action::RowNext);
+    assert_eq!(app.trace_lines().len(), 3, "a, ' ', ' b'");
+    app.apply(Action::ViewDown(1));
+    assert_eq!(app.views.cursor, 1);
+    app.apply(Action::ViewDown(10));
+    assert_eq!(app.views.cursor, 2, "clamped to the last line");
+}
+
+#[test]
+fn table_view_cursor_is_the_token_selection() {
+    let mut app = app("a b c", &["ws"]);
+    app.apply(Action::ShowView(View::Table));
+    app.apply(Action::ViewDown(2));
+    assert_eq!(app.token, Some(2));
+    app.apply(Action::TokenPrev);
+    assert_eq!(app.views.cursor, 1);
+}
+
+#[test]
+fn add_and_remove_rows() {
+    let mut app = app("a-b c", &["ws"]);
+    app.apply(Action::StartPrompt(PromptKind::AddTokenizer));
+    for c in "words".chars() {
+        app.apply(Action::Type(c));
+    }
+    app.apply(Action::Enter);
+    app.finish_loading();
+    assert_eq!(app.rows.len(), 2);
+    assert_eq!(app.rows[1].tokens.len(), 4);
+    assert_eq!(app.row, 1);
+    app.apply(Action::RemoveRow);
+    assert_eq!(app.rows.len(), 1);
+}
+
+#[test]
+fn search_finds_the_next_line_and_selects_the_token() {
+    let mut app = app("alpha\nbeta gamma\ndelta", &["ws"]);
+    app.apply(Action::StartPrompt(PromptKind::Search));
+    for c in "gam".chars() {
+        app.apply(Action::Type(c));
+    }
+    app.apply(Action::Enter);
+    while app.busy() {
+        app.tick();
+    }
+    assert_eq!((app.line, app.token), (1, Some(1)));
+}
+
+#[test]
+fn statistics_cover_the_whole_text() {
+    let text: String = (0..500).map(|i| format!("w{i} x y\n")).collect();
+    let mut app = app(&text, &["ws", "words"]);
+    app.apply(Action::ShowView(View::Stats));
+    while app.busy() {
+        app.tick();
+    }
+    let stats = app.stats.as_ref().unwrap().figures();
+    assert!(stats.complete);
+    assert_eq!(stats.rows[0].tokens, 1500);
+    assert_eq!(stats.labels, ["ws", "words"]);
+}
+
+#[test]
+fn workspace_round_trip() {
+    let dir = std::env::temp_dir().join(format!("toklab-wsrt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut app = app("x", &["ws", "words"]);
+    app.workspace.base = dir.clone();
+    app.apply(Action::ShowView(View::Table));
+    let path = dir.join("w.toml");
+    app.apply(Action::StartPrompt(PromptKind::SaveWorkspaceAs));
+    app.mode = Mode::Prompt(Prompt::new(
+        PromptKind::SaveWorkspaceAs,
+        path.display().to_string(),
+    ));
+    app.apply(Action::Enter);
+    let saved = Workspace::load(&path).unwrap();
+    assert_eq!(
+        saved
+            .tokenizers
+            .iter()
+            .map(|t| t.spec.as_str())
+            .collect::<Vec<_>>(),
+        ["ws", "words"]
+    );
+    assert_eq!(saved.view.as_deref(), Some("tokens"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,244 @@
+//! The text being looked at and edited. The file is read lazily ([`source`]); edits are kept
+//! as a line list over it, materialized on the first edit, so an untouched 100 MB file never
+//! costs more than its line index.
+
+mod source;
+
+use std::borrow::Cow;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use source::LineRef;
+pub use source::Snapshot;
+
+/// The document: a snapshot of the file plus the user's edits.
+pub struct Document {
+    pub path: Option<PathBuf>,
+    base: Snapshot,
+    /// The lines after editing, once anything was edited.
+    lines: Option<Vec<LineRef>>,
+    dirty: bool,
+}
+
+/// Why an edit could not be made.
+#[derive(Debug, PartialEq, Eq)]
+pub enum EditError {
+    /// The file is still being indexed; edits wait until every line is known.
+    StillIndexing,
+    NoSuchLine(usize),
+}
+
+impl std::fmt::Display for EditError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EditError::StillIndexing => {
+                f.write_str("the file is still being indexed; try again in a moment")
+            }
+            EditError::NoSuchLine(n) => write!(f, "there is no line {}", n + 1),
+        }
+    }
+}
+
+impl Document {
+    /// A document held in memory (a text given on the command line, tests).
+    pub fn from_text(text: &str) -> Document {
+        Document {
+            path: None,
+            base: Snapshot::from_text(text),
+            lines: None,
+            dirty: false,
+        }
+    }
+
+    /// Opens a file and starts indexing it in the background.
+    pub fn open(path: &Path) -> std::io::Result<Document> {
+        Ok(Document {
+            path: Some(path.to_path_buf()),
+            base: Snapshot::open(path)?,
+            lines: None,
+            dirty: false,
+        })
+    }
+
+    /// Lines known so far (all of them once indexing is done).
+    pub fn line_count(&self) -> usize {
+        match &self.lines {
+            Some(lines) => lines.len(),
+            None => self.base.line_count(),
+        }
+    }
+
+    pub fn is_indexed(&self) -> bool {
+        self.base.is_indexed()
+    }
+
+    /// How far indexing has got, 0.0 to 1.0.
+    pub fn progress(&self) -> f64 {
+        self.base.progress()
+    }
+
+    /// Whether there are unsaved edits.
+    pub fn is_dirty(&self) -> bool {
+        self.dirty
+    }
+
+    /// Line `n` (0-based) without its line ending; `None` past the lines known so far.
+    pub fn line(&self, n: usize) -> Option<Cow<'_, str>> {
+        match &self.lines {
+            Some(lines) => match lines.get(n)? {
+                LineRef::Original(k) => self.base.line(*k),
+                LineRef::Text(text) => Some(Cow::Borrowed(text)),
+            },
+            None => self.base.line(n),
+        }
+    }
+
+    /// A read-only view of the current state for background work (statistics, search).
+    pub fn snapshot(&self) -> Snapshot {
+        match &self.lines {
+            Some(lines) => self.base.with_lines(Arc::new(lines.clone())),
+            None => self.base.clone(),
+        }
+    }
+
+    fn edit_lines(&mut self) -> Result<&mut Vec<LineRef>, EditError> {
+        if self.lines.is_none() {
+            if !self.base.is_indexed() {
+                return Err(EditError::StillIndexing);
+            }
+            self.lines = Some((0..self.base.line_count()).map(LineRef::Original).collect());
+        }
+        self.dirty = true;
+        Ok(self.lines.as_mut().expect("just materialized"))
+    }
+
+    /// Replaces line `n`; returns what it was.
+    pub fn set_line(&mut self, n: usize, text: String) -> Result<String, EditError> {
+        let old = self.line(n).ok_or(EditError::NoSuchLine(n))?.into_owned();
+        self.edit_lines()?[n] = LineRef::Text(text);
+        Ok(old)
+    }
+
+    /// Inserts a line before line `n` (`n == line_count()` appends).
+    pub fn insert_line(&mut self, n: usize, text: String) -> Result<(), EditError> {
+        if n > self.line_count() {
+            return Err(EditError::NoSuchLine(n));
+        }
+        self.edit_lines()?.insert(n, LineRef::Text(text));
+        Ok(())
+    }
+
+    /// Removes line `n`; returns its text. The last remaining line is emptied, not removed, so
+    /// there is always a current line.
+    pub fn remove_line(&mut self, n: usize) -> Result<String, EditError> {
+        let old = self.line(n).ok_or(EditError::NoSuchLine(n))?.into_owned();
+        let lines = self.edit_lines()?;
+        if lines.len() == 1 {
+            lines[0] = LineRef::Text(String::new());
+        } else {
+            lines.remove(n);
+        }
+        Ok(old)
+    }
+
+    /// Writes the document to `path` (its own path when `None`) through a temporary file and a
+    /// rename, so a failed save never leaves a half-written file.
+    pub fn save(&mut self, path: Option<&Path>) -> std::io::Result<PathBuf> {
+        let target = match path.or(self.path.as_deref()) {
+            Some(p) => p.to_path_buf(),
+            None => {
+                return Err(std::io::Error::other(
+                    "this text has no file yet: give a path",
+                ));
+            }
+        };
+        if !self.is_indexed() {
+            return Err(std::io::Error::other("the file is still being indexed"));
+        }
+        let tmp = target.with_extension(format!("toklab-{}.tmp", std::process::id()));
+        let result = (|| {
+            let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+            let count = self.line_count();
+            for n in 0..count {
+                out.write_all(self.line(n).unwrap_or_default().as_bytes())?;
+                if n + 1 < count || self.base.ends_with_newline() {
+                    out.write_all(b"\n")?;
+                }
+            }
+            out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            std::fs::rename(&tmp, &target)
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result?;
+        self.path = Some(target.clone());
+        self.dirty = false;
+        Ok(target)
+    }
+
+    /// A short name for titles and the status bar.
+    pub fn name(&self) -> String {
+        match &self.path {
+            Some(p) => p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            ),
+            None => "(text)".to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(doc: &Document) -> Vec<String> {
+        (0..doc.line_count())
+            .map(|n| doc.line(n).unwrap().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn edits_overlay_the_original() {
+        let mut doc = Document::from_text("a\nb\nc\n");
+        assert_eq!(doc.set_line(1, "B".into()).unwrap(), "b");
+        doc.insert_line(0, "zero".into()).unwrap();
+        assert_eq!(doc.remove_line(3).unwrap(), "c");
+        assert_eq!(lines(&doc), ["zero", "a", "B"]);
+        assert!(doc.is_dirty());
+        assert_eq!(
+            doc.set_line(9, String::new()),
+            Err(EditError::NoSuchLine(9))
+        );
+        let snap = doc.snapshot();
+        assert_eq!(snap.line(2).unwrap(), "B");
+    }
+
+    #[test]
+    fn last_line_is_emptied_not_removed() {
+        let mut doc = Document::from_text("only");
+        doc.remove_line(0).unwrap();
+        assert_eq!(lines(&doc), [""]);
+    }
+
+    #[test]
+    fn save_keeps_the_final_newline_convention() {
+        let dir = std::env::temp_dir().join(format!("toklab-save-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (original, expected) in [("a\nb\n", "a\nX\n"), ("a\nb", "a\nX")] {
+            let path = dir.join("t.txt");
+            std::fs::write(&path, original).unwrap();
+            let mut doc = Document::open(&path).unwrap();
+            while !doc.is_indexed() {
+                std::thread::yield_now();
+            }
+            doc.set_line(1, "X".into()).unwrap();
+            doc.save(None).unwrap();
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), expected);
+            assert!(!doc.is_dirty());
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

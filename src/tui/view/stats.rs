@@ -1,0 +1,225 @@
+//! The statistics view: per tokenizer, tokens on this line and in the whole file, characters
+//! per token, and as pictures the comparison between tokenizers, the selected row's token
+//! lengths and its tokens per line over the file.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{
+    Bar, BarChart, BarGroup, Block, Borders, Cell, Gauge, Paragraph, Row, Sparkline, Table,
+};
+
+use crate::tui::app::App;
+use crate::tui::app::stats::{FileStats, MAX_LENGTH, RowStats};
+use crate::tui::theme::Theme;
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let file = app.stats.as_ref().map(|s| s.figures());
+    let running = app.stats.as_ref().and_then(|s| s.job.as_ref());
+    let table_height = (app.rows.len() as u16 + 1).min(area.height);
+    let gauge_height = u16::from(running.is_some());
+    // Wide terminals: figures and the sparkline on the left, bar charts on the right.
+    let label_width = app.rows.iter().map(|r| r.setup.label.chars().count()).max().unwrap_or(9).max(9) as u16;
+    let table_width = label_width + 56;
+    let (left, right) = if area.width >= table_width + 30 {
+        let [l, r] = Layout::horizontal([Constraint::Length(table_width), Constraint::Min(30)]).areas(area);
+        (l, Some(r))
+    } else {
+        (area, None)
+    };
+    let [table_area, gauge_area, rest] = Layout::vertical([
+        Constraint::Length(table_height),
+        Constraint::Length(gauge_height),
+        Constraint::Min(0),
+    ])
+    .areas(left);
+    draw_table(frame, table_area, app, file.as_ref(), label_width, theme);
+    if let Some(job) = running {
+        let label = format!(
+            "statistics over {} lines: {:.0}% — Esc cancels",
+            file.as_ref().map_or(0, |f| f.lines_total),
+            job.fraction() * 100.0
+        );
+        frame.render_widget(Gauge::default().ratio(job.fraction()).label(label).gauge_style(theme.bar), gauge_area);
+    }
+    match right {
+        Some(right) => {
+            if rest.height >= 3 {
+                draw_sparkline(frame, rest, app, file.as_ref(), theme);
+            }
+            draw_bars(frame, right, app, file.as_ref(), theme);
+        }
+        None if rest.height >= 6 => {
+            let [bars, spark] = Layout::vertical([Constraint::Min(3), Constraint::Length(3)]).areas(rest);
+            draw_bars(frame, bars, app, file.as_ref(), theme);
+            draw_sparkline(frame, spark, app, file.as_ref(), theme);
+        }
+        None => {}
+    }
+}
+
+fn draw_table(frame: &mut Frame, area: Rect, app: &App, file: Option<&FileStats>, label_width: u16, theme: &Theme) {
+    let rows: Vec<Row> = app
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut line = RowStats::default();
+            line.add(&app.text, &row.tokens);
+            let whole = file_row(file, &row.setup.label);
+            let cells = vec![
+                Cell::from(row.setup.label.clone()),
+                Cell::from(line.tokens.to_string()),
+                Cell::from(format!("{:.2}", line.chars_per_token())),
+                Cell::from(whole.map_or("…".into(), |w| w.tokens.to_string())),
+                Cell::from(whole.map_or("…".into(), |w| format!("{:.2}", w.chars_per_token()))),
+                Cell::from(whole.map_or("…".into(), |w| {
+                    format!("{:.1}", w.tokens as f64 / w.per_line.len().max(1) as f64)
+                })),
+            ];
+            let r = Row::new(cells);
+            if i == app.row {
+                r.style(theme.selected_label)
+            } else {
+                r
+            }
+        })
+        .collect();
+    let header = Row::new([
+        "tokenizer",
+        "line",
+        "chars/tok",
+        "file",
+        "chars/tok",
+        "per line",
+    ])
+    .style(theme.title);
+    let widths = [
+        Constraint::Length(label_width),
+        Constraint::Length(6),
+        Constraint::Length(9),
+        Constraint::Length(10),
+        Constraint::Length(9),
+        Constraint::Length(8),
+    ];
+    frame.render_widget(
+        Table::new(rows, widths).header(header).column_spacing(2),
+        area,
+    );
+}
+
+fn file_row<'a>(file: Option<&'a FileStats>, label: &str) -> Option<&'a RowStats> {
+    let file = file?;
+    file.labels
+        .iter()
+        .position(|l| l == label)
+        .and_then(|i| file.rows.get(i))
+}
+
+/// The comparison between tokenizers and the selected row's token lengths, side by side.
+fn draw_bars(frame: &mut Frame, area: Rect, app: &App, file: Option<&FileStats>, theme: &Theme) {
+    let [compare_area, lengths_area] =
+        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
+
+    // Tokens per tokenizer: the whole file when known, else this line.
+    let (title, values): (&str, Vec<u64>) = match file.filter(|f| f.lines_done > 0) {
+        Some(f) => (
+            " tokens in the file ",
+            app.rows.iter().map(|r| file_row(Some(f), &r.setup.label).map_or(0, |s| s.tokens)).collect(),
+        ),
+        None => (" tokens on this line ", app.rows.iter().map(|r| r.tokens.len() as u64).collect()),
+    };
+    let bars: Vec<Bar> = app
+        .rows
+        .iter()
+        .zip(&values)
+        .map(|(row, &v)| Bar::default().value(v).label(Line::from(row.setup.label.clone())).text_value(v.to_string()))
+        .collect();
+    let compare = BarChart::default()
+        .block(Block::new().borders(Borders::TOP).border_style(theme.border).title(Line::styled(title, theme.dim)))
+        .direction(Direction::Horizontal)
+        .bar_width(1)
+        .bar_gap(0)
+        .bar_style(theme.bar)
+        .value_style(theme.title)
+        .data(BarGroup::default().bars(&bars));
+    frame.render_widget(compare, compare_area);
+
+    // Token lengths of the selected row.
+    let Some(row) = app.selected_row() else { return };
+    let selected = file_row(file, &row.setup.label);
+    let lengths = match selected {
+        Some(s) => s.lengths,
+        None => {
+            let mut line = RowStats::default();
+            line.add(&app.text, &row.tokens);
+            line.lengths
+        }
+    };
+    let width = (lengths_area.width.saturating_sub(1) / MAX_LENGTH as u16).clamp(1, 4);
+    let length_bars: Vec<Bar> = lengths
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            let label = if i + 1 == MAX_LENGTH { format!("{}+", i + 1) } else { (i + 1).to_string() };
+            Bar::default().value(v).label(Line::from(label)).text_value(String::new())
+        })
+        .collect();
+    let title = format!(
+        " token lengths (chars), {}{} ",
+        row.setup.label,
+        if selected.is_some() { ", file" } else { ", line" }
+    );
+    let histogram = BarChart::default()
+        .block(
+            Block::new()
+                .borders(Borders::TOP | Borders::LEFT)
+                .border_style(theme.border)
+                .title(Line::styled(title, theme.dim)),
+        )
+        .bar_width(width)
+        .bar_gap(u16::from(width > 1))
+        .bar_style(theme.bar)
+        .data(BarGroup::default().bars(&length_bars));
+    frame.render_widget(histogram, lengths_area);
+}
+
+/// Tokens per line of the selected row over the file, downsampled to the width.
+fn draw_sparkline(frame: &mut Frame, area: Rect, app: &App, file: Option<&FileStats>, theme: &Theme) {
+    let Some(row) = app.selected_row() else { return };
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .border_style(theme.border)
+        .title(Line::styled(format!(" tokens per line, {} ", row.setup.label), theme.dim));
+    match file_row(file, &row.setup.label).filter(|s| !s.per_line.is_empty()) {
+        Some(s) => {
+            let data = downsample(&s.per_line, area.width as usize);
+            frame.render_widget(Sparkline::default().block(block).data(data).style(theme.bar), area);
+        }
+        None => frame.render_widget(Paragraph::new(Line::styled("computing…", theme.dim)).block(block), area),
+    }
+}
+
+/// At most `width` values: the maximum of each bucket of consecutive lines.
+fn downsample(values: &[u32], width: usize) -> Vec<u64> {
+    if width == 0 {
+        return Vec::new();
+    }
+    let bucket = values.len().div_ceil(width).max(1);
+    values
+        .chunks(bucket)
+        .map(|c| c.iter().copied().max().unwrap_or(0) as u64)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::downsample;
+
+    #[test]
+    fn downsample_keeps_peaks() {
+        assert_eq!(downsample(&[1, 5, 2, 2, 9, 0], 3), [5, 2, 9]);
+        assert_eq!(downsample(&[1, 2], 10), [1, 2]);
+        assert!(downsample(&[1], 0).is_empty());
+    }
+}
