@@ -18,9 +18,13 @@ use clap::{Parser, Subcommand};
     about = "A terminal workbench for tokenization: rule files, finite-state tokenizers and subword models side by side",
     after_help = "With no command, opens the workbench on the shipped samples.\nTokenizer specs are KIND:ARG[?key=value&...]; `toklab kinds` lists them."
 )]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Without a command, `toklab [--with SPEC]... [FILE]` opens the workbench.
+    #[command(flatten)]
+    workbench: workbench::Args,
 }
 
 #[derive(Subcommand)]
@@ -46,7 +50,7 @@ pub fn main() -> ExitCode {
         Some(Command::Tui(args)) => workbench::run(args),
         Some(Command::Open(args)) => workbench::run(args.into()),
         Some(Command::Kinds) => kinds::run(),
-        None => workbench::run(workbench::Args::default()),
+        None => workbench::run(cli.workbench),
     };
     match result {
         Ok(code) => code,

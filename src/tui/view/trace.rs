@@ -16,6 +16,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let lines = app.trace_lines();
     if lines.is_empty() {
         let hint = match app.selected_row() {
+            Some(row) if row.is_loading() => "loading…",
             Some(row) if row.tokenizer().is_none() => "this row has no tokenizer loaded",
             Some(_) => "no trace for an empty line",
             None => "no tokenizer rows",

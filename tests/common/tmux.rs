@@ -1,0 +1,97 @@
+//! Driving the real binary in a real terminal: tmux runs `toklab`, the test sends keys and
+//! reads the screen. Every wait polls the screen, so the tests are as fast as the program.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A tmux session running a shell, killed when dropped.
+pub struct Session {
+    name: String,
+}
+
+/// Whether tmux is installed; without it the tests are skipped, except in CI (`CI=true`),
+/// where `.ci/run` installs it and its absence is a failure.
+pub fn available(test: &str) -> bool {
+    let found = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
+    if !found {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("{test}: tmux is not installed; CI requires it");
+        }
+        eprintln!("{test}: skipped: tmux is not installed");
+    }
+    found
+}
+
+impl Session {
+    /// Starts a `width`×`height` terminal running a plain shell in `dir`, with `env` set.
+    pub fn start(name: &str, width: u16, height: u16, dir: &Path, env: &[(&str, &str)]) -> Session {
+        let name = format!("toklab-{name}-{}", std::process::id());
+        let _ = Command::new("tmux").args(["kill-session", "-t", &name]).output();
+        let mut command = Command::new("tmux");
+        command
+            .args(["new-session", "-d", "-s", &name, "-x", &width.to_string(), "-y", &height.to_string()])
+            .arg("-c")
+            .arg(dir)
+            .args(["env", "PS1=$ ", "TERM=xterm-256color"]);
+        for (k, v) in env {
+            command.arg(format!("{k}={v}"));
+        }
+        command.args(["bash", "--norc", "--noprofile"]);
+        let status = command.status().expect("run tmux");
+        assert!(status.success(), "tmux new-session failed");
+        Session { name }
+    }
+
+    /// Types a shell command line and presses Enter.
+    pub fn run(&self, line: &str) {
+        self.keys(&["-l", line]);
+        self.keys(&["Enter"]);
+    }
+
+    /// Sends tmux key names (`j`, `Enter`, `Escape`, `C-c`, or `-l TEXT` for literal text).
+    pub fn keys(&self, keys: &[&str]) {
+        let status = Command::new("tmux")
+            .args(["send-keys", "-t", &self.name])
+            .args(keys)
+            .status()
+            .expect("tmux send-keys");
+        assert!(status.success());
+    }
+
+    /// The screen as text.
+    pub fn screen(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["capture-pane", "-p", "-t", &self.name])
+            .output()
+            .expect("tmux capture-pane");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Waits until the screen satisfies `ready` (10 s at most), returning it.
+    pub fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let screen = self.screen();
+            if ready(&screen) {
+                return screen;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out waiting for {what}; the screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+
+    /// Waits until the screen contains `text`.
+    pub fn wait_text(&self, text: &str) -> String {
+        self.wait_for(text, |s| s.contains(text))
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux").args(["kill-session", "-t", &self.name]).output();
+    }
+}

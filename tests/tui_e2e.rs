@@ -1,0 +1,81 @@
+//! The workbench in a real terminal: tmux runs the binary, keys go in, the screen is read.
+
+mod common;
+use common::tmux::{Session, available};
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_toklab")
+}
+
+fn repo() -> &'static std::path::Path {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn opens_on_the_samples_moves_and_quits_cleanly() {
+    if !available("opens_on_the_samples_moves_and_quits_cleanly") {
+        return;
+    }
+    let s = Session::start("basic", 100, 32, repo(), &[]);
+    s.run(&format!("{}; echo toklab-exited-$?", bin()));
+    let screen = s.wait_text("We're·350·dogs!·Um,·lunch?");
+    assert!(screen.contains("sample.txt"), "{screen}");
+    assert!(screen.contains("GPT-2 pre-tok"), "{screen}");
+    // Move to line 2 and select the second token: the rows and details follow.
+    s.keys(&["j", "l", "l"]);
+    let screen = s.wait_text("token 2/14 «Okafor»");
+    assert!(screen.contains("line 2 ·"), "{screen}");
+    // Help lists the keys and closes with Esc.
+    s.keys(&["?"]);
+    s.wait_text("add a tokenizer");
+    s.keys(&["Escape"]);
+    s.wait_for("help closed", |screen| !screen.contains("add a tokenizer"));
+    s.keys(&["q"]);
+    let screen = s.wait_text("toklab-exited-0");
+    // The alternate screen is gone: the shell prompt is back and no pane border remains.
+    assert!(!screen.contains("┌"), "the workbench left drawing behind:\n{screen}");
+}
+
+#[test]
+fn works_in_80x24_without_colour() {
+    if !available("works_in_80x24_without_colour") {
+        return;
+    }
+    let s = Session::start("small", 80, 24, repo(), &[("NO_COLOR", "1")]);
+    s.run(&format!("{} --with ws --with pretok:gpt2 samples/sample.txt; echo toklab-exited-$?", bin()));
+    s.wait_text("pretok:gpt2");
+    s.keys(&["G"]);
+    let screen = s.wait_text("45/45");
+    assert!(screen.contains("Hello world."), "{screen}");
+    s.keys(&["C-c"]);
+    s.wait_text("toklab-exited-0");
+}
+
+#[test]
+fn editing_a_line_retokenizes_and_undo_restores() {
+    if !available("editing_a_line_retokenizes_and_undo_restores") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("toklab-e2e-edit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("t.txt"), "one two\n").unwrap();
+    let s = Session::start("edit", 100, 30, &dir, &[]);
+    s.run(&format!("{} --with ws t.txt; echo toklab-exited-$?", bin()));
+    s.wait_text("ws 2");
+    s.keys(&["i", "End"]);
+    s.keys(&["-l", " three"]);
+    s.wait_text("ws 3");
+    // Escape alone, then wait: a key right behind it would read as Alt+key, as in any terminal.
+    s.keys(&["Escape"]);
+    s.wait_text("NORMAL");
+    s.keys(&["C-s"]);
+    s.wait_text("saved");
+    assert_eq!(std::fs::read_to_string(dir.join("t.txt")).unwrap(), "one two three\n");
+    s.keys(&["u"]);
+    s.wait_text("ws 2");
+    s.keys(&["q"]);
+    s.wait_text("unsaved edits");
+    s.keys(&["Q"]);
+    s.wait_text("toklab-exited-0");
+    std::fs::remove_dir_all(&dir).ok();
+}
