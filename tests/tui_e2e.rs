@@ -33,7 +33,10 @@ fn opens_on_the_samples_moves_and_quits_cleanly() {
     s.keys(&["q"]);
     let screen = s.wait_text("toklab-exited-0");
     // The alternate screen is gone: the shell prompt is back and no pane border remains.
-    assert!(!screen.contains("┌"), "the workbench left drawing behind:\n{screen}");
+    assert!(
+        !screen.contains("┌"),
+        "the workbench left drawing behind:\n{screen}"
+    );
 }
 
 #[test]
@@ -42,7 +45,10 @@ fn works_in_80x24_without_colour() {
         return;
     }
     let s = Session::start("small", 80, 24, repo(), &[("NO_COLOR", "1")]);
-    s.run(&format!("{} --with ws --with pretok:gpt2 samples/sample.txt; echo toklab-exited-$?", bin()));
+    s.run(&format!(
+        "{} --with ws --with pretok:gpt2 samples/sample.txt; echo toklab-exited-$?",
+        bin()
+    ));
     s.wait_text("pretok:gpt2");
     s.keys(&["G"]);
     let screen = s.wait_text("45/45");
@@ -70,7 +76,10 @@ fn editing_a_line_retokenizes_and_undo_restores() {
     s.wait_text("NORMAL");
     s.keys(&["C-s"]);
     s.wait_text("saved");
-    assert_eq!(std::fs::read_to_string(dir.join("t.txt")).unwrap(), "one two three\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("t.txt")).unwrap(),
+        "one two three\n"
+    );
     s.keys(&["u"]);
     s.wait_text("ws 2");
     s.keys(&["q"]);

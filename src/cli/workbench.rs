@@ -15,18 +15,18 @@ use crate::workspace::Workspace;
 pub struct Args {
     /// A tokenizer to show (repeat for more rows); without any, the workspace's tokenizers.
     #[arg(long = "with", short = 'w', value_name = "SPEC")]
-    with: Vec<String>,
+    pub with: Vec<String>,
     /// A workspace file (TOML) naming the text and tokenizers; default: samples/workspace.toml.
     #[arg(long)]
-    workspace: Option<PathBuf>,
+    pub workspace: Option<PathBuf>,
     /// Colour theme (NO_COLOR in the environment selects `plain`).
     #[arg(long, value_enum)]
-    theme: Option<ThemeName>,
+    pub theme: Option<ThemeName>,
     /// Do not capture the mouse (leaves the terminal's own selection working; `m` toggles).
     #[arg(long)]
-    no_mouse: bool,
+    pub no_mouse: bool,
     /// The text file to show; default: the workspace's text.
-    file: Option<PathBuf>,
+    pub file: Option<PathBuf>,
 }
 
 /// `toklab open WORKSPACE`.

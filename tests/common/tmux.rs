@@ -14,7 +14,10 @@ pub struct Session {
 /// Whether tmux is installed; without it the tests are skipped, except in CI (`CI=true`),
 /// where `.ci/run` installs it and its absence is a failure.
 pub fn available(test: &str) -> bool {
-    let found = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
+    let found = Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
     if !found {
         if std::env::var("CI").is_ok_and(|v| v == "true") {
             panic!("{test}: tmux is not installed; CI requires it");
@@ -28,10 +31,21 @@ impl Session {
     /// Starts a `width`×`height` terminal running a plain shell in `dir`, with `env` set.
     pub fn start(name: &str, width: u16, height: u16, dir: &Path, env: &[(&str, &str)]) -> Session {
         let name = format!("toklab-{name}-{}", std::process::id());
-        let _ = Command::new("tmux").args(["kill-session", "-t", &name]).output();
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &name])
+            .output();
         let mut command = Command::new("tmux");
         command
-            .args(["new-session", "-d", "-s", &name, "-x", &width.to_string(), "-y", &height.to_string()])
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                &name,
+                "-x",
+                &width.to_string(),
+                "-y",
+                &height.to_string(),
+            ])
             .arg("-c")
             .arg(dir)
             .args(["env", "PS1=$ ", "TERM=xterm-256color"]);
@@ -92,6 +106,8 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        let _ = Command::new("tmux").args(["kill-session", "-t", &self.name]).output();
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &self.name])
+            .output();
     }
 }

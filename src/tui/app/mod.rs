@@ -540,10 +540,35 @@ impl App {
     fn select_token(&mut self, token: Option<usize>) {
         self.token = token.filter(|&t| t < self.row_token_count());
         self.reveal_token();
-        if self.views.current == View::Table
-            && let Some(t) = self.token
-        {
-            self.views.cursor = t;
+        self.follow_token_in_view();
+    }
+
+    /// Puts the view's cursor on the selected token: its row in the table, and in the trace
+    /// the first line about the token's span.
+    fn follow_token_in_view(&mut self) {
+        let Some(span) = self.selected_token().map(|t| t.span) else {
+            return;
+        };
+        match self.views.current {
+            View::Table => self.views.cursor = self.token.unwrap_or(0),
+            View::Trace => {
+                self.refresh_trace();
+                let found = self
+                    .trace_lines()
+                    .iter()
+                    .position(|l| l.span == Some(span))
+                    .or_else(|| {
+                        self.trace_lines().iter().position(|l| {
+                            l.span.is_some_and(|s| {
+                                s.start <= span.start && span.end <= s.end && !s.is_empty()
+                            })
+                        })
+                    });
+                if let Some(line) = found {
+                    self.views.cursor = line;
+                }
+            }
+            View::Stats => {}
         }
     }
 
@@ -556,6 +581,7 @@ impl App {
             .layout
             .cell_at_column(column)
             .and_then(|cell| self.rows[row].owners.get(cell).copied().flatten());
+        self.follow_token_in_view();
     }
 
     /// Scrolls horizontally so the selected token is in view.

@@ -191,3 +191,12 @@ fn workspace_round_trip() {
     assert_eq!(saved.view.as_deref(), Some("tokens"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn trace_cursor_follows_the_selected_token() {
+    let mut app = app("a  b c", &["ws"]);
+    app.apply(Action::ShowView(View::Trace));
+    app.apply(Action::TokenNext);
+    app.apply(Action::TokenNext);
+    assert_eq!(app.views.cursor, 2, "match b is the third trace line");
+}

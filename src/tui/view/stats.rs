@@ -19,10 +19,17 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let table_height = (app.rows.len() as u16 + 1).min(area.height);
     let gauge_height = u16::from(running.is_some());
     // Wide terminals: figures and the sparkline on the left, bar charts on the right.
-    let label_width = app.rows.iter().map(|r| r.setup.label.chars().count()).max().unwrap_or(9).max(9) as u16;
+    let label_width = app
+        .rows
+        .iter()
+        .map(|r| r.setup.label.chars().count())
+        .max()
+        .unwrap_or(9)
+        .max(9) as u16;
     let table_width = label_width + 56;
     let (left, right) = if area.width >= table_width + 30 {
-        let [l, r] = Layout::horizontal([Constraint::Length(table_width), Constraint::Min(30)]).areas(area);
+        let [l, r] =
+            Layout::horizontal([Constraint::Length(table_width), Constraint::Min(30)]).areas(area);
         (l, Some(r))
     } else {
         (area, None)
@@ -40,7 +47,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             file.as_ref().map_or(0, |f| f.lines_total),
             job.fraction() * 100.0
         );
-        frame.render_widget(Gauge::default().ratio(job.fraction()).label(label).gauge_style(theme.bar), gauge_area);
+        frame.render_widget(
+            Gauge::default()
+                .ratio(job.fraction())
+                .label(label)
+                .gauge_style(theme.bar),
+            gauge_area,
+        );
     }
     match right {
         Some(right) => {
@@ -50,7 +63,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             draw_bars(frame, right, app, file.as_ref(), theme);
         }
         None if rest.height >= 6 => {
-            let [bars, spark] = Layout::vertical([Constraint::Min(3), Constraint::Length(3)]).areas(rest);
+            let [bars, spark] =
+                Layout::vertical([Constraint::Min(3), Constraint::Length(3)]).areas(rest);
             draw_bars(frame, bars, app, file.as_ref(), theme);
             draw_sparkline(frame, spark, app, file.as_ref(), theme);
         }
@@ -58,7 +72,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     }
 }
 
-fn draw_table(frame: &mut Frame, area: Rect, app: &App, file: Option<&FileStats>, label_width: u16, theme: &Theme) {
+fn draw_table(
+    frame: &mut Frame,
+    area: Rect,
+    app: &App,
+    file: Option<&FileStats>,
+    label_width: u16,
+    theme: &Theme,
+) {
     let rows: Vec<Row> = app
         .rows
         .iter()
@@ -125,18 +146,34 @@ fn draw_bars(frame: &mut Frame, area: Rect, app: &App, file: Option<&FileStats>,
     let (title, values): (&str, Vec<u64>) = match file.filter(|f| f.lines_done > 0) {
         Some(f) => (
             " tokens in the file ",
-            app.rows.iter().map(|r| file_row(Some(f), &r.setup.label).map_or(0, |s| s.tokens)).collect(),
+            app.rows
+                .iter()
+                .map(|r| file_row(Some(f), &r.setup.label).map_or(0, |s| s.tokens))
+                .collect(),
         ),
-        None => (" tokens on this line ", app.rows.iter().map(|r| r.tokens.len() as u64).collect()),
+        None => (
+            " tokens on this line ",
+            app.rows.iter().map(|r| r.tokens.len() as u64).collect(),
+        ),
     };
     let bars: Vec<Bar> = app
         .rows
         .iter()
         .zip(&values)
-        .map(|(row, &v)| Bar::default().value(v).label(Line::from(row.setup.label.clone())).text_value(v.to_string()))
+        .map(|(row, &v)| {
+            Bar::default()
+                .value(v)
+                .label(Line::from(row.setup.label.clone()))
+                .text_value(v.to_string())
+        })
         .collect();
     let compare = BarChart::default()
-        .block(Block::new().borders(Borders::TOP).border_style(theme.border).title(Line::styled(title, theme.dim)))
+        .block(
+            Block::new()
+                .borders(Borders::TOP)
+                .border_style(theme.border)
+                .title(Line::styled(title, theme.dim)),
+        )
         .direction(Direction::Horizontal)
         .bar_width(1)
         .bar_gap(0)
@@ -146,7 +183,9 @@ fn draw_bars(frame: &mut Frame, area: Rect, app: &App, file: Option<&FileStats>,
     frame.render_widget(compare, compare_area);
 
     // Token lengths of the selected row.
-    let Some(row) = app.selected_row() else { return };
+    let Some(row) = app.selected_row() else {
+        return;
+    };
     let selected = file_row(file, &row.setup.label);
     let lengths = match selected {
         Some(s) => s.lengths,
@@ -161,14 +200,25 @@ fn draw_bars(frame: &mut Frame, area: Rect, app: &App, file: Option<&FileStats>,
         .iter()
         .enumerate()
         .map(|(i, &v)| {
-            let label = if i + 1 == MAX_LENGTH { format!("{}+", i + 1) } else { (i + 1).to_string() };
-            Bar::default().value(v).label(Line::from(label)).text_value(String::new())
+            let label = if i + 1 == MAX_LENGTH {
+                format!("{}+", i + 1)
+            } else {
+                (i + 1).to_string()
+            };
+            Bar::default()
+                .value(v)
+                .label(Line::from(label))
+                .text_value(String::new())
         })
         .collect();
     let title = format!(
         " token lengths (chars), {}{} ",
         row.setup.label,
-        if selected.is_some() { ", file" } else { ", line" }
+        if selected.is_some() {
+            ", file"
+        } else {
+            ", line"
+        }
     );
     let histogram = BarChart::default()
         .block(
@@ -185,18 +235,38 @@ fn draw_bars(frame: &mut Frame, area: Rect, app: &App, file: Option<&FileStats>,
 }
 
 /// Tokens per line of the selected row over the file, downsampled to the width.
-fn draw_sparkline(frame: &mut Frame, area: Rect, app: &App, file: Option<&FileStats>, theme: &Theme) {
-    let Some(row) = app.selected_row() else { return };
+fn draw_sparkline(
+    frame: &mut Frame,
+    area: Rect,
+    app: &App,
+    file: Option<&FileStats>,
+    theme: &Theme,
+) {
+    let Some(row) = app.selected_row() else {
+        return;
+    };
     let block = Block::new()
         .borders(Borders::TOP)
         .border_style(theme.border)
-        .title(Line::styled(format!(" tokens per line, {} ", row.setup.label), theme.dim));
+        .title(Line::styled(
+            format!(" tokens per line, {} ", row.setup.label),
+            theme.dim,
+        ));
     match file_row(file, &row.setup.label).filter(|s| !s.per_line.is_empty()) {
         Some(s) => {
             let data = downsample(&s.per_line, area.width as usize);
-            frame.render_widget(Sparkline::default().block(block).data(data).style(theme.bar), area);
+            frame.render_widget(
+                Sparkline::default()
+                    .block(block)
+                    .data(data)
+                    .style(theme.bar),
+                area,
+            );
         }
-        None => frame.render_widget(Paragraph::new(Line::styled("computing…", theme.dim)).block(block), area),
+        None => frame.render_widget(
+            Paragraph::new(Line::styled("computing…", theme.dim)).block(block),
+            area,
+        ),
     }
 }
 

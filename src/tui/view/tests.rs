@@ -199,7 +199,9 @@ fn tokens_table_lists_offsets_and_origin() {
 
 #[test]
 fn stats_view_draws_bar_charts() {
-    let text: String = (0..200).map(|i| format!("word{i} and more words\n")).collect();
+    let text: String = (0..200)
+        .map(|i| format!("word{i} and more words\n"))
+        .collect();
     let mut app = app(&text, &[("ws", "ws"), ("gpt2", "pretok:gpt2")]);
     app.apply(Action::ShowView(View::Stats));
     while app.busy() {
@@ -231,10 +233,15 @@ fn insert_mode_shows_and_retokenizes() {
 #[test]
 fn prompt_shows_completion_candidates() {
     let mut app = app("x", &[("ws", "ws")]);
-    app.apply(Action::StartPrompt(crate::tui::app::PromptKind::AddTokenizer));
+    app.apply(Action::StartPrompt(
+        crate::tui::app::PromptKind::AddTokenizer,
+    ));
     app.apply(Action::Type('w'));
     app.apply(Action::Complete);
     let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 60, 16));
-    assert!(screen.contains("add tokenizer (spec, Tab completes): w"), "{screen}");
+    assert!(
+        screen.contains("add tokenizer (spec, Tab completes): w"),
+        "{screen}"
+    );
     assert!(screen.contains("ws  words"), "{screen}");
 }

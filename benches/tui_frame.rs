@@ -1,0 +1,125 @@
+//! Frame time of the workbench on a 100 MB text: how long until the first frame after opening,
+//! and how long a keypress takes to redraw (apply the action, tick, draw on a 120×40 test
+//! backend), against the 16 ms budget of a 60 Hz terminal.
+//!
+//! `cargo bench --bench tui_frame` (the 100 MB file is built once from
+//! ../shared/corpora/kjv-en.txt in the system's temp folder).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use toklab::cli::workbench::{Args, build_app};
+use toklab::tui::app::Action;
+use toklab::tui::render_to_buffer;
+use toklab::tui::theme::Theme;
+
+const TARGET_BYTES: u64 = 100 * 1024 * 1024;
+const BUDGET: Duration = Duration::from_millis(16);
+
+fn shared() -> PathBuf {
+    std::env::var_os("TOKLAB_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
+}
+
+/// A 100 MB text made of copies of the KJV corpus.
+fn big_file() -> PathBuf {
+    let path = std::env::temp_dir().join("toklab-bench-100mb.txt");
+    if path.metadata().is_ok_and(|m| m.len() >= TARGET_BYTES) {
+        return path;
+    }
+    let corpus = std::fs::read(shared().join("corpora/kjv-en.txt"))
+        .expect("../shared/corpora/kjv-en.txt (set TOKLAB_SHARED)");
+    let mut out =
+        std::io::BufWriter::new(std::fs::File::create(&path).expect("create the 100 MB file"));
+    let mut written = 0;
+    while written < TARGET_BYTES {
+        out.write_all(&corpus).unwrap();
+        written += corpus.len() as u64;
+    }
+    out.flush().unwrap();
+    path
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn main() {
+    let file = big_file();
+    let size = file.metadata().unwrap().len();
+    let theme = Theme::dark();
+    let args = Args {
+        file: Some(file.clone()),
+        ..Args::default()
+    };
+
+    // Opening: build the state and draw the first frame; the file is indexed in the background.
+    let started = Instant::now();
+    let mut app = build_app(&args).expect("open the workbench");
+    render_to_buffer(&mut app, &theme, 120, 40);
+    let first_frame = started.elapsed();
+    let lines_at_first_frame = app.doc.line_count();
+    app.finish_loading();
+    while !app.doc.is_indexed() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let indexed = started.elapsed();
+    app.tick();
+
+    // Keypresses all over the file.
+    let keys = [
+        Action::LineDown,
+        Action::TokenNext,
+        Action::PageDown,
+        Action::RowNext,
+        Action::TokenNext,
+        Action::LastLine,
+        Action::LineUp,
+        Action::PageUp,
+        Action::GoToLine(1_000_000),
+        Action::TokenLast,
+        Action::FirstLine,
+        Action::NextView,
+    ];
+    let mut times = Vec::new();
+    for round in 0..40 {
+        for &key in &keys {
+            let t = Instant::now();
+            app.apply(key);
+            app.tick();
+            render_to_buffer(&mut app, &theme, 120, 40);
+            times.push(t.elapsed());
+        }
+        if round == 0 {
+            // Statistics would start a background job on the stats view; keep to the
+            // interactive path.
+            app.stats = None;
+        }
+    }
+    let count = times.len();
+    let med = median(&mut times);
+    let p95 = times[count * 95 / 100];
+    let max = *times.last().unwrap();
+    println!(
+        "tui_frame: {:.1} MB text, {} lines, {} tokenizer rows",
+        size as f64 / 1e6,
+        app.doc.line_count(),
+        app.rows.len()
+    );
+    println!(
+        "  open → first frame: {:.2} ms ({} lines indexed by then); fully indexed after {:.0} ms",
+        first_frame.as_secs_f64() * 1e3,
+        lines_at_first_frame,
+        indexed.as_secs_f64() * 1e3
+    );
+    println!(
+        "  keypress → frame, {count} presses: median {:.2} ms, p95 {:.2} ms, max {:.2} ms; median / 16 ms budget = {:.3}",
+        med.as_secs_f64() * 1e3,
+        p95.as_secs_f64() * 1e3,
+        max.as_secs_f64() * 1e3,
+        med.as_secs_f64() / BUDGET.as_secs_f64()
+    );
+}
