@@ -189,6 +189,8 @@ fn visible_cells<'a>(
         .filter(move |c| c.column >= window.start && c.column + c.width <= window.end)
 }
 
+/// The row's token cells in the window. Dropped whitespace right after a sentence end shows
+/// `¶` instead of `·`, so sentence ends are visible without moving any column.
 fn token_cells(
     app: &App,
     row: &Row,
@@ -196,6 +198,12 @@ fn token_cells(
     window: &std::ops::Range<usize>,
     theme: &Theme,
 ) -> Vec<Span<'static>> {
+    let ends: Vec<usize> = row
+        .tokens
+        .sentence_ends
+        .iter()
+        .map(|&t| row.tokens.tokens[t].span.end)
+        .collect();
     let first = app
         .layout
         .cell_at_column(window.start)
@@ -208,7 +216,15 @@ fn token_cells(
             Some(t) if Some(*t) == selected => {
                 Span::styled(cell.symbol.clone(), theme.selected_token)
             }
+            // A token whose output form differs from its surface (won't → will) is italic.
+            Some(t) if row.tokens.tokens[*t].rewritten.is_some() => Span::styled(
+                cell.symbol.clone(),
+                theme.token[t % 2].add_modifier(ratatui::style::Modifier::ITALIC),
+            ),
             Some(t) => Span::styled(cell.symbol.clone(), theme.token[t % 2]),
+            None if cell.is_space && ends.binary_search(&cell.start).is_ok() => {
+                Span::styled(format!("¶{}", "·".repeat(cell.width - 1)), theme.key)
+            }
             None if cell.is_space => Span::styled("·".repeat(cell.width), theme.dropped),
             None => Span::styled(cell.symbol.clone(), theme.dropped),
         })

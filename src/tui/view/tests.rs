@@ -245,3 +245,37 @@ fn prompt_shows_completion_candidates() {
     );
     assert!(screen.contains("ws  words"), "{screen}");
 }
+
+/// A test engine with sentence ends: whitespace tokens, a sentence ends after a `.`.
+struct Sentences;
+
+impl crate::engine::Tokenizer for Sentences {
+    fn name(&self) -> &str {
+        "sentences"
+    }
+    fn tokenize(&self, text: &str) -> crate::token::Tokenization {
+        let mut t = crate::load("ws").unwrap().tokenize(text);
+        t.sentence_ends = (0..t.tokens.len())
+            .filter(|&i| t.tokens[i].span.slice(text).ends_with('.') && i + 1 < t.tokens.len())
+            .collect();
+        t
+    }
+    fn explain(&self, text: &str) -> crate::engine::Trace {
+        crate::load("ws").unwrap().explain(text)
+    }
+}
+
+#[test]
+fn sentence_ends_show_in_the_dropped_space_after_them() {
+    let loader: Loader =
+        Arc::new(|_: &str| Ok(Box::new(Sentences) as Box<dyn crate::engine::Tokenizer>));
+    let mut app = App::new(
+        Document::from_text("One. Two three."),
+        vec![RowSetup::new("s")],
+        loader,
+    );
+    app.finish_loading();
+    let buffer = render_to_buffer(&mut app, &Theme::dark(), 60, 14);
+    let screen = dump(&buffer);
+    assert!(screen.contains("One.¶Two·three."), "{screen}");
+}
