@@ -75,8 +75,7 @@ fn solve(a: &[u32], a0: usize, b: &[u32], b0: usize, costs: Costs, out: &mut Vec
         .count();
     let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
 
-    if a.is_empty() || b.is_empty() || (a.len() + 1) * (b.len() + 1) <= BASE_CELLS || a.len() == 1
-    {
+    if a.is_empty() || b.is_empty() || (a.len() + 1) * (b.len() + 1) <= BASE_CELLS || a.len() == 1 {
         let alignment = Matrix::new(a, b, costs)
             .backtrace()
             .expect("a new matrix is complete");
@@ -116,7 +115,12 @@ mod tests {
     #[test]
     fn two_rows_match_the_matrix_for_asymmetric_costs() {
         let costs = Costs::new(3, 1, 2);
-        for (a, b) in [("kitten", "sitting"), ("sitting", "kitten"), ("", "ab"), ("ab", "")] {
+        for (a, b) in [
+            ("kitten", "sitting"),
+            ("sitting", "kitten"),
+            ("", "ab"),
+            ("ab", ""),
+        ] {
             let (x, y) = (codepoints(a), codepoints(b));
             let full = Matrix::new(&x, &y, costs).distance().unwrap();
             assert_eq!(general_distance(&x, &y, costs), full, "{a} → {b}");

@@ -42,14 +42,10 @@ impl Pointers {
     /// The arrows in three fixed slots (`↖←↑`, a blank for each missing one), so columns of a
     /// printed matrix line up.
     pub fn arrows(self) -> String {
-        [
-            (self.diagonal(), '↖'),
-            (self.left(), '←'),
-            (self.up(), '↑'),
-        ]
-        .iter()
-        .map(|&(on, arrow)| if on { arrow } else { ' ' })
-        .collect()
+        [(self.diagonal(), '↖'), (self.left(), '←'), (self.up(), '↑')]
+            .iter()
+            .map(|&(on, arrow)| if on { arrow } else { ' ' })
+            .collect()
     }
 }
 

@@ -159,7 +159,9 @@ impl Alignment {
             let expect_a = matches!(pair.op, Op::Match | Op::Sub | Op::Del);
             let expect_b = matches!(pair.op, Op::Match | Op::Sub | Op::Ins);
             if pair.a != expect_a.then_some(i) || pair.b != expect_b.then_some(j) {
-                return Err(format!("column {column}: {pair:?} out of order at ({i}, {j})"));
+                return Err(format!(
+                    "column {column}: {pair:?} out of order at ({i}, {j})"
+                ));
             }
             let fits = match pair.op {
                 Op::Match => i < a.len() && j < b.len() && a[i] == b[j],
@@ -233,7 +235,9 @@ pub const FULL_MATRIX_CELLS: usize = 1 << 20;
 /// alignment is Hirschberg's, equally cheap but possibly another of the optimal ones.
 pub fn align(a: &[u32], b: &[u32], costs: Costs) -> Alignment {
     if (a.len() + 1).saturating_mul(b.len() + 1) <= FULL_MATRIX_CELLS {
-        Matrix::new(a, b, costs).backtrace().expect("a new matrix is complete")
+        Matrix::new(a, b, costs)
+            .backtrace()
+            .expect("a new matrix is complete")
     } else {
         hirschberg(a, b, costs)
     }

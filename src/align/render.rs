@@ -154,7 +154,13 @@ mod tests {
             "b   ↑  2  ↖   [1]",
         ];
         assert_eq!(text.lines().collect::<Vec<_>>(), expected);
-        let coloured = render_matrix(&m, &a, &b, &m.path(&alignment), MatrixStyle { colour: true });
+        let coloured = render_matrix(
+            &m,
+            &a,
+            &b,
+            &m.path(&alignment),
+            MatrixStyle { colour: true },
+        );
         assert!(coloured.contains("\x1b[1;33m"));
     }
 }

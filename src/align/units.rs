@@ -112,7 +112,10 @@ mod tests {
         let (symbols, labels) = segment("a b a", Unit::Token, &mut interner);
         assert_eq!(symbols[0], symbols[2]);
         assert_eq!(labels, ["a", "b", "a"]);
-        assert_eq!(segment("é", Unit::Byte, &mut interner).1, ["\\xc3", "\\xa9"]);
+        assert_eq!(
+            segment("é", Unit::Byte, &mut interner).1,
+            ["\\xc3", "\\xa9"]
+        );
         assert_eq!(display_label(" \t"), "␣\\t");
     }
 }
