@@ -141,7 +141,10 @@ mod tests {
         assert_eq!(lev("intention", "execution"), 5);
         assert_eq!(lev("", "abc"), 3);
         assert_eq!(lev("abc", ""), 3);
-        assert_eq!(lcs_len(&codepoints("intention"), &codepoints("execution")), 5);
+        assert_eq!(
+            lcs_len(&codepoints("intention"), &codepoints("execution")),
+            5
+        );
     }
 
     #[test]

@@ -20,6 +20,28 @@ pub enum Unit {
     Token,
 }
 
+impl Unit {
+    /// The name `--unit` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Codepoint => "codepoint",
+            Unit::Grapheme => "grapheme",
+            Unit::Byte => "byte",
+            Unit::Token => "token",
+        }
+    }
+
+    /// What a count of this unit is called, for "distance 5 (…; code points)".
+    pub fn plural(self) -> &'static str {
+        match self {
+            Unit::Codepoint => "code points",
+            Unit::Grapheme => "grapheme clusters",
+            Unit::Byte => "bytes",
+            Unit::Token => "tokens",
+        }
+    }
+}
+
 /// Gives every distinct string one `u32`, shared between the two sequences of a comparison so
 /// equal units get equal symbols.
 #[derive(Clone, Debug, Default)]

@@ -1,6 +1,7 @@
 //! The `toklab` command line: one file per subcommand. With no subcommand it opens the
 //! workbench on the shipped samples.
 
+mod align;
 mod explain;
 mod input;
 mod kinds;
@@ -33,6 +34,9 @@ enum Command {
     Tui(workbench::Args),
     /// List the tokenizer kinds a spec can name.
     Kinds,
+    /// Edit distance and a minimum-cost alignment of two texts (code points, graphemes, bytes
+    /// or tokens), optionally with the DP matrix.
+    Align(align::Args),
 }
 
 /// Runs the command line; errors are printed as `toklab: …` with exit status 1.
@@ -43,6 +47,7 @@ pub fn main() -> ExitCode {
         Some(Command::Explain(args)) => explain::run(args),
         Some(Command::Tui(args)) => workbench::run(args),
         Some(Command::Kinds) => kinds::run(),
+        Some(Command::Align(args)) => align::run(args),
         None => workbench::run(workbench::Args::default()),
     };
     match result {
