@@ -13,6 +13,7 @@
 
 pub mod align;
 pub mod cli;
+pub mod compare;
 pub mod engine;
 pub mod error;
 pub mod offsets;
