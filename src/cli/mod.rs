@@ -2,6 +2,7 @@
 //! workbench on the shipped samples.
 
 mod align;
+mod compare;
 mod explain;
 mod input;
 mod kinds;
@@ -37,6 +38,8 @@ enum Command {
     /// Edit distance and a minimum-cost alignment of two texts (code points, graphemes, bytes
     /// or tokens), optionally with the DP matrix.
     Align(align::Args),
+    /// Compare tokenizers on the same texts (or against gold): agreement, F1, inline diffs.
+    Compare(compare::Args),
 }
 
 /// Runs the command line; errors are printed as `toklab: …` with exit status 1.
@@ -48,6 +51,7 @@ pub fn main() -> ExitCode {
         Some(Command::Tui(args)) => workbench::run(args),
         Some(Command::Kinds) => kinds::run(),
         Some(Command::Align(args)) => align::run(args),
+        Some(Command::Compare(args)) => compare::run(args),
         None => workbench::run(workbench::Args::default()),
     };
     match result {

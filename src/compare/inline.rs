@@ -16,7 +16,7 @@ pub fn legend(reference: &str) -> String {
     format!(
         "| boundary only in the tokenizer shown, ‿ boundary only in {reference}, \
          [-…-] text only {reference} covers, {{+…+}} text only the tokenizer shown covers, \
-         ⟨form⟩ its rewritten form, ⟦form⟧ {reference}'s"
+         ⟨form⟩ its rewritten form, ⟦form⟧ the rewritten form of {reference}"
     )
 }
 

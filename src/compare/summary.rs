@@ -120,8 +120,11 @@ impl Comparison {
             .unwrap_or(9);
         writeln!(
             out,
-            "{} lines, {} bytes; reference: {}",
-            self.lines, self.bytes, self.reference
+            "{} line{}, {} bytes; reference: {}",
+            self.lines,
+            if self.lines == 1 { "" } else { "s" },
+            self.bytes,
+            self.reference
         )?;
         writeln!(out)?;
         writeln!(
@@ -146,14 +149,14 @@ impl Comparison {
             )?;
         }
         writeln!(out)?;
-        writeln!(
-            out,
-            "{:width$}  {:^22}  {:^22}  {:^22}",
+        let header = format!(
+            "{:width$}  {:^20}  {:^20}  {:^20}",
             format!("against {}", self.reference),
             "token boundaries",
             "tokens (both ends)",
             "sentence ends"
-        )?;
+        );
+        writeln!(out, "{}", header.trim_end())?;
         writeln!(
             out,
             "{:width$}  {}  {}  {}",
