@@ -13,6 +13,8 @@ struct PatternMatch {
     words: usize,
     low: Vec<u64>,
     high: HashMap<u32, Vec<u64>>,
+    /// The vector of a symbol the pattern does not have.
+    absent: Vec<u64>,
 }
 
 impl PatternMatch {
@@ -28,16 +30,23 @@ impl PatternMatch {
                 high.entry(symbol).or_insert_with(|| vec![0; words])[word] |= bit;
             }
         }
-        PatternMatch { words, low, high }
+        PatternMatch {
+            words,
+            low,
+            high,
+            absent: vec![0; words],
+        }
     }
 
-    /// The match vector of `symbol` for word `word` of the pattern.
+    /// The match vector of `symbol`, one word per 64 pattern positions: looked up once per
+    /// column, so a map lookup is not repeated for every word.
     #[inline]
-    fn get(&self, symbol: u32, word: usize) -> u64 {
+    fn vector(&self, symbol: u32) -> &[u64] {
         if symbol < 256 {
-            self.low[symbol as usize * self.words + word]
+            let start = symbol as usize * self.words;
+            &self.low[start..start + self.words]
         } else {
-            self.high.get(&symbol).map_or(0, |v| v[word])
+            self.high.get(&symbol).map_or(&self.absent, Vec::as_slice)
         }
     }
 }
@@ -50,8 +59,27 @@ fn pattern_and_text<'s>(a: &'s [u32], b: &'s [u32]) -> (&'s [u32], &'s [u32]) {
 /// Levenshtein distance (insertion, deletion and substitution each 1).
 pub fn levenshtein(a: &[u32], b: &[u32]) -> usize {
     let (pattern, text) = pattern_and_text(a, b);
+    let mut score = pattern.len();
+    myers_columns(pattern, text, |column_score| score = column_score);
+    score
+}
+
+/// The last row of the Levenshtein matrix of `pattern` (rows) against `text` (columns):
+/// `D[|pattern|, j]` for every `j`, in O(⌈|pattern|/64⌉·|text|). Hirschberg's split needs
+/// exactly this row.
+pub fn levenshtein_row(pattern: &[u32], text: &[u32]) -> Vec<usize> {
+    let mut row = Vec::with_capacity(text.len() + 1);
+    row.push(pattern.len());
+    myers_columns(pattern, text, |score| row.push(score));
+    row
+}
+
+/// Runs Myers' algorithm (Hyyrö's multi-word form) over the columns of the matrix of `pattern`
+/// against `text`, reporting `D[|pattern|, j]` after each column `j ≥ 1`.
+fn myers_columns(pattern: &[u32], text: &[u32], mut column: impl FnMut(usize)) {
     if pattern.is_empty() {
-        return text.len();
+        (1..=text.len()).for_each(column);
+        return;
     }
     let peq = PatternMatch::new(pattern);
     let words = peq.words;
@@ -64,8 +92,9 @@ pub fn levenshtein(a: &[u32], b: &[u32]) -> usize {
     for &symbol in text {
         // The horizontal delta entering word 0 from row 0: D[0, j] - D[0, j-1] = +1.
         let (mut hp_in, mut hn_in) = (1u64, 0u64);
+        let eqs = peq.vector(symbol);
         for word in 0..words {
-            let eq = peq.get(symbol, word);
+            let eq = eqs[word];
             let (p, n) = (vp[word], vn[word]);
             let x = eq | hn_in;
             let d0 = ((x & p).wrapping_add(p) ^ p) | x | n;
@@ -84,8 +113,8 @@ pub fn levenshtein(a: &[u32], b: &[u32]) -> usize {
             (hp_in, hn_in) = (hp_out, hn_out);
         }
         score = score + hp_in as usize - hn_in as usize;
+        column(score);
     }
-    score
 }
 
 /// Length of a longest common subsequence. With it the insertion/deletion distance is
@@ -93,35 +122,55 @@ pub fn levenshtein(a: &[u32], b: &[u32]) -> usize {
 /// an insertion reduce to it.
 pub fn lcs_len(a: &[u32], b: &[u32]) -> usize {
     let (pattern, text) = pattern_and_text(a, b);
+    let mut last = 0;
+    lcs_columns(pattern, text, false, |length| last = length);
+    if text.is_empty() { 0 } else { last }
+}
+
+/// The LCS lengths of `pattern` with every prefix of `text` (`j = 0..=|text|`), for
+/// Hirschberg's split under insertion/deletion costs.
+pub fn lcs_row(pattern: &[u32], text: &[u32]) -> Vec<usize> {
+    let mut row = Vec::with_capacity(text.len() + 1);
+    row.push(0);
+    lcs_columns(pattern, text, true, |length| row.push(length));
+    row
+}
+
+/// The bit-parallel LCS over the columns of `text`. `every_column` reports the length after
+/// each column (a popcount per column); otherwise only after the last.
+fn lcs_columns(pattern: &[u32], text: &[u32], every_column: bool, mut column: impl FnMut(usize)) {
     if pattern.is_empty() {
-        return 0;
+        (0..text.len()).for_each(|_| column(0));
+        return;
     }
     let peq = PatternMatch::new(pattern);
     let words = peq.words;
+    let used = pattern.len() % 64;
+    let last_mask = if used == 0 { !0 } else { (1u64 << used) - 1 };
+    let length = |s: &[u64]| -> usize {
+        s.iter()
+            .enumerate()
+            .map(|(word, &bits)| {
+                let mask = if word + 1 == words { last_mask } else { !0 };
+                (!bits & mask).count_ones() as usize
+            })
+            .sum()
+    };
     // S has a 0 bit for each pattern position matched so far by the LCS frontier.
     let mut s = vec![!0u64; words];
-    for &symbol in text {
+    for (j, &symbol) in text.iter().enumerate() {
         let mut carry = false;
-        for (word, slot) in s.iter_mut().enumerate() {
-            let u = *slot & peq.get(symbol, word);
+        for (slot, &eq) in s.iter_mut().zip(peq.vector(symbol)) {
+            let u = *slot & eq;
             let (sum, c1) = slot.overflowing_add(u);
             let (sum, c2) = sum.overflowing_add(u64::from(carry));
             carry = c1 || c2;
             *slot = sum | (*slot - u);
         }
+        if every_column || j + 1 == text.len() {
+            column(length(&s));
+        }
     }
-    let used = pattern.len() % 64;
-    s.iter()
-        .enumerate()
-        .map(|(word, &bits)| {
-            let mask = if word + 1 == words && used != 0 {
-                (1u64 << used) - 1
-            } else {
-                !0
-            };
-            (!bits & mask).count_ones() as usize
-        })
-        .sum()
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! Hirschberg's divide and conquer, which finds a minimum-cost alignment of two long sequences
 //! (10,000 tokens each) without the quadratic matrix.
 
+use super::bitparallel::{lcs_row, levenshtein_row};
 use super::{AlignedPair, Alignment, Costs, Matrix, Op};
 
 /// The last row of the DP matrix of `a` (rows, in the iterator's order) against `b`:
@@ -43,12 +44,37 @@ pub fn general_distance(a: &[u32], b: &[u32], costs: Costs) -> u64 {
     }
 }
 
+/// The last row of the DP matrix of `a` (rows) against `b`, by the fastest algorithm the
+/// costs allow: bit-parallel when every operation costs the same, or when a substitution is
+/// never cheaper than a deletion plus an insertion (then the row follows from the LCS row);
+/// the two-pass scalar DP otherwise.
+fn fast_last_row(a: &[u32], b: &[u32], costs: Costs) -> Vec<u64> {
+    let (ins, del, sub) = (
+        u64::from(costs.ins),
+        u64::from(costs.del),
+        u64::from(costs.sub),
+    );
+    if ins == del && del == sub {
+        levenshtein_row(a, b).into_iter().map(|d| d as u64 * ins).collect()
+    } else if sub >= ins + del {
+        let n = a.len() as u64;
+        lcs_row(a, b)
+            .into_iter()
+            .enumerate()
+            .map(|(j, common)| (n - common as u64) * del + (j as u64 - common as u64) * ins)
+            .collect()
+    } else {
+        last_row(a.iter(), b, costs)
+    }
+}
+
 /// Subproblems up to this many cells are solved with the full matrix.
 const BASE_CELLS: usize = 1 << 14;
 
 /// A minimum-cost alignment in linear memory (Hirschberg 1975): split the source in half, find
 /// where an optimal path crosses the middle row from a forward and a backward pass, recurse
-/// on the two halves. Twice the time of the distance, a few rows of memory.
+/// on the two halves. Twice the time of the distance, a few rows of memory; the passes are
+/// bit-parallel under Levenshtein and insertion/deletion costs.
 pub fn hirschberg(a: &[u32], b: &[u32], costs: Costs) -> Alignment {
     let mut pairs = Vec::with_capacity(a.len().max(b.len()));
     solve(a, 0, b, 0, costs, &mut pairs);
@@ -86,9 +112,10 @@ fn solve(a: &[u32], a0: usize, b: &[u32], b0: usize, costs: Costs, out: &mut Vec
         }));
     } else {
         let mid = a.len() / 2;
-        let forward = last_row(a[..mid].iter(), b, costs);
-        let reversed: Vec<u32> = b.iter().rev().copied().collect();
-        let backward = last_row(a[mid..].iter().rev(), &reversed, costs);
+        let forward = fast_last_row(&a[..mid], b, costs);
+        let a_reversed: Vec<u32> = a[mid..].iter().rev().copied().collect();
+        let b_reversed: Vec<u32> = b.iter().rev().copied().collect();
+        let backward = fast_last_row(&a_reversed, &b_reversed, costs);
         let m = b.len();
         let split = (0..=m)
             .min_by_key(|&k| forward[k] + backward[m - k])
@@ -124,6 +151,25 @@ mod tests {
             let (x, y) = (codepoints(a), codepoints(b));
             let full = Matrix::new(&x, &y, costs).distance().unwrap();
             assert_eq!(general_distance(&x, &y, costs), full, "{a} → {b}");
+        }
+    }
+
+    #[test]
+    fn fast_rows_are_the_scalar_rows() {
+        let a: Vec<u32> = (0..150u32).map(|i| i * 7 % 5).collect();
+        let b: Vec<u32> = (0..170u32).map(|i| i * 3 % 4).collect();
+        for costs in [
+            Costs::LEVENSHTEIN,
+            Costs::new(3, 3, 3),
+            Costs::INDEL,
+            Costs::new(1, 2, 5),
+            Costs::new(2, 1, 2),
+        ] {
+            assert_eq!(
+                fast_last_row(&a, &b, costs),
+                last_row(a.iter(), &b, costs),
+                "{costs}"
+            );
         }
     }
 
