@@ -204,8 +204,8 @@ fn main() {
 
     println!();
     println!(
-        "{:<38} {:>14} {:>16} {:>8}  {}",
-        "benchmark (median per call)", "toklab", "rapidfuzz", "ratio", "values"
+        "{:<38} {:>14} {:>16} {:>8}  values",
+        "benchmark (median per call)", "toklab", "rapidfuzz", "ratio"
     );
     for (name, (value, ns)) in &ours {
         let ours_text = ns.map_or("?".to_string(), format_ns);

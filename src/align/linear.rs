@@ -55,7 +55,10 @@ fn fast_last_row(a: &[u32], b: &[u32], costs: Costs) -> Vec<u64> {
         u64::from(costs.sub),
     );
     if ins == del && del == sub {
-        levenshtein_row(a, b).into_iter().map(|d| d as u64 * ins).collect()
+        levenshtein_row(a, b)
+            .into_iter()
+            .map(|d| d as u64 * ins)
+            .collect()
     } else if sub >= ins + del {
         let n = a.len() as u64;
         lcs_row(a, b)

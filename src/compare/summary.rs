@@ -157,11 +157,8 @@ impl Comparison {
             "sentence ends"
         );
         writeln!(out, "{}", header.trim_end())?;
-        writeln!(
-            out,
-            "{:width$}  {}  {}  {}",
-            "", "     P      R     F1", "     P      R     F1", "     P      R     F1"
-        )?;
+        let columns = "     P      R     F1";
+        writeln!(out, "{:width$}  {columns}  {columns}  {columns}", "")?;
         for tally in &self.compared {
             let s = &tally.scores;
             writeln!(
