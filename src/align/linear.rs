@@ -3,7 +3,7 @@
 //! (10,000 tokens each) without the quadratic matrix.
 
 use super::bitparallel::{lcs_row, levenshtein_row};
-use super::{AlignedPair, Alignment, Costs, Matrix, Op};
+use super::{AlignedPair, Alignment, Costs, Matrix, Op, common_affixes};
 
 /// The last row of the DP matrix of `a` (rows, in the iterator's order) against `b`:
 /// `D[|a|, j]` for every `j`. Each row is computed in two passes so the first vectorizes and
@@ -87,7 +87,7 @@ pub fn hirschberg(a: &[u32], b: &[u32], costs: Costs) -> Alignment {
 
 fn solve(a: &[u32], a0: usize, b: &[u32], b0: usize, costs: Costs, out: &mut Vec<AlignedPair>) {
     // A common prefix and suffix align as matches under any costs.
-    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (prefix, suffix) = common_affixes(a, b);
     for k in 0..prefix {
         out.push(AlignedPair {
             op: Op::Match,
@@ -95,14 +95,8 @@ fn solve(a: &[u32], a0: usize, b: &[u32], b0: usize, costs: Costs, out: &mut Vec
             b: Some(b0 + k),
         });
     }
-    let (a, b, a0, b0) = (&a[prefix..], &b[prefix..], a0 + prefix, b0 + prefix);
-    let suffix = a
-        .iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
+    let (a, b) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    let (a0, b0) = (a0 + prefix, b0 + prefix);
 
     if a.is_empty() || b.is_empty() || (a.len() + 1) * (b.len() + 1) <= BASE_CELLS || a.len() == 1 {
         let alignment = Matrix::new(a, b, costs)

@@ -243,18 +243,23 @@ pub fn align(a: &[u32], b: &[u32], costs: Costs) -> Alignment {
     }
 }
 
-/// `a` and `b` without their common prefix and suffix, which cost nothing under any costs and
-/// would only lengthen the work.
-fn strip_common<'s>(a: &'s [u32], b: &'s [u32]) -> (&'s [u32], &'s [u32]) {
+/// The lengths of the common prefix and of the common suffix of `a` and `b` (not
+/// overlapping): they align as matches under any costs, so the work can leave them out.
+fn common_affixes(a: &[u32], b: &[u32]) -> (usize, usize) {
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let (a, b) = (&a[prefix..], &b[prefix..]);
-    let suffix = a
+    let suffix = a[prefix..]
         .iter()
         .rev()
-        .zip(b.iter().rev())
+        .zip(b[prefix..].iter().rev())
         .take_while(|(x, y)| x == y)
         .count();
-    (&a[..a.len() - suffix], &b[..b.len() - suffix])
+    (prefix, suffix)
+}
+
+/// `a` and `b` without their common prefix and suffix.
+fn strip_common<'s>(a: &'s [u32], b: &'s [u32]) -> (&'s [u32], &'s [u32]) {
+    let (prefix, suffix) = common_affixes(a, b);
+    (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix])
 }
 
 #[cfg(test)]

@@ -289,16 +289,8 @@ impl BoundaryDiff {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::token::{Token, TokenKind};
 
-    fn tokens(spans: &[(usize, usize)]) -> Tokenization {
-        Tokenization::new(
-            spans
-                .iter()
-                .map(|&(s, e)| Token::new(Span::new(s, e), TokenKind::Word))
-                .collect(),
-        )
-    }
+    use super::super::word_tokens as tokens;
 
     #[test]
     fn leading_space_and_dropped_space_agree() {

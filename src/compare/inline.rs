@@ -82,16 +82,8 @@ pub fn render_inline(text: &str, diff: &BoundaryDiff, colour: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::token::{Span, Token, TokenKind, Tokenization};
 
-    fn tokens(spans: &[(usize, usize)]) -> Tokenization {
-        Tokenization::new(
-            spans
-                .iter()
-                .map(|&(s, e)| Token::new(Span::new(s, e), TokenKind::Word))
-                .collect(),
-        )
-    }
+    use super::super::word_tokens as tokens;
 
     #[test]
     fn marks_in_place() {

@@ -30,3 +30,15 @@ pub fn score(text: &str, gold: &Tokenization, candidate: &Tokenization) -> Score
         &Segmentation::new(text, &skeleton, candidate),
     )
 }
+
+/// Test tokenizations made of plain word tokens at the given byte spans.
+#[cfg(test)]
+pub(crate) fn word_tokens(spans: &[(usize, usize)]) -> Tokenization {
+    use crate::token::{Span, Token, TokenKind};
+    Tokenization::new(
+        spans
+            .iter()
+            .map(|&(s, e)| Token::new(Span::new(s, e), TokenKind::Word))
+            .collect(),
+    )
+}

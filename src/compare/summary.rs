@@ -248,16 +248,8 @@ fn prf(counts: &Counts) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::token::{Span, Token, TokenKind};
 
-    fn tokens(spans: &[(usize, usize)]) -> Tokenization {
-        Tokenization::new(
-            spans
-                .iter()
-                .map(|&(s, e)| Token::new(Span::new(s, e), TokenKind::Word))
-                .collect(),
-        )
-    }
+    use super::super::word_tokens as tokens;
 
     #[test]
     fn report_of_two_lines() {
