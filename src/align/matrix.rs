@@ -10,6 +10,7 @@ use super::{AlignedPair, Alignment, Costs, Op};
 pub struct Pointers(u8);
 
 impl Pointers {
+    /// No arrows: the first cell, and cells not filled yet.
     pub const NONE: Pointers = Pointers(0);
     /// From `(i-1, j-1)`: a match or a substitution (↖).
     pub const DIAGONAL: Pointers = Pointers(1);
@@ -18,18 +19,22 @@ impl Pointers {
     /// From `(i, j-1)`: an insertion of the target symbol (←).
     pub const LEFT: Pointers = Pointers(4);
 
+    /// Whether the minimum came from the diagonal (↖).
     pub fn diagonal(self) -> bool {
         self.0 & Self::DIAGONAL.0 != 0
     }
 
+    /// Whether the minimum came from above (↑, a deletion).
     pub fn up(self) -> bool {
         self.0 & Self::UP.0 != 0
     }
 
+    /// Whether the minimum came from the left (←, an insertion).
     pub fn left(self) -> bool {
         self.0 & Self::LEFT.0 != 0
     }
 
+    /// No arrows at all.
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
@@ -82,18 +87,22 @@ impl Matrix {
         self.b.len() + 1
     }
 
+    /// The source symbols (rows), to tell a match from a substitution when drawing.
     pub fn source(&self) -> &[u32] {
         &self.a
     }
 
+    /// The target symbols (columns).
     pub fn target(&self) -> &[u32] {
         &self.b
     }
 
+    /// The costs the matrix was filled with, for its caption.
     pub fn costs(&self) -> Costs {
         self.costs
     }
 
+    /// Whether every cell is filled (only then are there distances and backtraces).
     pub fn is_complete(&self) -> bool {
         self.filled == self.values.len()
     }
@@ -303,7 +312,9 @@ impl Matrix {
 /// Some of the minimum-cost alignments and how many there are in all.
 #[derive(Clone, Debug)]
 pub struct Alignments {
+    /// The alignments found, the backtrace's first.
     pub alignments: Vec<Alignment>,
+    /// How many minimum-cost alignments there are in all.
     pub total: u128,
     /// The total did not fit in a `u128` (it is at least `u128::MAX`).
     pub saturated: bool,
@@ -325,10 +336,15 @@ pub struct Candidates {
 /// teaching demo shows one of these per key press.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FillStep {
+    /// The cell's row (source prefix length).
     pub i: usize,
+    /// The cell's column (target prefix length).
     pub j: usize,
+    /// The three values the cell is the minimum of.
     pub candidates: Candidates,
+    /// The minimum: `D[i, j]`.
     pub value: u64,
+    /// Every neighbour that gave the minimum.
     pub pointers: Pointers,
     /// Whether the source and target symbols of this cell are equal (the diagonal is then a
     /// match, at no cost).
@@ -343,6 +359,7 @@ pub struct FillSteps {
 }
 
 impl FillSteps {
+    /// An empty matrix of `a` against `b`, about to be filled from `(0, 0)`.
     pub fn new(a: &[u32], b: &[u32], costs: Costs) -> FillSteps {
         let cells = (a.len() + 1) * (b.len() + 1);
         FillSteps {
@@ -362,6 +379,7 @@ impl FillSteps {
         &self.matrix
     }
 
+    /// The matrix as filled so far, for keeping after the demo.
     pub fn into_matrix(self) -> Matrix {
         self.matrix
     }

@@ -29,8 +29,11 @@ use std::fmt;
 /// textbook's two variants (1/1/1 and 1/1/2) and anything between.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Costs {
+    /// Inserting a target symbol.
     pub ins: u32,
+    /// Deleting a source symbol.
     pub del: u32,
+    /// Substituting a target symbol for a different source symbol (equal ones cost 0).
     pub sub: u32,
 }
 
@@ -49,6 +52,7 @@ impl Costs {
         sub: 2,
     };
 
+    /// Costs in the order the command line names them: insertion, deletion, substitution.
     pub fn new(ins: u32, del: u32, sub: u32) -> Costs {
         Costs { ins, del, sub }
     }
@@ -102,6 +106,7 @@ impl Op {
         }
     }
 
+    /// The operation's name, for legends and messages.
     pub fn name(self) -> &'static str {
         match self {
             Op::Match => "match",
@@ -116,15 +121,20 @@ impl Op {
 /// the gap, the textbook's `*`) and the operation that pairs them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AlignedPair {
+    /// What the column does.
     pub op: Op,
+    /// Index of the source symbol, `None` for an insertion.
     pub a: Option<usize>,
+    /// Index of the target symbol, `None` for a deletion.
     pub b: Option<usize>,
 }
 
 /// A minimum-cost alignment: the columns from left to right and their total cost.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Alignment {
+    /// The columns, left to right.
     pub pairs: Vec<AlignedPair>,
+    /// The sum of the columns' costs: the edit distance.
     pub cost: u64,
 }
 

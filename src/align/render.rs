@@ -37,6 +37,7 @@ fn pad(out: &mut String, cell: &str, width: usize) {
 /// with brackets too, so the plain text says the same).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MatrixStyle {
+    /// Whether to add ANSI colour (a terminal, `NO_COLOR` unset).
     pub colour: bool,
 }
 

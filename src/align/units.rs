@@ -50,10 +50,12 @@ pub struct Interner {
 }
 
 impl Interner {
+    /// An interner with no strings yet; symbols are given from 0 up.
     pub fn new() -> Interner {
         Interner::default()
     }
 
+    /// The symbol of `piece`: the same one every time the same string comes.
     pub fn intern(&mut self, piece: &str) -> u32 {
         if let Some(&id) = self.ids.get(piece) {
             return id;

@@ -12,6 +12,7 @@ use crate::align::{self, Costs, Interner, Matrix, MatrixStyle, Unit};
 /// error instead of exhausting memory; plain alignment has no such limit (Hirschberg).
 const MATRIX_CELL_LIMIT: usize = 16_000_000;
 
+/// The command line of `toklab align`.
 #[derive(clap::Args)]
 pub struct Args {
     /// Cost of a substitution (1: Levenshtein; 2: the textbook's insertion/deletion variant).
@@ -47,6 +48,7 @@ pub struct Args {
     b: String,
 }
 
+/// Runs `toklab align`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let unit = match (args.unit, &args.with) {
         (None, None) => Unit::Codepoint,

@@ -11,6 +11,7 @@ use super::input::Lines;
 use crate::compare::{Comparison, Gold, GoldFormat, GoldText, project};
 use crate::token::Tokenization;
 
+/// The command line of `toklab compare`.
 #[derive(clap::Args)]
 pub struct Args {
     /// A tokenizer, as a spec (see `toklab kinds`); give two or more, or one with --gold. The
@@ -51,6 +52,7 @@ struct Projected {
     first: Vec<usize>,
 }
 
+/// Runs `toklab compare`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.gold.is_none() && args.with.len() < 2 {
         bail!("compare needs two tokenizers (--with A --with B) or one and a --gold file");

@@ -20,6 +20,7 @@ pub struct Skeleton {
 }
 
 impl Skeleton {
+    /// The skeleton of `text`: one pass, a position per byte.
     pub fn new(text: &str) -> Skeleton {
         let mut before = Vec::with_capacity(text.len() + 1);
         let mut chars = Vec::new();
@@ -74,8 +75,11 @@ impl Skeleton {
 pub struct Rewrite {
     /// Skeleton range the token covers (empty for a token inserted without text).
     pub start: usize,
+    /// End of the skeleton range.
     pub end: usize,
+    /// The token's span in the text.
     pub span: Span,
+    /// The token's output form.
     pub form: String,
 }
 
@@ -91,10 +95,12 @@ pub struct Segmentation {
     pub sentence_ends: Vec<usize>,
     /// Per non-whitespace character: whether some token covers it.
     pub covered: Vec<bool>,
+    /// Tokens whose form is not their surface.
     pub rewrites: Vec<Rewrite>,
 }
 
 impl Segmentation {
+    /// `tokenization` of `text` placed on `skeleton` (the text's, made once for all tokenizers).
     pub fn new(text: &str, skeleton: &Skeleton, tokenization: &Tokenization) -> Segmentation {
         let n = skeleton.count();
         let mut seg = Segmentation {
@@ -135,8 +141,11 @@ impl Segmentation {
 /// Which of the two tokenizations has something.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
+    /// Both tokenizations agree on it.
     Both,
+    /// Only the first (the reference in `toklab compare`).
     OnlyA,
+    /// Only the second (the tokenizer shown).
     OnlyB,
 }
 
@@ -149,20 +158,25 @@ pub struct Boundary {
     pub at: usize,
     /// The whitespace the boundary lies in (empty when it falls between two characters).
     pub gap: Span,
+    /// Who has the boundary.
     pub side: Side,
 }
 
 /// Non-whitespace text covered by the tokens of one side only (the other dropped it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CoverageDiff {
+    /// The text one side covers and the other does not.
     pub span: Span,
+    /// The side that covers it.
     pub side: Side,
 }
 
 /// A rewritten form one side has and the other does not have for the same text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RewriteDiff {
+    /// The side that has the form.
     pub side: Side,
+    /// The rewritten token.
     pub rewrite: Rewrite,
 }
 
@@ -171,8 +185,11 @@ pub struct RewriteDiff {
 /// boundaries in the side-by-side rows from it ([`BoundaryDiff::boundary_at`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BoundaryDiff {
+    /// Every boundary either side has, in text order.
     pub boundaries: Vec<Boundary>,
+    /// Runs of text one side covers and the other drops.
     pub coverage: Vec<CoverageDiff>,
+    /// Rewritten forms not shared by both sides.
     pub rewrites: Vec<RewriteDiff>,
 }
 

@@ -26,6 +26,7 @@ pub struct GoldText {
     pub line: usize,
     /// The text itself when the gold carries it (CoNLL-U); plain gold leaves it to the input.
     pub text: Option<String>,
+    /// The gold tokens' forms, in order.
     pub tokens: Vec<String>,
     /// Indices of the last token of each sentence (empty: one sentence, as plain gold says).
     pub sentence_ends: Vec<usize>,
@@ -34,8 +35,11 @@ pub struct GoldText {
 /// A gold file read whole.
 #[derive(Clone, Debug)]
 pub struct Gold {
+    /// Where it was read from, for messages.
     pub path: PathBuf,
+    /// The format it was read in.
     pub format: GoldFormat,
+    /// One entry per text, in file order.
     pub texts: Vec<GoldText>,
 }
 
@@ -223,6 +227,7 @@ fn finish(unit: Option<(GoldText, Vec<String>)>) -> Option<GoldText> {
 /// Gold tokens placed on a text.
 #[derive(Clone, Debug)]
 pub struct Projection {
+    /// The gold as spans of the text, like any engine's output.
     pub tokenization: Tokenization,
     /// Character edits between the gold's tokens and the text (0: the gold is the text's own
     /// characters, cut into tokens).

@@ -36,6 +36,7 @@ impl Counts {
         }
     }
 
+    /// Adds another text's counts: scores are micro-averaged over all texts.
     pub fn add(&mut self, other: Counts) {
         self.hits += other.hits;
         self.extra += other.extra;
@@ -74,6 +75,7 @@ pub struct Scores {
 }
 
 impl Scores {
+    /// The scores of `candidate` against `gold`, two segmentations of one text.
     pub fn between(gold: &Segmentation, candidate: &Segmentation) -> Scores {
         Scores {
             boundaries: Counts::of_sorted(&gold.boundaries, &candidate.boundaries),
@@ -82,6 +84,7 @@ impl Scores {
         }
     }
 
+    /// Adds another text's scores.
     pub fn add(&mut self, other: Scores) {
         self.boundaries.add(other.boundaries);
         self.tokens.add(other.tokens);

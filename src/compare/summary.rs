@@ -12,19 +12,24 @@ use crate::token::Tokenization;
 /// What one compared tokenizer accumulated.
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
+    /// The tokenizer's name.
     pub name: String,
+    /// Its tokens over all texts.
     pub tokens: usize,
     /// Lines cut exactly as the reference cuts them (same boundaries, same text covered).
     pub same_boundaries: usize,
     /// Lines where the forms agree too.
     pub same_forms: usize,
+    /// Its scores against the reference, summed over all texts.
     pub scores: Scores,
 }
 
 /// A line where some compared tokenizer disagrees with the reference.
 #[derive(Clone, Debug)]
 pub struct Disagreement {
+    /// Line number in the input (or the gold file, for CoNLL-U).
     pub line: usize,
+    /// The line's text, to write the inline diffs into.
     pub text: String,
     /// For each disagreeing tokenizer (index into [`Comparison::compared`]), its diff.
     pub diffs: Vec<(usize, BoundaryDiff)>,
@@ -33,10 +38,15 @@ pub struct Disagreement {
 /// The running comparison.
 #[derive(Clone, Debug)]
 pub struct Comparison {
+    /// The reference's name (`gold`, or the first tokenizer's).
     pub reference: String,
+    /// The reference's tokens over all texts.
     pub reference_tokens: usize,
+    /// One tally per compared tokenizer, in command-line order.
     pub compared: Vec<Tally>,
+    /// Texts compared.
     pub lines: usize,
+    /// Their total size in bytes.
     pub bytes: usize,
     /// Lines where at least one tokenizer disagrees.
     pub disagreeing: usize,
