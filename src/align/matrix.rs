@@ -2,7 +2,7 @@
 //! value and every backpointer kept, so a teacher can show the arrows, any backtrace, all the
 //! minimum-cost alignments, and the matrix being filled cell by cell.
 
-use super::{AlignedPair, Alignment, Costs, Op};
+use super::{AlignedPair, Alignment, Costs, FillSteps, Op};
 
 /// Which neighbours a cell's minimum came from: Fig. 2.22's arrows. A cell may have several,
 /// and every path of arrows from the last cell to the first is a minimum-cost alignment.
@@ -59,13 +59,13 @@ impl Pointers {
 /// partly filled while a [`FillSteps`] runs; unfilled cells have no value.
 #[derive(Clone, Debug)]
 pub struct Matrix {
-    a: Vec<u32>,
-    b: Vec<u32>,
-    costs: Costs,
-    values: Vec<u64>,
-    pointers: Vec<Pointers>,
+    pub(super) a: Vec<u32>,
+    pub(super) b: Vec<u32>,
+    pub(super) costs: Costs,
+    pub(super) values: Vec<u64>,
+    pub(super) pointers: Vec<Pointers>,
     /// Cells filled so far, in row-major order.
-    filled: usize,
+    pub(super) filled: usize,
 }
 
 impl Matrix {
@@ -320,125 +320,6 @@ pub struct Alignments {
     pub saturated: bool,
 }
 
-/// The three values a cell is the minimum of (Eq. 2.19); `None` where the neighbour does not
-/// exist (row 0, column 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Candidates {
-    /// `D[i-1, j-1]` plus the substitution cost (0 for equal symbols).
-    pub diagonal: Option<u64>,
-    /// `D[i-1, j]` plus the deletion cost.
-    pub up: Option<u64>,
-    /// `D[i, j-1]` plus the insertion cost.
-    pub left: Option<u64>,
-}
-
-/// One cell being filled: where, its candidates, the minimum and the arrows it got. The
-/// teaching demo shows one of these per key press.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FillStep {
-    /// The cell's row (source prefix length).
-    pub i: usize,
-    /// The cell's column (target prefix length).
-    pub j: usize,
-    /// The three values the cell is the minimum of.
-    pub candidates: Candidates,
-    /// The minimum: `D[i, j]`.
-    pub value: u64,
-    /// Every neighbour that gave the minimum.
-    pub pointers: Pointers,
-    /// Whether the source and target symbols of this cell are equal (the diagonal is then a
-    /// match, at no cost).
-    pub equal: bool,
-}
-
-/// Fills a matrix cell by cell in row-major order (Fig. 2.20), yielding each step; the partly
-/// filled matrix is there to draw between steps. [`Matrix::new`] is this run to the end.
-#[derive(Clone, Debug)]
-pub struct FillSteps {
-    matrix: Matrix,
-}
-
-impl FillSteps {
-    /// An empty matrix of `a` against `b`, about to be filled from `(0, 0)`.
-    pub fn new(a: &[u32], b: &[u32], costs: Costs) -> FillSteps {
-        let cells = (a.len() + 1) * (b.len() + 1);
-        FillSteps {
-            matrix: Matrix {
-                a: a.to_vec(),
-                b: b.to_vec(),
-                costs,
-                values: vec![0; cells],
-                pointers: vec![Pointers::NONE; cells],
-                filled: 0,
-            },
-        }
-    }
-
-    /// The matrix as filled so far.
-    pub fn matrix(&self) -> &Matrix {
-        &self.matrix
-    }
-
-    /// The matrix as filled so far, for keeping after the demo.
-    pub fn into_matrix(self) -> Matrix {
-        self.matrix
-    }
-}
-
-impl Iterator for FillSteps {
-    type Item = FillStep;
-
-    fn next(&mut self) -> Option<FillStep> {
-        let m = &mut self.matrix;
-        let index = m.filled;
-        if index == m.values.len() {
-            return None;
-        }
-        let cols = m.b.len() + 1;
-        let (i, j) = (index / cols, index % cols);
-        let equal = i > 0 && j > 0 && m.a[i - 1] == m.b[j - 1];
-        let candidates = Candidates {
-            diagonal: (i > 0 && j > 0)
-                .then(|| m.values[index - cols - 1] + m.costs.diagonal(m.a[i - 1], m.b[j - 1])),
-            up: (i > 0).then(|| m.values[index - cols] + u64::from(m.costs.del)),
-            left: (j > 0).then(|| m.values[index - 1] + u64::from(m.costs.ins)),
-        };
-        let value = [candidates.diagonal, candidates.up, candidates.left]
-            .into_iter()
-            .flatten()
-            .min()
-            .unwrap_or(0);
-        let mut pointers = Pointers::NONE;
-        for (candidate, pointer) in [
-            (candidates.diagonal, Pointers::DIAGONAL),
-            (candidates.up, Pointers::UP),
-            (candidates.left, Pointers::LEFT),
-        ] {
-            if candidate == Some(value) {
-                pointers = pointers.union(pointer);
-            }
-        }
-        m.values[index] = value;
-        m.pointers[index] = pointers;
-        m.filled += 1;
-        Some(FillStep {
-            i,
-            j,
-            candidates,
-            value,
-            pointers,
-            equal,
-        })
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = self.matrix.values.len() - self.matrix.filled;
-        (left, Some(left))
-    }
-}
-
-impl ExactSizeIterator for FillSteps {}
-
 #[cfg(test)]
 mod tests {
     use super::super::codepoints;
@@ -542,28 +423,6 @@ mod tests {
         assert_eq!(all.total, 3);
         let ops: Vec<String> = all.alignments.iter().map(|a| a.ops()).collect();
         assert_eq!(ops, ["ss", "i d", "d i"]);
-    }
-
-    #[test]
-    fn fill_steps_go_cell_by_cell() {
-        let mut steps = FillSteps::new(&codepoints("ab"), &codepoints("b"), Costs::LEVENSHTEIN);
-        assert_eq!(steps.len(), 6);
-        let first = steps.next().unwrap();
-        assert_eq!((first.i, first.j, first.value), (0, 0, 0));
-        assert_eq!(steps.matrix().value(0, 1), None);
-        let steps: Vec<FillStep> = steps.collect();
-        let last = steps.last().unwrap();
-        assert_eq!((last.i, last.j, last.value), (2, 1, 1));
-        assert!(last.equal);
-        assert_eq!(
-            last.candidates,
-            Candidates {
-                diagonal: Some(1),
-                up: Some(2),
-                left: Some(3)
-            }
-        );
-        assert_eq!(last.pointers, Pointers::DIAGONAL);
     }
 
     #[test]

@@ -12,14 +12,16 @@
 //!   shows), Hirschberg's linear-memory divide and conquer for large ones.
 
 mod bitparallel;
+mod fill;
 mod linear;
 mod matrix;
 mod render;
 mod units;
 
 pub use self::bitparallel::{lcs_len, levenshtein};
+pub use self::fill::{Candidates, FillStep, FillSteps};
 pub use self::linear::{general_distance, hirschberg};
-pub use self::matrix::{Alignments, Candidates, FillStep, FillSteps, Matrix, Pointers};
+pub use self::matrix::{Alignments, Matrix, Pointers};
 pub use self::render::{MatrixStyle, render_matrix, render_rows};
 pub use self::units::{Interner, Unit, display_label, segment};
 
