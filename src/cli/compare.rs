@@ -53,6 +53,53 @@ struct Projected {
 }
 
 /// Runs `toklab compare`.
+/// The tokenizers of one comparison and what the gold projection met, fed text by text.
+struct Run<'t> {
+    tokenizers: &'t [Box<dyn crate::Tokenizer>],
+    projected: Projected,
+}
+
+impl Run<'_> {
+    /// Tokenizes `text` with every tokenizer and adds it to `comparison`, against the gold's
+    /// projection or the first tokenizer.
+    fn add(
+        &mut self,
+        comparison: &mut Comparison,
+        line: usize,
+        text: &str,
+        gold: Option<&GoldText>,
+    ) -> anyhow::Result<()> {
+        let mut tokenizations: Vec<Tokenization> =
+            self.tokenizers.iter().map(|t| t.tokenize(text)).collect();
+        // Comparisons index the text by the spans: a broken engine is an error, not a panic.
+        for (tokenizer, tokens) in self.tokenizers.iter().zip(&tokenizations) {
+            if let Err(problem) = tokens.check(text) {
+                bail!(
+                    "{} returned invalid tokens on line {line}: {problem}",
+                    tokenizer.name()
+                );
+            }
+        }
+        let reference = match gold {
+            Some(gold) => {
+                let projection = project(text, gold);
+                if projection.edits > 0 {
+                    self.projected.texts += 1;
+                    self.projected.edits += projection.edits;
+                    if self.projected.first.len() < 5 {
+                        self.projected.first.push(gold.line);
+                    }
+                }
+                projection.tokenization
+            }
+            None => tokenizations.remove(0),
+        };
+        comparison.add(line, text, &reference, &tokenizations);
+        Ok(())
+    }
+}
+
+/// Runs `toklab compare`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.gold.is_none() && args.with.len() < 2 {
         bail!("compare needs two tokenizers (--with A --with B) or one and a --gold file");
@@ -72,28 +119,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => (names[0].clone(), names[1..].to_vec()),
     };
     let mut comparison = Comparison::new(&reference, &compared, args.show);
-    let mut projected = Projected::default();
-    let mut add =
-        |comparison: &mut Comparison, line: usize, text: &str, gold: Option<&GoldText>| {
-            let mut tokenizations: Vec<Tokenization> =
-                tokenizers.iter().map(|t| t.tokenize(text)).collect();
-            let reference = match gold {
-                Some(gold) => {
-                    let projection = project(text, gold);
-                    if projection.edits > 0 {
-                        projected.texts += 1;
-                        projected.edits += projection.edits;
-                        if projected.first.len() < 5 {
-                            projected.first.push(gold.line);
-                        }
-                    }
-                    projection.tokenization
-                }
-                None => tokenizations.remove(0),
-            };
-            comparison.add(line, text, &reference, &tokenizations);
-        };
-
+    let mut run = Run {
+        tokenizers: &tokenizers,
+        projected: Projected::default(),
+    };
     match &gold {
         Some(gold) if gold.format == GoldFormat::Conllu => {
             if args.input.is_some() {
@@ -103,12 +132,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 );
             }
             for text in &gold.texts {
-                add(
+                run.add(
                     &mut comparison,
                     text.line,
                     text.text.as_deref().unwrap_or(""),
                     Some(text),
-                );
+                )?;
             }
         }
         _ => {
@@ -127,7 +156,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     },
                     None => None,
                 };
-                add(&mut comparison, number, &text, gold_text);
+                run.add(&mut comparison, number, &text, gold_text)?;
             }
             lines.report();
             if let Some(gold) = &gold
@@ -157,18 +186,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         return Err(e.into());
     }
-    if projected.texts > 0
+    if run.projected.texts > 0
         && let Some(gold) = &gold
     {
         eprintln!(
             "toklab: warning: {}: in {} text{} the gold's tokens differ from the text ({} character edits in all; first at line{} {}); \
              they were placed by character alignment, rewritten forms kept",
             gold.path.display(),
-            projected.texts,
-            if projected.texts == 1 { "" } else { "s" },
-            projected.edits,
-            if projected.first.len() == 1 { "" } else { "s" },
-            projected
+            run.projected.texts,
+            if run.projected.texts == 1 { "" } else { "s" },
+            run.projected.edits,
+            if run.projected.first.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            run.projected
                 .first
                 .iter()
                 .map(|l| l.to_string())
