@@ -11,7 +11,9 @@
 //! assert_eq!(forms, ["We", "'re", " 350", " dogs", "!"]);
 //! ```
 
+pub mod align;
 pub mod cli;
+pub mod compare;
 pub mod engine;
 pub mod error;
 pub mod offsets;

@@ -1,6 +1,8 @@
 //! The `toklab` command line: one file per subcommand. With no subcommand it opens the
 //! workbench on the shipped samples.
 
+mod align;
+mod compare;
 mod explain;
 mod input;
 mod kinds;
@@ -39,6 +41,11 @@ enum Command {
     Open(workbench::OpenArgs),
     /// List the tokenizer kinds a spec can name.
     Kinds,
+    /// Edit distance and a minimum-cost alignment of two texts (code points, graphemes, bytes
+    /// or tokens), optionally with the DP matrix.
+    Align(align::Args),
+    /// Compare tokenizers on the same texts (or against gold): agreement, F1, inline diffs.
+    Compare(compare::Args),
 }
 
 /// Runs the command line; errors are printed as `toklab: …` with exit status 1.
@@ -50,6 +57,8 @@ pub fn main() -> ExitCode {
         Some(Command::Tui(args)) => workbench::run(args),
         Some(Command::Open(args)) => workbench::run(args.into()),
         Some(Command::Kinds) => kinds::run(),
+        Some(Command::Align(args)) => align::run(args),
+        Some(Command::Compare(args)) => compare::run(args),
         None => workbench::run(cli.workbench),
     };
     match result {

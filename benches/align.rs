@@ -1,0 +1,239 @@
+//! Edit-distance benchmarks against rapidfuzz measured in the same run.
+//!
+//! - distance only (bit-parallel) on the long reference pairs of ../shared/conformance/align
+//!   (1,000, 3,000 and 10,000 code points), Levenshtein and the insertion/deletion variant;
+//! - alignment of two 10,000-token sequences from ../shared/corpora/kjv-en.txt (linear
+//!   memory): two tokenizations of the same verses (similar), and two different passages.
+//!
+//! Criterion measures ours; benches/rapidfuzz_reference.py times rapidfuzz 3.14.6 on the same
+//! inputs when a Python with rapidfuzz is found ($TOKLAB_RAPIDFUZZ_PYTHON, else
+//! /tmp/toklab-rapidfuzz/bin/python), and a table of medians and ratios is printed at the end.
+//!
+//!     cargo bench --bench align
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use criterion::Criterion;
+use toklab::align::{self, Costs, Interner};
+
+fn shared_dir() -> Option<PathBuf> {
+    let dir = match std::env::var_os("TOKLAB_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    };
+    dir.join("conformance").is_dir().then_some(dir)
+}
+
+/// A benchmark input: our symbols, and what rapidfuzz gets (a string or a list of tokens).
+struct Case {
+    name: String,
+    a: Vec<u32>,
+    b: Vec<u32>,
+    reference: serde_json::Value,
+}
+
+fn long_pairs(shared: &Path) -> Vec<(String, String, String)> {
+    let path = shared.join("conformance/align/pairs.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter_map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+            let (a, b) = (v["a"].as_str()?.to_string(), v["b"].as_str()?.to_string());
+            (a.chars().count() >= 1000).then(|| (format!("{}", a.chars().count()), a, b))
+        })
+        .collect()
+}
+
+/// The forms of the first `count` tokens `spec` makes of the lines of `text` from `skip` on.
+fn token_forms(spec: &str, text: &str, skip: usize, count: usize) -> Vec<String> {
+    let tokenizer = toklab::load(spec).expect("a shipped spec");
+    let mut forms = Vec::with_capacity(count);
+    for line in text.lines().skip(skip) {
+        let tokens = tokenizer.tokenize(line);
+        forms.extend(tokens.tokens.iter().map(|t| t.form(line).to_string()));
+        if forms.len() >= count {
+            break;
+        }
+    }
+    forms.truncate(count);
+    forms
+}
+
+fn token_case(name: &str, a: Vec<String>, b: Vec<String>) -> Case {
+    let mut interner = Interner::new();
+    let x = a.iter().map(|f| interner.intern(f)).collect();
+    let y = b.iter().map(|f| interner.intern(f)).collect();
+    Case {
+        name: name.to_string(),
+        a: x,
+        b: y,
+        reference: serde_json::json!({"name": name, "a": a, "b": b}),
+    }
+}
+
+fn median_ns(dir: &Path, group: &str, id: &str) -> Option<f64> {
+    let path = dir.join(group).join(id).join("new/estimates.json");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    v["median"]["point_estimate"].as_f64()
+}
+
+fn python() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("TOKLAB_RAPIDFUZZ_PYTHON") {
+        return Some(PathBuf::from(p));
+    }
+    let default = PathBuf::from("/tmp/toklab-rapidfuzz/bin/python");
+    default.exists().then_some(default)
+}
+
+fn main() {
+    let Some(shared) = shared_dir() else {
+        eprintln!("bench align: skipped: the shared folder is missing (set TOKLAB_SHARED)");
+        return;
+    };
+    let mut distance_cases = Vec::new();
+    for (length, a, b) in long_pairs(&shared) {
+        for (variant, costs, weights) in [
+            ("lev", Costs::LEVENSHTEIN, [1, 1, 1]),
+            ("indel", Costs::INDEL, [1, 1, 2]),
+        ] {
+            let name = format!("{variant}_{length}");
+            distance_cases.push((
+                Case {
+                    name: name.clone(),
+                    a: align::codepoints(&a),
+                    b: align::codepoints(&b),
+                    reference: serde_json::json!({"name": name, "a": a, "b": b, "weights": weights}),
+                },
+                costs,
+            ));
+        }
+    }
+    let kjv = std::fs::read_to_string(shared.join("corpora/kjv-en.txt")).expect("kjv-en.txt");
+    let alignment_cases = vec![
+        token_case(
+            "tokens_10k_same_verses_ws_vs_words",
+            token_forms("ws", &kjv, 0, 10_000),
+            token_forms("words", &kjv, 0, 10_000),
+        ),
+        token_case(
+            "tokens_10k_different_passages",
+            token_forms("words", &kjv, 0, 10_000),
+            token_forms("words", &kjv, 20_000, 10_000),
+        ),
+    ];
+
+    let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/criterion-align");
+    let mut c = Criterion::default()
+        .output_directory(&out_dir)
+        .sample_size(20)
+        .configure_from_args();
+    let mut group = c.benchmark_group("distance");
+    for (case, costs) in &distance_cases {
+        group.bench_function(&case.name, |b| {
+            b.iter(|| align::distance(black_box(&case.a), black_box(&case.b), *costs))
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("alignment");
+    group.sample_size(10);
+    for case in &alignment_cases {
+        group.bench_function(&case.name, |b| {
+            b.iter(|| align::hirschberg(black_box(&case.a), black_box(&case.b), Costs::LEVENSHTEIN))
+        });
+    }
+    group.finish();
+
+    // Our values, for the sanity check against rapidfuzz's.
+    let mut ours: BTreeMap<String, (u64, Option<f64>)> = BTreeMap::new();
+    for (case, costs) in &distance_cases {
+        let value = align::distance(&case.a, &case.b, *costs);
+        ours.insert(
+            case.name.clone(),
+            (value, median_ns(&out_dir, "distance", &case.name)),
+        );
+    }
+    for case in &alignment_cases {
+        let value = align::hirschberg(&case.a, &case.b, Costs::LEVENSHTEIN).cost;
+        ours.insert(
+            case.name.clone(),
+            (value, median_ns(&out_dir, "alignment", &case.name)),
+        );
+    }
+
+    let mut reference: BTreeMap<String, (u64, f64)> = BTreeMap::new();
+    match python() {
+        None => eprintln!(
+            "bench align: rapidfuzz reference skipped: no Python with rapidfuzz (set TOKLAB_RAPIDFUZZ_PYTHON, or: \
+             python3 -m venv /tmp/toklab-rapidfuzz && /tmp/toklab-rapidfuzz/bin/pip install rapidfuzz==3.14.6)"
+        ),
+        Some(python) => {
+            let tasks = serde_json::json!({
+                "distance": distance_cases.iter().map(|(c, _)| &c.reference).collect::<Vec<_>>(),
+                "editops": alignment_cases.iter().map(|c| &c.reference).collect::<Vec<_>>(),
+            });
+            let tasks_path = out_dir.join("rapidfuzz-tasks.json");
+            std::fs::create_dir_all(&out_dir).expect("criterion's folder");
+            std::fs::write(&tasks_path, tasks.to_string()).expect("write the tasks");
+            let script =
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/rapidfuzz_reference.py");
+            let output = Command::new(&python).arg(&script).arg(&tasks_path).output();
+            match output {
+                Ok(output) if output.status.success() => {
+                    for line in String::from_utf8_lossy(&output.stdout).lines() {
+                        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+                        reference.insert(
+                            v["name"].as_str().unwrap_or("").to_string(),
+                            (
+                                v["value"].as_u64().unwrap_or(0),
+                                v["seconds"].as_f64().unwrap_or(0.0),
+                            ),
+                        );
+                    }
+                }
+                Ok(output) => eprintln!(
+                    "bench align: rapidfuzz reference failed: {}",
+                    String::from_utf8_lossy(&output.stderr)
+                ),
+                Err(e) => eprintln!("bench align: cannot run {}: {e}", python.display()),
+            }
+        }
+    }
+
+    println!();
+    println!(
+        "{:<38} {:>14} {:>16} {:>8}  values",
+        "benchmark (median per call)", "toklab", "rapidfuzz", "ratio"
+    );
+    for (name, (value, ns)) in &ours {
+        let ours_text = ns.map_or("?".to_string(), format_ns);
+        let (theirs_text, ratio, check) = match reference.get(name) {
+            Some(&(their_value, seconds)) => (
+                format_ns(seconds * 1e9),
+                ns.map_or("?".to_string(), |ns| format!("{:.2}", ns / (seconds * 1e9))),
+                if their_value == *value {
+                    format!("{value} = {their_value}")
+                } else {
+                    format!("{value} ≠ {their_value} MISMATCH")
+                },
+            ),
+            None => ("-".to_string(), "-".to_string(), value.to_string()),
+        };
+        println!("{name:<38} {ours_text:>14} {theirs_text:>16} {ratio:>8}  {check}");
+    }
+    println!(
+        "(ratio = toklab / rapidfuzz: below 1 is faster; alignment rows: toklab's Hirschberg vs rapidfuzz's Levenshtein.editops)"
+    );
+}
+
+fn format_ns(ns: f64) -> String {
+    if ns >= 1e9 {
+        format!("{:.3} s", ns / 1e9)
+    } else if ns >= 1e6 {
+        format!("{:.3} ms", ns / 1e6)
+    } else {
+        format!("{:.1} µs", ns / 1e3)
+    }
+}

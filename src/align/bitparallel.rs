@@ -1,0 +1,216 @@
+//! Distance-only algorithms that process 64 DP cells per machine word, for inputs too long for
+//! the matrix: Myers' bit-vector Levenshtein in Hyyrö's multi-word form, and the bit-parallel
+//! longest common subsequence (Allison & Dix; Hyyrö 2004) from which the insertion/deletion
+//! distance follows. Both take O(⌈m/64⌉·n) time and O(⌈m/64⌉) words of state, m being the
+//! shorter input.
+
+use std::collections::HashMap;
+
+/// For each symbol, the bit-vector of positions where it occurs in the pattern (Myers' `Peq`),
+/// one `u64` per 64 positions. Symbols below 256 (ASCII, bytes) are in a flat table; the rest
+/// (CJK, interned tokens) in a map, so memory follows the pattern, not the alphabet.
+struct PatternMatch {
+    words: usize,
+    low: Vec<u64>,
+    high: HashMap<u32, Vec<u64>>,
+    /// The vector of a symbol the pattern does not have.
+    absent: Vec<u64>,
+}
+
+impl PatternMatch {
+    fn new(pattern: &[u32]) -> PatternMatch {
+        let words = pattern.len().div_ceil(64);
+        let mut low = vec![0u64; 256 * words];
+        let mut high: HashMap<u32, Vec<u64>> = HashMap::new();
+        for (position, &symbol) in pattern.iter().enumerate() {
+            let (word, bit) = (position / 64, 1u64 << (position % 64));
+            if symbol < 256 {
+                low[symbol as usize * words + word] |= bit;
+            } else {
+                high.entry(symbol).or_insert_with(|| vec![0; words])[word] |= bit;
+            }
+        }
+        PatternMatch {
+            words,
+            low,
+            high,
+            absent: vec![0; words],
+        }
+    }
+
+    /// The match vector of `symbol`, one word per 64 pattern positions: looked up once per
+    /// column, so a map lookup is not repeated for every word.
+    #[inline]
+    fn vector(&self, symbol: u32) -> &[u64] {
+        if symbol < 256 {
+            let start = symbol as usize * self.words;
+            &self.low[start..start + self.words]
+        } else {
+            self.high.get(&symbol).map_or(&self.absent, Vec::as_slice)
+        }
+    }
+}
+
+/// The shorter input as the pattern (fewer words per column), the longer as the text.
+fn pattern_and_text<'s>(a: &'s [u32], b: &'s [u32]) -> (&'s [u32], &'s [u32]) {
+    if a.len() <= b.len() { (a, b) } else { (b, a) }
+}
+
+/// Levenshtein distance (insertion, deletion and substitution each 1).
+pub fn levenshtein(a: &[u32], b: &[u32]) -> usize {
+    let (pattern, text) = pattern_and_text(a, b);
+    let mut score = pattern.len();
+    myers_columns(pattern, text, |column_score| score = column_score);
+    score
+}
+
+/// The last row of the Levenshtein matrix of `pattern` (rows) against `text` (columns):
+/// `D[|pattern|, j]` for every `j`, in O(⌈|pattern|/64⌉·|text|). Hirschberg's split needs
+/// exactly this row.
+pub fn levenshtein_row(pattern: &[u32], text: &[u32]) -> Vec<usize> {
+    let mut row = Vec::with_capacity(text.len() + 1);
+    row.push(pattern.len());
+    myers_columns(pattern, text, |score| row.push(score));
+    row
+}
+
+/// Runs Myers' algorithm (Hyyrö's multi-word form) over the columns of the matrix of `pattern`
+/// against `text`, reporting `D[|pattern|, j]` after each column `j ≥ 1`.
+fn myers_columns(pattern: &[u32], text: &[u32], mut column: impl FnMut(usize)) {
+    if pattern.is_empty() {
+        (1..=text.len()).for_each(column);
+        return;
+    }
+    let peq = PatternMatch::new(pattern);
+    let words = peq.words;
+    let top = 1u64 << ((pattern.len() - 1) % 64);
+    // Column state: the vertical deltas of the current column, +1 (vp) and -1 (vn) per row.
+    // Column 0 is 0, 1, 2, … so every vertical delta is +1.
+    let mut vp = vec![!0u64; words];
+    let mut vn = vec![0u64; words];
+    let mut score = pattern.len();
+    for &symbol in text {
+        // The horizontal delta entering word 0 from row 0: D[0, j] - D[0, j-1] = +1.
+        let (mut hp_in, mut hn_in) = (1u64, 0u64);
+        let eqs = peq.vector(symbol);
+        for word in 0..words {
+            let eq = eqs[word];
+            let (p, n) = (vp[word], vn[word]);
+            let x = eq | hn_in;
+            let d0 = ((x & p).wrapping_add(p) ^ p) | x | n;
+            let hp = n | !(d0 | p);
+            let hn = d0 & p;
+            // The horizontal deltas leaving this word at its last row.
+            let (hp_out, hn_out) = if word + 1 == words {
+                (u64::from(hp & top != 0), u64::from(hn & top != 0))
+            } else {
+                (hp >> 63, hn >> 63)
+            };
+            let hp = (hp << 1) | hp_in;
+            let hn = (hn << 1) | hn_in;
+            vp[word] = hn | !(d0 | hp);
+            vn[word] = hp & d0;
+            (hp_in, hn_in) = (hp_out, hn_out);
+        }
+        score = score + hp_in as usize - hn_in as usize;
+        column(score);
+    }
+}
+
+/// Length of a longest common subsequence. With it the insertion/deletion distance is
+/// `|a| + |b| - 2·lcs`, and any costs where a substitution is no cheaper than a deletion plus
+/// an insertion reduce to it.
+pub fn lcs_len(a: &[u32], b: &[u32]) -> usize {
+    let (pattern, text) = pattern_and_text(a, b);
+    let mut last = 0;
+    lcs_columns(pattern, text, false, |length| last = length);
+    if text.is_empty() { 0 } else { last }
+}
+
+/// The LCS lengths of `pattern` with every prefix of `text` (`j = 0..=|text|`), for
+/// Hirschberg's split under insertion/deletion costs.
+pub fn lcs_row(pattern: &[u32], text: &[u32]) -> Vec<usize> {
+    let mut row = Vec::with_capacity(text.len() + 1);
+    row.push(0);
+    lcs_columns(pattern, text, true, |length| row.push(length));
+    row
+}
+
+/// The bit-parallel LCS over the columns of `text`. `every_column` reports the length after
+/// each column (a popcount per column); otherwise only after the last.
+fn lcs_columns(pattern: &[u32], text: &[u32], every_column: bool, mut column: impl FnMut(usize)) {
+    if pattern.is_empty() {
+        (0..text.len()).for_each(|_| column(0));
+        return;
+    }
+    let peq = PatternMatch::new(pattern);
+    let words = peq.words;
+    let used = pattern.len() % 64;
+    let last_mask = if used == 0 { !0 } else { (1u64 << used) - 1 };
+    let length = |s: &[u64]| -> usize {
+        s.iter()
+            .enumerate()
+            .map(|(word, &bits)| {
+                let mask = if word + 1 == words { last_mask } else { !0 };
+                (!bits & mask).count_ones() as usize
+            })
+            .sum()
+    };
+    // S has a 0 bit for each pattern position matched so far by the LCS frontier.
+    let mut s = vec![!0u64; words];
+    for (j, &symbol) in text.iter().enumerate() {
+        let mut carry = false;
+        for (slot, &eq) in s.iter_mut().zip(peq.vector(symbol)) {
+            let u = *slot & eq;
+            let (sum, c1) = slot.overflowing_add(u);
+            let (sum, c2) = sum.overflowing_add(u64::from(carry));
+            carry = c1 || c2;
+            *slot = sum | (*slot - u);
+        }
+        if every_column || j + 1 == text.len() {
+            column(length(&s));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Costs, Matrix, codepoints};
+    use super::*;
+
+    fn dp(a: &str, b: &str, costs: Costs) -> u64 {
+        Matrix::new(&codepoints(a), &codepoints(b), costs)
+            .distance()
+            .unwrap()
+    }
+
+    #[test]
+    fn textbook_pairs() {
+        let lev = |a: &str, b: &str| levenshtein(&codepoints(a), &codepoints(b));
+        assert_eq!(lev("intention", "execution"), 5);
+        assert_eq!(lev("", "abc"), 3);
+        assert_eq!(lev("abc", ""), 3);
+        assert_eq!(
+            lcs_len(&codepoints("intention"), &codepoints("execution")),
+            5
+        );
+    }
+
+    #[test]
+    fn several_words_agree_with_the_matrix() {
+        // Lengths around the word boundaries, over a small alphabet so edits cluster.
+        let base: String = (0..300).map(|i| ["a", "b", "c", "語"][i * 7 % 4]).collect();
+        for cut in [63, 64, 65, 127, 128, 129, 200, 300] {
+            let a: String = base.chars().take(cut).collect();
+            let b: String = base.chars().rev().take(cut * 2 / 3).collect();
+            let (x, y) = (codepoints(&a), codepoints(&b));
+            assert_eq!(
+                levenshtein(&x, &y) as u64,
+                dp(&a, &b, Costs::LEVENSHTEIN),
+                "len {cut}"
+            );
+            let indel = (x.len() + y.len() - 2 * lcs_len(&x, &y)) as u64;
+            assert_eq!(indel, dp(&a, &b, Costs::INDEL), "len {cut}");
+        }
+    }
+}
