@@ -26,7 +26,7 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
     (
         "views (lower pane)",
         &[
-            ("1 2 3", "trace · tokens table · statistics"),
+            ("1 2 3 4", "trace · tokens table · alignment · statistics"),
             ("v", "next view"),
             (
                 "J K  Ctrl-d Ctrl-u",
@@ -34,6 +34,17 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
             ),
             ("+ -", "grow / shrink the view pane"),
             ("s", "recompute statistics over the whole file"),
+        ],
+    ),
+    (
+        "alignment view (A = selected row)",
+        &[
+            ("b  click a label", "choose row B"),
+            ("Enter", "tokens ↔ DP matrix of the selected pair"),
+            ("c", "matrix of the whole line ↔ of the pair"),
+            (". ,", "fill the next cell / take one back (demo)"),
+            ("p  f", "play the fill / fill all"),
+            ("underlined red", "a boundary the row does not share with A"),
         ],
     ),
     (
@@ -135,7 +146,15 @@ fn normal_key(key: &KeyEvent) -> Option<Action> {
         KeyCode::Char('>') => Action::ScrollRight,
         KeyCode::Char('1') => Action::ShowView(View::Trace),
         KeyCode::Char('2') => Action::ShowView(View::Table),
-        KeyCode::Char('3') => Action::ShowView(View::Stats),
+        KeyCode::Char('3') => Action::ShowView(View::Align),
+        KeyCode::Char('4') => Action::ShowView(View::Stats),
+        KeyCode::Char('b') => Action::AlignNextOther,
+        KeyCode::Enter => Action::ToggleMatrix,
+        KeyCode::Char('c') => Action::ToggleMatrixScope,
+        KeyCode::Char('.') => Action::FillStep(true),
+        KeyCode::Char(',') => Action::FillStep(false),
+        KeyCode::Char('p') => Action::FillPlay,
+        KeyCode::Char('f') => Action::FillAll,
         KeyCode::Char('v') => Action::NextView,
         KeyCode::Char('J') => Action::ViewDown(1),
         KeyCode::Char('K') => Action::ViewUp(1),

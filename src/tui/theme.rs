@@ -40,6 +40,8 @@ pub struct Theme {
     pub selected_tab: Style,
     /// Bars of charts.
     pub bar: Style,
+    /// Laid over a token cell where a row's boundary disagrees with the selected row's.
+    pub disagree: Style,
 }
 
 impl Theme {
@@ -93,6 +95,9 @@ impl Theme {
                 .bg(Color::Cyan)
                 .add_modifier(Modifier::BOLD),
             bar: Style::new().fg(Color::Cyan),
+            disagree: Style::new()
+                .fg(Color::LightRed)
+                .add_modifier(Modifier::UNDERLINED | Modifier::BOLD),
         }
     }
 
@@ -137,6 +142,9 @@ impl Theme {
                 .bg(Color::Blue)
                 .add_modifier(Modifier::BOLD),
             bar: Style::new().fg(Color::Blue),
+            disagree: Style::new()
+                .fg(Color::Red)
+                .add_modifier(Modifier::UNDERLINED | Modifier::BOLD),
         }
     }
 
@@ -167,6 +175,7 @@ impl Theme {
             tab: none,
             selected_tab: none.add_modifier(Modifier::REVERSED | Modifier::BOLD),
             bar: none,
+            disagree: none.add_modifier(Modifier::UNDERLINED | Modifier::BOLD | Modifier::ITALIC),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! so every behaviour is tested by applying actions and looking at the state. Engine work is
 //! only called through the `Tokenizer` trait; long work runs in [`jobs`].
 
+pub mod align;
 mod edit;
 pub mod jobs;
 mod prompt;
@@ -18,6 +19,7 @@ pub use prompt::{Prompt, PromptKind};
 pub use rows::{Engine, Loader, Row, RowSetup};
 pub use views::{View, Views};
 
+use align::{AlignChoice, AlignData};
 use edit::History;
 use search::Search;
 use stats::StatsRun;
@@ -51,6 +53,7 @@ pub enum Action {
     GoToLine(usize),
     RowNext,
     RowPrev,
+    SelectRow(usize),
     TokenNext,
     TokenPrev,
     TokenFirst,
@@ -64,6 +67,15 @@ pub enum Action {
     ScrollRight,
     ShowView(View),
     NextView,
+    /// Alignment view: the next row as B, or a given row (a click on its label).
+    AlignNextOther,
+    AlignWith(usize),
+    ToggleMatrix,
+    ToggleMatrixScope,
+    /// Teaching demo: fill one more cell (true) or take one back.
+    FillStep(bool),
+    FillPlay,
+    FillAll,
     /// Moves the view's cursor (trace line, table row) down or up by n.
     ViewDown(usize),
     ViewUp(usize),
@@ -135,6 +147,8 @@ pub struct App {
     /// A short message for the status bar (saved, an error, a hint) and when it was set.
     pub message: Option<(String, Instant)>,
     pub search: Option<Search>,
+    pub align: AlignChoice,
+    align_data: Option<AlignData>,
     pub stats: Option<StatsRun>,
     /// The workspace this session came from and where to save it.
     pub workspace: Workspace,
@@ -176,6 +190,8 @@ impl App {
             },
             message: None,
             search: None,
+            align: AlignChoice::default(),
+            align_data: None,
             stats: None,
             workspace: Workspace::default(),
             workspace_path: None,
@@ -199,7 +215,8 @@ impl App {
 
     /// Whether background work is running (the loop then polls more often to show progress).
     pub fn busy(&self) -> bool {
-        !self.doc.is_indexed()
+        self.align.playing.is_some()
+            || !self.doc.is_indexed()
             || self.rows.iter().any(Row::is_loading)
             || self.search.as_ref().is_some_and(|s| s.job.is_some())
             || self.stats.as_ref().is_some_and(|s| s.job.is_some())
@@ -232,7 +249,27 @@ impl App {
         {
             self.token = self.row_token_count().checked_sub(1);
         }
+        self.mark_disagreements();
         self.version += 1;
+    }
+
+    /// Marks, in every row but the selected one, the boundaries it does not share with the
+    /// selected row.
+    fn mark_disagreements(&mut self) {
+        let reference = self.rows.get(self.row).map(|r| r.tokens.clone());
+        for (i, row) in self.rows.iter_mut().enumerate() {
+            row.disagree = match &reference {
+                Some(reference) if i != self.row && row.tokenizer().is_some() => {
+                    crate::compare::BoundaryDiff::new(&self.text, reference, &row.tokens)
+                        .boundaries
+                        .iter()
+                        .filter(|b| b.side != crate::compare::Side::Both)
+                        .map(|b| b.at)
+                        .collect()
+                }
+                _ => Vec::new(),
+            };
+        }
     }
 
     /// Called on every turn of the event loop: finished loads, file changes, search and
@@ -262,7 +299,17 @@ impl App {
         {
             self.message = None;
         }
-        self.refresh_trace();
+        if let Some(last) = self.align.playing
+            && last.elapsed() >= align::PLAY_STEP
+        {
+            if self.fill_done() {
+                self.align.playing = None;
+            } else {
+                self.align.step = Some(self.align.step.unwrap_or(0) + 1);
+                self.align.playing = Some(Instant::now());
+            }
+        }
+        self.refresh_views();
     }
 
     pub fn apply(&mut self, action: Action) {
@@ -280,6 +327,8 @@ impl App {
             Action::FirstLine => self.go_to_line(0),
             Action::LastLine => self.go_to_line(usize::MAX),
             Action::GoToLine(n) => self.go_to_line(n),
+            Action::SelectRow(row) if row < self.rows.len() => self.select_row(row),
+            Action::SelectRow(_) => {}
             Action::RowNext => self.select_row((self.row + 1) % self.rows.len().max(1)),
             Action::RowPrev => self.select_row(
                 self.row
@@ -301,6 +350,50 @@ impl App {
             }
             Action::ShowView(view) => self.show_view(view),
             Action::NextView => self.show_view(self.views.current.next()),
+            Action::AlignNextOther => {
+                self.show_view(View::Align);
+                let next = align::other_row(&self.align, self.row, self.rows.len()).map(|b| {
+                    let mut n = (b + 1) % self.rows.len();
+                    if n == self.row {
+                        n = (n + 1) % self.rows.len();
+                    }
+                    n
+                });
+                self.align.other = next;
+            }
+            Action::AlignWith(row) => {
+                self.show_view(View::Align);
+                if row != self.row {
+                    self.align.other = Some(row);
+                }
+            }
+            Action::ToggleMatrix => {
+                self.show_view(View::Align);
+                self.align.matrix = !self.align.matrix;
+                self.align.step = None;
+                self.align.playing = None;
+            }
+            Action::ToggleMatrixScope => {
+                self.show_view(View::Align);
+                self.align.matrix = true;
+                self.align.whole_line = !self.align.whole_line;
+                self.align.step = None;
+            }
+            Action::FillStep(forward) => self.fill_step(forward),
+            Action::FillPlay => {
+                self.show_view(View::Align);
+                self.align.matrix = true;
+                if self.align.playing.take().is_none() {
+                    if self.align.step.is_none() || self.fill_done() {
+                        self.align.step = Some(0);
+                    }
+                    self.align.playing = Some(Instant::now());
+                }
+            }
+            Action::FillAll => {
+                self.align.step = None;
+                self.align.playing = None;
+            }
             Action::ViewDown(n) => self.move_view_cursor(n as isize),
             Action::ViewUp(n) => self.move_view_cursor(-(n as isize)),
             Action::GrowView => self.views.split = (self.views.split + 10).min(80),
@@ -372,7 +465,82 @@ impl App {
             Action::Quit => self.request_quit(),
             Action::ForceQuit => self.quit = true,
         }
+        self.refresh_views();
+    }
+
+    fn refresh_views(&mut self) {
         self.refresh_trace();
+        self.refresh_align();
+    }
+
+    /// The alignment view's data for the current line and rows, when the view is shown.
+    pub fn align_data(&self) -> Option<&AlignData> {
+        let data = self.align_data.as_ref()?;
+        let b = align::other_row(&self.align, self.row, self.rows.len())?;
+        data.is_for(self.version, self.row, b, &self.align, self.views.cursor)
+            .then_some(data)
+    }
+
+    fn refresh_align(&mut self) {
+        if self.views.current != View::Align || self.views.hidden || self.align_data().is_some() {
+            return;
+        }
+        let Some(b) = align::other_row(&self.align, self.row, self.rows.len()) else {
+            self.align_data = None;
+            return;
+        };
+        let pairs = self
+            .align_data
+            .as_ref()
+            .map_or(usize::MAX, |d| d.tokens.pairs.len());
+        self.views.cursor = self.views.cursor.min(pairs.saturating_sub(1));
+        let data = AlignData::compute(
+            self.version,
+            &self.text,
+            (self.row, &self.rows[self.row].tokens),
+            (b, &self.rows[b].tokens),
+            &self.align,
+            self.views.cursor,
+        );
+        self.views.cursor = self
+            .views
+            .cursor
+            .min(data.tokens.pairs.len().saturating_sub(1));
+        self.align_data = Some(data);
+        // The cursor may have been clamped: compute again for the clamped pair if it moved.
+        if self.align_data().is_none() {
+            self.align_data = None;
+            self.refresh_align();
+        }
+    }
+
+    fn fill_done(&self) -> bool {
+        match (
+            self.align.step,
+            self.align_data().and_then(|d| d.matrix.as_ref()),
+        ) {
+            (Some(k), Some(m)) => k >= m.cells,
+            _ => true,
+        }
+    }
+
+    fn fill_step(&mut self, forward: bool) {
+        self.show_view(View::Align);
+        self.align.matrix = true;
+        self.align.playing = None;
+        let cells = self
+            .align_data()
+            .and_then(|d| d.matrix.as_ref())
+            .map(|m| m.cells);
+        let step = self
+            .align
+            .step
+            .unwrap_or(if forward { 0 } else { cells.unwrap_or(0) });
+        self.align.step = Some(if forward {
+            (step + 1).min(cells.unwrap_or(usize::MAX))
+        } else {
+            step.saturating_sub(1)
+        });
     }
 
     /// Pasted text goes into the line being edited or the prompt, as if typed.
@@ -503,6 +671,8 @@ impl App {
     fn select_row(&mut self, row: usize) {
         let byte = self.selected_token().map(|t| t.span.start);
         self.row = row;
+        self.mark_disagreements();
+        self.version += 1;
         // Keep the selection near the same place in the text when changing rows.
         self.token = byte.and_then(|byte| {
             let tokens = &self.rows.get(row)?.tokens.tokens;
@@ -566,6 +736,17 @@ impl App {
                     });
                 if let Some(line) = found {
                     self.views.cursor = line;
+                }
+            }
+            View::Align => {
+                self.refresh_align();
+                let token = self.token;
+                if let Some(pair) = self
+                    .align_data
+                    .as_ref()
+                    .and_then(|d| d.tokens.pairs.iter().position(|p| p.a == token))
+                {
+                    self.views.cursor = pair;
                 }
             }
             View::Stats => {}
@@ -684,6 +865,7 @@ impl App {
         let len = match self.views.current {
             View::Trace => self.trace_lines().len(),
             View::Table => self.row_token_count(),
+            View::Align => self.align_data.as_ref().map_or(0, |d| d.tokens.pairs.len()),
             View::Stats => 0,
         };
         let cursor =

@@ -69,6 +69,9 @@ pub struct Row {
     pub tokens: Tokenization,
     /// For each cell of the line layout, the token covering it.
     pub owners: Vec<Option<usize>>,
+    /// Byte offsets where this row has a boundary the selected row lacks, or lacks one the
+    /// selected row has (the first character after the boundary).
+    pub disagree: Vec<usize>,
     /// Why the last reload failed; the row keeps showing the last good tokenizer meanwhile.
     pub reload_error: Option<String>,
     reload: Option<Job<LoadResult>>,
@@ -85,6 +88,7 @@ impl Row {
             setup,
             tokens: Tokenization::default(),
             owners: Vec::new(),
+            disagree: Vec::new(),
             reload_error: None,
             reload: None,
             watched: Vec::new(),

@@ -200,3 +200,94 @@ fn trace_cursor_follows_the_selected_token() {
     app.apply(Action::TokenNext);
     assert_eq!(app.views.cursor, 2, "match b is the third trace line");
 }
+
+#[test]
+fn alignment_view_pairs_rows_and_steps_the_matrix() {
+    let mut app = app("We're here", &["ws", "pretok:gpt2", "words"]);
+    app.apply(Action::ShowView(View::Align));
+    let data = app.align_data().expect("aligned");
+    assert_eq!((data.a, data.b), (0, 1));
+    // We're ↔ We, 're (sub + ins); here ↔ " here" (sub: the form keeps its space).
+    assert_eq!(data.tokens.pairs.len(), 3);
+    app.apply(Action::AlignNextOther);
+    assert_eq!(app.align_data().unwrap().b, 2);
+    app.apply(Action::AlignWith(1));
+    assert_eq!(app.align_data().unwrap().b, 1);
+
+    app.apply(Action::ToggleMatrix);
+    let matrix = app
+        .align_data()
+        .unwrap()
+        .matrix
+        .as_ref()
+        .expect("matrix mode");
+    assert_eq!(matrix.source.concat(), "We're");
+    assert_eq!(matrix.target.concat(), "We");
+    assert_eq!(matrix.matrix.distance(), Some(3));
+    app.apply(Action::FillStep(true));
+    app.apply(Action::FillStep(true));
+    assert_eq!(app.align.step, Some(2));
+    assert!(
+        !app.align_data()
+            .unwrap()
+            .matrix
+            .as_ref()
+            .unwrap()
+            .matrix
+            .is_complete()
+    );
+    app.apply(Action::FillStep(false));
+    assert_eq!(app.align.step, Some(1));
+    app.apply(Action::FillAll);
+    assert!(
+        app.align_data()
+            .unwrap()
+            .matrix
+            .as_ref()
+            .unwrap()
+            .matrix
+            .is_complete()
+    );
+    app.apply(Action::ToggleMatrixScope);
+    let matrix = app.align_data().unwrap().matrix.as_ref().unwrap();
+    assert_eq!(
+        matrix.source.concat(),
+        "We're␣here",
+        "spaces are shown as ␣"
+    );
+    assert_eq!(matrix.target.concat(), "We␣'re␣␣here");
+}
+
+#[test]
+fn playing_the_fill_advances_on_ticks() {
+    let mut app = app("ab", &["ws", "words"]);
+    app.apply(Action::FillPlay);
+    assert_eq!(app.align.step, Some(0));
+    let deadline = Instant::now() + std::time::Duration::from_secs(5);
+    while app.align.playing.is_some() && Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        app.tick();
+    }
+    assert!(
+        app.align.playing.is_none(),
+        "the demo finishes: step {:?} data {}",
+        app.align.step,
+        app.align_data().is_some()
+    );
+    assert_eq!(app.align.step, Some(9), "3×3 cells filled");
+}
+
+#[test]
+fn rows_mark_boundaries_they_do_not_share_with_the_selected_row() {
+    let mut app = app("We're 350", &["ws", "pretok:gpt2"]);
+    // gpt2 cuts We|'re where ws does not: marked at the ' in the gpt2 row.
+    assert_eq!(app.rows[1].disagree, [2]);
+    assert!(app.rows[0].disagree.is_empty());
+    app.apply(Action::RowNext);
+    assert_eq!(
+        app.rows[0].disagree,
+        [2],
+        "now ws lacks a boundary gpt2 has"
+    );
+    assert!(app.rows[1].disagree.is_empty());
+}

@@ -1,4 +1,5 @@
-//! The lower pane's views, as tabs: the selected row's trace, its token table, statistics.
+//! The lower pane's views, as tabs: the selected row's trace, its token table, the alignment
+//! with another row, statistics.
 //! Later engines add theirs (alignment, merges, training).
 
 /// A view of the lower pane.
@@ -6,17 +7,19 @@
 pub enum View {
     Trace,
     Table,
+    Align,
     Stats,
 }
 
 impl View {
-    pub const ALL: [View; 3] = [View::Trace, View::Table, View::Stats];
+    pub const ALL: [View; 4] = [View::Trace, View::Table, View::Align, View::Stats];
 
     /// The name on the tab, in workspaces and in the help.
     pub fn name(self) -> &'static str {
         match self {
             View::Trace => "trace",
             View::Table => "tokens",
+            View::Align => "align",
             View::Stats => "stats",
         }
     }

@@ -1,6 +1,7 @@
 //! Drawing the workbench from its state. Nothing here changes state; what the drawing learns
 //! about geometry (pane sizes, where rows and tabs are) is returned for paging and mouse hits.
 
+mod align;
 mod help;
 mod pane;
 mod rows;
@@ -32,6 +33,10 @@ pub struct Regions {
     pub tabs: Vec<(Rect, View)>,
     /// The lower pane's inner area.
     pub view: Rect,
+    /// The row labels' column; a click there selects the row (or, in the alignment view, makes
+    /// it row B).
+    pub labels: Rect,
+    pub align_view: bool,
 }
 
 impl Regions {
@@ -39,6 +44,16 @@ impl Regions {
     pub fn hit(&self, x: u16, y: u16) -> Option<Action> {
         if contains(self.text, x, y) {
             return Some(Action::GoToLine(self.text_top + (y - self.text.y) as usize));
+        }
+        if contains(self.labels, x, y) && y >= self.first_row_y {
+            let row = (y - self.first_row_y) as usize;
+            if row < self.row_count {
+                return Some(if self.align_view {
+                    Action::AlignWith(row)
+                } else {
+                    Action::SelectRow(row)
+                });
+            }
         }
         if contains(self.rows, x, y) && y >= self.first_row_y {
             let row = (y - self.first_row_y) as usize;

@@ -33,7 +33,9 @@ pub fn draw(
         title.push(Span::raw(" "));
     }
     let about = match app.views.current {
-        View::Trace | View::Table => app.selected_row().map(|r| format!(" {} ", r.setup.label)),
+        View::Trace | View::Table | View::Align => {
+            app.selected_row().map(|r| format!(" {} ", r.setup.label))
+        }
         View::Stats => None,
     };
     let mut block = Block::new()
@@ -49,6 +51,7 @@ pub fn draw(
     match app.views.current {
         View::Trace => super::trace::draw(frame, inner, app, theme),
         View::Table => super::table::draw(frame, inner, app, theme),
+        View::Align => super::align::draw(frame, inner, app, theme),
         View::Stats => super::stats::draw(frame, inner, app, theme),
     }
     inner.height as usize

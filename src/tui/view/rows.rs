@@ -73,6 +73,8 @@ pub fn draw(
     lines.push(labelled(pad("text", label_width), theme.dim, ruler));
     for (index, row) in app.rows.iter().enumerate() {
         let selected = index == app.row;
+        let is_b =
+            app.views.current == View::Align && app.align_data().is_some_and(|d| d.b == index);
         let label_style = match (
             selected,
             row.setup
@@ -81,6 +83,7 @@ pub fn draw(
                 .and_then(|c| c.parse::<Color>().ok()),
         ) {
             (true, _) => theme.selected_label,
+            _ if is_b => theme.selected_tab,
             (false, Some(colour)) => theme.label.fg(colour),
             (false, None) => theme.label,
         };
@@ -105,6 +108,11 @@ pub fn draw(
     lines.extend(details(app, theme));
     frame.render_widget(Paragraph::new(lines), inner);
 
+    regions.labels = Rect {
+        width: label_width as u16,
+        ..inner
+    };
+    regions.align_view = app.views.current == View::Align && !app.views.hidden;
     regions.rows = Rect {
         x: inner.x + label_width as u16 + 1,
         width: columns as u16,
@@ -148,6 +156,17 @@ fn ruler_marks(app: &App) -> Vec<(ByteSpan, Mark)> {
         }
         if let Some(span) = lines.get(app.views.cursor).and_then(|l| l.span) {
             marks.push((span, Mark::Trace));
+        }
+    }
+    if app.views.current == View::Align
+        && !app.views.hidden
+        && let Some(data) = app.align_data()
+        && let Some(pair) = data.tokens.pairs.get(app.views.cursor)
+    {
+        for (row, token) in [(data.a, pair.a), (data.b, pair.b)] {
+            if let Some(t) = token.and_then(|t| app.rows[row].tokens.tokens.get(t)) {
+                marks.push((t.span, Mark::Trace));
+            }
         }
     }
     if let Some(search) = &app.search {
@@ -216,6 +235,11 @@ fn token_cells(
             Some(t) if Some(*t) == selected => {
                 Span::styled(cell.symbol.clone(), theme.selected_token)
             }
+            // A boundary this row does not share with the selected row starts here.
+            Some(t) if row.disagree.binary_search(&cell.start).is_ok() => Span::styled(
+                cell.symbol.clone(),
+                theme.token[t % 2].patch(theme.disagree),
+            ),
             // A token whose output form differs from its surface (won't → will) is italic.
             Some(t) if row.tokens.tokens[*t].rewritten.is_some() => Span::styled(
                 cell.symbol.clone(),

@@ -279,3 +279,83 @@ fn sentence_ends_show_in_the_dropped_space_after_them() {
     let screen = dump(&buffer);
     assert!(screen.contains("One.¶Two·three."), "{screen}");
 }
+
+#[test]
+fn alignment_view_colours_operations_and_marks_the_pair() {
+    let mut app = app("We're here", &[("ws", "ws"), ("gpt2", "pretok:gpt2")]);
+    let theme = Theme::dark();
+    app.apply(Action::ShowView(View::Align));
+    let buffer = render_to_buffer(&mut app, &theme, 80, 22);
+    let screen = dump(&buffer);
+    assert!(screen.contains("A ws  vs  B gpt2"), "{screen}");
+    assert!(screen.contains("distance 3"), "{screen}");
+    let y = (0..buffer.area.height)
+        .find(|&y| row_text(&buffer, y).contains(" s «We're»"))
+        .expect("substitution line");
+    let x = column(&buffer, y, "«We're»");
+    assert_eq!(
+        buffer[(x, y)].fg,
+        theme.key.fg.unwrap(),
+        "substitutions in the key colour"
+    );
+    // The first pair's tokens are marked on the ruler.
+    let ruler = find_row(&buffer, "text");
+    let rx = column(&buffer, ruler, "We're here");
+    assert_eq!(buffer[(rx, ruler)].bg, theme.trace_mark.bg.unwrap());
+}
+
+#[test]
+fn matrix_view_shows_values_arrows_and_the_path() {
+    let loader: Loader = Arc::new(|spec: &str| crate::load(spec).map_err(|e| e.to_string()));
+    let mut app = App::new(
+        Document::from_text("intention"),
+        vec![RowSetup::new("ws"), RowSetup::new("words")],
+        loader,
+    );
+    app.finish_loading();
+    app.apply(Action::ToggleMatrix);
+    let theme = Theme::dark();
+    let buffer = render_to_buffer(&mut app, &theme, 120, 40);
+    let screen = dump(&buffer);
+    assert!(
+        screen.contains("matrix of «intention» vs «intention»"),
+        "{screen}"
+    );
+    assert!(screen.contains("distance 0"), "{screen}");
+    // The diagonal of equal words is the path: its last cell is marked.
+    let y = (0..buffer.area.height)
+        .rev()
+        .find(|&y| {
+            row_text(&buffer, y)
+                .trim_start_matches('│')
+                .trim_start()
+                .starts_with("n ")
+        })
+        .unwrap();
+    let line = row_text(&buffer, y);
+    assert!(line.contains("↖  0"), "{line}");
+    let x = column(&buffer, y, "↖  0");
+    assert_eq!(
+        buffer[(x, y)].bg,
+        theme.trace_mark.bg.unwrap(),
+        "the last cell is on the backtrace"
+    );
+    app.apply(Action::FillStep(true));
+    let screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
+    assert!(screen.contains("cell 1/100"), "{screen}");
+    assert!(screen.contains("D[0,0] = min( ) = 0"), "{screen}");
+}
+
+#[test]
+fn disagreeing_boundaries_are_underlined_in_the_other_rows() {
+    let mut app = app("We're 350", &[("ws", "ws"), ("gpt2", "pretok:gpt2")]);
+    let theme = Theme::dark();
+    let buffer = render_to_buffer(&mut app, &theme, 60, 16);
+    let y = find_row(&buffer, "gpt2");
+    let x = column(&buffer, y, "We're");
+    assert!(
+        buffer[(x + 2, y)].modifier.contains(Modifier::UNDERLINED),
+        "the ' starts a boundary ws lacks"
+    );
+    assert!(!buffer[(x + 1, y)].modifier.contains(Modifier::UNDERLINED));
+}
