@@ -27,9 +27,11 @@ fn opens_on_the_samples_moves_and_quits_cleanly() {
     assert!(screen.contains("line 2 ·"), "{screen}");
     // Help lists the keys and closes with Esc.
     s.keys(&["?"]);
-    s.wait_text("add a tokenizer");
+    s.wait_text("next / previous tokenizer row");
     s.keys(&["Escape"]);
-    s.wait_for("help closed", |screen| !screen.contains("add a tokenizer"));
+    s.wait_for("help closed", |screen| {
+        !screen.contains("next / previous tokenizer row")
+    });
     s.keys(&["q"]);
     let screen = s.wait_text("toklab-exited-0");
     // The alternate screen is gone: the shell prompt is back and no pane border remains.

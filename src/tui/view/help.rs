@@ -1,4 +1,5 @@
-//! The `?` overlay: every key, by group.
+//! The `?` overlay: every key, by group; in two columns when the terminal is wide enough,
+//! scrolling with j/k when it is not tall enough.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -9,34 +10,47 @@ use crate::tui::input::KEYS;
 use crate::tui::theme::Theme;
 
 pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) {
-    let key_width = KEYS
-        .iter()
-        .flat_map(|(_, keys)| keys.iter())
+    let all = KEYS.iter().flat_map(|(_, keys)| keys.iter());
+    let key_width = all
+        .clone()
         .map(|(k, _)| k.chars().count())
         .max()
         .unwrap_or(0);
-    let text_width = KEYS
+    let text_width = all.map(|(_, t)| t.chars().count()).max().unwrap_or(0);
+    let column_width = (key_width + text_width + 6) as u16;
+    let groups: Vec<Vec<Line>> = KEYS
         .iter()
-        .flat_map(|(_, keys)| keys.iter())
-        .map(|(_, t)| t.chars().count())
-        .max()
-        .unwrap_or(0);
-    let mut lines = Vec::new();
-    for (group, keys) in KEYS {
-        lines.push(Line::styled(format!(" {group}"), theme.title));
-        for (key, what) in *keys {
-            lines.push(Line::from(vec![
-                Span::styled(format!("   {key:<key_width$}  "), theme.key),
-                Span::raw(*what),
-            ]));
+        .map(|(group, keys)| {
+            let mut lines = vec![Line::styled(format!(" {group}"), theme.title)];
+            lines.extend(keys.iter().map(|(key, what)| {
+                Line::from(vec![
+                    Span::styled(format!("   {key:<key_width$}  "), theme.key),
+                    Span::raw(*what),
+                ])
+            }));
+            lines
+        })
+        .collect();
+    let total: usize = groups.iter().map(Vec::len).sum();
+    let two_columns = area.width >= column_width * 2 + 3;
+    let columns: Vec<Vec<Line>> = if two_columns {
+        // Fill the first column with whole groups up to about half the lines.
+        let mut first = Vec::new();
+        let mut second = Vec::new();
+        for group in groups {
+            if first.len() < total / 2 {
+                first.extend(group)
+            } else {
+                second.extend(group)
+            }
         }
-    }
-    lines.push(Line::styled(
-        " Esc or ? closes this help · j/k scroll it",
-        theme.dim,
-    ));
-    let width = ((key_width + text_width + 8) as u16).min(area.width);
-    let height = (lines.len() as u16 + 2).min(area.height);
+        vec![first, second]
+    } else {
+        vec![groups.into_iter().flatten().collect()]
+    };
+    let tallest = columns.iter().map(Vec::len).max().unwrap_or(0) as u16;
+    let width = (column_width * columns.len() as u16 + 2).min(area.width);
+    let height = (tallest + 2).min(area.height);
     let [popup] = Layout::horizontal([Constraint::Length(width)])
         .flex(Flex::Center)
         .areas(area);
@@ -44,15 +58,22 @@ pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) {
         .flex(Flex::Center)
         .areas(popup);
     frame.render_widget(Clear, popup);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .scroll((scroll.min(u16::MAX as usize) as u16, 0))
-            .block(
-                Block::new()
-                    .borders(Borders::ALL)
-                    .border_style(theme.focused_border)
-                    .title(Span::styled(" keys ", theme.title)),
-            ),
-        popup,
-    );
+    let scrolls = tallest + 2 > area.height;
+    let title = if scrolls {
+        " keys · j/k scroll · Esc closes "
+    } else {
+        " keys · Esc closes "
+    };
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_style(theme.focused_border)
+        .title(Span::styled(title, theme.title));
+    let inner = block.inner(popup);
+    frame.render_widget(block, popup);
+    let areas =
+        Layout::horizontal(vec![Constraint::Length(column_width); columns.len()]).split(inner);
+    for (lines, column) in columns.into_iter().zip(areas.iter()) {
+        let scroll = scroll.min(u16::MAX as usize) as u16;
+        frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), *column);
+    }
 }
