@@ -14,6 +14,8 @@
 pub mod cli;
 pub mod engine;
 pub mod error;
+pub mod maxmatch;
+pub mod merges;
 pub mod offsets;
 pub mod output;
 pub mod pretok;

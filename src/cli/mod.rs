@@ -1,6 +1,7 @@
 //! The `toklab` command line: one file per subcommand. With no subcommand it opens the
 //! workbench on the shipped samples.
 
+mod bpe;
 mod explain;
 mod input;
 mod kinds;
@@ -39,6 +40,8 @@ enum Command {
     Open(workbench::OpenArgs),
     /// List the tokenizer kinds a spec can name.
     Kinds,
+    /// BPE dictionaries: check (properness, useful rules, lookahead), train, steps.
+    Bpe(bpe::Args),
 }
 
 /// Runs the command line; errors are printed as `toklab: …` with exit status 1.
@@ -50,6 +53,7 @@ pub fn main() -> ExitCode {
         Some(Command::Tui(args)) => workbench::run(args),
         Some(Command::Open(args)) => workbench::run(args.into()),
         Some(Command::Kinds) => kinds::run(),
+        Some(Command::Bpe(args)) => bpe::run(args),
         None => workbench::run(cli.workbench),
     };
     match result {
