@@ -68,8 +68,8 @@ struct TrainArgs {
 
 #[derive(ClapArgs)]
 struct StepsArgs {
-    /// A model path as for `check`, or rules in the paper's notation with --rules.
-    #[arg(required_unless_present = "rules")]
+    /// A model path as for `check`.
+    #[arg(long, required_unless_present = "rules", conflicts_with = "rules")]
     model: Option<PathBuf>,
     /// Rules written like the paper: "ab a, a b" (characters are symbols).
     #[arg(long)]
@@ -141,6 +141,12 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
         }
     }
     writeln!(out, "duplicated pairs: {}", analysis.duplicates.len())?;
+    if loaded.format == "tiktoken ranks" {
+        writeln!(
+            out,
+            "  (a rank file's rules are found by encoding each token with the rules before it, so each is used on its own string; its never-useful entries are the unreachable tokens)"
+        )?;
+    }
     for (name, never) in [
         ("SentencePiece", &analysis.never_useful_sp),
         ("HuggingFace", &analysis.never_useful_hf),
