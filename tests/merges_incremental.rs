@@ -5,16 +5,23 @@ use proptest::prelude::*;
 use toklab::merges::{Dictionary, Rule, Semantics, Unit, encode_ends, retokenize};
 
 fn dictionary() -> impl Strategy<Value = Dictionary> {
-    // Any rules over {a, b, c, d}: improper ones too, since the algorithm holds for both
-    // semantics whatever the dictionary.
+    // Mostly rules that join two tokens made so far (as training does), some arbitrary ones
+    // (improper dictionaries: the algorithm holds for both semantics whatever the dictionary).
     let side = prop::collection::vec(prop::sample::select(vec!['a', 'b', 'c', 'd']), 1..4)
         .prop_map(|v| v.into_iter().collect::<String>());
-    prop::collection::vec((side.clone(), side), 0..16).prop_map(|pairs| {
-        let rules = pairs
-            .into_iter()
-            .enumerate()
-            .map(|(rank, (l, r))| Rule::new(&l, &r, rank as u32))
-            .collect();
+    let pick = (0usize..1000, 0usize..1000, 0u8..4, side.clone(), side);
+    prop::collection::vec(pick, 0..20).prop_map(|picks| {
+        let mut tokens: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        let mut rules = Vec::new();
+        for (rank, (l, r, how, left, right)) in picks.into_iter().enumerate() {
+            let (left, right) = if how == 0 {
+                (left, right)
+            } else {
+                (tokens[l % tokens.len()].clone(), tokens[r % tokens.len()].clone())
+            };
+            tokens.push(format!("{left}{right}"));
+            rules.push(Rule::new(&left, &right, rank as u32));
+        }
         Dictionary::new(Unit::Byte, rules).unwrap()
     })
 }
