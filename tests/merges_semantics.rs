@@ -181,3 +181,17 @@ proptest! {
         prop_assert_eq!(&before[..stable], &after[..stable.min(after.len())]);
     }
 }
+
+/// Example 4: appending one symbol changes the last |D| tokens, so the chain bound is tight.
+#[test]
+fn example_4_needs_the_whole_chain() {
+    let d = dict("d e, c de, b cde, a bcde");
+    let (c, _) = chain_bound(&d);
+    assert_eq!(c, 4);
+    let before = encode_strings(&d, "zabcd", Semantics::SentencePiece);
+    let after = encode_strings(&d, "zabcde", Semantics::SentencePiece);
+    assert_eq!(before, ["z", "a", "b", "c", "d"]);
+    assert_eq!(after, ["z", "abcde"]);
+    let kept = before.iter().zip(&after).take_while(|(a, b)| a == b).count();
+    assert_eq!(before.len() - kept, c);
+}
