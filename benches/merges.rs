@@ -63,9 +63,8 @@ fn incremental(dict: &Dictionary, kjv: &str, size: usize) {
     });
     let mut work = None;
     let inc = time(runs * 20, || {
-        let mut enc = |p: &[u8], out: &mut Vec<usize>| {
-            encode_ends(dict, p, Semantics::SentencePiece, out)
-        };
+        let mut enc =
+            |p: &[u8], out: &mut Vec<usize>| encode_ends(dict, p, Semantics::SentencePiece, out);
         let r = retokenize(old, &old_ends, &new, &mut enc);
         work = Some((r.encoded_bytes, r.rounds, r.fell_back));
         r
@@ -85,7 +84,11 @@ fn training(kjv: &str) {
     let mut corpus = kjv.repeat(2);
     corpus.push_str(&kjv[..kjv.len() / 2]);
     let budget = Duration::from_secs(60);
-    let count = time(3, || Trainer::new(&corpus, Unit::Byte, Pretok::Gpt2).words().len());
+    let count = time(3, || {
+        Trainer::new(&corpus, Unit::Byte, Pretok::Gpt2)
+            .words()
+            .len()
+    });
     let mut merges = 0;
     let total = time(3, || {
         let mut t = Trainer::new(&corpus, Unit::Byte, Pretok::Gpt2);

@@ -24,8 +24,14 @@ fn textbook_merges_in_the_log() {
     let model = dir.join("model");
     let log = stdout_of(
         &[
-            "bpe", "train", "--merges", "8", "--log",
-            corpus.to_str().unwrap(), "-o", model.to_str().unwrap(),
+            "bpe",
+            "train",
+            "--merges",
+            "8",
+            "--log",
+            corpus.to_str().unwrap(),
+            "-o",
+            model.to_str().unwrap(),
         ],
         "",
     );
@@ -60,16 +66,28 @@ fn ties_go_to_the_first_pair_in_frequency_ordered_words() {
     // Pretok::None makes the line one word: every pair counts 1, so the leftmost wins (not
     // the smallest: «ab» < «dc»).
     let first = t.step().unwrap();
-    assert_eq!((t.token(first.left), t.token(first.right)), (&b"d"[..], &b"c"[..]));
+    assert_eq!(
+        (t.token(first.left), t.token(first.right)),
+        (&b"d"[..], &b"c"[..])
+    );
     let mut t = Trainer::new("cd ab ba ba", Unit::Char, Pretok::Gpt2);
     let first = t.step().unwrap();
     // « ba» occurs twice: its pairs ␣-b and b-a count 2; ␣b comes first in the word.
-    assert_eq!((t.token(first.left), t.token(first.right)), (&b" "[..], &b"b"[..]));
+    assert_eq!(
+        (t.token(first.left), t.token(first.right)),
+        (&b" "[..], &b"b"[..])
+    );
     let second = t.step().unwrap();
-    assert_eq!((t.token(second.left), t.token(second.right)), (&b" b"[..], &b"a"[..]));
+    assert_eq!(
+        (t.token(second.left), t.token(second.right)),
+        (&b" b"[..], &b"a"[..])
+    );
     // Now every pair counts 1: the most frequent word left with a pair is «cd» (first seen).
     let third = t.step().unwrap();
-    assert_eq!((t.token(third.left), t.token(third.right)), (&b"c"[..], &b"d"[..]));
+    assert_eq!(
+        (t.token(third.left), t.token(third.right)),
+        (&b"c"[..], &b"d"[..])
+    );
 }
 
 #[test]
@@ -84,7 +102,11 @@ fn trained_model_reads_back_and_reproduces_the_training_segmentation() {
         let dict = t.dictionary();
         let analysis = Analysis::new(&dict);
         assert!(analysis.is_proper());
-        assert!(analysis.never_useful_sp.is_empty(), "{:?}", analysis.never_useful_sp);
+        assert!(
+            analysis.never_useful_sp.is_empty(),
+            "{:?}",
+            analysis.never_useful_sp
+        );
         let dir = temp(&format!("{unit:?}"));
         toklab::merges::write::write_gpt2(&t, &dir).unwrap();
         let loaded = read_model(&dir).unwrap();
@@ -103,7 +125,12 @@ fn trained_model_reads_back_and_reproduces_the_training_segmentation() {
                         p
                     })
                     .collect();
-                assert_eq!(got, pieces, "{unit:?} {:?}", String::from_utf8_lossy(&word.text));
+                assert_eq!(
+                    got,
+                    pieces,
+                    "{unit:?} {:?}",
+                    String::from_utf8_lossy(&word.text)
+                );
             }
         }
         std::fs::remove_dir_all(&dir).unwrap();
@@ -116,7 +143,15 @@ fn bad_corpus_is_an_error_with_the_byte_offset() {
     let corpus = dir.join("bad.txt");
     std::fs::write(&corpus, b"fine\nbro\xffken").unwrap();
     let out = run(
-        &["bpe", "train", "--merges", "3", corpus.to_str().unwrap(), "-o", dir.join("m").to_str().unwrap()],
+        &[
+            "bpe",
+            "train",
+            "--merges",
+            "3",
+            corpus.to_str().unwrap(),
+            "-o",
+            dir.join("m").to_str().unwrap(),
+        ],
         b"",
     );
     assert!(!out.status.success());

@@ -28,7 +28,11 @@ fn forward_and_backward_on_the_classic_ambiguities() {
     );
     // The default direction is forward.
     let default = stdout_of(
-        &["tokenize", "--with", &format!("maxmatch:{}/{DICT}", env!("CARGO_MANIFEST_DIR"))],
+        &[
+            "tokenize",
+            "--with",
+            &format!("maxmatch:{}/{DICT}", env!("CARGO_MANIFEST_DIR")),
+        ],
         input,
     );
     assert_eq!(default, fwd);
@@ -42,7 +46,10 @@ fn ambiguous_spans_are_marked_in_origin_and_trace() {
     let origins: Vec<String> = tokens.tokens.iter().map(|t| t.origin.to_string()).collect();
     assert_eq!(origins[0], "maxmatch bwd, in dictionary, ambiguous");
     assert_eq!(origins[1], "maxmatch bwd, in dictionary, ambiguous");
-    assert!(origins[2..].iter().all(|o| !o.contains("ambiguous")), "{origins:?}");
+    assert!(
+        origins[2..].iter().all(|o| !o.contains("ambiguous")),
+        "{origins:?}"
+    );
     let forms: Vec<&str> = tokens.tokens.iter().map(|t| t.form(text)).collect();
     assert_eq!(forms, ["和", "尚未", "今天天气", "很", "不错"]);
 
@@ -59,7 +66,10 @@ fn ambiguous_spans_are_marked_in_origin_and_trace() {
         &["explain", "--with", &with("fwd"), "--text", "北京大学生"],
         "",
     );
-    assert!(trace.contains("fwd «生»  not in dictionary: one character"), "{trace}");
+    assert!(
+        trace.contains("fwd «生»  not in dictionary: one character"),
+        "{trace}"
+    );
 }
 
 #[test]
@@ -78,17 +88,29 @@ fn bad_dictionaries_and_options_are_errors() {
 
     let out = run(&["tokenize", "--with", &with("up")], b"x\n");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("option `dir` wants fwd or bwd, not `up`"), "{err}");
+    assert!(
+        err.contains("option `dir` wants fwd or bwd, not `up`"),
+        "{err}"
+    );
 
-    let out = run(&["tokenize", "--with", "maxmatch:/no/such/file.txt"], b"x\n");
+    let out = run(
+        &["tokenize", "--with", "maxmatch:/no/such/file.txt"],
+        b"x\n",
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/no/such/file.txt"), "{err}");
 
     let dup = dir.join("dup.txt");
     std::fs::write(&dup, "甲\n甲\n").unwrap();
-    let out = run(&["tokenize", "--with", &format!("maxmatch:{}", dup.display())], "甲乙\n".as_bytes());
+    let out = run(
+        &["tokenize", "--with", &format!("maxmatch:{}", dup.display())],
+        "甲乙\n".as_bytes(),
+    );
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("1 duplicate word(s), first on line 2"), "{err}");
+    assert!(
+        err.contains("1 duplicate word(s), first on line 2"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

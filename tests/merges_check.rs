@@ -10,11 +10,25 @@ fn improper_dictionaries_of_the_paper() {
         return;
     };
     let formal = shared.join("conformance/bpe/data/formal");
-    let case1 = stdout_of(&["bpe", "check", formal.join("case1").to_str().unwrap()], "");
+    let case1 = stdout_of(
+        &["bpe", "check", formal.join("case1").to_str().unwrap()],
+        "",
+    );
     assert!(case1.contains("proper: no, 1 rule side(s)"), "{case1}");
-    assert!(case1.contains("rule #1 «ab» ⟩ «a»: left side made only by rule #2 «a» ⟩ «b»"), "{case1}");
-    let case2 = stdout_of(&["bpe", "check", formal.join("case2").to_str().unwrap()], "");
-    assert!(case2.contains("never useful under SentencePiece semantics (Corollary 1): 1\n  rule #2 «a» ⟩ «bc»"), "{case2}");
+    assert!(
+        case1.contains("rule #1 «ab» ⟩ «a»: left side made only by rule #2 «a» ⟩ «b»"),
+        "{case1}"
+    );
+    let case2 = stdout_of(
+        &["bpe", "check", formal.join("case2").to_str().unwrap()],
+        "",
+    );
+    assert!(
+        case2.contains(
+            "never useful under SentencePiece semantics (Corollary 1): 1\n  rule #2 «a» ⟩ «bc»"
+        ),
+        "{case2}"
+    );
 }
 
 #[test]
@@ -27,7 +41,10 @@ fn gpt2_is_proper_with_bounds() {
     println!("{out}");
     assert!(out.contains("50000 rules over bytes"), "{out}");
     assert!(out.contains("proper: yes"), "{out}");
-    assert!(out.contains("never useful under SentencePiece semantics (Corollary 1): 0"), "{out}");
+    assert!(
+        out.contains("never useful under SentencePiece semantics (Corollary 1): 0"),
+        "{out}"
+    );
     assert!(out.contains("Definition 7: |D|·max|uv| = 6400000"), "{out}");
     assert!(out.contains("chain length c(D) ≤ 2574"), "{out}");
 }
@@ -35,9 +52,15 @@ fn gpt2_is_proper_with_bounds() {
 #[test]
 fn steps_show_where_the_semantics_part() {
     let out = stdout_of(&["bpe", "steps", "--rules", "ab a, a b", "abababab"], "");
-    assert!(out.contains("* τ2 = aba ⟩ b ⟩ a ⟩ b ⟩ a ⟩ b    rule #1 «ab» ⟩ «a» rank 0 at token 0"), "{out}");
+    assert!(
+        out.contains("* τ2 = aba ⟩ b ⟩ a ⟩ b ⟩ a ⟩ b    rule #1 «ab» ⟩ «a» rank 0 at token 0"),
+        "{out}"
+    );
     assert!(out.contains("  τ4 = ab ⟩ ab ⟩ ab ⟩ ab"), "{out}");
-    assert!(out.ends_with("the semantics part at step 2; results differ\n"), "{out}");
+    assert!(
+        out.ends_with("the semantics part at step 2; results differ\n"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -49,7 +72,10 @@ fn malformed_tables_name_the_line() {
     let out = run(&["bpe", "check", merges.to_str().unwrap()], b"");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("merges.txt:3: expected `left right`, got `a b c`"), "{err}");
+    assert!(
+        err.contains("merges.txt:3: expected `left right`, got `a b c`"),
+        "{err}"
+    );
     let ranks = dir.join("x.tiktoken");
     std::fs::write(&ranks, "YQ== 0\n!!!! 1\n").unwrap();
     let out = run(&["bpe", "check", ranks.to_str().unwrap()], b"");

@@ -17,7 +17,10 @@ fn dictionary() -> impl Strategy<Value = Dictionary> {
             let (left, right) = if how == 0 {
                 (left, right)
             } else {
-                (tokens[l % tokens.len()].clone(), tokens[r % tokens.len()].clone())
+                (
+                    tokens[l % tokens.len()].clone(),
+                    tokens[r % tokens.len()].clone(),
+                )
             };
             tokens.push(format!("{left}{right}"));
             rules.push(Rule::new(&left, &right, rank as u32));

@@ -89,9 +89,8 @@ fn formal_cases_agree_with_the_libraries() {
         let word = case["word"].as_str().unwrap();
         let sp = encode_strings(&d, word, Semantics::SentencePiece);
         let hf = encode_strings(&d, word, Semantics::HuggingFace);
-        let expect = |key: &str| -> Vec<String> {
-            serde_json::from_value(case[key].clone()).unwrap()
-        };
+        let expect =
+            |key: &str| -> Vec<String> { serde_json::from_value(case[key].clone()).unwrap() };
         for (mine, reference) in [(&sp, expect("sp_semantics")), (&hf, expect("hf_semantics"))] {
             total += 1;
             agree += usize::from(*mine == reference);
@@ -121,10 +120,15 @@ fn dictionary(proper: bool) -> impl Strategy<Value = Dictionary> {
             let mut rules = Vec::new();
             for (rank, (l, r, ll, rl)) in picks.into_iter().enumerate() {
                 let (left, right) = if proper {
-                    (tokens[l % tokens.len()].clone(), tokens[r % tokens.len()].clone())
+                    (
+                        tokens[l % tokens.len()].clone(),
+                        tokens[r % tokens.len()].clone(),
+                    )
                 } else {
                     let s = |seed: usize, len: usize| {
-                        (0..len).map(|k| ["a", "b", "c"][(seed >> k) % 3]).collect::<String>()
+                        (0..len)
+                            .map(|k| ["a", "b", "c"][(seed >> k) % 3])
+                            .collect::<String>()
                     };
                     (s(l, ll), s(r, rl))
                 };
@@ -192,6 +196,10 @@ fn example_4_needs_the_whole_chain() {
     let after = encode_strings(&d, "zabcde", Semantics::SentencePiece);
     assert_eq!(before, ["z", "a", "b", "c", "d"]);
     assert_eq!(after, ["z", "abcde"]);
-    let kept = before.iter().zip(&after).take_while(|(a, b)| a == b).count();
+    let kept = before
+        .iter()
+        .zip(&after)
+        .take_while(|(a, b)| a == b)
+        .count();
     assert_eq!(before.len() - kept, c);
 }

@@ -31,13 +31,11 @@ impl WordList {
         for (number, line) in bytes.split(|&b| b == b'\n').enumerate() {
             let line_no = number + 1;
             let line = line.strip_suffix(b"\r").unwrap_or(line);
-            let line = std::str::from_utf8(line).map_err(|e| {
-                Error::Format {
-                    path: path.to_path_buf(),
-                    line: Some(line_no),
-                    column: Some(e.valid_up_to() + 1),
-                    message: "invalid UTF-8".into(),
-                }
+            let line = std::str::from_utf8(line).map_err(|e| Error::Format {
+                path: path.to_path_buf(),
+                line: Some(line_no),
+                column: Some(e.valid_up_to() + 1),
+                message: "invalid UTF-8".into(),
             })?;
             let word = line.trim();
             if word.is_empty() || word.starts_with('#') {
@@ -93,14 +91,20 @@ mod tests {
 
     #[test]
     fn parses_with_warnings() {
-        let list =
-            WordList::parse(Path::new("d.txt"), "# words\n研究\n\n研究生\r\n研究\nnew york\n".as_bytes())
-                .unwrap();
+        let list = WordList::parse(
+            Path::new("d.txt"),
+            "# words\n研究\n\n研究生\r\n研究\nnew york\n".as_bytes(),
+        )
+        .unwrap();
         assert_eq!(list.len(), 2);
         assert_eq!(list.max_chars(), 3);
         assert!(list.contains("研究生"));
         assert_eq!(list.warnings().len(), 2);
-        assert!(list.warnings()[0].contains("d.txt:6"), "{:?}", list.warnings());
+        assert!(
+            list.warnings()[0].contains("d.txt:6"),
+            "{:?}",
+            list.warnings()
+        );
         assert!(list.warnings()[1].contains("first on line 5"));
     }
 

@@ -149,7 +149,10 @@ pub fn ambiguous_spans(forward: &[Piece], backward: &[Piece]) -> Vec<Span> {
         let fi = fi.min(forward.len() - 1);
         let bj = bj.min(backward.len() - 1);
         if !same {
-            spans.push(Span::new(start, forward[fi].span.end.max(backward[bj].span.end)));
+            spans.push(Span::new(
+                start,
+                forward[fi].span.end.max(backward[bj].span.end),
+            ));
         }
         i = fi + 1;
         j = bj + 1;

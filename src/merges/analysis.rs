@@ -38,7 +38,10 @@ pub fn improper_rules(dict: &Dictionary) -> Vec<Improper> {
     let mut found = Vec::new();
     for (index, rule) in dict.rules().iter().enumerate() {
         let [left, right, _] = dict.rule_ids(index);
-        for (side, id, s) in [(Side::Left, left, &rule.left), (Side::Right, right, &rule.right)] {
+        for (side, id, s) in [
+            (Side::Left, left, &rule.left),
+            (Side::Right, right, &rule.right),
+        ] {
             if dict.symbol_count(s) <= 1 {
                 continue;
             }
@@ -134,7 +137,10 @@ fn chain_of<'d>(dict: &'d Dictionary) -> (usize, Vec<usize>) {
             bump(&mut prefixes, &s[..=a], me);
         }
     }
-    let Some((mut at, &len)) = length.iter().enumerate().max_by_key(|&(i, l)| (l, usize::MAX - i))
+    let Some((mut at, &len)) = length
+        .iter()
+        .enumerate()
+        .max_by_key(|&(i, l)| (l, usize::MAX - i))
     else {
         return (0, Vec::new());
     };
@@ -234,8 +240,14 @@ mod tests {
     #[test]
     fn never_useful_rules() {
         // The paper: ab ⟩ cd is proper but never useful; a ⟩ bc in Example 1 never applies.
-        assert_eq!(never_useful(&d("b c, a b, c d, ab cd"), Semantics::SentencePiece), [3]);
-        assert_eq!(never_useful(&d("a b, a bc, b c, ab c"), Semantics::SentencePiece), [1]);
+        assert_eq!(
+            never_useful(&d("b c, a b, c d, ab cd"), Semantics::SentencePiece),
+            [3]
+        );
+        assert_eq!(
+            never_useful(&d("a b, a bc, b c, ab c"), Semantics::SentencePiece),
+            [1]
+        );
         let ex3 = d("ab a, a b");
         assert!(never_useful(&ex3, Semantics::SentencePiece).is_empty());
         // Under HuggingFace semantics `ab a` on «aba»: a b a ⇒ ab a ⇒ aba, still useful.

@@ -63,7 +63,9 @@ pub struct Dictionary {
 pub enum DictError {
     #[error("rule {index} has an empty side")]
     EmptySide { index: usize },
-    #[error("rule {index} (rank {rank}) comes after a rule of rank {previous}: rules must be in rank order")]
+    #[error(
+        "rule {index} (rank {rank}) comes after a rule of rank {previous}: rules must be in rank order"
+    )]
     OutOfOrder {
         index: usize,
         rank: u32,
@@ -128,10 +130,11 @@ impl Dictionary {
                 rank: rule.rank,
             });
         }
-        if self.pairs.contains_key(&(left, right)) {
-            self.duplicates.push(index);
-        } else {
-            self.pairs.insert((left, right), index as u32);
+        match self.pairs.entry((left, right)) {
+            std::collections::hash_map::Entry::Occupied(_) => self.duplicates.push(index),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(index as u32);
+            }
         }
         self.rule_ids.push([left, right, merged]);
         self.rules.push(rule);

@@ -182,7 +182,12 @@ mod tests {
 
     fn check(dict: &Dictionary, old: &str, new: &str) -> Retokenized {
         let mut old_ends = Vec::new();
-        encode_ends(dict, old.as_bytes(), Semantics::SentencePiece, &mut old_ends);
+        encode_ends(
+            dict,
+            old.as_bytes(),
+            Semantics::SentencePiece,
+            &mut old_ends,
+        );
         let mut full = Vec::new();
         encode_ends(dict, new.as_bytes(), Semantics::SentencePiece, &mut full);
         let mut enc = |piece: &[u8], out: &mut Vec<usize>| {

@@ -233,7 +233,13 @@ mod tests {
             .collect();
         assert_eq!(
             shown,
-            ["«a» ⟩ «b»", "«b» ⟩ «c»", "«ab» ⟩ «c»", "«abc» ⟩ «b»", "«abc» ⟩ «bc»"]
+            [
+                "«a» ⟩ «b»",
+                "«b» ⟩ «c»",
+                "«ab» ⟩ «c»",
+                "«abc» ⟩ «b»",
+                "«abc» ⟩ «bc»"
+            ]
         );
         assert!(loaded.unreachable.is_empty());
         // «aba» with only a and b below it encodes to three pieces: tiktoken never makes it.

@@ -188,7 +188,10 @@ mod tests {
         let positions: Vec<usize> = der.steps.iter().map(|s| s.position).collect();
         // ab at 0; ab at 4 (tokens ab c b c a b); bc at 2; abc at 0.
         assert_eq!(positions, [0, 4, 2, 0]);
-        assert_eq!(strings(der.tokens_after(1)), ["ab", "c", "b", "c", "a", "b"]);
+        assert_eq!(
+            strings(der.tokens_after(1)),
+            ["ab", "c", "b", "c", "a", "b"]
+        );
         assert_eq!(strings(der.tokens()), ["abc", "bc", "ab"]);
     }
 

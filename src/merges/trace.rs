@@ -153,11 +153,20 @@ mod tests {
             .map(|l| l.parts.iter().map(|p| p.text.as_str()).collect())
             .collect();
         assert!(shown[0].contains("parts at step 2"), "{shown:?}");
-        assert!(shown[1].starts_with("step   1 «a» ⟩ «b» → «ab»"), "{shown:?}");
+        assert!(
+            shown[1].starts_with("step   1 «a» ⟩ «b» → «ab»"),
+            "{shown:?}"
+        );
         assert_eq!(lines[1].span, Some(Span::new(2, 4)));
         assert_eq!(lines[2].parts[0].role, Role::Backtrack);
-        assert!(shown.iter().any(|l| l == "result «aba» «b» «aba» «b»"), "{shown:?}");
-        assert!(shown.iter().any(|l| l == "other  «ab» «ab» «ab» «ab»"), "{shown:?}");
+        assert!(
+            shown.iter().any(|l| l == "result «aba» «b» «aba» «b»"),
+            "{shown:?}"
+        );
+        assert!(
+            shown.iter().any(|l| l == "other  «ab» «ab» «ab» «ab»"),
+            "{shown:?}"
+        );
         let _ = Semantics::HuggingFace;
     }
 }

@@ -159,11 +159,7 @@ impl Trainer {
             for pair in word.symbols.windows(2) {
                 let pair = (pair[0], pair[1]);
                 *trainer.counts.entry(pair).or_insert(0) += word.count as i64;
-                trainer
-                    .places
-                    .entry(pair)
-                    .or_default()
-                    .insert(index as u32);
+                trainer.places.entry(pair).or_default().insert(index as u32);
             }
         }
         let pairs: Vec<Pair> = trainer.counts.keys().copied().collect();
@@ -244,7 +240,8 @@ impl Trainer {
             return;
         }
         if let Some(place) = self.first_place(pair) {
-            self.heap.push((count as u64, Reverse(place), Reverse(pair)));
+            self.heap
+                .push((count as u64, Reverse(place), Reverse(pair)));
         }
     }
 
@@ -253,10 +250,7 @@ impl Trainer {
         loop {
             let &(count, Reverse(place), Reverse(pair)) = self.heap.peek()?;
             let current = self.counts.get(&pair).copied().unwrap_or(0);
-            if current > 0
-                && current as u64 == count
-                && self.first_place(pair) == Some(place)
-            {
+            if current > 0 && current as u64 == count && self.first_place(pair) == Some(place) {
                 return Some(PairCount {
                     left: pair.0,
                     right: pair.1,
@@ -400,7 +394,10 @@ mod tests {
     use super::*;
 
     fn merged(t: &Trainer) -> Vec<String> {
-        t.merges().iter().map(|m| show_token(t.token(m.new))).collect()
+        t.merges()
+            .iter()
+            .map(|m| show_token(t.token(m.new)))
+            .collect()
     }
 
     #[test]
@@ -423,14 +420,31 @@ mod tests {
         let mut t = Trainer::new("set new new renew reset renew", Unit::Char, Pretok::Gpt2);
         let top = t.pair_counts(3);
         assert_eq!(
-            (show_token(t.token(top[0].left)), show_token(t.token(top[0].right)), top[0].count),
+            (
+                show_token(t.token(top[0].left)),
+                show_token(t.token(top[0].right)),
+                top[0].count
+            ),
             ("n".into(), "e".into(), 4)
         );
         assert_eq!(t.peek().map(|p| p.count), Some(4));
         t.step();
         let renew = &t.words()[1];
-        let shown: Vec<String> = renew.symbols.iter().map(|&s| show_token(t.token(s))).collect();
+        let shown: Vec<String> = renew
+            .symbols
+            .iter()
+            .map(|&s| show_token(t.token(s)))
+            .collect();
         assert_eq!(shown, ["␣", "r", "e", "ne", "w"]);
+    }
+
+    #[test]
+    fn progress_reaches_the_total() {
+        let mut t = Trainer::new("set new new renew reset renew", Unit::Byte, Pretok::Gpt2);
+        let mut seen = Vec::new();
+        t.train(4, &mut |p| seen.push(p));
+        assert_eq!(seen.last(), Some(&Progress { done: 4, total: 4 }));
+        assert_eq!(seen.len(), 4);
     }
 
     #[test]
