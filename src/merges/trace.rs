@@ -56,6 +56,26 @@ pub struct MergeTrace {
 }
 
 impl MergeTrace {
+    /// The trace of a text already cut into pre-tokens (`pieces`, ascending spans of `text`):
+    /// each piece derived under both semantics and shown under `shown`, with where the other
+    /// parts. What a BPE engine's `explain` returns, whatever its pre-tokenizer.
+    pub fn for_pieces(
+        dict: &Dictionary,
+        text: &str,
+        pieces: impl IntoIterator<Item = Span>,
+        shown: super::encode::Semantics,
+    ) -> MergeTrace {
+        let show_hf = shown == super::encode::Semantics::HuggingFace;
+        let words = pieces
+            .into_iter()
+            .map(|span| {
+                let comparison = Comparison::new(dict, span.slice(text).as_bytes());
+                WordSteps::compared(dict, span, comparison, show_hf)
+            })
+            .collect();
+        MergeTrace { words }
+    }
+
     pub fn lines(&self, text: &str) -> Vec<TraceLine> {
         let mut lines = Vec::new();
         for word in &self.words {
@@ -167,6 +187,18 @@ mod tests {
             shown.iter().any(|l| l == "other  «ab» «ab» «ab» «ab»"),
             "{shown:?}"
         );
-        let _ = Semantics::HuggingFace;
+    }
+
+    #[test]
+    fn for_pieces_keeps_offsets_into_the_text() {
+        let d = Dictionary::parse_paper("a b, ab c").unwrap();
+        let text = "abc  ab";
+        let pieces = [Span::new(0, 3), Span::new(5, 7)];
+        let trace = MergeTrace::for_pieces(&d, text, pieces, Semantics::HuggingFace);
+        assert_eq!(trace.words.len(), 2);
+        assert_eq!(trace.words[1].derivation.semantics, Semantics::HuggingFace);
+        let spans: Vec<Option<Span>> = trace.lines(text).iter().map(|l| l.span).collect();
+        assert!(spans.contains(&Some(Span::new(5, 7))));
+        assert_eq!(trace.lines(text)[1].span, Some(Span::new(0, 2)));
     }
 }
