@@ -87,3 +87,26 @@ fn malformed_tables_name_the_line() {
     assert!(err.contains("x.tiktoken: invalid UTF-8 at byte 7"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+mod fuzz {
+    use proptest::prelude::*;
+    use std::path::Path;
+    use toklab::merges::read::{read_merges, read_ranks};
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Arbitrary text never panics the readers: it loads or names the line.
+        #[test]
+        fn readers_never_panic(text in "(#version: 0.2\n)?([abĠ \n=+/0-9A-Za-z]{0,12}\n?){0,12}") {
+            match read_merges(Path::new("m.txt"), &text) {
+                Ok(loaded) => prop_assert!(loaded.dict.len() <= text.lines().count()),
+                Err(e) => prop_assert!(e.to_string().starts_with("m.txt:"), "{}", e),
+            }
+            match read_ranks(Path::new("r.tiktoken"), &text) {
+                Ok(_) => {}
+                Err(e) => prop_assert!(e.to_string().starts_with("r.tiktoken:"), "{}", e),
+            }
+        }
+    }
+}

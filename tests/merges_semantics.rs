@@ -203,3 +203,49 @@ fn example_4_needs_the_whole_chain() {
         .count();
     assert_eq!(before.len() - kept, c);
 }
+
+/// Definitions 3 and 4 read literally, O(n²) per step: the reference the heap encoder must
+/// match on every dictionary, proper or not.
+fn by_definition(rules: &[(String, String)], w: &str, hf: bool) -> Vec<String> {
+    let mut tau: Vec<String> = w.chars().map(String::from).collect();
+    let applicable = |tau: &[String], r: usize| {
+        (0..tau.len().saturating_sub(1)).find(|&i| tau[i] == rules[r].0 && tau[i + 1] == rules[r].1)
+    };
+    loop {
+        let Some((r, _)) = (0..rules.len()).find_map(|r| applicable(&tau, r).map(|i| (r, i))) else {
+            return tau;
+        };
+        if hf {
+            // Apply rule r left to right until it no longer applies.
+            while let Some(i) = applicable(&tau, r) {
+                let right = tau.remove(i + 1);
+                tau[i].push_str(&right);
+            }
+        } else {
+            let i = applicable(&tau, r).unwrap();
+            let right = tau.remove(i + 1);
+            tau[i].push_str(&right);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    #[test]
+    fn encoder_follows_the_definitions(
+        proper in any::<bool>(),
+        d in dictionary(false),
+        p in dictionary(true),
+        w in word(30),
+    ) {
+        let d = if proper { p } else { d };
+        let rules: Vec<(String, String)> = d
+            .rules()
+            .iter()
+            .map(|r| (String::from_utf8(r.left.to_vec()).unwrap(), String::from_utf8(r.right.to_vec()).unwrap()))
+            .collect();
+        prop_assert_eq!(encode_strings(&d, &w, Semantics::SentencePiece), by_definition(&rules, &w, false));
+        prop_assert_eq!(encode_strings(&d, &w, Semantics::HuggingFace), by_definition(&rules, &w, true));
+    }
+}
