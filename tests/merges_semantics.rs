@@ -212,7 +212,8 @@ fn by_definition(rules: &[(String, String)], w: &str, hf: bool) -> Vec<String> {
         (0..tau.len().saturating_sub(1)).find(|&i| tau[i] == rules[r].0 && tau[i + 1] == rules[r].1)
     };
     loop {
-        let Some((r, _)) = (0..rules.len()).find_map(|r| applicable(&tau, r).map(|i| (r, i))) else {
+        let Some((r, _)) = (0..rules.len()).find_map(|r| applicable(&tau, r).map(|i| (r, i)))
+        else {
             return tau;
         };
         if hf {

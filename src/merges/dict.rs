@@ -236,15 +236,9 @@ impl Dictionary {
     pub fn show(s: &[u8]) -> String {
         let mut out = String::new();
         for chunk in s.utf8_chunks() {
-            for c in chunk.valid().chars() {
-                match c {
-                    '\n' => out.push_str("\\n"),
-                    '\t' => out.push_str("\\t"),
-                    '\r' => out.push_str("\\r"),
-                    c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-                    c => out.push(c),
-                }
-            }
+            // The trace's quoting makes control characters visible; drop its «» marks.
+            let quoted = crate::engine::quote(chunk.valid());
+            out.push_str(&quoted['«'.len_utf8()..quoted.len() - '»'.len_utf8()]);
             for b in chunk.invalid() {
                 out.push_str(&format!("\\x{b:02x}"));
             }

@@ -127,25 +127,23 @@ impl MergeTrace {
                         ),
                 );
             }
-            let tokens: Vec<String> = d
-                .tokens()
-                .into_iter()
-                .map(|t| format!("«{}»", show(t)))
-                .collect();
+            let tokens = |ends: &[usize]| {
+                super::steps::split_at_ends(&d.word, ends)
+                    .into_iter()
+                    .map(|t| format!("«{}»", show(t)))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
             lines.push(
                 TraceLine::new(1, Some(word.span))
                     .part(Role::Label, "result ")
-                    .part(Role::Token, tokens.join(" ")),
+                    .part(Role::Token, tokens(&d.result)),
             );
             if let Some((Some(_), other)) = &word.other {
-                let other_tokens: Vec<String> = super::steps::split_at_ends(&d.word, other)
-                    .into_iter()
-                    .map(|t| format!("«{}»", show(t)))
-                    .collect();
                 lines.push(
                     TraceLine::new(1, Some(word.span))
                         .part(Role::Backtrack, "other  ")
-                        .part(Role::Token, other_tokens.join(" ")),
+                        .part(Role::Token, tokens(other)),
                 );
             }
         }
