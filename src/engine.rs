@@ -44,6 +44,10 @@ pub trait Tokenizer: Send + Sync {
 pub enum Trace {
     /// Pattern matches and the gaps between them (whitespace, regex and pre-tokenizer kinds).
     Matches(MatchTrace),
+    /// Merge steps per word under one BPE semantics (`crate::merges`).
+    Merges(crate::merges::MergeTrace),
+    /// Forward and backward maximum matching and where they disagree (`maxmatch:`).
+    MaxMatch(crate::maxmatch::MaxMatchTrace),
 }
 
 impl Trace {
@@ -51,6 +55,8 @@ impl Trace {
     pub fn lines(&self, text: &str) -> Vec<TraceLine> {
         match self {
             Trace::Matches(trace) => trace.lines(text),
+            Trace::Merges(trace) => trace.lines(text),
+            Trace::MaxMatch(trace) => trace.lines(text),
         }
     }
 

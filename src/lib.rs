@@ -16,6 +16,8 @@ pub mod cli;
 pub mod compare;
 pub mod engine;
 pub mod error;
+pub mod maxmatch;
+pub mod merges;
 pub mod offsets;
 pub mod output;
 pub mod pretok;

@@ -42,6 +42,12 @@ pub const KINDS: &[KindInfo] = &[
         about: "a BPE pre-tokenizer's pieces",
         takes_options: false,
     },
+    KindInfo {
+        name: "maxmatch",
+        usage: "maxmatch:DICT?dir=fwd|bwd",
+        about: "longest dictionary words (one word per line), forward or backward; where the two directions disagree is marked ambiguous",
+        takes_options: true,
+    },
 ];
 
 /// The valid kinds as one line, for error messages.
@@ -177,6 +183,7 @@ pub fn load_spec(spec: Spec) -> Result<Box<dyn Tokenizer>> {
     match spec.kind.as_str() {
         "ws" | "words" | "regex" => crate::simple::load(spec),
         "pretok" => crate::pretok::load(spec),
+        "maxmatch" => crate::maxmatch::load(spec),
         other => unreachable!("kind `{other}` is in KINDS but has no loader"),
     }
 }

@@ -163,6 +163,14 @@ pub enum Origin {
     Engine,
     /// A match of a pattern (the `regex:` and `pretok:` kinds name the alternative that matched).
     Pattern { alternative: &'static str },
+    /// A piece of maximum matching (`maxmatch:`): the scanning direction, whether the word list
+    /// has it (else it is one uncovered character), and whether it lies where forward and
+    /// backward matching disagree.
+    MaxMatch {
+        direction: &'static str,
+        in_dictionary: bool,
+        ambiguous: bool,
+    },
 }
 
 impl fmt::Display for Origin {
@@ -170,6 +178,20 @@ impl fmt::Display for Origin {
         match self {
             Origin::Engine => f.write_str("-"),
             Origin::Pattern { alternative } => write!(f, "pattern {alternative}"),
+            Origin::MaxMatch {
+                direction,
+                in_dictionary,
+                ambiguous,
+            } => write!(
+                f,
+                "maxmatch {direction}, {}{}",
+                if *in_dictionary {
+                    "in dictionary"
+                } else {
+                    "not in dictionary"
+                },
+                if *ambiguous { ", ambiguous" } else { "" }
+            ),
         }
     }
 }

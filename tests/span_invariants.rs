@@ -11,6 +11,8 @@ const SPECS: &[&str] = &[
     r"regex:\w+|[^\w\s]+",
     r"regex:\b\w+(?=\s)",
     "pretok:gpt2",
+    "maxmatch:samples/maxmatch/zh-words.txt",
+    "maxmatch:samples/maxmatch/zh-words.txt?dir=bwd",
 ];
 
 static TOKENIZERS: LazyLock<Vec<Box<dyn toklab::Tokenizer>>> = LazyLock::new(|| {

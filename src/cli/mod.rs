@@ -3,6 +3,7 @@
 
 mod align;
 mod compare;
+mod bpe;
 mod explain;
 mod input;
 mod kinds;
@@ -46,6 +47,8 @@ enum Command {
     Align(align::Args),
     /// Compare tokenizers on the same texts (or against gold): agreement, F1, inline diffs.
     Compare(compare::Args),
+    /// BPE dictionaries: check (properness, useful rules, lookahead), train, steps.
+    Bpe(bpe::Args),
 }
 
 /// Runs the command line; errors are printed as `toklab: …` with exit status 1.
@@ -59,6 +62,7 @@ pub fn main() -> ExitCode {
         Some(Command::Kinds) => kinds::run(),
         Some(Command::Align(args)) => align::run(args),
         Some(Command::Compare(args)) => compare::run(args),
+        Some(Command::Bpe(args)) => bpe::run(args),
         None => workbench::run(cli.workbench),
     };
     match result {

@@ -1,0 +1,122 @@
+//! Benchmarks of the formal BPE machinery, each against a reference measured in the same run:
+//!
+//! - incremental re-tokenization (Algorithm 1 + Remark 3) after a one-character edit in a long
+//!   line without pre-tokenization splits, against encoding the whole line again (GPT-2's
+//!   merges, KJV text joined into one line of 100 KB and 1 MB);
+//! - training 8k merges on 10 MB (KJV × 2.5, GPT-2 pre-tokenization), against the one-minute
+//!   budget and against the time spent counting words alone.
+//!
+//! `cargo bench --bench merges` (needs ../shared or TOKLAB_SHARED).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use toklab::merges::read::read_model;
+use toklab::merges::train::{Pretok, Trainer};
+use toklab::merges::{Dictionary, Semantics, Unit, encode_ends, retokenize};
+
+fn shared() -> PathBuf {
+    std::env::var_os("TOKLAB_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn time<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
+    median(
+        (0..runs)
+            .map(|_| {
+                let t = Instant::now();
+                std::hint::black_box(f());
+                t.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn incremental(dict: &Dictionary, kjv: &str, size: usize) {
+    let mut line: String = kjv.replace('\n', " ");
+    let mut cut = size.min(line.len());
+    while !line.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    line.truncate(cut);
+    let old = line.as_bytes();
+    let mut old_ends = Vec::new();
+    encode_ends(dict, old, Semantics::SentencePiece, &mut old_ends);
+    // Change one letter in the middle.
+    let mut at = old.len() / 2;
+    while !old[at].is_ascii_lowercase() {
+        at += 1;
+    }
+    let mut new = old.to_vec();
+    new[at] = if old[at] == b'e' { b'a' } else { b'e' };
+    let runs = if size > 500_000 { 5 } else { 15 };
+    let full = time(runs, || {
+        let mut ends = Vec::new();
+        encode_ends(dict, &new, Semantics::SentencePiece, &mut ends);
+        ends
+    });
+    let mut work = None;
+    let inc = time(runs * 20, || {
+        let mut enc =
+            |p: &[u8], out: &mut Vec<usize>| encode_ends(dict, p, Semantics::SentencePiece, out);
+        let r = retokenize(old, &old_ends, &new, &mut enc);
+        work = Some((r.encoded_bytes, r.rounds, r.fell_back));
+        r
+    });
+    let (bytes, rounds, fell_back) = work.expect("ran");
+    println!(
+        "incremental, {} KB line, one-letter edit: full {:.3} ms, incremental {:.4} ms (median), speed-up ×{:.0}; encoded {bytes} bytes in {rounds} rounds{}",
+        size / 1000,
+        full.as_secs_f64() * 1e3,
+        inc.as_secs_f64() * 1e3,
+        full.as_secs_f64() / inc.as_secs_f64(),
+        if fell_back { ", fell back" } else { "" }
+    );
+}
+
+fn training(kjv: &str) {
+    let mut corpus = kjv.repeat(2);
+    corpus.push_str(&kjv[..kjv.len() / 2]);
+    let budget = Duration::from_secs(60);
+    let count = time(3, || {
+        Trainer::new(&corpus, Unit::Byte, Pretok::Gpt2)
+            .words()
+            .len()
+    });
+    let mut merges = 0;
+    let total = time(3, || {
+        let mut t = Trainer::new(&corpus, Unit::Byte, Pretok::Gpt2);
+        t.train(8000, &mut |_| {});
+        merges = t.merges().len();
+    });
+    println!(
+        "training, {:.1} MB, {merges} merges (bytes, gpt2 pre-tokenization): {:.2} s median, {:.2}× the time of counting words alone ({:.2} s), {:.3}× the one-minute budget",
+        corpus.len() as f64 / 1e6,
+        total.as_secs_f64(),
+        total.as_secs_f64() / count.as_secs_f64(),
+        count.as_secs_f64(),
+        total.as_secs_f64() / budget.as_secs_f64()
+    );
+}
+
+fn main() {
+    let shared = shared();
+    let kjv = match std::fs::read_to_string(shared.join("corpora/kjv-en.txt")) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("merges bench: skipped: {e} (set TOKLAB_SHARED)");
+            return;
+        }
+    };
+    let gpt2 = read_model(&shared.join("conformance/bpe/data/gpt2")).expect("GPT-2 merges");
+    for size in [100_000, 1_000_000] {
+        incremental(&gpt2.dict, &kjv, size);
+    }
+    training(&kjv);
+}

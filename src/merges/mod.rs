@@ -1,0 +1,26 @@
+//! BPE merges as the formal objects of Berglund & van der Merwe, *Formalizing BPE
+//! Tokenization* (seeds/berglund-formalizing-bpe.txt): a dictionary of ordered rules, the two
+//! semantics (SentencePiece, Definition 3; HuggingFace, Definition 4) as step lists, analysis
+//! of a dictionary (properness, useful rules, lookahead bounds), incremental re-tokenization
+//! (Algorithm 1, Remark 3) and training with a step log (Jurafsky §2.4).
+//!
+//! Everything works on [`Dictionary`], a plain ordered rule list, so any loaded model converts
+//! into it with a thin adapter: a merge list keeps its order (rank = line), a rank-only table
+//! gives each token's rules the token's rank (see [`read`]).
+
+mod analysis;
+mod dict;
+mod encode;
+mod incremental;
+pub mod read;
+mod steps;
+mod trace;
+pub mod train;
+pub mod write;
+
+pub use analysis::{Analysis, Improper, Side, chain_bound, improper_rules, never_useful};
+pub use dict::{DictError, Dictionary, NO_ID, Rule, Unit, symbol_ends};
+pub use encode::{MergeEvent, Semantics, encode_ends, encode_observed, encode_strings};
+pub use incremental::{EncodeFn, MAX_ROUNDS, Retokenized, retokenize};
+pub use steps::{Comparison, Derivation, Step, parting_step, split_at_ends};
+pub use trace::{MergeTrace, WordSteps};
