@@ -2,8 +2,8 @@
 //! workbench on the shipped samples.
 
 mod align;
-mod compare;
 mod bpe;
+mod compare;
 mod explain;
 mod input;
 mod kinds;

@@ -16,8 +16,19 @@ pub struct WordSteps {
     /// The rule of each step shown as `«u» ⟩ «v»`, rendered once so the trace needs no
     /// dictionary to be displayed.
     pub rules: Vec<String>,
-    /// When both semantics were derived: the step where the other one parts, and its result.
-    pub other: Option<(Option<usize>, Vec<usize>)>,
+    /// When both semantics were derived: the other one's steps and where they part.
+    pub other: Option<OtherSemantics>,
+}
+
+/// The semantics not shown in the trace lines, kept whole so the workbench's merges tab can
+/// replay both side by side.
+#[derive(Clone, Debug)]
+pub struct OtherSemantics {
+    /// The first step (0-based) where the two semantics differ, `None` if they never do.
+    pub parts_at: Option<usize>,
+    pub derivation: Derivation,
+    /// Its rules shown as `«u» ⟩ «v»`, one per step.
+    pub rules: Vec<String>,
 }
 
 impl WordSteps {
@@ -44,7 +55,12 @@ impl WordSteps {
             (comparison.sp, comparison.hf)
         };
         let mut steps = WordSteps::new(dict, span, shown);
-        steps.other = Some((comparison.parts_at, other.result));
+        let rules = other.steps.iter().map(|s| dict.show_rule(s.rule)).collect();
+        steps.other = Some(OtherSemantics {
+            parts_at: comparison.parts_at,
+            derivation: other,
+            rules,
+        });
         steps
     }
 }
@@ -94,10 +110,10 @@ impl MergeTrace {
                         d.semantics.name()
                     ),
                 );
-            if let Some((parts_at, _)) = &word.other {
+            if let Some(other) = &word.other {
                 head = head.part(
                     Role::Detail,
-                    match parts_at {
+                    match other.parts_at {
                         None => "; both semantics take the same steps".to_string(),
                         Some(k) => format!("; the other semantics parts at step {}", k + 1),
                     },
@@ -106,7 +122,7 @@ impl MergeTrace {
             lines.push(head);
             for (k, step) in d.steps.iter().enumerate() {
                 let span = Span::new(base + step.start, base + step.end);
-                let parted = matches!(word.other, Some((Some(p), _)) if p == k);
+                let parted = word.other.as_ref().is_some_and(|o| o.parts_at == Some(k));
                 let merged = show(&d.word[step.start..step.end]);
                 lines.push(
                     TraceLine::new(1, Some(span))
@@ -139,11 +155,11 @@ impl MergeTrace {
                     .part(Role::Label, "result ")
                     .part(Role::Token, tokens(&d.result)),
             );
-            if let Some((Some(_), other)) = &word.other {
+            if let Some(other) = word.other.as_ref().filter(|o| o.parts_at.is_some()) {
                 lines.push(
                     TraceLine::new(1, Some(word.span))
                         .part(Role::Backtrack, "other  ")
-                        .part(Role::Token, tokens(other)),
+                        .part(Role::Token, tokens(&other.derivation.result)),
                 );
             }
         }

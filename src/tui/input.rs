@@ -26,7 +26,7 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
     (
         "views (lower pane)",
         &[
-            ("1 2 3 4", "trace · tokens table · alignment · statistics"),
+            ("1 … 6", "trace · tokens · align · merges · train · stats"),
             ("v", "next view"),
             (
                 "J K  Ctrl-d Ctrl-u",
@@ -42,8 +42,7 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
             ("b  click a label", "choose row B"),
             ("Enter", "tokens ↔ DP matrix of the selected pair"),
             ("c", "matrix of the whole line ↔ of the pair"),
-            (". ,", "fill the next cell / take one back (demo)"),
-            ("p  f", "play the fill / fill all"),
+            (". ,  p  f", "demo: next cell / back / play / fill all"),
             ("underlined red", "a boundary the row does not share with A"),
         ],
     ),
@@ -69,6 +68,17 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
             ),
             ("W", "save the workspace"),
             ("m", "mouse capture on / off"),
+        ],
+    ),
+    (
+        "merges and train views",
+        &[
+            (
+                ". ,",
+                "next / previous merge step (of the selected word; of training)",
+            ),
+            ("p", "play or pause"),
+            ("f", "to the last step (training: 100 merges more)"),
         ],
     ),
     (
@@ -147,14 +157,16 @@ fn normal_key(key: &KeyEvent) -> Option<Action> {
         KeyCode::Char('1') => Action::ShowView(View::Trace),
         KeyCode::Char('2') => Action::ShowView(View::Table),
         KeyCode::Char('3') => Action::ShowView(View::Align),
-        KeyCode::Char('4') => Action::ShowView(View::Stats),
+        KeyCode::Char('4') => Action::ShowView(View::Merges),
+        KeyCode::Char('5') => Action::ShowView(View::Train),
+        KeyCode::Char('6') => Action::ShowView(View::Stats),
         KeyCode::Char('b') => Action::AlignNextOther,
         KeyCode::Enter => Action::ToggleMatrix,
         KeyCode::Char('c') => Action::ToggleMatrixScope,
-        KeyCode::Char('.') => Action::FillStep(true),
-        KeyCode::Char(',') => Action::FillStep(false),
-        KeyCode::Char('p') => Action::FillPlay,
-        KeyCode::Char('f') => Action::FillAll,
+        KeyCode::Char('.') => Action::DemoStep(true),
+        KeyCode::Char(',') => Action::DemoStep(false),
+        KeyCode::Char('p') => Action::DemoPlay,
+        KeyCode::Char('f') => Action::DemoFinish,
         KeyCode::Char('v') => Action::NextView,
         KeyCode::Char('J') => Action::ViewDown(1),
         KeyCode::Char('K') => Action::ViewUp(1),

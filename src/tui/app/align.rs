@@ -3,13 +3,12 @@
 //! matrix of the selected token pair or of the whole line, filled at once or cell by cell
 //! (the teaching demo).
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::align::{Alignment, Costs, FillSteps, Interner, Matrix, Unit, segment};
-use crate::compare::align_tokens;
 
-/// How often the matrix fills a cell when playing.
-pub const PLAY_STEP: Duration = Duration::from_millis(150);
+use super::{Action, App, View};
+use crate::compare::align_tokens;
 
 /// What the user chose in the alignment view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -161,6 +160,116 @@ fn matrix_view(source: &str, target: &str, step: Option<usize>) -> MatrixView {
         path,
         cells,
         last,
+    }
+}
+
+impl App {
+    /// The alignment view's own actions: choosing row B and the matrix.
+    pub(super) fn align_action(&mut self, action: Action) {
+        match action {
+            Action::AlignNextOther => {
+                self.show_view(View::Align);
+                let next = other_row(&self.align, self.row, self.rows.len()).map(|b| {
+                    let mut n = (b + 1) % self.rows.len();
+                    if n == self.row {
+                        n = (n + 1) % self.rows.len();
+                    }
+                    n
+                });
+                self.align.other = next;
+            }
+            Action::AlignWith(row) => {
+                self.show_view(View::Align);
+                if row != self.row {
+                    self.align.other = Some(row);
+                }
+            }
+            Action::ToggleMatrix => {
+                self.show_view(View::Align);
+                self.align.matrix = !self.align.matrix;
+                self.align.step = None;
+                self.align.playing = None;
+            }
+            Action::ToggleMatrixScope => {
+                self.show_view(View::Align);
+                self.align.matrix = true;
+                self.align.whole_line = !self.align.whole_line;
+                self.align.step = None;
+            }
+            _ => {}
+        }
+    }
+
+    /// The alignment view's data for the current line and rows, when the view is shown.
+    pub fn align_data(&self) -> Option<&AlignData> {
+        let data = self.align_data.as_ref()?;
+        let b = other_row(&self.align, self.row, self.rows.len())?;
+        data.is_for(self.version, self.row, b, &self.align, self.views.cursor)
+            .then_some(data)
+    }
+
+    pub(super) fn refresh_align(&mut self) {
+        if self.views.current != View::Align || self.views.hidden || self.align_data().is_some() {
+            return;
+        }
+        let Some(b) = other_row(&self.align, self.row, self.rows.len()) else {
+            self.align_data = None;
+            return;
+        };
+        let pairs = self
+            .align_data
+            .as_ref()
+            .map_or(usize::MAX, |d| d.tokens.pairs.len());
+        self.views.cursor = self.views.cursor.min(pairs.saturating_sub(1));
+        let data = AlignData::compute(
+            self.version,
+            &self.text,
+            (self.row, &self.rows[self.row].tokens),
+            (b, &self.rows[b].tokens),
+            &self.align,
+            self.views.cursor,
+        );
+        self.views.cursor = self
+            .views
+            .cursor
+            .min(data.tokens.pairs.len().saturating_sub(1));
+        self.align_data = Some(data);
+        // The cursor may have been clamped: compute again for the clamped pair if it moved.
+        if self.align_data().is_none() {
+            self.align_data = None;
+            self.refresh_align();
+        }
+    }
+
+    /// Whether the matrix demo has filled every cell (or is not running).
+    pub(super) fn matrix_fill_done(&self) -> bool {
+        match (
+            self.align.step,
+            self.align_data().and_then(|d| d.matrix.as_ref()),
+        ) {
+            (Some(k), Some(m)) => k >= m.cells,
+            _ => true,
+        }
+    }
+
+    /// One cell more (or less) of the matrix demo.
+    pub(super) fn matrix_step(&mut self, forward: bool) {
+        self.show_view(View::Align);
+        self.align.matrix = true;
+        self.align.playing = None;
+        let cells = self
+            .align_data()
+            .and_then(|d| d.matrix.as_ref())
+            .map(|m| m.cells);
+        let step = self
+            .align
+            .step
+            .unwrap_or(if forward { 0 } else { cells.unwrap_or(0) });
+        self.align.step = Some(if forward {
+            (step + 1).min(cells.unwrap_or(usize::MAX))
+        } else {
+            step.saturating_sub(1)
+        });
     }
 }
 

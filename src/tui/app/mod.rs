@@ -3,12 +3,15 @@
 //! only called through the `Tokenizer` trait; long work runs in [`jobs`].
 
 pub mod align;
+mod demo;
 mod edit;
 pub mod jobs;
 mod prompt;
 mod rows;
 pub mod search;
 pub mod stats;
+mod trace;
+mod train;
 mod views;
 
 use std::path::PathBuf;
@@ -23,10 +26,11 @@ use align::{AlignChoice, AlignData};
 use edit::History;
 use search::Search;
 use stats::StatsRun;
+use trace::{MergeReplay, TraceCache};
+use train::TrainDemo;
 
 use super::document::Document;
 use super::layout::LineLayout;
-use crate::engine::TraceLine;
 use crate::workspace::{TokenizerEntry, Workspace};
 
 /// What keys do at the moment.
@@ -72,10 +76,11 @@ pub enum Action {
     AlignWith(usize),
     ToggleMatrix,
     ToggleMatrixScope,
-    /// Teaching demo: fill one more cell (true) or take one back.
-    FillStep(bool),
-    FillPlay,
-    FillAll,
+    /// Teaching demos (the matrix fill, merge replay, training): one step forward (true) or
+    /// back, play, or go to the end.
+    DemoStep(bool),
+    DemoPlay,
+    DemoFinish,
     /// Moves the view's cursor (trace line, table row) down or up by n.
     ViewDown(usize),
     ViewUp(usize),
@@ -156,8 +161,10 @@ pub struct App {
     history: History,
     /// Bumped whenever `text` or any row's tokens change, so cached views know to refresh.
     pub version: u64,
-    /// The trace of the selected row for the current text: (version, row) it was made for.
-    trace: Option<(u64, usize, Vec<TraceLine>)>,
+    /// The selected row's trace for the current text, when a view needs it.
+    trace: Option<TraceCache>,
+    pub merges: MergeReplay,
+    pub train: Option<TrainDemo>,
     line_available: bool,
     quit_armed: bool,
 }
@@ -198,6 +205,8 @@ impl App {
             history: History::default(),
             version: 0,
             trace: None,
+            merges: MergeReplay::default(),
+            train: None,
             line_available: false,
             quit_armed: false,
         };
@@ -215,7 +224,7 @@ impl App {
 
     /// Whether background work is running (the loop then polls more often to show progress).
     pub fn busy(&self) -> bool {
-        self.align.playing.is_some()
+        self.demo_playing()
             || !self.doc.is_indexed()
             || self.rows.iter().any(Row::is_loading)
             || self.search.as_ref().is_some_and(|s| s.job.is_some())
@@ -299,16 +308,7 @@ impl App {
         {
             self.message = None;
         }
-        if let Some(last) = self.align.playing
-            && last.elapsed() >= align::PLAY_STEP
-        {
-            if self.fill_done() {
-                self.align.playing = None;
-            } else {
-                self.align.step = Some(self.align.step.unwrap_or(0) + 1);
-                self.align.playing = Some(Instant::now());
-            }
-        }
+        self.demo_tick();
         self.refresh_views();
     }
 
@@ -350,50 +350,13 @@ impl App {
             }
             Action::ShowView(view) => self.show_view(view),
             Action::NextView => self.show_view(self.views.current.next()),
-            Action::AlignNextOther => {
-                self.show_view(View::Align);
-                let next = align::other_row(&self.align, self.row, self.rows.len()).map(|b| {
-                    let mut n = (b + 1) % self.rows.len();
-                    if n == self.row {
-                        n = (n + 1) % self.rows.len();
-                    }
-                    n
-                });
-                self.align.other = next;
-            }
-            Action::AlignWith(row) => {
-                self.show_view(View::Align);
-                if row != self.row {
-                    self.align.other = Some(row);
-                }
-            }
-            Action::ToggleMatrix => {
-                self.show_view(View::Align);
-                self.align.matrix = !self.align.matrix;
-                self.align.step = None;
-                self.align.playing = None;
-            }
-            Action::ToggleMatrixScope => {
-                self.show_view(View::Align);
-                self.align.matrix = true;
-                self.align.whole_line = !self.align.whole_line;
-                self.align.step = None;
-            }
-            Action::FillStep(forward) => self.fill_step(forward),
-            Action::FillPlay => {
-                self.show_view(View::Align);
-                self.align.matrix = true;
-                if self.align.playing.take().is_none() {
-                    if self.align.step.is_none() || self.fill_done() {
-                        self.align.step = Some(0);
-                    }
-                    self.align.playing = Some(Instant::now());
-                }
-            }
-            Action::FillAll => {
-                self.align.step = None;
-                self.align.playing = None;
-            }
+            Action::AlignNextOther
+            | Action::AlignWith(_)
+            | Action::ToggleMatrix
+            | Action::ToggleMatrixScope => self.align_action(action),
+            Action::DemoStep(forward) => self.demo_step(forward),
+            Action::DemoPlay => self.demo_play(),
+            Action::DemoFinish => self.demo_finish(),
             Action::ViewDown(n) => self.move_view_cursor(n as isize),
             Action::ViewUp(n) => self.move_view_cursor(-(n as isize)),
             Action::GrowView => self.views.split = (self.views.split + 10).min(80),
@@ -471,76 +434,9 @@ impl App {
     fn refresh_views(&mut self) {
         self.refresh_trace();
         self.refresh_align();
-    }
-
-    /// The alignment view's data for the current line and rows, when the view is shown.
-    pub fn align_data(&self) -> Option<&AlignData> {
-        let data = self.align_data.as_ref()?;
-        let b = align::other_row(&self.align, self.row, self.rows.len())?;
-        data.is_for(self.version, self.row, b, &self.align, self.views.cursor)
-            .then_some(data)
-    }
-
-    fn refresh_align(&mut self) {
-        if self.views.current != View::Align || self.views.hidden || self.align_data().is_some() {
-            return;
+        if self.views.current == View::Merges {
+            self.sync_merge_word();
         }
-        let Some(b) = align::other_row(&self.align, self.row, self.rows.len()) else {
-            self.align_data = None;
-            return;
-        };
-        let pairs = self
-            .align_data
-            .as_ref()
-            .map_or(usize::MAX, |d| d.tokens.pairs.len());
-        self.views.cursor = self.views.cursor.min(pairs.saturating_sub(1));
-        let data = AlignData::compute(
-            self.version,
-            &self.text,
-            (self.row, &self.rows[self.row].tokens),
-            (b, &self.rows[b].tokens),
-            &self.align,
-            self.views.cursor,
-        );
-        self.views.cursor = self
-            .views
-            .cursor
-            .min(data.tokens.pairs.len().saturating_sub(1));
-        self.align_data = Some(data);
-        // The cursor may have been clamped: compute again for the clamped pair if it moved.
-        if self.align_data().is_none() {
-            self.align_data = None;
-            self.refresh_align();
-        }
-    }
-
-    fn fill_done(&self) -> bool {
-        match (
-            self.align.step,
-            self.align_data().and_then(|d| d.matrix.as_ref()),
-        ) {
-            (Some(k), Some(m)) => k >= m.cells,
-            _ => true,
-        }
-    }
-
-    fn fill_step(&mut self, forward: bool) {
-        self.show_view(View::Align);
-        self.align.matrix = true;
-        self.align.playing = None;
-        let cells = self
-            .align_data()
-            .and_then(|d| d.matrix.as_ref())
-            .map(|m| m.cells);
-        let step = self
-            .align
-            .step
-            .unwrap_or(if forward { 0 } else { cells.unwrap_or(0) });
-        self.align.step = Some(if forward {
-            (step + 1).min(cells.unwrap_or(usize::MAX))
-        } else {
-            step.saturating_sub(1)
-        });
     }
 
     /// Pasted text goes into the line being edited or the prompt, as if typed.
@@ -749,7 +645,7 @@ impl App {
                     self.views.cursor = pair;
                 }
             }
-            View::Stats => {}
+            View::Merges | View::Train | View::Stats => {}
         }
     }
 
@@ -859,6 +755,9 @@ impl App {
         if view == View::Stats && self.stats.is_none() {
             self.compute_stats();
         }
+        if view == View::Train {
+            self.train_demo();
+        }
     }
 
     fn move_view_cursor(&mut self, delta: isize) {
@@ -866,7 +765,7 @@ impl App {
             View::Trace => self.trace_lines().len(),
             View::Table => self.row_token_count(),
             View::Align => self.align_data.as_ref().map_or(0, |d| d.tokens.pairs.len()),
-            View::Stats => 0,
+            View::Merges | View::Train | View::Stats => 0,
         };
         let cursor =
             (self.views.cursor as isize + delta).clamp(0, len.saturating_sub(1) as isize) as usize;
@@ -929,33 +828,6 @@ impl App {
             Ok(None) => self.flash(format!("not found: {query}")),
             Err(()) => {}
         }
-    }
-
-    /// The trace of the selected row for the current text (computed when the trace view
-    /// needs it).
-    pub fn trace_lines(&self) -> &[TraceLine] {
-        match &self.trace {
-            Some((version, row, lines)) if *version == self.version && *row == self.row => lines,
-            _ => &[],
-        }
-    }
-
-    fn refresh_trace(&mut self) {
-        if self.views.current != View::Trace || self.views.hidden {
-            return;
-        }
-        if matches!(&self.trace, Some((v, r, _)) if *v == self.version && *r == self.row) {
-            return;
-        }
-        let lines = match self.selected_row().and_then(Row::tokenizer) {
-            Some(t) => t.explain(&self.text).lines(&self.text),
-            None => Vec::new(),
-        };
-        self.trace = Some((self.version, self.row, lines));
-        self.views.cursor = self
-            .views
-            .cursor
-            .min(self.trace_lines().len().saturating_sub(1));
     }
 }
 

@@ -224,8 +224,8 @@ fn alignment_view_pairs_rows_and_steps_the_matrix() {
     assert_eq!(matrix.source.concat(), "We're");
     assert_eq!(matrix.target.concat(), "We");
     assert_eq!(matrix.matrix.distance(), Some(3));
-    app.apply(Action::FillStep(true));
-    app.apply(Action::FillStep(true));
+    app.apply(Action::DemoStep(true));
+    app.apply(Action::DemoStep(true));
     assert_eq!(app.align.step, Some(2));
     assert!(
         !app.align_data()
@@ -236,9 +236,9 @@ fn alignment_view_pairs_rows_and_steps_the_matrix() {
             .matrix
             .is_complete()
     );
-    app.apply(Action::FillStep(false));
+    app.apply(Action::DemoStep(false));
     assert_eq!(app.align.step, Some(1));
-    app.apply(Action::FillAll);
+    app.apply(Action::DemoFinish);
     assert!(
         app.align_data()
             .unwrap()
@@ -261,7 +261,7 @@ fn alignment_view_pairs_rows_and_steps_the_matrix() {
 #[test]
 fn playing_the_fill_advances_on_ticks() {
     let mut app = app("ab", &["ws", "words"]);
-    app.apply(Action::FillPlay);
+    app.apply(Action::DemoPlay);
     assert_eq!(app.align.step, Some(0));
     let deadline = Instant::now() + std::time::Duration::from_secs(5);
     while app.align.playing.is_some() && Instant::now() < deadline {

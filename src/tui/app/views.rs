@@ -8,11 +8,20 @@ pub enum View {
     Trace,
     Table,
     Align,
+    Merges,
+    Train,
     Stats,
 }
 
 impl View {
-    pub const ALL: [View; 4] = [View::Trace, View::Table, View::Align, View::Stats];
+    pub const ALL: [View; 6] = [
+        View::Trace,
+        View::Table,
+        View::Align,
+        View::Merges,
+        View::Train,
+        View::Stats,
+    ];
 
     /// The name on the tab, in workspaces and in the help.
     pub fn name(self) -> &'static str {
@@ -20,6 +29,8 @@ impl View {
             View::Trace => "trace",
             View::Table => "tokens",
             View::Align => "align",
+            View::Merges => "merges",
+            View::Train => "train",
             View::Stats => "stats",
         }
     }

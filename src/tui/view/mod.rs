@@ -3,6 +3,7 @@
 
 mod align;
 mod help;
+mod merges;
 mod pane;
 mod rows;
 mod stats;
@@ -10,6 +11,7 @@ mod status;
 mod table;
 mod text;
 mod trace;
+mod train;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};

@@ -36,7 +36,8 @@ pub fn draw(
         View::Trace | View::Table | View::Align => {
             app.selected_row().map(|r| format!(" {} ", r.setup.label))
         }
-        View::Stats => None,
+        View::Merges => app.selected_row().map(|r| format!(" {} ", r.setup.label)),
+        View::Train | View::Stats => None,
     };
     let mut block = Block::new()
         .borders(Borders::ALL)
@@ -52,6 +53,8 @@ pub fn draw(
         View::Trace => super::trace::draw(frame, inner, app, theme),
         View::Table => super::table::draw(frame, inner, app, theme),
         View::Align => super::align::draw(frame, inner, app, theme),
+        View::Merges => super::merges::draw(frame, inner, app, theme),
+        View::Train => super::train::draw(frame, inner, app, theme),
         View::Stats => super::stats::draw(frame, inner, app, theme),
     }
     inner.height as usize

@@ -340,7 +340,7 @@ fn matrix_view_shows_values_arrows_and_the_path() {
         theme.trace_mark.bg.unwrap(),
         "the last cell is on the backtrace"
     );
-    app.apply(Action::FillStep(true));
+    app.apply(Action::DemoStep(true));
     let screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
     assert!(screen.contains("cell 1/100"), "{screen}");
     assert!(screen.contains("D[0,0] = min( ) = 0"), "{screen}");
@@ -358,4 +358,91 @@ fn disagreeing_boundaries_are_underlined_in_the_other_rows() {
         "the ' starts a boundary ws lacks"
     );
     assert!(!buffer[(x + 1, y)].modifier.contains(Modifier::UNDERLINED));
+}
+
+/// A test engine whose trace is merge steps: whitespace pieces, merges from the paper's
+/// notation.
+struct PaperBpe(crate::merges::Dictionary);
+
+impl crate::engine::Tokenizer for PaperBpe {
+    fn name(&self) -> &str {
+        "paper-bpe"
+    }
+    fn tokenize(&self, text: &str) -> crate::token::Tokenization {
+        crate::load("ws").unwrap().tokenize(text)
+    }
+    fn explain(&self, text: &str) -> crate::engine::Trace {
+        let pieces = self
+            .tokenize(text)
+            .tokens
+            .iter()
+            .map(|t| t.span)
+            .collect::<Vec<_>>();
+        crate::engine::Trace::Merges(crate::merges::MergeTrace::for_pieces(
+            &self.0,
+            text,
+            pieces,
+            crate::merges::Semantics::SentencePiece,
+        ))
+    }
+}
+
+#[test]
+fn merges_view_replays_both_semantics_and_shows_where_they_part() {
+    // The paper's Example 3: D = [ab a, a b] on abababab parts at step 2.
+    let loader: Loader = Arc::new(|_: &str| {
+        let d = crate::merges::Dictionary::parse_paper("ab a, a b").unwrap();
+        Ok(Box::new(PaperBpe(d)) as Box<dyn crate::engine::Tokenizer>)
+    });
+    let mut app = App::new(
+        Document::from_text("abababab"),
+        vec![RowSetup::new("paper")],
+        loader,
+    );
+    app.finish_loading();
+    let theme = Theme::dark();
+    app.apply(Action::ShowView(View::Merges));
+    app.apply(Action::GrowView);
+    app.apply(Action::GrowView);
+    let screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
+    assert!(screen.contains("the semantics part at step 2"), "{screen}");
+    assert!(screen.contains("step 0/4"), "{screen}");
+    app.apply(Action::DemoFinish);
+    let buffer = render_to_buffer(&mut app, &theme, 120, 40);
+    let screen = dump(&buffer);
+    // SentencePiece ends aba b aba b, HuggingFace ab ab ab ab (the paper's Example 3).
+    assert!(screen.contains("SentencePiece"), "{screen}");
+    assert!(
+        screen.contains("«ab» ⟩ «a»"),
+        "SentencePiece applies ab a: {screen}"
+    );
+    assert!(
+        screen.contains("≠  2"),
+        "the parting step is marked: {screen}"
+    );
+    app.apply(Action::DemoStep(false));
+    let screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
+    assert!(screen.contains("step 3/4"), "{screen}");
+}
+
+#[test]
+fn training_view_steps_through_the_textbook_corpus() {
+    let mut app = app("set new new renew reset renew", &[("ws", "ws")]);
+    let theme = Theme::dark();
+    app.apply(Action::ShowView(View::Train));
+    app.apply(Action::GrowView);
+    app.apply(Action::GrowView);
+    let screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
+    assert!(screen.contains("0 merges learned"), "{screen}");
+    assert!(screen.contains("next: «n» + «e» → «ne» (4×)"), "{screen}");
+    app.apply(Action::DemoStep(true));
+    app.apply(Action::DemoStep(true));
+    app.apply(Action::DemoStep(true));
+    let screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
+    assert!(screen.contains("3 merges learned"), "{screen}");
+    assert!(screen.contains("next: «␣r» + «e» → «␣re» (3×)"), "{screen}");
+    assert!(screen.contains("n + e → ne 4×"), "{screen}");
+    app.apply(Action::DemoStep(false));
+    let screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
+    assert!(screen.contains("2 merges learned"), "{screen}");
 }
