@@ -14,6 +14,7 @@
 pub mod cli;
 pub mod engine;
 pub mod error;
+pub mod fst;
 pub mod offsets;
 pub mod output;
 pub mod pretok;

@@ -42,6 +42,12 @@ pub const KINDS: &[KindInfo] = &[
         about: "a BPE pre-tokenizer's pieces",
         takes_options: false,
     },
+    KindInfo {
+        name: "fst",
+        usage: "fst:FILE[?repr=matrix|da]",
+        about: "a finite-state tokenizer (foma .fst, AT&T, Datok .matok/.datok) run as Datok runs it",
+        takes_options: true,
+    },
 ];
 
 /// The valid kinds as one line, for error messages.
@@ -177,6 +183,7 @@ pub fn load_spec(spec: Spec) -> Result<Box<dyn Tokenizer>> {
     match spec.kind.as_str() {
         "ws" | "words" | "regex" => crate::simple::load(spec),
         "pretok" => crate::pretok::load(spec),
+        "fst" => crate::fst::load(spec),
         other => unreachable!("kind `{other}` is in KINDS but has no loader"),
     }
 }

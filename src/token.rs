@@ -163,6 +163,10 @@ pub enum Origin {
     Engine,
     /// A match of a pattern (the `regex:` and `pretok:` kinds name the alternative that matched).
     Pattern { alternative: &'static str },
+    /// A finite-state tokenizer's boundary: the state whose ε:boundary edge ended the token
+    /// (numbered from 1 as in the paper and Datok: foma's state + 1), or, when `forced`, the
+    /// state the automaton was stuck in with no boundary to go back to.
+    Automaton { state: u32, forced: bool },
 }
 
 impl fmt::Display for Origin {
@@ -170,6 +174,14 @@ impl fmt::Display for Origin {
         match self {
             Origin::Engine => f.write_str("-"),
             Origin::Pattern { alternative } => write!(f, "pattern {alternative}"),
+            Origin::Automaton {
+                state,
+                forced: false,
+            } => write!(f, "ε:boundary of state {state}"),
+            Origin::Automaton {
+                state,
+                forced: true,
+            } => write!(f, "forced: no boundary, stuck in state {state}"),
         }
     }
 }

@@ -1,0 +1,292 @@
+//! Datok's own converted models, read as they are: `.matok` (the matrix) and `.datok` (the
+//! double array), both gzip-compressed little-endian files (layout in the conformance README).
+//! Datok numbers foma's symbols and states +1, so its files count states from 1 as we do; its
+//! ε column holds the ε:boundary edges (the boundary symbol itself is not stored).
+
+use std::path::Path;
+
+use super::raw::{RawArc, RawNetwork, RawSymbol};
+use crate::error::{Error, Result};
+
+/// Datok's flag bits.
+const FIRST_BIT: u32 = 1 << 31;
+const SECOND_BIT: u32 = 1 << 30;
+const REST_BITS: u32 = !(FIRST_BIT | SECOND_BIT);
+
+/// A little-endian reader over a decompressed model that names the byte offset of a problem.
+pub(crate) struct Bytes<'a> {
+    path: &'a Path,
+    data: &'a [u8],
+    pub(crate) at: usize,
+}
+
+impl<'a> Bytes<'a> {
+    pub(crate) fn new(path: &'a Path, data: &'a [u8]) -> Self {
+        Bytes { path, data, at: 0 }
+    }
+
+    pub(crate) fn error(&self, message: impl std::fmt::Display) -> Error {
+        Error::format(
+            self.path,
+            None,
+            format!("byte {} (decompressed): {message}", self.at),
+        )
+    }
+
+    pub(crate) fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
+        if self.data.len() - self.at < n {
+            return Err(self.error(format!(
+                "the file ends in {what} (truncated?): {n} bytes needed, {} left",
+                self.data.len() - self.at
+            )));
+        }
+        let slice = &self.data[self.at..self.at + n];
+        self.at += n;
+        Ok(slice)
+    }
+
+    pub(crate) fn u16(&mut self, what: &str) -> Result<u16> {
+        let b = self.take(2, what)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    pub(crate) fn u32(&mut self, what: &str) -> Result<u32> {
+        let b = self.take(4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// One UTF-8 character (Go's `WriteRune`).
+    pub(crate) fn char(&mut self, what: &str) -> Result<char> {
+        let first = *self.take(1, what)?.first().unwrap_or(&0);
+        let len = match first {
+            0x00..=0x7f => 1,
+            0xc0..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf7 => 4,
+            _ => 0,
+        };
+        self.at -= 1;
+        let bytes = if len == 0 { None } else { self.take(len, what).ok() };
+        match bytes.and_then(|b| std::str::from_utf8(b).ok()) {
+            Some(s) => Ok(s.chars().next().unwrap_or('\0')),
+            None => Err(self.error(format!("invalid UTF-8 in {what}"))),
+        }
+    }
+
+    pub(crate) fn rest(&self) -> usize {
+        self.data.len() - self.at
+    }
+}
+
+/// The sigma list both formats share: `count` characters by symbol number, with 0 for the
+/// slots of special symbols.
+fn sigma(
+    bytes: &mut Bytes,
+    count: usize,
+    epsilon: u16,
+    unknown: u16,
+    identity: u16,
+) -> Result<Vec<Option<RawSymbol>>> {
+    let mut symbols = Vec::with_capacity(count + 1);
+    for number in 0..count {
+        let c = bytes.char("the alphabet")?;
+        let n = number as u16;
+        symbols.push(Some(if n == epsilon {
+            RawSymbol::Epsilon
+        } else if n == unknown {
+            RawSymbol::Unknown
+        } else if n == identity {
+            RawSymbol::Identity
+        } else if c == '\0' {
+            RawSymbol::Multi(format!("#{number}"))
+        } else {
+            RawSymbol::Char(c)
+        }));
+    }
+    if epsilon as usize >= count || epsilon == 0 {
+        return Err(bytes.error(format!(
+            "the epsilon symbol {epsilon} is not among the {count} symbols"
+        )));
+    }
+    // The boundary symbol is implicit: the ε column holds the ε:boundary edges.
+    symbols.push(Some(RawSymbol::Boundary));
+    Ok(symbols)
+}
+
+/// Reads a `.matok` (decompressed).
+pub fn parse_matok(path: &Path, data: &[u8]) -> Result<RawNetwork> {
+    let mut bytes = Bytes::new(path, data);
+    if bytes.take(5, "the magic")? != b"MATOK" {
+        return Err(bytes.error("not a Datok matrix (no MATOK magic)"));
+    }
+    let version = bytes.u16("the header")?;
+    if version != 1 {
+        return Err(bytes.error(format!("version {version}; only version 1 is known")));
+    }
+    let epsilon = bytes.u16("the header")?;
+    let unknown = bytes.u16("the header")?;
+    let identity = bytes.u16("the header")?;
+    let states = bytes.u32("the header")?;
+    let count = bytes.u16("the header")? as usize;
+    if states == 0 || states >= super::network::MAX_STATES {
+        return Err(bytes.error(format!("{states} states")));
+    }
+    let symbols = sigma(&mut bytes, count, epsilon, unknown, identity)?;
+    if bytes.take(1, "the marker")? != b"M" {
+        return Err(bytes.error("the matrix marker `M` is missing"));
+    }
+    let cells = (states as usize + 1) * count;
+    if bytes.rest() / 4 < cells {
+        return Err(bytes.error(format!(
+            "the matrix needs {cells} cells of 4 bytes, the file has {} bytes left (truncated?)",
+            bytes.rest()
+        )));
+    }
+    let boundary = count as u32;
+    let mut arcs = Vec::new();
+    for symbol in 1..count as u32 {
+        for state in 1..=states {
+            let at = bytes.at + 4 * ((symbol as usize - 1) * states as usize + state as usize);
+            let value = u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
+            if value == 0 {
+                continue;
+            }
+            let target = value & !FIRST_BIT;
+            if target == 0 || target > states {
+                return Err(Error::format(
+                    path,
+                    None,
+                    format!(
+                        "byte {at} (decompressed): state {state}, symbol {symbol}: target {target} \
+                         is outside the {states} states"
+                    ),
+                ));
+            }
+            let deletes = value & FIRST_BIT != 0;
+            let (input, output) = if symbol == epsilon as u32 {
+                (symbol, boundary)
+            } else if deletes {
+                (symbol, epsilon as u32)
+            } else {
+                (symbol, symbol)
+            };
+            arcs.push(RawArc {
+                from: state - 1,
+                input,
+                output,
+                to: target - 1,
+                line: 0,
+            });
+        }
+    }
+    Ok(RawNetwork {
+        path: path.to_path_buf(),
+        format: "Datok matrix (.matok)",
+        name: None,
+        symbols,
+        state_count: states,
+        start: 0,
+        file_counts_from_one: true,
+        arcs,
+        warnings: Vec::new(),
+    })
+}
+
+/// Reads a `.datok` (decompressed) by walking its double array from the start cell.
+pub fn parse_datok(path: &Path, data: &[u8]) -> Result<RawNetwork> {
+    let mut bytes = Bytes::new(path, data);
+    if bytes.take(5, "the magic")? != b"DATOK" {
+        return Err(bytes.error("not a Datok double array (no DATOK magic)"));
+    }
+    let version = bytes.u16("the header")?;
+    if version != 1 {
+        return Err(bytes.error(format!("version {version}; only version 1 is known")));
+    }
+    let epsilon = bytes.u16("the header")?;
+    let unknown = bytes.u16("the header")?;
+    let identity = bytes.u16("the header")?;
+    let final_symbol = bytes.u16("the header")?;
+    let count = bytes.u16("the header")? as usize;
+    let length = (bytes.u32("the header")? / 2) as usize;
+    let symbols = sigma(&mut bytes, count, epsilon, unknown, identity)?;
+    if bytes.take(1, "the marker")? != b"T" {
+        return Err(bytes.error("the double-array marker `T` is missing"));
+    }
+    if length < 2 || bytes.rest() / 8 < length {
+        return Err(bytes.error(format!(
+            "the double array needs {length} cells of 8 bytes, the file has {} bytes left",
+            bytes.rest()
+        )));
+    }
+    let origin = bytes.at;
+    let cell = |i: usize| -> (u32, u32) {
+        let at = origin + 8 * i;
+        let word = |o: usize| u32::from_le_bytes([data[o], data[o + 1], data[o + 2], data[o + 3]]);
+        (word(at), word(at + 4))
+    };
+    let size = ((cell(1).1 & REST_BITS) as usize).min(length - 1);
+    let boundary = count as u32;
+    // Representative cells get state numbers in the order the walk finds them.
+    let mut state_of = std::collections::HashMap::from([(1usize, 0u32)]);
+    let mut queue = vec![1usize];
+    let mut next = 0;
+    let mut arcs = Vec::new();
+    while next < queue.len() {
+        let t = queue[next];
+        let from = next as u32;
+        next += 1;
+        let base = (cell(t).0 & REST_BITS) as usize;
+        for symbol in 1..count {
+            if symbol == final_symbol as usize {
+                continue;
+            }
+            let t1 = base + symbol;
+            if t1 > size || (cell(t1).1 & REST_BITS) as usize != t {
+                continue;
+            }
+            let (b1, c1) = cell(t1);
+            let target = if b1 & FIRST_BIT != 0 {
+                (b1 & REST_BITS) as usize
+            } else {
+                t1
+            };
+            if target == 0 || target > size {
+                return Err(Error::format(
+                    path,
+                    None,
+                    format!("cell {t1} points to cell {target}, outside the array of {size} cells"),
+                ));
+            }
+            let to = *state_of.entry(target).or_insert_with(|| {
+                queue.push(target);
+                queue.len() as u32 - 1
+            });
+            let symbol = symbol as u32;
+            let (input, output) = if symbol == epsilon as u32 {
+                (symbol, boundary)
+            } else if c1 & FIRST_BIT != 0 {
+                (symbol, epsilon as u32)
+            } else {
+                (symbol, symbol)
+            };
+            arcs.push(RawArc {
+                from,
+                input,
+                output,
+                to,
+                line: 0,
+            });
+        }
+    }
+    Ok(RawNetwork {
+        path: path.to_path_buf(),
+        format: "Datok double array (.datok)",
+        name: None,
+        symbols,
+        state_count: queue.len() as u32,
+        start: 0,
+        file_counts_from_one: true,
+        arcs,
+        warnings: Vec::new(),
+    })
+}
