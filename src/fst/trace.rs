@@ -185,13 +185,21 @@ fn line(step: &FstStep, text: &str) -> TraceLine {
             .part(Role::Token, quote(span.slice(text)))
             .part(Role::Plain, format!("  {state} → "))
             .part(Role::Backtrack, "no edge"),
+        FstStep::Backtrack { from, to, state } if from == to => {
+            TraceLine::new(0, Some(Span::new(to, to)))
+                .part(Role::Backtrack, "back")
+                .part(
+                    Role::Plain,
+                    format!(" to the remembered state {state} at {to} (nothing to read again)"),
+                )
+        }
         FstStep::Backtrack { from, to, state } => {
             let reread = Span::new(to, from);
             TraceLine::new(0, Some(reread))
                 .part(Role::Backtrack, "backtrack")
                 .part(
                     Role::Plain,
-                    format!(" {from} → {to} to state {state}, reading again "),
+                    format!(" {from} → {to} to the remembered state {state}, reading again "),
                 )
                 .part(Role::Backtrack, quote(reread.slice(text)))
         }
