@@ -2,6 +2,7 @@
 //! workbench on the shipped samples.
 
 mod explain;
+mod fst;
 mod input;
 mod kinds;
 mod tokenize;
@@ -33,6 +34,8 @@ enum Command {
     Tui(workbench::Args),
     /// List the tokenizer kinds a spec can name.
     Kinds,
+    /// Inspect a finite-state network, or save it in toklab's compiled form.
+    Fst(fst::Args),
 }
 
 /// Runs the command line; errors are printed as `toklab: …` with exit status 1.
@@ -43,6 +46,7 @@ pub fn main() -> ExitCode {
         Some(Command::Explain(args)) => explain::run(args),
         Some(Command::Tui(args)) => workbench::run(args),
         Some(Command::Kinds) => kinds::run(),
+        Some(Command::Fst(args)) => fst::run(args),
         None => workbench::run(workbench::Args::default()),
     };
     match result {

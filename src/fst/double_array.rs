@@ -55,13 +55,18 @@ impl DoubleArray {
         rep[network.start as usize] = 1;
         let mut queue = VecDeque::from([network.start]);
         let mut free_from = 2usize;
+        // Where the last state with as many edges was placed: the cells before it were too
+        // full for that one, so a state like it starts looking there (a deterministic skip).
+        let mut hint = vec![0usize; width + 1];
         while let Some(state) = queue.pop_front() {
             let edges = network.edges(state);
             if edges.is_empty() {
                 continue;
             }
             let symbols: Vec<usize> = edges.iter().map(|e| e.symbol as usize).collect();
-            let base = first_fit(&used, free_from, &symbols);
+            let from = free_from.max(hint[symbols.len()] + symbols[0]);
+            let base = first_fit(&used, from, &symbols);
+            hint[symbols.len()] = base;
             let needed = base + width + 1;
             if cells.len() < needed {
                 cells.resize(needed, Cell::default());
@@ -116,7 +121,14 @@ impl DoubleArray {
         }
         for (i, cell) in cells.iter().enumerate() {
             let base = (cell.base & CELL) as usize;
-            if base + width > cells.len() {
+            // A separate cell's base names its representative; any other's, where its
+            // children start.
+            let reach = if cell.base & SEPARATE != 0 {
+                base + 1
+            } else {
+                base + width
+            };
+            if reach > cells.len() {
                 return Err(format!(
                     "cell {i}: base {base} leads beyond the array of {} cells",
                     cells.len()

@@ -171,6 +171,30 @@ impl Network {
     }
 }
 
+/// The network itself can run, one binary search per character: too slow for work, but the
+/// plainest statement of what both representations must compute, so tests compare them to it.
+impl super::runner::Transitions for Network {
+    fn start(&self) -> u32 {
+        self.start
+    }
+
+    fn step(&self, state: u32, symbol: Sym) -> u32 {
+        match self.edge(state, symbol) {
+            Some(e) if e.kind == EdgeKind::Deletion => e.target | super::runner::DELETES,
+            Some(e) => e.target,
+            None => 0,
+        }
+    }
+
+    fn boundary(&self, state: u32) -> u32 {
+        Network::boundary(self, state).unwrap_or(0)
+    }
+
+    fn network_state(&self, state: u32) -> u32 {
+        state
+    }
+}
+
 /// How a file symbol maps to ours.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mapped {

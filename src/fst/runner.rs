@@ -80,7 +80,7 @@ impl<'t> Output<'t> {
         let kind = if forced {
             TokenKind::Unknown
         } else {
-            TokenKind::classify(span.slice(self.text))
+            surface_kind(span.slice(self.text))
         };
         self.tokens
             .push(Token::new(span, kind).with_origin(Origin::Automaton { state, forced }));
@@ -252,6 +252,41 @@ pub fn run<T: Transitions, O: Observer>(
     }
 }
 
+/// A token's kind from its surface: automata do not type their tokens, but URLs, addresses,
+/// handles, hashtags, abbreviations and clitics have telling shapes; the rest is
+/// [`TokenKind::classify`]'s guess.
+fn surface_kind(surface: &str) -> TokenKind {
+    let bytes = surface.as_bytes();
+    if bytes.len() > 1 {
+        if surface.contains("://") || surface.starts_with("www.") {
+            return TokenKind::Url;
+        }
+        match bytes[0] {
+            b'@' => return TokenKind::Handle,
+            b'#' => return TokenKind::Hashtag,
+            _ => {}
+        }
+        if let Some(at) = memchr::memchr(b'@', bytes)
+            && bytes[at + 1..].contains(&b'.')
+        {
+            return TokenKind::Email;
+        }
+        if matches!(bytes[0], b'\'' | b'n' | b'N' | 0xe2) && surface.len() <= 6 {
+            let lower = surface.to_lowercase().replace('’', "'");
+            if matches!(
+                lower.as_str(),
+                "'s" | "'d" | "'m" | "'re" | "'ve" | "'ll" | "n't"
+            ) {
+                return TokenKind::Contraction;
+            }
+        }
+        if bytes[bytes.len() - 1] == b'.' && surface.chars().any(char::is_alphabetic) {
+            return TokenKind::Abbreviation;
+        }
+    }
+    TokenKind::classify(surface)
+}
+
 /// The symbol of the character at `pos` and its length in bytes.
 #[inline(always)]
 fn symbol_at(alphabet: &Alphabet, text: &str, bytes: &[u8], pos: usize) -> (Sym, usize) {
@@ -261,5 +296,26 @@ fn symbol_at(alphabet: &Alphabet, text: &str, bytes: &[u8], pos: usize) -> (Sym,
     } else {
         let c = text[pos..].chars().next().unwrap_or('\u{fffd}');
         (alphabet.symbol(c), c.len_utf8())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_from_shapes() {
+        let kind = surface_kind;
+        assert_eq!(kind("https://x.org/a"), TokenKind::Url);
+        assert_eq!(kind("www.x.org"), TokenKind::Url);
+        assert_eq!(kind("jo@x.org"), TokenKind::Email);
+        assert_eq!(kind("@jo"), TokenKind::Handle);
+        assert_eq!(kind("#fst"), TokenKind::Hashtag);
+        assert_eq!(kind("n't"), TokenKind::Contraction);
+        assert_eq!(kind("’LL"), TokenKind::Contraction);
+        assert_eq!(kind("etc."), TokenKind::Abbreviation);
+        assert_eq!(kind("."), TokenKind::Punct);
+        assert_eq!(kind("nation"), TokenKind::Word);
+        assert_eq!(kind("3.14"), TokenKind::Number);
     }
 }
