@@ -86,8 +86,11 @@ fn agreement_with_datok_is_complete() {
                     result.check(text).unwrap();
                     let datok = render(Format::Datok, text, &result);
                     let offsets = render(Format::Offsets, text, &result);
-                    let want_offsets =
-                        format!("{}\n{}\n", expected_offsets[2 * i], expected_offsets[2 * i + 1]);
+                    let want_offsets = format!(
+                        "{}\n{}\n",
+                        expected_offsets[2 * i],
+                        expected_offsets[2 * i + 1]
+                    );
                     let forms: Vec<&str> = result.tokens.iter().map(|t| t.form(text)).collect();
                     let spans = codepoint_spans(text, &result);
                     let sentence_spans: Vec<[usize; 2]> = {
@@ -141,15 +144,25 @@ fn cli_output_is_byte_identical_to_datok() {
     let dir = shared.join("conformance/fst");
     for (grammar, inputs) in [("web-en", "sentences.txt"), ("tiny", "tiny-inputs.txt")] {
         for repr in ["matrix", "da"] {
-            let spec = format!("fst:{}?repr={repr}", dir.join(format!("{grammar}.fst")).display());
+            let spec = format!(
+                "fst:{}?repr={repr}",
+                dir.join(format!("{grammar}.fst")).display()
+            );
             let input = dir.join(inputs);
             let input = input.to_str().unwrap();
             for (format, expected) in [
                 ("datok", format!("expected-{grammar}.txt")),
                 ("offsets", format!("expected-{grammar}-offsets.txt")),
             ] {
-                let out = common::run(&["tokenize", "--with", &spec, "--format", format, input], b"");
-                assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+                let out = common::run(
+                    &["tokenize", "--with", &spec, "--format", format, input],
+                    b"",
+                );
+                assert!(
+                    out.status.success(),
+                    "{}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
                 let want = std::fs::read(dir.join(&expected)).unwrap();
                 assert!(
                     out.stdout == want,

@@ -37,12 +37,22 @@ static SAMPLES: LazyLock<Vec<(String, Matrix, DoubleArray, Network)>> = LazyLock
         .collect()
 });
 
-fn all_agree(network: &Network, matrix: &Matrix, array: &DoubleArray, text: &str) -> Result<Tokenization, TestCaseError> {
+fn all_agree(
+    network: &Network,
+    matrix: &Matrix,
+    array: &DoubleArray,
+    text: &str,
+) -> Result<Tokenization, TestCaseError> {
     let by_network = runner::run(network, &network.alphabet, text, &mut Quiet);
     let by_matrix = runner::run(matrix, &network.alphabet, text, &mut Quiet);
     let by_array = runner::run(array, &network.alphabet, text, &mut Quiet);
     prop_assert_eq!(&by_matrix, &by_network, "matrix vs network on {:?}", text);
-    prop_assert_eq!(&by_array, &by_network, "double array vs network on {:?}", text);
+    prop_assert_eq!(
+        &by_array,
+        &by_network,
+        "double array vs network on {:?}",
+        text
+    );
     if let Err(problem) = by_network.check(text) {
         return Err(TestCaseError::fail(format!("{problem} on {text:?}")));
     }
@@ -196,7 +206,10 @@ fn tokens_longer_than_datoks_buffer() {
     let text = format!("{word} {url}.");
     for repr in [Repr::Matrix, Repr::DoubleArray] {
         let tokenizer = FstTokenizer::open(&sample("english.fst"), repr).unwrap();
-        assert_eq!(forms(&tokenizer, &text), [word.clone(), url.clone(), ".".into()]);
+        assert_eq!(
+            forms(&tokenizer, &text),
+            [word.clone(), url.clone(), ".".into()]
+        );
     }
     assert_eq!(english.tokenize(&text).tokens[1].kind, TokenKind::Url);
 }
@@ -237,7 +250,10 @@ fn whitespace_only_text_with_offsets() {
     // Datok's offset writer panics on a text without tokens; we print two empty lines.
     for repr in ["matrix", "da"] {
         let spec = format!("fst:{}?repr={repr}", sample("english.fst").display());
-        let out = common_run(&["tokenize", "--with", &spec, "--format", "offsets"], " \t \u{a0} \n\n");
+        let out = common_run(
+            &["tokenize", "--with", &spec, "--format", "offsets"],
+            " \t \u{a0} \n\n",
+        );
         assert_eq!(out, "\n\n\n\n");
         let out = common_run(&["tokenize", "--with", &spec, "--format", "datok"], "   \n");
         assert_eq!(out, "\n\n");
@@ -283,7 +299,10 @@ fn going_back_before_deleted_whitespace() {
         let got: Vec<&str> = trace.tokens.tokens.iter().map(|t| t.form(text)).collect();
         assert_eq!(got, ["a", "a"]);
         assert!(
-            trace.steps.iter().any(|s| matches!(s, toklab::fst::FstStep::SkipDeleted { .. })),
+            trace
+                .steps
+                .iter()
+                .any(|s| matches!(s, toklab::fst::FstStep::SkipDeleted { .. })),
             "{:#?}",
             trace.steps
         );
@@ -293,7 +312,11 @@ fn going_back_before_deleted_whitespace() {
 
 fn common_run(args: &[&str], stdin: &str) -> String {
     let out = common::run(args, stdin.as_bytes());
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 

@@ -111,14 +111,13 @@ fn english_grammar_gives_what_foma_gives() {
     if !have_foma("fst_samples") {
         return;
     }
-    let mut texts: Vec<String> = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/sample.txt"),
-    )
-    .unwrap()
-    .lines()
-    .filter(|l| !l.trim().is_empty())
-    .map(str::to_string)
-    .collect();
+    let mut texts: Vec<String> =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/sample.txt"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_string)
+            .collect();
     texts.extend(EXAMPLES.iter().map(|(t, _)| t.to_string()));
     for name in ["english.fst", "simple.fst"] {
         let path = samples().join(name);
@@ -144,9 +143,18 @@ fn english_grammar_gives_what_foma_gives() {
         for (text, answer) in texts.iter().zip(&answers) {
             let ours = marked(&tokenizer, text);
             let foma: Vec<&str> = answer.lines().collect();
-            assert_eq!(foma.len(), 1, "{name}: foma has {} outputs for {text:?}", foma.len());
+            assert_eq!(
+                foma.len(),
+                1,
+                "{name}: foma has {} outputs for {text:?}",
+                foma.len()
+            );
             let theirs = foma[0].trim_end_matches("@_TOKEN_BOUND_@");
-            assert_eq!(ours.trim_end_matches("@_TOKEN_BOUND_@"), theirs, "{name} on {text:?}");
+            assert_eq!(
+                ours.trim_end_matches("@_TOKEN_BOUND_@"),
+                theirs,
+                "{name} on {text:?}"
+            );
             agree += 1;
         }
         println!("{name}: {agree}/{} texts as foma's lookup", texts.len());
@@ -269,19 +277,43 @@ fn info_and_convert() {
     assert!(out.contains("load factor"), "{out}");
     let saved = std::env::temp_dir().join(format!("toklab-english-{}.tlfst", std::process::id()));
     let run = common::run(
-        &["fst", "convert", english.to_str().unwrap(), saved.to_str().unwrap()],
+        &[
+            "fst",
+            "convert",
+            english.to_str().unwrap(),
+            saved.to_str().unwrap(),
+        ],
         b"",
     );
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let text = "Dr. Smith's cat didn't see www.example.com, etc. Then it left.\n";
     let spec = |path: &Path, repr: &str| format!("fst:{}?repr={repr}", path.display());
-    let want = common::stdout_of(&["tokenize", "--with", &spec(&english, "matrix"), "-f", "json"], text);
+    let want = common::stdout_of(
+        &[
+            "tokenize",
+            "--with",
+            &spec(&english, "matrix"),
+            "-f",
+            "json",
+        ],
+        text,
+    );
     for repr in ["matrix", "da"] {
-        let got = common::stdout_of(&["tokenize", "--with", &spec(&saved, repr), "-f", "json"], text);
+        let got = common::stdout_of(
+            &["tokenize", "--with", &spec(&saved, repr), "-f", "json"],
+            text,
+        );
         assert_eq!(got, want, "{repr}");
     }
     let out = common::stdout_of(&["fst", "info", saved.to_str().unwrap()], "");
-    assert!(out.contains("toklab saved form") && out.contains(", read in"), "{out}");
+    assert!(
+        out.contains("toklab saved form") && out.contains(", read in"),
+        "{out}"
+    );
     std::fs::remove_file(&saved).ok();
 }
 
@@ -291,20 +323,31 @@ fn errors_name_the_file_and_place() {
     std::fs::create_dir_all(&dir).unwrap();
     let rewrite = dir.join("rewrite.att");
     std::fs::write(&rewrite, "0\t1\ta\tb\n1\t0\t@0@\t@_TOKEN_BOUND_@\n").unwrap();
-    let out = common::run(&["tokenize", "--with", &format!("fst:{}", rewrite.display())], b"a\n");
+    let out = common::run(
+        &["tokenize", "--with", &format!("fst:{}", rewrite.display())],
+        b"a\n",
+    );
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("rewrite.att:1: not a tokenizer: state 1 (0 in the file), edge «a»:«b» → 2: rewrites"),
+        err.contains(
+            "rewrite.att:1: not a tokenizer: state 1 (0 in the file), edge «a»:«b» → 2: rewrites"
+        ),
         "{err}"
     );
     let garbage = dir.join("garbage.fst");
     std::fs::write(&garbage, [0x1f, 0x8b, 8, 0, 1, 2]).unwrap();
     let out = common::run(&["fst", "info", garbage.to_str().unwrap()], b"");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("garbage.fst: corrupt or truncated gzip data"), "{err}");
+    assert!(
+        err.contains("garbage.fst: corrupt or truncated gzip data"),
+        "{err}"
+    );
     let out = common::run(&["tokenize", "--with", "fst:x.fst?repr=tree"], b"");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("option `repr` is `matrix` or `da`, not `tree`"), "{err}");
+    assert!(
+        err.contains("option `repr` is `matrix` or `da`, not `tree`"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -16,7 +16,10 @@ use crate::error::{Error, Result};
 pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
     let error = |line: usize, message: String| Error::format(path, Some(line), message);
     let text = std::str::from_utf8(data).map_err(|e| {
-        let line = 1 + data[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count();
+        let line = 1 + data[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
         error(line, "invalid UTF-8".into())
     })?;
     let raw_lines: Vec<&str> = text.split('\n').collect();
@@ -56,7 +59,9 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
         // foma's raw newline symbol: `S\tT\t` then `\tOUT` on the next line.
         if line.ends_with('\t')
             && line.matches('\t').count() == 2
-            && raw_lines.get(index).is_some_and(|next| next.starts_with('\t'))
+            && raw_lines
+                .get(index)
+                .is_some_and(|next| next.starts_with('\t'))
         {
             line.push('\n');
             line.push_str(raw_lines[index]);
@@ -93,7 +98,10 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
             }
         };
         if fields.len() == 5 && fields[4].trim().parse::<f64>().is_err() {
-            return Err(error(number, format!("weight `{}` is not a number", fields[4])));
+            return Err(error(
+                number,
+                format!("weight `{}` is not a number", fields[4]),
+            ));
         }
         start.get_or_insert(from);
         max_state = max_state.max(from).max(to);
@@ -106,13 +114,19 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
         });
     }
     let Some(start) = start else {
-        return Err(Error::format(path, None, "no states: the AT&T file is empty"));
+        return Err(Error::format(
+            path,
+            None,
+            "no states: the AT&T file is empty",
+        ));
     };
     if max_state as usize > 2 * index + 64 {
         return Err(Error::format(
             path,
             None,
-            format!("state numbers go up to {max_state} in {index} lines; number the states densely"),
+            format!(
+                "state numbers go up to {max_state} in {index} lines; number the states densely"
+            ),
         ));
     }
     Ok(RawNetwork {
@@ -145,7 +159,8 @@ mod tests {
 
     #[test]
     fn reads_arcs_finals_and_the_split_newline() {
-        let text = "0\t1\ta\ta\n0\t0\t@_SPACE_@\t@0@\n1\t0\t@0@\t@_TOKEN_BOUND_@\t0.5\n0\t0\t\n\t@0@\n1\n";
+        let text =
+            "0\t1\ta\ta\n0\t0\t@_SPACE_@\t@0@\n1\t0\t@0@\t@_TOKEN_BOUND_@\t0.5\n0\t0\t\n\t@0@\n1\n";
         let raw = parse(Path::new("t.att"), text.as_bytes()).unwrap();
         assert_eq!(raw.state_count, 2);
         assert_eq!(raw.start, 0);

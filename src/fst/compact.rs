@@ -60,7 +60,11 @@ pub fn write(network: &Network, array: &DoubleArray) -> Vec<u8> {
 /// Reads a saved form back: the network and the stored double array.
 pub fn read(path: &Path, data: &[u8]) -> Result<(Network, DoubleArray)> {
     if data.len() < MAGIC.len() + 6 {
-        return Err(Error::format(path, None, "truncated: too short for toklab's saved form"));
+        return Err(Error::format(
+            path,
+            None,
+            "truncated: too short for toklab's saved form",
+        ));
     }
     let (body, tail) = data.split_at(data.len() - 4);
     let stored = u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
@@ -77,7 +81,9 @@ pub fn read(path: &Path, data: &[u8]) -> Result<(Network, DoubleArray)> {
     }
     let version = bytes.u16("the header")?;
     if version != VERSION {
-        return Err(bytes.error(format!("version {version}; this toklab reads version {VERSION}")));
+        return Err(bytes.error(format!(
+            "version {version}; this toklab reads version {VERSION}"
+        )));
     }
     let start = bytes.u32("the header")?;
     let states = bytes.u32("the header")?;
@@ -88,7 +94,9 @@ pub fn read(path: &Path, data: &[u8]) -> Result<(Network, DoubleArray)> {
     let mut chars = Vec::with_capacity(count);
     for _ in 0..count {
         let v = bytes.u32("the alphabet")?;
-        chars.push(char::from_u32(v).ok_or_else(|| bytes.error(format!("{v:#x} is not a character")))?);
+        chars.push(
+            char::from_u32(v).ok_or_else(|| bytes.error(format!("{v:#x} is not a character")))?,
+        );
     }
     if chars.windows(2).any(|w| w[0] >= w[1]) || count > Alphabet::MAX_CHARS {
         return Err(bytes.error("the alphabet is not sorted or too large"));

@@ -66,7 +66,11 @@ impl<'a> Bytes<'a> {
             _ => 0,
         };
         self.at -= 1;
-        let bytes = if len == 0 { None } else { self.take(len, what).ok() };
+        let bytes = if len == 0 {
+            None
+        } else {
+            self.take(len, what).ok()
+        };
         match bytes.and_then(|b| std::str::from_utf8(b).ok()) {
             Some(s) => Ok(s.chars().next().unwrap_or('\0')),
             None => Err(self.error(format!("invalid UTF-8 in {what}"))),

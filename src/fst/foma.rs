@@ -26,9 +26,12 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
         )));
     }
     let number = |i: usize, what: &str| -> Result<i64> {
-        fields[i]
-            .parse::<i64>()
-            .map_err(|_| lines.error(format!("the props line's {what} `{}` is not a number", fields[i])))
+        fields[i].parse::<i64>().map_err(|_| {
+            lines.error(format!(
+                "the props line's {what} `{}` is not a number",
+                fields[i]
+            ))
+        })
     };
     let arc_count = number(1, "arc count")?;
     let state_count = number(2, "state count")?;
@@ -37,7 +40,10 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
             "the props line gives {state_count} states and {arc_count} arcs"
         )));
     }
-    let name = fields.get(12..).map(|rest| rest.join(" ")).filter(|n| !n.is_empty());
+    let name = fields
+        .get(12..)
+        .map(|rest| rest.join(" "))
+        .filter(|n| !n.is_empty());
 
     lines.expect(b"##sigma##")?;
     let mut symbols: Vec<Option<RawSymbol>> = Vec::new();
@@ -47,9 +53,9 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
             break;
         }
         let text = lines.text(line)?;
-        let (num, symbol) = text.split_once(' ').ok_or_else(|| {
-            lines.error("a sigma line is `NUMBER SYMBOL`; this one has no space")
-        })?;
+        let (num, symbol) = text
+            .split_once(' ')
+            .ok_or_else(|| lines.error("a sigma line is `NUMBER SYMBOL`; this one has no space"))?;
         let num: usize = num
             .parse()
             .ok()
@@ -279,7 +285,12 @@ mod tests {
             .collect();
         assert_eq!(
             arcs,
-            vec![(0, 5, 5, 1, 12), (0, 3, 0, 0, 13), (1, 0, 4, 0, 14), (1, 6, 6, 1, 15)]
+            vec![
+                (0, 5, 5, 1, 12),
+                (0, 3, 0, 0, 13),
+                (1, 0, 4, 0, 14),
+                (1, 6, 6, 1, 15)
+            ]
         );
         assert!(raw.warnings.is_empty());
     }
@@ -288,22 +299,42 @@ mod tests {
     fn several_networks_warn() {
         let two = format!("{TINY}{TINY}");
         let raw = parse(Path::new("t.fst"), two.as_bytes()).unwrap();
-        assert_eq!(raw.warnings, ["the file holds 2 networks; using the first (X1)"]);
+        assert_eq!(
+            raw.warnings,
+            ["the file holds 2 networks; using the first (X1)"]
+        );
     }
 
     #[test]
     fn truncation_and_bad_lines_name_the_line() {
         let cut = &TINY[..TINY.find("-1 -1").unwrap()];
-        let e = parse(Path::new("t.fst"), cut.as_bytes()).unwrap_err().to_string();
-        assert!(e.starts_with("t.fst:16: the file ends before the end of the states"), "{e}");
+        let e = parse(Path::new("t.fst"), cut.as_bytes())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("t.fst:16: the file ends before the end of the states"),
+            "{e}"
+        );
         let bad = TINY.replace("3 0 0", "3 0 x");
-        let e = parse(Path::new("t.fst"), bad.as_bytes()).unwrap_err().to_string();
+        let e = parse(Path::new("t.fst"), bad.as_bytes())
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "t.fst:13: `x` in a state line is not a number");
         let bad = TINY.replace("6 1\n", "6 7\n");
-        let e = parse(Path::new("t.fst"), bad.as_bytes()).unwrap_err().to_string();
-        assert!(e.contains(":15: state 7 is outside the network's 2 states"), "{e}");
+        let e = parse(Path::new("t.fst"), bad.as_bytes())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(":15: state 7 is outside the network's 2 states"),
+            "{e}"
+        );
         let bad = TINY.replace("2 4 2 5", "2 5 2 5");
-        let e = parse(Path::new("t.fst"), bad.as_bytes()).unwrap_err().to_string();
-        assert!(e.contains("says 5 arcs but the states section has 4"), "{e}");
+        let e = parse(Path::new("t.fst"), bad.as_bytes())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("says 5 arcs but the states section has 4"),
+            "{e}"
+        );
     }
 }

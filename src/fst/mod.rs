@@ -122,7 +122,10 @@ fn gunzip<'a>(path: &Path, data: &'a [u8]) -> Result<std::borrow::Cow<'a, [u8]>>
             Error::format(
                 path,
                 None,
-                format!("corrupt or truncated gzip data ({e}) after {} bytes", out.len()),
+                format!(
+                    "corrupt or truncated gzip data ({e}) after {} bytes",
+                    out.len()
+                ),
             )
         })?;
     Ok(std::borrow::Cow::Owned(out))
@@ -224,9 +227,8 @@ impl Tokenizer for FstTokenizer {
 pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
     let repr = match spec.take_option("repr") {
         None => Repr::Matrix,
-        Some(name) => Repr::parse(&name).ok_or_else(|| {
-            spec.bad(format!("option `repr` is `matrix` or `da`, not `{name}`"))
-        })?,
+        Some(name) => Repr::parse(&name)
+            .ok_or_else(|| spec.bad(format!("option `repr` is `matrix` or `da`, not `{name}`")))?,
     };
     spec.finish(&["repr"])?;
     if spec.arg.is_empty() {

@@ -246,14 +246,21 @@ impl<'a> Checker<'a> {
             return Err(Error::format(
                 &raw.path,
                 None,
-                format!("{} characters in the alphabet; at most {} are supported", chars.len(), Alphabet::MAX_CHARS),
+                format!(
+                    "{} characters in the alphabet; at most {} are supported",
+                    chars.len(),
+                    Alphabet::MAX_CHARS
+                ),
             ));
         }
         if raw.state_count == 0 || raw.state_count > MAX_STATES {
             return Err(Error::format(
                 &raw.path,
                 None,
-                format!("{} states; a tokenizer needs 1 to {MAX_STATES}", raw.state_count),
+                format!(
+                    "{} states; a tokenizer needs 1 to {MAX_STATES}",
+                    raw.state_count
+                ),
             ));
         }
         let alphabet = Alphabet::new(chars);
@@ -334,7 +341,13 @@ impl<'a> Checker<'a> {
         let input = self.symbol(arc, arc.input)?;
         let output = self.symbol(arc, arc.output)?;
         let target = arc.to + 1;
-        let edge = |symbol, kind| Ok(Some(Edge { symbol, target, kind }));
+        let edge = |symbol, kind| {
+            Ok(Some(Edge {
+                symbol,
+                target,
+                kind,
+            }))
+        };
         match (input, output) {
             (Mapped::Epsilon, Mapped::Boundary) => {
                 stats.boundary += 1;
@@ -558,20 +571,31 @@ mod tests {
     }
 
     fn error(states: u32, arcs: &[(u32, u32, u32, u32)]) -> String {
-        Network::from_raw(raw(states, arcs)).unwrap_err().to_string()
+        Network::from_raw(raw(states, arcs))
+            .unwrap_err()
+            .to_string()
     }
 
     #[test]
     fn three_kinds_of_edges() {
         let n = Network::from_raw(raw(
             2,
-            &[(0, 2, 2, 1), (0, 4, 0, 0), (1, 0, 1, 0), (1, 1, 1, 1), (0, 5, 5, 0)],
+            &[
+                (0, 2, 2, 1),
+                (0, 4, 0, 0),
+                (1, 0, 1, 0),
+                (1, 1, 1, 1),
+                (0, 5, 5, 0),
+            ],
         ))
         .unwrap();
         assert_eq!(n.start, 1);
         assert_eq!(n.state_count(), 2);
         let a = n.alphabet.symbol('a');
-        assert_eq!(n.edge(1, a).map(|e| (e.target, e.kind)), Some((2, EdgeKind::Identity)));
+        assert_eq!(
+            n.edge(1, a).map(|e| (e.target, e.kind)),
+            Some((2, EdgeKind::Identity))
+        );
         let space = n.alphabet.symbol(' ');
         assert_eq!(n.edge(1, space).map(|e| e.kind), Some(EdgeKind::Deletion));
         assert_eq!(n.boundary(2), Some(1));
@@ -586,7 +610,9 @@ mod tests {
     fn rewrites_name_state_edge_and_line() {
         let e = error(2, &[(0, 0, 1, 1), (1, 2, 3, 0)]);
         assert!(
-            e.starts_with("t.fst:11: not a tokenizer: state 2 (1 in the file), edge «a»:«b» → 1: rewrites"),
+            e.starts_with(
+                "t.fst:11: not a tokenizer: state 2 (1 in the file), edge «a»:«b» → 1: rewrites"
+            ),
             "{e}"
         );
     }

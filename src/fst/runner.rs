@@ -108,7 +108,7 @@ pub fn run<T: Transitions, O: Observer>(
     let bytes = text.as_bytes();
     let mut out = Output {
         text,
-        tokens: Vec::with_capacity(text.len() / 5 + 1),
+        tokens: Vec::with_capacity(text.len() / 4 + 1),
         sentence_ends: Vec::new(),
         sentence_closed: false,
     };
@@ -254,37 +254,71 @@ pub fn run<T: Transitions, O: Observer>(
 
 /// A token's kind from its surface: automata do not type their tokens, but URLs, addresses,
 /// handles, hashtags, abbreviations and clitics have telling shapes; the rest is
-/// [`TokenKind::classify`]'s guess.
+/// [`TokenKind::classify`]'s guess. ASCII tokens (most of them) are classified in one pass
+/// over their bytes, with the same result as `classify`; this is a third of the tokenizer's
+/// time otherwise.
 fn surface_kind(surface: &str) -> TokenKind {
     let bytes = surface.as_bytes();
-    if bytes.len() > 1 {
-        if surface.contains("://") || surface.starts_with("www.") {
-            return TokenKind::Url;
-        }
-        match bytes[0] {
-            b'@' => return TokenKind::Handle,
-            b'#' => return TokenKind::Hashtag,
-            _ => {}
-        }
-        if let Some(at) = memchr::memchr(b'@', bytes)
-            && bytes[at + 1..].contains(&b'.')
-        {
-            return TokenKind::Email;
-        }
-        if matches!(bytes[0], b'\'' | b'n' | b'N' | 0xe2) && surface.len() <= 6 {
-            let lower = surface.to_lowercase().replace('’', "'");
-            if matches!(
-                lower.as_str(),
-                "'s" | "'d" | "'m" | "'re" | "'ve" | "'ll" | "n't"
-            ) {
-                return TokenKind::Contraction;
+    let (mut letters, mut digits, mut punct, mut other) = (0usize, 0usize, 0usize, 0usize);
+    let mut apostrophe = false;
+    for &b in bytes {
+        match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'-' => letters += 1,
+            b'\'' => {
+                letters += 1;
+                apostrophe = true;
             }
-        }
-        if bytes[bytes.len() - 1] == b'.' && surface.chars().any(char::is_alphabetic) {
-            return TokenKind::Abbreviation;
+            b'0'..=b'9' => digits += 1,
+            b'!'..=b'/' | b':'..=b'@' | b'['..=b'`' | b'{'..=b'~' => punct += 1,
+            _ => other += 1,
         }
     }
-    TokenKind::classify(surface)
+    if bytes.len() > 1
+        && (punct > 0 || other > 0 || apostrophe)
+        && let Some(kind) = shaped_kind(surface)
+    {
+        return kind;
+    }
+    if other > 0 {
+        return TokenKind::classify(surface);
+    }
+    match (letters, digits) {
+        (0, 0) if punct > 0 => TokenKind::Punct,
+        (0, 0) => TokenKind::classify(surface),
+        (0, _) => TokenKind::Number,
+        _ => TokenKind::Word,
+    }
+}
+
+/// The kinds a token's shape tells: URL, handle, hashtag, e-mail, clitic, abbreviation.
+fn shaped_kind(surface: &str) -> Option<TokenKind> {
+    let bytes = surface.as_bytes();
+    if surface.contains("://") || surface.starts_with("www.") {
+        return Some(TokenKind::Url);
+    }
+    match bytes[0] {
+        b'@' => return Some(TokenKind::Handle),
+        b'#' => return Some(TokenKind::Hashtag),
+        _ => {}
+    }
+    if let Some(at) = memchr::memchr(b'@', bytes)
+        && bytes[at + 1..].contains(&b'.')
+    {
+        return Some(TokenKind::Email);
+    }
+    if matches!(bytes[0], b'\'' | b'n' | b'N' | 0xe2) && surface.len() <= 6 {
+        let lower = surface.to_lowercase().replace('’', "'");
+        if matches!(
+            lower.as_str(),
+            "'s" | "'d" | "'m" | "'re" | "'ve" | "'ll" | "n't"
+        ) {
+            return Some(TokenKind::Contraction);
+        }
+    }
+    if bytes[bytes.len() - 1] == b'.' && surface.chars().any(char::is_alphabetic) {
+        return Some(TokenKind::Abbreviation);
+    }
+    None
 }
 
 /// The symbol of the character at `pos` and its length in bytes.
@@ -317,5 +351,24 @@ mod tests {
         assert_eq!(kind("."), TokenKind::Punct);
         assert_eq!(kind("nation"), TokenKind::Word);
         assert_eq!(kind("3.14"), TokenKind::Number);
+        assert_eq!(kind("Zoë"), TokenKind::Word);
+        assert_eq!(kind("«"), TokenKind::Punct);
+        assert_eq!(kind("€"), TokenKind::Symbol);
+    }
+
+    #[test]
+    fn ascii_fast_path_agrees_with_classify() {
+        for b in 0u8..128 {
+            for text in [
+                format!("{}", b as char),
+                format!("a{}", b as char),
+                format!("1{}", b as char),
+                format!("{}{}", b as char, b as char),
+            ] {
+                if shaped_kind(&text).is_none() {
+                    assert_eq!(surface_kind(&text), TokenKind::classify(&text), "{text:?}");
+                }
+            }
+        }
     }
 }
