@@ -11,6 +11,10 @@ const SPECS: &[&str] = &[
     r"regex:\w+|[^\w\s]+",
     r"regex:\b\w+(?=\s)",
     "pretok:gpt2",
+    "fst:samples/fst/english.fst",
+    "fst:samples/fst/english.fst?repr=da",
+    "fst:samples/fst/simple.fst",
+    "fst:samples/fst/toy.fst?repr=da",
 ];
 
 static TOKENIZERS: LazyLock<Vec<Box<dyn toklab::Tokenizer>>> = LazyLock::new(|| {
