@@ -76,8 +76,25 @@ fn agreement_with_datok_is_complete() {
             .collect();
         assert_eq!(expected_tokens.len(), texts.len(), "{}", case.grammar);
         assert_eq!(json.len(), texts.len(), "{}", case.grammar);
-        for model in ["fst", "matok"] {
-            let path = dir.join(format!("{}.{model}", case.grammar));
+        // Datok's models as shipped, and the double array and saved form toklab writes.
+        let written = std::env::temp_dir().join(format!("toklab-conf-{}", std::process::id()));
+        std::fs::create_dir_all(&written).unwrap();
+        let source = toklab::fst::Model::open(&dir.join(format!("{}.fst", case.grammar))).unwrap();
+        let array = toklab::fst::DoubleArray::build(&source.network);
+        let datok = written.join(format!("{}.datok", case.grammar));
+        std::fs::write(
+            &datok,
+            toklab::fst::datok_models::write_datok(&source.network, &array),
+        )
+        .unwrap();
+        let saved = written.join(format!("{}.tlfst", case.grammar));
+        std::fs::write(&saved, toklab::fst::compact::write(&source.network, &array)).unwrap();
+        for (model, path) in [
+            ("fst", dir.join(format!("{}.fst", case.grammar))),
+            ("matok", dir.join(format!("{}.matok", case.grammar))),
+            ("datok (written by toklab)", datok),
+            ("toklab saved form", saved),
+        ] {
             for repr in [Repr::Matrix, Repr::DoubleArray] {
                 let tokenizer = FstTokenizer::open(&path, repr).unwrap();
                 let (mut agree, mut tokens, mut sentences) = (0, 0, 0);
@@ -122,8 +139,15 @@ fn agreement_with_datok_is_complete() {
                     tokens += result.len();
                     sentences += result.sentences().len();
                 }
+                assert_eq!(
+                    agree,
+                    texts.len(),
+                    "{} {model} {}",
+                    case.grammar,
+                    repr.name()
+                );
                 println!(
-                    "fst conformance {}.{model} repr={}: {agree}/{} texts agree with Datok ({:.2}%), \
+                    "fst conformance {} {model} repr={}: {agree}/{} texts agree with Datok ({:.2}%), \
                      {tokens} tokens, {sentences} sentences",
                     case.grammar,
                     repr.name(),

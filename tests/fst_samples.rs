@@ -351,3 +351,40 @@ fn errors_name_the_file_and_place() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn att_written_by_foma_tokenizes_the_same() {
+    if !have_foma("fst_samples") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("toklab-fst-att-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["english", "simple", "toy"] {
+        let fst = samples().join(format!("{name}.fst"));
+        let att = dir.join(format!("{name}.att"));
+        let status = Command::new("foma")
+            .args(["-e", &format!("load stack {}", fst.display())])
+            .args(["-e", &format!("write att {}", att.display())])
+            .args(["-q", "-s"])
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let from_fst = FstTokenizer::open(&fst, Repr::Matrix).unwrap();
+        let from_att = FstTokenizer::open(&att, Repr::DoubleArray).unwrap();
+        assert_eq!(from_att.network().format, "AT&T");
+        assert_eq!(
+            from_att.network().edge_count(),
+            from_fst.network().edge_count()
+        );
+        for (text, _) in EXAMPLES {
+            let text = format!("{text}\nabbbd ab c\t{text}");
+            assert_eq!(
+                from_att.tokenize(&text),
+                from_fst.tokenize(&text),
+                "{name}: {text:?}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use crate::fst::{DoubleArray, Matrix, Model, compact};
+use crate::fst::{DoubleArray, Matrix, Model, compact, datok_models};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -24,19 +24,41 @@ enum Command {
         file: PathBuf,
     },
     /// Save a network in toklab's compiled form (the alphabet and a ready-built double array),
-    /// which loads much faster than a .fst; `fst:OUTPUT` then names it.
+    /// which loads much faster than a .fst; `fst:OUTPUT` then names it. Datok's .matok and
+    /// .datok can be written too, for Datok to load.
     Convert {
         /// The network to read (any format `fst info` reads).
         input: PathBuf,
-        /// Where to write the compiled form.
+        /// Where to write it.
         output: PathBuf,
+        /// The format to write; by default from OUTPUT's extension (.matok, .datok), else toklab.
+        #[arg(long, value_enum)]
+        to: Option<Target>,
     },
+}
+
+/// What `fst convert` writes.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Target {
+    /// toklab's compiled form.
+    Toklab,
+    /// Datok's matrix (gzip).
+    Matok,
+    /// Datok's double array (gzip), built deterministically.
+    Datok,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         Command::Info { file } => info(&file),
-        Command::Convert { input, output } => convert(&input, &output),
+        Command::Convert { input, output, to } => {
+            let to = to.unwrap_or(match output.extension().and_then(|e| e.to_str()) {
+                Some("matok") => Target::Matok,
+                Some("datok") => Target::Datok,
+                _ => Target::Toklab,
+            });
+            convert(&input, &output, to)
+        }
     }
 }
 
@@ -112,7 +134,11 @@ fn info(path: &std::path::Path) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn convert(input: &std::path::Path, output: &std::path::Path) -> anyhow::Result<ExitCode> {
+fn convert(
+    input: &std::path::Path,
+    output: &std::path::Path,
+    to: Target,
+) -> anyhow::Result<ExitCode> {
     let model = Model::open(input)?;
     for warning in &model.network.warnings {
         eprintln!("toklab: warning: {}: {warning}", input.display());
@@ -121,7 +147,11 @@ fn convert(input: &std::path::Path, output: &std::path::Path) -> anyhow::Result<
         Some(array) => array,
         None => DoubleArray::build(&model.network),
     };
-    let data = compact::write(&model.network, &array);
+    let data = match to {
+        Target::Toklab => compact::write(&model.network, &array),
+        Target::Matok => gzip(&datok_models::write_matok(&model.network))?,
+        Target::Datok => gzip(&datok_models::write_datok(&model.network, &array))?,
+    };
     std::fs::write(output, &data).with_context(|| format!("cannot write {}", output.display()))?;
     eprintln!(
         "toklab: wrote {} ({}): {} states, {} edges; use it as fst:{}",
@@ -132,6 +162,14 @@ fn convert(input: &std::path::Path, output: &std::path::Path) -> anyhow::Result<
         output.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Datok's models are gzip-compressed.
+fn gzip(data: &[u8]) -> anyhow::Result<Vec<u8>> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(data)?;
+    Ok(encoder.finish()?)
 }
 
 /// A byte count for people.

@@ -68,7 +68,7 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
             index += 1;
         }
         let fields: Vec<&str> = if line.contains('\t') {
-            line.split('\t').collect()
+            tab_fields(&line)
         } else {
             line.split_whitespace().collect()
         };
@@ -142,6 +142,36 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
     })
 }
 
+/// Splits a tab-separated line. A symbol is never empty, so an empty field after the two
+/// state numbers is foma's raw tab symbol, which swallowed a separator.
+fn tab_fields(line: &str) -> Vec<&str> {
+    let mut fields = Vec::with_capacity(5);
+    let mut rest = line;
+    while fields.len() < 6 {
+        if fields.len() >= 2 && rest.starts_with('\t') {
+            fields.push("\t");
+            rest = &rest[1..];
+            match rest.strip_prefix('\t') {
+                Some(after) => rest = after,
+                None if rest.is_empty() => break,
+                None => {}
+            }
+            continue;
+        }
+        match rest.find('\t') {
+            Some(i) => {
+                fields.push(&rest[..i]);
+                rest = &rest[i + 1..];
+            }
+            None => {
+                fields.push(rest);
+                break;
+            }
+        }
+    }
+    fields
+}
+
 /// Whether `data` looks like AT&T text: its first non-empty line starts with a state number.
 pub fn looks_like(data: &[u8]) -> bool {
     let first = data
@@ -178,6 +208,16 @@ mod tests {
         assert_eq!(named[1], (RawSymbol::Char(' '), RawSymbol::Epsilon, 2));
         assert_eq!(named[2], (RawSymbol::Epsilon, RawSymbol::Boundary, 3));
         assert_eq!(named[3], (RawSymbol::Char('\n'), RawSymbol::Epsilon, 4));
+    }
+
+    #[test]
+    fn foma_raw_tabs() {
+        assert_eq!(tab_fields("0\t0\t\t\t@0@"), ["0", "0", "\t", "@0@"]);
+        assert_eq!(tab_fields("0\t0\t\t\t\t"), ["0", "0", "\t", "\t"]);
+        assert_eq!(tab_fields("0\t0\tx\t\t"), ["0", "0", "x", "\t"]);
+        assert_eq!(tab_fields("0\t1\ta\tb\t0.5"), ["0", "1", "a", "b", "0.5"]);
+        assert_eq!(tab_fields("3\t0.5"), ["3", "0.5"]);
+        assert_eq!(tab_fields("0\t0\t\n\t@0@"), ["0", "0", "\n", "@0@"]);
     }
 
     #[test]

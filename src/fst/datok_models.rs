@@ -5,6 +5,9 @@
 
 use std::path::Path;
 
+use super::alphabet::{Alphabet, BOUNDARY, IDENTITY, Sym, UNKNOWN};
+use super::double_array::DoubleArray;
+use super::network::{EdgeKind, Network};
 use super::raw::{RawArc, RawNetwork, RawSymbol};
 use crate::error::{Error, Result};
 
@@ -293,4 +296,135 @@ pub fn parse_datok(path: &Path, data: &[u8]) -> Result<RawNetwork> {
         arcs,
         warnings: Vec::new(),
     })
+}
+
+/// The sigma list as Datok writes it: `count` characters by symbol number, U+0000 in the
+/// slots of the special symbols. Our symbol numbers serve as Datok's: 1 is ε (whose column
+/// holds the ε:boundary edges, as in Datok's models), 2 the identity, 3 the unknown symbol.
+fn write_sigma(out: &mut Vec<u8>, alphabet: &Alphabet) {
+    for symbol in 0..alphabet.symbol_count() {
+        let c = alphabet.char_of(symbol as Sym).unwrap_or('\0');
+        let mut buf = [0u8; 4];
+        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    }
+}
+
+/// A `.matok` (before gzip) of a network, in Datok's layout, so Datok can load what toklab
+/// built.
+pub fn write_matok(network: &Network) -> Vec<u8> {
+    let alphabet = &network.alphabet;
+    let states = network.state_count() as usize;
+    let count = alphabet.symbol_count();
+    let mut out = Vec::with_capacity(32 + (states + 1) * count * 4);
+    out.extend_from_slice(b"MATOK");
+    for v in [1u16, BOUNDARY, UNKNOWN, IDENTITY] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(&(states as u32).to_le_bytes());
+    out.extend_from_slice(&(count as u16).to_le_bytes());
+    write_sigma(&mut out, alphabet);
+    out.push(b'M');
+    let mut cells = vec![0u32; (states + 1) * count];
+    for state in 1..=states {
+        for edge in network.edges(state as u32) {
+            let flag = if edge.kind == EdgeKind::Deletion {
+                FIRST_BIT
+            } else {
+                0
+            };
+            cells[(edge.symbol as usize - 1) * states + state] = edge.target | flag;
+        }
+    }
+    for cell in cells {
+        out.extend_from_slice(&cell.to_le_bytes());
+    }
+    out
+}
+
+/// A `.datok` (before gzip) of a network's double array, in Datok's layout: the flag bits are
+/// Datok's, cell 1's check holds the array's last cell, the final symbol is one past the
+/// alphabet (there are no final cells: finality plays no role in tokenizing).
+pub fn write_datok(network: &Network, array: &DoubleArray) -> Vec<u8> {
+    let alphabet = &network.alphabet;
+    let cells = array.cells();
+    let count = alphabet.symbol_count();
+    let mut out = Vec::with_capacity(32 + cells.len() * 8);
+    out.extend_from_slice(b"DATOK");
+    for v in [
+        1u16,
+        BOUNDARY,
+        UNKNOWN,
+        IDENTITY,
+        count as u16,
+        count as u16,
+    ] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(&(cells.len() as u32 * 2).to_le_bytes());
+    write_sigma(&mut out, alphabet);
+    out.push(b'T');
+    for (i, cell) in cells.iter().enumerate() {
+        let check = if i == 1 {
+            cells.len() as u32 - 1
+        } else {
+            cell.check
+        };
+        out.extend_from_slice(&cell.base.to_le_bytes());
+        out.extend_from_slice(&check.to_le_bytes());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fst::Model;
+
+    fn network() -> Network {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/fst/english.fst");
+        Model::open(&path).unwrap().network
+    }
+
+    fn edges(n: &Network) -> Vec<Vec<crate::fst::Edge>> {
+        (1..=n.state_count()).map(|s| n.edges(s).to_vec()).collect()
+    }
+
+    #[test]
+    fn matok_round_trip() {
+        let n = network();
+        let data = write_matok(&n);
+        let back = Network::from_raw(parse_matok(Path::new("x.matok"), &data).unwrap()).unwrap();
+        assert_eq!(back.alphabet, n.alphabet);
+        assert_eq!(edges(&back), edges(&n));
+        let e = parse_matok(Path::new("x.matok"), &data[..data.len() - 3]).unwrap_err();
+        assert!(e.to_string().contains("x.matok: byte"), "{e}");
+    }
+
+    #[test]
+    fn datok_round_trip() {
+        let n = network();
+        let array = DoubleArray::build(&n);
+        let data = write_datok(&n, &array);
+        let back = Network::from_raw(parse_datok(Path::new("x.datok"), &data).unwrap()).unwrap();
+        assert_eq!(back.alphabet, n.alphabet);
+        assert_eq!(back.edge_count(), n.edge_count());
+        let kinds = |n: &Network| {
+            (
+                n.stats.identity,
+                n.stats.identity_unknown,
+                n.stats.deletion,
+                n.stats.boundary,
+            )
+        };
+        assert_eq!(kinds(&back), kinds(&n));
+        // The walk numbers states in the order it finds them: compare what each text gives.
+        let text = "Dr. Smith's cat didn't see www.example.com, etc. Then it left :-)";
+        let run = |net: &Network| {
+            crate::fst::runner::run(net, &net.alphabet, text, &mut crate::fst::runner::Quiet)
+        };
+        let (a, b) = (run(&back), run(&n));
+        let spans = |t: &crate::Tokenization| t.tokens.iter().map(|t| t.span).collect::<Vec<_>>();
+        assert_eq!(spans(&a), spans(&b));
+        assert_eq!(a.sentence_ends, b.sentence_ends);
+    }
 }
