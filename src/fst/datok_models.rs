@@ -120,19 +120,29 @@ fn sigma(
     Ok(symbols)
 }
 
-/// Reads a `.matok` (decompressed).
-pub fn parse_matok(path: &Path, data: &[u8]) -> Result<RawNetwork> {
-    let mut bytes = Bytes::new(path, data);
-    if bytes.take(5, "the magic")? != b"MATOK" {
-        return Err(bytes.error("not a Datok matrix (no MATOK magic)"));
+/// The start both formats share: magic, version 1, and the ε, unknown and identity symbols.
+fn header(bytes: &mut Bytes, magic: &[u8], what: &str) -> Result<[u16; 3]> {
+    if bytes.take(magic.len(), "the magic")? != magic {
+        return Err(bytes.error(format!(
+            "not {what} (no {} magic)",
+            String::from_utf8_lossy(magic)
+        )));
     }
     let version = bytes.u16("the header")?;
     if version != 1 {
         return Err(bytes.error(format!("version {version}; only version 1 is known")));
     }
-    let epsilon = bytes.u16("the header")?;
-    let unknown = bytes.u16("the header")?;
-    let identity = bytes.u16("the header")?;
+    Ok([
+        bytes.u16("the header")?,
+        bytes.u16("the header")?,
+        bytes.u16("the header")?,
+    ])
+}
+
+/// Reads a `.matok` (decompressed).
+pub fn parse_matok(path: &Path, data: &[u8]) -> Result<RawNetwork> {
+    let mut bytes = Bytes::new(path, data);
+    let [epsilon, unknown, identity] = header(&mut bytes, b"MATOK", "a Datok matrix")?;
     let states = bytes.u32("the header")?;
     let count = bytes.u16("the header")? as usize;
     if states == 0 || states >= super::network::MAX_STATES {
@@ -202,16 +212,7 @@ pub fn parse_matok(path: &Path, data: &[u8]) -> Result<RawNetwork> {
 /// Reads a `.datok` (decompressed) by walking its double array from the start cell.
 pub fn parse_datok(path: &Path, data: &[u8]) -> Result<RawNetwork> {
     let mut bytes = Bytes::new(path, data);
-    if bytes.take(5, "the magic")? != b"DATOK" {
-        return Err(bytes.error("not a Datok double array (no DATOK magic)"));
-    }
-    let version = bytes.u16("the header")?;
-    if version != 1 {
-        return Err(bytes.error(format!("version {version}; only version 1 is known")));
-    }
-    let epsilon = bytes.u16("the header")?;
-    let unknown = bytes.u16("the header")?;
-    let identity = bytes.u16("the header")?;
+    let [epsilon, unknown, identity] = header(&mut bytes, b"DATOK", "a Datok double array")?;
     let final_symbol = bytes.u16("the header")?;
     let count = bytes.u16("the header")? as usize;
     let length = (bytes.u32("the header")? / 2) as usize;

@@ -145,6 +145,17 @@ pub fn run<T: Transitions, O: Observer>(
         }};
     }
 
+    // Goes back to the remembered point and takes its ε:boundary edge.
+    macro_rules! go_back {
+        () => {{
+            observer.backtrack(pos, memo_pos, fsa.network_state(memo_state));
+            pos = memo_pos;
+            let from = memo_state;
+            memo_state = 0;
+            take_boundary!(from)
+        }};
+    }
+
     loop {
         if pos < bytes.len() {
             let (symbol, len) = symbol_at(alphabet, text, bytes, pos);
@@ -199,11 +210,7 @@ pub fn run<T: Transitions, O: Observer>(
             }
             observer.no_edge(Span::new(pos, pos + len), fsa.network_state(state));
             if memo_state != 0 {
-                observer.backtrack(pos, memo_pos, fsa.network_state(memo_state));
-                pos = memo_pos;
-                let from = memo_state;
-                memo_state = 0;
-                state = take_boundary!(from);
+                state = go_back!();
                 continue;
             }
             if pos < token {
@@ -230,11 +237,7 @@ pub fn run<T: Transitions, O: Observer>(
             continue;
         }
         if memo_state != 0 {
-            observer.backtrack(pos, memo_pos, fsa.network_state(memo_state));
-            pos = memo_pos;
-            let from = memo_state;
-            memo_state = 0;
-            state = take_boundary!(from);
+            state = go_back!();
             continue;
         }
         break;
