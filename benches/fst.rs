@@ -219,6 +219,34 @@ fn summary(
             rate / 9000.0
         );
     }
+    // Line by line, as `toklab tokenize` runs: each line's tokens fit in cache.
+    let lines: Vec<&str> = corpus.lines().collect();
+    let per_line = |t: &dyn Tokenizer| lines.iter().map(|l| t.tokenize(l).len()).sum::<usize>();
+    let line_tokens = per_line(matrix);
+    let t_ws = median(runs, || per_line(ws));
+    let ws_line_tokens = per_line(ws);
+    let ws_rate = per_ms(ws_line_tokens, t_ws);
+    println!(
+        "\nline by line ({} lines, {line_tokens} web-en tokens):",
+        lines.len()
+    );
+    println!(
+        "ws reference     {:>8.0} tokens/ms ({:.1} ms)",
+        ws_rate,
+        t_ws.as_secs_f64() * 1e3
+    );
+    for (name, t) in [("web-en matrix", matrix), ("web-en da", array)] {
+        let d = median(runs, || per_line(t));
+        let rate = per_ms(line_tokens, d);
+        println!(
+            "{name:<16} {rate:>8.0} tokens/ms ({:.1} ms), {:.2}× ws, {:.2}× Datok's ~4,500, {:.2}× the 9,000 target",
+            d.as_secs_f64() * 1e3,
+            rate / ws_rate,
+            rate / 4500.0,
+            rate / 9000.0
+        );
+    }
+
     println!("\nload (median of {runs}):");
     for (name, path, repr) in [
         ("web-en.fst → matrix", grammar, Repr::Matrix),

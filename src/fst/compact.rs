@@ -12,7 +12,7 @@ use std::path::Path;
 
 use super::alphabet::{Alphabet, BOUNDARY};
 use super::datok_models::Bytes;
-use super::double_array::{CELL, Cell, DELETION_TARGET, DoubleArray, SEPARATE};
+use super::double_array::{CELL, Cell, DELETION_TARGET, DoubleArray, HAS_BOUNDARY, SEPARATE};
 use super::network::{Edge, EdgeKind, Network};
 use crate::error::{Error, Result};
 
@@ -199,6 +199,16 @@ fn walk(
                 target,
                 kind,
             });
+        }
+        let has_boundary = per_state[state as usize]
+            .iter()
+            .any(|e| e.kind == EdgeKind::Boundary);
+        if has_boundary != (cells[rep].base & HAS_BOUNDARY != 0) {
+            return Err(Error::format(
+                path,
+                None,
+                format!("cell {rep}: the boundary flag does not match the cell's edges"),
+            ));
         }
     }
     let name = (!name.is_empty()).then_some(name);

@@ -15,6 +15,9 @@ use super::runner::{DELETES, Transitions};
 
 /// `base` bit: the cell is a separate state; the rest of `base` is its representative cell.
 pub const SEPARATE: u32 = 1 << 31;
+/// `base` bit of a representative cell: its state has an ε:boundary edge (Datok masks this
+/// bit away, so a written `.datok` stays valid).
+pub const HAS_BOUNDARY: u32 = 1 << 30;
 /// `check` bit: the cell is the target of a deletion edge.
 pub const DELETION_TARGET: u32 = 1 << 31;
 /// `check` bit: the cell is the target of an ε:boundary edge (shown by `fst info`).
@@ -73,7 +76,12 @@ impl DoubleArray {
                 used.resize(needed, false);
             }
             let here = rep[state as usize];
-            cells[here as usize].base = base as u32;
+            cells[here as usize].base = base as u32
+                | if network.boundary(state).is_some() {
+                    HAS_BOUNDARY
+                } else {
+                    0
+                };
             for edge in edges {
                 let cell = base + edge.symbol as usize;
                 used[cell] = true;
@@ -207,6 +215,11 @@ impl Transitions for DoubleArray {
     #[inline]
     fn boundary(&self, state: u32) -> u32 {
         self.step(state, BOUNDARY)
+    }
+
+    #[inline]
+    fn has_boundary(&self, state: u32) -> bool {
+        self.cells[state as usize].base & HAS_BOUNDARY != 0
     }
 
     #[inline]

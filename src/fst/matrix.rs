@@ -13,6 +13,9 @@ pub struct Matrix {
     width: usize,
     cells: Vec<u32>,
     start: u32,
+    /// Whether each state has an ε:boundary edge: a byte per state, always in cache, so the
+    /// check before each character need not read the state's boundary cell.
+    has_boundary: Vec<bool>,
 }
 
 impl Matrix {
@@ -31,10 +34,14 @@ impl Matrix {
                 cells[state as usize * width + edge.symbol as usize] = edge.target | flag;
             }
         }
+        let has_boundary = (0..rows as u32)
+            .map(|s| s > 0 && network.boundary(s).is_some())
+            .collect();
         Matrix {
             width,
             cells,
             start: network.start,
+            has_boundary,
         }
     }
 
@@ -63,6 +70,11 @@ impl Transitions for Matrix {
     #[inline]
     fn boundary(&self, state: u32) -> u32 {
         self.cells[state as usize * self.width + BOUNDARY as usize]
+    }
+
+    #[inline]
+    fn has_boundary(&self, state: u32) -> bool {
+        self.has_boundary[state as usize]
     }
 
     #[inline]

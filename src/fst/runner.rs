@@ -21,6 +21,11 @@ pub trait Transitions {
     fn step(&self, state: u32, symbol: Sym) -> u32;
     /// The target of the state's ε:boundary edge, or 0.
     fn boundary(&self, state: u32) -> u32;
+    /// Whether the state has an ε:boundary edge: asked before every character, so
+    /// representations answer it without touching the edge itself.
+    fn has_boundary(&self, state: u32) -> bool {
+        self.boundary(state) != 0
+    }
     /// The network's number of a state of this representation (for tokens and traces).
     fn network_state(&self, state: u32) -> u32;
 }
@@ -159,7 +164,7 @@ pub fn run<T: Transitions, O: Observer>(
     loop {
         if pos < bytes.len() {
             let (symbol, len) = symbol_at(alphabet, text, bytes, pos);
-            if fsa.boundary(state) != 0 {
+            if fsa.has_boundary(state) {
                 memo_state = state;
                 memo_pos = pos;
                 observer.remember(pos, fsa.network_state(state));
@@ -232,7 +237,7 @@ pub fn run<T: Transitions, O: Observer>(
         // The end of the input: follow ε:boundary edges while there are any, else go back to
         // the remembered point and read on from there.
         observer.input_end(pos, fsa.network_state(state));
-        if fsa.boundary(state) != 0 {
+        if fsa.has_boundary(state) {
             state = take_boundary!(state);
             continue;
         }
