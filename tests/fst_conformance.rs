@@ -229,3 +229,31 @@ fn datok_examples_from_the_readme() {
     assert_eq!(forms(&web, "didn't"), "did n't |");
     assert_eq!(forms(&web, "etc. and"), "etc. and |");
 }
+
+#[test]
+fn texts_joined_by_end_of_text_tokenize_as_separate_texts() {
+    // Datok on all lines joined by U+0004 gives the concatenated per-line outputs; so do we
+    // (tokens and sentence ends; our offsets stay those of the whole input).
+    let Some(shared) = common::shared_dir("fst_conformance") else {
+        return;
+    };
+    let dir = shared.join("conformance/fst");
+    let inputs = std::fs::read_to_string(dir.join("sentences.txt")).unwrap();
+    let texts: Vec<&str> = inputs.lines().collect();
+    let joined = texts.join("\u{4}");
+    for repr in [Repr::Matrix, Repr::DoubleArray] {
+        let tokenizer = FstTokenizer::open(&dir.join("web-en.fst"), repr).unwrap();
+        let whole = tokenizer.tokenize(&joined);
+        let mut forms = Vec::new();
+        let mut ends = Vec::new();
+        for text in &texts {
+            let part = tokenizer.tokenize(text);
+            let before = forms.len();
+            forms.extend(part.tokens.iter().map(|t| t.form(text).to_string()));
+            ends.extend(part.sentence_ends.iter().map(|e| e + before));
+        }
+        let whole_forms: Vec<String> = whole.tokens.iter().map(|t| t.form(&joined).to_string()).collect();
+        assert_eq!(whole_forms, forms);
+        assert_eq!(whole.sentence_ends, ends);
+    }
+}

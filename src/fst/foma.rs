@@ -296,6 +296,14 @@ mod tests {
     }
 
     #[test]
+    fn the_older_boundary_symbol_works() {
+        let old = TINY.replace("@_TOKEN_BOUND_@", "@_TOKEN_SYMBOL_@");
+        let raw = parse(Path::new("t.fst"), old.as_bytes()).unwrap();
+        let network = crate::fst::Network::from_raw(raw).unwrap();
+        assert_eq!(network.boundary(2), Some(1));
+    }
+
+    #[test]
     fn several_networks_warn() {
         let two = format!("{TINY}{TINY}");
         let raw = parse(Path::new("t.fst"), two.as_bytes()).unwrap();
