@@ -252,7 +252,11 @@ fn texts_joined_by_end_of_text_tokenize_as_separate_texts() {
             forms.extend(part.tokens.iter().map(|t| t.form(text).to_string()));
             ends.extend(part.sentence_ends.iter().map(|e| e + before));
         }
-        let whole_forms: Vec<String> = whole.tokens.iter().map(|t| t.form(&joined).to_string()).collect();
+        let whole_forms: Vec<String> = whole
+            .tokens
+            .iter()
+            .map(|t| t.form(&joined).to_string())
+            .collect();
         assert_eq!(whole_forms, forms);
         assert_eq!(whole.sentence_ends, ends);
     }

@@ -48,6 +48,7 @@ enum Target {
     Datok,
 }
 
+/// Runs `toklab fst info` or `toklab fst convert`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         Command::Info { file } => info(&file),

@@ -13,6 +13,7 @@ use std::path::Path;
 use super::raw::{RawArc, RawNetwork, RawSymbol};
 use crate::error::{Error, Result};
 
+/// Reads the first transducer of an AT&T file; errors name the line.
 pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
     let error = |line: usize, message: String| Error::format(path, Some(line), message);
     let text = std::str::from_utf8(data).map_err(|e| {

@@ -16,6 +16,7 @@ use super::double_array::{CELL, Cell, DELETION_TARGET, DoubleArray, HAS_BOUNDARY
 use super::network::{Edge, EdgeKind, Network};
 use crate::error::{Error, Result};
 
+/// How a saved form begins, so the loader recognises it whatever the file is called.
 pub const MAGIC: &[u8] = b"TOKLABFST\n";
 const VERSION: u16 = 1;
 

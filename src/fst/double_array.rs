@@ -151,10 +151,12 @@ impl DoubleArray {
         })
     }
 
+    /// The cells, for saving and for `fst info`.
     pub fn cells(&self) -> &[Cell] {
         &self.cells
     }
 
+    /// The network state of each representative cell (0 elsewhere), saved with the cells.
     pub fn state_of_cell(&self) -> &[u32] {
         &self.state_of_cell
     }

@@ -43,6 +43,7 @@ pub enum Repr {
 }
 
 impl Repr {
+    /// The `repr=` option's value (`matrix`, `da` or `double-array`).
     pub fn parse(name: &str) -> Option<Repr> {
         match name {
             "matrix" => Some(Repr::Matrix),
@@ -51,6 +52,7 @@ impl Repr {
         }
     }
 
+    /// The `repr=` spelling, for names and messages.
     pub fn name(self) -> &'static str {
         match self {
             Repr::Matrix => "matrix",
@@ -153,6 +155,8 @@ impl FstTokenizer {
         Ok(FstTokenizer::from_model(model, repr, name))
     }
 
+    /// A tokenizer of an already read model (the CLI's `fst info` and tests build models
+    /// themselves), named `name` in labels and messages.
     pub fn from_model(model: Model, repr: Repr, name: String) -> FstTokenizer {
         let engine = match repr {
             Repr::Matrix => Engine::Matrix(Matrix::build(&model.network)),
@@ -170,10 +174,12 @@ impl FstTokenizer {
         }
     }
 
+    /// The checked network, for views that show states, edges and the alphabet.
     pub fn network(&self) -> &Network {
         &self.network
     }
 
+    /// Which representation runs.
     pub fn repr(&self) -> Repr {
         match self.engine {
             Engine::Matrix(_) => Repr::Matrix,

@@ -20,6 +20,7 @@ pub enum EdgeKind {
 }
 
 impl EdgeKind {
+    /// The kind's name in traces and `fst info`.
     pub fn name(self) -> &'static str {
         match self {
             EdgeKind::Identity => "identity",
@@ -123,6 +124,7 @@ impl Network {
         (self.offsets.len() - 2) as u32
     }
 
+    /// Edges of all states (ignored arcs not counted).
     pub fn edge_count(&self) -> usize {
         self.edges.len()
     }
