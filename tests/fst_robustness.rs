@@ -321,3 +321,13 @@ fn common_run(args: &[&str], stdin: &str) -> String {
 }
 
 mod common;
+
+#[test]
+fn absurd_state_counts_are_refused_before_allocating() {
+    let claim = "##foma-net 1.0##\n##props##\n2 0 1000000000 1 0 -1 1 1 1 1 0 2 X\n##sigma##\n\
+                 0 @_EPSILON_SYMBOL_@\n1 @_TOKEN_BOUND_@\n##states##\n-1 -1 -1 -1 -1\n##end##\n";
+    let e = Model::from_bytes(Path::new("big.fst"), claim.as_bytes())
+        .err()
+        .expect("refused");
+    assert!(e.to_string().contains("too short for them"), "{e}");
+}

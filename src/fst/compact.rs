@@ -88,7 +88,7 @@ pub fn read(path: &Path, data: &[u8]) -> Result<(Network, DoubleArray)> {
     }
     let start = bytes.u32("the header")?;
     let states = bytes.u32("the header")?;
-    if start == 0 || start > states || states > super::network::MAX_STATES {
+    if start == 0 || start > states || states as usize > body.len() {
         return Err(bytes.error(format!("start state {start} of {states}")));
     }
     let count = counted(&mut bytes, 4, "the alphabet")?;

@@ -40,6 +40,12 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
             "the props line gives {state_count} states and {arc_count} arcs"
         )));
     }
+    if state_count as usize > data.len() / 2 {
+        // Every state has a line of its own: a count beyond that is damage, not a network.
+        return Err(lines.error(format!(
+            "the props line claims {state_count} states; the file is too short for them"
+        )));
+    }
     let name = fields
         .get(12..)
         .map(|rest| rest.join(" "))
