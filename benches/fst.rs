@@ -28,17 +28,38 @@ fn shared() -> Option<PathBuf> {
     dir.join("corpora/kjv-en.txt").is_file().then_some(dir)
 }
 
-/// The median of `runs` timings of `f`.
-fn median<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let started = Instant::now();
-            black_box(f());
-            started.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[runs / 2]
+/// This thread's CPU time so far (Linux's schedstat, in nanoseconds): on a shared machine the
+/// wall clock also counts the time other processes had the core.
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = stat.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+/// The median of `runs` timings of `f`: wall clock, and CPU time where the system tells it.
+fn timed<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, Option<Duration>) {
+    let mut walls = Vec::with_capacity(runs);
+    let mut cpus = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let cpu = cpu_time();
+        let started = Instant::now();
+        black_box(f());
+        walls.push(started.elapsed());
+        if let (Some(before), Some(after)) = (cpu, cpu_time()) {
+            cpus.push(after.saturating_sub(before));
+        }
+    }
+    walls.sort();
+    cpus.sort();
+    (
+        walls[runs / 2],
+        (cpus.len() == runs).then(|| cpus[runs / 2]),
+    )
+}
+
+/// The median wall-clock time of `runs` calls of `f`.
+fn median<T>(runs: usize, f: impl FnMut() -> T) -> Duration {
+    timed(runs, f).0
 }
 
 /// Counts the characters the runner reads (re-reads after a backtrack included).
@@ -169,7 +190,7 @@ fn criterion_runs(
         group.throughput(Throughput::Elements(text.len() as u64));
         for k in [4usize, 16, 64] {
             let model = near_miss(k);
-            let m = Matrix::build(&model.network);
+            let m = Matrix::build(&model.network).unwrap();
             group.bench_with_input(BenchmarkId::new("m", k + 1), &k, |b, _| {
                 b.iter(|| {
                     runner::run(
@@ -186,6 +207,38 @@ fn criterion_runs(
     c.final_summary();
 }
 
+/// Prints tokens/ms (wall and CPU) of `ws` and both representations, with their ratios.
+fn rates(
+    title: &str,
+    runs: usize,
+    ws: &dyn Tokenizer,
+    ws_tokens: usize,
+    [matrix, array]: [&FstTokenizer; 2],
+    tokens: usize,
+    run: impl Fn(&dyn Tokenizer) -> usize,
+) {
+    let per_ms = |n: usize, d: Duration| n as f64 / (d.as_secs_f64() * 1e3);
+    let cpu_rate = |d: Option<Duration>, n: usize| d.map_or(f64::NAN, |d| per_ms(n, d));
+    println!("\n{title}:");
+    let (wall, cpu) = timed(runs, || run(ws));
+    let (ws_wall, ws_cpu) = (per_ms(ws_tokens, wall), cpu_rate(cpu, ws_tokens));
+    println!(
+        "  ws reference   wall {ws_wall:>7.0} tokens/ms   cpu {ws_cpu:>7.0} tokens/ms   ({ws_tokens} tokens)"
+    );
+    for (name, t) in [("web-en matrix", matrix), ("web-en da", array)] {
+        let (wall, cpu) = timed(runs, || run(t));
+        let (w, c) = (per_ms(tokens, wall), cpu_rate(cpu, tokens));
+        println!(
+            "  {name:<14} wall {w:>7.0} tokens/ms   cpu {c:>7.0} tokens/ms   wall {:.2}× ws, cpu {:.2}× ws; \
+             cpu {:.2}× Datok's ~4,500, {:.2}× the 9,000 target",
+            w / ws_wall,
+            c / ws_cpu,
+            c / 4500.0,
+            c / 9000.0
+        );
+    }
+}
+
 fn summary(
     corpus: &str,
     tokens: usize,
@@ -195,57 +248,38 @@ fn summary(
     [grammar, matok, saved]: [&PathBuf; 3],
 ) {
     let runs = 11;
-    let per_ms = |n: usize, d: Duration| n as f64 / (d.as_secs_f64() * 1e3);
-    let t_ws = median(runs, || ws.tokenize(corpus));
-    let t_matrix = median(runs, || matrix.tokenize(corpus));
-    let t_array = median(runs, || array.tokenize(corpus));
-    let ws_rate = per_ms(ws_tokens, t_ws);
     println!(
         "\n== fst summary (medians of {runs} runs; kjv-en.txt, {} bytes, {tokens} web-en tokens) ==",
         corpus.len()
     );
     println!(
-        "ws reference     {:>8.0} tokens/ms ({ws_tokens} tokens, {:.1} ms)",
-        ws_rate,
-        t_ws.as_secs_f64() * 1e3
+        "wall: tokens per wall-clock ms; cpu: per ms this thread ran (other processes had the rest)"
     );
-    for (name, t) in [("web-en matrix", t_matrix), ("web-en da", t_array)] {
-        let rate = per_ms(tokens, t);
-        println!(
-            "{name:<16} {rate:>8.0} tokens/ms ({:.1} ms), {:.2}× ws, {:.2}× Datok's ~4,500, {:.2}× the 9,000 target",
-            t.as_secs_f64() * 1e3,
-            rate / ws_rate,
-            rate / 4500.0,
-            rate / 9000.0
-        );
-    }
+    let whole = |t: &dyn Tokenizer| t.tokenize(corpus).len();
+    rates(
+        "whole text in one call",
+        runs,
+        ws,
+        ws_tokens,
+        [matrix, array],
+        tokens,
+        whole,
+    );
     // Line by line, as `toklab tokenize` runs: each line's tokens fit in cache.
     let lines: Vec<&str> = corpus.lines().collect();
     let per_line = |t: &dyn Tokenizer| lines.iter().map(|l| t.tokenize(l).len()).sum::<usize>();
     let line_tokens = per_line(matrix);
-    let t_ws = median(runs, || per_line(ws));
     let ws_line_tokens = per_line(ws);
-    let ws_rate = per_ms(ws_line_tokens, t_ws);
-    println!(
-        "\nline by line ({} lines, {line_tokens} web-en tokens):",
-        lines.len()
+    let title = format!("line by line ({} lines)", lines.len());
+    rates(
+        &title,
+        runs,
+        ws,
+        ws_line_tokens,
+        [matrix, array],
+        line_tokens,
+        per_line,
     );
-    println!(
-        "ws reference     {:>8.0} tokens/ms ({:.1} ms)",
-        ws_rate,
-        t_ws.as_secs_f64() * 1e3
-    );
-    for (name, t) in [("web-en matrix", matrix), ("web-en da", array)] {
-        let d = median(runs, || per_line(t));
-        let rate = per_ms(line_tokens, d);
-        println!(
-            "{name:<16} {rate:>8.0} tokens/ms ({:.1} ms), {:.2}× ws, {:.2}× Datok's ~4,500, {:.2}× the 9,000 target",
-            d.as_secs_f64() * 1e3,
-            rate / ws_rate,
-            rate / 4500.0,
-            rate / 9000.0
-        );
-    }
 
     println!("\nload (median of {runs}):");
     for (name, path, repr) in [
@@ -259,7 +293,7 @@ fn summary(
         println!("  {name:<28} {:>7.2} ms", t.as_secs_f64() * 1e3);
     }
     let model = Model::open(grammar).unwrap();
-    let m = Matrix::build(&model.network);
+    let m = Matrix::build(&model.network).unwrap();
     let d = DoubleArray::build(&model.network);
     let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
     println!("memory:");
@@ -284,7 +318,7 @@ fn summary(
     );
     for k in [4usize, 16, 64, 256] {
         let model = near_miss(k);
-        let m = Matrix::build(&model.network);
+        let m = Matrix::build(&model.network).unwrap();
         let mut reads = Reads::default();
         runner::run(&m, &model.network.alphabet, &text, &mut reads);
         let t = median(5, || {

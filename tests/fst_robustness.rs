@@ -29,7 +29,7 @@ static SAMPLES: LazyLock<Vec<(String, Matrix, DoubleArray, Network)>> = LazyLock
             let network = model.network;
             (
                 name.to_string(),
-                Matrix::build(&network),
+                Matrix::build(&network).unwrap(),
                 DoubleArray::build(&network),
                 network,
             )
@@ -103,7 +103,7 @@ proptest! {
         if let Ok(model) = Model::from_bytes(Path::new(name), &data) {
             // Whatever loaded must run without panicking, in both representations.
             let text = "a b. c";
-            let matrix = Matrix::build(&model.network);
+            let matrix = Matrix::build(&model.network).unwrap();
             let array = model.stored_array.clone().unwrap_or_else(|| DoubleArray::build(&model.network));
             let _ = runner::run(&matrix, &model.network.alphabet, text, &mut Quiet);
             let _ = runner::run(&array, &model.network.alphabet, text, &mut Quiet);
@@ -163,7 +163,7 @@ proptest! {
         };
         // Boundary cycles are refused; anything else loads and must agree.
         if let Ok(network) = Network::from_raw(raw) {
-            let matrix = Matrix::build(&network);
+            let matrix = Matrix::build(&network).unwrap();
             let array = DoubleArray::build(&network);
             all_agree(&network, &matrix, &array, &text)?;
             let saved = compact::write(&network, &array);
@@ -293,7 +293,7 @@ fn going_back_before_deleted_whitespace() {
     let model = Model::from_bytes(Path::new("back.att"), att.as_bytes()).unwrap();
     for repr in [Repr::Matrix, Repr::DoubleArray] {
         let model = Model::from_bytes(Path::new("back.att"), att.as_bytes()).unwrap();
-        let t = FstTokenizer::from_model(model, repr, "back".into());
+        let t = FstTokenizer::from_model(model, repr, "back".into()).unwrap();
         let text = "a a";
         let trace = t.trace(text);
         let got: Vec<&str> = trace.tokens.tokens.iter().map(|t| t.form(text)).collect();

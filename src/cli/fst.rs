@@ -69,7 +69,7 @@ fn info(path: &std::path::Path) -> anyhow::Result<ExitCode> {
     let load = started.elapsed();
     let network = &model.network;
     let started = Instant::now();
-    let matrix = Matrix::build(network);
+    let matrix = Matrix::build(network).map_err(anyhow::Error::msg);
     let matrix_time = started.elapsed();
     let started = Instant::now();
     let array = match &model.stored_array {
@@ -78,7 +78,6 @@ fn info(path: &std::path::Path) -> anyhow::Result<ExitCode> {
     };
     let array_time = started.elapsed();
     let stats = &network.stats;
-    let (rows, columns) = matrix.shape();
     let chars = network.alphabet.chars();
     let non_ascii = chars.iter().filter(|c| !c.is_ascii()).count();
     println!("file          {}", path.display());
@@ -111,11 +110,17 @@ fn info(path: &std::path::Path) -> anyhow::Result<ExitCode> {
         chars.len(),
         non_ascii
     );
-    println!(
-        "matrix        {rows} rows × {columns} columns, {}, built in {:.1} ms",
-        bytes(matrix.memory()),
-        matrix_time.as_secs_f64() * 1e3
-    );
+    match &matrix {
+        Ok(matrix) => {
+            let (rows, columns) = matrix.shape();
+            println!(
+                "matrix        {rows} rows × {columns} columns, {}, built in {:.1} ms",
+                bytes(matrix.memory()),
+                matrix_time.as_secs_f64() * 1e3
+            );
+        }
+        Err(e) => println!("matrix        none: {e}"),
+    }
     println!(
         "double array  {} cells, {}, load factor {:.1} %, {} in {:.1} ms",
         array.cells().len(),

@@ -152,26 +152,29 @@ impl FstTokenizer {
     pub fn open(path: &Path, repr: Repr) -> Result<FstTokenizer> {
         let model = Model::open(path)?;
         let name = format!("fst:{}?repr={}", path.display(), repr.name());
-        Ok(FstTokenizer::from_model(model, repr, name))
+        FstTokenizer::from_model(model, repr, name)
     }
 
     /// A tokenizer of an already read model (the CLI's `fst info` and tests build models
     /// themselves), named `name` in labels and messages.
-    pub fn from_model(model: Model, repr: Repr, name: String) -> FstTokenizer {
+    pub fn from_model(model: Model, repr: Repr, name: String) -> Result<FstTokenizer> {
         let engine = match repr {
-            Repr::Matrix => Engine::Matrix(Matrix::build(&model.network)),
+            Repr::Matrix => Engine::Matrix(
+                Matrix::build(&model.network)
+                    .map_err(|message| Error::format(&model.path, None, message))?,
+            ),
             Repr::DoubleArray => Engine::DoubleArray(
                 model
                     .stored_array
                     .unwrap_or_else(|| DoubleArray::build(&model.network)),
             ),
         };
-        FstTokenizer {
+        Ok(FstTokenizer {
             name,
             path: model.path,
             network: model.network,
             engine,
-        }
+        })
     }
 
     /// The checked network, for views that show states, edges and the alphabet.
@@ -246,5 +249,5 @@ pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
         model,
         repr,
         format!("fst:{}", spec.arg),
-    )))
+    )?))
 }

@@ -10,6 +10,11 @@ use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
 
 /// The flag a transition result carries when the edge deletes the character.
 pub const DELETES: u32 = 1 << 31;
+/// The flag a transition result carries when its target has an ε:boundary edge (for
+/// representations with [`Transitions::CARRIES_BOUNDARY_FLAG`]).
+pub const LEADS_TO_BOUNDARY: u32 = 1 << 30;
+/// The state in a transition result, below the flags.
+pub const STATE: u32 = (1 << 30) - 1;
 
 /// The end-of-text character: Datok's grammars delete it; reading it ends a text.
 const END_OF_TEXT: u8 = 0x04;
@@ -17,6 +22,9 @@ const END_OF_TEXT: u8 = 0x04;
 /// What the runner needs of a representation. States are the representation's own numbers;
 /// a result is the target state, `| DELETES` for a deletion, `0` for no edge.
 pub trait Transitions {
+    /// Whether results (and `start`) carry [`LEADS_TO_BOUNDARY`], so the runner need not ask
+    /// [`Transitions::has_boundary`] before each character.
+    const CARRIES_BOUNDARY_FLAG: bool = false;
     fn start(&self) -> u32;
     fn step(&self, state: u32, symbol: Sym) -> u32;
     /// The target of the state's ε:boundary edge, or 0.
@@ -117,8 +125,10 @@ pub fn run<T: Transitions, O: Observer>(
         sentence_ends: Vec::new(),
         sentence_closed: false,
     };
-    let start = fsa.start();
+    let start = fsa.start() & STATE;
+    let start_has_boundary = has_boundary(fsa, fsa.start());
     let mut state = start;
+    let mut here_boundary = start_has_boundary;
     // Datok's buffer positions, as byte offsets: `pos` the next character, `token` where the
     // pending token starts (after whitespace deleted at its front).
     let mut pos = 0usize;
@@ -132,6 +142,8 @@ pub fn run<T: Transitions, O: Observer>(
         ($from:expr) => {{
             let from = $from;
             let to = fsa.boundary(from);
+            here_boundary = has_boundary(fsa, to);
+            let to = to & STATE;
             if pos > token {
                 out.token(token, pos, fsa.network_state(from), false);
                 observer.boundary(
@@ -164,7 +176,7 @@ pub fn run<T: Transitions, O: Observer>(
     loop {
         if pos < bytes.len() {
             let (symbol, len) = symbol_at(alphabet, text, bytes, pos);
-            if fsa.has_boundary(state) {
+            if here_boundary {
                 memo_state = state;
                 memo_pos = pos;
                 observer.remember(pos, fsa.network_state(state));
@@ -184,7 +196,7 @@ pub fn run<T: Transitions, O: Observer>(
                 }
             }
             if next != 0 {
-                let target = next & !DELETES;
+                let target = next & STATE;
                 let deletion = next & DELETES != 0;
                 observer.read(
                     Span::new(pos, pos + len),
@@ -199,6 +211,7 @@ pub fn run<T: Transitions, O: Observer>(
                     token = pos;
                 }
                 state = target;
+                here_boundary = has_boundary(fsa, next);
                 if bytes[pos - len] == END_OF_TEXT {
                     // Datok ends the text here; unlike Datok we keep the token it closes.
                     let end = pos - len;
@@ -223,6 +236,7 @@ pub fn run<T: Transitions, O: Observer>(
                 observer.skip_deleted(Span::new(pos, token), fsa.network_state(state));
                 pos = token;
                 state = start;
+                here_boundary = start_has_boundary;
                 continue;
             }
             if pos == token {
@@ -232,12 +246,13 @@ pub fn run<T: Transitions, O: Observer>(
             observer.forced(Span::new(token, pos), fsa.network_state(state));
             token = pos;
             state = start;
+            here_boundary = start_has_boundary;
             continue;
         }
         // The end of the input: follow ε:boundary edges while there are any, else go back to
         // the remembered point and read on from there.
         observer.input_end(pos, fsa.network_state(state));
-        if fsa.has_boundary(state) {
+        if here_boundary {
             state = take_boundary!(state);
             continue;
         }
@@ -257,6 +272,17 @@ pub fn run<T: Transitions, O: Observer>(
     Tokenization {
         tokens: out.tokens,
         sentence_ends: out.sentence_ends,
+    }
+}
+
+/// Whether the state of `result` (a transition's result, a boundary target or the start) has
+/// an ε:boundary edge: from the result's flag when the representation carries it.
+#[inline(always)]
+fn has_boundary<T: Transitions>(fsa: &T, result: u32) -> bool {
+    if T::CARRIES_BOUNDARY_FLAG {
+        result & LEADS_TO_BOUNDARY != 0
+    } else {
+        fsa.has_boundary(result & STATE)
     }
 }
 
