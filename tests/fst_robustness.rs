@@ -9,8 +9,11 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use proptest::prelude::*;
+use toklab::Span;
+use toklab::fst::FstStep;
 use toklab::fst::raw::{RawArc, RawNetwork, RawSymbol};
 use toklab::fst::runner::{self, Quiet};
+use toklab::fst::trace::Recorder;
 use toklab::fst::{DoubleArray, FstTokenizer, Matrix, Model, Network, Repr, compact};
 use toklab::{Origin, TokenKind, Tokenization, Tokenizer};
 
@@ -56,8 +59,44 @@ fn all_agree(
     if let Err(problem) = by_network.check(text) {
         return Err(TestCaseError::fail(format!("{problem} on {text:?}")));
     }
-    // Nothing but deleted characters is lost: every character is in a token or was deleted,
-    // and the tokens' characters are the text's, in order.
+    // Not only the same result: the same steps, with the same state numbers.
+    let steps = |run: &dyn Fn(&mut Recorder) -> Tokenization| {
+        let mut recorder = Recorder::default();
+        run(&mut recorder);
+        recorder.steps
+    };
+    let net_steps = steps(&|r| runner::run(network, &network.alphabet, text, r));
+    prop_assert_eq!(
+        &steps(&|r| runner::run(matrix, &network.alphabet, text, r)),
+        &net_steps
+    );
+    prop_assert_eq!(
+        &steps(&|r| runner::run(array, &network.alphabet, text, r)),
+        &net_steps
+    );
+    // Nothing is lost: every character is in a token, or a deletion edge dropped it, or it
+    // is the U+0004 that ended a text.
+    let mut covered = vec![false; text.len()];
+    let mut cover = |span: Span| {
+        covered[span.start..span.end]
+            .iter_mut()
+            .for_each(|c| *c = true)
+    };
+    by_network.tokens.iter().for_each(|t| cover(t.span));
+    for step in &net_steps {
+        match *step {
+            FstStep::Read {
+                span,
+                dropped: true,
+                ..
+            } => cover(span),
+            FstStep::TextEnd { at, .. } => cover(Span::new(at, at + 1)),
+            _ => {}
+        }
+    }
+    for (i, c) in text.char_indices() {
+        prop_assert!(covered[i], "{:?} at {} lost in {:?}", c, i, text);
+    }
     Ok(by_network)
 }
 
