@@ -370,3 +370,37 @@ fn absurd_state_counts_are_refused_before_allocating() {
         .expect("refused");
     assert!(e.to_string().contains("too short for them"), "{e}");
 }
+
+#[test]
+fn unknown_symbol_edges_and_foma_nondeterminism() {
+    // foma compiles `[ [a 0:TB] | [?:0] ]*` with both a:a and a:0 from the start state (its
+    // `?` there covers `a` too): not a tokenizer, and the error names both edges.
+    let foma_att = "0\t1\ta\ta\n0\t0\t@_UNKNOWN_SYMBOL_@\t@0@\n0\t0\t@_TOKEN_BOUND_@\t@0@\n\
+                    0\t0\ta\t@0@\n1\t0\t@0@\t@_TOKEN_BOUND_@\n0\n";
+    let e = Model::from_bytes(Path::new("q.att"), foma_att.as_bytes())
+        .err()
+        .expect("refused");
+    assert!(
+        e.to_string().contains(
+            "q.att:4: not a tokenizer: state 1 (0 in the file) is non-deterministic: it reads «a» on two edges"
+        ),
+        "{e}"
+    );
+    // Without the a:0 edge: a character outside the alphabet takes the unknown symbol's
+    // deletion (there is no identity symbol), so é and 😀 are dropped between the a's.
+    let att = "0\t1\ta\ta\n0\t0\t@_UNKNOWN_SYMBOL_@\t@0@\n1\t0\t@0@\t@_TOKEN_BOUND_@\n";
+    for repr in [Repr::Matrix, Repr::DoubleArray] {
+        let model = Model::from_bytes(Path::new("u.att"), att.as_bytes()).unwrap();
+        let t = FstTokenizer::from_model(model, repr, "u".into()).unwrap();
+        assert_eq!(forms(&t, "aé😀a"), ["a", "a"]);
+        let trace = t.trace("aé");
+        assert!(trace.steps.iter().any(|s| matches!(
+            s,
+            FstStep::Read {
+                via: runner::Via::Unknown,
+                dropped: true,
+                ..
+            }
+        )));
+    }
+}
