@@ -214,7 +214,7 @@ fn walk(
     }
     let name = (!name.is_empty()).then_some(name);
     let network = Network::from_edges(alphabet, start, per_state, name, "toklab saved form");
-    super::network::check_boundary_cycles(&network, path)?;
+    super::check::check_boundary_cycles(&network, path)?;
     Ok(network)
 }
 

@@ -3,13 +3,14 @@
 //! deletion and ε:boundary edges — and run by the paper's Algorithm 1 exactly as Datok runs
 //! it, in either of the paper's representations (`?repr=matrix|da`).
 //!
-//! Shape: a file reader gives a [`raw::RawNetwork`]; [`Network::from_raw`] checks it; a
+//! Shape: a file reader gives a [`raw::RawNetwork`]; [`Network::from_raw`] checks it (`check.rs`); a
 //! representation ([`Matrix`], [`DoubleArray`]) is built from the network; [`runner::run`]
 //! tokenizes, reporting each step to an observer (nothing for `tokenize`, a
 //! [`trace::Recorder`] for `explain`).
 
 pub mod alphabet;
 pub mod att;
+pub mod check;
 pub mod compact;
 pub mod datok_models;
 pub mod double_array;
