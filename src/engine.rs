@@ -48,6 +48,8 @@ pub enum Trace {
     Merges(crate::merges::MergeTrace),
     /// Forward and backward maximum matching and where they disagree (`maxmatch:`).
     MaxMatch(crate::maxmatch::MaxMatchTrace),
+    /// A finite-state tokenizer's steps: edges taken, remembered boundaries, backtracks.
+    Fst(crate::fst::FstTrace),
 }
 
 impl Trace {
@@ -57,6 +59,7 @@ impl Trace {
             Trace::Matches(trace) => trace.lines(text),
             Trace::Merges(trace) => trace.lines(text),
             Trace::MaxMatch(trace) => trace.lines(text),
+            Trace::Fst(trace) => trace.lines(text),
         }
     }
 

@@ -18,6 +18,7 @@ pub mod engine;
 pub mod error;
 pub mod maxmatch;
 pub mod merges;
+pub mod fst;
 pub mod offsets;
 pub mod output;
 pub mod pretok;

@@ -48,6 +48,12 @@ pub const KINDS: &[KindInfo] = &[
         about: "longest dictionary words (one word per line), forward or backward; where the two directions disagree is marked ambiguous",
         takes_options: true,
     },
+    KindInfo {
+        name: "fst",
+        usage: "fst:FILE[?repr=matrix|da]",
+        about: "a finite-state tokenizer (foma .fst, AT&T, Datok .matok/.datok) run as Datok runs it",
+        takes_options: true,
+    },
 ];
 
 /// The valid kinds as one line, for error messages.
@@ -184,6 +190,7 @@ pub fn load_spec(spec: Spec) -> Result<Box<dyn Tokenizer>> {
         "ws" | "words" | "regex" => crate::simple::load(spec),
         "pretok" => crate::pretok::load(spec),
         "maxmatch" => crate::maxmatch::load(spec),
+        "fst" => crate::fst::load(spec),
         other => unreachable!("kind `{other}` is in KINDS but has no loader"),
     }
 }

@@ -171,6 +171,10 @@ pub enum Origin {
         in_dictionary: bool,
         ambiguous: bool,
     },
+    /// A finite-state tokenizer's boundary: the state whose ε:boundary edge ended the token
+    /// (numbered from 1 as in the paper and Datok: foma's state + 1), or, when `forced`, the
+    /// state the automaton was stuck in with no boundary to go back to.
+    Automaton { state: u32, forced: bool },
 }
 
 impl fmt::Display for Origin {
@@ -192,6 +196,14 @@ impl fmt::Display for Origin {
                 },
                 if *ambiguous { ", ambiguous" } else { "" }
             ),
+            Origin::Automaton {
+                state,
+                forced: false,
+            } => write!(f, "ε:boundary of state {state}"),
+            Origin::Automaton {
+                state,
+                forced: true,
+            } => write!(f, "forced: no boundary, stuck in state {state}"),
         }
     }
 }

@@ -13,6 +13,10 @@ const SPECS: &[&str] = &[
     "pretok:gpt2",
     "maxmatch:samples/maxmatch/zh-words.txt",
     "maxmatch:samples/maxmatch/zh-words.txt?dir=bwd",
+    "fst:samples/fst/english.fst",
+    "fst:samples/fst/english.fst?repr=da",
+    "fst:samples/fst/simple.fst",
+    "fst:samples/fst/toy.fst?repr=da",
 ];
 
 static TOKENIZERS: LazyLock<Vec<Box<dyn toklab::Tokenizer>>> = LazyLock::new(|| {

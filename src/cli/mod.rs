@@ -5,6 +5,7 @@ mod align;
 mod bpe;
 mod compare;
 mod explain;
+mod fst;
 mod input;
 mod kinds;
 mod tokenize;
@@ -49,6 +50,8 @@ enum Command {
     Compare(compare::Args),
     /// BPE dictionaries: check (properness, useful rules, lookahead), train, steps.
     Bpe(bpe::Args),
+    /// Inspect a finite-state network, or save it in toklab's compiled form.
+    Fst(fst::Args),
 }
 
 /// Runs the command line; errors are printed as `toklab: …` with exit status 1.
@@ -63,6 +66,7 @@ pub fn main() -> ExitCode {
         Some(Command::Align(args)) => align::run(args),
         Some(Command::Compare(args)) => compare::run(args),
         Some(Command::Bpe(args)) => bpe::run(args),
+        Some(Command::Fst(args)) => fst::run(args),
         None => workbench::run(cli.workbench),
     };
     match result {

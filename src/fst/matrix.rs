@@ -1,0 +1,94 @@
+//! The matrix representation (the paper's §2.1): one row per state, one cell per symbol; the
+//! cell holds the target state, with the top bit set for a deletion. The ε:boundary edge is
+//! the cell in the [`BOUNDARY`] column. One memory read per character.
+//!
+//! Two refinements keep that read the only work on the way from one character to the next: a
+//! state is stored as the offset of its row (no multiplication per character), and each cell
+//! also says whether its target has an ε:boundary edge (no second read to decide whether to
+//! remember the state).
+
+use super::alphabet::{BOUNDARY, Sym};
+use super::network::{EdgeKind, Network};
+use super::runner::{DELETES, LEADS_TO_BOUNDARY, STATE, Transitions};
+
+/// The transition table, row-major (`cells[row + symbol]`, `row = state * width`) so a
+/// state's edges share cache lines; `0` is "no edge".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Matrix {
+    width: usize,
+    cells: Vec<u32>,
+    /// The start state's row, with [`LEADS_TO_BOUNDARY`] if it has a boundary edge.
+    start: u32,
+}
+
+impl Matrix {
+    /// Fills the table from a network; an error if the table would not be addressable (more
+    /// than 2^30 cells: a double array is the form for such networks).
+    pub fn build(network: &Network) -> Result<Matrix, String> {
+        let width = network.alphabet.symbol_count();
+        let rows = network.state_count() as usize + 1;
+        if rows.saturating_mul(width) > STATE as usize {
+            return Err(format!(
+                "{rows} states × {width} symbols is too large for a matrix; use ?repr=da"
+            ));
+        }
+        let entry = |state: u32| -> u32 {
+            let flag = if network.boundary(state).is_some() {
+                LEADS_TO_BOUNDARY
+            } else {
+                0
+            };
+            (state as usize * width) as u32 | flag
+        };
+        let mut cells = vec![0u32; rows * width];
+        for state in 1..rows as u32 {
+            for edge in network.edges(state) {
+                let flag = if edge.kind == EdgeKind::Deletion {
+                    DELETES
+                } else {
+                    0
+                };
+                cells[state as usize * width + edge.symbol as usize] = entry(edge.target) | flag;
+            }
+        }
+        Ok(Matrix {
+            width,
+            cells,
+            start: entry(network.start),
+        })
+    }
+
+    /// Bytes the table occupies.
+    pub fn memory(&self) -> usize {
+        self.cells.len() * std::mem::size_of::<u32>()
+    }
+
+    /// Rows × columns.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.cells.len() / self.width.max(1), self.width)
+    }
+}
+
+impl Transitions for Matrix {
+    const CARRIES_BOUNDARY_FLAG: bool = true;
+
+    #[inline]
+    fn start(&self) -> u32 {
+        self.start
+    }
+
+    #[inline]
+    fn step(&self, state: u32, symbol: Sym) -> u32 {
+        self.cells[state as usize + symbol as usize]
+    }
+
+    #[inline]
+    fn boundary(&self, state: u32) -> u32 {
+        self.cells[state as usize + BOUNDARY as usize]
+    }
+
+    #[inline]
+    fn network_state(&self, state: u32) -> u32 {
+        ((state & STATE) as usize / self.width) as u32
+    }
+}
