@@ -84,8 +84,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     }
     let help = Span::styled(" ? help  q quit ", theme.key);
     let help_width = help.width() as u16;
+    let used: usize = spans.iter().map(Span::width).sum();
     frame.render_widget(Paragraph::new(Line::from(spans)).style(theme.status), bar);
-    if bar.width > help_width + 30 {
+    // The hint only where it does not cover the counts.
+    if used as u16 + help_width <= bar.width {
         let right = Rect {
             x: bar.x + bar.width - help_width,
             width: help_width,
