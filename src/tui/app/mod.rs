@@ -497,6 +497,7 @@ impl App {
                 });
                 self.search_again(true);
             }
+            PromptKind::OpenText => self.open_text(&self.workspace.base.join(&input)),
             PromptKind::SaveTextAs => self.save_text(Some(PathBuf::from(input))),
             PromptKind::SaveWorkspaceAs => self.save_workspace(Some(PathBuf::from(input))),
         }
@@ -691,6 +692,28 @@ impl App {
             removed.setup.label
         ));
         self.version += 1;
+    }
+
+    /// Replaces the text with another file (refused while there are unsaved edits).
+    fn open_text(&mut self, path: &std::path::Path) {
+        if self.doc.is_dirty() {
+            self.flash("unsaved edits: Ctrl-s saves them first (or u undoes them)");
+            return;
+        }
+        match Document::open(path) {
+            Ok(doc) => {
+                self.doc = doc;
+                self.history = History::default();
+                self.search = None;
+                self.stats = None;
+                self.train = None;
+                self.line = 0;
+                self.top = 0;
+                self.load_line();
+                self.flash(format!("opened {}", path.display()));
+            }
+            Err(e) => self.flash(format!("cannot open {}: {e}", path.display())),
+        }
     }
 
     fn save_text(&mut self, path: Option<PathBuf>) {

@@ -10,6 +10,7 @@ use crate::spec::KINDS;
 pub enum PromptKind {
     AddTokenizer,
     Search,
+    OpenText,
     SaveTextAs,
     SaveWorkspaceAs,
 }
@@ -19,6 +20,7 @@ impl PromptKind {
         match self {
             PromptKind::AddTokenizer => "add tokenizer (spec, Tab completes)",
             PromptKind::Search => "search",
+            PromptKind::OpenText => "open text file (Tab completes)",
             PromptKind::SaveTextAs => "save text as",
             PromptKind::SaveWorkspaceAs => "save workspace as",
         }
@@ -47,7 +49,7 @@ impl Prompt {
     pub fn complete(&mut self, base: &Path) {
         let (completed, candidates) = match self.kind {
             PromptKind::AddTokenizer => complete_spec(&self.input, base),
-            PromptKind::SaveTextAs | PromptKind::SaveWorkspaceAs => {
+            PromptKind::OpenText | PromptKind::SaveTextAs | PromptKind::SaveWorkspaceAs => {
                 complete_path(&self.input, base)
             }
             PromptKind::Search => return,

@@ -291,3 +291,47 @@ fn rows_mark_boundaries_they_do_not_share_with_the_selected_row() {
     );
     assert!(app.rows[1].disagree.is_empty());
 }
+
+#[test]
+fn a_watched_file_reloads_and_a_broken_one_keeps_the_last_good_version() {
+    let dir = std::env::temp_dir().join(format!("toklab-reload-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let words = dir.join("words.txt");
+    std::fs::write(&words, "ab\n").unwrap();
+    let spec = format!("maxmatch:{}", words.display());
+    let mut app = app("abc", &[&spec]);
+    assert_eq!(app.rows[0].tokens.len(), 2, "ab + c");
+    let wait = |app: &mut App, what: &str, done: &dyn Fn(&App) -> bool| {
+        let deadline = Instant::now() + std::time::Duration::from_secs(10);
+        while !done(app) {
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            app.tick();
+        }
+    };
+    // A valid change reloads by itself.
+    std::fs::write(&words, "abc\n").unwrap();
+    wait(&mut app, "the reload", &|a| a.rows[0].tokens.len() == 1);
+    // A broken file: the error is kept, so are the last good tokens.
+    std::fs::write(&words, b"\xff\xfe not utf-8\n").unwrap();
+    wait(&mut app, "the reload error", &|a| {
+        a.rows[0].reload_error.is_some()
+    });
+    assert_eq!(app.rows[0].tokens.len(), 1);
+    assert!(
+        app.rows[0]
+            .reload_error
+            .as_ref()
+            .unwrap()
+            .contains("words.txt"),
+        "{:?}",
+        app.rows[0].reload_error
+    );
+    // Fixing the file clears the error.
+    std::fs::write(&words, "a\nbc\n").unwrap();
+    wait(&mut app, "the recovery", &|a| {
+        a.rows[0].reload_error.is_none()
+    });
+    assert_eq!(app.rows[0].tokens.len(), 2);
+    std::fs::remove_dir_all(&dir).ok();
+}

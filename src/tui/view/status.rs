@@ -12,15 +12,44 @@ use crate::tui::theme::Theme;
 
 /// Lines needed below the panes besides the status bar.
 pub fn extra_lines(app: &App, _width: u16) -> u16 {
-    match &app.mode {
+    let prompt = match &app.mode {
         Mode::Prompt(p) if !p.candidates.is_empty() => 2,
         Mode::Prompt(_) => 1,
         _ => 0,
-    }
+    };
+    prompt + problems(app).len() as u16
+}
+
+/// Rows whose tokenizer failed to reload: the error stays on screen until the file is fixed
+/// (the row keeps its last good tokenizer meanwhile).
+fn problems(app: &App) -> Vec<(&str, &str)> {
+    app.rows
+        .iter()
+        .filter_map(|r| Some((r.setup.label.as_str(), r.reload_error.as_deref()?)))
+        .collect()
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let [above, bar] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
+    let problems = problems(app);
+    let [above, problem_area, bar] = Layout::vertical([
+        Constraint::Min(0),
+        Constraint::Length(problems.len() as u16),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let lines: Vec<Line> = problems
+        .iter()
+        .map(|(label, error)| {
+            Line::from(vec![
+                Span::styled(
+                    format!(" ! {label}: reload failed, keeping the last good version: "),
+                    theme.error,
+                ),
+                Span::raw(error.lines().next().unwrap_or("").to_string()),
+            ])
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), problem_area);
     if let Mode::Prompt(prompt) = &app.mode {
         let [candidates, input] =
             Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(above);
