@@ -11,6 +11,7 @@
 //! assert_eq!(forms, ["We", "'re", " 350", " dogs", "!"]);
 //! ```
 
+pub mod bpe;
 pub mod cli;
 pub mod engine;
 pub mod error;

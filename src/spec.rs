@@ -38,7 +38,7 @@ pub const KINDS: &[KindInfo] = &[
     },
     KindInfo {
         name: "pretok",
-        usage: "pretok:gpt2",
+        usage: "pretok:gpt2|cl100k|o200k",
         about: "a BPE pre-tokenizer's pieces",
         takes_options: false,
     },

@@ -1,27 +1,57 @@
 //! BPE pre-tokenizers: the regex splits that subword models apply before merging, exposed as
 //! the `pretok:NAME` kind so their pieces can be seen on their own.
 
+mod cl100k;
 mod class;
 mod gpt2;
+mod o200k;
+mod scan;
 
+pub use cl100k::{CL100K_PATTERN, Cl100kMatcher};
 pub use class::CharClass;
 pub use gpt2::{GPT2_PATTERN, Gpt2Matcher};
+pub use o200k::{O200K_PATTERN, O200kMatcher};
 
 use crate::engine::Tokenizer;
 use crate::error::Result;
-use crate::simple::MatchTokenizer;
+use crate::simple::{MatchTokenizer, Matcher};
 use crate::spec::Spec;
 
 /// The pre-tokenizers by name, for `pretok:NAME` and its error message.
-pub const NAMES: &[&str] = &["gpt2"];
+pub const NAMES: &[&str] = &["gpt2", "cl100k", "o200k"];
+
+/// The hand-written matcher for a named pattern (`gpt2`, also called r50k and p50k; `cl100k`;
+/// `o200k`), for the `pretok:` kind and the BPE models that use these patterns.
+pub fn matcher(name: &str) -> Option<Box<dyn Matcher>> {
+    match name {
+        "gpt2" | "r50k" | "p50k" => Some(Box::new(Gpt2Matcher)),
+        "cl100k" => Some(Box::new(Cl100kMatcher)),
+        "o200k" => Some(Box::new(O200kMatcher)),
+        _ => None,
+    }
+}
+
+/// The regex source of a named pattern, for the fancy-regex fallback and for display.
+pub fn pattern(name: &str) -> Option<&'static str> {
+    match name {
+        "gpt2" | "r50k" | "p50k" => Some(GPT2_PATTERN),
+        "cl100k" => Some(CL100K_PATTERN),
+        "o200k" => Some(O200K_PATTERN),
+        _ => None,
+    }
+}
 
 /// Loads `pretok:NAME`.
 pub fn load(spec: Spec) -> Result<Box<dyn Tokenizer>> {
     spec.finish(&[])?;
+    let name = format!("pretok:{}", spec.arg);
     match spec.arg.as_str() {
-        "gpt2" => Ok(Box::new(MatchTokenizer::new("pretok:gpt2", Gpt2Matcher))),
-        other => Err(spec.bad(format!(
-            "unknown pre-tokenizer `{other}` (known: {})",
+        "gpt2" => Ok(Box::new(MatchTokenizer::new(name, Gpt2Matcher))),
+        "cl100k" => Ok(Box::new(MatchTokenizer::new(name, Cl100kMatcher))),
+        "o200k" => Ok(Box::new(MatchTokenizer::new(name, O200kMatcher))),
+        _ => Err(spec.bad(format!(
+            "unknown pre-tokenizer `{}` (known: {})",
+            spec.arg,
             NAMES.join(", ")
         ))),
     }
