@@ -22,6 +22,7 @@ pub mod simple;
 pub mod spec;
 pub mod token;
 pub mod tui;
+pub mod wordpiece;
 pub mod workspace;
 
 pub use engine::{Role, Tokenizer, Trace, TraceLine};

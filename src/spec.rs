@@ -42,6 +42,30 @@ pub const KINDS: &[KindInfo] = &[
         about: "a BPE pre-tokenizer's pieces",
         takes_options: false,
     },
+    KindInfo {
+        name: "bpe",
+        usage: "bpe:DIR|FILE.json",
+        about: "BPE model: GPT-2 folder (encoder.json + vocab.bpe) or HuggingFace tokenizer.json; ?pattern=gpt2|cl100k|o200k|none&special=all|none",
+        takes_options: true,
+    },
+    KindInfo {
+        name: "tiktoken",
+        usage: "tiktoken:FILE",
+        about: "tiktoken rank file; ?pattern=r50k|p50k|p50k_edit|cl100k|o200k (default from the file name)&special=all|none",
+        takes_options: true,
+    },
+    KindInfo {
+        name: "spm",
+        usage: "spm:FILE.model",
+        about: "SentencePiece model (BPE encodes; unigram loads for its pieces); ?special=all|none",
+        takes_options: true,
+    },
+    KindInfo {
+        name: "wordpiece",
+        usage: "wordpiece:vocab.txt",
+        about: "BERT WordPiece: basic pre-split, greedy longest match with ##; ?lowercase=true|false",
+        takes_options: true,
+    },
 ];
 
 /// The valid kinds as one line, for error messages.
@@ -177,6 +201,8 @@ pub fn load_spec(spec: Spec) -> Result<Box<dyn Tokenizer>> {
     match spec.kind.as_str() {
         "ws" | "words" | "regex" => crate::simple::load(spec),
         "pretok" => crate::pretok::load(spec),
+        "bpe" | "tiktoken" | "spm" => crate::bpe::load(spec),
+        "wordpiece" => crate::wordpiece::load(spec),
         other => unreachable!("kind `{other}` is in KINDS but has no loader"),
     }
 }

@@ -163,6 +163,9 @@ pub enum Origin {
     Engine,
     /// A match of a pattern (the `regex:` and `pretok:` kinds name the alternative that matched).
     Pattern { alternative: &'static str },
+    /// A subword model's token: its id, and the rank of the merge rule that makes it (`None`
+    /// for base symbols, special tokens and models without merges such as WordPiece).
+    Subword { id: u32, rank: Option<u32> },
 }
 
 impl fmt::Display for Origin {
@@ -170,6 +173,8 @@ impl fmt::Display for Origin {
         match self {
             Origin::Engine => f.write_str("-"),
             Origin::Pattern { alternative } => write!(f, "pattern {alternative}"),
+            Origin::Subword { id, rank: Some(rank) } => write!(f, "id {id}, merge rank {rank}"),
+            Origin::Subword { id, rank: None } => write!(f, "id {id}"),
         }
     }
 }

@@ -6,11 +6,13 @@ mod class;
 mod gpt2;
 mod o200k;
 mod scan;
+mod split;
 
 pub use cl100k::{CL100K_PATTERN, Cl100kMatcher};
 pub use class::CharClass;
 pub use gpt2::{GPT2_PATTERN, Gpt2Matcher};
 pub use o200k::{O200K_PATTERN, O200kMatcher};
+pub use split::RegexSplit;
 
 use crate::engine::Tokenizer;
 use crate::error::Result;
