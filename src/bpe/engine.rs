@@ -186,5 +186,8 @@ pub fn explain(model: &BpeModel, text: &str) -> BpeTrace {
                 .collect(),
         });
     });
-    BpeTrace { pieces }
+    BpeTrace {
+        normalized: None,
+        pieces,
+    }
 }

@@ -7,6 +7,8 @@ use crate::token::Span;
 /// Every piece of the text, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BpeTrace {
+    /// The text the model merged, when it normalizes first (SentencePiece).
+    pub normalized: Option<String>,
     pub pieces: Vec<PieceTrace>,
 }
 
@@ -42,6 +44,13 @@ pub struct StepTrace {
 impl BpeTrace {
     pub fn lines(&self, text: &str) -> Vec<TraceLine> {
         let mut lines = Vec::new();
+        if let Some(normalized) = &self.normalized {
+            lines.push(
+                TraceLine::new(0, None)
+                    .part(Role::Label, "normalized ")
+                    .part(Role::Token, quote(normalized)),
+            );
+        }
         for piece in &self.pieces {
             let head = TraceLine::new(0, Some(piece.span))
                 .part(Role::Label, if piece.special { "special " } else { "piece " })
