@@ -38,9 +38,14 @@ fn expected_lines(path: &Path) -> Vec<Vec<u32>> {
 
 /// Compares a model's ids on every line with an expected file; prints and asserts agreement.
 fn check_lines(dir: &Path, spec: &str, expected: &str) {
+    check_lines_against(dir, spec, &dir.join(expected));
+}
+
+/// As [`check_lines`], with the expected file given by path.
+fn check_lines_against(dir: &Path, spec: &str, expected: &Path) {
     let tokenizer = toklab::load(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
     let texts = lines(dir);
-    let expected = expected_lines(&dir.join(expected));
+    let expected = expected_lines(expected);
     assert_eq!(texts.len(), expected.len());
     let mut agree = 0;
     let mut first_failure = None;
@@ -248,4 +253,15 @@ fn cli_prints_ids_per_line() {
     let agree = got.iter().zip(&expected).filter(|(g, w)| g == w).count();
     println!("cli --format ids cl100k agreement {agree}/{}", expected.len());
     assert_eq!(agree, expected.len());
+}
+
+/// The unigram model: SentencePiece's Viterbi segmentation, ids from sentencepiece 0.2.3
+/// (tests/bpe_data/gen_expected.py).
+#[test]
+fn sentencepiece_unigram_lines() {
+    let Some(dir) = bpe_dir("sentencepiece_unigram_lines") else { return };
+    let spec = format!("spm:{}", data(&dir, "sentencepiece/botchan_en_unigram_1000.model"));
+    let expected = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/bpe_data/expected-spm-botchan-unigram1000.jsonl");
+    check_lines_against(&dir, &spec, &expected);
 }

@@ -45,16 +45,14 @@ impl Unigram {
                 continue;
             }
             let mut single_char = false;
-            let limit = (i + self.max_len).min(n);
-            for (j, _) in text[i..limit]
+            // Every end j of a candidate piece: the character boundaries after i, up to max_len.
+            let ends = text[i..]
                 .char_indices()
                 .skip(1)
-                .map(|(k, c)| (i + k, c))
-                .chain(std::iter::once((limit, ' ')))
-            {
-                if !text.is_char_boundary(j) {
-                    continue;
-                }
+                .map(|(k, _)| i + k)
+                .chain(std::iter::once(n))
+                .take_while(|&j| j - i <= self.max_len);
+            for j in ends {
                 let Some(id) = model.bpe.vocab.id(&text.as_bytes()[i..j]) else {
                     continue;
                 };
