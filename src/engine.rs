@@ -46,6 +46,8 @@ pub enum Trace {
     Matches(MatchTrace),
     /// Pre-tokenizer pieces and the merges applied to each (BPE models).
     Bpe(crate::bpe::BpeTrace),
+    /// Words and their greedy longest-match pieces (WordPiece).
+    WordPiece(crate::wordpiece::WordPieceTrace),
 }
 
 impl Trace {
@@ -54,6 +56,7 @@ impl Trace {
         match self {
             Trace::Matches(trace) => trace.lines(text),
             Trace::Bpe(trace) => trace.lines(text),
+            Trace::WordPiece(trace) => trace.lines.clone(),
         }
     }
 
