@@ -265,3 +265,41 @@ fn sentencepiece_unigram_lines() {
         .join("tests/bpe_data/expected-spm-botchan-unigram1000.jsonl");
     check_lines_against(&dir, &spec, &expected);
 }
+
+fn local(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// BERT WordPiece (bert-base-uncased) against HuggingFace tokenizers'
+/// `BertWordPieceTokenizer(lowercase=True)`.
+#[test]
+fn bert_uncased_lines() {
+    let Some(dir) = bpe_dir("bert_uncased_lines") else { return };
+    let spec = format!("wordpiece:{}", data(&dir, "bert/vocab.txt"));
+    check_lines_against(&dir, &spec, &local("tests/bpe_data/expected-bert-uncased.jsonl"));
+}
+
+/// The shipped sample models (trained on the project's own text by
+/// tests/bpe_data/make_samples.py) against their reference libraries.
+#[test]
+fn shipped_samples_lines() {
+    let Some(dir) = bpe_dir("shipped_samples_lines") else { return };
+    let samples = local("samples/bpe");
+    let s = |f: &str| samples.join(f).display().to_string();
+    for (spec, expected) in [
+        (format!("bpe:{}", s("gpt2")), "expected-sample-gpt2.jsonl"),
+        (format!("bpe:{}", s("tokenizer.json")), "expected-sample-gpt2.jsonl"),
+        (format!("bpe:{}", s("split-tokenizer.json")), "expected-sample-split.jsonl"),
+        (
+            format!("tiktoken:{}?pattern=r50k", s("sample.tiktoken")),
+            "expected-sample-tiktoken.jsonl",
+        ),
+        (format!("spm:{}", s("sample-spm.model")), "expected-sample-spm.jsonl"),
+        (
+            format!("wordpiece:{}", s("sample-wordpiece.txt")),
+            "expected-sample-wordpiece.jsonl",
+        ),
+    ] {
+        check_lines_against(&dir, &spec, &local(&format!("tests/bpe_data/{expected}")));
+    }
+}

@@ -7,7 +7,8 @@ Run from the repository root with the shared folder beside it:
 Writes, for lines.txt (split on "\n", each line without its terminator, no special tokens):
   expected-spm-botchan-unigram1000.jsonl  sentencepiece 0.2.3, default options
   expected-bert-uncased.jsonl             tokenizers 0.23.3 BertWordPieceTokenizer(lowercase)
-  expected-sample-hf.jsonl                tokenizers 0.23.3 on samples/bpe/tokenizer.json
+  expected-sample-*.jsonl                 the shipped samples (samples/bpe/, made by
+                                          make_samples.py) under their reference libraries
 """
 import json, os, sys
 
@@ -36,8 +37,20 @@ write("expected-spm-botchan-unigram1000.jsonl", [uni.encode(l) for l in lines])
 bert = BertWordPieceTokenizer(os.path.join(BPE, "data/bert/vocab.txt"), lowercase=True)
 write("expected-bert-uncased.jsonl", [bert.encode(l, add_special_tokens=False).ids for l in lines])
 
-sample = os.path.join(ROOT, "samples", "bpe", "tokenizer.json")
-if os.path.exists(sample):
-    hf = Tokenizer.from_file(sample)
-    write("expected-sample-hf.jsonl", [hf.encode(l, add_special_tokens=False).ids for l in lines])
+import base64, tiktoken
+SAMPLES = os.path.join(ROOT, "samples", "bpe")
+for name, path in [("gpt2", "tokenizer.json"), ("split", "split-tokenizer.json")]:
+    hf = Tokenizer.from_file(os.path.join(SAMPLES, path))
+    write(f"expected-sample-{name}.jsonl", [hf.encode(l, add_special_tokens=False).ids for l in lines])
+ranks = {}
+for row in open(os.path.join(SAMPLES, "sample.tiktoken"), "rb"):
+    token, rank = row.split()
+    ranks[base64.b64decode(token)] = int(rank)
+GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+enc = tiktoken.Encoding(name="sample", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens={})
+write("expected-sample-tiktoken.jsonl", [enc.encode_ordinary(l) for l in lines])
+sp = spm.SentencePieceProcessor(model_file=os.path.join(SAMPLES, "sample-spm.model"))
+write("expected-sample-spm.jsonl", [sp.encode(l) for l in lines])
+wp = BertWordPieceTokenizer(os.path.join(SAMPLES, "sample-wordpiece.txt"), lowercase=True)
+write("expected-sample-wordpiece.jsonl", [wp.encode(l, add_special_tokens=False).ids for l in lines])
 print("written to", OUT, file=sys.stderr)
