@@ -27,13 +27,13 @@ pub struct BpeTokenizer {
 impl BpeTokenizer {
     pub fn new(
         name: impl Into<String>,
-        model: BpeModel,
+        model: impl Into<Arc<BpeModel>>,
         warnings: Vec<String>,
         sources: Vec<PathBuf>,
     ) -> Self {
         BpeTokenizer {
             name: name.into(),
-            model: Arc::new(model),
+            model: model.into(),
             warnings,
             sources,
         }

@@ -82,7 +82,7 @@ impl<'de> Deserialize<'de> for JsonVocab {
 }
 
 /// The largest id accepted: ids index a table, so a stray huge id must not allocate gigabytes.
-pub const MAX_ID: u64 = 1 << 24;
+pub const MAX_ID: u64 = 1 << 22;
 
 /// A vocabulary from JSON entries. Byte-level when every entry decodes in GPT-2's byte
 /// alphabet (`byte_level` asks for that); otherwise entries are their UTF-8 text. Returns the

@@ -1,0 +1,142 @@
+//! Every subword loader on broken input: truncated real files and random bytes give an error
+//! naming the file, never a panic.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use proptest::prelude::*;
+
+fn samples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/bpe")
+}
+
+/// A fresh folder under the system's temporary folder.
+fn scratch() -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "toklab-bpe-loaders-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Loads `spec`; an error must name the file it is about.
+fn load_never_panics(spec: &str, file: &Path) {
+    if let Err(e) = toklab::load(spec) {
+        let message = e.to_string();
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        assert!(
+            message.contains(&name) || message.contains(&file.display().to_string()),
+            "{spec}: error does not name {name}: {message}"
+        );
+    }
+}
+
+/// The single-file formats: (spec kind and options, file name, sample file).
+const SINGLE_FILES: &[(&str, &str, &str, &str)] = &[
+    ("tiktoken", "?pattern=r50k", "x.tiktoken", "sample.tiktoken"),
+    ("bpe", "", "tokenizer.json", "tokenizer.json"),
+    ("bpe", "", "tokenizer.json", "split-tokenizer.json"),
+    ("spm", "", "x.model", "sample-spm.model"),
+    ("wordpiece", "", "vocab.txt", "sample-wordpiece.txt"),
+];
+
+fn check_single_files(data_of: impl Fn(&[u8]) -> Vec<u8>) {
+    let dir = scratch();
+    for (kind, options, name, sample) in SINGLE_FILES {
+        let original = std::fs::read(samples().join(sample)).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, data_of(&original)).unwrap();
+        load_never_panics(&format!("{kind}:{}{options}", path.display()), &path);
+    }
+    // The GPT-2 folder: each of its two files broken in turn.
+    for broken in ["vocab.json", "merges.txt"] {
+        let folder = dir.join(format!("gpt2-{broken}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        for file in ["vocab.json", "merges.txt"] {
+            let original = std::fs::read(samples().join("gpt2").join(file)).unwrap();
+            let data = if file == broken {
+                data_of(&original)
+            } else {
+                original
+            };
+            std::fs::write(folder.join(file), data).unwrap();
+        }
+        load_never_panics(&format!("bpe:{}", folder.display()), &folder.join(broken));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn truncated_files_are_errors_not_panics(cut in 0.0f64..1.0) {
+        check_single_files(|data| data[..(data.len() as f64 * cut) as usize].to_vec());
+    }
+
+    #[test]
+    fn random_bytes_are_errors_not_panics(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        check_single_files(|_| bytes.clone());
+    }
+
+    #[test]
+    fn flipped_bytes_are_errors_not_panics(at in 0.0f64..1.0, value in any::<u8>()) {
+        check_single_files(|data| {
+            let mut data = data.to_vec();
+            if !data.is_empty() {
+                let i = ((data.len() - 1) as f64 * at) as usize;
+                data[i] = value;
+            }
+            data
+        });
+    }
+}
+
+#[test]
+fn malformed_lines_are_named() {
+    let dir = scratch();
+    let path = dir.join("bad.tiktoken");
+    std::fs::write(&path, "YQ== 0\nYg== 1\nnot base64! 2\n").unwrap();
+    let e = toklab::load(&format!("tiktoken:{}?pattern=r50k", path.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("bad.tiktoken:3:"), "{e}");
+
+    let folder = dir.join("gpt2");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("vocab.json"), "{\"a\": 0, \"b\": 1,\n \"ab\": 2}").unwrap();
+    std::fs::write(folder.join("merges.txt"), "#version: 0.2\na b\nb a\n").unwrap();
+    let e = toklab::load(&format!("bpe:{}", folder.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("merges.txt:3:") && e.contains("not in the vocabulary"), "{e}");
+
+    std::fs::write(folder.join("vocab.json"), "{\"a\": 0,\n \"b\": }").unwrap();
+    let e = toklab::load(&format!("bpe:{}", folder.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("vocab.json:2:"), "{e}");
+
+    let vocab = dir.join("vocab.txt");
+    std::fs::write(&vocab, "[UNK]\nhello\n##lo\nhello\n").unwrap();
+    let e = toklab::load(&format!("wordpiece:{}", vocab.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("vocab.txt:4:") && e.contains("twice"), "{e}");
+
+    let model = dir.join("x.model");
+    std::fs::write(&model, [0x0a, 0x05, 0x0a]).unwrap();
+    let e = toklab::load(&format!("spm:{}", model.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("x.model") && e.contains("byte offset"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
