@@ -90,7 +90,7 @@ pub(crate) fn piece_tokens(model: &BpeModel, text: &str, piece: &Piece, tokens: 
         if symbol.id != NO_ID {
             token = token.with_id(symbol.id).with_origin(Origin::Subword {
                 id: symbol.id,
-                rank: model.merges.rank_of_token(symbol.id),
+                rank: model.rank_of_token(symbol.id),
             });
         }
         if form_bytes != span.slice(text).as_bytes() {
@@ -150,7 +150,7 @@ pub fn explain(model: &BpeModel, text: &str) -> BpeTrace {
         if shortcut {
             let mut replay = |step| steps.push(step);
             model.initial_symbols(piece_text, &mut scratch);
-            super::merge::merge(&mut scratch, &model.merges, &mut replay);
+            model.merge_symbols(piece.bytes, &mut scratch, &mut replay);
         }
         let map = |x: u32| {
             floor_boundary(

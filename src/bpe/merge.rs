@@ -9,7 +9,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::merges::MergeTable;
+use super::merges::{Merge, MergeTable};
+use super::vocab::Vocab;
 
 /// No token: a symbol the vocabulary lacks. It never merges.
 pub const NO_ID: u32 = u32::MAX;
@@ -32,25 +33,63 @@ pub struct MergeStep {
     pub start: u32,
 }
 
+/// Where the rule for two adjacent symbols comes from.
+pub trait PairLookup {
+    /// The rule for `left` followed by `right`, which ends at byte `end` of `piece`.
+    fn pair(&self, piece: &[u8], left: Symbol, right: Symbol, end: u32) -> Option<Merge>;
+}
+
+impl PairLookup for MergeTable {
+    #[inline]
+    fn pair(&self, _piece: &[u8], left: Symbol, right: Symbol, _end: u32) -> Option<Merge> {
+        self.get(left.id, right.id)
+    }
+}
+
+/// Rank-only vocabularies (tiktoken): two symbols merge when their concatenation is a token,
+/// ranked by that token's rank (its id). Needs no rule table, so loading stays fast.
+pub struct ByConcatenation<'a>(pub &'a Vocab);
+
+impl PairLookup for ByConcatenation<'_> {
+    #[inline]
+    fn pair(&self, piece: &[u8], left: Symbol, right: Symbol, end: u32) -> Option<Merge> {
+        if left.id == NO_ID || right.id == NO_ID {
+            return None;
+        }
+        let id = self.0.id(&piece[left.start as usize..end as usize])?;
+        Some(Merge {
+            rank: id,
+            merged: id,
+        })
+    }
+}
+
 /// Pieces up to this many symbols use the linear scan.
 const SMALL: usize = 48;
 
-/// Merges `symbols` in place. `observe` sees every step in order (pass `|_| {}` to encode).
+/// Merges the symbols of `piece` in place. `observe` sees every step in order (pass `|_| {}`
+/// to encode).
 #[inline]
-pub fn merge(symbols: &mut Vec<Symbol>, table: &MergeTable, observe: impl FnMut(MergeStep)) {
+pub fn merge(
+    symbols: &mut Vec<Symbol>,
+    piece: &[u8],
+    table: &impl PairLookup,
+    observe: impl FnMut(MergeStep),
+) {
     if symbols.len() < 2 {
         return;
     }
     if symbols.len() <= SMALL {
-        merge_small(symbols, table, observe);
+        merge_small(symbols, piece, table, observe);
     } else {
-        merge_heap(symbols, table, observe);
+        merge_heap(symbols, piece, table, observe);
     }
 }
 
 #[inline]
-fn rank_at(table: &MergeTable, symbols: &[Symbol], i: usize) -> (u32, u32) {
-    match table.get(symbols[i].id, symbols[i + 1].id) {
+fn rank_at(table: &impl PairLookup, piece: &[u8], symbols: &[Symbol], i: usize) -> (u32, u32) {
+    let end = symbols.get(i + 2).map_or(piece.len() as u32, |s| s.start);
+    match table.pair(piece, symbols[i], symbols[i + 1], end) {
         Some(m) => (m.rank, m.merged),
         None => (u32::MAX, NO_ID),
     }
@@ -58,11 +97,16 @@ fn rank_at(table: &MergeTable, symbols: &[Symbol], i: usize) -> (u32, u32) {
 
 /// The linear scan: a rank per adjacent pair, the first minimum merged, its neighbours'
 /// ranks refreshed. Quadratic in the worst case, but only for pieces of at most `SMALL`.
-fn merge_small(symbols: &mut Vec<Symbol>, table: &MergeTable, mut observe: impl FnMut(MergeStep)) {
+fn merge_small(
+    symbols: &mut Vec<Symbol>,
+    piece: &[u8],
+    table: &impl PairLookup,
+    mut observe: impl FnMut(MergeStep),
+) {
     let mut ranks = [(u32::MAX, NO_ID); SMALL];
     let n = symbols.len();
     for (i, slot) in ranks.iter_mut().enumerate().take(n - 1) {
-        *slot = rank_at(table, symbols, i);
+        *slot = rank_at(table, piece, symbols, i);
     }
     let mut len = n;
     loop {
@@ -90,10 +134,10 @@ fn merge_small(symbols: &mut Vec<Symbol>, table: &MergeTable, mut observe: impl 
         ranks.copy_within(best + 2..len, best + 1);
         len -= 1;
         if best + 1 < len {
-            ranks[best] = rank_at(table, symbols, best);
+            ranks[best] = rank_at(table, piece, symbols, best);
         }
         if best > 0 {
-            ranks[best - 1] = rank_at(table, symbols, best - 1);
+            ranks[best - 1] = rank_at(table, piece, symbols, best - 1);
         }
         if len < 2 {
             break;
@@ -104,20 +148,41 @@ fn merge_small(symbols: &mut Vec<Symbol>, table: &MergeTable, mut observe: impl 
 /// The heap: candidate pairs keyed by (rank, left index); stale entries (a neighbour has
 /// changed since) are skipped when popped. Linked through `next`/`prev`; a merged-away
 /// symbol is marked by `NO_ID` in `alive`.
-fn merge_heap(symbols: &mut Vec<Symbol>, table: &MergeTable, mut observe: impl FnMut(MergeStep)) {
+fn merge_heap(
+    symbols: &mut Vec<Symbol>,
+    piece: &[u8],
+    table: &impl PairLookup,
+    mut observe: impl FnMut(MergeStep),
+) {
     let n = symbols.len();
     let mut next: Vec<u32> = (1..=n as u32).collect();
     let mut prev: Vec<u32> = (0..n as u32).map(|i| i.wrapping_sub(1)).collect();
     let end = n as u32;
     let mut alive = vec![true; n];
     let mut heap = BinaryHeap::with_capacity(n);
-    let push = |heap: &mut BinaryHeap<Reverse<u64>>, symbols: &[Symbol], i: u32, j: u32| {
-        if let Some(m) = table.get(symbols[i as usize].id, symbols[j as usize].id) {
+    let end_of = |next: &[u32], symbols: &[Symbol], j: u32| {
+        let after = next[j as usize];
+        if after == end {
+            piece.len() as u32
+        } else {
+            symbols[after as usize].start
+        }
+    };
+    let lookup = |next: &[u32], symbols: &[Symbol], i: u32, j: u32| {
+        table.pair(
+            piece,
+            symbols[i as usize],
+            symbols[j as usize],
+            end_of(next, symbols, j),
+        )
+    };
+    let push = |heap: &mut BinaryHeap<Reverse<u64>>, next: &[u32], symbols: &[Symbol], i: u32, j: u32| {
+        if let Some(m) = lookup(next, symbols, i, j) {
             heap.push(Reverse((u64::from(m.rank) << 32) | u64::from(i)));
         }
     };
     for i in 0..n as u32 - 1 {
-        push(&mut heap, symbols, i, i + 1);
+        push(&mut heap, &next, symbols, i, i + 1);
     }
     while let Some(Reverse(entry)) = heap.pop() {
         let rank = (entry >> 32) as u32;
@@ -126,7 +191,7 @@ fn merge_heap(symbols: &mut Vec<Symbol>, table: &MergeTable, mut observe: impl F
         if !alive[i as usize] || j == end {
             continue;
         }
-        let Some(m) = table.get(symbols[i as usize].id, symbols[j as usize].id) else {
+        let Some(m) = lookup(&next, symbols, i, j) else {
             continue;
         };
         if m.rank != rank {
@@ -145,11 +210,11 @@ fn merge_heap(symbols: &mut Vec<Symbol>, table: &MergeTable, mut observe: impl F
         next[i as usize] = after;
         if after != end {
             prev[after as usize] = i;
-            push(&mut heap, symbols, i, after);
+            push(&mut heap, &next, symbols, i, after);
         }
         let before = prev[i as usize];
         if before != u32::MAX {
-            push(&mut heap, symbols, before, i);
+            push(&mut heap, &next, symbols, before, i);
         }
     }
     let mut keep = alive.into_iter();
@@ -159,7 +224,6 @@ fn merge_heap(symbols: &mut Vec<Symbol>, table: &MergeTable, mut observe: impl F
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bpe::merges::Merge;
     use proptest::prelude::*;
 
     /// The paper's Example 1 dictionary over a=0, b=1: [ab a (rank 0) → aba=3, a b (rank 1) → ab=2].
@@ -190,10 +254,10 @@ mod tests {
         let t = example_one();
         let word = [0, 1, 0, 1, 0, 1, 0, 1];
         let mut small = symbols(&word);
-        merge_small(&mut small, &t, |_| {});
+        merge_small(&mut small, &[0; 8], &t, |_| {});
         assert_eq!(ids(&small), [3, 1, 3, 1]);
         let mut heap = symbols(&word);
-        merge_heap(&mut heap, &t, |_| {});
+        merge_heap(&mut heap, &[0; 8], &t, |_| {});
         assert_eq!(ids(&heap), [3, 1, 3, 1]);
         assert_eq!(heap[1].start, 3);
     }
@@ -203,7 +267,7 @@ mod tests {
         let t = example_one();
         let mut steps = Vec::new();
         let mut s = symbols(&[0, 1, 0]);
-        merge(&mut s, &t, |step| steps.push((step.rank, step.start)));
+        merge(&mut s, &[0; 3], &t, |step| steps.push((step.rank, step.start)));
         assert_eq!(steps, [(1, 0), (0, 0)]);
         assert_eq!(ids(&s), [3]);
     }
@@ -212,7 +276,7 @@ mod tests {
     fn unknown_symbols_never_merge() {
         let t = example_one();
         let mut s = symbols(&[0, NO_ID, 1]);
-        merge(&mut s, &t, |_| {});
+        merge(&mut s, &[0; 3], &t, |_| {});
         assert_eq!(ids(&s), [0, NO_ID, 1]);
     }
 
@@ -227,14 +291,15 @@ mod tests {
             t.insert(0, 4, Merge { rank: 2, merged: 5 });
             t.insert(5, 5, Merge { rank: 3, merged: 6 });
             t.insert(2, 2, Merge { rank: 4, merged: 7 });
+            let bytes = vec![0u8; word.len()];
             let mut a = symbols(&word);
             let mut b = symbols(&word);
             let (mut sa, mut sb) = (Vec::new(), Vec::new());
             if a.len() >= 2 {
                 if a.len() <= SMALL {
-                    merge_small(&mut a, &t, |s| sa.push(s));
+                    merge_small(&mut a, &bytes, &t, |s| sa.push(s));
                 }
-                merge_heap(&mut b, &t, |s| sb.push(s));
+                merge_heap(&mut b, &bytes, &t, |s| sb.push(s));
                 if word.len() <= SMALL {
                     prop_assert_eq!(&a, &b);
                     prop_assert_eq!(sa, sb);

@@ -23,7 +23,7 @@ pub mod trace;
 pub mod vocab;
 
 pub use engine::BpeTokenizer;
-pub use model::{Alphabet, BpeModel, Piece, PreTokenizer};
+pub use model::{Alphabet, BpeModel, Piece, PreTokenizer, Rules};
 pub use trace::{BpeTrace, PieceTrace, StepTrace};
 
 use crate::engine::Tokenizer;

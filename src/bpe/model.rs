@@ -2,7 +2,9 @@
 //! pre-tokenizer, and the encoding pipeline over them (special tokens → pre-tokenizer pieces →
 //! merges). Merge-step replay, analysis and training build on this type.
 
-use super::merge::{self, MergeStep, NO_ID, Symbol};
+use std::sync::OnceLock;
+
+use super::merge::{self, ByConcatenation, MergeStep, NO_ID, Symbol};
 use super::merges::MergeTable;
 use super::specials::Specials;
 use super::vocab::Vocab;
@@ -92,11 +94,22 @@ impl Piece<'_> {
     }
 }
 
+/// Where a model's merge rules come from.
+#[derive(Debug)]
+pub enum Rules {
+    /// A merge list (GPT-2, HuggingFace) or rules derived at load (SentencePiece scores).
+    Table(MergeTable),
+    /// A rank-only vocabulary (tiktoken): a pair merges iff its concatenation is a token,
+    /// ranked by that token's rank. The encoder looks concatenations up directly; the table of
+    /// these rules is built only when asked for ([`BpeModel::merges`]).
+    Concatenation(OnceLock<MergeTable>),
+}
+
 /// A byte-pair-encoding model.
 #[derive(Debug)]
 pub struct BpeModel {
     pub vocab: Vocab,
-    pub merges: MergeTable,
+    pub rules: Rules,
     pub specials: Specials,
     pub pretok: PreTokenizer,
     pub alphabet: Alphabet,
@@ -113,17 +126,50 @@ pub struct BpeModel {
 
 impl BpeModel {
     /// A model with no special tokens, no pre-tokenizer and the byte alphabet of `vocab`.
-    pub fn new(vocab: Vocab, merges: MergeTable) -> BpeModel {
+    pub fn new(vocab: Vocab, rules: Rules) -> BpeModel {
         BpeModel {
             alphabet: Alphabet::bytes_of(&vocab),
             vocab,
-            merges,
+            rules,
             specials: Specials::default(),
             pretok: PreTokenizer::none(),
             whole_piece_first: false,
             prefix_space: false,
             unk: None,
             byte_fallback: None,
+        }
+    }
+
+    /// Every merge rule as a table (built on first call for rank-only vocabularies).
+    pub fn merges(&self) -> &MergeTable {
+        match &self.rules {
+            Rules::Table(table) => table,
+            Rules::Concatenation(table) => table
+                .get_or_init(|| MergeTable::from_vocab(&self.vocab, |_| true, |id| id, false)),
+        }
+    }
+
+    /// The rank of the rule that makes token `id`; `None` for base symbols and tokens no rule
+    /// makes.
+    pub fn rank_of_token(&self, id: u32) -> Option<u32> {
+        match &self.rules {
+            Rules::Table(table) => table.rank_of_token(id),
+            Rules::Concatenation(_) => self.vocab.bytes(id).filter(|b| b.len() > 1).map(|_| id),
+        }
+    }
+
+    /// Applies the merge rules to the symbols of `piece`.
+    pub fn merge_symbols(
+        &self,
+        piece: &[u8],
+        symbols: &mut Vec<Symbol>,
+        observe: &mut dyn FnMut(MergeStep),
+    ) {
+        match &self.rules {
+            Rules::Table(table) => merge::merge(symbols, piece, table, observe),
+            Rules::Concatenation(_) => {
+                merge::merge(symbols, piece, &ByConcatenation(&self.vocab), observe)
+            }
         }
     }
 
@@ -234,7 +280,7 @@ impl BpeModel {
             return;
         }
         self.initial_symbols(piece, symbols);
-        merge::merge(symbols, &self.merges, observe);
+        self.merge_symbols(piece.as_bytes(), symbols, observe);
         if symbols.iter().any(|s| s.id == NO_ID) {
             self.resolve_unknown(piece.as_bytes(), symbols);
         }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::{JsonVocab, json_error, read_text, vocab_from_json};
 use crate::bpe::bytelevel;
 use crate::bpe::merges::{Merge, MergeTable};
-use crate::bpe::model::{Alphabet, BpeModel};
+use crate::bpe::model::{Alphabet, BpeModel, Rules};
 use crate::bpe::specials::Specials;
 use crate::bpe::vocab::Vocab;
 use crate::error::{Error, Result};
@@ -57,7 +57,7 @@ pub fn load(dir: &Path) -> Result<Loaded> {
         decode,
         &mut warnings,
     )?;
-    let mut model = BpeModel::new(vocab, merges);
+    let mut model = BpeModel::new(vocab, Rules::Table(merges));
     model.alphabet = match byte_level {
         true => Alphabet::bytes_of(&model.vocab),
         false => Alphabet::Chars,
@@ -139,7 +139,7 @@ pub fn unmade_tokens_as_specials(model: &BpeModel, byte_level: bool) -> Specials
                 true => bytes.len() == 1,
                 false => std::str::from_utf8(bytes).is_ok_and(|s| s.chars().count() == 1),
             };
-            !single && model.merges.rank_of_token(id).is_none()
+            !single && model.rank_of_token(id).is_none()
         })
         .filter_map(|(id, bytes)| Some((String::from_utf8(bytes.to_vec()).ok()?, id)))
         .collect();
@@ -182,7 +182,7 @@ mod tests {
 
     #[test]
     fn unmade_multi_byte_tokens_are_special() {
-        let model = BpeModel::new(vocab(), merges("a b").unwrap());
+        let model = BpeModel::new(vocab(), Rules::Table(merges("a b").unwrap()));
         let specials = unmade_tokens_as_specials(&model, true);
         assert_eq!(specials.iter().collect::<Vec<_>>(), [("<|x|>", 3)]);
     }

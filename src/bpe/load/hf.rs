@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::gpt2::{Loaded, parse_merges};
 use super::{JsonVocab, json_error, line_of_key, read_text, vocab_from_json};
 use crate::bpe::bytelevel;
-use crate::bpe::model::{Alphabet, BpeModel, PreTokenizer};
+use crate::bpe::model::{Alphabet, BpeModel, Rules, PreTokenizer};
 use crate::bpe::specials::Specials;
 use crate::error::{Error, Result};
 use crate::pretok::{self, RegexSplit};
@@ -152,7 +152,7 @@ pub fn load(path: &Path) -> Result<Loaded> {
     if model_json.dropout.is_some_and(|d| d > 0.0) {
         warnings.push("BPE dropout is ignored: toklab encodes deterministically".into());
     }
-    let mut model = BpeModel::new(vocab, merges);
+    let mut model = BpeModel::new(vocab, Rules::Table(merges));
     model.alphabet = match byte_level {
         true => Alphabet::bytes_of(&model.vocab),
         false => Alphabet::Chars,

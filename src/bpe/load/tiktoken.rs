@@ -3,10 +3,10 @@
 //! tokens and the pattern belong to the encoding, not the file, so they come by name.
 
 use std::path::Path;
+use std::sync::OnceLock;
 
 use super::{MAX_ID, line_of, read_bytes, vocab_conflict};
-use crate::bpe::merges::MergeTable;
-use crate::bpe::model::{Alphabet, BpeModel, PreTokenizer};
+use crate::bpe::model::{Alphabet, BpeModel, PreTokenizer, Rules};
 use crate::bpe::specials::Specials;
 use crate::bpe::vocab::Vocab;
 use crate::error::{Error, Result};
@@ -59,8 +59,7 @@ pub fn load(path: &Path, encoding: &str, specials: bool) -> Result<BpeModel> {
         .find(|e| e.0 == encoding)
         .expect("callers pass a known encoding");
     let vocab = parse(path, &read_bytes(path)?)?;
-    let merges = MergeTable::from_vocab(&vocab, |_| true, |id| id, false);
-    let mut model = BpeModel::new(vocab, merges);
+    let mut model = BpeModel::new(vocab, Rules::Concatenation(OnceLock::new()));
     model.alphabet = Alphabet::bytes_of(&model.vocab);
     model.pretok = PreTokenizer::named(pattern).expect("known pattern");
     model.whole_piece_first = true;

@@ -18,7 +18,7 @@ use self::proto::{ModelType, PieceType, ProtoPiece};
 use super::engine::render_bytes;
 use super::merge::{MergeStep, NO_ID};
 use super::merges::MergeTable;
-use super::model::{Alphabet, BpeModel};
+use super::model::{Alphabet, BpeModel, Rules};
 use super::trace::{BpeTrace, PieceTrace, StepTrace};
 use super::vocab::Vocab;
 use crate::engine::{Tokenizer, Trace};
@@ -91,7 +91,7 @@ impl SpmModel {
             ModelType::Bpe => MergeTable::from_vocab(&vocab, mergeable, rank, true),
             _ => MergeTable::default(),
         };
-        let mut bpe = BpeModel::new(vocab, merges);
+        let mut bpe = BpeModel::new(vocab, Rules::Table(merges));
         bpe.alphabet = Alphabet::Chars;
         bpe.unk = Some(unk);
         if proto.byte_fallback {
@@ -322,7 +322,7 @@ impl SpmTokenizer {
         if t.id != NO_ID {
             token = token.with_id(t.id).with_origin(Origin::Subword {
                 id: t.id,
-                rank: model.bpe.merges.rank_of_token(t.id),
+                rank: model.bpe.rank_of_token(t.id),
             });
         }
         if form != span.slice(text) {
