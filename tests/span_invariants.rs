@@ -11,6 +11,13 @@ const SPECS: &[&str] = &[
     r"regex:\w+|[^\w\s]+",
     r"regex:\b\w+(?=\s)",
     "pretok:gpt2",
+    "pretok:cl100k",
+    "pretok:o200k",
+    "bpe:samples/bpe/gpt2",
+    "bpe:samples/bpe/split-tokenizer.json",
+    "tiktoken:samples/bpe/sample.tiktoken?pattern=o200k",
+    "spm:samples/bpe/sample-spm.model",
+    "wordpiece:samples/bpe/sample-wordpiece.txt",
 ];
 
 static TOKENIZERS: LazyLock<Vec<Box<dyn toklab::Tokenizer>>> = LazyLock::new(|| {

@@ -106,7 +106,8 @@ impl Normalizer {
         (&input[..len], len)
     }
 
-    /// Normalizes `input` as SentencePiece does.
+    /// Normalizes `input` as SentencePiece does. `to_original` always has one entry more than
+    /// the normalized text has bytes (SentencePiece leaves it empty for empty output).
     pub fn normalize(&self, input: &str) -> Normalized {
         let mut out = Normalized::default();
         let mut consumed = 0;
@@ -122,6 +123,7 @@ impl Normalizer {
             }
         }
         if rest.is_empty() {
+            out.to_original.push(consumed);
             return out;
         }
         let space = if self.escape_whitespaces { SPACE } else { " " };
