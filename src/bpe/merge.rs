@@ -64,8 +64,24 @@ impl PairLookup for ByConcatenation<'_> {
     }
 }
 
-/// Pieces up to this many symbols use the linear scan.
-const SMALL: usize = 48;
+/// Pieces up to this many symbols use the linear scan with its ranks on the stack.
+const STACK: usize = 16;
+/// Pieces up to this many symbols use the linear scan; longer ones the heap.
+const SMALL: usize = 128;
+
+thread_local! {
+    /// Buffers reused across pieces, so long pieces do not allocate per call.
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+#[derive(Default)]
+struct Scratch {
+    ranks: Vec<(u32, u32)>,
+    next: Vec<u32>,
+    prev: Vec<u32>,
+    alive: Vec<bool>,
+    heap: BinaryHeap<Reverse<u64>>,
+}
 
 /// Merges the symbols of `piece` in place. `observe` sees every step in order (pass `|_| {}`
 /// to encode).
@@ -79,11 +95,28 @@ pub fn merge(
     if symbols.len() < 2 {
         return;
     }
-    if symbols.len() <= SMALL {
-        merge_small(symbols, piece, table, observe);
-    } else {
-        merge_heap(symbols, piece, table, observe);
+    let n = symbols.len();
+    if n <= STACK {
+        let mut ranks = [(u32::MAX, NO_ID); STACK];
+        merge_small(symbols, piece, table, &mut ranks, observe);
+        return;
     }
+    SCRATCH.with(|scratch| {
+        // A re-entrant call (an observer that encodes) gets fresh buffers.
+        let mut fresh = Scratch::default();
+        let mut borrowed = scratch.try_borrow_mut();
+        let scratch = match borrowed.as_deref_mut() {
+            Ok(scratch) => scratch,
+            Err(_) => &mut fresh,
+        };
+        if n <= SMALL {
+            scratch.ranks.clear();
+            scratch.ranks.resize(n, (u32::MAX, NO_ID));
+            merge_small(symbols, piece, table, &mut scratch.ranks, observe);
+        } else {
+            merge_heap(symbols, piece, table, scratch, observe);
+        }
+    });
 }
 
 #[inline]
@@ -101,9 +134,9 @@ fn merge_small(
     symbols: &mut Vec<Symbol>,
     piece: &[u8],
     table: &impl PairLookup,
+    ranks: &mut [(u32, u32)],
     mut observe: impl FnMut(MergeStep),
 ) {
-    let mut ranks = [(u32::MAX, NO_ID); SMALL];
     let n = symbols.len();
     for (i, slot) in ranks.iter_mut().enumerate().take(n - 1) {
         *slot = rank_at(table, piece, symbols, i);
@@ -152,14 +185,25 @@ fn merge_heap(
     symbols: &mut Vec<Symbol>,
     piece: &[u8],
     table: &impl PairLookup,
+    scratch: &mut Scratch,
     mut observe: impl FnMut(MergeStep),
 ) {
     let n = symbols.len();
-    let mut next: Vec<u32> = (1..=n as u32).collect();
-    let mut prev: Vec<u32> = (0..n as u32).map(|i| i.wrapping_sub(1)).collect();
+    let Scratch {
+        next,
+        prev,
+        alive,
+        heap,
+        ..
+    } = scratch;
+    next.clear();
+    next.extend(1..=n as u32);
+    prev.clear();
+    prev.extend((0..n as u32).map(|i| i.wrapping_sub(1)));
+    alive.clear();
+    alive.resize(n, true);
+    heap.clear();
     let end = n as u32;
-    let mut alive = vec![true; n];
-    let mut heap = BinaryHeap::with_capacity(n);
     let end_of = |next: &[u32], symbols: &[Symbol], j: u32| {
         let after = next[j as usize];
         if after == end {
@@ -182,7 +226,7 @@ fn merge_heap(
         }
     };
     for i in 0..n as u32 - 1 {
-        push(&mut heap, &next, symbols, i, i + 1);
+        push(heap, next, symbols, i, i + 1);
     }
     while let Some(Reverse(entry)) = heap.pop() {
         let rank = (entry >> 32) as u32;
@@ -191,7 +235,7 @@ fn merge_heap(
         if !alive[i as usize] || j == end {
             continue;
         }
-        let Some(m) = lookup(&next, symbols, i, j) else {
+        let Some(m) = lookup(next, symbols, i, j) else {
             continue;
         };
         if m.rank != rank {
@@ -210,15 +254,15 @@ fn merge_heap(
         next[i as usize] = after;
         if after != end {
             prev[after as usize] = i;
-            push(&mut heap, &next, symbols, i, after);
+            push(heap, next, symbols, i, after);
         }
         let before = prev[i as usize];
         if before != u32::MAX {
-            push(&mut heap, &next, symbols, before, i);
+            push(heap, next, symbols, before, i);
         }
     }
-    let mut keep = alive.into_iter();
-    symbols.retain(|_| keep.next().unwrap_or(false));
+    let mut keep = alive.iter();
+    symbols.retain(|_| keep.next().copied().unwrap_or(false));
 }
 
 #[cfg(test)]
@@ -254,10 +298,10 @@ mod tests {
         let t = example_one();
         let word = [0, 1, 0, 1, 0, 1, 0, 1];
         let mut small = symbols(&word);
-        merge_small(&mut small, &[0; 8], &t, |_| {});
+        merge_small(&mut small, &[0; 8], &t, &mut [(u32::MAX, NO_ID); 8], |_| {});
         assert_eq!(ids(&small), [3, 1, 3, 1]);
         let mut heap = symbols(&word);
-        merge_heap(&mut heap, &[0; 8], &t, |_| {});
+        merge_heap(&mut heap, &[0; 8], &t, &mut Scratch::default(), |_| {});
         assert_eq!(ids(&heap), [3, 1, 3, 1]);
         assert_eq!(heap[1].start, 3);
     }
@@ -282,7 +326,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn heap_and_scan_agree(word in proptest::collection::vec(0u32..3, 0..120)) {
+        fn heap_and_scan_agree(word in proptest::collection::vec(0u32..3, 0..300)) {
             // A dictionary over a=0 b=1 c=2 with overlapping rules.
             let mut t = MergeTable::default();
             t.insert(0, 1, Merge { rank: 0, merged: 3 });
@@ -297,9 +341,9 @@ mod tests {
             let (mut sa, mut sb) = (Vec::new(), Vec::new());
             if a.len() >= 2 {
                 if a.len() <= SMALL {
-                    merge_small(&mut a, &bytes, &t, |s| sa.push(s));
+                    merge_small(&mut a, &bytes, &t, &mut vec![(u32::MAX, NO_ID); word.len()], |s| sa.push(s));
                 }
-                merge_heap(&mut b, &bytes, &t, |s| sb.push(s));
+                merge_heap(&mut b, &bytes, &t, &mut Scratch::default(), |s| sb.push(s));
                 if word.len() <= SMALL {
                     prop_assert_eq!(&a, &b);
                     prop_assert_eq!(sa, sb);

@@ -28,6 +28,18 @@ pub enum VocabConflict {
     BytesTaken(u32),
 }
 
+/// Slice equality without a `memcmp` call for the short slices tokens are.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() > 32 {
+        return a == b;
+    }
+    a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
     let mut hasher = rustc_hash::FxHasher::default();
     hasher.write(bytes);
@@ -73,7 +85,7 @@ impl Vocab {
     #[inline]
     pub fn id(&self, bytes: &[u8]) -> Option<u32> {
         self.table
-            .find(hash_bytes(bytes), |&id| self.bytes_unchecked(id) == bytes)
+            .find(hash_bytes(bytes), |&id| same_bytes(self.bytes_unchecked(id), bytes))
             .copied()
     }
 

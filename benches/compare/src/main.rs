@@ -2,7 +2,9 @@
 //! measured in the same run on the shared corpora. Prints MB/s (medians) and the ratio of
 //! toklab's throughput to each library's; checks that the ids agree before timing.
 //!
-//!   cargo run --release --manifest-path benches/compare/Cargo.toml [RUNS]
+//!   cargo run --release --manifest-path benches/compare/Cargo.toml [RUNS [FILTER]]
+//!
+//! FILTER keeps only the lines whose "model corpus engine" contains it (for profiling).
 
 #[path = "../../bpe_timing.rs"]
 mod timing;
@@ -21,6 +23,7 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(7);
+    let filter = std::env::args().nth(2).unwrap_or_default();
     let data = model_dir();
     let texts = corpora();
 
@@ -94,6 +97,9 @@ fn main() {
             let mut line = format!("{model:7} {label:24}");
             let mut ours_time = None;
             for (name, encode) in encoders {
+                if !format!("{model} {label} {name}").contains(&filter) {
+                    continue;
+                }
                 let agree = encode(text) == reference;
                 let time = median(runs, || {
                     black_box(encode(text));
