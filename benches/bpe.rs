@@ -13,9 +13,9 @@ mod timing;
 
 use std::hint::black_box;
 
+use timing::{corpora, mb_per_s, median, model_dir};
 use toklab::bpe::load::{gpt2, tiktoken};
 use toklab::pretok;
-use timing::{corpora, mb_per_s, median, model_dir};
 
 const RUNS: usize = 7;
 
@@ -53,7 +53,10 @@ fn main() {
 
     println!("\n== encoding throughput (median of {RUNS}) ==");
     let models = [
-        ("gpt2 (folder, merge list)", gpt2::load(&data.join("gpt2")).unwrap().model),
+        (
+            "gpt2 (folder, merge list)",
+            gpt2::load(&data.join("gpt2")).unwrap().model,
+        ),
         (
             "r50k (rank file)",
             tiktoken::load(&data.join("tiktoken/r50k_base.tiktoken"), "r50k", true).unwrap(),
@@ -69,7 +72,10 @@ fn main() {
             let time = median(RUNS, || {
                 black_box(model.encode(text));
             });
-            println!("{name:26} {label:24} {:7.1} MB/s", mb_per_s(text.len(), time));
+            println!(
+                "{name:26} {label:24} {:7.1} MB/s",
+                mb_per_s(text.len(), time)
+            );
         }
     }
 
@@ -79,7 +85,11 @@ fn main() {
         ("1 MB of 'a'", "a".repeat(1 << 20)),
         ("1 MB of digits, gpt2", "1234567890".repeat(1 << 17)),
     ] {
-        let model = if label.ends_with("gpt2") { &models[0].1 } else { cl100k };
+        let model = if label.ends_with("gpt2") {
+            &models[0].1
+        } else {
+            cl100k
+        };
         let time = median(3, || {
             black_box(model.encode(&text));
         });

@@ -11,7 +11,10 @@ pub fn shared_dir() -> PathBuf {
     match std::env::var_os("TOKLAB_SHARED") {
         Some(dir) => PathBuf::from(dir),
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
-            if PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared").is_dir() {
+            if PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../shared")
+                .is_dir()
+            {
                 "../shared"
             } else {
                 "../../../shared"

@@ -173,7 +173,10 @@ impl fmt::Display for Origin {
         match self {
             Origin::Engine => f.write_str("-"),
             Origin::Pattern { alternative } => write!(f, "pattern {alternative}"),
-            Origin::Subword { id, rank: Some(rank) } => write!(f, "id {id}, merge rank {rank}"),
+            Origin::Subword {
+                id,
+                rank: Some(rank),
+            } => write!(f, "id {id}, merge rank {rank}"),
             Origin::Subword { id, rank: None } => write!(f, "id {id}"),
         }
     }

@@ -14,7 +14,9 @@ fn bpe_dir(test: &str) -> Option<PathBuf> {
 
 fn lines(dir: &Path) -> Vec<String> {
     let raw = std::fs::read_to_string(dir.join("lines.txt")).unwrap();
-    let body = raw.strip_suffix('\n').expect("lines.txt ends with a newline");
+    let body = raw
+        .strip_suffix('\n')
+        .expect("lines.txt ends with a newline");
     body.split('\n').map(str::to_string).collect()
 }
 
@@ -24,7 +26,9 @@ fn ids(spec: &str, text: &str, tokenizer: &dyn toklab::Tokenizer) -> Vec<u32> {
     tokens
         .tokens
         .iter()
-        .map(|t| t.id.unwrap_or_else(|| panic!("{spec}: token without id in {text:?}")))
+        .map(|t| {
+            t.id.unwrap_or_else(|| panic!("{spec}: token without id in {text:?}"))
+        })
         .collect()
 }
 
@@ -74,41 +78,60 @@ fn data(dir: &Path, rel: &str) -> String {
 
 #[test]
 fn gpt2_folder_lines() {
-    let Some(dir) = bpe_dir("gpt2_folder_lines") else { return };
-    check_lines(&dir, &format!("bpe:{}", data(&dir, "gpt2")), "expected-gpt2.jsonl");
+    let Some(dir) = bpe_dir("gpt2_folder_lines") else {
+        return;
+    };
+    check_lines(
+        &dir,
+        &format!("bpe:{}", data(&dir, "gpt2")),
+        "expected-gpt2.jsonl",
+    );
 }
 
 #[test]
 fn r50k_rank_file_lines() {
-    let Some(dir) = bpe_dir("r50k_rank_file_lines") else { return };
+    let Some(dir) = bpe_dir("r50k_rank_file_lines") else {
+        return;
+    };
     let spec = format!("tiktoken:{}", data(&dir, "tiktoken/r50k_base.tiktoken"));
     check_lines(&dir, &spec, "expected-gpt2.jsonl");
 }
 
 #[test]
 fn cl100k_lines() {
-    let Some(dir) = bpe_dir("cl100k_lines") else { return };
+    let Some(dir) = bpe_dir("cl100k_lines") else {
+        return;
+    };
     let spec = format!("tiktoken:{}", data(&dir, "tiktoken/cl100k_base.tiktoken"));
     check_lines(&dir, &spec, "expected-cl100k.jsonl");
 }
 
 #[test]
 fn o200k_lines() {
-    let Some(dir) = bpe_dir("o200k_lines") else { return };
+    let Some(dir) = bpe_dir("o200k_lines") else {
+        return;
+    };
     let spec = format!("tiktoken:{}", data(&dir, "tiktoken/o200k_base.tiktoken"));
     check_lines(&dir, &spec, "expected-o200k.jsonl");
 }
 
 #[test]
 fn sentencepiece_botchan_lines() {
-    let Some(dir) = bpe_dir("sentencepiece_botchan_lines") else { return };
-    let spec = format!("spm:{}", data(&dir, "sentencepiece/botchan_en_bpe_1000.model"));
+    let Some(dir) = bpe_dir("sentencepiece_botchan_lines") else {
+        return;
+    };
+    let spec = format!(
+        "spm:{}",
+        data(&dir, "sentencepiece/botchan_en_bpe_1000.model")
+    );
     check_lines(&dir, &spec, "expected-spm-botchan-bpe1000.jsonl");
 }
 
 #[test]
 fn sentencepiece_kjv_lines() {
-    let Some(dir) = bpe_dir("sentencepiece_kjv_lines") else { return };
+    let Some(dir) = bpe_dir("sentencepiece_kjv_lines") else {
+        return;
+    };
     let spec = format!("spm:{}", data(&dir, "sentencepiece/kjv_bpe_8000.model"));
     check_lines(&dir, &spec, "expected-spm-kjv-bpe8000.jsonl");
 }
@@ -116,7 +139,9 @@ fn sentencepiece_kjv_lines() {
 /// The multi-line chunks (with `\n`, `\r\n` and blank lines) for every model at once.
 #[test]
 fn chunks_all_models() {
-    let Some(dir) = bpe_dir("chunks_all_models") else { return };
+    let Some(dir) = bpe_dir("chunks_all_models") else {
+        return;
+    };
     let models = [
         ("gpt2", format!("bpe:{}", data(&dir, "gpt2"))),
         (
@@ -129,7 +154,10 @@ fn chunks_all_models() {
         ),
         (
             "spm-botchan-bpe1000",
-            format!("spm:{}", data(&dir, "sentencepiece/botchan_en_bpe_1000.model")),
+            format!(
+                "spm:{}",
+                data(&dir, "sentencepiece/botchan_en_bpe_1000.model")
+            ),
         ),
         (
             "spm-kjv-bpe8000",
@@ -139,7 +167,12 @@ fn chunks_all_models() {
     let chunks: Vec<String> = std::fs::read_to_string(dir.join("chunks.jsonl"))
         .unwrap()
         .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["text"].as_str().unwrap().to_string())
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["text"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
     let expected: Vec<Value> = std::fs::read_to_string(dir.join("expected-chunks.jsonl"))
         .unwrap()
@@ -167,7 +200,9 @@ fn chunks_all_models() {
 /// allowed, as tiktoken's `encode(allowed_special="all")`.
 #[test]
 fn tiktoken_test_plans() {
-    let Some(dir) = bpe_dir("tiktoken_test_plans") else { return };
+    let Some(dir) = bpe_dir("tiktoken_test_plans") else {
+        return;
+    };
     let text = std::fs::read_to_string(dir.join("data/tiktoken/TestPlans.txt")).unwrap();
     let mut cases = Vec::new();
     let mut rest = text.as_str();
@@ -213,21 +248,32 @@ fn tiktoken_test_plans() {
 /// 3), and so does toklab's encoder.
 #[test]
 fn formal_cases() {
-    let Some(dir) = bpe_dir("formal_cases") else { return };
+    let Some(dir) = bpe_dir("formal_cases") else {
+        return;
+    };
     let cases: Vec<Value> =
         serde_json::from_str(&std::fs::read_to_string(dir.join("data/formal/cases.json")).unwrap())
             .unwrap();
     let mut agree = 0;
     for (n, case) in cases.iter().enumerate() {
-        let spec = format!("bpe:{}?pattern=none", data(&dir, &format!("formal/case{}", n + 1)));
+        let spec = format!(
+            "bpe:{}?pattern=none",
+            data(&dir, &format!("formal/case{}", n + 1))
+        );
         let tokenizer = toklab::load(&spec).unwrap();
         let word = case["word"].as_str().unwrap();
         let tokens = tokenizer.tokenize(word);
-        let forms: Vec<String> = tokens.tokens.iter().map(|t| t.form(word).to_string()).collect();
+        let forms: Vec<String> = tokens
+            .tokens
+            .iter()
+            .map(|t| t.form(word).to_string())
+            .collect();
         let observed = &case["observed"];
-        let tiktoken: Vec<String> = serde_json::from_value(observed["tiktoken 0.14.0"].clone()).unwrap();
+        let tiktoken: Vec<String> =
+            serde_json::from_value(observed["tiktoken 0.14.0"].clone()).unwrap();
         let hf: Vec<String> =
-            serde_json::from_value(observed["tokenizers 0.23.3 (py) / 0.22.2 (rs)"].clone()).unwrap();
+            serde_json::from_value(observed["tokenizers 0.23.3 (py) / 0.22.2 (rs)"].clone())
+                .unwrap();
         let sp: Vec<String> = serde_json::from_value(case["sp_semantics"].clone()).unwrap();
         assert_eq!(forms, tiktoken, "case {}", n + 1);
         assert_eq!(forms, hf, "case {}", n + 1);
@@ -240,7 +286,9 @@ fn formal_cases() {
 /// The command line prints the same ids, one line per input line.
 #[test]
 fn cli_prints_ids_per_line() {
-    let Some(dir) = bpe_dir("cli_prints_ids_per_line") else { return };
+    let Some(dir) = bpe_dir("cli_prints_ids_per_line") else {
+        return;
+    };
     let spec = format!("tiktoken:{}", data(&dir, "tiktoken/cl100k_base.tiktoken"));
     let input = std::fs::read_to_string(dir.join("lines.txt")).unwrap();
     let out = common::stdout_of(&["tokenize", "--with", &spec, "--format", "ids"], &input);
@@ -251,7 +299,10 @@ fn cli_prints_ids_per_line() {
         .collect();
     assert_eq!(got.len(), expected.len());
     let agree = got.iter().zip(&expected).filter(|(g, w)| g == w).count();
-    println!("cli --format ids cl100k agreement {agree}/{}", expected.len());
+    println!(
+        "cli --format ids cl100k agreement {agree}/{}",
+        expected.len()
+    );
     assert_eq!(agree, expected.len());
 }
 
@@ -259,8 +310,13 @@ fn cli_prints_ids_per_line() {
 /// (tests/bpe_data/gen_expected.py).
 #[test]
 fn sentencepiece_unigram_lines() {
-    let Some(dir) = bpe_dir("sentencepiece_unigram_lines") else { return };
-    let spec = format!("spm:{}", data(&dir, "sentencepiece/botchan_en_unigram_1000.model"));
+    let Some(dir) = bpe_dir("sentencepiece_unigram_lines") else {
+        return;
+    };
+    let spec = format!(
+        "spm:{}",
+        data(&dir, "sentencepiece/botchan_en_unigram_1000.model")
+    );
     let expected = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/bpe_data/expected-spm-botchan-unigram1000.jsonl");
     check_lines_against(&dir, &spec, &expected);
@@ -274,27 +330,44 @@ fn local(rel: &str) -> PathBuf {
 /// `BertWordPieceTokenizer(lowercase=True)`.
 #[test]
 fn bert_uncased_lines() {
-    let Some(dir) = bpe_dir("bert_uncased_lines") else { return };
+    let Some(dir) = bpe_dir("bert_uncased_lines") else {
+        return;
+    };
     let spec = format!("wordpiece:{}", data(&dir, "bert/vocab.txt"));
-    check_lines_against(&dir, &spec, &local("tests/bpe_data/expected-bert-uncased.jsonl"));
+    check_lines_against(
+        &dir,
+        &spec,
+        &local("tests/bpe_data/expected-bert-uncased.jsonl"),
+    );
 }
 
 /// The shipped sample models (trained on the project's own text by
 /// tests/bpe_data/make_samples.py) against their reference libraries.
 #[test]
 fn shipped_samples_lines() {
-    let Some(dir) = bpe_dir("shipped_samples_lines") else { return };
+    let Some(dir) = bpe_dir("shipped_samples_lines") else {
+        return;
+    };
     let samples = local("samples/bpe");
     let s = |f: &str| samples.join(f).display().to_string();
     for (spec, expected) in [
         (format!("bpe:{}", s("gpt2")), "expected-sample-gpt2.jsonl"),
-        (format!("bpe:{}", s("tokenizer.json")), "expected-sample-gpt2.jsonl"),
-        (format!("bpe:{}", s("split-tokenizer.json")), "expected-sample-split.jsonl"),
+        (
+            format!("bpe:{}", s("tokenizer.json")),
+            "expected-sample-gpt2.jsonl",
+        ),
+        (
+            format!("bpe:{}", s("split-tokenizer.json")),
+            "expected-sample-split.jsonl",
+        ),
         (
             format!("tiktoken:{}?pattern=r50k", s("sample.tiktoken")),
             "expected-sample-tiktoken.jsonl",
         ),
-        (format!("spm:{}", s("sample-spm.model")), "expected-sample-spm.jsonl"),
+        (
+            format!("spm:{}", s("sample-spm.model")),
+            "expected-sample-spm.jsonl",
+        ),
         (
             format!("wordpiece:{}", s("sample-wordpiece.txt")),
             "expected-sample-wordpiece.jsonl",

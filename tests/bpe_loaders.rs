@@ -108,13 +108,20 @@ fn malformed_lines_are_named() {
 
     let folder = dir.join("gpt2");
     std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(folder.join("vocab.json"), "{\"a\": 0, \"b\": 1,\n \"ab\": 2}").unwrap();
+    std::fs::write(
+        folder.join("vocab.json"),
+        "{\"a\": 0, \"b\": 1,\n \"ab\": 2}",
+    )
+    .unwrap();
     std::fs::write(folder.join("merges.txt"), "#version: 0.2\na b\nb a\n").unwrap();
     let e = toklab::load(&format!("bpe:{}", folder.display()))
         .err()
         .unwrap()
         .to_string();
-    assert!(e.contains("merges.txt:3:") && e.contains("not in the vocabulary"), "{e}");
+    assert!(
+        e.contains("merges.txt:3:") && e.contains("not in the vocabulary"),
+        "{e}"
+    );
 
     std::fs::write(folder.join("vocab.json"), "{\"a\": 0,\n \"b\": }").unwrap();
     let e = toklab::load(&format!("bpe:{}", folder.display()))

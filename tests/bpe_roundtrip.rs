@@ -7,8 +7,8 @@ mod common;
 use std::sync::{Arc, LazyLock};
 
 use proptest::prelude::*;
-use toklab::bpe::{BpeModel, BpeTokenizer, PreTokenizer};
 use toklab::bpe::load::{gpt2, hf, tiktoken};
+use toklab::bpe::{BpeModel, BpeTokenizer, PreTokenizer};
 
 /// The byte-level models: the shipped samples always, the real ones when ../shared is there.
 static MODELS: LazyLock<Vec<(String, Arc<BpeModel>)>> = LazyLock::new(|| {
@@ -20,7 +20,9 @@ static MODELS: LazyLock<Vec<(String, Arc<BpeModel>)>> = LazyLock::new(|| {
         ),
         (
             "sample split tokenizer.json".to_string(),
-            hf::load(&samples.join("split-tokenizer.json")).unwrap().model,
+            hf::load(&samples.join("split-tokenizer.json"))
+                .unwrap()
+                .model,
         ),
         (
             "sample tiktoken".to_string(),
@@ -88,12 +90,23 @@ fn long_pieces_encode_without_quadratic_blow_up() {
     for (name, model) in MODELS.iter() {
         for (what, text) in &texts {
             let ids = model.encode(text);
-            assert_eq!(model.decode(&ids).unwrap(), text.as_bytes(), "{name}: {what}");
-            assert!(ids.len() < text.len(), "{name}: {what}: {} tokens", ids.len());
+            assert_eq!(
+                model.decode(&ids).unwrap(),
+                text.as_bytes(),
+                "{name}: {what}"
+            );
+            assert!(
+                ids.len() < text.len(),
+                "{name}: {what}: {} tokens",
+                ids.len()
+            );
         }
     }
     // A quadratic merge loop needs hours on a megabyte-long piece; this finishes in seconds.
     let elapsed = start.elapsed();
-    println!("long pieces: {} models × 3 texts of 1 MB in {elapsed:?}", MODELS.len());
+    println!(
+        "long pieces: {} models × 3 texts of 1 MB in {elapsed:?}",
+        MODELS.len()
+    );
     assert!(elapsed.as_secs() < 120, "long pieces took {elapsed:?}");
 }

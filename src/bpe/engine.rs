@@ -138,54 +138,59 @@ pub fn explain(model: &BpeModel, text: &str) -> BpeTrace {
             .map(render_bytes)
             .unwrap_or_else(|| "?".into())
     };
-    model.encode_traced(text, &mut |step| steps.borrow_mut().push(step), &mut |piece| {
-        let mut steps = steps.borrow_mut();
-        let piece_text = std::str::from_utf8(piece.bytes).unwrap_or("");
-        // A whole-piece hit skips the merges; replay them for the explanation.
-        let shortcut = !piece.special
-            && model.whole_piece_first
-            && piece.symbols.len() == 1
-            && steps.is_empty()
-            && piece.bytes.len() > 1;
-        if shortcut {
-            let mut replay = |step| steps.push(step);
-            model.initial_symbols(piece_text, &mut scratch);
-            model.merge_symbols(piece.bytes, &mut scratch, &mut replay);
-        }
-        let map = |x: u32| {
-            floor_boundary(
-                text,
-                piece.span.start + (x as usize).saturating_sub(piece.inserted),
-            )
-        };
-        let mut tokens = Vec::new();
-        piece_tokens(model, text, piece, &mut tokens);
-        pieces.push(PieceTrace {
-            span: piece.span,
-            alternative: piece.alternative,
-            special: piece.special,
-            whole_piece: shortcut.then(|| piece.symbols[0].id),
-            steps: steps
-                .drain(..)
-                .map(|step| {
-                    let merged_len = model.vocab.bytes(step.merged).map_or(0, <[u8]>::len) as u32;
-                    StepTrace {
-                        rank: step.rank,
-                        left: form(step.left),
-                        right: form(step.right),
-                        merged: form(step.merged),
-                        merged_id: step.merged,
-                        offset: step.start as usize,
-                        span: Span::new(map(step.start), map(step.start + merged_len)),
-                    }
-                })
-                .collect(),
-            tokens: tokens
-                .into_iter()
-                .map(|t| (t.form(text).to_string(), t.id, t.span))
-                .collect(),
-        });
-    });
+    model.encode_traced(
+        text,
+        &mut |step| steps.borrow_mut().push(step),
+        &mut |piece| {
+            let mut steps = steps.borrow_mut();
+            let piece_text = std::str::from_utf8(piece.bytes).unwrap_or("");
+            // A whole-piece hit skips the merges; replay them for the explanation.
+            let shortcut = !piece.special
+                && model.whole_piece_first
+                && piece.symbols.len() == 1
+                && steps.is_empty()
+                && piece.bytes.len() > 1;
+            if shortcut {
+                let mut replay = |step| steps.push(step);
+                model.initial_symbols(piece_text, &mut scratch);
+                model.merge_symbols(piece.bytes, &mut scratch, &mut replay);
+            }
+            let map = |x: u32| {
+                floor_boundary(
+                    text,
+                    piece.span.start + (x as usize).saturating_sub(piece.inserted),
+                )
+            };
+            let mut tokens = Vec::new();
+            piece_tokens(model, text, piece, &mut tokens);
+            pieces.push(PieceTrace {
+                span: piece.span,
+                alternative: piece.alternative,
+                special: piece.special,
+                whole_piece: shortcut.then(|| piece.symbols[0].id),
+                steps: steps
+                    .drain(..)
+                    .map(|step| {
+                        let merged_len =
+                            model.vocab.bytes(step.merged).map_or(0, <[u8]>::len) as u32;
+                        StepTrace {
+                            rank: step.rank,
+                            left: form(step.left),
+                            right: form(step.right),
+                            merged: form(step.merged),
+                            merged_id: step.merged,
+                            offset: step.start as usize,
+                            span: Span::new(map(step.start), map(step.start + merged_len)),
+                        }
+                    })
+                    .collect(),
+                tokens: tokens
+                    .into_iter()
+                    .map(|t| (t.form(text).to_string(), t.id, t.span))
+                    .collect(),
+            });
+        },
+    );
     BpeTrace {
         normalized: None,
         pieces,

@@ -220,11 +220,12 @@ fn merge_heap(
             end_of(next, symbols, j),
         )
     };
-    let push = |heap: &mut BinaryHeap<Reverse<u64>>, next: &[u32], symbols: &[Symbol], i: u32, j: u32| {
-        if let Some(m) = lookup(next, symbols, i, j) {
-            heap.push(Reverse((u64::from(m.rank) << 32) | u64::from(i)));
-        }
-    };
+    let push =
+        |heap: &mut BinaryHeap<Reverse<u64>>, next: &[u32], symbols: &[Symbol], i: u32, j: u32| {
+            if let Some(m) = lookup(next, symbols, i, j) {
+                heap.push(Reverse((u64::from(m.rank) << 32) | u64::from(i)));
+            }
+        };
     for i in 0..n as u32 - 1 {
         push(heap, next, symbols, i, i + 1);
     }
@@ -311,7 +312,9 @@ mod tests {
         let t = example_one();
         let mut steps = Vec::new();
         let mut s = symbols(&[0, 1, 0]);
-        merge(&mut s, &[0; 3], &t, |step| steps.push((step.rank, step.start)));
+        merge(&mut s, &[0; 3], &t, |step| {
+            steps.push((step.rank, step.start))
+        });
         assert_eq!(steps, [(1, 0), (0, 0)]);
         assert_eq!(ids(&s), [3]);
     }

@@ -73,16 +73,18 @@ pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
             let known = || {
                 tiktoken::ENCODINGS
                     .iter()
-                    .map(|e| e.0)
+                    .map(|e| e.name)
                     .collect::<Vec<_>>()
                     .join(", ")
             };
             let encoding = match pattern {
                 Some(p) => tiktoken::ENCODINGS
                     .iter()
-                    .map(|e| e.0)
+                    .map(|e| e.name)
                     .find(|e| *e == p)
-                    .ok_or_else(|| spec.bad(format!("unknown pattern `{p}` (known: {})", known())))?,
+                    .ok_or_else(|| {
+                        spec.bad(format!("unknown pattern `{p}` (known: {})", known()))
+                    })?,
                 None => tiktoken::encoding_from_file_name(&path).ok_or_else(|| {
                     spec.bad(format!(
                         "cannot tell the encoding from the file name; add ?pattern= one of {}",

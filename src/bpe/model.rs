@@ -144,8 +144,9 @@ impl BpeModel {
     pub fn merges(&self) -> &MergeTable {
         match &self.rules {
             Rules::Table(table) => table,
-            Rules::Concatenation(table) => table
-                .get_or_init(|| MergeTable::from_vocab(&self.vocab, |_| true, |id| id, false)),
+            Rules::Concatenation(table) => {
+                table.get_or_init(|| MergeTable::from_vocab(&self.vocab, |_| true, |id| id, false))
+            }
         }
     }
 
@@ -289,21 +290,20 @@ impl BpeModel {
     /// The symbols before any merge: bytes or characters.
     pub fn initial_symbols(&self, piece: &str, symbols: &mut Vec<Symbol>) {
         match &self.alphabet {
-            Alphabet::Bytes(ids) => symbols.extend(
-                piece
-                    .bytes()
-                    .enumerate()
-                    .map(|(i, b)| Symbol {
-                        id: ids[b as usize],
-                        start: i as u32,
-                    }),
-            ),
-            Alphabet::Chars => symbols.extend(piece.char_indices().map(|(i, c)| Symbol {
-                id: self
-                    .vocab
-                    .id(c.encode_utf8(&mut [0; 4]).as_bytes())
-                    .unwrap_or(NO_ID),
-                start: i as u32,
+            Alphabet::Bytes(ids) => {
+                symbols.extend(piece.bytes().enumerate().map(|(i, b)| Symbol {
+                    id: ids[b as usize],
+                    start: i as u32,
+                }))
+            }
+            Alphabet::Chars => symbols.extend(piece.char_indices().map(|(i, c)| {
+                Symbol {
+                    id: self
+                        .vocab
+                        .id(c.encode_utf8(&mut [0; 4]).as_bytes())
+                        .unwrap_or(NO_ID),
+                    start: i as u32,
+                }
             })),
         }
     }
@@ -331,7 +331,10 @@ impl BpeModel {
             if i > 0 && old[i - 1].id == NO_ID {
                 continue;
             }
-            symbols.push(Symbol { id: unk, start: s.start });
+            symbols.push(Symbol {
+                id: unk,
+                start: s.start,
+            });
         }
     }
 

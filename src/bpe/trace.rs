@@ -53,7 +53,10 @@ impl BpeTrace {
         }
         for piece in &self.pieces {
             let head = TraceLine::new(0, Some(piece.span))
-                .part(Role::Label, if piece.special { "special " } else { "piece " })
+                .part(
+                    Role::Label,
+                    if piece.special { "special " } else { "piece " },
+                )
                 .part(Role::Detail, format!("{:>9} ", piece.span.to_string()))
                 .part(Role::Token, quote(piece.span.slice(text)))
                 .part(Role::Detail, format!("  {}", piece.alternative));
@@ -64,7 +67,10 @@ impl BpeTrace {
                         .part(Role::Label, "lookup ")
                         .part(Role::Plain, "the whole piece is token ")
                         .part(Role::Detail, id.to_string())
-                        .part(Role::Plain, ", taken without merging; the merges reach it so:"),
+                        .part(
+                            Role::Plain,
+                            ", taken without merging; the merges reach it so:",
+                        ),
                 );
             }
             for step in &piece.steps {

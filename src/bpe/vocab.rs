@@ -85,7 +85,9 @@ impl Vocab {
     #[inline]
     pub fn id(&self, bytes: &[u8]) -> Option<u32> {
         self.table
-            .find(hash_bytes(bytes), |&id| same_bytes(self.bytes_unchecked(id), bytes))
+            .find(hash_bytes(bytes), |&id| {
+                same_bytes(self.bytes_unchecked(id), bytes)
+            })
             .copied()
     }
 

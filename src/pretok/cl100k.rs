@@ -140,7 +140,9 @@ mod tests {
     fn examples() {
         assert_eq!(
             pieces("We'RE 12345 dogs!\n\n  ok\tgo"),
-            ["We", "'RE", " ", "123", "45", " dogs", "!\n\n", " ", " ok", "\tgo"]
+            [
+                "We", "'RE", " ", "123", "45", " dogs", "!\n\n", " ", " ok", "\tgo"
+            ]
         );
         assert_eq!(pieces("a \n b"), ["a", " \n", " b"]);
     }

@@ -13,8 +13,8 @@
 
 use std::sync::LazyLock;
 
-use super::class::CharClass;
 use super::cl100k::CLASSES;
+use super::class::CharClass;
 use super::scan::{char_at, contraction_end, run_end, whitespace_end};
 use crate::simple::Matcher;
 use crate::token::Span;
@@ -134,7 +134,19 @@ mod tests {
     fn examples() {
         assert_eq!(
             pieces("HTTPServer's camelCase I'm 12345 a/b\n/x"),
-            ["HTTPServer's", " camel", "Case", " I'm", " ", "123", "45", " a", "/b", "\n", "/x"]
+            [
+                "HTTPServer's",
+                " camel",
+                "Case",
+                " I'm",
+                " ",
+                "123",
+                "45",
+                " a",
+                "/b",
+                "\n",
+                "/x"
+            ]
         );
     }
 

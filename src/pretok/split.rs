@@ -45,7 +45,9 @@ mod tests {
     fn gaps_are_pieces() {
         let split = RegexSplit::new(r"\d+").unwrap();
         let mut pieces = Vec::new();
-        split.find("ab12c3", &mut |s, _| pieces.push(s.slice("ab12c3").to_string()));
+        split.find("ab12c3", &mut |s, _| {
+            pieces.push(s.slice("ab12c3").to_string())
+        });
         assert_eq!(pieces, ["ab", "12", "c", "3"]);
     }
 }

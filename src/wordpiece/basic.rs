@@ -74,7 +74,12 @@ pub fn words(text: &str, base: usize, lowercase: bool, out: &mut Vec<Word>) {
         }
         if is_cjk(c) {
             flush(&mut word, out);
-            out.push(vec![NormChar { c, start, end, last: true }]);
+            out.push(vec![NormChar {
+                c,
+                start,
+                end,
+                last: true,
+            }]);
             continue;
         }
         expanded.clear();
@@ -89,7 +94,12 @@ pub fn words(text: &str, base: usize, lowercase: bool, out: &mut Vec<Word>) {
         }
         let count = expanded.len();
         for (k, &d) in expanded.iter().enumerate() {
-            let nc = NormChar { c: d, start, end, last: k + 1 == count };
+            let nc = NormChar {
+                c: d,
+                start,
+                end,
+                last: k + 1 == count,
+            };
             if is_punctuation(d) {
                 flush(&mut word, out);
                 out.push(vec![nc]);
@@ -113,7 +123,9 @@ mod tests {
     fn forms(text: &str) -> Vec<String> {
         let mut out = Vec::new();
         words(text, 0, true, &mut out);
-        out.iter().map(|w| w.iter().map(|n| n.c).collect()).collect()
+        out.iter()
+            .map(|w| w.iter().map(|n| n.c).collect())
+            .collect()
     }
 
     #[test]
@@ -127,6 +139,14 @@ mod tests {
     fn characters_remember_their_origin() {
         let mut out = Vec::new();
         words("xé", 10, true, &mut out);
-        assert_eq!(out[0][1], NormChar { c: 'e', start: 11, end: 13, last: true });
+        assert_eq!(
+            out[0][1],
+            NormChar {
+                c: 'e',
+                start: 11,
+                end: 13,
+                last: true
+            }
+        );
     }
 }

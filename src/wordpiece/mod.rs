@@ -50,9 +50,9 @@ impl WordPiece {
             if piece.is_empty() {
                 return Err(bad("empty line: every line must be a piece".into()));
             }
-            vocab.insert(index as u32, piece.as_bytes()).map_err(|_| {
-                bad(format!("piece {piece:?} appears twice"))
-            })?;
+            vocab
+                .insert(index as u32, piece.as_bytes())
+                .map_err(|_| bad(format!("piece {piece:?} appears twice")))?;
         }
         let unk = vocab
             .id(b"[UNK]")
@@ -129,7 +129,10 @@ impl WordPiece {
                             let span = owned_span(word, p.chars.0, p.chars.1);
                             let mut token = Token::new(span, TokenKind::Subword)
                                 .with_id(p.id)
-                                .with_origin(Origin::Subword { id: p.id, rank: None });
+                                .with_origin(Origin::Subword {
+                                    id: p.id,
+                                    rank: None,
+                                });
                             if p.form != span.slice(text) {
                                 token = token.with_form(p.form);
                             }
@@ -139,7 +142,10 @@ impl WordPiece {
                     None => tokens.push(
                         Token::new(word_span, TokenKind::Unknown)
                             .with_id(self.unk)
-                            .with_origin(Origin::Subword { id: self.unk, rank: None })
+                            .with_origin(Origin::Subword {
+                                id: self.unk,
+                                rank: None,
+                            })
                             .with_form("[UNK]"),
                     ),
                 }

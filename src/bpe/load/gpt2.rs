@@ -19,8 +19,16 @@ pub fn files(dir: &Path) -> Result<(PathBuf, PathBuf)> {
     let merges = find(&["vocab.bpe", "merges.txt"]);
     match (vocab, merges) {
         (Some(v), Some(m)) => Ok((v, m)),
-        (None, _) => Err(Error::format(dir, None, "no encoder.json or vocab.json in this folder")),
-        (_, None) => Err(Error::format(dir, None, "no vocab.bpe or merges.txt in this folder")),
+        (None, _) => Err(Error::format(
+            dir,
+            None,
+            "no encoder.json or vocab.json in this folder",
+        )),
+        (_, None) => Err(Error::format(
+            dir,
+            None,
+            "no vocab.bpe or merges.txt in this folder",
+        )),
     }
 }
 
@@ -35,8 +43,7 @@ pub struct Loaded {
 pub fn load(dir: &Path) -> Result<Loaded> {
     let (vocab_path, merges_path) = files(dir)?;
     let text = read_text(&vocab_path)?;
-    let entries: JsonVocab =
-        serde_json::from_str(&text).map_err(|e| json_error(&vocab_path, e))?;
+    let entries: JsonVocab = serde_json::from_str(&text).map_err(|e| json_error(&vocab_path, e))?;
     let (vocab, byte_level) = vocab_from_json(&vocab_path, &text, &entries, true)?;
     let mut warnings = Vec::new();
     if !byte_level {
@@ -52,7 +59,9 @@ pub fn load(dir: &Path) -> Result<Loaded> {
     };
     let merges = parse_merges(
         &merges_path,
-        merges_text.lines().map(|l| l.strip_suffix('\r').unwrap_or(l)),
+        merges_text
+            .lines()
+            .map(|l| l.strip_suffix('\r').unwrap_or(l)),
         &vocab,
         decode,
         &mut warnings,

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::gpt2::{Loaded, parse_merges};
 use super::{JsonVocab, json_error, line_of_key, read_text, vocab_from_json};
 use crate::bpe::bytelevel;
-use crate::bpe::model::{Alphabet, BpeModel, Rules, PreTokenizer};
+use crate::bpe::model::{Alphabet, BpeModel, PreTokenizer, Rules};
 use crate::bpe::specials::Specials;
 use crate::error::{Error, Result};
 use crate::pretok::{self, RegexSplit};
@@ -95,7 +95,10 @@ pub fn load(path: &Path) -> Result<Loaded> {
         )));
     }
     for (name, value) in [
-        ("continuing_subword_prefix", &model_json.continuing_subword_prefix),
+        (
+            "continuing_subword_prefix",
+            &model_json.continuing_subword_prefix,
+        ),
         ("end_of_word_suffix", &model_json.end_of_word_suffix),
     ] {
         if value.as_deref().is_some_and(|v| !v.is_empty()) {
@@ -103,7 +106,11 @@ pub fn load(path: &Path) -> Result<Loaded> {
         }
     }
     let mut pre = pre_tokenizing(json.pre_tokenizer.as_ref()).map_err(unsupported)?;
-    if json.decoder.as_ref().is_some_and(|d| type_name(d) == "ByteLevel") {
+    if json
+        .decoder
+        .as_ref()
+        .is_some_and(|d| type_name(d) == "ByteLevel")
+    {
         pre.byte_level = true;
     }
     let mut warnings = Vec::new();
@@ -137,7 +144,10 @@ pub fn load(path: &Path) -> Result<Loaded> {
     )
     .map_err(|e| match e {
         Error::Format {
-            path, line, message, ..
+            path,
+            line,
+            message,
+            ..
         } => Error::Format {
             path,
             line: merges_line,
@@ -174,7 +184,9 @@ pub fn load(path: &Path) -> Result<Loaded> {
         for (byte, id) in ids.iter_mut().enumerate() {
             let piece = format!("<0x{byte:02X}>");
             *id = model.vocab.id(piece.as_bytes()).ok_or_else(|| {
-                unsupported(format!("byte_fallback is set but {piece} is not in the vocabulary"))
+                unsupported(format!(
+                    "byte_fallback is set but {piece} is not in the vocabulary"
+                ))
             })?;
         }
         model.byte_fallback = Some(ids);
@@ -185,11 +197,17 @@ pub fn load(path: &Path) -> Result<Loaded> {
             return Err(Error::format(
                 path,
                 line_of_key(&text, &added.content),
-                format!("added token {:?} has id {} (too large)", added.content, added.id),
+                format!(
+                    "added token {:?} has id {} (too large)",
+                    added.content, added.id
+                ),
             ));
         }
         if added.content.is_empty() {
-            warnings.push(format!("added token {} is empty and never matches", added.id));
+            warnings.push(format!(
+                "added token {} is empty and never matches",
+                added.id
+            ));
         }
         if added.lstrip || added.rstrip || added.single_word {
             warnings.push(format!(
@@ -233,7 +251,8 @@ fn pre_tokenizing(value: Option<&Value>) -> std::result::Result<PreTokenizing, S
     };
     let mut splitter: Option<PreTokenizer> = None;
     for part in parts {
-        let flag = |key: &str, default: bool| part.get(key).and_then(Value::as_bool).unwrap_or(default);
+        let flag =
+            |key: &str, default: bool| part.get(key).and_then(Value::as_bool).unwrap_or(default);
         let found = match type_name(part) {
             "ByteLevel" => {
                 pre.byte_level = true;
@@ -251,7 +270,9 @@ fn pre_tokenizing(value: Option<&Value>) -> std::result::Result<PreTokenizing, S
                 let pattern = part.get("pattern");
                 let source = match (
                     pattern.and_then(|p| p.get("Regex")).and_then(Value::as_str),
-                    pattern.and_then(|p| p.get("String")).and_then(Value::as_str),
+                    pattern
+                        .and_then(|p| p.get("String"))
+                        .and_then(Value::as_str),
                 ) {
                     (Some(regex), _) => regex.to_string(),
                     (None, Some(literal)) => fancy_regex::escape(literal).into_owned(),

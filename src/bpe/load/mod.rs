@@ -151,7 +151,10 @@ mod tests {
         let e = vocab_from_json(Path::new("v.json"), text, &entries, true)
             .unwrap_err()
             .to_string();
-        assert!(e.starts_with("v.json:1:") && e.contains("appears twice"), "{e}");
+        assert!(
+            e.starts_with("v.json:1:") && e.contains("appears twice"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -11,52 +11,73 @@ use crate::bpe::specials::Specials;
 use crate::bpe::vocab::Vocab;
 use crate::error::{Error, Result};
 
-/// The encodings tiktoken defines over these files: name, pattern, special tokens.
-pub const ENCODINGS: &[(&str, &str, &[(&str, u32)])] = &[
-    ("r50k", "gpt2", &[("<|endoftext|>", 50256)]),
-    ("p50k", "gpt2", &[("<|endoftext|>", 50256)]),
-    (
-        "p50k_edit",
-        "gpt2",
-        &[
-            ("<|endoftext|>", 50256),
+/// An encoding tiktoken defines over a rank file: its pattern and special tokens.
+pub struct Encoding {
+    pub name: &'static str,
+    pub pattern: &'static str,
+    pub specials: &'static [(&'static str, u32)],
+}
+
+const ENDOFTEXT_50K: (&str, u32) = ("<|endoftext|>", 50256);
+
+/// The encodings toklab knows (facts from tiktoken's `openai_public.py`).
+pub const ENCODINGS: &[Encoding] = &[
+    Encoding {
+        name: "r50k",
+        pattern: "gpt2",
+        specials: &[ENDOFTEXT_50K],
+    },
+    Encoding {
+        name: "p50k",
+        pattern: "gpt2",
+        specials: &[ENDOFTEXT_50K],
+    },
+    Encoding {
+        name: "p50k_edit",
+        pattern: "gpt2",
+        specials: &[
+            ENDOFTEXT_50K,
             ("<|fim_prefix|>", 50281),
             ("<|fim_middle|>", 50282),
             ("<|fim_suffix|>", 50283),
         ],
-    ),
-    (
-        "cl100k",
-        "cl100k",
-        &[
+    },
+    Encoding {
+        name: "cl100k",
+        pattern: "cl100k",
+        specials: &[
             ("<|endoftext|>", 100257),
             ("<|fim_prefix|>", 100258),
             ("<|fim_middle|>", 100259),
             ("<|fim_suffix|>", 100260),
             ("<|endofprompt|>", 100276),
         ],
-    ),
-    (
-        "o200k",
-        "o200k",
-        &[("<|endoftext|>", 199999), ("<|endofprompt|>", 200018)],
-    ),
+    },
+    Encoding {
+        name: "o200k",
+        pattern: "o200k",
+        specials: &[("<|endoftext|>", 199999), ("<|endofprompt|>", 200018)],
+    },
 ];
 
 /// The encoding a file name suggests (`cl100k_base.tiktoken` → `cl100k`).
 pub fn encoding_from_file_name(path: &Path) -> Option<&'static str> {
     let name = path.file_name()?.to_str()?;
     // Longest names first so that `p50k_edit` is not taken for `p50k`.
-    let mut names: Vec<&'static str> = ENCODINGS.iter().map(|e| e.0).collect();
+    let mut names: Vec<&'static str> = ENCODINGS.iter().map(|e| e.name).collect();
     names.sort_by_key(|n| std::cmp::Reverse(n.len()));
     names.into_iter().find(|n| name.contains(n))
 }
 
 /// Loads a rank file with the named encoding's pattern and special tokens.
 pub fn load(path: &Path, encoding: &str, specials: bool) -> Result<BpeModel> {
-    let (_, pattern, special_tokens) = ENCODINGS
+    let Encoding {
+        pattern,
+        specials: special_tokens,
+        ..
+    } = ENCODINGS
         .iter()
-        .find(|e| e.0 == encoding)
+        .find(|e| e.name == encoding)
         .expect("callers pass a known encoding");
     let vocab = parse(path, &read_bytes(path)?)?;
     let mut model = BpeModel::new(vocab, Rules::Concatenation(OnceLock::new()));
@@ -138,7 +159,7 @@ pub fn base64_decode(input: &[u8], out: &mut Vec<u8>) -> std::result::Result<(),
             _ => return None,
         } as u32)
     };
-    if input.len() % 4 != 0 {
+    if !input.len().is_multiple_of(4) {
         return Err(input.len());
     }
     let chunks = input.len() / 4;

@@ -56,9 +56,14 @@ impl SpmModel {
             if piece.piece.is_empty() {
                 return Err(bad(format!("piece {id} is empty")));
             }
-            vocab.insert(id as u32, piece.piece.as_bytes()).map_err(|_| {
-                bad(format!("piece {:?} (id {id}) is defined twice", piece.piece))
-            })?;
+            vocab
+                .insert(id as u32, piece.piece.as_bytes())
+                .map_err(|_| {
+                    bad(format!(
+                        "piece {:?} (id {id}) is defined twice",
+                        piece.piece
+                    ))
+                })?;
             if piece.kind == PieceType::Unknown {
                 if unk.is_some() {
                     return Err(bad(format!("a second unknown piece at id {id}")));
@@ -98,9 +103,10 @@ impl SpmModel {
             let mut ids = Box::new([0u32; 256]);
             for (byte, id) in ids.iter_mut().enumerate() {
                 let piece = format!("<0x{byte:02X}>");
-                *id = bpe.vocab.id(piece.as_bytes()).ok_or_else(|| {
-                    bad(format!("byte_fallback is set but {piece} is missing"))
-                })?;
+                *id = bpe
+                    .vocab
+                    .id(piece.as_bytes())
+                    .ok_or_else(|| bad(format!("byte_fallback is set but {piece} is missing")))?;
             }
             bpe.byte_fallback = Some(ids);
         }
@@ -238,7 +244,8 @@ impl SpmModel {
 
     /// The ids of `text`.
     pub fn encode(&self, text: &str) -> Vec<u32> {
-        self.encode_normalized(text, &mut |_| {}).1
+        self.encode_normalized(text, &mut |_| {})
+            .1
             .iter()
             .map(|t| t.id)
             .collect()
@@ -255,8 +262,11 @@ impl SpmModel {
                 PieceType::Control => {}
                 PieceType::Unknown => out.extend_from_slice(" \u{2047} ".as_bytes()),
                 PieceType::Byte => out.push(
-                    u8::from_str_radix(piece.piece.trim_start_matches("<0x").trim_end_matches('>'), 16)
-                        .map_err(|_| index)?,
+                    u8::from_str_radix(
+                        piece.piece.trim_start_matches("<0x").trim_end_matches('>'),
+                        16,
+                    )
+                    .map_err(|_| index)?,
                 ),
                 _ => out.extend_from_slice(piece.piece.replace(SPACE, " ").as_bytes()),
             }
@@ -358,10 +368,7 @@ impl Tokenizer for SpmTokenizer {
                 .map_or_else(|| "?".into(), |p| p.piece.clone())
         };
         let to_original = |x: usize| normalized.to_original[x.min(normalized.text.len())];
-        let whole = Span::new(
-            to_original(0),
-            to_original(normalized.text.len()),
-        );
+        let whole = Span::new(to_original(0), to_original(normalized.text.len()));
         let piece = PieceTrace {
             span: whole,
             alternative: "normalized text",
@@ -378,7 +385,10 @@ impl Tokenizer for SpmTokenizer {
                         merged: form(s.merged),
                         merged_id: s.merged,
                         offset: s.start as usize,
-                        span: Span::new(to_original(s.start as usize), to_original(s.start as usize + len)),
+                        span: Span::new(
+                            to_original(s.start as usize),
+                            to_original(s.start as usize + len),
+                        ),
                     }
                 })
                 .collect(),

@@ -20,7 +20,7 @@ impl CharsMap {
             return Err("precompiled charsmap is too short".into());
         }
         let size = u32::from_le_bytes([blob[0], blob[1], blob[2], blob[3]]) as usize;
-        if size >= blob.len() - 4 + 1 || size % 4 != 0 {
+        if size > blob.len() - 4 || !size.is_multiple_of(4) {
             return Err(format!(
                 "precompiled charsmap: trie of {size} bytes does not fit in {} bytes",
                 blob.len() - 4

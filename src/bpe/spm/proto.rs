@@ -269,7 +269,9 @@ fn parse_normalizer(data: &[u8], base: usize) -> Result<NormalizerSpec, ProtoErr
     while let Some(field) = fields.next_field() {
         let at = fields.base + fields.at;
         match field? {
-            (1, Value::Bytes(bytes, start)) => spec.name = utf8(bytes, start, "the normalizer name")?,
+            (1, Value::Bytes(bytes, start)) => {
+                spec.name = utf8(bytes, start, "the normalizer name")?
+            }
             (2, Value::Bytes(bytes, _)) => spec.charsmap = bytes.to_vec(),
             (3, Value::Varint(n)) => spec.add_dummy_prefix = n != 0,
             (4, Value::Varint(n)) => spec.remove_extra_whitespaces = n != 0,

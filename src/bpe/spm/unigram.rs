@@ -34,7 +34,10 @@ impl Unigram {
     /// Appends the best segmentation of `text` (a segment starting at `base` of the normalized
     /// text) to `out`.
     pub fn encode(&self, model: &SpmModel, text: &str, base: usize, out: &mut Vec<SpmToken>) {
-        let unk = model.bpe.unk.expect("SentencePiece models have an unknown piece");
+        let unk = model
+            .bpe
+            .unk
+            .expect("SentencePiece models have an unknown piece");
         let n = text.len();
         // best[i]: score of the best segmentation of text[..i], the last token and its start.
         let mut best: Vec<(f64, u32, usize)> = vec![(f64::NEG_INFINITY, unk, 0); n + 1];
@@ -82,7 +85,9 @@ impl Unigram {
         while at > 0 {
             let (_, id, start) = best[at];
             match tokens.last_mut() {
-                Some(SpmToken { id: last, start: s, .. }) if *last == unk && id == unk => {
+                Some(SpmToken {
+                    id: last, start: s, ..
+                }) if *last == unk && id == unk => {
                     *s = base + start;
                 }
                 _ => tokens.push(SpmToken {
