@@ -57,13 +57,13 @@ pub const KINDS: &[KindInfo] = &[
     KindInfo {
         name: "spm",
         usage: "spm:FILE.model",
-        about: "SentencePiece model (BPE encodes; unigram loads for its pieces); ?special=all|none",
+        about: "SentencePiece model, BPE or unigram (its normalizer, ▁ for spaces, byte fallback)",
         takes_options: true,
     },
     KindInfo {
         name: "wordpiece",
         usage: "wordpiece:vocab.txt",
-        about: "BERT WordPiece: basic pre-split, greedy longest match with ##; ?lowercase=true|false",
+        about: "BERT WordPiece: basic pre-split, greedy longest match with ##; ?lowercase=true|false&special=all|none",
         takes_options: true,
     },
 ];

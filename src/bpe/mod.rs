@@ -101,8 +101,13 @@ pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
             )))
         }
         "spm" => {
-            spec.finish(&["special"])?;
-            spm::load(name, &path, special)
+            if !special {
+                return Err(spec.bad(
+                    "SentencePiece matches no special tokens in text, so `special` has nothing to switch off",
+                ));
+            }
+            spec.finish(&[])?;
+            spm::load(name, &path)
         }
         other => Err(spec.bad(format!("`{other}` is not a BPE kind"))),
     }

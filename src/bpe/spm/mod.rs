@@ -292,8 +292,8 @@ impl SpmTokenizer {
 }
 
 /// Loads `spm:FILE.model`. SentencePiece matches no special tokens in text (control pieces
-/// such as `<s>` are only ever added by callers), so `special` has nothing to switch.
-pub fn load(name: String, path: &Path, _special: bool) -> Result<Box<dyn Tokenizer>> {
+/// such as `<s>` are only ever added by callers).
+pub fn load(name: String, path: &Path) -> Result<Box<dyn Tokenizer>> {
     let model = SpmModel::load(path)?;
     if matches!(model.model_type, ModelType::Word | ModelType::Char) {
         return Err(Error::format(
