@@ -147,3 +147,30 @@ fn malformed_lines_are_named() {
     assert!(e.contains("x.model") && e.contains("byte offset"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn unsupported_tokenizer_json_components_are_named() {
+    let dir = scratch();
+    let original = std::fs::read_to_string(samples().join("tokenizer.json")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&original).unwrap();
+    json["normalizer"] = serde_json::json!({"type": "NFKC"});
+    let path = dir.join("tokenizer.json");
+    std::fs::write(&path, json.to_string()).unwrap();
+    let e = toklab::load(&format!("bpe:{}", path.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("normalizer NFKC is not supported"), "{e}");
+    json["normalizer"] = serde_json::Value::Null;
+    json["pre_tokenizer"] = serde_json::json!({"type": "Whitespace"});
+    std::fs::write(&path, json.to_string()).unwrap();
+    let e = toklab::load(&format!("bpe:{}", path.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("pre-tokenizer Whitespace is not supported"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

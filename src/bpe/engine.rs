@@ -196,3 +196,73 @@ pub fn explain(model: &BpeModel, text: &str) -> BpeTrace {
         pieces,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bpe::merges::{Merge, MergeTable};
+    use crate::bpe::model::Rules;
+    use crate::bpe::vocab::Vocab;
+
+    /// Every byte a token, plus one merge: `a` `b` → `ab`.
+    fn bytes_model() -> BpeModel {
+        let mut vocab = Vocab::default();
+        for b in 0..=255u8 {
+            vocab.insert(u32::from(b), &[b]).unwrap();
+        }
+        vocab.insert(256, b"ab").unwrap();
+        let mut table = MergeTable::default();
+        table.insert(
+            u32::from(b'a'),
+            u32::from(b'b'),
+            Merge {
+                rank: 0,
+                merged: 256,
+            },
+        );
+        BpeModel::new(vocab, Rules::Table(table))
+    }
+
+    #[test]
+    fn the_token_with_the_last_byte_owns_the_character() {
+        let tokenizer = BpeTokenizer::new("t", bytes_model(), vec![], vec![]);
+        let text = "abé!";
+        let tokens = tokenizer.tokenize(text);
+        tokens.check(text).unwrap();
+        let shown: Vec<(Span, &str, Option<u32>)> = tokens
+            .tokens
+            .iter()
+            .map(|t| (t.span, t.form(text), t.id))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (Span::new(0, 2), "ab", Some(256)),
+                (Span::new(2, 2), "<0xC3>", Some(0xC3)),
+                (Span::new(2, 4), "<0xA9>", Some(0xA9)),
+                (Span::new(4, 5), "!", Some(u32::from(b'!'))),
+            ]
+        );
+        assert_eq!(
+            tokens.tokens[0].origin,
+            Origin::Subword {
+                id: 256,
+                rank: Some(0)
+            }
+        );
+    }
+
+    #[test]
+    fn explain_lists_merges_with_rank_and_position() {
+        let text = "xab";
+        let trace = explain(&bytes_model(), text);
+        assert_eq!(trace.pieces.len(), 1);
+        let step = &trace.pieces[0].steps[0];
+        assert_eq!((step.rank, step.offset, step.span), (0, 1, Span::new(1, 3)));
+        let shown = Trace::Bpe(trace).to_text(text);
+        assert!(
+            shown.contains("merge rank 0      «a» + «b» → «ab»  id 256 at byte 1"),
+            "{shown}"
+        );
+    }
+}
