@@ -122,19 +122,12 @@ fn next_piece(classes: &Classes, text: &str, at: usize) -> (usize, &'static str)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
 
-    fn pieces(text: &str) -> Vec<&str> {
-        let mut out = Vec::new();
-        Cl100kMatcher.find(text, &mut |span, _| out.push(span.slice(text)));
-        out
-    }
-
-    fn reference(text: &str) -> Vec<&str> {
-        static RE: LazyLock<fancy_regex::Regex> =
-            LazyLock::new(|| fancy_regex::Regex::new(CL100K_PATTERN).unwrap());
-        RE.find_iter(text).map(|m| m.unwrap().as_str()).collect()
-    }
+    crate::pretok::agrees_with_fancy_regex!(
+        Cl100kMatcher,
+        CL100K_PATTERN,
+        "[ a-zA-Z0-9'.,!/\\t\\r\\n\u{a0}\u{3000}éſ語½\u{301}😀-]{0,40}"
+    );
 
     #[test]
     fn examples() {
@@ -145,17 +138,5 @@ mod tests {
             ]
         );
         assert_eq!(pieces("a \n b"), ["a", " \n", " b"]);
-    }
-
-    proptest! {
-        #[test]
-        fn agrees_with_fancy_regex(text in "[ a-zA-Z0-9'.,!/\\t\\r\\n\u{a0}\u{3000}éſ語½\u{301}😀-]{0,40}") {
-            prop_assert_eq!(pieces(&text), reference(&text));
-        }
-
-        #[test]
-        fn agrees_with_fancy_regex_on_any_unicode(text in any::<String>()) {
-            prop_assert_eq!(pieces(&text), reference(&text));
-        }
     }
 }

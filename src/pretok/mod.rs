@@ -1,6 +1,42 @@
 //! BPE pre-tokenizers: the regex splits that subword models apply before merging, exposed as
 //! the `pretok:NAME` kind so their pieces can be seen on their own.
 
+/// The property tests every hand-written matcher has: its pieces equal fancy-regex's matches of
+/// the pattern itself, on a character mix that exercises the pattern and on any Unicode. Also
+/// defines `pieces(text)` for the module's example tests.
+#[cfg(test)]
+macro_rules! agrees_with_fancy_regex {
+    ($matcher:expr, $pattern:expr, $chars:literal) => {
+        fn pieces(text: &str) -> Vec<&str> {
+            let mut out = Vec::new();
+            $crate::simple::Matcher::find(&$matcher, text, &mut |span, _| {
+                out.push(span.slice(text))
+            });
+            out
+        }
+
+        fn reference(text: &str) -> Vec<&str> {
+            static RE: std::sync::LazyLock<fancy_regex::Regex> =
+                std::sync::LazyLock::new(|| fancy_regex::Regex::new($pattern).unwrap());
+            RE.find_iter(text).map(|m| m.unwrap().as_str()).collect()
+        }
+
+        proptest::proptest! {
+            #[test]
+            fn agrees_with_fancy_regex(text in $chars) {
+                proptest::prop_assert_eq!(pieces(&text), reference(&text));
+            }
+
+            #[test]
+            fn agrees_with_fancy_regex_on_any_unicode(text in proptest::prelude::any::<String>()) {
+                proptest::prop_assert_eq!(pieces(&text), reference(&text));
+            }
+        }
+    };
+}
+#[cfg(test)]
+pub(crate) use agrees_with_fancy_regex;
+
 mod cl100k;
 mod class;
 mod gpt2;

@@ -116,19 +116,12 @@ fn next_piece(text: &str, at: usize) -> (usize, &'static str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
 
-    fn pieces(text: &str) -> Vec<&str> {
-        let mut out = Vec::new();
-        O200kMatcher.find(text, &mut |span, _| out.push(span.slice(text)));
-        out
-    }
-
-    fn reference(text: &str) -> Vec<&str> {
-        static RE: LazyLock<fancy_regex::Regex> =
-            LazyLock::new(|| fancy_regex::Regex::new(O200K_PATTERN).unwrap());
-        RE.find_iter(text).map(|m| m.unwrap().as_str()).collect()
-    }
+    crate::pretok::agrees_with_fancy_regex!(
+        O200kMatcher,
+        O200K_PATTERN,
+        "[ a-zA-Z0-9'.,!/\\t\\r\\n\u{a0}\u{3000}éſÉǅʰ語½\u{301}😀-]{0,40}"
+    );
 
     #[test]
     fn examples() {
@@ -148,17 +141,5 @@ mod tests {
                 "/x"
             ]
         );
-    }
-
-    proptest! {
-        #[test]
-        fn agrees_with_fancy_regex(text in "[ a-zA-Z0-9'.,!/\\t\\r\\n\u{a0}\u{3000}éſÉǅʰ語½\u{301}😀-]{0,40}") {
-            prop_assert_eq!(pieces(&text), reference(&text));
-        }
-
-        #[test]
-        fn agrees_with_fancy_regex_on_any_unicode(text in any::<String>()) {
-            prop_assert_eq!(pieces(&text), reference(&text));
-        }
     }
 }

@@ -70,6 +70,12 @@ pub fn whitespace_end(text: &str, at: usize, space: &CharClass) -> (usize, &'sta
     {
         return (at + last + 1, "line breaks");
     }
+    space_end(text, at, end)
+}
+
+/// `\s+(?!\S)|\s+` for the whitespace run `[at, end)`: a run followed by a non-space gives
+/// back its last character, which becomes the leading space of the next piece.
+pub fn space_end(text: &str, at: usize, end: usize) -> (usize, &'static str) {
     if end == text.len() {
         return (end, "trailing space");
     }
