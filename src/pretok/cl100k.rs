@@ -85,12 +85,7 @@ pub struct Cl100kMatcher;
 impl Matcher for Cl100kMatcher {
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
         let classes = &*CLASSES;
-        let mut at = 0;
-        while at < text.len() {
-            let (end, alternative) = next_piece(classes, text, at);
-            found(Span::new(at, end), alternative);
-            at = end;
-        }
+        super::scan::each_piece(text, found, |text, at| next_piece(classes, text, at));
     }
 }
 

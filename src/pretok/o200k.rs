@@ -53,12 +53,7 @@ pub struct O200kMatcher;
 
 impl Matcher for O200kMatcher {
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
-        let mut at = 0;
-        while at < text.len() {
-            let (end, alternative) = next_piece(text, at);
-            found(Span::new(at, end), alternative);
-            at = end;
-        }
+        super::scan::each_piece(text, found, next_piece);
     }
 }
 

@@ -3,6 +3,23 @@
 //! `\s*[\r\n]+|\s+(?!\S)|\s+` that both patterns end with.
 
 use super::class::CharClass;
+use crate::token::Span;
+
+/// Runs a matcher's `next_piece` from the start of the text to its end: every position is the
+/// start of some piece, so the pieces cover the text.
+#[inline]
+pub fn each_piece(
+    text: &str,
+    found: &mut dyn FnMut(Span, &'static str),
+    next_piece: impl Fn(&str, usize) -> (usize, &'static str),
+) {
+    let mut at = 0;
+    while at < text.len() {
+        let (end, alternative) = next_piece(text, at);
+        found(Span::new(at, end), alternative);
+        at = end;
+    }
+}
 
 /// The character at byte `at`, if any.
 #[inline]
