@@ -174,3 +174,31 @@ fn unsupported_tokenizer_json_components_are_named() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `add_prefix_space` in a `tokenizer.json`: ids from HuggingFace tokenizers 0.23.3 on the
+/// shipped sample with the flag set; the inserted space covers no text.
+#[test]
+fn tokenizer_json_prefix_space_matches_huggingface() {
+    let dir = scratch();
+    let original = std::fs::read_to_string(samples().join("tokenizer.json")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&original).unwrap();
+    json["pre_tokenizer"]["add_prefix_space"] = serde_json::Value::Bool(true);
+    let path = dir.join("tokenizer.json");
+    std::fs::write(&path, json.to_string()).unwrap();
+    let tokenizer = toklab::load(&format!("bpe:{}", path.display())).unwrap();
+    for (text, want) in [
+        ("Hello world", vec![221, 496, 599, 642]),
+        (" the merge", vec![263, 468]),
+        ("renew<|endoftext|>renew", vec![597, 0, 597]),
+        ("", vec![]),
+    ] {
+        let tokens = tokenizer.tokenize(text);
+        tokens.check(text).unwrap();
+        let ids: Vec<u32> = tokens.tokens.iter().map(|t| t.id.unwrap()).collect();
+        assert_eq!(ids, want, "{text:?}");
+        if let Some(first) = tokens.tokens.first() {
+            assert_eq!(first.span.start, 0, "{text:?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

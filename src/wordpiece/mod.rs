@@ -30,6 +30,13 @@ pub struct WordPiece {
     pub specials: Specials,
 }
 
+/// What `tokenize_with` reports: a word and its pieces (`None`: no split, so `[UNK]`), or a
+/// special token with its id.
+pub enum Unit<'a> {
+    Word(Span, Option<&'a [SubToken]>),
+    Special(Span, u32),
+}
+
 /// One piece of a word: its id (`None` if the word is unknown) and its normalized form.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SubToken {
@@ -105,12 +112,9 @@ impl WordPiece {
         Some(pieces)
     }
 
-    /// Tokens of `text` with spans in it; `trace` receives, per word, its span and pieces.
-    pub fn tokenize_with(
-        &self,
-        text: &str,
-        mut trace: impl FnMut(Span, Option<&[SubToken]>),
-    ) -> Vec<Token> {
+    /// Tokens of `text` with spans in it; `trace` receives each word (its span and pieces,
+    /// `None` when it is `[UNK]`) and each special token.
+    pub fn tokenize_with(&self, text: &str, mut trace: impl FnMut(Unit)) -> Vec<Token> {
         let mut tokens = Vec::new();
         let mut words = Vec::new();
         let mut at = 0;
@@ -122,7 +126,7 @@ impl WordPiece {
             for word in &words {
                 let word_span = owned_span(word, 0, word.len());
                 let split = self.split(word);
-                trace(word_span, split.as_deref());
+                trace(Unit::Word(word_span, split.as_deref()));
                 match split {
                     Some(pieces) => {
                         for p in pieces {
@@ -156,7 +160,7 @@ impl WordPiece {
                     .with_id(id)
                     .with_origin(Origin::Subword { id, rank: None }),
             );
-            trace(span, None);
+            trace(Unit::Special(span, id));
             at = span.end;
         }
         tokens
@@ -199,32 +203,39 @@ impl Tokenizer for WordPieceTokenizer {
     }
 
     fn tokenize(&self, text: &str) -> Tokenization {
-        Tokenization::new(self.model.tokenize_with(text, |_, _| {}))
+        Tokenization::new(self.model.tokenize_with(text, |_| {}))
     }
 
     fn explain(&self, text: &str) -> Trace {
         let mut lines = Vec::new();
-        self.model.tokenize_with(text, |span, pieces| {
-            lines.push(
+        self.model.tokenize_with(text, |unit| match unit {
+            Unit::Special(span, id) => lines.push(
                 TraceLine::new(0, Some(span))
-                    .part(Role::Label, "word  ")
+                    .part(Role::Label, "special ")
                     .part(Role::Detail, format!("{:>9} ", span.to_string()))
-                    .part(Role::Token, quote(span.slice(text))),
-            );
-            let line = TraceLine::new(1, Some(span)).part(Role::Label, "pieces ");
-            lines.push(match pieces {
-                Some(pieces) => pieces.iter().fold(line, |line, p| {
-                    line.part(Role::Token, quote(&p.form))
-                        .part(Role::Detail, format!(":{} ", p.id))
-                }),
-                None if self.model.specials.find(span.slice(text), 0).is_some() => {
-                    line.part(Role::Plain, "special token")
-                }
-                None => line.part(
-                    Role::Backtrack,
-                    "no longest-match split (or over 100 characters): [UNK]",
-                ),
-            });
+                    .part(Role::Token, quote(span.slice(text)))
+                    .part(Role::Detail, format!(":{id}")),
+            ),
+            Unit::Word(span, pieces) => {
+                lines.push(
+                    TraceLine::new(0, Some(span))
+                        .part(Role::Label, "word    ")
+                        .part(Role::Detail, format!("{:>9} ", span.to_string()))
+                        .part(Role::Token, quote(span.slice(text))),
+                );
+                let line = TraceLine::new(1, Some(span)).part(Role::Label, "pieces ");
+                lines.push(match pieces {
+                    Some(pieces) => pieces.iter().enumerate().fold(line, |line, (i, p)| {
+                        line.part(Role::Plain, if i > 0 { " " } else { "" })
+                            .part(Role::Token, quote(&p.form))
+                            .part(Role::Detail, format!(":{}", p.id))
+                    }),
+                    None => line.part(
+                        Role::Backtrack,
+                        "no longest-match split (or over 100 characters): [UNK]",
+                    ),
+                });
+            }
         });
         Trace::WordPiece(WordPieceTrace { lines })
     }
