@@ -12,12 +12,29 @@ pub struct Vocab {
     data: Vec<u8>,
     /// By id: offset and length into `data`; `HOLE` marks an unused id.
     entries: Vec<(u32, u32)>,
-    /// Ids, hashed by their bytes.
-    table: HashTable<u32>,
+    /// Ids, hashed by their bytes, with the first bytes inline so that most lookups compare
+    /// without touching `entries` or `data`.
+    table: HashTable<Slot>,
     count: usize,
 }
 
 const HOLE: (u32, u32) = (u32::MAX, u32::MAX);
+
+/// A table slot: the token's first (up to) eight bytes as a number, its length and id.
+#[derive(Clone, Copy)]
+struct Slot {
+    head: u64,
+    len: u32,
+    id: u32,
+}
+
+#[inline]
+fn head_of(bytes: &[u8]) -> u64 {
+    let mut head = [0u8; 8];
+    let n = bytes.len().min(8);
+    head[..n].copy_from_slice(&bytes[..n]);
+    u64::from_le_bytes(head)
+}
 
 /// Why an entry could not be added: the loaders turn this into an error naming the line.
 #[derive(Debug, PartialEq, Eq)]
@@ -59,24 +76,33 @@ impl Vocab {
 
     /// Adds `bytes` under `id`.
     pub fn insert(&mut self, id: u32, bytes: &[u8]) -> Result<(), VocabConflict> {
-        if let Some(other) = self.id(bytes) {
-            return Err(VocabConflict::BytesTaken(other));
-        }
         let index = id as usize;
         if index < self.entries.len() && self.entries[index] != HOLE {
             return Err(VocabConflict::IdTaken);
         }
+        let (head, len) = (head_of(bytes), bytes.len() as u32);
+        let (data, entries) = (&self.data, &self.entries);
+        let stored = |slot: &Slot| {
+            let (offset, len) = entries[slot.id as usize];
+            &data[offset as usize..(offset + len) as usize]
+        };
+        let entry = self.table.entry(
+            hash_bytes(bytes),
+            |slot| slot.len == len && slot.head == head && stored(slot) == bytes,
+            |slot| hash_bytes(stored(slot)),
+        );
+        let vacant = match entry {
+            hashbrown::hash_table::Entry::Occupied(slot) => {
+                return Err(VocabConflict::BytesTaken(slot.get().id));
+            }
+            hashbrown::hash_table::Entry::Vacant(vacant) => vacant,
+        };
+        vacant.insert(Slot { head, len, id });
         if index >= self.entries.len() {
             self.entries.resize(index + 1, HOLE);
         }
-        self.entries[index] = (self.data.len() as u32, bytes.len() as u32);
+        self.entries[index] = (self.data.len() as u32, len);
         self.data.extend_from_slice(bytes);
-        let (data, entries) = (&self.data, &self.entries);
-        let lookup = |id: &u32| {
-            let (offset, len) = entries[*id as usize];
-            hash_bytes(&data[offset as usize..(offset + len) as usize])
-        };
-        self.table.insert_unique(hash_bytes(bytes), id, lookup);
         self.count += 1;
         Ok(())
     }
@@ -84,11 +110,14 @@ impl Vocab {
     /// The id of a token, if the bytes are one.
     #[inline]
     pub fn id(&self, bytes: &[u8]) -> Option<u32> {
+        let (head, len) = (head_of(bytes), bytes.len() as u32);
         self.table
-            .find(hash_bytes(bytes), |&id| {
-                same_bytes(self.bytes_unchecked(id), bytes)
+            .find(hash_bytes(bytes), |slot| {
+                slot.len == len
+                    && slot.head == head
+                    && (len <= 8 || same_bytes(&self.bytes_unchecked(slot.id)[8..], &bytes[8..]))
             })
-            .copied()
+            .map(|slot| slot.id)
     }
 
     #[inline]

@@ -178,8 +178,13 @@ pub fn base64_decode(input: &[u8], out: &mut Vec<u8>) -> std::result::Result<(),
             acc = (acc << 6) | value(c).ok_or(n * 4 + i)?;
         }
         acc <<= 6 * pad as u32;
-        let bytes = [(acc >> 16) as u8, (acc >> 8) as u8, acc as u8];
-        out.extend_from_slice(&bytes[..3 - pad]);
+        out.push((acc >> 16) as u8);
+        if pad < 2 {
+            out.push((acc >> 8) as u8);
+        }
+        if pad < 1 {
+            out.push(acc as u8);
+        }
     }
     Ok(())
 }
