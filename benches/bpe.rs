@@ -8,7 +8,7 @@
 //!
 //! `cargo bench --bench bpe` (reads ../shared or $TOKLAB_SHARED).
 
-#[path = "bpe_timing.rs"]
+#[path = "bpe_timing/mod.rs"]
 mod timing;
 
 use std::hint::black_box;

@@ -6,7 +6,7 @@
 //!
 //! FILTER keeps only the lines whose "model corpus engine" contains it (for profiling).
 
-#[path = "../../bpe_timing.rs"]
+#[path = "../../bpe_timing/mod.rs"]
 mod timing;
 
 use std::hint::black_box;
