@@ -79,48 +79,74 @@ fn main() {
         ),
     ];
 
-    println!(
-        "\n== encoding throughput, MB/s (median of {runs}, engines interleaved); ratio = toklab ÷ library =="
-    );
-    for (model, encoders) in &groups {
-        for (label, text) in &texts {
-            let reference = (encoders[0].1)(text);
-            let chosen: Vec<&Encoder> = encoders
-                .iter()
-                .filter(|(name, _)| format!("{model} {label} {name}").contains(&filter))
-                .collect();
-            if chosen.is_empty() {
-                continue;
+    for per_line in [false, true] {
+        println!(
+            "\n== encoding throughput{}, MB/s (median of {runs}, engines interleaved); ratio = toklab ÷ library ==",
+            if per_line {
+                ", each line on its own (as `toklab tokenize`)"
+            } else {
+                ", each corpus as one text"
             }
-            // Round-robin: each run times every engine once, so the machine's load (shared,
-            // noisy) falls on all of them alike; medians per engine.
-            let mut times = vec![Vec::new(); chosen.len()];
-            for _ in 0..runs {
-                for (k, (_, encode)) in chosen.iter().enumerate() {
-                    let start = Instant::now();
-                    black_box(encode(text));
-                    times[k].push(start.elapsed());
+        );
+        for (model, encoders) in &groups {
+            for (label, text) in &texts {
+                let chosen: Vec<&Encoder> = encoders
+                    .iter()
+                    .filter(|(name, _)| format!("{model} {label} {name}").contains(&filter))
+                    .collect();
+                if !chosen.is_empty() {
+                    println!("{}", compare(model, label, text, &chosen, runs, per_line));
                 }
             }
-            let mut line = format!("{model:7} {label:24}");
-            let mut ours_time = None;
-            for ((name, encode), mut samples) in chosen.iter().zip(times) {
-                samples.sort();
-                let time = samples[samples.len() / 2];
-                let agree = encode(text) == reference;
-                let ours = *ours_time.get_or_insert(time);
-                line.push_str(&format!(
-                    " | {name} {:6.1}{}",
-                    mb_per_s(text.len(), time),
-                    if agree { "" } else { " (ids differ!)" }
-                ));
-                if !name.starts_with("toklab") {
-                    line.push_str(&format!(" ×{:.2}", time.as_secs_f64() / ours.as_secs_f64()));
-                }
-            }
-            println!("{line}");
         }
     }
+}
+
+/// Times `engines` on `text` (whole, or line by line) and formats one result line; the first
+/// engine is toklab's and the reference for the ids and the ratios.
+fn compare(
+    model: &str,
+    label: &str,
+    text: &str,
+    engines: &[&Encoder],
+    runs: usize,
+    per_line: bool,
+) -> String {
+    let run = |encode: &dyn Fn(&str) -> Vec<u32>| -> Vec<u32> {
+        if per_line {
+            text.lines().flat_map(encode).collect()
+        } else {
+            encode(text)
+        }
+    };
+    let reference = run(&*engines[0].1);
+    // Round-robin: each run times every engine once, so the machine's load (shared, noisy)
+    // falls on all of them alike; medians per engine.
+    let mut times = vec![Vec::new(); engines.len()];
+    for _ in 0..runs {
+        for (k, (_, encode)) in engines.iter().enumerate() {
+            let start = Instant::now();
+            black_box(run(&**encode));
+            times[k].push(start.elapsed());
+        }
+    }
+    let mut line = format!("{model:7} {label:24}");
+    let mut ours_time = None;
+    for ((name, encode), mut samples) in engines.iter().zip(times) {
+        samples.sort();
+        let time = samples[samples.len() / 2];
+        let agree = run(&**encode) == reference;
+        let ours = *ours_time.get_or_insert(time);
+        line.push_str(&format!(
+            " | {name} {:6.1}{}",
+            mb_per_s(text.len(), time),
+            if agree { "" } else { " (ids differ!)" }
+        ));
+        if !name.starts_with("toklab") {
+            line.push_str(&format!(" ×{:.2}", time.as_secs_f64() / ours.as_secs_f64()));
+        }
+    }
+    line
 }
 
 /// Load times of o200k: toklab from the rank file, tiktoken-rs from its embedded copy,
