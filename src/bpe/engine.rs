@@ -25,6 +25,7 @@ pub struct BpeTokenizer {
 }
 
 impl BpeTokenizer {
+    /// Wraps a model under a name (the spec), with the warnings and files of its loading.
     pub fn new(
         name: impl Into<String>,
         model: impl Into<Arc<BpeModel>>,

@@ -18,7 +18,9 @@ pub const NO_ID: u32 = u32::MAX;
 /// A symbol of a piece being merged: its token id and its first byte within the piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Symbol {
+    /// The token id, or [`NO_ID`].
     pub id: u32,
+    /// The first byte of the symbol within its piece; it ends where the next one starts.
     pub start: u32,
 }
 

@@ -13,7 +13,9 @@ use super::vocab::Vocab;
 /// What applying a rule to a pair gives: its priority (lower merges first) and the new token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Merge {
+    /// Lower merges first; equal ranks merge leftmost first.
     pub rank: u32,
+    /// The token the pair becomes.
     pub merged: u32,
 }
 
@@ -74,10 +76,12 @@ impl MergeTable {
             .filter(|&r| r != u32::MAX)
     }
 
+    /// The number of rules (pairs), for summaries and warnings.
     pub fn len(&self) -> usize {
         self.pairs.len()
     }
 
+    /// Whether the model has no rules (a vocabulary used by lookup alone).
     pub fn is_empty(&self) -> bool {
         self.pairs.is_empty()
     }

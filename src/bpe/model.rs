@@ -34,7 +34,9 @@ impl Alphabet {
 
 /// The pre-tokenizer: a named matcher, or none (the whole text is one piece).
 pub struct PreTokenizer {
+    /// `gpt2`, `cl100k`, `o200k`, `none`, or `regex …` for a `Split` pattern: for messages.
     pub name: String,
+    /// `None` leaves the text in one piece.
     pub matcher: Option<Box<dyn Matcher>>,
 }
 
@@ -78,6 +80,7 @@ pub struct Piece<'a> {
     pub alternative: &'static str,
     /// The tokens: ids (`NO_ID` for bytes the vocabulary lacks) and start offsets in `bytes`.
     pub symbols: &'a [Symbol],
+    /// A special token matched in the text (one symbol, its id).
     pub special: bool,
 }
 

@@ -46,14 +46,17 @@ impl Specials {
             .map(|(t, _)| &**t)
     }
 
+    /// Every special token and its id, for listings and decoding.
     pub fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
         self.tokens.iter().map(|(t, id)| (&**t, *id))
     }
 
+    /// Whether any text is matched specially at all.
     pub fn is_empty(&self) -> bool {
         self.tokens.is_empty()
     }
 
+    /// How many special tokens there are.
     pub fn len(&self) -> usize {
         self.tokens.len()
     }

@@ -42,6 +42,8 @@ pub struct StepTrace {
 }
 
 impl BpeTrace {
+    /// The trace as display lines: a line per piece, an indented line per merge (its span is
+    /// the text the merged token covers, so selecting it highlights the pair), then the tokens.
     pub fn lines(&self, text: &str) -> Vec<TraceLine> {
         let mut lines = Vec::new();
         if let Some(normalized) = &self.normalized {

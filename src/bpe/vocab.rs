@@ -140,6 +140,7 @@ impl Vocab {
         self.count
     }
 
+    /// Whether nothing was loaded (a loader reports this as an error).
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }

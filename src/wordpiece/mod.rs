@@ -181,6 +181,7 @@ fn owned_span(word: &Word, from: usize, to: usize) -> Span {
 /// Lines are built at explain time, as the split is all there is to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WordPieceTrace {
+    /// A `word` line per word (or `special` line), each followed by its `pieces` line.
     pub lines: Vec<TraceLine>,
 }
 
@@ -192,6 +193,7 @@ pub struct WordPieceTokenizer {
 }
 
 impl WordPieceTokenizer {
+    /// The vocabulary and options, for views that look pieces up.
     pub fn model(&self) -> &WordPiece {
         &self.model
     }

@@ -35,7 +35,9 @@ pub fn files(dir: &Path) -> Result<(PathBuf, PathBuf)> {
 /// What a loader returns besides the model: things the user should know.
 pub struct Loaded {
     pub model: BpeModel,
+    /// Entries read in an unexpected way (a non-byte-level vocabulary, a repeated merge).
     pub warnings: Vec<String>,
+    /// The files read, for the workbench to watch.
     pub sources: Vec<PathBuf>,
 }
 

@@ -286,6 +286,7 @@ pub struct SpmTokenizer {
 }
 
 impl SpmTokenizer {
+    /// The model, for views that show pieces, scores or the normalized text.
     pub fn model(&self) -> &Arc<SpmModel> {
         &self.model
     }
