@@ -353,3 +353,43 @@ impl BpeModel {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bpe::merges::Merge;
+
+    fn small(alphabet_chars: bool) -> BpeModel {
+        let mut vocab = Vocab::default();
+        for (id, t) in ["a", "b", "ab", "<unk>"].iter().enumerate() {
+            vocab.insert(id as u32, t.as_bytes()).unwrap();
+        }
+        let mut table = MergeTable::default();
+        table.insert(0, 1, Merge { rank: 0, merged: 2 });
+        let mut model = BpeModel::new(vocab, Rules::Table(table));
+        if alphabet_chars {
+            model.alphabet = Alphabet::Chars;
+        }
+        model
+    }
+
+    #[test]
+    fn runs_of_unknown_symbols_become_one_token() {
+        let model = small(false);
+        assert_eq!(model.encode("abéé"), [2, NO_ID]);
+        let mut with_unk = small(true);
+        with_unk.unk = Some(3);
+        assert_eq!(with_unk.encode("aééb"), [0, 3, 1]);
+    }
+
+    #[test]
+    fn byte_fallback_spells_unknown_characters_in_bytes() {
+        let mut model = small(true);
+        let mut bytes = Box::new([0u32; 256]);
+        for (byte, id) in bytes.iter_mut().enumerate() {
+            *id = 1000 + byte as u32;
+        }
+        model.byte_fallback = Some(bytes);
+        assert_eq!(model.encode("aé"), [0, 1000 + 0xC3, 1000 + 0xA9]);
+    }
+}
