@@ -202,3 +202,32 @@ fn tokenizer_json_prefix_space_matches_huggingface() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `Split` pattern that is none of the known ones runs on fancy-regex, with the text between
+/// matches kept as pieces: ids from HuggingFace tokenizers 0.23.3 on the shipped sample with
+/// its pattern replaced.
+#[test]
+fn tokenizer_json_other_split_pattern_matches_huggingface() {
+    let dir = scratch();
+    let original = std::fs::read_to_string(samples().join("split-tokenizer.json")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&original).unwrap();
+    json["pre_tokenizer"]["pretokenizers"][0]["pattern"] =
+        serde_json::json!({"Regex": r"\p{L}+|\p{N}|[^\s\p{L}\p{N}]+"});
+    let path = dir.join("tokenizer.json");
+    std::fs::write(&path, json.to_string()).unwrap();
+    let tokenizer = toklab::load(&format!("bpe:{}", path.display())).unwrap();
+    for (text, want) in [
+        (
+            "Tokenizers merge 2026 pairs!!",
+            vec![52, 79, 467, 392, 221, 77, 325, 69, 221, 18, 16, 18, 22, 221, 80, 399, 83, 485],
+        ),
+        ("  a  b ", vec![221, 221, 65, 221, 221, 66, 221]),
+        ("naïve café", vec![78, 377, 543, 221, 67, 376, 428]),
+    ] {
+        let tokens = tokenizer.tokenize(text);
+        tokens.check(text).unwrap();
+        let ids: Vec<u32> = tokens.tokens.iter().map(|t| t.id.unwrap()).collect();
+        assert_eq!(ids, want, "{text:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -56,9 +56,11 @@ with open(os.path.join(OUT, "sample.tiktoken"), "w", newline="\n") as f:
         raw = bytes(byte_of[c] for c in piece)
         f.write(base64.b64encode(raw).decode() + " " + str(rank) + "\n")
 
-# 4. SentencePiece BPE with byte fallback and no normalization rule (keeps the file small).
+# 4. SentencePiece BPE with byte fallback, two user-defined pieces (matched whole, never merged)
+#    and no normalization rule (keeps the file small).
 spm.SentencePieceTrainer.train(input=",".join(TEXTS), model_prefix=os.path.join(OUT, "sample-spm"),
                                model_type="bpe", vocab_size=600, byte_fallback=True,
+                               user_defined_symbols=["::", "<br>"],
                                normalization_rule_name="identity", character_coverage=1.0,
                                num_threads=1, minloglevel=2)
 os.remove(os.path.join(OUT, "sample-spm.vocab"))
