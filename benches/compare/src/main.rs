@@ -18,7 +18,10 @@ use timing::{corpora, mb_per_s, median, model_dir};
 use toklab::bpe::BpeModel;
 use toklab::bpe::load::{gpt2, tiktoken};
 
-type Encoder<'a> = (&'static str, Box<dyn Fn(&str) -> Vec<u32> + 'a>);
+/// An encoding function under test.
+type Encode<'a> = Box<dyn Fn(&str) -> Vec<u32> + 'a>;
+/// An engine's name and its encoding function.
+type Encoder<'a> = (&'static str, Encode<'a>);
 
 fn main() {
     let runs: usize = std::env::args()
@@ -44,9 +47,10 @@ fn main() {
     let tk_o200k = tiktoken_rs::o200k_base().unwrap();
     let hf_gpt2 = hf_gpt2(&data);
 
-    let ours = |m: &'static BpeModel| -> Box<dyn Fn(&str) -> Vec<u32>> { Box::new(move |t| m.encode(t)) };
+    let ours = |m: &'static BpeModel| -> Encode<'static> { Box::new(move |t| m.encode(t)) };
     let leak = |m: BpeModel| -> &'static BpeModel { Box::leak(Box::new(m)) };
-    let (gpt2_folder, r50k, cl100k, o200k) = (leak(gpt2_folder), leak(r50k), leak(cl100k), leak(o200k));
+    let (gpt2_folder, r50k, cl100k, o200k) =
+        (leak(gpt2_folder), leak(r50k), leak(cl100k), leak(o200k));
 
     let groups: Vec<(&str, Vec<Encoder>)> = vec![
         (
@@ -66,7 +70,10 @@ fn main() {
             vec![
                 ("toklab", ours(cl100k)),
                 ("tiktoken-rs", Box::new(|t| tk_cl100k.encode_ordinary(t))),
-                ("bpe-openai", Box::new(|t| bpe_openai::cl100k_base().encode(t))),
+                (
+                    "bpe-openai",
+                    Box::new(|t| bpe_openai::cl100k_base().encode(t)),
+                ),
             ],
         ),
         (
@@ -74,7 +81,10 @@ fn main() {
             vec![
                 ("toklab", ours(o200k)),
                 ("tiktoken-rs", Box::new(|t| tk_o200k.encode_ordinary(t))),
-                ("bpe-openai", Box::new(|t| bpe_openai::o200k_base().encode(t))),
+                (
+                    "bpe-openai",
+                    Box::new(|t| bpe_openai::o200k_base().encode(t)),
+                ),
             ],
         ),
     ];
@@ -168,7 +178,6 @@ fn load_times(o200k_path: &std::path::Path) {
         theirs.as_secs_f64() * 1e3,
         bpe_first.as_secs_f64() * 1e3
     );
-
 }
 
 /// HuggingFace tokenizers on GPT-2's release files, byte-level, no prefix space.
