@@ -50,6 +50,10 @@ pub enum Trace {
     MaxMatch(crate::maxmatch::MaxMatchTrace),
     /// A finite-state tokenizer's steps: edges taken, remembered boundaries, backtracks.
     Fst(crate::fst::FstTrace),
+    /// Pre-tokenizer pieces and the merges applied to each (BPE models).
+    Bpe(crate::bpe::BpeTrace),
+    /// Words and their greedy longest-match pieces (WordPiece).
+    WordPiece(crate::wordpiece::WordPieceTrace),
 }
 
 impl Trace {
@@ -60,6 +64,8 @@ impl Trace {
             Trace::Merges(trace) => trace.lines(text),
             Trace::MaxMatch(trace) => trace.lines(text),
             Trace::Fst(trace) => trace.lines(text),
+            Trace::Bpe(trace) => trace.lines(text),
+            Trace::WordPiece(trace) => trace.lines.clone(),
         }
     }
 

@@ -12,6 +12,7 @@
 //! ```
 
 pub mod align;
+pub mod bpe;
 pub mod cli;
 pub mod compare;
 pub mod engine;
@@ -26,6 +27,7 @@ pub mod simple;
 pub mod spec;
 pub mod token;
 pub mod tui;
+pub mod wordpiece;
 pub mod workspace;
 
 pub use engine::{Role, Tokenizer, Trace, TraceLine};

@@ -19,6 +19,9 @@ pub enum Format {
     Datok,
     /// Datok's offset lines: token offsets, then sentence offsets (code points).
     Offsets,
+    /// The token ids of each text separated by spaces, one line per text (`-` for a token
+    /// without an id).
+    Ids,
 }
 
 /// Writes `tokens` of `text` in `format`.
@@ -33,6 +36,7 @@ pub fn write(
         Format::Json => write_json(out, text, tokens),
         Format::Datok => write_datok(out, text, tokens),
         Format::Offsets => write_offsets(out, text, tokens),
+        Format::Ids => write_ids(out, tokens),
     }
 }
 
@@ -112,6 +116,24 @@ fn write_datok(out: &mut dyn Write, text: &str, tokens: &Tokenization) -> io::Re
     out.write_all(b"\n")
 }
 
+fn write_ids(out: &mut dyn Write, tokens: &Tokenization) -> io::Result<()> {
+    let mut line = String::with_capacity(tokens.len() * 6);
+    for (i, token) in tokens.tokens.iter().enumerate() {
+        if i > 0 {
+            line.push(' ');
+        }
+        match token.id {
+            Some(id) => {
+                use std::fmt::Write as _;
+                let _ = write!(line, "{id}");
+            }
+            None => line.push('-'),
+        }
+    }
+    line.push('\n');
+    out.write_all(line.as_bytes())
+}
+
 fn write_offsets(out: &mut dyn Write, text: &str, tokens: &Tokenization) -> io::Result<()> {
     let mut cp = CodePoints::new(text);
     let spans: Vec<String> = tokens
@@ -179,6 +201,16 @@ mod tests {
         assert_eq!(json["tokens"][1]["byte_start"], 4);
         assert_eq!(json["tokens"][2]["kind"], "punct");
         assert_eq!(json["sentences"], serde_json::json!([[0, 7], [8, 10]]));
+    }
+
+    #[test]
+    fn ids_format() {
+        let (text, mut tokens) = sample();
+        tokens.tokens[0].id = Some(7);
+        tokens.tokens[2].id = Some(12);
+        let mut out = Vec::new();
+        write(&mut out, Format::Ids, text, &tokens).unwrap();
+        assert_eq!(out, b"7 - 12 -\n");
     }
 
     #[test]

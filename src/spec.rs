@@ -38,7 +38,7 @@ pub const KINDS: &[KindInfo] = &[
     },
     KindInfo {
         name: "pretok",
-        usage: "pretok:gpt2",
+        usage: "pretok:gpt2|cl100k|o200k",
         about: "a BPE pre-tokenizer's pieces",
         takes_options: false,
     },
@@ -52,6 +52,30 @@ pub const KINDS: &[KindInfo] = &[
         name: "fst",
         usage: "fst:FILE[?repr=matrix|da]",
         about: "a finite-state tokenizer (foma .fst, AT&T, Datok .matok/.datok) run as Datok runs it",
+        takes_options: true,
+    },
+    KindInfo {
+        name: "bpe",
+        usage: "bpe:DIR|FILE.json",
+        about: "BPE model: GPT-2 folder (encoder.json + vocab.bpe) or HuggingFace tokenizer.json; ?pattern=gpt2|cl100k|o200k|none&special=all|none",
+        takes_options: true,
+    },
+    KindInfo {
+        name: "tiktoken",
+        usage: "tiktoken:FILE",
+        about: "tiktoken rank file; ?pattern=r50k|p50k|p50k_edit|cl100k|o200k (default from the file name)&special=all|none",
+        takes_options: true,
+    },
+    KindInfo {
+        name: "spm",
+        usage: "spm:FILE.model",
+        about: "SentencePiece model, BPE or unigram (its normalizer, ▁ for spaces, byte fallback)",
+        takes_options: true,
+    },
+    KindInfo {
+        name: "wordpiece",
+        usage: "wordpiece:vocab.txt",
+        about: "BERT WordPiece: basic pre-split, greedy longest match with ##; ?lowercase=true|false&special=all|none",
         takes_options: true,
     },
 ];
@@ -191,6 +215,8 @@ pub fn load_spec(spec: Spec) -> Result<Box<dyn Tokenizer>> {
         "pretok" => crate::pretok::load(spec),
         "maxmatch" => crate::maxmatch::load(spec),
         "fst" => crate::fst::load(spec),
+        "bpe" | "tiktoken" | "spm" => crate::bpe::load(spec),
+        "wordpiece" => crate::wordpiece::load(spec),
         other => unreachable!("kind `{other}` is in KINDS but has no loader"),
     }
 }

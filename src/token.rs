@@ -175,6 +175,9 @@ pub enum Origin {
     /// (numbered from 1 as in the paper and Datok: foma's state + 1), or, when `forced`, the
     /// state the automaton was stuck in with no boundary to go back to.
     Automaton { state: u32, forced: bool },
+    /// A subword model's token: its id, and the rank of the merge rule that makes it (`None`
+    /// for base symbols, special tokens and models without merges such as WordPiece).
+    Subword { id: u32, rank: Option<u32> },
 }
 
 impl fmt::Display for Origin {
@@ -204,6 +207,11 @@ impl fmt::Display for Origin {
                 state,
                 forced: true,
             } => write!(f, "forced: no boundary, stuck in state {state}"),
+            Origin::Subword {
+                id,
+                rank: Some(rank),
+            } => write!(f, "id {id}, merge rank {rank}"),
+            Origin::Subword { id, rank: None } => write!(f, "id {id}"),
         }
     }
 }

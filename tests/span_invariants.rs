@@ -17,6 +17,13 @@ const SPECS: &[&str] = &[
     "fst:samples/fst/english.fst?repr=da",
     "fst:samples/fst/simple.fst",
     "fst:samples/fst/toy.fst?repr=da",
+    "pretok:cl100k",
+    "pretok:o200k",
+    "bpe:samples/bpe/gpt2",
+    "bpe:samples/bpe/split-tokenizer.json",
+    "tiktoken:samples/bpe/sample.tiktoken?pattern=o200k",
+    "spm:samples/bpe/sample-spm.model",
+    "wordpiece:samples/bpe/sample-wordpiece.txt",
 ];
 
 static TOKENIZERS: LazyLock<Vec<Box<dyn toklab::Tokenizer>>> = LazyLock::new(|| {

@@ -9,9 +9,7 @@
 //! last space of a run in front of a word to be that word's leading space. A property test
 //! checks this matcher against fancy-regex on the pattern itself.
 
-use std::sync::LazyLock;
-
-use super::class::CharClass;
+use super::cl100k::{CLASSES, Classes};
 use crate::simple::Matcher;
 use crate::token::Span;
 
@@ -19,30 +17,13 @@ use crate::token::Span;
 pub const GPT2_PATTERN: &str =
     r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
 
-struct Classes {
-    letter: CharClass,
-    number: CharClass,
-    space: CharClass,
-}
-
-static CLASSES: LazyLock<Classes> = LazyLock::new(|| Classes {
-    letter: CharClass::from_regex(r"\p{L}"),
-    number: CharClass::from_regex(r"\p{N}"),
-    space: CharClass::from_regex(r"\s"),
-});
-
 /// The GPT-2 pre-tokenizer.
 pub struct Gpt2Matcher;
 
 impl Matcher for Gpt2Matcher {
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
         let classes = &*CLASSES;
-        let mut at = 0;
-        while at < text.len() {
-            let (end, alternative) = next_piece(classes, text, at);
-            found(Span::new(at, end), alternative);
-            at = end;
-        }
+        super::scan::each_piece(text, found, |text, at| next_piece(classes, text, at));
     }
 }
 
@@ -87,15 +68,7 @@ fn next_piece(classes: &Classes, text: &str, at: usize) -> (usize, &'static str)
         end > at,
         "a character that is no letter, number or other must be a space"
     );
-    if end == text.len() {
-        return (end, "trailing space");
-    }
-    let last_len = text[..end].chars().next_back().map_or(1, char::len_utf8);
-    if end - last_len > at {
-        (end - last_len, "space run")
-    } else {
-        (end, "space")
-    }
+    super::scan::space_end(text, at, end)
 }
 
 fn run_end(text: &str, from: usize, class: &dyn Fn(char) -> bool) -> usize {
@@ -108,19 +81,12 @@ fn run_end(text: &str, from: usize, class: &dyn Fn(char) -> bool) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
 
-    fn pieces(text: &str) -> Vec<&str> {
-        let mut out = Vec::new();
-        Gpt2Matcher.find(text, &mut |span, _| out.push(span.slice(text)));
-        out
-    }
-
-    fn reference(text: &str) -> Vec<&str> {
-        static RE: LazyLock<fancy_regex::Regex> =
-            LazyLock::new(|| fancy_regex::Regex::new(GPT2_PATTERN).unwrap());
-        RE.find_iter(text).map(|m| m.unwrap().as_str()).collect()
-    }
+    crate::pretok::agrees_with_fancy_regex!(
+        Gpt2Matcher,
+        GPT2_PATTERN,
+        "[ a-zA-Z0-9'.,!\\t\\n\u{a0}\u{3000}é語½\u{301}😀-]{0,40}"
+    );
 
     #[test]
     fn textbook_example() {
@@ -145,17 +111,5 @@ mod tests {
             pieces("'tis 'Re don't"),
             ["'t", "is", " '", "Re", " don", "'t"]
         );
-    }
-
-    proptest! {
-        #[test]
-        fn agrees_with_fancy_regex(text in "[ a-zA-Z0-9'.,!\\t\\n\u{a0}\u{3000}é語½\u{301}😀-]{0,40}") {
-            prop_assert_eq!(pieces(&text), reference(&text));
-        }
-
-        #[test]
-        fn agrees_with_fancy_regex_on_any_unicode(text in any::<String>()) {
-            prop_assert_eq!(pieces(&text), reference(&text));
-        }
     }
 }

@@ -149,7 +149,8 @@ mod tests {
         std::fs::write(dir.join("rules/eng.txt"), "").unwrap();
         std::fs::write(dir.join("rules/end.txt"), "").unwrap();
         assert_eq!(complete_spec("pre", &dir).0, "pretok:");
-        assert_eq!(complete_spec("w", &dir).1, ["ws", "words"]);
+        assert_eq!(complete_spec("w", &dir).1, ["ws", "words", "wordpiece:"]);
+        assert_eq!(complete_spec("wo", &dir).0, "word");
         assert_eq!(complete_spec("regex:r", &dir).0, "regex:rules/");
         let (done, candidates) = complete_spec("regex:rules/e", &dir);
         assert_eq!(done, "regex:rules/en");

@@ -1,0 +1,413 @@
+//! SentencePiece models (`.model` files): the protobuf read by hand, the normalizer with its
+//! precompiled character map, and encoding on top of the shared BPE model — pieces are
+//! characters, a pair merges when the concatenation is a piece, the higher score first
+//! (leftmost on ties), `▁` for spaces, byte fallback or `<unk>` for characters the vocabulary
+//! lacks. Unigram models encode by the Viterbi best segmentation.
+
+pub mod normalizer;
+pub mod proto;
+mod unigram;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+
+use self::normalizer::{CharsMap, Normalized, Normalizer, SPACE};
+use self::proto::{ModelType, PieceType, ProtoPiece};
+use super::engine::render_bytes;
+use super::merge::{MergeStep, NO_ID};
+use super::merges::MergeTable;
+use super::model::{Alphabet, BpeModel, Rules};
+use super::trace::{BpeTrace, PieceTrace, StepTrace};
+use super::vocab::Vocab;
+use crate::engine::{Tokenizer, Trace};
+use crate::error::{Error, Result};
+use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
+
+/// A SentencePiece model.
+pub struct SpmModel {
+    /// Vocabulary, merge rules implied by the scores, unknown id and byte fallback.
+    pub bpe: BpeModel,
+    pub normalizer: Normalizer,
+    pub pieces: Vec<ProtoPiece>,
+    pub model_type: ModelType,
+    /// Finds user-defined pieces in normalized text: they are never split or merged.
+    user_defined: Option<(AhoCorasick, Vec<u32>)>,
+    /// The Viterbi lattice for unigram models.
+    unigram: Option<unigram::Unigram>,
+}
+
+/// A token of the normalized text: id and byte range in the normalized text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpmToken {
+    pub id: u32,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl SpmModel {
+    /// Builds a model from a decoded `ModelProto`.
+    pub fn from_proto(path: &Path, proto: proto::ModelProto) -> Result<SpmModel> {
+        let bad = |message: String| Error::format(path, None, message);
+        let mut vocab = Vocab::with_capacity(proto.pieces.len(), proto.pieces.len() * 6);
+        let mut unk = None;
+        for (id, piece) in proto.pieces.iter().enumerate() {
+            if piece.piece.is_empty() {
+                return Err(bad(format!("piece {id} is empty")));
+            }
+            vocab
+                .insert(id as u32, piece.piece.as_bytes())
+                .map_err(|_| {
+                    bad(format!(
+                        "piece {:?} (id {id}) is defined twice",
+                        piece.piece
+                    ))
+                })?;
+            if piece.kind == PieceType::Unknown {
+                if unk.is_some() {
+                    return Err(bad(format!("a second unknown piece at id {id}")));
+                }
+                unk = Some(id as u32);
+            }
+        }
+        let unk = unk.ok_or_else(|| bad("the model has no unknown piece".into()))?;
+        let mergeable = |id: u32| {
+            matches!(
+                proto.pieces[id as usize].kind,
+                PieceType::Normal | PieceType::UserDefined | PieceType::Unused
+            )
+        };
+        // Higher score merges first: rank = position among the distinct scores, descending.
+        let mut scores: Vec<f32> = proto
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|&(id, _)| mergeable(id as u32))
+            .map(|(_, p)| p.score)
+            .collect();
+        scores.sort_by(|a, b| b.total_cmp(a));
+        scores.dedup();
+        let rank = |id: u32| {
+            let score = proto.pieces[id as usize].score;
+            scores.partition_point(|s| s.total_cmp(&score).is_gt()) as u32
+        };
+        let merges = match proto.model_type {
+            ModelType::Bpe => MergeTable::from_vocab(&vocab, mergeable, rank, true),
+            _ => MergeTable::default(),
+        };
+        let mut bpe = BpeModel::new(vocab, Rules::Table(merges));
+        bpe.alphabet = Alphabet::Chars;
+        bpe.unk = Some(unk);
+        if proto.byte_fallback {
+            let mut ids = Box::new([0u32; 256]);
+            for (byte, id) in ids.iter_mut().enumerate() {
+                let piece = format!("<0x{byte:02X}>");
+                *id = bpe
+                    .vocab
+                    .id(piece.as_bytes())
+                    .ok_or_else(|| bad(format!("byte_fallback is set but {piece} is missing")))?;
+            }
+            bpe.byte_fallback = Some(ids);
+        }
+        let user: Vec<(String, u32)> = proto
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.kind == PieceType::UserDefined)
+            .map(|(id, p)| (p.piece.clone(), id as u32))
+            .collect();
+        let map = match proto.normalizer.charsmap.is_empty() {
+            true => CharsMap::default(),
+            false => CharsMap::parse(&proto.normalizer.charsmap).map_err(bad)?,
+        };
+        let normalizer = Normalizer {
+            map,
+            add_dummy_prefix: proto.normalizer.add_dummy_prefix,
+            remove_extra_whitespaces: proto.normalizer.remove_extra_whitespaces,
+            escape_whitespaces: proto.normalizer.escape_whitespaces,
+            treat_whitespace_as_suffix: proto.treat_whitespace_as_suffix,
+            user_defined: user.iter().map(|(p, _)| p.clone()).collect(),
+        };
+        let user_defined = (!user.is_empty()).then(|| {
+            let matcher = AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(user.iter().map(|(p, _)| p.as_bytes()))
+                .expect("literal pieces build");
+            (matcher, user.iter().map(|(_, id)| *id).collect())
+        });
+        let unigram = (proto.model_type == ModelType::Unigram)
+            .then(|| unigram::Unigram::new(&proto.pieces, &bpe.vocab));
+        Ok(SpmModel {
+            bpe,
+            normalizer,
+            pieces: proto.pieces,
+            model_type: proto.model_type,
+            user_defined,
+            unigram,
+        })
+    }
+
+    /// Loads a `.model` file.
+    pub fn load(path: &Path) -> Result<SpmModel> {
+        let data = super::load::read_bytes(path)?;
+        let proto = proto::parse(&data).map_err(|e| {
+            Error::format(
+                path,
+                None,
+                format!("{} at byte offset {}", e.message, e.offset),
+            )
+        })?;
+        SpmModel::from_proto(path, proto)
+    }
+
+    /// Normalizes `text` and encodes it; tokens are ranges of the normalized text.
+    pub fn encode_normalized(
+        &self,
+        text: &str,
+        observe: &mut dyn FnMut(MergeStep),
+    ) -> (Normalized, Vec<SpmToken>) {
+        let normalized = self.normalizer.normalize(text);
+        let mut tokens = Vec::new();
+        let mut symbols = Vec::new();
+        let norm = normalized.text.as_str();
+        let mut segment = |start: usize, end: usize, tokens: &mut Vec<SpmToken>| {
+            if let Some(unigram) = &self.unigram {
+                unigram.encode(self, &norm[start..end], start, tokens);
+                return;
+            }
+            let mut unused = Vec::new();
+            self.bpe
+                .merge_piece(&norm[start..end], &mut symbols, &mut |step: MergeStep| {
+                    if self.pieces[step.merged as usize].kind == PieceType::Unused {
+                        unused.push(step);
+                    }
+                    observe(MergeStep {
+                        start: step.start + start as u32,
+                        ..step
+                    });
+                });
+            let piece_end = end - start;
+            for (i, s) in symbols.iter().enumerate() {
+                let s_end = symbols.get(i + 1).map_or(piece_end, |n| n.start as usize);
+                self.resegment(s.id, s.start as usize, s_end, &unused, start, tokens);
+            }
+        };
+        let mut at = 0;
+        if let Some((matcher, ids)) = &self.user_defined {
+            for m in matcher.find_iter(norm.as_bytes()) {
+                if m.start() > at {
+                    segment(at, m.start(), &mut tokens);
+                }
+                tokens.push(SpmToken {
+                    id: ids[m.pattern().as_usize()],
+                    start: m.start(),
+                    end: m.end(),
+                });
+                at = m.end();
+            }
+        }
+        if at < norm.len() {
+            segment(at, norm.len(), &mut tokens);
+        }
+        (normalized, tokens)
+    }
+
+    /// SentencePiece never outputs an unused piece: it is split back into the pair that made
+    /// it, recursively.
+    fn resegment(
+        &self,
+        id: u32,
+        start: usize,
+        end: usize,
+        unused: &[MergeStep],
+        base: usize,
+        out: &mut Vec<SpmToken>,
+    ) {
+        let is_unused = id != NO_ID && self.pieces[id as usize].kind == PieceType::Unused;
+        if let Some(step) = unused
+            .iter()
+            .rev()
+            .find(|s| is_unused && s.merged == id && s.start as usize == start)
+        {
+            let left_len = self.bpe.vocab.bytes(step.left).map_or(0, <[u8]>::len);
+            self.resegment(step.left, start, start + left_len, unused, base, out);
+            self.resegment(step.right, start + left_len, end, unused, base, out);
+            return;
+        }
+        out.push(SpmToken {
+            id,
+            start: base + start,
+            end: base + end,
+        });
+    }
+
+    /// The ids of `text`.
+    pub fn encode(&self, text: &str) -> Vec<u32> {
+        self.encode_normalized(text, &mut |_| {})
+            .1
+            .iter()
+            .map(|t| t.id)
+            .collect()
+    }
+
+    /// Text from ids: `▁` becomes a space, byte pieces their bytes, control pieces nothing, the
+    /// unknown piece ` ⁇ `; the space of the dummy prefix is dropped. Fails on an unknown id,
+    /// giving its index.
+    pub fn decode(&self, ids: &[u32]) -> Result<Vec<u8>, usize> {
+        let mut out = Vec::new();
+        for (index, &id) in ids.iter().enumerate() {
+            let piece = self.pieces.get(id as usize).ok_or(index)?;
+            match piece.kind {
+                PieceType::Control => {}
+                PieceType::Unknown => out.extend_from_slice(" \u{2047} ".as_bytes()),
+                PieceType::Byte => out.push(
+                    u8::from_str_radix(
+                        piece.piece.trim_start_matches("<0x").trim_end_matches('>'),
+                        16,
+                    )
+                    .map_err(|_| index)?,
+                ),
+                _ => out.extend_from_slice(piece.piece.replace(SPACE, " ").as_bytes()),
+            }
+        }
+        if self.normalizer.add_dummy_prefix && out.first() == Some(&b' ') {
+            out.remove(0);
+        }
+        Ok(out)
+    }
+}
+
+/// `spm:FILE.model` as a [`Tokenizer`].
+pub struct SpmTokenizer {
+    name: String,
+    model: Arc<SpmModel>,
+    sources: Vec<PathBuf>,
+}
+
+impl SpmTokenizer {
+    /// The model, for views that show pieces, scores or the normalized text.
+    pub fn model(&self) -> &Arc<SpmModel> {
+        &self.model
+    }
+}
+
+/// Loads `spm:FILE.model`. SentencePiece matches no special tokens in text (control pieces
+/// such as `<s>` are only ever added by callers).
+pub fn load(name: String, path: &Path) -> Result<Box<dyn Tokenizer>> {
+    let model = SpmModel::load(path)?;
+    if matches!(model.model_type, ModelType::Word | ModelType::Char) {
+        return Err(Error::format(
+            path,
+            None,
+            format!(
+                "model type {:?} is not supported (BPE and unigram are)",
+                model.model_type
+            ),
+        ));
+    }
+    Ok(Box::new(SpmTokenizer {
+        name,
+        model: Arc::new(model),
+        sources: vec![path.to_path_buf()],
+    }))
+}
+
+impl SpmTokenizer {
+    fn token(&self, text: &str, normalized: &Normalized, t: &SpmToken) -> Token {
+        let model = &self.model;
+        let span = Span::new(
+            normalized.to_original[t.start],
+            normalized.to_original[t.end],
+        );
+        let form = match t.id {
+            NO_ID => render_bytes(&normalized.text.as_bytes()[t.start..t.end]),
+            id => model.pieces[id as usize].piece.clone(),
+        };
+        let kind = if t.id == NO_ID || Some(t.id) == model.bpe.unk {
+            TokenKind::Unknown
+        } else {
+            TokenKind::Subword
+        };
+        let mut token = Token::new(span, kind);
+        if t.id != NO_ID {
+            token = token.with_id(t.id).with_origin(Origin::Subword {
+                id: t.id,
+                rank: model.bpe.rank_of_token(t.id),
+            });
+        }
+        if form != span.slice(text) {
+            token = token.with_form(form);
+        }
+        token
+    }
+}
+
+impl Tokenizer for SpmTokenizer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn tokenize(&self, text: &str) -> Tokenization {
+        let (normalized, tokens) = self.model.encode_normalized(text, &mut |_| {});
+        Tokenization::new(
+            tokens
+                .iter()
+                .map(|t| self.token(text, &normalized, t))
+                .collect(),
+        )
+    }
+
+    fn explain(&self, text: &str) -> Trace {
+        let model = &self.model;
+        let mut steps = Vec::new();
+        let (normalized, tokens) = model.encode_normalized(text, &mut |s| steps.push(s));
+        let form = |id: u32| {
+            model
+                .pieces
+                .get(id as usize)
+                .map_or_else(|| "?".into(), |p| p.piece.clone())
+        };
+        let to_original = |x: usize| normalized.to_original[x.min(normalized.text.len())];
+        let whole = Span::new(to_original(0), to_original(normalized.text.len()));
+        let piece = PieceTrace {
+            span: whole,
+            alternative: "normalized text",
+            special: false,
+            whole_piece: None,
+            steps: steps
+                .iter()
+                .map(|s| {
+                    let len = model.bpe.vocab.bytes(s.merged).map_or(0, <[u8]>::len);
+                    StepTrace {
+                        rank: s.rank,
+                        left: form(s.left),
+                        right: form(s.right),
+                        merged: form(s.merged),
+                        merged_id: s.merged,
+                        offset: s.start as usize,
+                        span: Span::new(
+                            to_original(s.start as usize),
+                            to_original(s.start as usize + len),
+                        ),
+                    }
+                })
+                .collect(),
+            tokens: tokens
+                .iter()
+                .map(|t| {
+                    let token = self.token(text, &normalized, t);
+                    (token.form(text).to_string(), token.id, token.span)
+                })
+                .collect(),
+        };
+        Trace::Bpe(BpeTrace {
+            normalized: Some(normalized.text.clone()),
+            pieces: vec![piece],
+        })
+    }
+
+    fn sources(&self) -> Vec<PathBuf> {
+        self.sources.clone()
+    }
+}

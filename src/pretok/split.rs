@@ -1,0 +1,53 @@
+//! A pre-tokenizer from any regex, as HuggingFace's `Split` with behaviour `Isolated`: the
+//! matches are pieces and so is the text between them, so nothing is lost.
+
+use crate::simple::Matcher;
+use crate::token::Span;
+
+/// Splits text into the matches of a pattern and the gaps between them.
+pub struct RegexSplit {
+    regex: fancy_regex::Regex,
+}
+
+impl RegexSplit {
+    pub fn new(pattern: &str) -> Result<Self, String> {
+        fancy_regex::Regex::new(pattern)
+            .map(|regex| RegexSplit { regex })
+            .map_err(|e| format!("pattern does not compile: {e}"))
+    }
+}
+
+impl Matcher for RegexSplit {
+    fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
+        let mut at = 0;
+        for m in self.regex.find_iter(text) {
+            // Past fancy-regex's backtrack limit the rest of the text is one gap piece.
+            let Ok(m) = m else { break };
+            if m.start() > at {
+                found(Span::new(at, m.start()), "between matches");
+            }
+            if m.end() > m.start() {
+                found(Span::new(m.start(), m.end()), "match");
+            }
+            at = at.max(m.end());
+        }
+        if at < text.len() {
+            found(Span::new(at, text.len()), "between matches");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gaps_are_pieces() {
+        let split = RegexSplit::new(r"\d+").unwrap();
+        let mut pieces = Vec::new();
+        split.find("ab12c3", &mut |s, _| {
+            pieces.push(s.slice("ab12c3").to_string())
+        });
+        assert_eq!(pieces, ["ab", "12", "c", "3"]);
+    }
+}

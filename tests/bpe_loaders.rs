@@ -1,0 +1,235 @@
+//! Every subword loader on broken input: truncated real files and random bytes give an error
+//! naming the file, never a panic.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use proptest::prelude::*;
+
+fn samples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/bpe")
+}
+
+/// A fresh folder under the system's temporary folder.
+fn scratch() -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "toklab-bpe-loaders-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Loads `spec`; an error must name the file it is about.
+fn load_never_panics(spec: &str, file: &Path) {
+    if let Err(e) = toklab::load(spec) {
+        let message = e.to_string();
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        assert!(
+            message.contains(&name) || message.contains(&file.display().to_string()),
+            "{spec}: error does not name {name}: {message}"
+        );
+    }
+}
+
+/// The single-file formats: (spec kind and options, file name, sample file).
+const SINGLE_FILES: &[(&str, &str, &str, &str)] = &[
+    ("tiktoken", "?pattern=r50k", "x.tiktoken", "sample.tiktoken"),
+    ("bpe", "", "tokenizer.json", "tokenizer.json"),
+    ("bpe", "", "tokenizer.json", "split-tokenizer.json"),
+    ("spm", "", "x.model", "sample-spm.model"),
+    ("wordpiece", "", "vocab.txt", "sample-wordpiece.txt"),
+];
+
+fn check_single_files(data_of: impl Fn(&[u8]) -> Vec<u8>) {
+    let dir = scratch();
+    for (kind, options, name, sample) in SINGLE_FILES {
+        let original = std::fs::read(samples().join(sample)).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, data_of(&original)).unwrap();
+        load_never_panics(&format!("{kind}:{}{options}", path.display()), &path);
+    }
+    // The GPT-2 folder: each of its two files broken in turn.
+    for broken in ["vocab.json", "merges.txt"] {
+        let folder = dir.join(format!("gpt2-{broken}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        for file in ["vocab.json", "merges.txt"] {
+            let original = std::fs::read(samples().join("gpt2").join(file)).unwrap();
+            let data = if file == broken {
+                data_of(&original)
+            } else {
+                original
+            };
+            std::fs::write(folder.join(file), data).unwrap();
+        }
+        load_never_panics(&format!("bpe:{}", folder.display()), &folder.join(broken));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn truncated_files_are_errors_not_panics(cut in 0.0f64..1.0) {
+        check_single_files(|data| data[..(data.len() as f64 * cut) as usize].to_vec());
+    }
+
+    #[test]
+    fn random_bytes_are_errors_not_panics(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        check_single_files(|_| bytes.clone());
+    }
+
+    #[test]
+    fn flipped_bytes_are_errors_not_panics(at in 0.0f64..1.0, value in any::<u8>()) {
+        check_single_files(|data| {
+            let mut data = data.to_vec();
+            if !data.is_empty() {
+                let i = ((data.len() - 1) as f64 * at) as usize;
+                data[i] = value;
+            }
+            data
+        });
+    }
+}
+
+#[test]
+fn malformed_lines_are_named() {
+    let dir = scratch();
+    let path = dir.join("bad.tiktoken");
+    std::fs::write(&path, "YQ== 0\nYg== 1\nnot base64! 2\n").unwrap();
+    let e = toklab::load(&format!("tiktoken:{}?pattern=r50k", path.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("bad.tiktoken:3:"), "{e}");
+
+    let folder = dir.join("gpt2");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        folder.join("vocab.json"),
+        "{\"a\": 0, \"b\": 1,\n \"ab\": 2}",
+    )
+    .unwrap();
+    std::fs::write(folder.join("merges.txt"), "#version: 0.2\na b\nb a\n").unwrap();
+    let e = toklab::load(&format!("bpe:{}", folder.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("merges.txt:3:") && e.contains("not in the vocabulary"),
+        "{e}"
+    );
+
+    std::fs::write(folder.join("vocab.json"), "{\"a\": 0,\n \"b\": }").unwrap();
+    let e = toklab::load(&format!("bpe:{}", folder.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("vocab.json:2:"), "{e}");
+
+    let vocab = dir.join("vocab.txt");
+    std::fs::write(&vocab, "[UNK]\nhello\n##lo\nhello\n").unwrap();
+    let e = toklab::load(&format!("wordpiece:{}", vocab.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("vocab.txt:4:") && e.contains("twice"), "{e}");
+
+    let model = dir.join("x.model");
+    std::fs::write(&model, [0x0a, 0x05, 0x0a]).unwrap();
+    let e = toklab::load(&format!("spm:{}", model.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("x.model") && e.contains("byte offset"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn unsupported_tokenizer_json_components_are_named() {
+    let dir = scratch();
+    let original = std::fs::read_to_string(samples().join("tokenizer.json")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&original).unwrap();
+    json["normalizer"] = serde_json::json!({"type": "NFKC"});
+    let path = dir.join("tokenizer.json");
+    std::fs::write(&path, json.to_string()).unwrap();
+    let e = toklab::load(&format!("bpe:{}", path.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("normalizer NFKC is not supported"), "{e}");
+    json["normalizer"] = serde_json::Value::Null;
+    json["pre_tokenizer"] = serde_json::json!({"type": "Whitespace"});
+    std::fs::write(&path, json.to_string()).unwrap();
+    let e = toklab::load(&format!("bpe:{}", path.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("pre-tokenizer Whitespace is not supported"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `add_prefix_space` in a `tokenizer.json`: ids from HuggingFace tokenizers 0.23.3 on the
+/// shipped sample with the flag set; the inserted space covers no text.
+#[test]
+fn tokenizer_json_prefix_space_matches_huggingface() {
+    let dir = scratch();
+    let original = std::fs::read_to_string(samples().join("tokenizer.json")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&original).unwrap();
+    json["pre_tokenizer"]["add_prefix_space"] = serde_json::Value::Bool(true);
+    let path = dir.join("tokenizer.json");
+    std::fs::write(&path, json.to_string()).unwrap();
+    let tokenizer = toklab::load(&format!("bpe:{}", path.display())).unwrap();
+    for (text, want) in [
+        ("Hello world", vec![221, 496, 599, 642]),
+        (" the merge", vec![263, 468]),
+        ("renew<|endoftext|>renew", vec![597, 0, 597]),
+        ("", vec![]),
+    ] {
+        let tokens = tokenizer.tokenize(text);
+        tokens.check(text).unwrap();
+        let ids: Vec<u32> = tokens.tokens.iter().map(|t| t.id.unwrap()).collect();
+        assert_eq!(ids, want, "{text:?}");
+        if let Some(first) = tokens.tokens.first() {
+            assert_eq!(first.span.start, 0, "{text:?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A `Split` pattern that is none of the known ones runs on fancy-regex, with the text between
+/// matches kept as pieces: ids from HuggingFace tokenizers 0.23.3 on the shipped sample with
+/// its pattern replaced.
+#[test]
+fn tokenizer_json_other_split_pattern_matches_huggingface() {
+    let dir = scratch();
+    let original = std::fs::read_to_string(samples().join("split-tokenizer.json")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&original).unwrap();
+    json["pre_tokenizer"]["pretokenizers"][0]["pattern"] =
+        serde_json::json!({"Regex": r"\p{L}+|\p{N}|[^\s\p{L}\p{N}]+"});
+    let path = dir.join("tokenizer.json");
+    std::fs::write(&path, json.to_string()).unwrap();
+    let tokenizer = toklab::load(&format!("bpe:{}", path.display())).unwrap();
+    for (text, want) in [
+        (
+            "Tokenizers merge 2026 pairs!!",
+            vec![
+                52, 79, 467, 392, 221, 77, 325, 69, 221, 18, 16, 18, 22, 221, 80, 399, 83, 485,
+            ],
+        ),
+        ("  a  b ", vec![221, 221, 65, 221, 221, 66, 221]),
+        ("naïve café", vec![78, 377, 543, 221, 67, 376, 428]),
+    ] {
+        let tokens = tokenizer.tokenize(text);
+        tokens.check(text).unwrap();
+        let ids: Vec<u32> = tokens.tokens.iter().map(|t| t.id.unwrap()).collect();
+        assert_eq!(ids, want, "{text:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
