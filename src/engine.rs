@@ -44,6 +44,8 @@ pub trait Tokenizer: Send + Sync {
 pub enum Trace {
     /// Pattern matches and the gaps between them (whitespace, regex and pre-tokenizer kinds).
     Matches(MatchTrace),
+    /// The rule engine's recursion tree: segments, the step that split each, tokens found.
+    Rules(crate::rules::RuleTrace),
 }
 
 impl Trace {
@@ -51,6 +53,7 @@ impl Trace {
     pub fn lines(&self, text: &str) -> Vec<TraceLine> {
         match self {
             Trace::Matches(trace) => trace.lines(text),
+            Trace::Rules(trace) => trace.lines(text),
         }
     }
 

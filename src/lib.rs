@@ -17,6 +17,7 @@ pub mod error;
 pub mod offsets;
 pub mod output;
 pub mod pretok;
+pub mod rules;
 pub mod simple;
 pub mod spec;
 pub mod token;

@@ -42,6 +42,12 @@ pub const KINDS: &[KindInfo] = &[
         about: "a BPE pre-tokenizer's pieces",
         takes_options: false,
     },
+    KindInfo {
+        name: "rules",
+        usage: "rules:DIR?lang=LC",
+        about: "utoken's rule files run as utoken runs them (also rules:FILE; options simple=true, strict=false)",
+        takes_options: true,
+    },
 ];
 
 /// The valid kinds as one line, for error messages.
@@ -177,6 +183,7 @@ pub fn load_spec(spec: Spec) -> Result<Box<dyn Tokenizer>> {
     match spec.kind.as_str() {
         "ws" | "words" | "regex" => crate::simple::load(spec),
         "pretok" => crate::pretok::load(spec),
+        "rules" => crate::rules::load(spec),
         other => unreachable!("kind `{other}` is in KINDS but has no loader"),
     }
 }

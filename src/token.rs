@@ -163,6 +163,8 @@ pub enum Origin {
     Engine,
     /// A match of a pattern (the `regex:` and `pretok:` kinds name the alternative that matched).
     Pattern { alternative: &'static str },
+    /// A rule-engine token: the step, utoken's chart type and sem-class, the entry's file line.
+    Rule(crate::rules::RuleOrigin),
 }
 
 impl fmt::Display for Origin {
@@ -170,6 +172,7 @@ impl fmt::Display for Origin {
         match self {
             Origin::Engine => f.write_str("-"),
             Origin::Pattern { alternative } => write!(f, "pattern {alternative}"),
+            Origin::Rule(rule) => write!(f, "{rule}"),
         }
     }
 }

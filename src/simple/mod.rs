@@ -129,7 +129,9 @@ mod tests {
     fn trace_covers_the_whole_text() {
         let tokenizer = MatchTokenizer::new("ws", WhitespaceMatcher);
         let text = " a  bc ";
-        let Trace::Matches(trace) = tokenizer.explain(text);
+        let Trace::Matches(trace) = tokenizer.explain(text) else {
+            panic!("a matcher explains with matches")
+        };
         let covered: String = trace
             .items
             .iter()
