@@ -2,8 +2,10 @@
 //! (dash, quote, deletable control, …) and the Unicode classes its regexes use (`\pL`, `\pM`,
 //! `\d`, …), so every step tests a class with one AND instead of a table search.
 //!
-//! Unicode classes come from the `regex` crate's tables (regex-syntax), the same ones the
-//! context regexes use, so a step and a rule file never disagree about what a letter is.
+//! Unicode classes come from the `regex` crate's tables (regex-syntax), cut to the Unicode
+//! version utoken 0.1.8 saw through each code path: its regexes run on the `regex` module
+//! 2021.8.3 (Unicode 13.0), its `str` methods on Python 3.11 (Unicode 14.0). A character
+//! assigned later is, to utoken, neither a letter nor a digit, and so it is here.
 
 use std::sync::LazyLock;
 
@@ -47,6 +49,8 @@ bits! {
     HEBREW_BLOCK = 24, "U+0591–U+05FF.";
     GREEK_BLOCK = 25, "U+0370–U+03E1.";
     PY_DIGIT = 26, "Python's `str.isdigit()` (and not a letter): decimal digits plus superscripts, circled digits, ….";
+    ALPHA = 27, "Python's `str.isalpha()` (utoken's `char_is_alpha`).";
+    MODIFIER = 28, "Unicode category M as Python's `unicodedata` gives it (utoken's `char_is_modifier`).";
     // Unicode classes of the regexes.
     L = 32, "`\\pL` (= Python's `isalpha`).";
     M = 33, "`\\pM`.";
@@ -68,6 +72,9 @@ bits! {
 
 /// Letters or decimal digits, the most common pair in utoken's conditions.
 pub const L_OR_ND: Bits = L | ND;
+
+/// The classes utoken gets from Python's `str` methods and `unicodedata` (Unicode 14.0).
+const PYTHON_BITS: Bits = ALPHA | MODIFIER | PY_DIGIT | PY_SPACE | UPPER | RE_WORD;
 
 /// Code points per block of the two-level table.
 const BLOCK: usize = 256;
@@ -102,15 +109,23 @@ impl CharTable {
 
     fn build() -> CharTable {
         let mut flat = vec![0 as Bits; 0x110000];
+        // The regex module's classes (Unicode 13.0) and Python's (Unicode 14.0).
         let mut set_ranges = |expr: &str, bit: Bits| {
-            for (start, end) in class_ranges(expr) {
+            let age = if bit & PYTHON_BITS != 0 {
+                "14.0"
+            } else {
+                "13.0"
+            };
+            for (start, end) in class_ranges(&format!(r"[{expr}&&\p{{Age:{age}}}]")) {
                 for code in start..=end {
                     flat[code as usize] |= bit;
                 }
             }
         };
         set_ranges(r"\pL", L);
+        set_ranges(r"\pL", ALPHA);
         set_ranges(r"\pM", M);
+        set_ranges(r"\pM", MODIFIER);
         set_ranges(r"\p{Nd}", ND);
         set_ranges(r"\pN", N);
         set_ranges(r"\p{Lu}", LU);
@@ -118,8 +133,8 @@ impl CharTable {
         set_ranges(r"\p{Lo}", LO);
         set_ranges(r"\pP", P);
         set_ranges(r"\pS", S);
-        set_ranges(r"\s", SPACE | PY_SPACE);
-        set_ranges(r"[\x1C-\x1F]", PY_SPACE);
+        set_ranges(r"\s", SPACE);
+        set_ranges(r"[\s\x1C-\x1F]", PY_SPACE);
         set_ranges(r"[\p{Latin}&&\pL]", LATIN_LETTER);
         set_ranges(r"[\p{Greek}&&\pL]", GREEK_LETTER);
         set_ranges(r"[\p{Hebrew}&&\pL]", HEBREW_LETTER);
@@ -128,7 +143,7 @@ impl CharTable {
         // Python's isdigit beyond \d: Numeric_Type=Digit (a fact of the Unicode data, as
         // Python 3.11 reports it).
         set_ranges(r"\p{Nd}", PY_DIGIT);
-        for &(start, end) in PY_EXTRA_DIGITS {
+        for &(start, end) in PY_EXTRA_DIGITS.iter() {
             for code in start..=end {
                 flat[code as usize] |= PY_DIGIT;
             }
@@ -181,7 +196,7 @@ impl CharTable {
         set(&mut ['İ' as u32].into_iter(), UNSTABLE_CASE);
         // A letter is never also one of utoken's digits.
         for b in flat.iter_mut() {
-            if *b & L != 0 {
+            if *b & ALPHA != 0 {
                 *b &= !PY_DIGIT;
             }
         }

@@ -76,11 +76,11 @@ impl Run<'_> {
         let lc0: Bits = if st > 0 { seg.bits[st - 1] } else { 0 };
         let rc0: Bits = if end < n { seg.bits[end] } else { 0 };
         // A token ending in a letter is not followed by a letter.
-        if rc0 & L != 0 && ends_letter(&seg, st, end) {
+        if rc0 & chars::ALPHA != 0 && ends_letter(&seg, st, end) {
             return false;
         }
         // Nor by an orphan mark, unless it ends in punctuation.
-        if rc0 & M != 0 && !seg.is(end - 1, chars::P) {
+        if rc0 & chars::MODIFIER != 0 && !seg.is(end - 1, chars::P) {
             return false;
         }
         let lv = self.lv();
@@ -277,8 +277,8 @@ impl Run<'_> {
         let mut last: Bits = 0;
         for st in 0..b - a {
             let cur = bits[st];
-            if cur & M != 0
-                || (last & L != 0 && cur & L != 0)
+            if cur & chars::MODIFIER != 0
+                || (last & chars::ALPHA != 0 && cur & chars::ALPHA != 0)
                 || (last & chars::PY_DIGIT != 0 && cur & chars::PY_DIGIT != 0)
             {
                 continue;
@@ -357,7 +357,7 @@ impl Run<'_> {
         let mut last: Bits = 0;
         for st in 0..b - a {
             let cur = bits[st];
-            if cur & M != 0 || (last & L != 0 && cur & L != 0) {
+            if cur & chars::MODIFIER != 0 || (last & chars::ALPHA != 0 && cur & chars::ALPHA != 0) {
                 continue;
             }
             for (end, node) in self.walk(&res.lexical, &lower, st) {

@@ -171,10 +171,10 @@ impl Run<'_> {
             return None;
         }
         for st in 0..c.len().saturating_sub(1) {
-            if bits[st] & L != 0
+            if bits[st] & chars::ALPHA != 0
                 && bits[st] & chars::UPPER != 0
                 && c[st + 1] == '.'
-                && (st == 0 || bits[st - 1] & L == 0)
+                && (st == 0 || bits[st - 1] & chars::ALPHA == 0)
             {
                 let seg = self.seg(a + st + 2, b);
                 if FIXED
