@@ -11,6 +11,8 @@ const SPECS: &[&str] = &[
     r"regex:\w+|[^\w\s]+",
     r"regex:\b\w+(?=\s)",
     "pretok:gpt2",
+    "rules:rules?lang=eng",
+    "rules:rules?lang=eng&simple=true",
 ];
 
 static TOKENIZERS: LazyLock<Vec<Box<dyn toklab::Tokenizer>>> = LazyLock::new(|| {

@@ -4,6 +4,7 @@
 mod explain;
 mod input;
 mod kinds;
+mod rules;
 mod tokenize;
 mod workbench;
 
@@ -33,6 +34,8 @@ enum Command {
     Tui(workbench::Args),
     /// List the tokenizer kinds a spec can name.
     Kinds,
+    /// Work with rule files in utoken's format (`toklab rules check FILE…`).
+    Rules(rules::Args),
 }
 
 /// Runs the command line; errors are printed as `toklab: …` with exit status 1.
@@ -43,6 +46,7 @@ pub fn main() -> ExitCode {
         Some(Command::Explain(args)) => explain::run(args),
         Some(Command::Tui(args)) => workbench::run(args),
         Some(Command::Kinds) => kinds::run(),
+        Some(Command::Rules(args)) => rules::run(args),
         None => workbench::run(workbench::Args::default()),
     };
     match result {

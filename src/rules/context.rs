@@ -1025,11 +1025,24 @@ impl<'t> Eval<'t> {
                         break;
                     }
                     let mut next = Vec::new();
-                    for p in current {
+                    for &p in &current {
                         next.extend(self.ends(node, p));
                     }
                     next.sort_unstable();
                     next.dedup();
+                    if next == current {
+                        // A fixed point (the body matched only the empty string): more
+                        // repetitions change nothing, whatever the bounds ask for.
+                        if count < min && max.is_none_or(|m| min <= m) {
+                            for &p in &current {
+                                if !seen[p] {
+                                    seen[p] = true;
+                                    result.push(p);
+                                }
+                            }
+                        }
+                        break;
+                    }
                     count += 1;
                     // Past the minimum, positions already reported cannot lead anywhere new.
                     if count > min {

@@ -135,6 +135,8 @@ pub struct Run<'r> {
     pub events: Option<Vec<Event>>,
     /// The step each pending segment entered at (for the trace).
     entered: Step,
+    /// Word positions for the paired-delimiter mark-up, built on first use.
+    pub words: std::cell::OnceCell<super::markup::WordIndex>,
 }
 
 impl<'r> Run<'r> {
@@ -151,6 +153,7 @@ impl<'r> Run<'r> {
             scratch: Scratch::default(),
             events: trace.then(Vec::new),
             entered: Step::Xml,
+            words: std::cell::OnceCell::new(),
         }
     }
 

@@ -103,7 +103,7 @@ impl Run<'_> {
         let entry = valid?;
         let mut out = token.to_string();
         if paired {
-            match open_or_close(left, right) {
+            match self.open_or_close(start, end) {
                 Some(true) => out.push(ATTACH_TAG),
                 Some(false) => out.insert(0, ATTACH_TAG),
                 None => paired = false,
@@ -154,55 +154,100 @@ impl Run<'_> {
 
 /// Whether a paired delimiter opens (`Some(true)`) or closes a stretch, by where letters
 /// and digits are: directly next to it counts 10, in the same word 5.
-fn open_or_close(left: &str, right: &str) -> Option<bool> {
-    let close = if ends_letter_or_digit(left) {
-        10
-    } else if last_word(left).chars().any(|c| chars::is(c, L | ND)) {
-        5
-    } else {
-        0
+fn score(close: (bool, bool), open: (bool, bool)) -> Option<bool> {
+    let points = |(next_to, in_word): (bool, bool)| {
+        if next_to {
+            10
+        } else if in_word {
+            5
+        } else {
+            0
+        }
     };
-    let open = if right.chars().next().is_some_and(|c| chars::is(c, L | ND)) {
-        10
-    } else if first_word(right).chars().any(|c| chars::is(c, L | ND)) {
-        5
-    } else {
-        0
-    };
-    match open.cmp(&close) {
+    match points(open).cmp(&points(close)) {
         std::cmp::Ordering::Greater => Some(true),
         std::cmp::Ordering::Less => Some(false),
         std::cmp::Ordering::Equal => None,
     }
 }
 
-/// `.*(\pL\pM*|\d)$`
-fn ends_letter_or_digit(s: &str) -> bool {
-    let mut rev = s.chars().rev().skip_while(|&c| chars::is(c, chars::M));
-    let skipped_marks = s
-        .chars()
-        .next_back()
-        .is_some_and(|c| chars::is(c, chars::M));
-    match rev.next() {
-        Some(c) if chars::is(c, L) => true,
-        Some(c) if !skipped_marks && chars::is(c, ND) => true,
-        _ => false,
+/// Where the words are in a sentence, for the paired-delimiter scores: for each position, the
+/// nearest whitespace and letter-or-digit on either side (so each score is a lookup, however
+/// long the line).
+pub struct WordIndex {
+    /// 1 + index of the last whitespace / letter-or-digit before each position (0: none).
+    space_before: Vec<u32>,
+    lnd_before: Vec<u32>,
+    /// Index of the first whitespace / letter-or-digit at or after each position (n: none).
+    space_from: Vec<u32>,
+    lnd_from: Vec<u32>,
+}
+
+impl WordIndex {
+    pub fn new(bits: &[chars::Bits]) -> WordIndex {
+        let n = bits.len();
+        let mut idx = WordIndex {
+            space_before: vec![0; n + 1],
+            lnd_before: vec![0; n + 1],
+            space_from: vec![n as u32; n + 1],
+            lnd_from: vec![n as u32; n + 1],
+        };
+        for i in 0..n {
+            let b = bits[i];
+            idx.space_before[i + 1] = if b & chars::SPACE != 0 {
+                i as u32 + 1
+            } else {
+                idx.space_before[i]
+            };
+            idx.lnd_before[i + 1] = if b & (L | ND) != 0 {
+                i as u32 + 1
+            } else {
+                idx.lnd_before[i]
+            };
+        }
+        for i in (0..n).rev() {
+            let b = bits[i];
+            idx.space_from[i] = if b & chars::SPACE != 0 {
+                i as u32
+            } else {
+                idx.space_from[i + 1]
+            };
+            idx.lnd_from[i] = if b & (L | ND) != 0 {
+                i as u32
+            } else {
+                idx.lnd_from[i + 1]
+            };
+        }
+        idx
+    }
+
+    /// `.*(\pL\pM*|\d)\S*$` on the text before `p`: its last word has a letter or digit.
+    fn last_word_has(&self, p: usize) -> bool {
+        self.lnd_before[p] > self.space_before[p]
+    }
+
+    /// `\S*(\pL|\d)` on the text from `p`: its first word has a letter or digit.
+    fn first_word_has(&self, p: usize) -> bool {
+        self.lnd_from[p] < self.space_from[p]
     }
 }
 
-/// The text after the last whitespace (`\S*$`).
-fn last_word(s: &str) -> &str {
-    match s.rfind(|c| chars::is(c, chars::SPACE)) {
-        Some(i) => &s[i + s[i..].chars().next().map_or(1, char::len_utf8)..],
-        None => s,
-    }
-}
-
-/// The text before the first whitespace (`^\S*`).
-fn first_word(s: &str) -> &str {
-    match s.find(|c| chars::is(c, chars::SPACE)) {
-        Some(i) => &s[..i],
-        None => s,
+impl Run<'_> {
+    /// Opening (`Some(true)`) or closing, for a paired delimiter at `start..end`.
+    fn open_or_close(&self, start: usize, end: usize) -> Option<bool> {
+        let bits = &self.s.bits;
+        let words = self.words.get_or_init(|| WordIndex::new(bits));
+        // `.*(\pL\pM*|\d)$` before the token.
+        let mut i = start;
+        while i > 0 && bits[i - 1] & chars::M != 0 {
+            i -= 1;
+        }
+        let ends_lnd = i > 0 && (bits[i - 1] & L != 0 || (i == start && bits[i - 1] & ND != 0));
+        let starts_lnd = end < bits.len() && bits[end] & (L | ND) != 0;
+        score(
+            (ends_lnd, words.last_word_has(start)),
+            (starts_lnd, words.first_word_has(end)),
+        )
     }
 }
 
@@ -227,11 +272,26 @@ mod tests {
 
     #[test]
     fn open_close_scores() {
-        assert_eq!(open_or_close("said ", "Hello"), Some(true));
-        assert_eq!(open_or_close("world", " and"), Some(false));
-        assert_eq!(open_or_close("a ", " b"), None);
-        assert_eq!(open_or_close("x.", ". y"), Some(false));
-        assert_eq!(open_or_close(". ", " ."), None);
-        assert_eq!(open_or_close("(x.", ")"), Some(false));
+        let score_of = |left: &str, right: &str| {
+            let text = format!("{left}\"{right}");
+            let bits: Vec<chars::Bits> = text.chars().map(chars::bits).collect();
+            let words = WordIndex::new(&bits);
+            let p = left.chars().count();
+            let ends = left
+                .chars()
+                .next_back()
+                .is_some_and(|c| chars::is(c, L | ND));
+            let starts = right.chars().next().is_some_and(|c| chars::is(c, L | ND));
+            score(
+                (ends, words.last_word_has(p)),
+                (starts, words.first_word_has(p + 1)),
+            )
+        };
+        assert_eq!(score_of("said ", "Hello"), Some(true));
+        assert_eq!(score_of("world", " and"), Some(false));
+        assert_eq!(score_of("a ", " b"), None);
+        assert_eq!(score_of("x.", ". y"), Some(false));
+        assert_eq!(score_of(". ", " ."), None);
+        assert_eq!(score_of("(x.", ")"), Some(false));
     }
 }

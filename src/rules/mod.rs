@@ -98,32 +98,41 @@ impl RulesTokenizer {
             }
             res.load_file(&path, FileRole::Tok, &langs);
         }
-        let optional = |res: &mut Resources, name: &str, role: FileRole, skip: bool| {
+        // The other files are optional; without one, what it provides is missing (and said so).
+        let optional = |res: &mut Resources, name: &str, role: FileRole, missing: Option<&str>| {
             let path = dir.join(name);
-            if skip {
-                return;
-            }
             if path.is_file() {
                 res.load_file(&path, role, &langs);
-            } else {
+            } else if let Some(consequence) = missing {
                 res.diagnostics.push(Diagnostic::warning(
                     &path,
                     0,
                     0,
-                    "not found; utoken would load it",
+                    format!("not found: {consequence}"),
                 ));
             }
         };
-        let global_loaded = langs.iter().any(|l| l == "eng-global");
+        if !langs.iter().any(|l| l == "eng-global") {
+            optional(&mut res, "tok-resource-eng-global.txt", FileRole::Tok, None);
+        }
         optional(
             &mut res,
-            "tok-resource-eng-global.txt",
+            "tok-resource.txt",
             FileRole::Tok,
-            global_loaded,
+            Some("no language-independent entries"),
         );
-        optional(&mut res, "tok-resource.txt", FileRole::Tok, false);
-        optional(&mut res, "detok-resource.txt", FileRole::Detok, false);
-        optional(&mut res, "top-level-domain-codes.txt", FileRole::Tld, false);
+        optional(
+            &mut res,
+            "detok-resource.txt",
+            FileRole::Detok,
+            Some("no @ mark-up"),
+        );
+        optional(
+            &mut res,
+            "top-level-domain-codes.txt",
+            FileRole::Tld,
+            Some("bare domains are not recognized as URLs"),
+        );
         Self::finish(dir, res, options)
     }
 

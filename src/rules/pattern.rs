@@ -492,20 +492,29 @@ enum Job {
     Restore(u8, usize),
 }
 
-/// Reusable memory for searches (the visited set and the backtracking stack).
+/// Reusable memory for searches (the visited set and the backtracking stack). Clearing the
+/// visited set costs what the last search touched, not the size of the segment, so many short
+/// anchored matches in a long line stay cheap.
 #[derive(Default)]
 pub struct Scratch {
     visited: Vec<u64>,
+    /// Words of `visited` set since the last reset.
+    touched: Vec<u32>,
     width: usize,
     stack: Vec<Job>,
 }
 
 impl Scratch {
     fn reset(&mut self, insts: usize, len: usize) {
+        for &w in &self.touched {
+            self.visited[w as usize] = 0;
+        }
+        self.touched.clear();
         self.width = len + 1;
         let words = (insts * self.width).div_ceil(64);
-        self.visited.clear();
-        self.visited.resize(words, 0);
+        if self.visited.len() < words {
+            self.visited.resize(words, 0);
+        }
     }
 
     /// Marks (pc, pos) visited; false if it already was.
@@ -516,6 +525,9 @@ impl Scratch {
         let mask = 1u64 << (bit % 64);
         if *word & mask != 0 {
             return false;
+        }
+        if *word == 0 {
+            self.touched.push((bit / 64) as u32);
         }
         *word |= mask;
         true
