@@ -35,6 +35,16 @@ impl ContextKind {
         }
     }
 
+    /// How many characters of utoken's pattern come before the value.
+    fn prefix_len(self) -> usize {
+        match self {
+            ContextKind::Left => 2,
+            ContextKind::LeftNot => 6,
+            ContextKind::Right => 0,
+            ContextKind::RightNot => 3,
+        }
+    }
+
     /// utoken's pattern for a slot value.
     fn template(self, value: &str) -> String {
         match self {
@@ -65,22 +75,52 @@ enum Matcher {
     Anchored(Regex),
     /// `.*X$` / `.*(?<!X)$` with a look-around-free X: whether X matches ending at the end.
     EndsAtEnd { re: Regex, negate: bool },
-    /// Patterns with look-around, evaluated by position sets.
+    /// Patterns with look-around, evaluated by position sets. With `ends_at_end` (the `.*X$`
+    /// forms, `Some(negate)`), `tree` is X reversed and runs on the reversed text from its
+    /// start: "X matches ending at the end", found without trying every start.
     Eval {
         tree: Tree,
         ends_at_end: Option<bool>,
     },
 }
 
+/// Why a slot value does not compile, and where in the value (a character index) when the
+/// problem has a place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    pub message: String,
+    pub at: Option<usize>,
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<String> for CompileError {
+    fn from(message: String) -> Self {
+        CompileError { message, at: None }
+    }
+}
+
 impl Context {
-    /// Compiles a slot value. The error says what is wrong (for the lint, with the column in
-    /// the value when there is one).
-    pub fn compile(kind: ContextKind, value: &str) -> Result<Context, String> {
-        if let Some(problem) = raw_string_problem(value) {
-            return Err(problem);
+    /// Compiles a slot value.
+    pub fn compile(kind: ContextKind, value: &str) -> Result<Context, CompileError> {
+        if let Some((message, at)) = raw_string_problem(value) {
+            return Err(CompileError {
+                message,
+                at: Some(at),
+            });
         }
         let pattern = kind.template(value);
-        let tree = Parser::new(&pattern).parse()?;
+        let value_len = value.chars().count();
+        let tree = Parser::new(&pattern)
+            .parse()
+            .map_err(|(message, pos)| CompileError {
+                message,
+                at: Some(pos.saturating_sub(kind.prefix_len()).min(value_len)),
+            })?;
         let matcher = match (kind, tree.nodes.get(tree.root)) {
             (ContextKind::Left, Some(Node::Concat(items)))
                 if items.len() >= 2
@@ -92,8 +132,9 @@ impl Context {
                     let mut tree = tree.clone();
                     let root = tree.push(Node::Concat(middle.to_vec()));
                     tree.root = root;
+                    tree.check_classes()?;
                     Matcher::Eval {
-                        tree,
+                        tree: tree.reversed(),
                         ends_at_end: Some(false),
                     }
                 } else {
@@ -123,8 +164,9 @@ impl Context {
                 if tree.has_look(inner) {
                     let mut tree = tree.clone();
                     tree.root = inner;
+                    tree.check_classes()?;
                     Matcher::Eval {
-                        tree,
+                        tree: tree.reversed(),
                         ends_at_end: Some(true),
                     }
                 } else {
@@ -159,18 +201,12 @@ impl Context {
             Matcher::Anchored(re) => re.is_match(text),
             Matcher::EndsAtEnd { re, negate } => re.is_match(text) != *negate,
             Matcher::Eval { tree, ends_at_end } => {
-                let chars: Vec<char> = text.chars().collect();
-                let mut eval = Eval::new(tree, &chars);
-                match ends_at_end {
-                    None => !eval.ends(tree.root, 0).is_empty(),
-                    Some(negate) => {
-                        let n = chars.len();
-                        let found = (0..=n)
-                            .rev()
-                            .any(|st| eval.ends(tree.root, st).contains(&n));
-                        found != *negate
-                    }
+                let mut chars: Vec<char> = text.chars().collect();
+                if ends_at_end.is_some() {
+                    chars.reverse();
                 }
+                let found = !Eval::new(tree, &chars).ends(tree.root, 0).is_empty();
+                found != ends_at_end.unwrap_or(false)
             }
         }
     }
@@ -194,19 +230,21 @@ fn first_line(s: &str) -> String {
 
 /// utoken reads a value as the body of a Python raw string literal (`r"…"`): a bare `"` ends
 /// it and an odd number of trailing backslashes leaves it open, both fatal to utoken.
-fn raw_string_problem(value: &str) -> Option<String> {
+fn raw_string_problem(value: &str) -> Option<(String, usize)> {
     let mut backslashes = 0;
+    let mut count = 0;
     for (i, c) in value.chars().enumerate() {
+        count = i + 1;
         if c == '"' && backslashes % 2 == 0 {
-            return Some(format!(
-                "unescaped `\"` at character {} (utoken reads the value as a raw string literal)",
-                i + 1
+            return Some((
+                "has an unescaped `\"` (utoken reads the value as a raw string literal)".into(),
+                i,
             ));
         }
         backslashes = if c == '\\' { backslashes + 1 } else { 0 };
     }
     if backslashes % 2 == 1 {
-        return Some("ends with a lone backslash".into());
+        return Some(("ends with a lone backslash".into(), count - 1));
     }
     None
 }
@@ -256,6 +294,62 @@ impl Tree {
     fn is_any_star(&self, i: usize) -> bool {
         matches!(self.nodes[i], Node::Repeat { node, min: 0, max: None, .. }
             if matches!(self.nodes[node], Node::Any { dotall: false }))
+    }
+
+    /// The same pattern read backwards (on reversed text): sequences reversed, start and
+    /// end swapped, look-behind and look-ahead exchanged.
+    fn reversed(&self) -> Tree {
+        let nodes = self
+            .nodes
+            .iter()
+            .map(|node| match node {
+                Node::Start => Node::End,
+                Node::End => Node::Start,
+                Node::Concat(items) => Node::Concat(items.iter().rev().copied().collect()),
+                Node::Look {
+                    ahead,
+                    negate,
+                    node,
+                } => Node::Look {
+                    ahead: !ahead,
+                    negate: *negate,
+                    node: *node,
+                },
+                other => other.clone(),
+            })
+            .collect();
+        Tree {
+            nodes,
+            root: self.root,
+        }
+    }
+
+    /// The fewest and most characters node `i` can match (`None`: no bound).
+    fn width(&self, i: usize) -> (usize, Option<usize>) {
+        match &self.nodes[i] {
+            Node::Empty
+            | Node::Start
+            | Node::End
+            | Node::WordBoundary { .. }
+            | Node::Look { .. } => (0, Some(0)),
+            Node::Set(_) | Node::Any { .. } => (1, Some(1)),
+            Node::Concat(items) => items.iter().fold((0, Some(0)), |(lo, hi), &n| {
+                let (l, h) = self.width(n);
+                (lo + l, hi.zip(h).map(|(a, b)| a + b))
+            }),
+            Node::Alt(items) => items
+                .iter()
+                .map(|&n| self.width(n))
+                .reduce(|(l1, h1), (l2, h2)| (l1.min(l2), h1.zip(h2).map(|(a, b)| a.max(b))))
+                .unwrap_or((0, Some(0))),
+            Node::Repeat { node, min, max, .. } => {
+                let (l, h) = self.width(*node);
+                (
+                    l.saturating_mul(*min as usize),
+                    h.zip(*max).map(|(h, m)| h.saturating_mul(m as usize)),
+                )
+            }
+        }
     }
 
     fn has_look(&self, i: usize) -> bool {
@@ -361,10 +455,11 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn parse(mut self) -> Result<Tree, String> {
-        let root = self.alternation()?;
+    /// The tree, or what is wrong and the character index in the pattern where it is.
+    fn parse(mut self) -> Result<Tree, (String, usize)> {
+        let root = self.alternation().map_err(|m| (m, self.pos))?;
         if self.pos < self.chars.len() {
-            return Err(format!("unbalanced `)` at character {}", self.pos + 1));
+            return Err(("unbalanced `)`".into(), self.pos));
         }
         self.tree.root = root;
         Ok(self.tree)
@@ -390,7 +485,7 @@ impl<'a> Parser<'a> {
     }
 
     fn err<T>(&self, what: &str) -> Result<T, String> {
-        Err(format!("{what} at character {}", self.pos + 1))
+        Err(what.to_string())
     }
 
     fn alternation(&mut self) -> Result<usize, String> {
@@ -1064,7 +1159,15 @@ impl<'t> Eval<'t> {
                 let found = if ahead {
                     !self.ends(node, pos).is_empty()
                 } else {
-                    (0..=pos).rev().any(|st| self.ends(node, st).contains(&pos))
+                    // Only the starts the body's width allows.
+                    let (min, max) = self.tree.width(node);
+                    let nearest = pos.checked_sub(min);
+                    let farthest = max.map_or(0, |m| pos.saturating_sub(m));
+                    nearest.is_some_and(|nearest| {
+                        (farthest..=nearest)
+                            .rev()
+                            .any(|st| self.ends(node, st).contains(&pos))
+                    })
                 };
                 if found != negate { vec![pos] } else { vec![] }
             }
@@ -1147,15 +1250,25 @@ mod tests {
 
     #[test]
     fn errors_say_what_is_wrong() {
-        let e = Context::compile(ContextKind::Right, "(a").unwrap_err();
+        let e = Context::compile(ContextKind::Right, "(a")
+            .unwrap_err()
+            .message;
         assert!(e.contains("missing `)`"), "{e}");
-        let e = Context::compile(ContextKind::Right, r"(a)\1").unwrap_err();
+        let e = Context::compile(ContextKind::Right, r"(a)\1")
+            .unwrap_err()
+            .message;
         assert!(e.contains("back-references"), "{e}");
-        let e = Context::compile(ContextKind::Right, "a\"b").unwrap_err();
+        let e = Context::compile(ContextKind::Right, "a\"b")
+            .unwrap_err()
+            .message;
         assert!(e.contains("raw string"), "{e}");
-        let e = Context::compile(ContextKind::Right, r"\p{NoSuchThing}").unwrap_err();
+        let e = Context::compile(ContextKind::Right, r"\p{NoSuchThing}")
+            .unwrap_err()
+            .message;
         assert!(e.contains("does not compile"), "{e}");
-        let e = Context::compile(ContextKind::Right, "a**").unwrap_err();
+        let e = Context::compile(ContextKind::Right, "a**")
+            .unwrap_err()
+            .message;
         assert!(e.contains("multiple repeat"), "{e}");
     }
 }

@@ -137,6 +137,9 @@ pub struct Run<'r> {
     entered: Step,
     /// Word positions for the paired-delimiter mark-up, built on first use.
     pub words: std::cell::OnceCell<super::markup::WordIndex>,
+    /// For each position, the end of the run of equal characters it is in (built on first
+    /// use, for grouped punctuation).
+    runs: std::cell::OnceCell<Vec<u32>>,
 }
 
 impl<'r> Run<'r> {
@@ -154,6 +157,7 @@ impl<'r> Run<'r> {
             events: trace.then(Vec::new),
             entered: Step::Xml,
             words: std::cell::OnceCell::new(),
+            runs: std::cell::OnceCell::new(),
         }
     }
 
@@ -452,6 +456,23 @@ impl<'r> Run<'r> {
             }
         }
         std::borrow::Cow::Borrowed(&self.lower[a..b])
+    }
+
+    /// The end of the run of characters equal to the one at `i`.
+    pub fn run_end(&self, i: usize) -> usize {
+        let runs = self.runs.get_or_init(|| {
+            let c = &self.s.chars;
+            let mut ends = vec![c.len() as u32; c.len()];
+            for k in (0..c.len().saturating_sub(1)).rev() {
+                ends[k] = if c[k] == c[k + 1] {
+                    ends[k + 1]
+                } else {
+                    k as u32 + 1
+                };
+            }
+            ends
+        });
+        runs[i] as usize
     }
 
     pub fn entries(&self) -> &'r Resources {

@@ -384,6 +384,14 @@ impl Prog {
             .find_map(|p| self.run(seg, p, scratch))
     }
 
+    /// The match with the rightmost start (for patterns after a greedy `.*`).
+    pub fn find_from_right(&self, seg: &Seg, scratch: &mut Scratch) -> Option<(usize, usize)> {
+        scratch.reset(self.insts.len(), seg.len());
+        (0..=seg.len())
+            .rev()
+            .find_map(|p| self.run(seg, p, scratch))
+    }
+
     /// Whether the pattern matches at `pos`, and the token group's span if it has one.
     pub fn match_at(&self, seg: &Seg, pos: usize, scratch: &mut Scratch) -> Option<(usize, usize)> {
         scratch.reset(self.insts.len(), seg.len());

@@ -360,8 +360,9 @@ pub static FIXED: LazyLock<Fixed> = LazyLock::new(|| {
             ])),
             assert(not_before_word_or_dash),
         ])),
-        // \s?(?:\s?\p{Lu}\.)*\s?(?:\p{Lu}\p{Ll}{2}|(?:Mc|O'|O’)\p{Lu})
-        initial_right: Prog::new(&seq(vec![
+        // \s?(?:\s?\p{Lu}\.)*\s?(?:\p{Lu}\p{Ll}{2}|(?:Mc|O'|O’)\p{Lu})  (the whole match
+        // is the token group: its start is what the search reports)
+        initial_right: Prog::new(&token(seq(vec![
             opt(bits(chars::SPACE)),
             star(seq(vec![opt(bits(chars::SPACE)), bits(LU), Re::Char('.')])),
             opt(bits(chars::SPACE)),
@@ -369,7 +370,7 @@ pub static FIXED: LazyLock<Fixed> = LazyLock::new(|| {
                 seq(vec![bits(LU), rep(bits(chars::LL), 2, Some(2))]),
                 seq(vec![alt(vec![lit("Mc"), lit("O'"), lit("O’")]), bits(LU)]),
             ]),
-        ])),
+        ]))),
         // (?<!\pL\pM*|\d|[-−–.]+)((?:(?:\pL\pM*){1,2}\.){2,})(?!\pL|\d|[.])
         abbrev_periods: Prog::new(&seq(vec![
             assert(not_after_word_dash_period),

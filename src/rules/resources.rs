@@ -256,14 +256,20 @@ impl Resources {
                 self.contexts.insert((kind, value.to_string()), c.clone());
                 Some(c)
             }
-            Err(message) => {
+            Err(e) => {
+                let col = match (col, e.at) {
+                    (0, _) => 0,
+                    (c, Some(at)) => c + at,
+                    (c, None) => c,
+                };
                 self.diagnostics.push(Diagnostic::error(
                     path,
                     number,
                     col,
                     format!(
-                        "`::{}` regex {message}; the condition is ignored (as utoken does)",
-                        kind.slot()
+                        "`::{}` regex: {}; the condition is ignored (as utoken does)",
+                        kind.slot(),
+                        e.message
                     ),
                 ));
                 None
@@ -724,7 +730,7 @@ mod tests {
         assert!(msgs[1].starts_with("t.txt:2:"), "{msgs:?}");
         assert!(msgs[2].contains("::side middle"), "{msgs:?}");
         assert!(
-            msgs[3].starts_with("t.txt:4:30: error: `::right-context` regex"),
+            msgs[3].starts_with("t.txt:4:33: error: `::right-context` regex:"),
             "{msgs:?}"
         );
         // The last two still load (as utoken does; the dash with its two variants), the

@@ -403,12 +403,13 @@ impl Run<'_> {
                 }
                 for &id in &res.punct.entries[node as usize] {
                     let entry = &res.entries[id as usize];
-                    let mut end2 = end;
-                    if entry.group {
-                        while end2 < n && chars_[end2 - 1] == chars_[end2] {
-                            end2 += 1;
-                        }
-                    }
+                    // A group takes the run of its last character (utoken extends one
+                    // character at a time; the run's end is looked up instead).
+                    let end2 = if entry.group {
+                        (self.run_end(a + end - 1) - a).clamp(end, n)
+                    } else {
+                        end
+                    };
                     if !self.entry_conditions(entry, a + st, a + end2) {
                         continue;
                     }

@@ -152,10 +152,7 @@ impl Run<'_> {
         for prog in &rules.phonetics {
             // utoken's pattern starts with a greedy `.*`: the rightmost start wins.
             let seg = self.seg(a, b);
-            let found = (0..=seg.len())
-                .rev()
-                .find_map(|p| prog.match_at(&seg, p, &mut self.scratch));
-            if let Some(m) = found {
+            if let Some(m) = prog.find_from_right(&seg, &mut self.scratch) {
                 return Some(self.found(a, m, ChartType::AbbrevIp));
             }
         }
@@ -170,23 +167,23 @@ impl Run<'_> {
         if !gate {
             return None;
         }
-        for st in 0..c.len().saturating_sub(1) {
-            if bits[st] & chars::ALPHA != 0
-                && bits[st] & chars::UPPER != 0
-                && c[st + 1] == '.'
-                && (st == 0 || bits[st - 1] & chars::ALPHA == 0)
-            {
-                let seg = self.seg(a + st + 2, b);
-                if FIXED
-                    .initial_right
-                    .match_at(&seg, 0, &mut self.scratch)
-                    .is_some()
-                {
-                    return Some(self.found(a, (st, st + 2), ChartType::AbbrevI));
-                }
+        // The right context is matched after each candidate in turn; one search with a start
+        // filter shares what it learns between candidates (the pattern looks at nothing
+        // before its start).
+        let candidate = |s: &Seg, p: usize| {
+            p >= 2 && {
+                let st = p - 2;
+                s.is(st, chars::ALPHA)
+                    && s.is(st, chars::UPPER)
+                    && s.chars[st + 1] == '.'
+                    && (st == 0 || !s.is(st - 1, chars::ALPHA))
             }
-        }
-        None
+        };
+        let seg = self.seg(a, b);
+        let (p, _) = FIXED
+            .initial_right
+            .find(&seg, 2, candidate, &mut self.scratch)?;
+        Some(self.found(a, (p - 2, p), ChartType::AbbrevI))
     }
 
     pub(super) fn abbrev_periods(&mut self, a: usize, b: usize) -> Option<Found> {
