@@ -18,6 +18,7 @@ use super::normalize::Sentence;
 use super::origin::{ChartType, Step};
 use super::pattern::{Prog, Scratch, Seg};
 use super::resources::Resources;
+use super::steps::basic_type;
 
 /// utoken's limits on nested splits (general, and for the number and symbol steps).
 pub const DEPTH_LIMIT: i32 = 250;
@@ -477,45 +478,5 @@ impl<'r> Run<'r> {
 
     pub fn entries(&self) -> &'r Resources {
         &self.rules.res
-    }
-}
-
-/// utoken's `basic_token_type` for whitespace-split tokens.
-pub fn basic_type(surf: &str) -> ChartType {
-    let mut all: Bits = 0;
-    let mut symbol = false;
-    let mut punct = false;
-    for c in surf.chars() {
-        let b = chars::bits(c);
-        all |= b;
-        let listed = "-=*+<>^|`".contains(c);
-        symbol |= b & chars::S != 0 && !listed;
-        punct |= b & chars::P != 0 || listed;
-    }
-    if all & chars::L != 0 {
-        ChartType::WordB
-    } else if all & chars::N != 0 {
-        ChartType::NumberB
-    } else if symbol {
-        ChartType::SymbolB
-    } else if punct {
-        ChartType::PunctB
-    } else {
-        ChartType::MiscB
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn basic_types() {
-        assert_eq!(basic_type("dog"), ChartType::WordB);
-        assert_eq!(basic_type("42"), ChartType::NumberB);
-        assert_eq!(basic_type("€"), ChartType::SymbolB);
-        assert_eq!(basic_type("+"), ChartType::PunctB);
-        assert_eq!(basic_type("@-@"), ChartType::PunctB);
-        assert_eq!(basic_type("\u{200d}"), ChartType::MiscB);
     }
 }

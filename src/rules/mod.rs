@@ -14,7 +14,9 @@
 
 pub mod chars;
 pub mod chart;
+mod conditions;
 pub mod context;
+pub mod contraction;
 pub mod diag;
 pub mod engine;
 pub mod expand;

@@ -1,7 +1,7 @@
 //! The pattern steps (2–9, 11–14, 16, 17, 19): each looks for the leftmost token of its kind
 //! in a segment, gated by utoken's line vector as utoken gates it.
 
-use super::chars::{self, Fold, L, ND};
+use super::chars::{self, Bits, Fold, L, ND};
 use super::engine::{Found, Run};
 use super::origin::ChartType;
 use super::pattern::{Prog, Seg};
@@ -302,5 +302,46 @@ impl Run<'_> {
         }
         let m = self.find(&FIXED.integer2, a, b, |s, p| s.is(p, ND))?;
         Some(self.found(a, m, ChartType::Number2))
+    }
+}
+
+/// utoken's `basic_token_type` for whitespace-split tokens.
+pub fn basic_type(surf: &str) -> ChartType {
+    let mut all: Bits = 0;
+    let mut symbol = false;
+    let mut punct = false;
+    for c in surf.chars() {
+        let b = chars::bits(c);
+        all |= b;
+        let listed = "-=*+<>^|`".contains(c);
+        symbol |= b & chars::S != 0 && !listed;
+        punct |= b & chars::P != 0 || listed;
+    }
+    if all & chars::L != 0 {
+        ChartType::WordB
+    } else if all & chars::N != 0 {
+        ChartType::NumberB
+    } else if symbol {
+        ChartType::SymbolB
+    } else if punct {
+        ChartType::PunctB
+    } else {
+        ChartType::MiscB
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::origin::ChartType;
+
+    #[test]
+    fn basic_types() {
+        assert_eq!(basic_type("dog"), ChartType::WordB);
+        assert_eq!(basic_type("42"), ChartType::NumberB);
+        assert_eq!(basic_type("€"), ChartType::SymbolB);
+        assert_eq!(basic_type("+"), ChartType::PunctB);
+        assert_eq!(basic_type("@-@"), ChartType::PunctB);
+        assert_eq!(basic_type("\u{200d}"), ChartType::MiscB);
     }
 }

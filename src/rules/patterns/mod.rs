@@ -6,22 +6,28 @@ use std::sync::LazyLock;
 
 use super::chars::{self, Fold, L, LU, M, ND};
 use super::pattern::*;
-use super::resources::{Resources, Tlds};
+
+mod around;
+mod loaded;
+
+use around::*;
+pub use around::{after_ascii_letter, hashtag_start};
+pub use loaded::{phonetics, url2};
 
 /// `\pL\pM*`: a letter and its marks.
-fn lm() -> Re {
+pub(super) fn lm() -> Re {
     seq(vec![bits(L), star(bits(M))])
 }
 
 /// A letter, a letter with marks, or a digit.
-fn lm_or_digit() -> Re {
+pub(super) fn lm_or_digit() -> Re {
     alt(vec![lm(), bits(ND)])
 }
 
-const URL_PUNCT: &str = "-_,./:;=?@'`~#%&*+";
+pub(super) const URL_PUNCT: &str = "-_,./:;=?@'`~#%&*+";
 
 /// One unit of a URL tail: `\p{L}\p{M}*|\d|[-_,./:;=?@'`~#%&*+]|\((?:…)\)`.
-fn url_unit() -> Re {
+pub(super) fn url_unit() -> Re {
     let inner = alt(vec![lm(), bits(ND), set(URL_PUNCT)]);
     alt(vec![
         lm(),
@@ -31,149 +37,8 @@ fn url_unit() -> Re {
     ])
 }
 
-fn url_final() -> Re {
+pub(super) fn url_final() -> Re {
     alt(vec![lm(), bits(ND), set("/")])
-}
-
-// ---- look-arounds -------------------------------------------------------------------------
-
-/// `(?<!\pL\pM*|\d|[.])`
-fn not_after_word_or_period(s: &Seg, p: usize) -> bool {
-    !(s.letter_marks_before(p) || (p > 0 && (s.is(p - 1, ND) || s.chars[p - 1] == '.')))
-}
-
-/// `(?<!\pL\pM*|\d|[-_.@])`
-fn not_after_file_char(s: &Seg, p: usize) -> bool {
-    !(s.letter_marks_before(p) || (p > 0 && (s.is(p - 1, ND) || "-_.@".contains(s.chars[p - 1]))))
-}
-
-/// `(?!\pL|\d)`
-fn not_before_letter_or_digit(s: &Seg, p: usize) -> bool {
-    !s.is(p, L | ND)
-}
-
-/// `(?!\pL|\pM|\d|[.])`
-fn not_before_word_or_period(s: &Seg, p: usize) -> bool {
-    !(s.is(p, L | M | ND) || s.in_set(p, "."))
-}
-
-/// `(?<![\p{Latin}&&\p{Letter}]\.?|\@)`
-fn url2_behind(s: &Seg, p: usize) -> bool {
-    let latin = |i: usize| s.is(i, chars::LATIN_LETTER);
-    !(p > 0
-        && (latin(p - 1)
-            || s.chars[p - 1] == '@'
-            || (s.chars[p - 1] == '.' && p > 1 && latin(p - 2))))
-}
-
-/// `(?!\.?[\p{Latin}&&\p{Letter}])`
-fn url2_ahead(s: &Seg, p: usize) -> bool {
-    !(s.is(p, chars::LATIN_LETTER) || (s.in_set(p, ".") && s.is(p + 1, chars::LATIN_LETTER)))
-}
-
-/// `(?![.]?(?:\pL|\d))`
-fn hashtag_ahead(s: &Seg, p: usize) -> bool {
-    !(s.is(p, L | ND) || (s.in_set(p, ".") && s.is(p + 1, L | ND)))
-}
-
-/// `(|.*?[ .,;()\[\]{}'])`: the start of the segment or after one of these.
-pub fn hashtag_start(s: &Seg, p: usize) -> bool {
-    p == 0 || " .,;()[]{}'".contains(s.chars[p - 1])
-}
-
-/// `(?<!\pL\pM*|\d|[-−–]+)`
-fn not_after_word_or_dash(s: &Seg, p: usize) -> bool {
-    !(s.letter_marks_before(p) || (p > 0 && (s.is(p - 1, ND) || "-−–".contains(s.chars[p - 1]))))
-}
-
-/// `(?!\pL|\d|[-−–])`
-fn not_before_word_or_dash(s: &Seg, p: usize) -> bool {
-    !(s.is(p, L | ND) || s.in_set(p, "-−–"))
-}
-
-/// `(?<!\pL\pM*|\d|[-−–.]+)`
-fn not_after_word_dash_period(s: &Seg, p: usize) -> bool {
-    !(s.letter_marks_before(p) || (p > 0 && (s.is(p - 1, ND) || "-−–.".contains(s.chars[p - 1]))))
-}
-
-/// `(?!\pL|\d|[.])`
-fn not_before_word_or_dot(s: &Seg, p: usize) -> bool {
-    !(s.is(p, L | ND) || s.in_set(p, "."))
-}
-
-/// `\PL\.` ending at `p`.
-fn after_nonletter_period(s: &Seg, p: usize) -> bool {
-    p >= 2 && s.chars[p - 1] == '.' && !s.is(p - 2, L)
-}
-
-/// `\d[…]?` ending at `p`, with the optional characters given.
-fn after_digit_opt(s: &Seg, p: usize, opt: &str) -> bool {
-    p >= 1 && (s.is(p - 1, ND) || (p >= 2 && opt.contains(s.chars[p - 1]) && s.is(p - 2, ND)))
-}
-
-/// `(?<![-−–+,]|\PL\.|\d[%\']?|[כבהלשומ])`
-fn number_behind(s: &Seg, p: usize) -> bool {
-    !((p > 0 && "-−–+,".contains(s.chars[p - 1]))
-        || after_nonletter_period(s, p)
-        || after_digit_opt(s, p, "%'")
-        || (p > 0 && "כבהלשומ".contains(s.chars[p - 1])))
-}
-
-/// `(?<![-−–+,:]|\PL\.|\d[%\']?|[כבהלשומ])`
-fn number2_behind(s: &Seg, p: usize) -> bool {
-    number_behind(s, p) && !(p > 0 && s.chars[p - 1] == ':')
-}
-
-/// `(?<![-−–+]|\PL\.|\d[,.%\']?|\pL\pM*)`
-fn integer_behind(s: &Seg, p: usize) -> bool {
-    !((p > 0 && "-−–+".contains(s.chars[p - 1]))
-        || after_nonletter_period(s, p)
-        || after_digit_opt(s, p, ",.%'")
-        || s.letter_marks_before(p))
-}
-
-/// `(?![.,]?\d)`
-fn number_ahead(s: &Seg, p: usize) -> bool {
-    !(s.is(p, ND) || (s.in_set(p, ".,") && s.is(p + 1, ND)))
-}
-
-/// `(?![-−–.,]?\d)`
-fn integer_ahead(s: &Seg, p: usize) -> bool {
-    !(s.is(p, ND) || (s.in_set(p, "-−–.,") && s.is(p + 1, ND)))
-}
-
-/// `(?<!\pL\pM*|\d|[-−–—+.]|\pL\pM*['‘’`‛])`
-fn name_behind(s: &Seg, p: usize) -> bool {
-    !(s.letter_marks_before(p)
-        || (p > 0
-            && (s.is(p - 1, ND)
-                || "-−–—+.".contains(s.chars[p - 1])
-                || ("'‘’`‛".contains(s.chars[p - 1]) && s.letter_marks_before(p - 1)))))
-}
-
-/// `(?!(?:\pL|\pM|\d|[-−–—+.]|['‘’`‛]\pL))`
-fn name_ahead(s: &Seg, p: usize) -> bool {
-    !(s.is(p, L | M | ND) || s.in_set(p, "-−–—+.") || (s.in_set(p, "'‘’`‛") && s.is(p + 1, L)))
-}
-
-/// `(?<!\pL\pM*|\d|[-−–+.])`
-fn integer2_behind(s: &Seg, p: usize) -> bool {
-    !(s.letter_marks_before(p) || (p > 0 && (s.is(p - 1, ND) || "-−–+.".contains(s.chars[p - 1]))))
-}
-
-/// `(?<!\pL|['‘’`‛])`
-fn greek_behind(s: &Seg, p: usize) -> bool {
-    !(p > 0 && (s.is(p - 1, L) || "'‘’`‛".contains(s.chars[p - 1])))
-}
-
-/// `[a-z]` (any case, `re` folding) just before `p`: the end of utoken's `(.*?[a-z])`.
-pub fn after_ascii_letter(s: &Seg, p: usize) -> bool {
-    p > 0 && Fold::Re.ascii(s.chars[p - 1]).is_some()
-}
-
-/// `\b` of Python's `re` module, after a word character.
-fn re_word_end(s: &Seg, p: usize) -> bool {
-    !s.is(p, chars::RE_WORD)
 }
 
 // ---- the fixed patterns -------------------------------------------------------------------
@@ -508,107 +373,6 @@ const FILE_SUFFIXES: &[&str] = &[
     "tiff", "tsv", "tok", "txt", "xlsx", "xls", "xml", "zip",
 ];
 
-/// utoken's bare-domain URL pattern, which depends on the loaded top-level domains:
-///
-/// ```text
-/// (?<![\p{Latin}&&\p{Letter}]\.?|\@)
-/// ((?:(?:www|WWW)(?:\.URL_LETTER)+\.(?:[a-z]{2,4}]|[A-Z]{2,4}])|
-///    (?:URL_ELEM)+(?:HIGH)|
-///    (?:URL_ELEM)*URL_ELEM3(?:URL_ELEM)*(?:NORMAL)|
-///    (?:URL_ELEM)*(?:URL_ELEM5(?:URL_ELEM)*|URL_ELEM3 URL_ELEM23)(?:LOW))
-///  (?:\/(?:UNIT*FINAL)?)?)
-/// (?!\.?[\p{Latin}&&\p{Letter}])
-/// ```
-pub fn url2(tlds: &Tlds) -> Prog {
-    let letter = || alt(vec![lm(), bits(ND), set("-_")]);
-    let elem = || seq(vec![plus(letter()), Re::Char('.')]);
-    let elem_n = |min: u32, max: Option<u32>| seq(vec![rep(letter(), min, max), Re::Char('.')]);
-    let tier = |list: &[String]| {
-        if list.is_empty() {
-            // utoken's alternation of an empty list matches the empty string.
-            seq(vec![])
-        } else {
-            lits(Resources::tld_alternatives(list), None)
-        }
-    };
-    let ascii_lower = || class(0, "abcdefghijklmnopqrstuvwxyz");
-    let ascii_upper = || class(0, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
-    Prog::new(&seq(vec![
-        assert(url2_behind),
-        token(seq(vec![
-            alt(vec![
-                seq(vec![
-                    alt(vec![lit("www"), lit("WWW")]),
-                    plus(seq(vec![Re::Char('.'), letter()])),
-                    Re::Char('.'),
-                    alt(vec![
-                        seq(vec![rep(ascii_lower(), 2, Some(4)), Re::Char(']')]),
-                        seq(vec![rep(ascii_upper(), 2, Some(4)), Re::Char(']')]),
-                    ]),
-                ]),
-                seq(vec![plus(elem()), tier(&tlds.high)]),
-                seq(vec![
-                    star(elem()),
-                    elem_n(3, None),
-                    star(elem()),
-                    tier(&tlds.normal),
-                ]),
-                seq(vec![
-                    star(elem()),
-                    alt(vec![
-                        seq(vec![elem_n(5, None), star(elem())]),
-                        seq(vec![elem_n(3, None), elem_n(2, Some(3))]),
-                    ]),
-                    tier(&tlds.low),
-                ]),
-            ]),
-            opt(seq(vec![
-                Re::Char('/'),
-                opt(seq(vec![star(url_unit()), url_final()])),
-            ])),
-        ])),
-        assert(url2_ahead),
-    ]))
-}
-
-/// utoken's pattern for dotted phonetic initials of a language (`ey.bi.si.`), built from the
-/// `::token-category phonetics` entries and the language's pre-name titles. The first group
-/// of utoken's pattern is greedy (`(.*(?<!…)PRE)`), so the caller searches from the right.
-pub fn phonetics(phonetics: &[String], titles: &[String]) -> Vec<Prog> {
-    let without_period: Vec<String> = phonetics
-        .iter()
-        .map(|p| p.trim_end_matches('.').to_string())
-        .collect();
-    let alts_wop = || lits(without_period.clone(), Some(Fold::Regex));
-    let alts = || seq(vec![alts_wop(), Re::Char('.')]);
-    let pre = || {
-        if titles.is_empty() {
-            seq(vec![])
-        } else {
-            star(lits(titles.to_vec(), Some(Fold::Regex)))
-        }
-    };
-    fn behind(s: &Seg, p: usize) -> bool {
-        !(s.letter_marks_before(p) || (p > 0 && ".\u{200C}\u{200D}".contains(s.chars[p - 1])))
-    }
-    fn ahead(s: &Seg, p: usize) -> bool {
-        !(s.is(p, L | M) || s.in_set(p, "."))
-    }
-    vec![
-        Prog::new(&seq(vec![
-            assert(behind),
-            pre(),
-            token(seq(vec![plus(alts()), alts_wop()])),
-            assert(ahead),
-        ])),
-        Prog::new(&seq(vec![
-            assert(behind),
-            pre(),
-            token(rep(alts(), 2, None)),
-        ])),
-    ]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -657,7 +421,7 @@ mod tests {
             find(&f.filename, "open report.PDF now").as_deref(),
             Some("report.PDF")
         );
-        let tlds = Tlds {
+        let tlds = crate::rules::resources::Tlds {
             low: vec!["in".into()],
             normal: vec!["uk".into()],
             high: vec!["co".into(), "com".into()],

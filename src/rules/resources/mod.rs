@@ -1,0 +1,337 @@
+//! The loaded rules: entries from the tokenizer files (with their expansions), the mark-up
+//! entries of the detokenizer file and the top-level domains, read as utoken reads them, plus
+//! a diagnostic for every line utoken would skip or misread.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::context::{Context, ContextKind};
+use super::diag::Diagnostic;
+use super::line::{FileRole, column, slot_span, slot_value, split_list};
+use crate::token::SourceLoc;
+
+mod detok;
+mod tok;
+
+/// The kind of a tokenizer entry: which step uses it and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EntryKind {
+    Abbrev,
+    /// A `::lexical` entry handled late (step 15).
+    Lexical,
+    /// A `::lexical` entry handled early (step 10): it has `::priority`, `::sem-class url` or
+    /// a digit.
+    LexicalPriority,
+    Contraction,
+    Repair,
+    PunctSplit,
+    NonSymbol,
+}
+
+impl EntryKind {
+    pub fn head(self) -> &'static str {
+        match self {
+            EntryKind::Abbrev => "abbrev",
+            EntryKind::Lexical | EntryKind::LexicalPriority => "lexical",
+            EntryKind::Contraction => "contraction",
+            EntryKind::Repair => "repair",
+            EntryKind::PunctSplit => "punct-split",
+            EntryKind::NonSymbol => "non-symbol",
+        }
+    }
+}
+
+/// Where a punct-split entry may split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    Start,
+    End,
+    Both,
+    /// A side utoken does not know: the entry never splits.
+    Other,
+}
+
+/// One entry, after expansion.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub kind: EntryKind,
+    /// The headword as written (compared with the text when `::case-sensitive`).
+    pub s: String,
+    pub target: Option<String>,
+    pub char_splits: Option<Vec<usize>>,
+    pub sem_class: Option<Arc<str>>,
+    pub tag: Option<Arc<str>>,
+    pub case_sensitive: bool,
+    pub left: Option<Arc<Context>>,
+    pub left_not: Option<Arc<Context>>,
+    pub right: Option<Arc<Context>>,
+    pub right_not: Option<Arc<Context>>,
+    pub lcode_not: Vec<String>,
+    pub side: Side,
+    pub group: bool,
+    /// The file line the entry comes from.
+    pub loc: SourceLoc,
+    /// Whether the entry is an expansion of that line rather than the line itself.
+    pub expanded: bool,
+}
+
+impl Entry {
+    /// Whether the entry has conditions of its own (case, contexts, excluded languages).
+    pub fn is_conditional(&self) -> bool {
+        self.case_sensitive
+            || self.left.is_some()
+            || self.left_not.is_some()
+            || self.right.is_some()
+            || self.right_not.is_some()
+            || !self.lcode_not.is_empty()
+    }
+}
+
+/// A `::markup-attach` entry of the detokenizer file.
+#[derive(Clone, Debug)]
+pub struct MarkupEntry {
+    pub s: String,
+    pub group: bool,
+    pub paired: bool,
+    pub exceptions: Vec<String>,
+    pub case_sensitive: bool,
+    pub left: Option<Arc<Context>>,
+    pub left_not: Option<Arc<Context>>,
+    pub right: Option<Arc<Context>>,
+    pub right_not: Option<Arc<Context>>,
+    pub lcode_not: Vec<String>,
+}
+
+/// Headwords indexed by lower-cased characters, for the longest-first dictionary steps.
+#[derive(Clone, Debug, Default)]
+pub struct Trie {
+    edges: HashMap<(u32, char), u32, FxBuild>,
+    /// Entry ids per node, in load order.
+    pub entries: Vec<Vec<u32>>,
+}
+
+impl Trie {
+    pub(super) fn new() -> Trie {
+        Trie {
+            edges: HashMap::default(),
+            entries: vec![Vec::new()],
+        }
+    }
+
+    pub(super) fn insert(&mut self, key: &str, id: u32) {
+        let mut node = 0u32;
+        for c in key.chars() {
+            let next = self.entries.len() as u32;
+            node = *self.edges.entry((node, c)).or_insert_with(|| {
+                self.entries.push(Vec::new());
+                next
+            });
+        }
+        self.entries[node as usize].push(id);
+    }
+
+    /// The node reached from `node` by `c`.
+    #[inline]
+    pub fn step(&self, node: u32, c: char) -> Option<u32> {
+        self.edges.get(&(node, c)).copied()
+    }
+
+    pub fn root(&self) -> u32 {
+        0
+    }
+}
+
+/// A fast hash for small keys (the trie edges), as in rustc's FxHasher.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct FxBuild;
+
+impl std::hash::BuildHasher for FxBuild {
+    type Hasher = FxHasher;
+    fn build_hasher(&self) -> FxHasher {
+        FxHasher(0)
+    }
+}
+
+pub struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    #[inline]
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64);
+    }
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Top-level domains by reliability, lower case and sorted, as utoken keeps them.
+#[derive(Clone, Debug, Default)]
+pub struct Tlds {
+    pub low: Vec<String>,
+    pub normal: Vec<String>,
+    pub high: Vec<String>,
+}
+
+/// Everything loaded for one tokenizer.
+#[derive(Default)]
+pub struct Resources {
+    pub entries: Vec<Entry>,
+    /// Abbreviations, contractions, repairs, priority lexical entries (step 10).
+    pub main: Trie,
+    /// Other lexical entries (step 15).
+    pub lexical: Trie,
+    /// Punct-split entries (step 18).
+    pub punct: Trie,
+    /// Non-symbol entries by headword (step 6).
+    pub non_symbol: HashMap<String, Vec<u32>>,
+    /// First characters of punct-split headwords, to skip positions quickly.
+    pub punct_first: std::collections::HashSet<char>,
+    pub markup: HashMap<String, Vec<MarkupEntry>>,
+    /// (lower-cased headword, group) of each mark-up entry, plus `/`.
+    pub markup_elements: Vec<(String, bool)>,
+    pub tlds: Tlds,
+    /// Whether a top-level-domain file was loaded (without one, bare domains are not URLs).
+    pub has_tlds: bool,
+    pub pre_name_titles: HashMap<String, Vec<String>>,
+    pub phonetics: HashMap<String, Vec<String>>,
+    pub files: Vec<PathBuf>,
+    pub diagnostics: Vec<Diagnostic>,
+    contexts: HashMap<(ContextKind, String), Arc<Context>>,
+}
+
+/// Reads a rule file as UTF-8, or says where it is not.
+pub fn read_text(path: &Path) -> Result<String, Diagnostic> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| Diagnostic::error(path, 0, 0, format!("cannot read: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let text = &e.as_bytes()[..at];
+        let line = text.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = text.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let column = String::from_utf8_lossy(&text[line_start..]).chars().count() + 1;
+        Diagnostic::error(
+            path,
+            line,
+            column,
+            format!("invalid UTF-8 at byte offset {at}"),
+        )
+    })
+}
+
+impl Resources {
+    pub fn new() -> Resources {
+        Resources {
+            main: Trie::new(),
+            lexical: Trie::new(),
+            punct: Trie::new(),
+            ..Default::default()
+        }
+    }
+
+    /// Compiles a context slot value once per distinct value.
+    pub(super) fn context(
+        &mut self,
+        kind: ContextKind,
+        value: &str,
+        path: &Path,
+        number: usize,
+        col: usize,
+    ) -> Option<Arc<Context>> {
+        if let Some(found) = self.contexts.get(&(kind, value.to_string())) {
+            return Some(found.clone());
+        }
+        match Context::compile(kind, value) {
+            Ok(c) => {
+                let c = Arc::new(c);
+                self.contexts.insert((kind, value.to_string()), c.clone());
+                Some(c)
+            }
+            Err(e) => {
+                let col = match (col, e.at) {
+                    (0, _) => 0,
+                    (c, Some(at)) => c + at,
+                    (c, None) => c,
+                };
+                self.diagnostics.push(Diagnostic::error(
+                    path,
+                    number,
+                    col,
+                    format!(
+                        "`::{}` regex: {}; the condition is ignored (as utoken does)",
+                        kind.slot(),
+                        e.message
+                    ),
+                ));
+                None
+            }
+        }
+    }
+
+    pub(super) fn contexts_of(
+        &mut self,
+        line: &str,
+        path: &Path,
+        number: usize,
+        original: &str,
+    ) -> [Option<Arc<Context>>; 4] {
+        let kinds = [
+            ContextKind::Left,
+            ContextKind::LeftNot,
+            ContextKind::Right,
+            ContextKind::RightNot,
+        ];
+        kinds.map(|kind| {
+            let value = slot_value(line, kind.slot()).filter(|v| !v.is_empty())?;
+            // Report at the value's column in the file line when it is there.
+            let col =
+                slot_span(original, kind.slot()).map_or(0, |(start, _)| column(original, start));
+            self.context(kind, value, path, number, col)
+        })
+    }
+    /// Reads and loads a file in the given role; a missing or unreadable file is reported.
+    pub fn load_file(&mut self, path: &Path, role: FileRole, langs: &[String]) -> bool {
+        match read_text(path) {
+            Ok(text) => {
+                match role {
+                    FileRole::Tok => self.load_tok_text(path, &text),
+                    FileRole::Detok => self.load_detok_text(path, &text, langs),
+                    FileRole::Tld => self.load_tld_text(path, &text),
+                }
+                self.files.push(path.to_path_buf());
+                true
+            }
+            Err(d) => {
+                self.diagnostics.push(d);
+                false
+            }
+        }
+    }
+
+    /// The lower-cased TLD list of one tier followed by its upper-cased copy: the order of
+    /// utoken's alternation.
+    pub fn tld_alternatives(list: &[String]) -> Vec<String> {
+        list.iter()
+            .cloned()
+            .chain(list.iter().map(|s| s.to_uppercase()))
+            .collect()
+    }
+
+    /// Entries of a list value helper for the lint (split `;` lists).
+    pub fn list_values(line: &str, slot: &str) -> Vec<String> {
+        slot_value(line, slot)
+            .map(|v| split_list(v).into_iter().map(str::to_string).collect())
+            .unwrap_or_default()
+    }
+}
