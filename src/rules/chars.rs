@@ -51,6 +51,7 @@ bits! {
     PY_DIGIT = 26, "Python's `str.isdigit()` (and not a letter): decimal digits plus superscripts, circled digits, ….";
     ALPHA = 27, "Python's `str.isalpha()` (utoken's `char_is_alpha`).";
     MODIFIER = 28, "Unicode category M as Python's `unicodedata` gives it (utoken's `char_is_modifier`).";
+    PERIOD = 29, "`.` (not one of utoken's classes: lets steps that need a period skip text without one).";
     // Unicode classes of the regexes.
     L = 32, "`\\pL` (= Python's `isalpha`).";
     M = 33, "`\\pM`.";
@@ -181,6 +182,7 @@ impl CharTable {
         set(&mut ['µ' as u32].into_iter(), MICRO_SIGN);
         set(&mut ['[' as u32].into_iter(), LEFT_BRACKET);
         set(&mut ['/' as u32].into_iter(), SLASH);
+        set(&mut ['.' as u32].into_iter(), PERIOD);
         set(&mut [0x200B].into_iter(), ZWSP);
         set(&mut [0x200C].into_iter(), ZWNJ);
         set(&mut [0x200D].into_iter(), ZWJ);

@@ -35,34 +35,39 @@ const APOSTROPHE_PLUS: &str = "'‘’`";
 
 impl Run<'_> {
     /// The entry's own conditions: case, contexts on the whole sentence, excluded languages.
+    /// They are pure and all must hold, so they are tested cheapest first (utoken tests them
+    /// in slot order; the answer is the same): a look-around context, which may read the
+    /// whole sentence, comes last.
     pub(super) fn entry_conditions(&self, entry: &Entry, start: usize, end: usize) -> bool {
         if entry.case_sensitive && entry.s != self.text(start, end) {
-            return false;
-        }
-        if let Some(c) = &entry.left
-            && !c.holds(self.left_of(start))
-        {
-            return false;
-        }
-        if let Some(c) = &entry.left_not
-            && !c.holds(self.left_of(start))
-        {
-            return false;
-        }
-        if let Some(c) = &entry.right
-            && !c.holds(self.right_of(end))
-        {
-            return false;
-        }
-        if let Some(c) = &entry.right_not
-            && !c.holds(self.right_of(end))
-        {
             return false;
         }
         if let Some(lang) = &self.rules.lang
             && entry.lcode_not.iter().any(|l| l == lang)
         {
             return false;
+        }
+        let contexts = [
+            (&entry.right, false),
+            (&entry.right_not, false),
+            (&entry.left, true),
+            (&entry.left_not, true),
+        ];
+        for slow in [false, true] {
+            for (context, left) in contexts {
+                if let Some(c) = context
+                    && c.uses_look_around() == slow
+                {
+                    let text = if left {
+                        self.left_of(start)
+                    } else {
+                        self.right_of(end)
+                    };
+                    if !c.holds(text) {
+                        return false;
+                    }
+                }
+            }
         }
         true
     }

@@ -18,7 +18,7 @@ use super::normalize::Sentence;
 use super::origin::{ChartType, Step};
 use super::pattern::{Prog, Scratch, Seg};
 use super::resources::Resources;
-use super::steps::basic_type;
+use super::steps::{basic_type, basic_type_of};
 
 /// utoken's limits on nested splits (general, and for the number and symbol steps).
 pub const DEPTH_LIMIT: i32 = 250;
@@ -42,8 +42,9 @@ pub struct Tok {
     /// Character range of the text the token covers (utoken's original token surface).
     pub start: u32,
     pub end: u32,
-    /// The output form (with `@` mark-up, repairs, case adjustment).
-    pub surf: String,
+    /// The output form (with `@` mark-up, repairs, case adjustment) when it differs from the
+    /// normalized text of `start..end`.
+    pub surf: Option<String>,
     pub step: Step,
     pub chart_type: ChartType,
     pub sem_class: Option<Arc<str>>,
@@ -51,10 +52,16 @@ pub struct Tok {
     pub entry: Option<u32>,
 }
 
+/// One found token: start in the segment, length in the text, and the output form before
+/// mark-up when it is not the text itself.
+pub type FoundToken = (u32, u32, Option<String>);
+
 /// What a step found in a segment: tokens at offsets of the segment.
 pub struct Found {
-    /// (start in segment, length in the text, output form before mark-up).
-    pub tokens: Vec<(u32, u32, String)>,
+    /// The first token (most steps find one).
+    pub first: FoundToken,
+    /// Further tokens (a contraction's parts).
+    pub rest: Vec<FoundToken>,
     pub chart_type: ChartType,
     pub sem_class: Option<Arc<str>>,
     pub entry: Option<u32>,
@@ -63,9 +70,11 @@ pub struct Found {
 }
 
 impl Found {
-    pub fn one(start: usize, len: usize, surf: String, chart_type: ChartType) -> Found {
+    /// One token whose form is its text.
+    pub fn one(start: usize, len: usize, chart_type: ChartType) -> Found {
         Found {
-            tokens: vec![(start as u32, len as u32, surf)],
+            first: (start as u32, len as u32, None),
+            rest: Vec::new(),
             chart_type,
             sem_class: None,
             entry: None,
@@ -141,6 +150,9 @@ pub struct Run<'r> {
     /// For each position, the end of the run of equal characters it is in (built on first
     /// use, for grouped punctuation).
     runs: std::cell::OnceCell<Vec<u32>>,
+    /// The class bits of all characters of the segment being stepped through: a step whose
+    /// pattern needs a character the segment lacks is skipped without a search.
+    pub seg_lv: Bits,
 }
 
 impl<'r> Run<'r> {
@@ -149,8 +161,8 @@ impl<'r> Run<'r> {
             rules,
             s,
             lower: s.chars.iter().map(|&c| chars::lower(c)).collect(),
-            out: Vec::new(),
-            stack: Vec::new(),
+            out: Vec::with_capacity(s.chars.len() / 4 + 4),
+            stack: Vec::with_capacity(32),
             depth: 0,
             number_depth: 0,
             symbol_depth: 0,
@@ -159,6 +171,7 @@ impl<'r> Run<'r> {
             entered: Step::Xml,
             words: std::cell::OnceCell::new(),
             runs: std::cell::OnceCell::new(),
+            seg_lv: 0,
         }
     }
 
@@ -175,6 +188,9 @@ impl<'r> Run<'r> {
             match work {
                 Work::Run { step, a, b, level } => {
                     self.entered = step;
+                    self.seg_lv = self.s.bits[a as usize..b as usize]
+                        .iter()
+                        .fold(0, |acc, &x| acc | x);
                     let mut step = step;
                     loop {
                         if self.try_step(step, a as usize, b as usize, level) {
@@ -261,18 +277,22 @@ impl<'r> Run<'r> {
             return;
         }
         self.stack.push(Work::Dec(Counter::General));
-        let mut starts_ends = Vec::with_capacity(found.tokens.len());
+        if found.rest.is_empty() && self.events.is_none() {
+            return self.rec_tok_one(step, a, b, found, level);
+        }
+        let mut starts_ends = Vec::with_capacity(1 + found.rest.len());
         let mut position = a;
-        let mut toks = Vec::with_capacity(found.tokens.len());
-        for (rel, len, surf) in &found.tokens {
+        let mut toks = Vec::with_capacity(1 + found.rest.len());
+        for (rel, len, surf) in std::iter::once(&found.first).chain(&found.rest) {
             let start = a + *rel as usize;
             let end = start + *len as usize;
-            let surf = if self.rules.simple {
-                surf.clone()
+            let base = surf.as_deref().unwrap_or_else(|| self.text(start, end));
+            let marked = if self.rules.simple {
+                None
             } else {
-                self.markup(surf, start, end)
-                    .unwrap_or_else(|| surf.clone())
+                self.markup(base, start, end)
             };
+            let surf = marked.or_else(|| surf.clone());
             let pre = (position, start.max(position));
             starts_ends.push(pre);
             toks.push(Tok {
@@ -331,6 +351,49 @@ impl<'r> Run<'r> {
         }
     }
 
+    /// [`Run::rec_tok`] for the common case of one token, without bookkeeping vectors.
+    fn rec_tok_one(&mut self, step: Step, a: usize, b: usize, found: Found, level: u32) {
+        let (rel, len, surf) = found.first;
+        let start = a + rel as usize;
+        let end = start + len as usize;
+        let marked = if self.rules.simple {
+            None
+        } else {
+            let base = surf.as_deref().unwrap_or_else(|| self.text(start, end));
+            self.markup(base, start, end)
+        };
+        if end < b {
+            self.stack.push(Work::Run {
+                step,
+                a: end as u32,
+                b: b as u32,
+                level: level + 1,
+            });
+        }
+        self.stack.push(Work::Emit(Tok {
+            start: start as u32,
+            end: end as u32,
+            surf: marked.or(surf),
+            step,
+            chart_type: found.chart_type,
+            sem_class: found.sem_class,
+            entry: found.entry,
+        }));
+        if start > a {
+            let left_step = if found.left_done {
+                step.next().unwrap_or(Step::Main)
+            } else {
+                step
+            };
+            self.stack.push(Work::Run {
+                step: left_step,
+                a: a as u32,
+                b: start as u32,
+                level: level + 1,
+            });
+        }
+    }
+
     fn guard(&mut self, level: u32, a: usize, b: usize, message: String) {
         if let Some(events) = &mut self.events {
             events.push(Event {
@@ -386,7 +449,7 @@ impl<'r> Run<'r> {
 
     /// Step 20: the rest split on whitespace, each piece typed by its characters.
     fn main(&mut self, a: usize, b: usize, level: u32) {
-        let mut toks = Vec::new();
+        let first = self.out.len();
         let mut i = a;
         while i < b {
             if self.s.bits[i] & chars::PY_SPACE != 0 {
@@ -403,9 +466,16 @@ impl<'r> Run<'r> {
             } else {
                 self.markup(text, start, i)
             };
-            let surf = surf.unwrap_or_else(|| text.to_string());
-            let chart_type = basic_type(&surf);
-            toks.push(Tok {
+            let chart_type = match &surf {
+                Some(s) => basic_type(s),
+                None => basic_type_of(
+                    self.s.chars[start..i]
+                        .iter()
+                        .copied()
+                        .zip(self.s.bits[start..i].iter().copied()),
+                ),
+            };
+            self.out.push(Tok {
                 start: start as u32,
                 end: i as u32,
                 surf,
@@ -421,11 +491,10 @@ impl<'r> Run<'r> {
                 segment: (a as u32, b as u32),
                 entered: self.entered,
                 what: EventKind::Main {
-                    tokens: toks.clone(),
+                    tokens: self.out[first..].to_vec(),
                 },
             });
         }
-        self.out.extend(toks);
     }
 
     /// The normalized text of characters `a..b`.
@@ -474,6 +543,13 @@ impl<'r> Run<'r> {
             ends
         });
         runs[i] as usize
+    }
+
+    /// The output form of a token.
+    pub fn form<'t>(&'t self, tok: &'t Tok) -> &'t str {
+        tok.surf
+            .as_deref()
+            .unwrap_or_else(|| self.text(tok.start as usize, tok.end as usize))
     }
 
     pub fn entries(&self) -> &'r Resources {

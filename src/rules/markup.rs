@@ -18,45 +18,56 @@ impl Resources {
         if token == "@@" {
             return true;
         }
-        let lower: Vec<char> = token.chars().flat_map(char::to_lowercase).collect();
-        let lead = [0, 1];
-        for &l in &lead {
-            if l == 1 && lower.first() != Some(&ATTACH_TAG) {
-                continue;
+        // Most tokens are words: no entry (nor `@`, nor `/`) starts with their first letter.
+        let first = token.chars().next().map(chars::lower);
+        if !first.is_some_and(|c| c == ATTACH_TAG || c == '/' || self.markup_first.contains(c)) {
+            return false;
+        }
+        let lowered;
+        let t: &str = if token.chars().any(char::is_uppercase) {
+            lowered = token.to_lowercase();
+            &lowered
+        } else {
+            token
+        };
+        for (lead, trail) in [(true, true), (true, false), (false, true), (false, false)] {
+            let mut middle = t;
+            if lead {
+                match middle.strip_prefix(ATTACH_TAG) {
+                    Some(rest) => middle = rest,
+                    None => continue,
+                }
             }
-            for t in [0, 1] {
-                if t == 1 && (lower.len() < l + 1 || lower.last() != Some(&ATTACH_TAG)) {
-                    continue;
+            if trail {
+                match middle.strip_suffix(ATTACH_TAG) {
+                    Some(rest) => middle = rest,
+                    None => continue,
                 }
-                if lower.len() < l + t {
-                    continue;
-                }
-                let middle = &lower[l..lower.len() - t];
-                if !middle.is_empty() && self.is_markup_element(middle) {
-                    return true;
-                }
+            }
+            if !middle.is_empty() && self.is_markup_element(middle) {
+                return true;
             }
         }
         false
     }
 
-    fn is_markup_element(&self, middle: &[char]) -> bool {
-        if middle == ['/'] {
+    /// Whether `middle` is a mark-up headword (a grouped one may repeat its last character)
+    /// or `/`.
+    fn is_markup_element(&self, middle: &str) -> bool {
+        if middle == "/" {
             return true;
         }
         self.markup_elements.iter().any(|(element, group)| {
-            let e: Vec<char> = element.chars().collect();
-            if e.is_empty() {
+            if !*group {
+                return middle == element;
+            }
+            let Some(last) = element.chars().next_back() else {
                 return false;
-            }
-            if *group {
-                let (head, last) = (&e[..e.len() - 1], e[e.len() - 1]);
-                middle.len() >= e.len()
-                    && &middle[..head.len()] == head
-                    && middle[head.len()..].iter().all(|&c| c == last)
-            } else {
-                middle == &e[..]
-            }
+            };
+            let head = &element[..element.len() - last.len_utf8()];
+            middle
+                .strip_prefix(head)
+                .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c == last))
         })
     }
 }

@@ -178,6 +178,9 @@ impl RulesTokenizer {
             }
         }
         lint::add_shadowing(&mut res);
+        res.main.freeze();
+        res.lexical.freeze();
+        res.punct.freeze();
         let lang = options.lang.clone();
         let url2 = res.has_tlds.then(|| patterns::url2(&res.tlds));
         let phonetics = match &lang {
@@ -284,7 +287,7 @@ impl Tokenizer for RulesTokenizer {
     }
 
     fn tokenize(&self, text: &str) -> Tokenization {
-        let mut tokens: Vec<Token> = Vec::new();
+        let mut tokens: Vec<Token> = Vec::with_capacity(text.len() / 4 + 4);
         let mut sentence_ends = Vec::new();
         for (offset, line) in text_lines(text) {
             let (sentence, toks, _) = self.line_tokens(line, false);
@@ -309,10 +312,23 @@ impl Tokenizer for RulesTokenizer {
                     span.end = span.end.max(span.start);
                 }
                 let surface = span.slice(text);
+                let normalized = || {
+                    let (bs, be) = (
+                        sentence.byte_at[s] as usize,
+                        sentence.byte_at[e.max(s)] as usize,
+                    );
+                    &sentence.text[bs..be]
+                };
+                let form = tok.surf.as_deref().unwrap_or_else(normalized);
+                if form.is_empty() {
+                    // utoken leaves empty forms (an entry with an empty target) out of its
+                    // output line.
+                    continue;
+                }
                 let mut token = Token::new(span, tok.chart_type.kind(tok.sem_class.as_deref()))
                     .with_origin(self.origin(tok));
-                if tok.surf != surface {
-                    token = token.with_form(tok.surf.as_str());
+                if form != surface {
+                    token = token.with_form(form);
                 }
                 tokens.push(token);
             }

@@ -68,8 +68,52 @@ impl ChartMap {
     }
 }
 
+/// The classes that make a normalization step run.
+const TO_NORMALIZE: Bits = chars::AMPERSAND
+    | chars::MICRO_SIGN
+    | chars::NON_STD_PUNCT
+    | chars::MISCODE
+    | chars::DELETABLE
+    | chars::NON_STD_SPACE
+    | chars::ZWNJ
+    | chars::ZWJ
+    | chars::VARIATION_SELECTOR;
+
 /// Normalizes one line. `chart` also computes utoken's chart offsets.
 pub fn normalize(line: &str, chart: bool) -> (Sentence, Option<ChartMap>) {
+    // Most lines have nothing to normalize: one pass builds the sentence.
+    let mut sentence = Sentence {
+        chars: Vec::with_capacity(line.len()),
+        bits: Vec::with_capacity(line.len()),
+        orig: Vec::with_capacity(line.len()),
+        text: String::new(),
+        byte_at: Vec::with_capacity(line.len() + 1),
+        lv: 0,
+        has_sigma: false,
+    };
+    for (i, c) in line.char_indices() {
+        let b = chars::bits(c);
+        sentence.lv |= b;
+        sentence.chars.push(c);
+        sentence.bits.push(b);
+        sentence.orig.push((i as u32, (i + c.len_utf8()) as u32));
+        sentence.byte_at.push(i as u32);
+        sentence.has_sigma |= c == 'Σ';
+    }
+    if sentence.lv & TO_NORMALIZE == 0 {
+        sentence.byte_at.push(line.len() as u32);
+        sentence.text = line.to_string();
+        let map = chart.then(|| ChartMap {
+            snt: line.to_string(),
+            vm: (0..sentence.chars.len() as u32).collect(),
+        });
+        return (sentence, map);
+    }
+    normalize_slow(line, chart)
+}
+
+/// The general case, each step with its offset bookkeeping.
+fn normalize_slow(line: &str, chart: bool) -> (Sentence, Option<ChartMap>) {
     let mut lv: Bits = 0;
     let mut cs: Vec<NChar> = Vec::with_capacity(line.len());
     for (i, c) in line.char_indices() {

@@ -11,14 +11,14 @@ use super::resources::{Entry, EntryKind, Side, Trie};
 impl Run<'_> {
     /// The nodes of `trie` reached by the lower-cased text from `st`, deepest first: the
     /// candidate ends, longest first.
-    fn walk(&self, trie: &Trie, lower: &[char], st: usize) -> Vec<(usize, u32)> {
-        let mut ends = Vec::new();
+    fn walk(&self, trie: &Trie, lower: &[char], st: usize, ends: &mut Vec<(usize, u32)>) {
+        ends.clear();
         let mut node = trie.root();
         for (i, &c) in lower[st..].iter().enumerate() {
             match trie.step(node, c) {
                 Some(next) => {
                     node = next;
-                    if !trie.entries[node as usize].is_empty() {
+                    if !trie.entries(node).is_empty() {
                         ends.push((st + i + 1, node));
                     }
                 }
@@ -26,13 +26,13 @@ impl Run<'_> {
             }
         }
         ends.reverse();
-        ends
     }
 
     /// Step 10: abbreviations, contractions, repairs, priority lexical entries.
-    pub(super) fn resource_entries(&mut self, a: usize, b: usize) -> Option<Found> {
+    pub(super) fn resource_entries(&self, a: usize, b: usize) -> Option<Found> {
         let res = self.entries();
-        let lower = self.lower_of(a, b).into_owned();
+        let lower = self.lower_of(a, b);
+        let mut ends = Vec::new();
         let bits = &self.s.bits[a..b];
         let mut last: Bits = 0;
         for st in 0..b - a {
@@ -43,11 +43,12 @@ impl Run<'_> {
             {
                 continue;
             }
-            for (end, node) in self.walk(&res.main, &lower, st) {
+            self.walk(&res.main, &lower, st, &mut ends);
+            for &(end, node) in &ends {
                 if !self.general_ok(a, b, st, end) {
                     continue;
                 }
-                for &id in &res.main.entries[node as usize] {
+                for &id in res.main.entries(node) {
                     let entry = &res.entries[id as usize];
                     if !self.entry_conditions(entry, a + st, a + end) {
                         continue;
@@ -55,7 +56,7 @@ impl Run<'_> {
                     let text = self.text(a + st, a + end);
                     let found = match entry.kind {
                         EntryKind::Abbrev if self.abbrev_ok(a, b, st, end, entry) => {
-                            self.entry_found(st, end, text, ChartType::Abbrev, entry, id)
+                            self.entry_found(st, end, ChartType::Abbrev, entry, id)
                         }
                         EntryKind::LexicalPriority => {
                             let t = if entry.sem_class.as_deref() == Some("url") {
@@ -63,7 +64,7 @@ impl Run<'_> {
                             } else {
                                 ChartType::LexicalP
                             };
-                            self.entry_found(st, end, text, t, entry, id)
+                            self.entry_found(st, end, t, entry, id)
                         }
                         EntryKind::Contraction | EntryKind::Repair => {
                             let (t, splits) = if entry.kind == EntryKind::Contraction {
@@ -72,9 +73,17 @@ impl Run<'_> {
                                 (ChartType::Repair, None)
                             };
                             let target = entry.target.as_deref().unwrap_or("");
-                            let pieces = map_contraction(text, &entry.s, target, st, splits);
+                            let pieces: Vec<_> =
+                                map_contraction(text, &entry.s, target, st, splits)
+                                    .into_iter()
+                                    .map(|(s, l, form)| (s, l, Some(form)))
+                                    .collect();
+                            if pieces.is_empty() {
+                                continue;
+                            }
                             Found {
-                                tokens: pieces,
+                                first: pieces[0].clone(),
+                                rest: pieces[1..].to_vec(),
                                 chart_type: t,
                                 sem_class: entry.sem_class.clone(),
                                 entry: Some(id),
@@ -95,13 +104,13 @@ impl Run<'_> {
         &self,
         st: usize,
         end: usize,
-        text: &str,
         chart_type: ChartType,
         entry: &Entry,
         id: u32,
     ) -> Found {
         Found {
-            tokens: vec![(st as u32, (end - st) as u32, text.to_string())],
+            first: (st as u32, (end - st) as u32, None),
+            rest: Vec::new(),
             chart_type,
             sem_class: entry.sem_class.clone(),
             entry: Some(id),
@@ -110,9 +119,10 @@ impl Run<'_> {
     }
 
     /// Step 15: ordinary lexical entries.
-    pub(super) fn lexical_entries(&mut self, a: usize, b: usize) -> Option<Found> {
+    pub(super) fn lexical_entries(&self, a: usize, b: usize) -> Option<Found> {
         let res = self.entries();
-        let lower = self.lower_of(a, b).into_owned();
+        let lower = self.lower_of(a, b);
+        let mut ends = Vec::new();
         let bits = &self.s.bits[a..b];
         let mut last: Bits = 0;
         for st in 0..b - a {
@@ -120,11 +130,12 @@ impl Run<'_> {
             if cur & chars::MODIFIER != 0 || (last & chars::ALPHA != 0 && cur & chars::ALPHA != 0) {
                 continue;
             }
-            for (end, node) in self.walk(&res.lexical, &lower, st) {
+            self.walk(&res.lexical, &lower, st, &mut ends);
+            for &(end, node) in &ends {
                 if !self.general_ok(a, b, st, end) {
                     continue;
                 }
-                for &id in &res.lexical.entries[node as usize] {
+                for &id in res.lexical.entries(node) {
                     let entry = &res.entries[id as usize];
                     if self.entry_conditions(entry, a + st, a + end)
                         && self.lexical_ok(a, b, st, end, entry)
@@ -133,8 +144,7 @@ impl Run<'_> {
                             Some(tag) => ChartType::Tag(Arc::clone(tag)),
                             None => ChartType::Lexical,
                         };
-                        let text = self.text(a + st, a + end);
-                        return Some(self.entry_found(st, end, text, t, entry, id));
+                        return Some(self.entry_found(st, end, t, entry, id));
                     }
                 }
             }
@@ -144,16 +154,18 @@ impl Run<'_> {
     }
 
     /// Step 18: punct-split entries (side and grouping).
-    pub(super) fn punct_entries(&mut self, a: usize, b: usize) -> Option<Found> {
+    pub(super) fn punct_entries(&self, a: usize, b: usize) -> Option<Found> {
         let res = self.entries();
-        let lower = self.lower_of(a, b).into_owned();
+        let lower = self.lower_of(a, b);
+        let mut ends = Vec::new();
         let chars_ = &self.s.chars[a..b];
         let n = b - a;
         for st in 0..n {
-            if !res.punct_first.contains(&lower[st]) {
+            if !res.punct_first.contains(lower[st]) {
                 continue;
             }
-            for (end, node) in self.walk(&res.punct, &lower, st) {
+            self.walk(&res.punct, &lower, st, &mut ends);
+            for &(end, node) in &ends {
                 // utoken looks the candidate up without lower-casing it.
                 if chars_[st..end] != lower[st..end] {
                     continue;
@@ -161,7 +173,7 @@ impl Run<'_> {
                 if !self.general_ok(a, b, st, end) {
                     continue;
                 }
-                for &id in &res.punct.entries[node as usize] {
+                for &id in res.punct.entries(node) {
                     let entry = &res.entries[id as usize];
                     // A group takes the run of its last character (utoken extends one
                     // character at a time; the run's end is looked up instead).
@@ -185,8 +197,7 @@ impl Run<'_> {
                         }
                         _ => continue,
                     };
-                    let text = self.text(a + st, a + end2);
-                    let mut found = self.entry_found(st, end2, text, chart_type, entry, id);
+                    let mut found = self.entry_found(st, end2, chart_type, entry, id);
                     found.left_done = false;
                     return Some(found);
                 }

@@ -28,18 +28,18 @@ impl Run<'_> {
         prog.find(&seg, 0, start_ok, &mut self.scratch)
     }
 
-    fn found(&self, a: usize, (s, e): (usize, usize), chart_type: ChartType) -> Found {
-        Found::one(s, e - s, self.text(a + s, a + e).to_string(), chart_type)
+    fn found(&self, _a: usize, (s, e): (usize, usize), chart_type: ChartType) -> Found {
+        Found::one(s, e - s, chart_type)
     }
 
     pub(super) fn xml(&mut self, a: usize, b: usize) -> Option<Found> {
         let f = &*FIXED;
-        if self.lv() & chars::LESS_THAN != 0
+        if self.lv() & self.seg_lv & chars::LESS_THAN != 0
             && let Some(m) = self.find(&f.xml, a, b, |s, p| s.in_set(p, "<"))
         {
             return Some(self.found(a, m, ChartType::Xml));
         }
-        if self.lv() & chars::LEFT_BRACKET != 0
+        if self.lv() & self.seg_lv & chars::LEFT_BRACKET != 0
             && let Some(m) = self.find(&f.bbcode, a, b, |s, p| s.in_set(p, "["))
         {
             return Some(self.found(a, m, ChartType::BbCode));
@@ -48,7 +48,7 @@ impl Run<'_> {
     }
 
     pub(super) fn url(&mut self, a: usize, b: usize) -> Option<Found> {
-        if !dot_ab(&self.seg(a, b)) {
+        if self.seg_lv & chars::PERIOD == 0 || !dot_ab(&self.seg(a, b)) {
             return None;
         }
         let scheme = |s: &Seg, p: usize| {
@@ -66,7 +66,7 @@ impl Run<'_> {
     }
 
     pub(super) fn email(&mut self, a: usize, b: usize) -> Option<Found> {
-        if self.lv() & chars::AT_SIGN == 0 {
+        if self.lv() & self.seg_lv & chars::AT_SIGN == 0 {
             return None;
         }
         let m = self.find(&FIXED.email, a, b, |s, p| s.is(p, L))?;
@@ -75,14 +75,15 @@ impl Run<'_> {
 
     pub(super) fn filename(&mut self, a: usize, b: usize) -> Option<Found> {
         let f = &*FIXED;
-        if dot_ab(&self.seg(a, b))
+        if self.seg_lv & chars::PERIOD != 0
+            && dot_ab(&self.seg(a, b))
             && let Some(m) = self.find(&f.filename, a, b, |s, p| {
                 s.is(p, L | ND) || s.in_set(p, "/")
             })
         {
             return Some(self.found(a, m, ChartType::Filename));
         }
-        if self.lv() & chars::SLASH != 0
+        if self.lv() & self.seg_lv & chars::SLASH != 0
             && let Some(m) = self.find(&f.abs_filename, a, b, |s, p| s.in_set(p, "/"))
         {
             return Some(self.found(a, m, ChartType::Filename));
@@ -128,7 +129,7 @@ impl Run<'_> {
     }
 
     pub(super) fn hashtag(&mut self, a: usize, b: usize) -> Option<Found> {
-        if self.lv() & (chars::NUMBER_SIGN | chars::AT_SIGN) == 0 {
+        if self.lv() & self.seg_lv & (chars::NUMBER_SIGN | chars::AT_SIGN) == 0 {
             return None;
         }
         let m = self.find(&FIXED.hashtag, a, b, |s, p| {
@@ -143,7 +144,7 @@ impl Run<'_> {
     }
 
     pub(super) fn abbrev_patterns(&mut self, a: usize, b: usize) -> Option<Found> {
-        if self.lv() & chars::DASH != 0
+        if self.lv() & self.seg_lv & chars::DASH != 0
             && let Some(m) = self.find(&FIXED.acronym_product, a, b, |s, p| s.is(p, chars::LU))
         {
             return Some(self.found(a, m, ChartType::AbbrevP));
@@ -161,6 +162,9 @@ impl Run<'_> {
 
     /// Step 11: a capital and a period before a capitalized name (`J.S.Bach`).
     pub(super) fn initials(&mut self, a: usize, b: usize) -> Option<Found> {
+        if self.seg_lv & chars::PERIOD == 0 || self.seg_lv & chars::LU == 0 {
+            return None;
+        }
         let c = &self.s.chars[a..b];
         let bits = &self.s.bits[a..b];
         let gate = (1..c.len()).any(|i| c[i] == '.' && bits[i - 1] & chars::LU != 0);
@@ -187,15 +191,32 @@ impl Run<'_> {
     }
 
     pub(super) fn abbrev_periods(&mut self, a: usize, b: usize) -> Option<Found> {
-        if !self.s.bits[a..b].iter().any(|&x| x & L != 0) {
+        if self.seg_lv & chars::PERIOD == 0 || self.seg_lv & L == 0 {
             return None;
         }
-        let m = self.find(&FIXED.abbrev_periods, a, b, |s, p| s.is(p, L))?;
+        // Only starts where the pattern can begin: its look-behind holds and one or two
+        // letters (with their marks) are followed by a period.
+        let m = self.find(&FIXED.abbrev_periods, a, b, |s, p| {
+            s.is(p, L)
+                && !s.letter_marks_before(p)
+                && !(p > 0 && (s.is(p - 1, ND) || "-−–.".contains(s.chars[p - 1])))
+                && {
+                    let unit_end = |mut i: usize| {
+                        i += 1;
+                        while s.is(i, chars::M) {
+                            i += 1;
+                        }
+                        i
+                    };
+                    let one = unit_end(p);
+                    s.in_set(one, ".") || (s.is(one, L) && s.in_set(unit_end(one), "."))
+                }
+        })?;
         Some(self.found(a, m, ChartType::AbbrevPp))
     }
 
     pub(super) fn contractions(&mut self, a: usize, b: usize) -> Option<Found> {
-        if self.lv() & chars::APOSTROPHE == 0 {
+        if self.lv() & self.seg_lv & chars::APOSTROPHE == 0 {
             return None;
         }
         if matches!(self.rules.lang.as_deref(), Some("ell" | "grc" | "ecg"))
@@ -214,12 +235,12 @@ impl Run<'_> {
     /// Step 14's search: Ethiopic numerals, then formatted numbers, then integers.
     pub(super) fn find_number(&mut self, a: usize, b: usize) -> Option<Found> {
         let f = &*FIXED;
-        if self.lv() & chars::ETHIOPIC_NUMBER != 0
+        if self.lv() & self.seg_lv & chars::ETHIOPIC_NUMBER != 0
             && let Some(m) = self.find(&f.ethiopic, a, b, |s, p| s.is(p, chars::ETHIOPIC_NUMBER))
         {
             return Some(self.found(a, m, ChartType::NumberE));
         }
-        if self.lv() & chars::PY_DIGIT == 0 {
+        if self.lv() & chars::PY_DIGIT == 0 || self.seg_lv & ND == 0 {
             return None;
         }
         let start = |s: &Seg, p: usize| s.is(p, ND) || s.in_set(p, "-−–+");
@@ -260,7 +281,7 @@ impl Run<'_> {
 
     pub(super) fn complex_names(&mut self, a: usize, b: usize) -> Option<Found> {
         let f = &*FIXED;
-        if self.lv() & chars::DASH == 0 {
+        if self.lv() & self.seg_lv & chars::DASH == 0 {
             return None;
         }
         self.find(&f.dash_letters_dash, a, b, |s, p| s.in_set(p, "-−–"))?;
@@ -287,17 +308,37 @@ impl Run<'_> {
                 }
             }
         }
-        if !self.s.bits[a..b].iter().any(|&x| x & chars::DASH != 0) {
+        if self.seg_lv & chars::DASH == 0 {
             return None;
         }
+        // Only starts followed by a dash where the pattern needs one: after two letters
+        // (with marks), a digit, or one of !?’.
         let m = self.find(&FIXED.mt_punct, a, b, |s, p| {
-            s.is(p, L | ND) || s.in_set(p, "!?’")
+            let after = if s.is(p, ND) || s.in_set(p, "!?’") {
+                p + 1
+            } else if s.is(p, L) {
+                let mut i = p + 1;
+                while s.is(i, chars::M) {
+                    i += 1;
+                }
+                if !s.is(i, L) {
+                    return false;
+                }
+                i += 1;
+                while s.is(i, chars::M) {
+                    i += 1;
+                }
+                i
+            } else {
+                return false;
+            };
+            s.is(after, chars::DASH)
         })?;
         Some(self.found(a, m, ChartType::Dash))
     }
 
     pub(super) fn post_punct(&mut self, a: usize, b: usize) -> Option<Found> {
-        if !self.s.bits[a..b].iter().any(|&x| x & ND != 0) {
+        if self.seg_lv & ND == 0 {
             return None;
         }
         let m = self.find(&FIXED.integer2, a, b, |s, p| s.is(p, ND))?;
@@ -307,13 +348,17 @@ impl Run<'_> {
 
 /// utoken's `basic_token_type` for whitespace-split tokens.
 pub fn basic_type(surf: &str) -> ChartType {
+    basic_type_of(surf.chars().map(|c| (c, chars::bits(c))))
+}
+
+/// [`basic_type`] of characters whose class bits are known.
+pub fn basic_type_of(chars_bits: impl Iterator<Item = (char, Bits)>) -> ChartType {
     let mut all: Bits = 0;
     let mut symbol = false;
     let mut punct = false;
-    for c in surf.chars() {
-        let b = chars::bits(c);
+    for (c, b) in chars_bits {
         all |= b;
-        let listed = "-=*+<>^|`".contains(c);
+        let listed = matches!(c, '-' | '=' | '*' | '+' | '<' | '>' | '^' | '|' | '`');
         symbol |= b & chars::S != 0 && !listed;
         punct |= b & chars::P != 0 || listed;
     }

@@ -81,7 +81,17 @@ fn tokens_part(mut l: TraceLine, line: &LineTrace, tokens: &[Tok]) -> TraceLine 
         if i > 0 {
             l = l.part(Role::Plain, " ");
         }
-        l = l.part(Role::Token, quote(&tok.surf));
+        let text: String;
+        let form = match &tok.surf {
+            Some(s) => s.as_str(),
+            None => {
+                text = line.chars[tok.start as usize..tok.end as usize]
+                    .iter()
+                    .collect();
+                &text
+            }
+        };
+        l = l.part(Role::Token, quote(form));
     }
     if let Some(first) = tokens.first()
         && let Some(loc) = line.entry(first.entry)

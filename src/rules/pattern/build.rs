@@ -5,18 +5,37 @@ use super::Assert;
 use crate::rules::chars::{Bits, Fold};
 
 /// A set of characters: any of some class bits, or one of some listed characters (or the
-/// complement of that).
+/// complement of that). The listed ASCII characters are also kept as a bitmap.
 #[derive(Clone, Copy, Debug)]
 pub struct Cls {
     pub bits: Bits,
     pub chars: &'static str,
     pub negate: bool,
+    ascii: u128,
 }
 
 impl Cls {
+    pub fn new(bits: Bits, chars: &'static str, negate: bool) -> Cls {
+        let ascii = chars
+            .chars()
+            .filter(char::is_ascii)
+            .fold(0u128, |m, c| m | 1 << c as u32);
+        Cls {
+            bits,
+            chars,
+            negate,
+            ascii,
+        }
+    }
+
     #[inline]
     pub(super) fn matches(&self, c: char, b: Bits) -> bool {
-        ((b & self.bits) != 0 || self.chars.contains(c)) != self.negate
+        let listed = if c.is_ascii() {
+            self.ascii >> c as u32 & 1 == 1
+        } else {
+            self.chars.contains(c)
+        };
+        ((b & self.bits) != 0 || listed) != self.negate
     }
 }
 
@@ -57,20 +76,12 @@ impl std::fmt::Debug for AssertFn {
 
 /// Characters with any of the bits.
 pub fn bits(b: Bits) -> Re {
-    Re::Cls(Cls {
-        bits: b,
-        chars: "",
-        negate: false,
-    })
+    Re::Cls(Cls::new(b, "", false))
 }
 
 /// Characters with any of the bits or in the list.
 pub fn class(b: Bits, chars: &'static str) -> Re {
-    Re::Cls(Cls {
-        bits: b,
-        chars,
-        negate: false,
-    })
+    Re::Cls(Cls::new(b, chars, false))
 }
 
 /// One of the listed characters.
@@ -80,11 +91,7 @@ pub fn set(chars: &'static str) -> Re {
 
 /// Any character but those with the bits or in the list.
 pub fn not(b: Bits, chars: &'static str) -> Re {
-    Re::Cls(Cls {
-        bits: b,
-        chars,
-        negate: true,
-    })
+    Re::Cls(Cls::new(b, chars, true))
 }
 
 /// `.`: any character but a line feed.

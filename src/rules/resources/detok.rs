@@ -93,6 +93,9 @@ impl Resources {
                         .unwrap_or_default(),
                 };
                 self.markup.entry(lc.clone()).or_default().push(entry);
+                if let Some(c) = lc.chars().next() {
+                    self.markup_first.insert(c);
+                }
                 if !self.markup_elements.contains(&(lc.clone(), group)) {
                     self.markup_elements.push((lc, group));
                 }

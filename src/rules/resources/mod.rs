@@ -103,42 +103,146 @@ pub struct MarkupEntry {
     pub lcode_not: Vec<String>,
 }
 
-/// Headwords indexed by lower-cased characters, for the longest-first dictionary steps.
+/// Headwords indexed by lower-cased characters, for the longest-first dictionary steps. Built
+/// with a hash map of edges, then [`Trie::freeze`]s into sorted child arrays per node (and a
+/// table for the root's ASCII children), which the steps walk at every word start.
 #[derive(Clone, Debug, Default)]
 pub struct Trie {
     edges: HashMap<(u32, char), u32, FxBuild>,
-    /// Entry ids per node, in load order.
-    pub entries: Vec<Vec<u32>>,
+    /// Entry ids per node while loading, in load order.
+    building: Vec<Vec<u32>>,
+    /// Per node, the range of its children in `child_chars`/`child_nodes` (after freezing).
+    child_start: Vec<u32>,
+    child_chars: Vec<char>,
+    child_nodes: Vec<u32>,
+    /// Per node, a bit for each ASCII character it has a child for (characters 0–63, 64–127):
+    /// the child's index among the node's sorted children is the number of lower bits set.
+    ascii_mask: Vec<[u64; 2]>,
+    /// Per node, the range of its entry ids in `entry_ids` (after freezing).
+    entry_start: Vec<u32>,
+    entry_ids: Vec<u32>,
 }
 
 impl Trie {
     pub(super) fn new() -> Trie {
         Trie {
-            edges: HashMap::default(),
-            entries: vec![Vec::new()],
+            building: vec![Vec::new()],
+            ..Trie::default()
         }
     }
 
     pub(super) fn insert(&mut self, key: &str, id: u32) {
         let mut node = 0u32;
         for c in key.chars() {
-            let next = self.entries.len() as u32;
+            let next = self.building.len() as u32;
             node = *self.edges.entry((node, c)).or_insert_with(|| {
-                self.entries.push(Vec::new());
+                self.building.push(Vec::new());
                 next
             });
         }
-        self.entries[node as usize].push(id);
+        self.building[node as usize].push(id);
+    }
+
+    /// Turns the edges and entry lists into the flat arrays the walk uses.
+    pub fn freeze(&mut self) {
+        let mut edges: Vec<(u32, char, u32)> =
+            self.edges.iter().map(|(&(n, c), &to)| (n, c, to)).collect();
+        edges.sort_unstable();
+        let nodes = self.building.len();
+        self.child_start = vec![0; nodes + 1];
+        for &(n, _, _) in &edges {
+            self.child_start[n as usize + 1] += 1;
+        }
+        for i in 0..nodes {
+            self.child_start[i + 1] += self.child_start[i];
+        }
+        self.child_chars = edges.iter().map(|e| e.1).collect();
+        self.child_nodes = edges.iter().map(|e| e.2).collect();
+        self.ascii_mask = vec![[0; 2]; nodes];
+        for &(n, c, _) in &edges {
+            if c.is_ascii() {
+                self.ascii_mask[n as usize][c as usize / 64] |= 1 << (c as u32 % 64);
+            }
+        }
+        self.entry_start = Vec::with_capacity(nodes + 1);
+        self.entry_ids.clear();
+        for ids in &self.building {
+            self.entry_start.push(self.entry_ids.len() as u32);
+            self.entry_ids.extend(ids);
+        }
+        self.entry_start.push(self.entry_ids.len() as u32);
+    }
+
+    /// The entry ids of a node, in load order.
+    #[inline]
+    pub fn entries(&self, node: u32) -> &[u32] {
+        if self.entry_start.is_empty() {
+            return &self.building[node as usize];
+        }
+        let n = node as usize;
+        &self.entry_ids[self.entry_start[n] as usize..self.entry_start[n + 1] as usize]
     }
 
     /// The node reached from `node` by `c`.
     #[inline]
     pub fn step(&self, node: u32, c: char) -> Option<u32> {
-        self.edges.get(&(node, c)).copied()
+        if self.child_start.is_empty() {
+            return self.edges.get(&(node, c)).copied();
+        }
+        let start = self.child_start[node as usize] as usize;
+        let [lo, hi] = self.ascii_mask[node as usize];
+        let code = c as u32;
+        if code < 128 {
+            let rank = if code < 64 {
+                if lo >> code & 1 == 0 {
+                    return None;
+                }
+                (lo & ((1u64 << code) - 1)).count_ones()
+            } else {
+                let bit = code - 64;
+                if hi >> bit & 1 == 0 {
+                    return None;
+                }
+                lo.count_ones() + (hi & ((1u64 << bit) - 1)).count_ones()
+            };
+            return Some(self.child_nodes[start + rank as usize]);
+        }
+        let end = self.child_start[node as usize + 1] as usize;
+        let first_other = start + (lo.count_ones() + hi.count_ones()) as usize;
+        self.child_chars[first_other..end]
+            .binary_search(&c)
+            .ok()
+            .map(|i| self.child_nodes[first_other + i])
     }
 
     pub fn root(&self) -> u32 {
         0
+    }
+}
+
+/// A set of characters with a bitmap for ASCII (the first characters of headwords).
+#[derive(Clone, Debug, Default)]
+pub struct CharSet {
+    ascii: u128,
+    other: std::collections::HashSet<char, FxBuild>,
+}
+
+impl CharSet {
+    pub fn insert(&mut self, c: char) {
+        if c.is_ascii() {
+            self.ascii |= 1 << c as u32;
+        } else {
+            self.other.insert(c);
+        }
+    }
+
+    #[inline]
+    pub fn contains(&self, c: char) -> bool {
+        if c.is_ascii() {
+            self.ascii >> c as u32 & 1 == 1
+        } else {
+            self.other.contains(&c)
+        }
     }
 }
 
@@ -197,10 +301,12 @@ pub struct Resources {
     /// Non-symbol entries by headword (step 6).
     pub non_symbol: HashMap<String, Vec<u32>>,
     /// First characters of punct-split headwords, to skip positions quickly.
-    pub punct_first: std::collections::HashSet<char>,
+    pub punct_first: CharSet,
     pub markup: HashMap<String, Vec<MarkupEntry>>,
     /// (lower-cased headword, group) of each mark-up entry, plus `/`.
     pub markup_elements: Vec<(String, bool)>,
+    /// First characters of the mark-up headwords, to reject most tokens at once.
+    pub markup_first: CharSet,
     pub tlds: Tlds,
     /// Whether a top-level-domain file was loaded (without one, bare domains are not URLs).
     pub has_tlds: bool,

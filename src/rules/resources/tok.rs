@@ -78,6 +78,15 @@ impl Resources {
                     }
                     _ => None,
                 };
+                if target.as_deref() == Some("") && k == 0 {
+                    let col = slot_span(raw, "target").map_or(0, |(st, _)| column(raw, st));
+                    self.diagnostics.push(Diagnostic::error(
+                        path,
+                        number,
+                        col,
+                        "`::target` is empty: the entry's text would vanish from the output",
+                    ));
+                }
                 let char_splits = if kind == EntryKind::Contraction {
                     self.char_splits(&expanded, &s, target.as_deref(), path, number, raw)
                 } else {
@@ -262,7 +271,7 @@ mod tests {
         let node = "can't"
             .chars()
             .try_fold(r.main.root(), |n, c| r.main.step(n, c));
-        assert_eq!(r.main.entries[node.unwrap() as usize], vec![0]);
+        assert_eq!(r.main.entries(node.unwrap()), [0]);
     }
 
     #[test]
