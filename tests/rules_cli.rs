@@ -197,3 +197,24 @@ fn bad_spec_options_are_named() {
     );
     assert!(stdout_of(&["kinds"], "").contains("rules:DIR?lang=LC"));
 }
+
+#[test]
+fn diagnose_lists_everything_even_when_loading_fails() {
+    let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let spec = "rules:samples/rules/planted-errors.txt";
+    assert!(toklab::load_in(spec, base).is_err());
+    let found = toklab::rules::diagnose(spec, base).unwrap();
+    assert_eq!(found.iter().filter(|d| d.is_error()).count(), 9);
+    assert_eq!(found.len(), 11);
+    assert!(
+        found
+            .iter()
+            .all(|d| d.path.ends_with("planted-errors.txt") && d.line > 0)
+    );
+    assert!(
+        toklab::rules::diagnose("rules:rules?lang=eng", base)
+            .unwrap()
+            .is_empty()
+    );
+    assert!(toklab::rules::diagnose("ws", base).is_err());
+}

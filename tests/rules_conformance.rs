@@ -125,3 +125,29 @@ fn every_token_points_into_the_text_and_names_its_step() {
     }
     assert!(with_entry > 100, "dictionary entries found: {with_entry}");
 }
+
+#[test]
+fn loads_as_many_entries_as_utoken() {
+    // utoken's loader log for these files (NOTES.md §1.5): tok-resource-eng.txt 61 entries,
+    // tok-resource-eng-global.txt 1,679, tok-resource.txt 1,889.
+    let Some(shared) = common::shared_dir("rules_entry_count") else {
+        return;
+    };
+    let data = shared.join("conformance/utoken/data");
+    let options = toklab::rules::LoadOptions {
+        lang: Some("eng".into()),
+        ..Default::default()
+    };
+    let rules = toklab::rules::RulesTokenizer::load_dir(&data, &options).unwrap();
+    let per_file = |name: &str| {
+        rules
+            .entries()
+            .iter()
+            .filter(|e| e.loc.file.ends_with(name))
+            .count()
+    };
+    assert_eq!(per_file("tok-resource-eng.txt"), 61);
+    assert_eq!(per_file("tok-resource-eng-global.txt"), 1679);
+    assert_eq!(per_file("/tok-resource.txt"), 1889);
+    assert_eq!(rules.entries().len(), 61 + 1679 + 1889);
+}

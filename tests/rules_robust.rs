@@ -137,7 +137,7 @@ proptest! {
                 }
             }
         }
-        let diags = toklab::rules::lint::check_files(&[path.clone()]);
+        let diags = toklab::rules::lint::check_files(std::slice::from_ref(&path));
         for d in diags {
             prop_assert!(d.path == path);
         }

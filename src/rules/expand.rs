@@ -146,7 +146,7 @@ pub fn expand(line: &str) -> Vec<String> {
     // 7. ::last-char-repeatable: 127 copies with the last character repeated.
     for i in 0..lines.len() {
         let current = lines[i].clone();
-        if !slot_value(&current, "last-char-repeatable").is_some_and(|v| !v.is_empty()) {
+        if slot_value(&current, "last-char-repeatable").is_none_or(|v| v.is_empty()) {
             continue;
         }
         let Some(m) = p.head_slots.captures(&current) else {

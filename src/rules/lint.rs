@@ -38,7 +38,7 @@ pub fn check_files(paths: &[PathBuf]) -> Vec<Diagnostic> {
             .unwrap_or(usize::MAX)
     };
     let mut diags = res.diagnostics;
-    diags.sort_by(|a, b| (order(a), a.line, a.column).cmp(&(order(b), b.line, b.column)));
+    diags.sort_by_key(|d| (order(d), d.line, d.column));
     diags
 }
 

@@ -136,7 +136,7 @@ impl Run<'_> {
                 out.push(ATTACH_TAG);
             }
         }
-        if entry.exceptions.iter().any(|e| *e == out) {
+        if entry.exceptions.contains(&out) {
             return None;
         }
         (out != token).then_some(out)
@@ -203,8 +203,7 @@ impl WordIndex {
             space_from: vec![n as u32; n + 1],
             lnd_from: vec![n as u32; n + 1],
         };
-        for i in 0..n {
-            let b = bits[i];
+        for (i, &b) in bits.iter().enumerate() {
             idx.space_before[i + 1] = if b & chars::SPACE != 0 {
                 i as u32 + 1
             } else {

@@ -401,8 +401,27 @@ impl Tokenizer for RulesTokenizer {
     }
 }
 
-/// Loads `rules:DIR?lang=LC&simple=true&strict=false` or `rules:FILE`.
-pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
+/// Everything wrong with the rule files a `rules:` spec names (resolved against `base`), as a
+/// diagnostics pane shows them after a failed reload: the files are loaded as utoken loads
+/// them (skipping bad lines) and every finding is returned, errors and warnings, in load
+/// order. An error only when the spec itself is wrong.
+pub fn diagnose(spec: &str, base: &Path) -> Result<Vec<Diagnostic>> {
+    let mut spec = Spec::parse_in(spec, base)?;
+    if spec.kind != "rules" {
+        return Err(spec.bad("not a rules: spec"));
+    }
+    let (path, mut options) = options_of(&mut spec)?;
+    options.strict = false;
+    let tokenizer = if path.is_file() {
+        RulesTokenizer::load_file(&path, &options)?
+    } else {
+        RulesTokenizer::load_dir(&path, &options)?
+    };
+    Ok(tokenizer.rules.res.diagnostics)
+}
+
+/// The path and options of a `rules:` spec.
+fn options_of(spec: &mut Spec) -> Result<(PathBuf, LoadOptions)> {
     let lang = spec.take_option("lang").filter(|l| !l.is_empty());
     let simple = spec.take_flag("simple", false)?;
     let strict = spec.take_flag("strict", true)?;
@@ -410,12 +429,19 @@ pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
     if spec.arg.is_empty() {
         return Err(spec.bad("rules: needs a folder or a file, as in rules:rules?lang=eng"));
     }
-    let options = LoadOptions {
-        lang,
-        simple,
-        strict,
-    };
-    let path = spec.path();
+    Ok((
+        spec.path(),
+        LoadOptions {
+            lang,
+            simple,
+            strict,
+        },
+    ))
+}
+
+/// Loads `rules:DIR?lang=LC&simple=true&strict=false` or `rules:FILE`.
+pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
+    let (path, options) = options_of(&mut spec)?;
     let mut tokenizer = if path.is_file() {
         RulesTokenizer::load_file(&path, &options)?
     } else {

@@ -35,8 +35,7 @@ impl Run<'_> {
         let mut ends = Vec::new();
         let bits = &self.s.bits[a..b];
         let mut last: Bits = 0;
-        for st in 0..b - a {
-            let cur = bits[st];
+        for (st, &cur) in bits.iter().enumerate() {
             if cur & chars::MODIFIER != 0
                 || (last & chars::ALPHA != 0 && cur & chars::ALPHA != 0)
                 || (last & chars::PY_DIGIT != 0 && cur & chars::PY_DIGIT != 0)
@@ -125,8 +124,7 @@ impl Run<'_> {
         let mut ends = Vec::new();
         let bits = &self.s.bits[a..b];
         let mut last: Bits = 0;
-        for st in 0..b - a {
-            let cur = bits[st];
+        for (st, &cur) in bits.iter().enumerate() {
             if cur & chars::MODIFIER != 0 || (last & chars::ALPHA != 0 && cur & chars::ALPHA != 0) {
                 continue;
             }

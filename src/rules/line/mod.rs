@@ -151,9 +151,8 @@ pub fn slot_span(line: &str, slot: &str) -> Option<(usize, usize)> {
 fn value_span(line: &str, after: usize) -> (usize, usize) {
     let rest = &line[after..];
     let mut end = rest.len();
-    let mut iter = rest.char_indices().peekable();
     let mut seen_value = false;
-    while let Some((i, c)) = iter.next() {
+    for (i, c) in rest.char_indices() {
         if is_space(c) {
             if seen_value {
                 let ws_end = i + space_len(&rest[i..]);
