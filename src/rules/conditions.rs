@@ -5,7 +5,7 @@
 use crate::rules::chars::{self, Bits, L, M, ND};
 use crate::rules::engine::Run;
 use crate::rules::pattern::Seg;
-use crate::rules::resources::Entry;
+use crate::rules::resources::{Conditions, Entry};
 
 /// `.*\pL\pM*$` within `s[a..b]`.
 fn ends_letter(seg: &Seg, a: usize, b: usize) -> bool {
@@ -35,37 +35,49 @@ const APOSTROPHE_PLUS: &str = "'‘’`";
 
 impl Run<'_> {
     /// The entry's own conditions: case, contexts on the whole sentence, excluded languages.
-    /// They are pure and all must hold, so they are tested cheapest first (utoken tests them
-    /// in slot order; the answer is the same): a look-around context, which may read the
-    /// whole sentence, comes last.
     pub(super) fn entry_conditions(&self, entry: &Entry, start: usize, end: usize) -> bool {
-        if entry.case_sensitive && entry.s != self.text(start, end) {
+        self.conditions_hold(
+            &entry.cond,
+            &entry.s,
+            self.text(start, end),
+            self.left_of(start),
+            self.right_of(end),
+        )
+    }
+
+    /// Whether conditions hold for a candidate (`surface`, for an entry headed `s`) with the
+    /// sentence `left` and `right` of it. They are pure and all must hold, so they are tested
+    /// cheapest first (utoken tests them in slot order; the answer is the same): a
+    /// look-around context, which may read the whole sentence, comes last.
+    pub(super) fn conditions_hold(
+        &self,
+        cond: &Conditions,
+        s: &str,
+        surface: &str,
+        left: &str,
+        right: &str,
+    ) -> bool {
+        if cond.case_sensitive && s != surface {
             return false;
         }
         if let Some(lang) = &self.rules.lang
-            && entry.lcode_not.iter().any(|l| l == lang)
+            && cond.lcode_not.iter().any(|l| l == lang)
         {
             return false;
         }
         let contexts = [
-            (&entry.right, false),
-            (&entry.right_not, false),
-            (&entry.left, true),
-            (&entry.left_not, true),
+            (&cond.right, right),
+            (&cond.right_not, right),
+            (&cond.left, left),
+            (&cond.left_not, left),
         ];
         for slow in [false, true] {
-            for (context, left) in contexts {
+            for (context, text) in contexts {
                 if let Some(c) = context
                     && c.uses_look_around() == slow
+                    && !c.holds(text)
                 {
-                    let text = if left {
-                        self.left_of(start)
-                    } else {
-                        self.right_of(end)
-                    };
-                    if !c.holds(text) {
-                        return false;
-                    }
+                    return false;
                 }
             }
         }
@@ -185,6 +197,7 @@ impl Run<'_> {
         {
             let allowed = ends_letter(&seg, st, end)
                 && entry
+                    .cond
                     .right
                     .as_ref()
                     .is_some_and(|c| c.holds(self.text(a + end, b)));
@@ -224,12 +237,14 @@ impl Run<'_> {
         let seg = self.seg(a, b);
         let right_holds = || {
             entry
+                .cond
                 .right
                 .as_ref()
                 .is_some_and(|c| c.holds(self.text(a + end, b)))
         };
         let left_holds = || {
             entry
+                .cond
                 .left
                 .as_ref()
                 .is_some_and(|c| c.holds(self.text(a, a + st)))

@@ -55,12 +55,12 @@ fn signature(e: &Entry) -> String {
         e.char_splits,
         e.sem_class,
         e.tag,
-        e.case_sensitive,
-        ctx(&e.left),
-        ctx(&e.left_not),
-        ctx(&e.right),
-        ctx(&e.right_not),
-        e.lcode_not,
+        e.cond.case_sensitive,
+        ctx(&e.cond.left),
+        ctx(&e.cond.left_not),
+        ctx(&e.cond.right),
+        ctx(&e.cond.right_not),
+        e.cond.lcode_not,
         e.side,
         e.group
     )
@@ -68,7 +68,7 @@ fn signature(e: &Entry) -> String {
 
 /// Whether `a`, earlier in the same key's list, always fires where `b` would.
 fn shadows(a: &Entry, b: &Entry) -> bool {
-    if a.is_conditional() {
+    if a.cond.any() {
         return false;
     }
     use EntryKind::*;
@@ -79,11 +79,11 @@ fn shadows(a: &Entry, b: &Entry) -> bool {
             Abbrev | Contraction | Repair | LexicalPriority,
         ) => true,
         (Abbrev, Abbrev) => {
-            sem(a, "currency-unit") || (!sem(b, "currency-unit") && b.right.is_none())
+            sem(a, "currency-unit") || (!sem(b, "currency-unit") && b.cond.right.is_none())
         }
         (Lexical, Lexical) => {
-            b.left.is_none()
-                && b.right.is_none()
+            b.cond.left.is_none()
+                && b.cond.right.is_none()
                 && (sem(a, "unit-of-measurement") || !sem(b, "unit-of-measurement"))
         }
         (PunctSplit, PunctSplit) => match (a.side, b.side) {

@@ -150,16 +150,9 @@ impl Run<'_> {
         right: &str,
         group_needed: bool,
     ) -> bool {
-        let lang = self.rules.lang.as_deref();
-        (lang.is_none()
-            || entry.lcode_not.is_empty()
-            || !entry.lcode_not.iter().any(|l| Some(l.as_str()) == lang))
-            && (!entry.case_sensitive || lc_token == entry.s)
-            && (!group_needed || entry.group)
-            && entry.left.as_ref().is_none_or(|c| c.holds(left))
-            && entry.left_not.as_ref().is_none_or(|c| c.holds(left))
-            && entry.right.as_ref().is_none_or(|c| c.holds(right))
-            && entry.right_not.as_ref().is_none_or(|c| c.holds(right))
+        // utoken passes the lower-cased token to the case test.
+        (!group_needed || entry.group)
+            && self.conditions_hold(&entry.cond, lc_token, &entry.s, left, right)
     }
 }
 

@@ -8,6 +8,24 @@ use super::contraction::map_contraction;
 use super::engine::{Found, Run};
 use super::origin::ChartType;
 use super::resources::{Entry, EntryKind, Side, Trie};
+/// Where a dictionary token may start, as utoken's scan decides: not at a mark, not at a
+/// letter after a letter and (for step 10, `digits`) not at a digit after a digit — "after"
+/// meaning after the last position not skipped itself.
+fn token_starts(bits: &[Bits], digits: bool) -> impl Iterator<Item = usize> + '_ {
+    let mut last: Bits = 0;
+    bits.iter().enumerate().filter_map(move |(st, &cur)| {
+        let skip = cur & chars::MODIFIER != 0
+            || (last & chars::ALPHA != 0 && cur & chars::ALPHA != 0)
+            || (digits && last & chars::PY_DIGIT != 0 && cur & chars::PY_DIGIT != 0);
+        if skip {
+            None
+        } else {
+            last = cur;
+            Some(st)
+        }
+    })
+}
+
 impl Run<'_> {
     /// The nodes of `trie` reached by the lower-cased text from `st`, deepest first: the
     /// candidate ends, longest first.
@@ -33,15 +51,7 @@ impl Run<'_> {
         let res = self.entries();
         let lower = self.lower_of(a, b);
         let mut ends = Vec::new();
-        let bits = &self.s.bits[a..b];
-        let mut last: Bits = 0;
-        for (st, &cur) in bits.iter().enumerate() {
-            if cur & chars::MODIFIER != 0
-                || (last & chars::ALPHA != 0 && cur & chars::ALPHA != 0)
-                || (last & chars::PY_DIGIT != 0 && cur & chars::PY_DIGIT != 0)
-            {
-                continue;
-            }
+        for st in token_starts(&self.s.bits[a..b], true) {
             self.walk(&res.main, &lower, st, &mut ends);
             for &(end, node) in &ends {
                 if !self.general_ok(a, b, st, end) {
@@ -94,7 +104,6 @@ impl Run<'_> {
                     return Some(found);
                 }
             }
-            last = cur;
         }
         None
     }
@@ -122,12 +131,7 @@ impl Run<'_> {
         let res = self.entries();
         let lower = self.lower_of(a, b);
         let mut ends = Vec::new();
-        let bits = &self.s.bits[a..b];
-        let mut last: Bits = 0;
-        for (st, &cur) in bits.iter().enumerate() {
-            if cur & chars::MODIFIER != 0 || (last & chars::ALPHA != 0 && cur & chars::ALPHA != 0) {
-                continue;
-            }
+        for st in token_starts(&self.s.bits[a..b], false) {
             self.walk(&res.lexical, &lower, st, &mut ends);
             for &(end, node) in &ends {
                 if !self.general_ok(a, b, st, end) {
@@ -146,7 +150,6 @@ impl Run<'_> {
                     }
                 }
             }
-            last = cur;
         }
         None
     }

@@ -6,6 +6,7 @@ use super::parse::Parser;
 impl Parser<'_> {
     /// A bracketed class, returned in `regex` crate syntax. VERSION1 set operations (`||`,
     /// `~~`, `&&`, `--`, in increasing precedence) become explicitly nested classes.
+    /// (Also for a set nested in a set: the `[` is already read.)
     pub(super) fn class(&mut self) -> Result<String, String> {
         let negate = self.eat('^');
         let body = self.class_union(true)?;
@@ -71,7 +72,7 @@ impl Parser<'_> {
                     }
                 }
                 self.pos += 1;
-                let nested = self.class_nested()?;
+                let nested = self.class()?;
                 out.push_str(&nested);
                 continue;
             }
@@ -111,19 +112,6 @@ impl Parser<'_> {
             }
         }
         Ok(out)
-    }
-
-    fn class_nested(&mut self) -> Result<String, String> {
-        let negate = self.eat('^');
-        let body = self.class_union(true)?;
-        if !self.eat(']') {
-            return self.err("unterminated character set");
-        }
-        Ok(if negate {
-            format!("[^{body}]")
-        } else {
-            format!("[{body}]")
-        })
     }
 
     fn class_escape(&mut self) -> Result<ClassAtom, String> {

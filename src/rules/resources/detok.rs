@@ -3,103 +3,71 @@
 
 use std::path::Path;
 
-use super::{MarkupEntry, Resources};
+use super::{EntryLine, MarkupEntry, Resources};
 use crate::rules::diag::Diagnostic;
-use crate::rules::expand::expand;
 use crate::rules::line::{self, FileRole, flag, slot_value, split_codes};
 
 impl Resources {
     /// Loads the detokenizer file's mark-up entries for the run's languages.
     pub fn load_detok_text(&mut self, path: &Path, text: &str, langs: &[String]) {
-        for (number, raw) in line::lines(text) {
-            let cut = line::without_comment(raw);
-            if cut.trim_matches(line::is_space).is_empty() {
-                continue;
-            }
-            for (k, expanded) in expand(cut).into_iter().enumerate() {
-                if line::is_blank_or_comment(&expanded) {
-                    continue;
-                }
-                if ["::repair", "::punct-split", "::abbrev", "::misspelling"]
-                    .iter()
-                    .any(|h| {
-                        expanded.starts_with(h)
-                            && expanded[h.len()..]
-                                .chars()
-                                .next()
-                                .is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
-                    })
-                {
-                    continue;
-                }
-                let problems = line::validate(&expanded, FileRole::Detok);
-                if !problems.is_empty() {
-                    if k == 0 {
-                        for p in problems {
-                            self.diagnostics
-                                .push(Diagnostic::error(path, number, p.column, p.message));
-                        }
-                    }
-                    continue;
-                }
-                if !expanded.starts_with("::markup-attach") {
-                    continue;
-                }
-                let line_langs: Vec<&str> = slot_value(&expanded, "lcode")
-                    .filter(|v| !v.is_empty())
-                    .map(split_codes)
-                    .unwrap_or_default();
-                if !langs.is_empty()
-                    && !line_langs.is_empty()
-                    && !line_langs.iter().any(|l| langs.iter().any(|d| d == l))
-                {
-                    continue;
-                }
-                let Some(s) = slot_value(&expanded, "markup-attach") else {
-                    continue;
-                };
-                if !expanded["::markup-attach".len()..]
-                    .chars()
-                    .next()
-                    .is_none_or(line::is_space)
-                {
-                    continue;
-                }
-                let lc = s.to_lowercase();
-                let quiet = k > 0;
-                let before = self.diagnostics.len();
-                let [left, left_not, right, right_not] =
-                    self.contexts_of(&expanded, path, number, raw);
-                if quiet {
-                    self.diagnostics.truncate(before);
-                }
-                let group = flag(&expanded, "group");
-                let entry = MarkupEntry {
-                    s: s.to_string(),
-                    group,
-                    paired: flag(&expanded, "paired-delimiter"),
-                    exceptions: slot_value(&expanded, "except")
-                        .filter(|v| !v.is_empty())
-                        .map(|v| v.split_whitespace().map(str::to_string).collect())
-                        .unwrap_or_default(),
-                    case_sensitive: flag(&expanded, "case-sensitive"),
-                    left,
-                    left_not,
-                    right,
-                    right_not,
-                    lcode_not: slot_value(&expanded, "lcode-not")
-                        .filter(|v| !v.is_empty())
-                        .map(|v| split_codes(v).into_iter().map(str::to_string).collect())
-                        .unwrap_or_default(),
-                };
-                self.markup.entry(lc.clone()).or_default().push(entry);
-                if let Some(c) = lc.chars().next() {
-                    self.markup_first.insert(c);
-                }
-                if !self.markup_elements.contains(&(lc.clone(), group)) {
-                    self.markup_elements.push((lc, group));
-                }
-            }
+        // utoken's detokenizer reader passes over the tokenizer-only kinds unchecked.
+        let tokenizer_only = |line: &str| {
+            ["::repair", "::punct-split", "::abbrev", "::misspelling"]
+                .iter()
+                .any(|h| {
+                    line.starts_with(h)
+                        && line[h.len()..]
+                            .chars()
+                            .next()
+                            .is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+                })
+        };
+        self.read_entry_lines(path, text, FileRole::Detok, tokenizer_only, |res, line| {
+            res.markup_entry(path, &line, langs);
+        });
+    }
+
+    /// The mark-up entry of one (expanded) line of the detokenizer file, if it makes one for
+    /// the run's languages.
+    fn markup_entry(&mut self, path: &Path, line: &EntryLine, langs: &[String]) {
+        let text = line.text.as_str();
+        let Some(rest) = text.strip_prefix("::markup-attach") else {
+            return;
+        };
+        if !rest.chars().next().is_none_or(line::is_space) {
+            return;
+        }
+        let line_langs: Vec<&str> = slot_value(text, "lcode")
+            .filter(|v| !v.is_empty())
+            .map(split_codes)
+            .unwrap_or_default();
+        if !langs.is_empty()
+            && !line_langs.is_empty()
+            && !line_langs.iter().any(|l| langs.iter().any(|d| d == l))
+        {
+            return;
+        }
+        let Some(s) = slot_value(text, "markup-attach") else {
+            return;
+        };
+        let lc = s.to_lowercase();
+        let group = flag(text, "group");
+        let entry = MarkupEntry {
+            s: s.to_string(),
+            group,
+            paired: flag(text, "paired-delimiter"),
+            exceptions: slot_value(text, "except")
+                .filter(|v| !v.is_empty())
+                .map(|v| v.split_whitespace().map(str::to_string).collect())
+                .unwrap_or_default(),
+            cond: self.conditions_of(text, path, line.number, line.raw, line.expansion > 0),
+        };
+        self.markup.entry(lc.clone()).or_default().push(entry);
+        if let Some(c) = lc.chars().next() {
+            self.markup_first.insert(c);
+        }
+        if !self.markup_elements.contains(&(lc.clone(), group)) {
+            self.markup_elements.push((lc, group));
         }
     }
 

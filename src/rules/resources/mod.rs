@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::context::{Context, ContextKind};
 use super::diag::Diagnostic;
-use super::line::{FileRole, column, slot_span, slot_value, split_list};
+use super::line::{FileRole, column, flag, slot_span, slot_value, split_codes, split_list};
 use crate::token::SourceLoc;
 
 mod detok;
@@ -62,12 +62,7 @@ pub struct Entry {
     pub char_splits: Option<Vec<usize>>,
     pub sem_class: Option<Arc<str>>,
     pub tag: Option<Arc<str>>,
-    pub case_sensitive: bool,
-    pub left: Option<Arc<Context>>,
-    pub left_not: Option<Arc<Context>>,
-    pub right: Option<Arc<Context>>,
-    pub right_not: Option<Arc<Context>>,
-    pub lcode_not: Vec<String>,
+    pub cond: Conditions,
     pub side: Side,
     pub group: bool,
     /// The file line the entry comes from.
@@ -76,9 +71,22 @@ pub struct Entry {
     pub expanded: bool,
 }
 
-impl Entry {
-    /// Whether the entry has conditions of its own (case, contexts, excluded languages).
-    pub fn is_conditional(&self) -> bool {
+/// The conditions an entry (or a mark-up entry) puts on where it applies.
+#[derive(Clone, Debug, Default)]
+pub struct Conditions {
+    /// Match only the headword's exact case.
+    pub case_sensitive: bool,
+    pub left: Option<Arc<Context>>,
+    pub left_not: Option<Arc<Context>>,
+    pub right: Option<Arc<Context>>,
+    pub right_not: Option<Arc<Context>>,
+    /// Languages (`--lc` values) for which the entry is ignored.
+    pub lcode_not: Vec<String>,
+}
+
+impl Conditions {
+    /// Whether there are any (an entry without conditions always applies where it matches).
+    pub fn any(&self) -> bool {
         self.case_sensitive
             || self.left.is_some()
             || self.left_not.is_some()
@@ -95,12 +103,7 @@ pub struct MarkupEntry {
     pub group: bool,
     pub paired: bool,
     pub exceptions: Vec<String>,
-    pub case_sensitive: bool,
-    pub left: Option<Arc<Context>>,
-    pub left_not: Option<Arc<Context>>,
-    pub right: Option<Arc<Context>>,
-    pub right_not: Option<Arc<Context>>,
-    pub lcode_not: Vec<String>,
+    pub cond: Conditions,
 }
 
 /// Headwords indexed by lower-cased characters, for the longest-first dictionary steps. Built
@@ -317,6 +320,17 @@ pub struct Resources {
     contexts: HashMap<(ContextKind, String), Arc<Context>>,
 }
 
+/// One line of a resource file as utoken uses it: without its comment, expanded, each
+/// expansion in turn (the line itself first).
+pub struct EntryLine<'a> {
+    pub number: usize,
+    /// The file line as written (for columns).
+    pub raw: &'a str,
+    /// 0 for the line itself, then its expansions.
+    pub expansion: usize,
+    pub text: String,
+}
+
 /// Reads a rule file as UTF-8, or says where it is not.
 pub fn read_text(path: &Path) -> Result<String, Diagnostic> {
     let bytes = std::fs::read(path)
@@ -343,6 +357,62 @@ impl Resources {
             lexical: Trie::new(),
             punct: Trie::new(),
             ..Default::default()
+        }
+    }
+
+    /// utoken's reading of a resource file: each line without its comment and expanded;
+    /// blank and comment lines left out, and lines `skip` says utoken passes over; lines that
+    /// fail utoken's checks are reported (an expansion only when its line itself is valid)
+    /// and left out. The rest go to `each`.
+    pub(super) fn read_entry_lines<'a>(
+        &mut self,
+        path: &Path,
+        text: &'a str,
+        role: FileRole,
+        skip: impl Fn(&str) -> bool,
+        mut each: impl FnMut(&mut Self, EntryLine<'a>),
+    ) {
+        for (number, raw) in super::line::lines(text) {
+            let cut = super::line::without_comment(raw);
+            if cut.trim_matches(super::line::is_space).is_empty() {
+                continue;
+            }
+            let mut line_valid = true;
+            for (expansion, expanded) in super::expand::expand(cut).into_iter().enumerate() {
+                if super::line::is_blank_or_comment(&expanded) || skip(&expanded) {
+                    continue;
+                }
+                let problems = super::line::validate(&expanded, role);
+                if !problems.is_empty() {
+                    if expansion == 0 {
+                        line_valid = false;
+                        for p in problems {
+                            self.diagnostics
+                                .push(Diagnostic::error(path, number, p.column, p.message));
+                        }
+                    } else if line_valid {
+                        self.diagnostics.push(Diagnostic::warning(
+                            path,
+                            number,
+                            0,
+                            format!(
+                                "an expansion of this line, `{expanded}`, is invalid ({}); utoken skips it",
+                                problems[0].message
+                            ),
+                        ));
+                    }
+                    continue;
+                }
+                each(
+                    self,
+                    EntryLine {
+                        number,
+                        raw,
+                        expansion,
+                        text: expanded,
+                    },
+                );
+            }
         }
     }
 
@@ -385,26 +455,44 @@ impl Resources {
         }
     }
 
-    pub(super) fn contexts_of(
+    /// The conditions of an entry line (`line`, maybe an expansion of the file line `raw`);
+    /// a context that does not compile is reported unless `quiet` (an expansion repeats
+    /// its line's values).
+    pub(super) fn conditions_of(
         &mut self,
         line: &str,
         path: &Path,
         number: usize,
-        original: &str,
-    ) -> [Option<Arc<Context>>; 4] {
-        let kinds = [
+        raw: &str,
+        quiet: bool,
+    ) -> Conditions {
+        let before = self.diagnostics.len();
+        let [left, left_not, right, right_not] = [
             ContextKind::Left,
             ContextKind::LeftNot,
             ContextKind::Right,
             ContextKind::RightNot,
-        ];
-        kinds.map(|kind| {
+        ]
+        .map(|kind| {
             let value = slot_value(line, kind.slot()).filter(|v| !v.is_empty())?;
             // Report at the value's column in the file line when it is there.
-            let col =
-                slot_span(original, kind.slot()).map_or(0, |(start, _)| column(original, start));
+            let col = slot_span(raw, kind.slot()).map_or(0, |(start, _)| column(raw, start));
             self.context(kind, value, path, number, col)
-        })
+        });
+        if quiet {
+            self.diagnostics.truncate(before);
+        }
+        Conditions {
+            case_sensitive: flag(line, "case-sensitive"),
+            left,
+            left_not,
+            right,
+            right_not,
+            lcode_not: slot_value(line, "lcode-not")
+                .filter(|v| !v.is_empty())
+                .map(|v| split_codes(v).into_iter().map(str::to_string).collect())
+                .unwrap_or_default(),
+        }
     }
     /// Reads and loads a file in the given role; a missing or unreadable file is reported.
     pub fn load_file(&mut self, path: &Path, role: FileRole, langs: &[String]) -> bool {

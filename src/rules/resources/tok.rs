@@ -4,154 +4,129 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{Entry, EntryKind, Resources, Side};
+use super::{Entry, EntryKind, EntryLine, Resources, Side};
+use crate::rules::chars;
 use crate::rules::diag::Diagnostic;
-use crate::rules::expand::expand;
-use crate::rules::line::{self, FileRole, column, flag, slot_span, slot_value, split_codes};
+use crate::rules::line::{self, FileRole, column, flag, slot_span, slot_value};
 use crate::token::SourceLoc;
 
 impl Resources {
-    /// Loads a tokenizer resource file (`tok-resource*.txt`). `lang` is the run's language
-    /// code (for `::lcode-not`).
+    /// Loads a tokenizer resource file (`tok-resource*.txt`).
     pub fn load_tok_text(&mut self, path: &Path, text: &str) {
         let file: Arc<str> = Arc::from(path.display().to_string());
-        for (number, raw) in line::lines(text) {
-            let cut = line::without_comment(raw);
-            if cut.trim_matches(line::is_space).is_empty() {
-                continue;
+        self.read_entry_lines(
+            path,
+            text,
+            FileRole::Tok,
+            |_| false,
+            |res, line| {
+                res.tok_entry(path, &file, &line);
+            },
+        );
+    }
+
+    /// The entry of one (expanded) line of a tokenizer file, if it makes one.
+    fn tok_entry(&mut self, path: &Path, file: &Arc<str>, line: &EntryLine) {
+        let (number, raw, text) = (line.number, line.raw, line.text.as_str());
+        let first = line.expansion == 0;
+        if !text.starts_with("::") {
+            if first {
+                self.diagnostics.push(Diagnostic::error(
+                    path,
+                    number,
+                    1,
+                    "the line does not start with `::`; utoken ignores it",
+                ));
             }
-            for (k, expanded) in expand(cut).into_iter().enumerate() {
-                if line::is_blank_or_comment(&expanded) {
-                    continue;
-                }
-                let problems = line::validate(&expanded, FileRole::Tok);
-                if !problems.is_empty() {
-                    // Problems of expanded lines repeat those of the line itself.
-                    if k == 0 {
-                        for p in problems {
-                            self.diagnostics
-                                .push(Diagnostic::error(path, number, p.column, p.message));
-                        }
-                    }
-                    continue;
-                }
-                if !expanded.starts_with("::") {
-                    self.diagnostics.push(Diagnostic::error(
-                        path,
-                        number,
-                        1,
-                        "the line does not start with `::`; utoken ignores it",
-                    ));
-                    continue;
-                }
-                let head_len = expanded[2..]
-                    .find(line::is_space)
-                    .map_or(expanded.len(), |i| i + 2);
-                let head = &expanded[2..head_len];
-                let s = slot_value(&expanded, head).unwrap_or("").to_string();
-                let loc = SourceLoc {
-                    file: file.clone(),
-                    line: number,
-                };
-                let kind = match head {
-                    "abbrev" => EntryKind::Abbrev,
-                    "contraction" => EntryKind::Contraction,
-                    "lexical" => {
-                        let priority = flag(&expanded, "priority")
-                            || slot_value(&expanded, "sem-class") == Some("url")
-                            || s.chars()
-                                .any(|c| crate::rules::chars::is(c, crate::rules::chars::ND));
-                        if priority {
-                            EntryKind::LexicalPriority
-                        } else {
-                            EntryKind::Lexical
-                        }
-                    }
-                    "punct-split" => EntryKind::PunctSplit,
-                    "repair" => EntryKind::Repair,
-                    "non-symbol" => EntryKind::NonSymbol,
-                    _ => continue,
-                };
-                let target = match kind {
-                    EntryKind::Contraction | EntryKind::Repair => {
-                        slot_value(&expanded, "target").map(str::to_string)
-                    }
-                    _ => None,
-                };
-                if target.as_deref() == Some("") && k == 0 {
-                    let col = slot_span(raw, "target").map_or(0, |(st, _)| column(raw, st));
-                    self.diagnostics.push(Diagnostic::error(
-                        path,
-                        number,
-                        col,
-                        "`::target` is empty: the entry's text would vanish from the output",
-                    ));
-                }
-                let char_splits = if kind == EntryKind::Contraction {
-                    self.char_splits(&expanded, &s, target.as_deref(), path, number, raw)
-                } else {
-                    None
-                };
-                let side = if kind == EntryKind::PunctSplit {
-                    match slot_value(&expanded, "side").unwrap_or("") {
-                        "start" => Side::Start,
-                        "end" => Side::End,
-                        "both" => Side::Both,
-                        other => {
-                            if k == 0 {
-                                let col =
-                                    slot_span(raw, "side").map_or(0, |(st, _)| column(raw, st));
-                                self.diagnostics.push(Diagnostic::error(
-                                    path,
-                                    number,
-                                    col,
-                                    format!("`::side {other}` is not start, end or both; the entry never splits"),
-                                ));
-                            }
-                            Side::Other
-                        }
-                    }
-                } else {
-                    Side::Both
-                };
-                let [left, left_not, right, right_not] = if k == 0 {
-                    self.contexts_of(&expanded, path, number, raw)
-                } else {
-                    // Expanded lines carry the same context values: compile quietly (a
-                    // broken one was reported for the line itself).
-                    let before = self.diagnostics.len();
-                    let got = self.contexts_of(&expanded, path, number, raw);
-                    self.diagnostics.truncate(before);
-                    got
-                };
-                let entry = Entry {
-                    kind,
-                    s: s.clone(),
-                    target,
-                    char_splits,
-                    sem_class: slot_value(&expanded, "sem-class")
-                        .filter(|v| !v.is_empty())
-                        .map(Arc::from),
-                    tag: slot_value(&expanded, "tag")
-                        .filter(|v| !v.is_empty())
-                        .map(Arc::from),
-                    case_sensitive: flag(&expanded, "case-sensitive"),
-                    left,
-                    left_not,
-                    right,
-                    right_not,
-                    lcode_not: slot_value(&expanded, "lcode-not")
-                        .filter(|v| !v.is_empty())
-                        .map(|v| split_codes(v).into_iter().map(str::to_string).collect())
-                        .unwrap_or_default(),
-                    side,
-                    group: flag(&expanded, "group"),
-                    loc,
-                    expanded: k > 0,
-                };
-                self.add_entry(entry, &expanded);
-            }
+            return;
         }
+        let head_len = text[2..].find(line::is_space).map_or(text.len(), |i| i + 2);
+        let head = &text[2..head_len];
+        let s = slot_value(text, head).unwrap_or("").to_string();
+        let kind = match head {
+            "abbrev" => EntryKind::Abbrev,
+            "contraction" => EntryKind::Contraction,
+            "lexical" => {
+                let priority = flag(text, "priority")
+                    || slot_value(text, "sem-class") == Some("url")
+                    || s.chars().any(|c| chars::is(c, chars::ND));
+                if priority {
+                    EntryKind::LexicalPriority
+                } else {
+                    EntryKind::Lexical
+                }
+            }
+            "punct-split" => EntryKind::PunctSplit,
+            "repair" => EntryKind::Repair,
+            "non-symbol" => EntryKind::NonSymbol,
+            _ => return,
+        };
+        // An error found in the line itself is reported once, not for each expansion.
+        let report = |res: &mut Self, slot: &str, message: String| {
+            if first {
+                let col = slot_span(raw, slot).map_or(0, |(st, _)| column(raw, st));
+                res.diagnostics
+                    .push(Diagnostic::error(path, number, col, message));
+            }
+        };
+        let target = match kind {
+            EntryKind::Contraction | EntryKind::Repair => {
+                slot_value(text, "target").map(str::to_string)
+            }
+            _ => None,
+        };
+        if target.as_deref() == Some("") {
+            report(
+                self,
+                "target",
+                "`::target` is empty: the entry's text would vanish from the output".into(),
+            );
+        }
+        let char_splits = if kind == EntryKind::Contraction {
+            self.char_splits(text, &s, target.as_deref(), path, number, raw)
+        } else {
+            None
+        };
+        let side = if kind == EntryKind::PunctSplit {
+            match slot_value(text, "side").unwrap_or("") {
+                "start" => Side::Start,
+                "end" => Side::End,
+                "both" => Side::Both,
+                other => {
+                    report(
+                        self,
+                        "side",
+                        format!(
+                            "`::side {other}` is not start, end or both; the entry never splits"
+                        ),
+                    );
+                    Side::Other
+                }
+            }
+        } else {
+            Side::Both
+        };
+        let entry = Entry {
+            kind,
+            s,
+            target,
+            char_splits,
+            sem_class: slot_value(text, "sem-class")
+                .filter(|v| !v.is_empty())
+                .map(Arc::from),
+            tag: slot_value(text, "tag")
+                .filter(|v| !v.is_empty())
+                .map(Arc::from),
+            cond: self.conditions_of(text, path, number, raw, !first),
+            side,
+            group: flag(text, "group"),
+            loc: SourceLoc {
+                file: file.clone(),
+                line: number,
+            },
+            expanded: !first,
+        };
+        self.add_entry(entry, text);
     }
 
     fn char_splits(
@@ -294,6 +269,6 @@ mod tests {
         // The last two still load (as utoken does; the dash with its two variants), the
         // abbreviation without its broken condition.
         assert_eq!(r.entries.len(), 4);
-        assert!(r.entries[3].right.is_none() && r.entries[3].s == "No.");
+        assert!(r.entries[3].cond.right.is_none() && r.entries[3].s == "No.");
     }
 }
