@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use crate::rules::lint;
 
+/// `toklab rules …`: a group of subcommands, so more rule-file tools can join `check`.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(subcommand)]
@@ -27,6 +28,7 @@ enum Command {
     },
 }
 
+/// Runs a `rules` subcommand; exit status 1 when a check finds errors.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         Command::Check { files, errors_only } => check(&files, errors_only),

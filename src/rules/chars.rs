@@ -71,9 +71,6 @@ bits! {
     LO = 47, "`\\p{Lo}`.";
 }
 
-/// Letters or decimal digits, the most common pair in utoken's conditions.
-pub const L_OR_ND: Bits = L | ND;
-
 /// The classes utoken gets from Python's `str` methods and `unicodedata` (Unicode 14.0).
 const PYTHON_BITS: Bits = ALPHA | MODIFIER | PY_DIGIT | PY_SPACE | UPPER | RE_WORD;
 

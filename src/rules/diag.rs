@@ -26,6 +26,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// A finding that makes utoken skip or misread a line (and fails a strict load).
     pub fn error(
         path: impl Into<PathBuf>,
         line: usize,
@@ -41,6 +42,7 @@ impl Diagnostic {
         }
     }
 
+    /// A finding that loads but probably does not do what was meant.
     pub fn warning(
         path: impl Into<PathBuf>,
         line: usize,
@@ -53,6 +55,7 @@ impl Diagnostic {
         }
     }
 
+    /// Whether the finding fails a strict load (and `rules check`).
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

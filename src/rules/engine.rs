@@ -20,13 +20,16 @@ use super::pattern::{Prog, Scratch, Seg};
 use super::resources::Resources;
 use super::steps::{basic_type, basic_type_of};
 
-/// utoken's limits on nested splits (general, and for the number and symbol steps).
+/// utoken's limit on nested splits (past it, the rest of a segment goes to the whitespace
+/// split).
 pub const DEPTH_LIMIT: i32 = 250;
+/// utoken's limit on nested number splits (past it, numbers are no longer split off).
 pub const NUMBER_DEPTH_LIMIT: i32 = 200;
+/// utoken's limit on nested symbol-group splits.
 pub const SYMBOL_DEPTH_LIMIT: i32 = 200;
 
 /// The loaded rules and everything derived from them.
-pub struct Rules {
+pub(crate) struct Rules {
     pub res: Resources,
     /// The language code as given (utoken's `--lc`), if any.
     pub lang: Option<String>,
@@ -54,10 +57,10 @@ pub struct Tok {
 
 /// One found token: start in the segment, length in the text, and the output form before
 /// mark-up when it is not the text itself.
-pub type FoundToken = (u32, u32, Option<String>);
+pub(crate) type FoundToken = (u32, u32, Option<String>);
 
 /// What a step found in a segment: tokens at offsets of the segment.
-pub struct Found {
+pub(crate) struct Found {
     /// The first token (most steps find one).
     pub first: FoundToken,
     /// Further tokens (a contraction's parts).
@@ -83,8 +86,9 @@ impl Found {
     }
 }
 
+/// The depth counters utoken keeps (and the order it undoes them in).
 #[derive(Clone, Copy, Debug)]
-pub enum Counter {
+enum Counter {
     General,
     Number,
     Symbol,
@@ -113,6 +117,7 @@ pub struct Event {
     pub what: EventKind,
 }
 
+/// What happened to a segment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EventKind {
     /// A step split off tokens; the left remainder goes to `left_step`, the right one back
@@ -131,7 +136,7 @@ pub enum EventKind {
 }
 
 /// The state of tokenizing one line.
-pub struct Run<'r> {
+pub(crate) struct Run<'r> {
     pub rules: &'r Rules,
     pub s: &'r Sentence,
     /// Lower-case characters of the sentence (`İ` as `i`).
@@ -156,6 +161,7 @@ pub struct Run<'r> {
 }
 
 impl<'r> Run<'r> {
+    /// A run over one normalized line; `trace` records the events for `explain`.
     pub fn new(rules: &'r Rules, s: &'r Sentence, trace: bool) -> Run<'r> {
         Run {
             rules,
@@ -219,6 +225,7 @@ impl<'r> Run<'r> {
         }
     }
 
+    /// utoken's line vector (which step gates apply).
     pub fn lv(&self) -> Bits {
         self.s.lv
     }
@@ -545,13 +552,7 @@ impl<'r> Run<'r> {
         runs[i] as usize
     }
 
-    /// The output form of a token.
-    pub fn form<'t>(&'t self, tok: &'t Tok) -> &'t str {
-        tok.surf
-            .as_deref()
-            .unwrap_or_else(|| self.text(tok.start as usize, tok.end as usize))
-    }
-
+    /// The loaded resources.
     pub fn entries(&self) -> &'r Resources {
         &self.rules.res
     }

@@ -12,21 +12,21 @@
 //! so a live-reloading view can keep the last good rules. `strict=false` loads like utoken,
 //! skipping such lines with a warning.
 
-pub mod chars;
-pub mod chart;
+mod chars;
+pub(crate) mod chart;
 mod conditions;
 pub mod context;
-pub mod contraction;
+mod contraction;
 pub mod diag;
 pub mod engine;
-pub mod expand;
+mod expand;
 pub mod line;
 pub mod lint;
-pub mod markup;
-pub mod normalize;
+mod markup;
+mod normalize;
 pub mod origin;
-pub mod pattern;
-pub mod patterns;
+mod pattern;
+mod patterns;
 pub mod resources;
 mod scan;
 mod steps;

@@ -32,6 +32,7 @@ pub enum Step {
 }
 
 impl Step {
+    /// The steps in utoken's order.
     pub const ALL: [Step; 20] = [
         Step::Normalize,
         Step::Xml,
@@ -60,6 +61,7 @@ impl Step {
         self as u8
     }
 
+    /// The step a segment goes to when this one finds nothing in it.
     pub fn next(self) -> Option<Step> {
         Step::ALL.get(self as usize).copied()
     }
@@ -137,6 +139,7 @@ pub enum ChartType {
 }
 
 impl ChartType {
+    /// The type as utoken's chart writes it.
     pub fn as_str(&self) -> &str {
         match self {
             ChartType::Xml => "XML",

@@ -150,7 +150,11 @@ fn render(line: &LineTrace, event: &Event, base: usize) -> TraceLine {
             l = l
                 .part(Role::Label, format!("{}", Step::Main))
                 .part(Role::Plain, ": ");
-            l = tokens_part(l, line, tokens);
+            l = if tokens.is_empty() {
+                l.part(Role::Dropped, "only whitespace")
+            } else {
+                tokens_part(l, line, tokens)
+            };
         }
         EventKind::Guard { message } => {
             l = l.part(Role::Backtrack, format!("limit: {message}"));

@@ -32,6 +32,7 @@ pub enum ContextKind {
 }
 
 impl ContextKind {
+    /// The slot's name in rule files (for messages).
     pub fn slot(self) -> &'static str {
         match self {
             ContextKind::Left => "left-context",
@@ -61,6 +62,7 @@ impl ContextKind {
         }
     }
 
+    /// Whether the condition looks at the text left of the candidate.
     pub fn is_left(self) -> bool {
         matches!(self, ContextKind::Left | ContextKind::LeftNot)
     }

@@ -32,10 +32,6 @@ impl<'a> Seg<'a> {
         self.chars.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.chars.is_empty()
-    }
-
     /// Whether the character at `i` exists and has one of `mask`'s bits.
     #[inline]
     pub fn is(&self, i: usize, mask: Bits) -> bool {
@@ -55,14 +51,6 @@ impl<'a> Seg<'a> {
             i -= 1;
         }
         i > 0 && self.is(i - 1, chars::L)
-    }
-
-    /// A sub-segment.
-    pub fn slice(&self, start: usize, end: usize) -> Seg<'a> {
-        Seg {
-            chars: &self.chars[start..end],
-            bits: &self.bits[start..end],
-        }
     }
 }
 
@@ -239,12 +227,6 @@ impl Prog {
         (0..=seg.len())
             .rev()
             .find_map(|p| self.run(seg, p, scratch))
-    }
-
-    /// Whether the pattern matches at `pos`, and the token group's span if it has one.
-    pub fn match_at(&self, seg: &Seg, pos: usize, scratch: &mut Scratch) -> Option<(usize, usize)> {
-        scratch.reset(self.insts.len(), seg.len());
-        self.run(seg, pos, scratch)
     }
 
     fn run(&self, seg: &Seg, start: usize, scratch: &mut Scratch) -> Option<(usize, usize)> {

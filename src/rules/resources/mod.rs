@@ -30,6 +30,7 @@ pub enum EntryKind {
 }
 
 impl EntryKind {
+    /// The head slot that makes such entries (for messages).
     pub fn head(self) -> &'static str {
         match self {
             EntryKind::Abbrev => "abbrev",
@@ -218,6 +219,7 @@ impl Trie {
             .map(|i| self.child_nodes[first_other + i])
     }
 
+    /// The node of the empty prefix, where every walk starts.
     pub fn root(&self) -> u32 {
         0
     }
@@ -231,6 +233,7 @@ pub struct CharSet {
 }
 
 impl CharSet {
+    /// Adds a character.
     pub fn insert(&mut self, c: char) {
         if c.is_ascii() {
             self.ascii |= 1 << c as u32;
@@ -239,6 +242,7 @@ impl CharSet {
         }
     }
 
+    /// Whether the character is in the set.
     #[inline]
     pub fn contains(&self, c: char) -> bool {
         if c.is_ascii() {
@@ -260,6 +264,7 @@ impl std::hash::BuildHasher for FxBuild {
     }
 }
 
+/// The hasher of [`FxBuild`].
 pub struct FxHasher(u64);
 
 impl std::hash::Hasher for FxHasher {
@@ -351,6 +356,7 @@ pub fn read_text(path: &Path) -> Result<String, Diagnostic> {
 }
 
 impl Resources {
+    /// Empty resources, to load files into.
     pub fn new() -> Resources {
         Resources {
             main: Trie::new(),
