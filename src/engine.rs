@@ -54,6 +54,8 @@ pub enum Trace {
     Bpe(crate::bpe::BpeTrace),
     /// Words and their greedy longest-match pieces (WordPiece).
     WordPiece(crate::wordpiece::WordPieceTrace),
+    /// The rule engine's recursion tree: segments, the step that split each, tokens found.
+    Rules(crate::rules::RuleTrace),
 }
 
 impl Trace {
@@ -66,6 +68,7 @@ impl Trace {
             Trace::Fst(trace) => trace.lines(text),
             Trace::Bpe(trace) => trace.lines(text),
             Trace::WordPiece(trace) => trace.lines.clone(),
+            Trace::Rules(trace) => trace.lines(text),
         }
     }
 

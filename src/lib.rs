@@ -23,6 +23,7 @@ pub mod merges;
 pub mod offsets;
 pub mod output;
 pub mod pretok;
+pub mod rules;
 pub mod simple;
 pub mod spec;
 pub mod token;

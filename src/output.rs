@@ -22,6 +22,8 @@ pub enum Format {
     /// The token ids of each text separated by spaces, one line per text (`-` for a token
     /// without an id).
     Ids,
+    /// utoken's chart: one JSON object per text with code-point spans, types and forms.
+    Chart,
 }
 
 /// Writes `tokens` of `text` in `format`.
@@ -31,7 +33,20 @@ pub fn write(
     text: &str,
     tokens: &Tokenization,
 ) -> io::Result<()> {
+    write_record(out, format, 1, text, tokens)
+}
+
+/// Writes `tokens` of `text` in `format` as record `number` (1-based; formats that number
+/// their records, such as `chart`, show it).
+pub fn write_record(
+    out: &mut dyn Write,
+    format: Format,
+    number: usize,
+    text: &str,
+    tokens: &Tokenization,
+) -> io::Result<()> {
     match format {
+        Format::Chart => crate::rules::chart::write(out, number, text, tokens),
         Format::Text => write_text(out, text, tokens),
         Format::Json => write_json(out, text, tokens),
         Format::Datok => write_datok(out, text, tokens),

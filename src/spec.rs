@@ -78,6 +78,12 @@ pub const KINDS: &[KindInfo] = &[
         about: "BERT WordPiece: basic pre-split, greedy longest match with ##; ?lowercase=true|false&special=all|none",
         takes_options: true,
     },
+    KindInfo {
+        name: "rules",
+        usage: "rules:DIR?lang=LC",
+        about: "utoken's rule files run as utoken runs them (also rules:FILE; options simple=true, strict=false)",
+        takes_options: true,
+    },
 ];
 
 /// The valid kinds as one line, for error messages.
@@ -217,6 +223,7 @@ pub fn load_spec(spec: Spec) -> Result<Box<dyn Tokenizer>> {
         "fst" => crate::fst::load(spec),
         "bpe" | "tiktoken" | "spm" => crate::bpe::load(spec),
         "wordpiece" => crate::wordpiece::load(spec),
+        "rules" => crate::rules::load(spec),
         other => unreachable!("kind `{other}` is in KINDS but has no loader"),
     }
 }

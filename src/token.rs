@@ -178,6 +178,8 @@ pub enum Origin {
     /// A subword model's token: its id, and the rank of the merge rule that makes it (`None`
     /// for base symbols, special tokens and models without merges such as WordPiece).
     Subword { id: u32, rank: Option<u32> },
+    /// A rule-engine token: the step, utoken's chart type and sem-class, the entry's file line.
+    Rule(crate::rules::RuleOrigin),
 }
 
 impl fmt::Display for Origin {
@@ -212,6 +214,7 @@ impl fmt::Display for Origin {
                 rank: Some(rank),
             } => write!(f, "id {id}, merge rank {rank}"),
             Origin::Subword { id, rank: None } => write!(f, "id {id}"),
+            Origin::Rule(rule) => write!(f, "{rule}"),
         }
     }
 }

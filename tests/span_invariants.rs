@@ -24,6 +24,8 @@ const SPECS: &[&str] = &[
     "tiktoken:samples/bpe/sample.tiktoken?pattern=o200k",
     "spm:samples/bpe/sample-spm.model",
     "wordpiece:samples/bpe/sample-wordpiece.txt",
+    "rules:rules?lang=eng",
+    "rules:rules?lang=eng&simple=true",
 ];
 
 static TOKENIZERS: LazyLock<Vec<Box<dyn toklab::Tokenizer>>> = LazyLock::new(|| {

@@ -8,6 +8,7 @@ mod explain;
 mod fst;
 mod input;
 mod kinds;
+mod rules;
 mod tokenize;
 pub mod workbench;
 
@@ -52,6 +53,8 @@ enum Command {
     Bpe(bpe::Args),
     /// Inspect a finite-state network, or save it in toklab's compiled form.
     Fst(fst::Args),
+    /// Work with rule files in utoken's format (`toklab rules check FILE…`).
+    Rules(rules::Args),
 }
 
 /// Runs the command line; errors are printed as `toklab: …` with exit status 1.
@@ -67,6 +70,7 @@ pub fn main() -> ExitCode {
         Some(Command::Compare(args)) => compare::run(args),
         Some(Command::Bpe(args)) => bpe::run(args),
         Some(Command::Fst(args)) => fst::run(args),
+        Some(Command::Rules(args)) => rules::run(args),
         None => workbench::run(cli.workbench),
     };
     match result {

@@ -27,9 +27,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let result = (|| -> anyhow::Result<()> {
+        let mut number = 0;
         while let Some(text) = lines.next_text()? {
+            number += 1;
             let tokens = tokenizer.tokenize(&text);
-            output::write(&mut out, args.format, &text, &tokens)?;
+            output::write_record(&mut out, args.format, number, &text, &tokens)?;
         }
         out.flush()?;
         Ok(())

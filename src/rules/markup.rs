@@ -1,0 +1,300 @@
+//! utoken's `@` mark-up for detokenization: a token listed in the detokenizer file
+//! (`::markup-attach`) gets `@` on each side where the original text had no space
+//! (`peace @-@ loving`); paired delimiters such as quotes become opening or closing
+//! (`"@ Hello … world @"`) by which side has a letter or digit.
+
+use super::chars::{self, L, ND};
+use super::engine::Run;
+use super::resources::{MarkupEntry, Resources};
+
+/// The mark-up character. utoken reads `::attach-tag` but stores it under a misspelt name,
+/// so its tag is always `@`; so is ours.
+pub const ATTACH_TAG: char = '@';
+
+impl Resources {
+    /// utoken's `markup_attach_re`: `@?` + a mark-up entry (a grouped one may repeat its last
+    /// character) + `@?`, or `@@`, ignoring case.
+    pub fn is_markup_token(&self, token: &str) -> bool {
+        if token == "@@" {
+            return true;
+        }
+        // Most tokens are words: no entry (nor `@`, nor `/`) starts with their first letter.
+        let first = token.chars().next().map(chars::lower);
+        if !first.is_some_and(|c| c == ATTACH_TAG || c == '/' || self.markup_first.contains(c)) {
+            return false;
+        }
+        let lowered;
+        let t: &str = if token.chars().any(char::is_uppercase) {
+            lowered = token.to_lowercase();
+            &lowered
+        } else {
+            token
+        };
+        for (lead, trail) in [(true, true), (true, false), (false, true), (false, false)] {
+            let mut middle = t;
+            if lead {
+                match middle.strip_prefix(ATTACH_TAG) {
+                    Some(rest) => middle = rest,
+                    None => continue,
+                }
+            }
+            if trail {
+                match middle.strip_suffix(ATTACH_TAG) {
+                    Some(rest) => middle = rest,
+                    None => continue,
+                }
+            }
+            if !middle.is_empty() && self.is_markup_element(middle) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether `middle` is a mark-up headword (a grouped one may repeat its last character)
+    /// or `/`.
+    fn is_markup_element(&self, middle: &str) -> bool {
+        if middle == "/" {
+            return true;
+        }
+        self.markup_elements.iter().any(|(element, group)| {
+            if !*group {
+                return middle == element;
+            }
+            let Some(last) = element.chars().next_back() else {
+                return false;
+            };
+            let head = &element[..element.len() - last.len_utf8()];
+            middle
+                .strip_prefix(head)
+                .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c == last))
+        })
+    }
+}
+
+impl Run<'_> {
+    pub(super) fn is_markup_token(&self, token: &str) -> bool {
+        self.entries().is_markup_token(token)
+    }
+
+    /// The marked-up form of `token` at sentence positions `start..end`, if it changes
+    /// (utoken's `add_any_mt_tok_delimiter`).
+    pub(super) fn markup(&self, token: &str, start: usize, end: usize) -> Option<String> {
+        let res = self.entries();
+        if !res.is_markup_token(token) || self.s.chars.is_empty() {
+            return None;
+        }
+        let left = self.left_of(start);
+        let right = self.right_of(end);
+        let lc_token = token.to_lowercase();
+        let mut shortened = lc_token.clone();
+        let first = token.chars().next()?;
+        if token.chars().all(|c| c == first) {
+            // A run of one character falls back to shorter runs. (utoken loops forever on
+            // `@@`, which has no entry; here it simply gets no mark-up.)
+            while token.chars().count() >= 2 && !res.markup.contains_key(&shortened) {
+                shortened.pop();
+                if shortened.is_empty() {
+                    return None;
+                }
+            }
+        }
+        let group_needed = lc_token != shortened;
+        let mut valid: Option<&MarkupEntry> = None;
+        let mut paired = false;
+        for entry in res.markup.get(&shortened).into_iter().flatten() {
+            if self.markup_conditions(entry, &lc_token, left, right, group_needed) {
+                valid = Some(entry);
+                if entry.paired {
+                    paired = true;
+                    break;
+                }
+            }
+        }
+        let entry = valid?;
+        let mut out = token.to_string();
+        if paired {
+            match self.open_or_close(start, end) {
+                Some(true) => out.push(ATTACH_TAG),
+                Some(false) => out.insert(0, ATTACH_TAG),
+                None => paired = false,
+            }
+        }
+        if !paired {
+            if left
+                .chars()
+                .next_back()
+                .is_some_and(|c| !chars::is(c, chars::SPACE))
+            {
+                out.insert(0, ATTACH_TAG);
+            }
+            if right
+                .chars()
+                .next()
+                .is_some_and(|c| !chars::is(c, chars::SPACE))
+            {
+                out.push(ATTACH_TAG);
+            }
+        }
+        if entry.exceptions.contains(&out) {
+            return None;
+        }
+        (out != token).then_some(out)
+    }
+
+    fn markup_conditions(
+        &self,
+        entry: &MarkupEntry,
+        lc_token: &str,
+        left: &str,
+        right: &str,
+        group_needed: bool,
+    ) -> bool {
+        // utoken passes the lower-cased token to the case test.
+        (!group_needed || entry.group)
+            && self.conditions_hold(&entry.cond, lc_token, &entry.s, left, right)
+    }
+}
+
+/// Whether a paired delimiter opens (`Some(true)`) or closes a stretch, by where letters
+/// and digits are: directly next to it counts 10, in the same word 5.
+fn score(close: (bool, bool), open: (bool, bool)) -> Option<bool> {
+    let points = |(next_to, in_word): (bool, bool)| {
+        if next_to {
+            10
+        } else if in_word {
+            5
+        } else {
+            0
+        }
+    };
+    match points(open).cmp(&points(close)) {
+        std::cmp::Ordering::Greater => Some(true),
+        std::cmp::Ordering::Less => Some(false),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+/// Where the words are in a sentence, for the paired-delimiter scores: for each position, the
+/// nearest whitespace and letter-or-digit on either side (so each score is a lookup, however
+/// long the line).
+pub struct WordIndex {
+    /// 1 + index of the last whitespace / letter-or-digit before each position (0: none).
+    space_before: Vec<u32>,
+    lnd_before: Vec<u32>,
+    /// Index of the first whitespace / letter-or-digit at or after each position (n: none).
+    space_from: Vec<u32>,
+    lnd_from: Vec<u32>,
+}
+
+impl WordIndex {
+    pub fn new(bits: &[chars::Bits]) -> WordIndex {
+        let n = bits.len();
+        let mut idx = WordIndex {
+            space_before: vec![0; n + 1],
+            lnd_before: vec![0; n + 1],
+            space_from: vec![n as u32; n + 1],
+            lnd_from: vec![n as u32; n + 1],
+        };
+        for (i, &b) in bits.iter().enumerate() {
+            idx.space_before[i + 1] = if b & chars::SPACE != 0 {
+                i as u32 + 1
+            } else {
+                idx.space_before[i]
+            };
+            idx.lnd_before[i + 1] = if b & (L | ND) != 0 {
+                i as u32 + 1
+            } else {
+                idx.lnd_before[i]
+            };
+        }
+        for i in (0..n).rev() {
+            let b = bits[i];
+            idx.space_from[i] = if b & chars::SPACE != 0 {
+                i as u32
+            } else {
+                idx.space_from[i + 1]
+            };
+            idx.lnd_from[i] = if b & (L | ND) != 0 {
+                i as u32
+            } else {
+                idx.lnd_from[i + 1]
+            };
+        }
+        idx
+    }
+
+    /// `.*(\pL\pM*|\d)\S*$` on the text before `p`: its last word has a letter or digit.
+    fn last_word_has(&self, p: usize) -> bool {
+        self.lnd_before[p] > self.space_before[p]
+    }
+
+    /// `\S*(\pL|\d)` on the text from `p`: its first word has a letter or digit.
+    fn first_word_has(&self, p: usize) -> bool {
+        self.lnd_from[p] < self.space_from[p]
+    }
+}
+
+impl Run<'_> {
+    /// Opening (`Some(true)`) or closing, for a paired delimiter at `start..end`.
+    fn open_or_close(&self, start: usize, end: usize) -> Option<bool> {
+        let bits = &self.s.bits;
+        let words = self.words.get_or_init(|| WordIndex::new(bits));
+        // `.*(\pL\pM*|\d)$` before the token.
+        let mut i = start;
+        while i > 0 && bits[i - 1] & chars::M != 0 {
+            i -= 1;
+        }
+        let ends_lnd = i > 0 && (bits[i - 1] & L != 0 || (i == start && bits[i - 1] & ND != 0));
+        let starts_lnd = end < bits.len() && bits[end] & (L | ND) != 0;
+        score(
+            (ends_lnd, words.last_word_has(start)),
+            (starts_lnd, words.first_word_has(end)),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn markup_tokens() {
+        let mut r = Resources::new();
+        r.load_detok_text(
+            Path::new("d.txt"),
+            "::markup-attach - ::group True\n::markup-attach .. ::group True\n::markup-attach \" ::paired-delimiter True ::group True\n",
+            &[],
+        );
+        assert!(r.is_markup_token("-") && r.is_markup_token("---") && r.is_markup_token("@-@"));
+        assert!(r.is_markup_token("...") && !r.is_markup_token("."));
+        assert!(r.is_markup_token("/") && r.is_markup_token("@@") && !r.is_markup_token("@"));
+        assert!(!r.is_markup_token("-x"));
+    }
+
+    #[test]
+    fn open_close_scores() {
+        let score_of = |left: &str, right: &str| {
+            let text = format!("{left}\"{right}");
+            let bits: Vec<chars::Bits> = text.chars().map(chars::bits).collect();
+            let words = WordIndex::new(&bits);
+            let p = left.chars().count();
+            let ends = left
+                .chars()
+                .next_back()
+                .is_some_and(|c| chars::is(c, L | ND));
+            let starts = right.chars().next().is_some_and(|c| chars::is(c, L | ND));
+            score(
+                (ends, words.last_word_has(p)),
+                (starts, words.first_word_has(p + 1)),
+            )
+        };
+        assert_eq!(score_of("said ", "Hello"), Some(true));
+        assert_eq!(score_of("world", " and"), Some(false));
+        assert_eq!(score_of("a ", " b"), None);
+        assert_eq!(score_of("x.", ". y"), Some(false));
+        assert_eq!(score_of(". ", " ."), None);
+        assert_eq!(score_of("(x.", ")"), Some(false));
+    }
+}

@@ -1,0 +1,153 @@
+//! Conformance with utoken 0.1.8: the rule engine on utoken's own English resource files must
+//! give utoken's outputs for ../shared/conformance/utoken/sentences.txt — its default output
+//! (expected.txt), its `--simple` output (expected-simple.txt) and its chart
+//! (expected-chart.jsonl). Prints the agreement per file; fails below 99%.
+
+mod common;
+
+use std::path::Path;
+
+use toklab::output::{self, Format};
+
+const BAR: f64 = 0.99;
+
+fn lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Tokenizes every sentence with `spec` and renders it in `format`, one line each.
+fn render(spec: &str, format: Format, sentences: &[String]) -> Vec<String> {
+    let tokenizer = toklab::load(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+    sentences
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let tokens = tokenizer.tokenize(text);
+            let mut out = Vec::new();
+            output::write_record(&mut out, format, i + 1, text, &tokens).unwrap();
+            String::from_utf8(out)
+                .unwrap()
+                .trim_end_matches('\n')
+                .to_string()
+        })
+        .collect()
+}
+
+/// Prints the agreement and the first differences; returns the agreement.
+fn agreement(name: &str, got: &[String], expected: &[String], sentences: &[String]) -> f64 {
+    assert_eq!(got.len(), expected.len(), "{name}: line count");
+    let mut same = 0;
+    let mut shown = 0;
+    for (i, (g, e)) in got.iter().zip(expected).enumerate() {
+        if g == e {
+            same += 1;
+        } else if shown < 5 {
+            shown += 1;
+            eprintln!(
+                "{name}: line {} differs\n  input    {}\n  toklab   {g}\n  utoken   {e}",
+                i + 1,
+                sentences[i]
+            );
+        }
+    }
+    let ratio = same as f64 / expected.len() as f64;
+    println!(
+        "utoken conformance {name}: {same}/{} lines identical ({:.2}%)",
+        expected.len(),
+        100.0 * ratio
+    );
+    ratio
+}
+
+#[test]
+fn utoken_conformance() {
+    let Some(shared) = common::shared_dir("utoken_conformance") else {
+        return;
+    };
+    let dir = shared.join("conformance/utoken");
+    let sentences = lines(&dir.join("sentences.txt"));
+    let spec = format!("rules:{}?lang=eng", dir.join("data").display());
+    let simple = format!("{spec}&simple=true");
+    let checks = [
+        ("expected.txt", render(&spec, Format::Text, &sentences)),
+        (
+            "expected-simple.txt",
+            render(&simple, Format::Text, &sentences),
+        ),
+        (
+            "expected-chart.jsonl",
+            render(&spec, Format::Chart, &sentences),
+        ),
+    ];
+    let mut failed = Vec::new();
+    for (file, got) in &checks {
+        let expected = lines(&dir.join(file));
+        let ratio = agreement(file, got, &expected, &sentences);
+        if ratio < BAR {
+            failed.push(format!("{file}: {:.2}%", 100.0 * ratio));
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "below the {}% bar: {failed:?}",
+        100.0 * BAR
+    );
+}
+
+#[test]
+fn every_token_points_into_the_text_and_names_its_step() {
+    let Some(shared) = common::shared_dir("rules_provenance") else {
+        return;
+    };
+    let dir = shared.join("conformance/utoken");
+    let sentences = lines(&dir.join("sentences.txt"));
+    let tokenizer =
+        toklab::load(&format!("rules:{}?lang=eng", dir.join("data").display())).unwrap();
+    let mut with_entry = 0;
+    for text in &sentences {
+        let tokens = tokenizer.tokenize(text);
+        tokens
+            .check(text)
+            .unwrap_or_else(|e| panic!("{e} on {text:?}"));
+        for token in &tokens.tokens {
+            let toklab::Origin::Rule(origin) = &token.origin else {
+                panic!("a rules token without a rule origin: {token:?}");
+            };
+            if let Some(entry) = &origin.entry {
+                with_entry += 1;
+                assert!(entry.file.ends_with(".txt") && entry.line > 0, "{entry}");
+            }
+        }
+    }
+    assert!(with_entry > 100, "dictionary entries found: {with_entry}");
+}
+
+#[test]
+fn loads_as_many_entries_as_utoken() {
+    // utoken's loader log for these files (NOTES.md §1.5): tok-resource-eng.txt 61 entries,
+    // tok-resource-eng-global.txt 1,679, tok-resource.txt 1,889.
+    let Some(shared) = common::shared_dir("rules_entry_count") else {
+        return;
+    };
+    let data = shared.join("conformance/utoken/data");
+    let options = toklab::rules::LoadOptions {
+        lang: Some("eng".into()),
+        ..Default::default()
+    };
+    let rules = toklab::rules::RulesTokenizer::load_dir(&data, &options).unwrap();
+    let per_file = |name: &str| {
+        rules
+            .entries()
+            .iter()
+            .filter(|e| e.loc.file.ends_with(name))
+            .count()
+    };
+    assert_eq!(per_file("tok-resource-eng.txt"), 61);
+    assert_eq!(per_file("tok-resource-eng-global.txt"), 1679);
+    assert_eq!(per_file("/tok-resource.txt"), 1889);
+    assert_eq!(rules.entries().len(), 61 + 1679 + 1889);
+}
