@@ -244,6 +244,43 @@ fn tiktoken_test_plans() {
     assert!(failures.is_empty(), "{failures:?}");
 }
 
+/// `semantics=sp` (the default, asked for explicitly) keeps 100%; `semantics=hf` too, since the
+/// real dictionaries are proper (`toklab bpe check`) and by Lemma 1 Definition 4 then gives the
+/// same tokens — computed another way, by the formal dictionary instead of the fast loop.
+#[test]
+fn both_semantics_on_the_conformance_lines() {
+    let Some(dir) = bpe_dir("both_semantics_on_the_conformance_lines") else {
+        return;
+    };
+    let models = [
+        (format!("bpe:{}", data(&dir, "gpt2")), "expected-gpt2.jsonl"),
+        (
+            format!("tiktoken:{}", data(&dir, "tiktoken/cl100k_base.tiktoken")),
+            "expected-cl100k.jsonl",
+        ),
+        (
+            format!("tiktoken:{}", data(&dir, "tiktoken/o200k_base.tiktoken")),
+            "expected-o200k.jsonl",
+        ),
+        (
+            format!(
+                "spm:{}",
+                data(&dir, "sentencepiece/botchan_en_bpe_1000.model")
+            ),
+            "expected-spm-botchan-bpe1000.jsonl",
+        ),
+        (
+            format!("spm:{}", data(&dir, "sentencepiece/kjv_bpe_8000.model")),
+            "expected-spm-kjv-bpe8000.jsonl",
+        ),
+    ];
+    for (spec, expected) in &models {
+        for semantics in ["sp", "hf"] {
+            check_lines(&dir, &format!("{spec}?semantics={semantics}"), expected);
+        }
+    }
+}
+
 /// The paper's improper dictionaries: the libraries give SentencePiece semantics (Definition
 /// 3), and so does toklab's encoder.
 #[test]

@@ -24,6 +24,10 @@ const SPECS: &[&str] = &[
     "tiktoken:samples/bpe/sample.tiktoken?pattern=o200k",
     "spm:samples/bpe/sample-spm.model",
     "wordpiece:samples/bpe/sample-wordpiece.txt",
+    "bpe:samples/bpe/gpt2?semantics=hf",
+    "bpe:samples/bpe/tokenizer.json",
+    "tiktoken:samples/bpe/sample.tiktoken?pattern=r50k&semantics=hf",
+    "spm:samples/bpe/sample-spm.model?semantics=hf",
 ];
 
 static TOKENIZERS: LazyLock<Vec<Box<dyn toklab::Tokenizer>>> = LazyLock::new(|| {

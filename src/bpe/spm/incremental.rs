@@ -1,0 +1,56 @@
+//! Incremental re-tokenization for SentencePiece BPE models. SentencePiece has no
+//! pre-tokenizer: the normalized text is one piece, so an edit goes through Algorithm 1
+//! (`crate::bpe::incremental::remerge`) on the normalized text, keeping the old tokens before
+//! and after the edit and merging again only around the seams. The normalizer runs on both
+//! texts whole (it is linear and cheap next to merging).
+//!
+//! Falls back to tokenizing the new text whole where the old tokens do not give the merge
+//! result exactly: unigram models, models with unused pieces (split back after merging),
+//! text with user-defined pieces, byte fallback or unknown characters, and short texts.
+
+use super::SpmTokenizer;
+use crate::bpe::incremental::{LONG_PIECE, raw_ends, remerge};
+use crate::engine::Tokenizer;
+use crate::token::Tokenization;
+
+/// Tokenizes `new`, an edit of `old` whose tokens (by this model) are `old_tokens`.
+pub fn retokenize(
+    tokenizer: &SpmTokenizer,
+    old: &str,
+    old_tokens: &Tokenization,
+    new: &str,
+) -> Tokenization {
+    if old == new {
+        return old_tokens.clone();
+    }
+    let model = tokenizer.model();
+    if model.unigram.is_some() || model.has_unused() {
+        return tokenizer.tokenize(new);
+    }
+    let old_norm = model.normalizer.normalize(old);
+    let new_norm = model.normalizer.normalize(new);
+    let one_segment = |text: &str| {
+        model
+            .user_defined
+            .as_ref()
+            .is_none_or(|(matcher, _)| matcher.find(text).is_none())
+    };
+    let (old_bytes, new_bytes) = (old_norm.text.as_bytes(), new_norm.text.as_bytes());
+    if new_bytes.len() < LONG_PIECE || !one_segment(&old_norm.text) || !one_segment(&new_norm.text)
+    {
+        return tokenizer.tokenize(new);
+    }
+    let Some(ends) = raw_ends(&model.bpe, old_bytes, &old_tokens.tokens) else {
+        return tokenizer.tokenize(new);
+    };
+    let mut symbols = Vec::new();
+    remerge(&model.bpe, old_bytes, &ends, new_bytes, &mut symbols);
+    let mut tokens = Vec::with_capacity(symbols.len());
+    model.push_symbols(&symbols, new_bytes.len(), &[], 0, &mut tokens);
+    Tokenization::new(
+        tokens
+            .iter()
+            .map(|t| model.token(new, &new_norm, t))
+            .collect(),
+    )
+}
