@@ -224,12 +224,42 @@ pub fn retokenize(
                     .filter(|_| bytes.len() >= LONG_PIECE);
                 let remerged = counterpart.and_then(|c| {
                     let old_bytes = c.bytes(old, &mut old_spaced);
-                    let ends = raw_ends(model, old_bytes, old_of(c.span))?;
-                    Some(remerge(model, old_bytes, &ends, bytes, &mut symbols))
+                    let kept = old_of(c.span);
+                    let ends = raw_ends(model, old_bytes, kept)?;
+                    let ids: Vec<u32> = kept.iter().filter_map(|t| t.id).collect();
+                    Some((c.span, kept, remerge(model, old_bytes, &ends, &ids, bytes)))
                 });
-                if remerged.is_none() {
-                    model.merge_piece(bytes, &mut symbols, &mut |_| {});
+                if let Some((old_span, kept, done)) = remerged {
+                    // The unchanged tokens at both ends are kept; the middle is built anew.
+                    let moved = |by: isize| {
+                        move |t: &Token| {
+                            let mut t = t.clone();
+                            let at = |x: usize| (x as isize + by) as usize;
+                            t.span = Span::new(at(t.span.start), at(t.span.end));
+                            t
+                        }
+                    };
+                    let head = cut.span.start as isize - old_span.start as isize;
+                    let tail = cut.span.end as isize - old_span.end as isize;
+                    tokens.extend(kept[..done.lead].iter().map(moved(head)));
+                    let n = done.symbols.len();
+                    let middle = &done.symbols[done.lead..n - done.trail];
+                    let middle_end = done
+                        .symbols
+                        .get(n - done.trail)
+                        .map_or(bytes.len(), |s| s.start as usize);
+                    let pre = PreToken {
+                        span: cut.span,
+                        bytes: &bytes[..middle_end],
+                        inserted: cut.inserted,
+                        alternative: cut.alternative,
+                        special: None,
+                    };
+                    piece_tokens(model, new, &pre.with_symbols(middle), &mut tokens);
+                    tokens.extend(kept[kept.len() - done.trail..].iter().map(moved(tail)));
+                    continue;
                 }
+                model.merge_piece(bytes, &mut symbols, &mut |_| {});
             }
         }
         let pre = PreToken {
@@ -268,40 +298,89 @@ pub(crate) fn raw_ends(model: &BpeModel, piece: &[u8], tokens: &[Token]) -> Opti
     (at == piece.len()).then_some(ends)
 }
 
-/// Merges `new_piece`, an edit of `old_piece` whose merged symbols end at `old_ends`, by
-/// Algorithm 1: the result is what merging `new_piece` whole gives, unknown symbols resolved
-/// and the whole-piece lookup done as [`BpeModel::merge_piece`] does.
+/// A piece merged again by Algorithm 1: its symbols (unknown ones resolved), of which the
+/// first `lead` and the last `trail` are old tokens unchanged (the same bytes at the same
+/// distance from the piece's start or end), so callers can keep those tokens as they were.
+pub(crate) struct Remerged {
+    pub symbols: Vec<Symbol>,
+    pub lead: usize,
+    pub trail: usize,
+}
+
+/// Merges `new_piece`, an edit of `old_piece` whose merged symbols end at `old_ends` with ids
+/// `old_ids`, by Algorithm 1: the result is what [`BpeModel::merge_piece`] gives for
+/// `new_piece` (whole-piece lookup, merges, unknown symbols resolved).
 pub(crate) fn remerge(
     model: &BpeModel,
     old_piece: &[u8],
     old_ends: &[usize],
+    old_ids: &[u32],
     new_piece: &[u8],
-    symbols: &mut Vec<Symbol>,
-) -> merges::Retokenized {
+) -> Remerged {
+    if model.whole_piece_first
+        && let Some(id) = model.vocab.id(new_piece)
+    {
+        return Remerged {
+            symbols: vec![Symbol { id, start: 0 }],
+            lead: 0,
+            trail: 0,
+        };
+    }
     let mut scratch = Vec::new();
     let mut encode = |piece: &[u8], out: &mut Vec<usize>| {
         model.merge_only(piece, &mut scratch, &mut |_| {});
         let ends = scratch.iter().skip(1).map(|s| s.start as usize);
         out.extend(ends.chain(std::iter::once(piece.len())));
     };
-    let done = merges::retokenize(old_piece, old_ends, new_piece, &mut encode);
-    symbols.clear();
-    if model.whole_piece_first
-        && let Some(id) = model.vocab.id(new_piece)
-    {
-        symbols.push(Symbol { id, start: 0 });
-        return done;
+    let ends = merges::retokenize(old_piece, old_ends, new_piece, &mut encode).ends;
+    let edit = Edit::between(old_piece, new_piece);
+    let (old_n, new_n) = (old_ends.len(), ends.len());
+    let start_of = |ends: &[usize], i: usize| if i == 0 { 0 } else { ends[i - 1] };
+    let lead = (0..old_n.min(new_n))
+        .take_while(|&i| old_ends[i] == ends[i] && ends[i] <= edit.prefix)
+        .count();
+    let from_end = |len: usize, x: usize| len - x;
+    let trail = (1..=(old_n - lead).min(new_n - lead))
+        .take_while(|&j| {
+            let (o, n) = (old_n - j, new_n - j);
+            let (old_start, new_start) = (start_of(old_ends, o), start_of(&ends, n));
+            from_end(new_piece.len(), new_start) == from_end(old_piece.len(), old_start)
+                && from_end(new_piece.len(), ends[n]) == from_end(old_piece.len(), old_ends[o])
+                && new_start >= new_piece.len() - edit.suffix
+        })
+        .count();
+    let middle_start = start_of(&ends, lead);
+    let middle_end = start_of(&ends, new_n - trail);
+    let mut middle: Vec<Symbol> = (lead..new_n - trail)
+        .map(|i| {
+            let at = start_of(&ends, i);
+            Symbol {
+                id: model.vocab.id(&new_piece[at..ends[i]]).unwrap_or(NO_ID),
+                start: at as u32,
+            }
+        })
+        .collect();
+    model.resolve_unknown(&new_piece[..middle_end], &mut middle);
+    debug_assert!(
+        middle
+            .first()
+            .is_none_or(|s| s.start as usize == middle_start)
+    );
+    let mut symbols = Vec::with_capacity(lead + middle.len() + trail);
+    symbols.extend((0..lead).map(|i| Symbol {
+        id: old_ids[i],
+        start: start_of(&ends, i) as u32,
+    }));
+    symbols.append(&mut middle);
+    symbols.extend((new_n - trail..new_n).map(|n| Symbol {
+        id: old_ids[old_n - (new_n - n)],
+        start: start_of(&ends, n) as u32,
+    }));
+    Remerged {
+        symbols,
+        lead,
+        trail,
     }
-    let mut at = 0;
-    for &end in &done.ends {
-        symbols.push(Symbol {
-            id: model.vocab.id(&new_piece[at..end]).unwrap_or(NO_ID),
-            start: at as u32,
-        });
-        at = end;
-    }
-    model.resolve_unknown(new_piece, symbols);
-    done
 }
 
 #[cfg(test)]

@@ -43,10 +43,10 @@ pub fn retokenize(
     let Some(ends) = raw_ends(&model.bpe, old_bytes, &old_tokens.tokens) else {
         return tokenizer.tokenize(new);
     };
-    let mut symbols = Vec::new();
-    remerge(&model.bpe, old_bytes, &ends, new_bytes, &mut symbols);
-    let mut tokens = Vec::with_capacity(symbols.len());
-    model.push_symbols(&symbols, new_bytes.len(), &[], 0, &mut tokens);
+    let ids: Vec<u32> = old_tokens.tokens.iter().filter_map(|t| t.id).collect();
+    let done = remerge(&model.bpe, old_bytes, &ends, &ids, new_bytes);
+    let mut tokens = Vec::with_capacity(done.symbols.len());
+    model.push_symbols(&done.symbols, new_bytes.len(), &[], 0, &mut tokens);
     Tokenization::new(
         tokens
             .iter()
