@@ -136,34 +136,40 @@ fn sentencepiece_kjv_lines() {
     check_lines(&dir, &spec, "expected-spm-kjv-bpe8000.jsonl");
 }
 
+/// The models with reference ids in the shared folder: the name their expected files and
+/// chunk entries go by (`expected-NAME.jsonl`), and their spec.
+fn reference_models(dir: &Path) -> [(&'static str, String); 5] {
+    [
+        ("gpt2", format!("bpe:{}", data(dir, "gpt2"))),
+        (
+            "cl100k",
+            format!("tiktoken:{}", data(dir, "tiktoken/cl100k_base.tiktoken")),
+        ),
+        (
+            "o200k",
+            format!("tiktoken:{}", data(dir, "tiktoken/o200k_base.tiktoken")),
+        ),
+        (
+            "spm-botchan-bpe1000",
+            format!(
+                "spm:{}",
+                data(dir, "sentencepiece/botchan_en_bpe_1000.model")
+            ),
+        ),
+        (
+            "spm-kjv-bpe8000",
+            format!("spm:{}", data(dir, "sentencepiece/kjv_bpe_8000.model")),
+        ),
+    ]
+}
+
 /// The multi-line chunks (with `\n`, `\r\n` and blank lines) for every model at once.
 #[test]
 fn chunks_all_models() {
     let Some(dir) = bpe_dir("chunks_all_models") else {
         return;
     };
-    let models = [
-        ("gpt2", format!("bpe:{}", data(&dir, "gpt2"))),
-        (
-            "cl100k",
-            format!("tiktoken:{}", data(&dir, "tiktoken/cl100k_base.tiktoken")),
-        ),
-        (
-            "o200k",
-            format!("tiktoken:{}", data(&dir, "tiktoken/o200k_base.tiktoken")),
-        ),
-        (
-            "spm-botchan-bpe1000",
-            format!(
-                "spm:{}",
-                data(&dir, "sentencepiece/botchan_en_bpe_1000.model")
-            ),
-        ),
-        (
-            "spm-kjv-bpe8000",
-            format!("spm:{}", data(&dir, "sentencepiece/kjv_bpe_8000.model")),
-        ),
-    ];
+    let models = reference_models(&dir);
     let chunks: Vec<String> = std::fs::read_to_string(dir.join("chunks.jsonl"))
         .unwrap()
         .lines()
@@ -252,31 +258,10 @@ fn both_semantics_on_the_conformance_lines() {
     let Some(dir) = bpe_dir("both_semantics_on_the_conformance_lines") else {
         return;
     };
-    let models = [
-        (format!("bpe:{}", data(&dir, "gpt2")), "expected-gpt2.jsonl"),
-        (
-            format!("tiktoken:{}", data(&dir, "tiktoken/cl100k_base.tiktoken")),
-            "expected-cl100k.jsonl",
-        ),
-        (
-            format!("tiktoken:{}", data(&dir, "tiktoken/o200k_base.tiktoken")),
-            "expected-o200k.jsonl",
-        ),
-        (
-            format!(
-                "spm:{}",
-                data(&dir, "sentencepiece/botchan_en_bpe_1000.model")
-            ),
-            "expected-spm-botchan-bpe1000.jsonl",
-        ),
-        (
-            format!("spm:{}", data(&dir, "sentencepiece/kjv_bpe_8000.model")),
-            "expected-spm-kjv-bpe8000.jsonl",
-        ),
-    ];
-    for (spec, expected) in &models {
+    for (name, spec) in reference_models(&dir) {
         for semantics in ["sp", "hf"] {
-            check_lines(&dir, &format!("{spec}?semantics={semantics}"), expected);
+            let spec = format!("{spec}?semantics={semantics}");
+            check_lines(&dir, &spec, &format!("expected-{name}.jsonl"));
         }
     }
 }

@@ -57,44 +57,46 @@ fn tokenize(spec: &str, text: &str) -> String {
 
 #[test]
 fn paper_examples_through_tokenize() {
-    // Example 3: D = [ab a, a b] is improper; the two semantics differ on abababab.
-    let ex3 = paper_model("ex3", "ab a, a b");
-    let text = "abababab\nababab\n";
-    let spec = |semantics: &str| format!("bpe:{}?pattern=none{semantics}", ex3.display());
-    assert_eq!(tokenize(&spec(""), text), "aba b aba b\naba b ab\n");
-    assert_eq!(
-        tokenize(&spec("&semantics=sp"), text),
-        "aba b aba b\naba b ab\n"
-    );
-    assert_eq!(
-        tokenize(&spec("&semantics=hf"), text),
-        "ab ab ab ab\nab ab ab\n"
-    );
-    // Example 2: D = [c ab, ab c, a b]. SentencePiece semantics goes back to the left for
-    // «c ab» after «ab c» (abc abc …); HuggingFace applies «c ab» everywhere first.
-    let ex2 = paper_model("ex2", "c ab, ab c, a b");
-    let text = "abcabcabcabc\nbcabcabcabc\n";
-    let spec =
-        |semantics: &str| format!("bpe:{}?pattern=none&semantics={semantics}", ex2.display());
-    assert_eq!(
-        tokenize(&spec("sp"), text),
-        "abc abc abc abc\nb cab cab cab c\n"
-    );
-    assert_eq!(
-        tokenize(&spec("hf"), text),
-        "ab cab cab cab c\nb cab cab cab c\n"
-    );
-    // Example 1: D = [a b, a bc, b c, ab c] is improper too, but both semantics agree here.
-    let ex1 = paper_model("ex1", "a b, a bc, b c, ab c");
-    for semantics in ["sp", "hf"] {
-        let spec = format!("bpe:{}?semantics={semantics}", ex1.display());
-        assert_eq!(tokenize(&spec, "abcbcab\n"), "abc bc ab\n");
-    }
-    // Whole texts with the GPT-2 pre-tokenizer: words are encoded one by one; the spaces are
-    // not in this vocabulary, so they stay single unknown tokens.
-    let spec = format!("bpe:{}?semantics=hf", ex3.display());
-    assert_eq!(tokenize(&spec, "abababab abab\n"), "ab ab ab ab   ab ab\n");
-    for dir in [ex1, ex2, ex3] {
+    // (example, rules, text, its tokens under Definition 3, under Definition 4)
+    let examples = [
+        // D = [ab a, a b] is improper; the two semantics differ on abababab.
+        (
+            "ex3",
+            "ab a, a b",
+            "abababab\nababab\n",
+            "aba b aba b\naba b ab\n",
+            "ab ab ab ab\nab ab ab\n",
+        ),
+        // SentencePiece semantics goes back to the left for «c ab» after «ab c» (abc abc …);
+        // HuggingFace applies «c ab» everywhere first.
+        (
+            "ex2",
+            "c ab, ab c, a b",
+            "abcabcabcabc\nbcabcabcabc\n",
+            "abc abc abc abc\nb cab cab cab c\n",
+            "ab cab cab cab c\nb cab cab cab c\n",
+        ),
+        // Improper too, but both semantics agree here.
+        (
+            "ex1",
+            "a b, a bc, b c, ab c",
+            "abcbcab\n",
+            "abc bc ab\n",
+            "abc bc ab\n",
+        ),
+    ];
+    for (name, rules, text, sp, hf) in examples {
+        let dir = paper_model(name, rules);
+        for (option, want) in [("", sp), ("&semantics=sp", sp), ("&semantics=hf", hf)] {
+            let spec = format!("bpe:{}?pattern=none{option}", dir.display());
+            assert_eq!(tokenize(&spec, text), want, "{name} {option}");
+        }
+        if name == "ex3" {
+            // A whole text with the GPT-2 pre-tokenizer: words are encoded one by one; the
+            // spaces are not in this vocabulary, so they stay single unknown tokens.
+            let spec = format!("bpe:{}?semantics=hf", dir.display());
+            assert_eq!(tokenize(&spec, "abababab abab\n"), "ab ab ab ab   ab ab\n");
+        }
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -21,33 +21,11 @@
 use super::engine::piece_tokens;
 use super::merge::{NO_ID, Symbol};
 use super::model::{BpeModel, PreToken};
-use crate::merges;
+use crate::merges::{self, Edit};
 use crate::token::{Span, Token, TokenKind, Tokenization};
 
 /// Changed pieces at least this long are merged again by Algorithm 1 rather than from scratch.
 pub const LONG_PIECE: usize = 256;
-
-/// What two texts share: the common prefix and suffix (in bytes, not overlapping).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Edit {
-    pub prefix: usize,
-    pub suffix: usize,
-}
-
-impl Edit {
-    pub fn between(old: &[u8], new: &[u8]) -> Edit {
-        let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-        let room = old.len().min(new.len()) - prefix;
-        let suffix = old
-            .iter()
-            .rev()
-            .zip(new.iter().rev())
-            .take(room)
-            .take_while(|(a, b)| a == b)
-            .count();
-        Edit { prefix, suffix }
-    }
-}
 
 /// Where a piece of the new text is in the old one, if its text and place are unchanged.
 fn old_place(piece: Span, edit: Edit, old_len: usize, new_len: usize) -> Option<Span> {

@@ -22,7 +22,7 @@ pub mod write;
 pub use analysis::{Analysis, Improper, Side, chain_bound, improper_rules, never_useful};
 pub use dict::{DictError, Dictionary, NO_ID, Rule, Unit, symbol_ends};
 pub use encode::{MergeEvent, Semantics, encode_ends, encode_observed, encode_strings};
-pub use incremental::{EncodeFn, MAX_ROUNDS, Retokenized, retokenize};
+pub use incremental::{Edit, EncodeFn, MAX_ROUNDS, Retokenized, retokenize};
 pub use steps::{Comparison, Derivation, Step, parting_step, split_at_ends};
 pub use trace::{MergeTrace, OtherSemantics, WordSteps};
 pub use train::{MergeRecord, PairCount, Pretok, Trainer, show_token};

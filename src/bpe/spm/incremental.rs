@@ -8,24 +8,20 @@
 //! result exactly: unigram models, models with unused pieces (split back after merging),
 //! text with user-defined pieces, byte fallback or unknown characters, and short texts.
 
-use super::SpmTokenizer;
+use super::SpmModel;
 use crate::bpe::incremental::{LONG_PIECE, raw_ends, remerge};
-use crate::engine::Tokenizer;
 use crate::token::Tokenization;
 
-/// Tokenizes `new`, an edit of `old` whose tokens (by this model) are `old_tokens`.
-pub fn retokenize(
-    tokenizer: &SpmTokenizer,
+/// The tokens of `new`, an edit of `old` whose tokens (by this model) are `old_tokens`, by
+/// Algorithm 1 on the normalized text; `None` where that does not apply (see above).
+pub fn remerged(
+    model: &SpmModel,
     old: &str,
     old_tokens: &Tokenization,
     new: &str,
-) -> Tokenization {
-    if old == new {
-        return old_tokens.clone();
-    }
-    let model = tokenizer.model();
+) -> Option<Tokenization> {
     if model.unigram.is_some() || model.has_unused() {
-        return tokenizer.tokenize(new);
+        return None;
     }
     let old_norm = model.normalizer.normalize(old);
     let new_norm = model.normalizer.normalize(new);
@@ -38,19 +34,17 @@ pub fn retokenize(
     let (old_bytes, new_bytes) = (old_norm.text.as_bytes(), new_norm.text.as_bytes());
     if new_bytes.len() < LONG_PIECE || !one_segment(&old_norm.text) || !one_segment(&new_norm.text)
     {
-        return tokenizer.tokenize(new);
+        return None;
     }
-    let Some(ends) = raw_ends(&model.bpe, old_bytes, &old_tokens.tokens) else {
-        return tokenizer.tokenize(new);
-    };
+    let ends = raw_ends(&model.bpe, old_bytes, &old_tokens.tokens)?;
     let ids: Vec<u32> = old_tokens.tokens.iter().filter_map(|t| t.id).collect();
     let done = remerge(&model.bpe, old_bytes, &ends, &ids, new_bytes);
     let mut tokens = Vec::with_capacity(done.symbols.len());
     model.push_symbols(&done.symbols, new_bytes.len(), &[], 0, &mut tokens);
-    Tokenization::new(
+    Some(Tokenization::new(
         tokens
             .iter()
             .map(|t| model.token(new, &new_norm, t))
             .collect(),
-    )
+    ))
 }

@@ -397,7 +397,11 @@ impl Tokenizer for SpmTokenizer {
     }
 
     fn retokenize(&self, old: &str, old_tokens: &Tokenization, new: &str) -> Tokenization {
-        incremental::retokenize(self, old, old_tokens, new)
+        match old == new {
+            true => old_tokens.clone(),
+            false => incremental::remerged(&self.model, old, old_tokens, new)
+                .unwrap_or_else(|| self.tokenize(new)),
+        }
     }
 
     fn sources(&self) -> Vec<PathBuf> {
