@@ -66,6 +66,36 @@ pub fn render_bytes(bytes: &[u8]) -> String {
     out
 }
 
+/// A token of a subword model: its kind (special, unknown or subword), id and merge rank, and
+/// its form (`form`, rendered) when that is not the text under `span`.
+pub(crate) fn subword_token(
+    model: &BpeModel,
+    text: &str,
+    span: Span,
+    id: u32,
+    special: bool,
+    form: &[u8],
+) -> Token {
+    let kind = if special {
+        TokenKind::Special
+    } else if id == NO_ID || Some(id) == model.unk {
+        TokenKind::Unknown
+    } else {
+        TokenKind::Subword
+    };
+    let mut token = Token::new(span, kind);
+    if id != NO_ID {
+        token = token.with_id(id).with_origin(Origin::Subword {
+            id,
+            rank: model.rank_of_token(id),
+        });
+    }
+    if form != span.slice(text).as_bytes() {
+        token = token.with_form(render_bytes(form));
+    }
+    token
+}
+
 /// The tokens of one piece, appended to `tokens`.
 pub(crate) fn piece_tokens(model: &BpeModel, text: &str, piece: &Piece, tokens: &mut Vec<Token>) {
     for (i, symbol) in piece.symbols.iter().enumerate() {
@@ -80,24 +110,14 @@ pub(crate) fn piece_tokens(model: &BpeModel, text: &str, piece: &Piece, tokens: 
                 .or_else(|| model.specials.text(id).map(str::as_bytes))
                 .unwrap_or(exact),
         };
-        let kind = if piece.special {
-            TokenKind::Special
-        } else if symbol.id == NO_ID || Some(symbol.id) == model.unk {
-            TokenKind::Unknown
-        } else {
-            TokenKind::Subword
-        };
-        let mut token = Token::new(span, kind);
-        if symbol.id != NO_ID {
-            token = token.with_id(symbol.id).with_origin(Origin::Subword {
-                id: symbol.id,
-                rank: model.rank_of_token(symbol.id),
-            });
-        }
-        if form_bytes != span.slice(text).as_bytes() {
-            token = token.with_form(render_bytes(form_bytes));
-        }
-        tokens.push(token);
+        tokens.push(subword_token(
+            model,
+            text,
+            span,
+            symbol.id,
+            piece.special,
+            form_bytes,
+        ));
     }
 }
 

@@ -17,7 +17,7 @@ use aho_corasick::{AhoCorasick, MatchKind};
 
 use self::normalizer::{CharsMap, Normalized, Normalizer, SPACE};
 use self::proto::{ModelType, PieceType, ProtoPiece};
-use super::engine::render_bytes;
+use super::engine::subword_token;
 use super::merge::{MergeStep, NO_ID, Symbol};
 use super::merges::MergeTable;
 use super::model::{Alphabet, BpeModel, Rules};
@@ -25,7 +25,7 @@ use super::vocab::Vocab;
 use crate::engine::{Tokenizer, Trace};
 use crate::error::{Error, Result};
 use crate::merges::Semantics;
-use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
+use crate::token::{Span, Token, Tokenization};
 
 /// A SentencePiece model.
 pub struct SpmModel {
@@ -355,25 +355,10 @@ impl SpmModel {
             normalized.to_original[t.end],
         );
         let form = match t.id {
-            NO_ID => render_bytes(&normalized.text.as_bytes()[t.start..t.end]),
-            id => self.pieces[id as usize].piece.clone(),
+            NO_ID => &normalized.text.as_bytes()[t.start..t.end],
+            id => self.pieces[id as usize].piece.as_bytes(),
         };
-        let kind = if t.id == NO_ID || Some(t.id) == self.bpe.unk {
-            TokenKind::Unknown
-        } else {
-            TokenKind::Subword
-        };
-        let mut token = Token::new(span, kind);
-        if t.id != NO_ID {
-            token = token.with_id(t.id).with_origin(Origin::Subword {
-                id: t.id,
-                rank: self.bpe.rank_of_token(t.id),
-            });
-        }
-        if form != span.slice(text) {
-            token = token.with_form(form);
-        }
-        token
+        subword_token(&self.bpe, text, span, t.id, false, form)
     }
 }
 
