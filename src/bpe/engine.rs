@@ -1,5 +1,7 @@
 //! A [`BpeModel`] as a [`Tokenizer`]: tokens with ids, spans in the original text and the
-//! exact piece bytes; `explain` gives the pieces and, per piece, the merges in order.
+//! exact piece bytes; `explain` gives the pieces and, per piece, the merge steps under both
+//! semantics (`merges::WordSteps`) and what the model did around them; `retokenize` encodes
+//! again only what an edit can change (`super::incremental`).
 //!
 //! **Spans of byte-level tokens.** A byte-level token can hold part of a UTF-8 character
 //! (`é` may be split over two tokens). Spans stay on character boundaries and never overlap:

@@ -47,12 +47,14 @@ impl RuleSource {
 /// A model's rules as a formal dictionary, with the vocabulary ids of every rule.
 #[derive(Debug)]
 pub struct FormalDictionary {
+    /// The rules as the paper's dictionary, over bytes or characters as the model's alphabet.
     pub dict: Dictionary,
     /// Per rule of `dict`: the ids of its left side, right side and the token it makes.
     pub tokens: Vec<[u32; 3]>,
     /// Tokens of two or more symbols that merging never makes (ranked vocabularies only),
     /// ascending by rank.
     pub unreachable: Vec<u32>,
+    /// How the rules were found, for reports.
     pub source: RuleSource,
 }
 

@@ -1,6 +1,8 @@
 //! Subword models by byte-pair encoding: loaders for the real formats (GPT-2 release files,
 //! HuggingFace `tokenizer.json`, tiktoken rank files, SentencePiece models), one model type,
-//! a fast encoder with exact pre-tokenizers, a lossless decoder, and traces of the merges.
+//! a fast encoder with exact pre-tokenizers, a lossless decoder, every model as the formal
+//! dictionary of `crate::merges` ([`formal`]: both semantics, traces with the steps of both,
+//! analysis) and incremental re-tokenization after an edit ([`incremental`]).
 //!
 //! Specs:
 //! - `bpe:DIR` — `encoder.json`/`vocab.json` + `vocab.bpe`/`merges.txt`;
@@ -43,7 +45,9 @@ use spm::{SpmModel, SpmTokenizer};
 /// tokenizer: tools that need the model itself (`toklab bpe check`, `steps`) load it exactly as
 /// `tokenize` does.
 pub enum Subword {
+    /// GPT-2 folders, `tokenizer.json`, tiktoken rank files.
     Bpe(BpeTokenizer),
+    /// SentencePiece models.
     Spm(SpmTokenizer),
 }
 
@@ -72,6 +76,7 @@ impl Subword {
         }
     }
 
+    /// The tokenizer, boxed as the spec loader returns it.
     pub fn into_tokenizer(self) -> Box<dyn Tokenizer> {
         match self {
             Subword::Bpe(t) => Box::new(t),

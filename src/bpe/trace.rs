@@ -19,6 +19,7 @@ pub struct BpeTrace {
 /// One piece: where it is, what made it a piece, its merge steps and the tokens it became.
 #[derive(Clone, Debug)]
 pub struct PieceTrace {
+    /// The piece in the original text.
     pub span: Span,
     /// The pre-tokenizer alternative that matched, `special`, `user-defined`, …
     pub alternative: &'static str,

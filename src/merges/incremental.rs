@@ -34,6 +34,8 @@ pub struct Edit {
 }
 
 impl Edit {
+    /// The common prefix and suffix of `old` and `new`; the suffix is counted only in what
+    /// the prefix leaves, so the two never overlap in either text.
     pub fn between(old: &[u8], new: &[u8]) -> Edit {
         let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
         let room = old.len().min(new.len()) - prefix;

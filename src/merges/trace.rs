@@ -192,6 +192,7 @@ impl MergeTrace {
         MergeTrace { words }
     }
 
+    /// The trace as display lines: a line per word with its summary, then its steps.
     pub fn lines(&self, text: &str) -> Vec<TraceLine> {
         let mut lines = Vec::new();
         for word in &self.words {
