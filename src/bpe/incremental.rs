@@ -160,14 +160,6 @@ pub fn retokenize(
         return full();
     }
     let delta = new.len() as isize - old.len() as isize;
-    let shifted = |t: &Token| {
-        let mut t = t.clone();
-        t.span = Span::new(
-            (t.span.start as isize + delta) as usize,
-            (t.span.end as isize + delta) as usize,
-        );
-        t
-    };
     let mut tokens = Vec::with_capacity(old_all.len() + 8);
     tokens.extend_from_slice(&old_all[..first]);
     let mut symbols = Vec::new();
@@ -180,11 +172,8 @@ pub fn retokenize(
             })
         });
         if let Some(same) = same {
-            let kept = old_of(same.span);
-            match same.span.start == cut.span.start {
-                true => tokens.extend_from_slice(kept),
-                false => tokens.extend(kept.iter().map(shifted)),
-            }
+            let by = cut.span.start as isize - same.span.start as isize;
+            tokens.extend(old_of(same.span).iter().map(|t| moved(t, by)));
             continue;
         }
         let bytes = cut.bytes(new, &mut spaced);
@@ -202,39 +191,10 @@ pub fn retokenize(
                     .filter(|_| bytes.len() >= LONG_PIECE);
                 let remerged = counterpart.and_then(|c| {
                     let old_bytes = c.bytes(old, &mut old_spaced);
-                    let kept = old_of(c.span);
-                    let ends = raw_ends(model, old_bytes, kept)?;
-                    let ids: Vec<u32> = kept.iter().filter_map(|t| t.id).collect();
-                    Some((c.span, kept, remerge(model, old_bytes, &ends, &ids, bytes)))
+                    remerged_tokens(model, new, cut, bytes, c, old_bytes, old_of(c.span))
                 });
-                if let Some((old_span, kept, done)) = remerged {
-                    // The unchanged tokens at both ends are kept; the middle is built anew.
-                    let moved = |by: isize| {
-                        move |t: &Token| {
-                            let mut t = t.clone();
-                            let at = |x: usize| (x as isize + by) as usize;
-                            t.span = Span::new(at(t.span.start), at(t.span.end));
-                            t
-                        }
-                    };
-                    let head = cut.span.start as isize - old_span.start as isize;
-                    let tail = cut.span.end as isize - old_span.end as isize;
-                    tokens.extend(kept[..done.lead].iter().map(moved(head)));
-                    let n = done.symbols.len();
-                    let middle = &done.symbols[done.lead..n - done.trail];
-                    let middle_end = done
-                        .symbols
-                        .get(n - done.trail)
-                        .map_or(bytes.len(), |s| s.start as usize);
-                    let pre = PreToken {
-                        span: cut.span,
-                        bytes: &bytes[..middle_end],
-                        inserted: cut.inserted,
-                        alternative: cut.alternative,
-                        special: None,
-                    };
-                    piece_tokens(model, new, &pre.with_symbols(middle), &mut tokens);
-                    tokens.extend(kept[kept.len() - done.trail..].iter().map(moved(tail)));
+                if let Some(remerged) = remerged {
+                    tokens.extend(remerged);
                     continue;
                 }
                 model.merge_piece(bytes, &mut symbols, &mut |_| {});
@@ -249,8 +209,58 @@ pub fn retokenize(
         };
         piece_tokens(model, new, &pre.with_symbols(&symbols), &mut tokens);
     }
-    tokens.extend(old_all[last..].iter().map(shifted));
+    tokens.extend(old_all[last..].iter().map(|t| moved(t, delta)));
     Tokenization::new(tokens)
+}
+
+/// A token `by` bytes further on (the text before it grew or shrank).
+fn moved(token: &Token, by: isize) -> Token {
+    let mut token = token.clone();
+    let at = |x: usize| (x as isize + by) as usize;
+    token.span = Span::new(at(token.span.start), at(token.span.end));
+    token
+}
+
+/// The tokens of the new piece `cut` (its merged bytes `bytes`), an edit of the old piece
+/// `old_cut` whose tokens are `kept`, merged again by Algorithm 1: the unchanged tokens at both
+/// ends are the old ones moved, the middle is built anew. `None` when the old tokens do not
+/// give the old merge result.
+fn remerged_tokens(
+    model: &BpeModel,
+    new: &str,
+    cut: &Cut,
+    bytes: &[u8],
+    old_cut: &Cut,
+    old_bytes: &[u8],
+    kept: &[Token],
+) -> Option<Vec<Token>> {
+    let ends = raw_ends(model, old_bytes, kept)?;
+    let ids: Vec<u32> = kept.iter().filter_map(|t| t.id).collect();
+    let done = remerge(model, old_bytes, &ends, &ids, bytes);
+    let mut tokens = Vec::with_capacity(done.symbols.len());
+    let head = cut.span.start as isize - old_cut.span.start as isize;
+    tokens.extend(kept[..done.lead].iter().map(|t| moved(t, head)));
+    let n = done.symbols.len();
+    let middle_end = done
+        .symbols
+        .get(n - done.trail)
+        .map_or(bytes.len(), |s| s.start as usize);
+    let middle = PreToken {
+        span: cut.span,
+        bytes: &bytes[..middle_end],
+        inserted: cut.inserted,
+        alternative: cut.alternative,
+        special: None,
+    };
+    let symbols = &done.symbols[done.lead..n - done.trail];
+    piece_tokens(model, new, &middle.with_symbols(symbols), &mut tokens);
+    let tail = cut.span.end as isize - old_cut.span.end as isize;
+    tokens.extend(
+        kept[kept.len() - done.trail..]
+            .iter()
+            .map(|t| moved(t, tail)),
+    );
+    Some(tokens)
 }
 
 /// The end offsets of the merged symbols of `piece` that `tokens` stand for, when their ids
