@@ -24,6 +24,7 @@ pub mod load;
 pub mod merge;
 pub mod merges;
 pub mod model;
+pub mod pieces;
 pub mod specials;
 pub mod spm;
 pub mod trace;
