@@ -20,10 +20,10 @@ fn opens_on_the_samples_moves_and_quits_cleanly() {
     s.run(&format!("{}; echo toklab-exited-$?", bin()));
     let screen = s.wait_text("We're·350·dogs!·Um,·lunch?");
     assert!(screen.contains("sample.txt"), "{screen}");
-    assert!(screen.contains("GPT-2 pre-tok"), "{screen}");
-    // Move to line 2 and select the second token: the rows and details follow.
-    s.keys(&["j", "l", "l"]);
-    let screen = s.wait_text("token 2/14 «Okafor»");
+    assert!(screen.contains("BPE (sample)"), "{screen}");
+    // Move to line 2 and select the third token: the rows and details follow.
+    s.keys(&["j", "l", "l", "l"]);
+    let screen = s.wait_text("token 3/21 «Okafor»");
     assert!(screen.contains("line 2 ·"), "{screen}");
     // Help lists the keys and closes with Esc.
     s.keys(&["?"]);
@@ -87,6 +87,90 @@ fn editing_a_line_retokenizes_and_undo_restores() {
     s.keys(&["q"]);
     s.wait_text("unsaved edits");
     s.keys(&["Q"]);
+    s.wait_text("toklab-exited-0");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn default_workspace_shows_every_family() {
+    if !available("default_workspace_shows_every_family") {
+        return;
+    }
+    let s = Session::start("families", 110, 40, repo(), &[]);
+    s.run(&format!("{}; echo toklab-exited-$?", bin()));
+    let screen = s.wait_for("every row loaded", |screen| {
+        !screen.contains("loading…") && screen.contains("WordPiece")
+    });
+    for label in [
+        "UAX#29 words",
+        "regex",
+        "FST English",
+        "BPE (sample)",
+        "WordPiece",
+    ] {
+        assert!(screen.contains(label), "{label} row missing:\n{screen}");
+    }
+    // The finite-state row ends a sentence after "dogs!": the space shows ¶.
+    assert!(screen.contains("dogs!¶Um"), "{screen}");
+    s.keys(&["q"]);
+    s.wait_text("toklab-exited-0");
+}
+
+#[test]
+fn fst_trace_shows_the_backtrack_on_the_toy_automaton() {
+    if !available("fst_trace_shows_the_backtrack_on_the_toy_automaton") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("toklab-e2e-fst-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("t.txt"), "abbbd abc\n").unwrap();
+    let s = Session::start("fst", 110, 40, &dir, &[]);
+    let toy = repo().join("samples/fst/toy.fst");
+    s.run(&format!(
+        "{} --with fst:{} t.txt; echo toklab-exited-$?",
+        bin(),
+        toy.display()
+    ));
+    s.wait_text("1 trace");
+    s.wait_text("backtrack 4 → 1 to the remembered state 3, reading again «bbb»");
+    // Down the trace to where `d` is stuck with nothing to go back to.
+    for _ in 0..24 {
+        s.keys(&["J"]);
+    }
+    s.wait_text("stuck in state 1, no boundary to go back to: token «d»");
+    s.keys(&["q"]);
+    s.wait_text("toklab-exited-0");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn alignment_and_the_matrix_demo() {
+    if !available("alignment_and_the_matrix_demo") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("toklab-e2e-align-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("t.txt"), "intention\n").unwrap();
+    let s = Session::start("align", 110, 40, &dir, &[]);
+    s.run(&format!(
+        "{} --with ws --with 'regex:[aeiou]|[^aeiou]+' t.txt; echo toklab-exited-$?",
+        bin()
+    ));
+    s.wait_for("rows loaded", |screen| {
+        screen.contains("regex:[aeiou]") && !screen.contains("loading…")
+    });
+    s.keys(&["3"]);
+    let screen = s.wait_text(" s «intention»");
+    assert!(screen.contains("A ws  vs  B regex"), "{screen}");
+    // The DP matrix of the pair, filled cell by cell.
+    s.keys(&["Enter"]);
+    s.wait_text("matrix of «intention» vs «i»");
+    s.keys(&[".", ".", "."]);
+    let screen = s.wait_text("cell 3/20");
+    assert!(screen.contains("D[1,0] = min( ↑ 1  ) = 1"), "{screen}");
+    s.keys(&["f"]);
+    s.wait_text("distance 8");
+    s.keys(&["q"]);
     s.wait_text("toklab-exited-0");
     std::fs::remove_dir_all(&dir).ok();
 }

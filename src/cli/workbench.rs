@@ -125,6 +125,13 @@ pub fn build_app(args: &Args) -> anyhow::Result<App> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        anyhow::bail!(
+            "the workbench needs a terminal (standard input and output are not both one); \
+             for batch work use `toklab tokenize`, `explain`, `compare` or `align`"
+        );
+    }
     let app = build_app(&args)?;
     crate::tui::run(app, Theme::choose(args.theme))?;
     Ok(ExitCode::SUCCESS)

@@ -167,6 +167,8 @@ pub struct App {
     pub train: Option<TrainDemo>,
     line_available: bool,
     quit_armed: bool,
+    /// `G` was pressed while the file was still being indexed: go to the last line once it is.
+    to_last_line: bool,
 }
 
 impl App {
@@ -209,6 +211,7 @@ impl App {
             train: None,
             line_available: false,
             quit_armed: false,
+            to_last_line: false,
         };
         app.load_line();
         app
@@ -295,6 +298,10 @@ impl App {
             self.load_line();
             (self.token, self.hscroll) = (token.filter(|&t| t < self.row_token_count()), hscroll);
         }
+        if self.to_last_line && self.doc.is_indexed() {
+            self.to_last_line = false;
+            self.go_to_line(usize::MAX);
+        }
         self.poll_search();
         if let Some(run) = &mut self.stats
             && run.job.as_ref().is_some_and(|j| j.poll().is_some())
@@ -316,6 +323,9 @@ impl App {
         if action != Action::Quit && action != Action::Back {
             self.quit_armed = false;
         }
+        if action != Action::LastLine {
+            self.to_last_line = false;
+        }
         let page = self.viewport.text_lines.max(1);
         match action {
             Action::ViewDown(n) if self.help => self.help_scroll += n,
@@ -325,7 +335,10 @@ impl App {
             Action::PageUp => self.go_to_line(self.line.saturating_sub(page)),
             Action::PageDown => self.go_to_line(self.line + page),
             Action::FirstLine => self.go_to_line(0),
-            Action::LastLine => self.go_to_line(usize::MAX),
+            Action::LastLine => {
+                self.to_last_line = !self.doc.is_indexed();
+                self.go_to_line(usize::MAX);
+            }
             Action::GoToLine(n) => self.go_to_line(n),
             Action::SelectRow(row) if row < self.rows.len() => self.select_row(row),
             Action::SelectRow(_) => {}

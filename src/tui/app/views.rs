@@ -64,7 +64,7 @@ impl Default for Views {
             current: View::Trace,
             cursor: 0,
             scroll: 0,
-            split: 40,
+            split: 50,
             hidden: false,
         }
     }

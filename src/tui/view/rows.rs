@@ -104,7 +104,6 @@ pub fn draw(
         };
         lines.push(labelled(label, label_style, body));
     }
-    lines.push(Line::default());
     lines.extend(details(app, theme));
     frame.render_widget(Paragraph::new(lines), inner);
 
