@@ -2,7 +2,11 @@
 //!
 //! - incremental re-tokenization (Algorithm 1 + Remark 3) after a one-character edit in a long
 //!   line without pre-tokenization splits, against encoding the whole line again (GPT-2's
-//!   merges, KJV text joined into one line of 100 KB and 1 MB);
+//!   merges as a formal dictionary, KJV text joined into one line of 100 KB and 1 MB);
+//! - `Tokenizer::retokenize` of the real models (what the workbench calls on every keystroke)
+//!   against `tokenize` of the new line, for a letter changed in the middle and a word typed at
+//!   the end: GPT-2 with its pre-tokenizer (the pieces around the edit are cut and merged
+//!   again), GPT-2 with `pattern=none` and SentencePiece (one long piece: Algorithm 1);
 //! - training 8k merges on 10 MB (KJV × 2.5, GPT-2 pre-tokenization), against the one-minute
 //!   budget and against the time spent counting words alone.
 //!
@@ -11,7 +15,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use toklab::merges::read::read_model;
+use toklab::Tokenizer;
+use toklab::bpe::load::gpt2;
 use toklab::merges::train::{Pretok, Trainer};
 use toklab::merges::{Dictionary, Semantics, Unit, encode_ends, retokenize};
 
@@ -39,12 +44,7 @@ fn time<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
 }
 
 fn incremental(dict: &Dictionary, kjv: &str, size: usize) {
-    let mut line: String = kjv.replace('\n', " ");
-    let mut cut = size.min(line.len());
-    while !line.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    line.truncate(cut);
+    let line = long_line(kjv, size);
     let old = line.as_bytes();
     let mut old_ends = Vec::new();
     encode_ends(dict, old, Semantics::SentencePiece, &mut old_ends);
@@ -78,6 +78,50 @@ fn incremental(dict: &Dictionary, kjv: &str, size: usize) {
         full.as_secs_f64() / inc.as_secs_f64(),
         if fell_back { ", fell back" } else { "" }
     );
+}
+
+/// KJV text joined into one line of about `size` bytes.
+fn long_line(kjv: &str, size: usize) -> String {
+    let mut line: String = kjv.replace('\n', " ");
+    let mut cut = size.min(line.len());
+    while !line.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    line.truncate(cut);
+    line
+}
+
+fn retokenizing(tokenizer: &dyn Tokenizer, label: &str, kjv: &str, size: usize) {
+    let old = long_line(kjv, size);
+    let old_tokens = tokenizer.tokenize(&old);
+    let mut at = old.len() / 2;
+    while !old.as_bytes()[at].is_ascii_lowercase() {
+        at += 1;
+    }
+    let mut changed = old.clone();
+    let letter = if &old[at..at + 1] == "e" { "a" } else { "e" };
+    changed.replace_range(at..at + 1, letter);
+    let typed = format!("{old} and");
+    let runs = if size > 500_000 { 5 } else { 11 };
+    for (edit, new) in [
+        ("a letter changed", &changed),
+        ("a word typed at the end", &typed),
+    ] {
+        assert_eq!(
+            tokenizer.retokenize(&old, &old_tokens, new),
+            tokenizer.tokenize(new),
+            "{label}: retokenize must equal tokenize"
+        );
+        let full = time(runs, || tokenizer.tokenize(new));
+        let inc = time(runs * 4, || tokenizer.retokenize(&old, &old_tokens, new));
+        println!(
+            "retokenize, {label}, {} KB line, {edit}: tokenize {:.2} ms, retokenize {:.3} ms (medians), speed-up ×{:.1}",
+            size / 1000,
+            full.as_secs_f64() * 1e3,
+            inc.as_secs_f64() * 1e3,
+            full.as_secs_f64() / inc.as_secs_f64()
+        );
+    }
 }
 
 fn training(kjv: &str) {
@@ -114,9 +158,27 @@ fn main() {
             return;
         }
     };
-    let gpt2 = read_model(&shared.join("conformance/bpe/data/gpt2")).expect("GPT-2 merges");
+    let data = shared.join("conformance/bpe/data");
+    let gpt2 = gpt2::load(&data.join("gpt2")).expect("GPT-2 model").model;
     for size in [100_000, 1_000_000] {
-        incremental(&gpt2.dict, &kjv, size);
+        incremental(gpt2.dictionary(), &kjv, size);
+    }
+    let spm = data.join("sentencepiece/kjv_bpe_8000.model");
+    for (label, spec) in [
+        ("GPT-2", format!("bpe:{}", data.join("gpt2").display())),
+        (
+            "GPT-2 pattern=none",
+            format!("bpe:{}?pattern=none", data.join("gpt2").display()),
+        ),
+        (
+            "SentencePiece kjv_bpe_8000",
+            format!("spm:{}", spm.display()),
+        ),
+    ] {
+        let tokenizer = toklab::load(&spec).expect("model");
+        for size in [100_000, 1_000_000] {
+            retokenizing(tokenizer.as_ref(), label, &kjv, size);
+        }
     }
     training(&kjv);
 }

@@ -50,7 +50,8 @@ pub enum Trace {
     MaxMatch(crate::maxmatch::MaxMatchTrace),
     /// A finite-state tokenizer's steps: edges taken, remembered boundaries, backtracks.
     Fst(crate::fst::FstTrace),
-    /// Pre-tokenizer pieces and the merges applied to each (BPE models).
+    /// Pre-tokenizer pieces, each with its merge steps under both semantics and what the model
+    /// did around them (BPE models, SentencePiece).
     Bpe(crate::bpe::BpeTrace),
     /// Words and their greedy longest-match pieces (WordPiece).
     WordPiece(crate::wordpiece::WordPieceTrace),
@@ -69,6 +70,16 @@ impl Trace {
             Trace::Bpe(trace) => trace.lines(text),
             Trace::WordPiece(trace) => trace.lines.clone(),
             Trace::Rules(trace) => trace.lines(text),
+        }
+    }
+
+    /// The merge steps of every word, for views that replay them (the workbench's merges
+    /// tab); empty for engines that do not merge.
+    pub fn merge_words(&self) -> Vec<&crate::merges::WordSteps> {
+        match self {
+            Trace::Merges(trace) => trace.words.iter().collect(),
+            Trace::Bpe(trace) => trace.words().collect(),
+            _ => Vec::new(),
         }
     }
 

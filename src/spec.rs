@@ -57,19 +57,19 @@ pub const KINDS: &[KindInfo] = &[
     KindInfo {
         name: "bpe",
         usage: "bpe:DIR|FILE.json",
-        about: "BPE model: GPT-2 folder (encoder.json + vocab.bpe) or HuggingFace tokenizer.json; ?pattern=gpt2|cl100k|o200k|none&special=all|none",
+        about: "BPE model: GPT-2 folder (encoder.json + vocab.bpe) or HuggingFace tokenizer.json; ?pattern=gpt2|cl100k|o200k|none&special=all|none&semantics=sp|hf",
         takes_options: true,
     },
     KindInfo {
         name: "tiktoken",
         usage: "tiktoken:FILE",
-        about: "tiktoken rank file; ?pattern=r50k|p50k|p50k_edit|cl100k|o200k (default from the file name)&special=all|none",
+        about: "tiktoken rank file; ?pattern=r50k|p50k|p50k_edit|cl100k|o200k (default from the file name)&special=all|none&semantics=sp|hf",
         takes_options: true,
     },
     KindInfo {
         name: "spm",
         usage: "spm:FILE.model",
-        about: "SentencePiece model, BPE or unigram (its normalizer, ▁ for spaces, byte fallback)",
+        about: "SentencePiece model, BPE or unigram (its normalizer, ▁ for spaces, byte fallback); ?semantics=sp|hf for BPE",
         takes_options: true,
     },
     KindInfo {

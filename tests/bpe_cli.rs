@@ -16,10 +16,11 @@ fn explain_shows_pieces_merges_and_tokens() {
     );
     assert_eq!(
         out,
-        "piece      0..5 «renew»  letters\n\
-         \x20 merge rank 5      «e» + «n» → «en»  id 262 at byte 1\n\
-         \x20 merge rank 63     «e» + «w» → «ew»  id 320 at byte 3\n\
-         \x20 merge rank 322    «en» + «ew» → «enew»  id 579 at byte 1\n\
+        "piece      0..5 «renew»  letters · 5 symbols, 3 steps (sp); both semantics take the same steps\n\
+         \x20 step   1 «e» ⟩ «n» → «en»  rule #6 rank 5 at token 1\n\
+         \x20 step   2 «e» ⟩ «w» → «ew»  rule #64 rank 63 at token 2\n\
+         \x20 step   3 «en» ⟩ «ew» → «enew»  rule #323 rank 322 at token 1\n\
+         \x20 result «r» «enew»\n\
          \x20 tokens «r»:82 «enew»:579\n"
     );
 }

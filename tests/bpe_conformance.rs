@@ -136,34 +136,40 @@ fn sentencepiece_kjv_lines() {
     check_lines(&dir, &spec, "expected-spm-kjv-bpe8000.jsonl");
 }
 
+/// The models with reference ids in the shared folder: the name their expected files and
+/// chunk entries go by (`expected-NAME.jsonl`), and their spec.
+fn reference_models(dir: &Path) -> [(&'static str, String); 5] {
+    [
+        ("gpt2", format!("bpe:{}", data(dir, "gpt2"))),
+        (
+            "cl100k",
+            format!("tiktoken:{}", data(dir, "tiktoken/cl100k_base.tiktoken")),
+        ),
+        (
+            "o200k",
+            format!("tiktoken:{}", data(dir, "tiktoken/o200k_base.tiktoken")),
+        ),
+        (
+            "spm-botchan-bpe1000",
+            format!(
+                "spm:{}",
+                data(dir, "sentencepiece/botchan_en_bpe_1000.model")
+            ),
+        ),
+        (
+            "spm-kjv-bpe8000",
+            format!("spm:{}", data(dir, "sentencepiece/kjv_bpe_8000.model")),
+        ),
+    ]
+}
+
 /// The multi-line chunks (with `\n`, `\r\n` and blank lines) for every model at once.
 #[test]
 fn chunks_all_models() {
     let Some(dir) = bpe_dir("chunks_all_models") else {
         return;
     };
-    let models = [
-        ("gpt2", format!("bpe:{}", data(&dir, "gpt2"))),
-        (
-            "cl100k",
-            format!("tiktoken:{}", data(&dir, "tiktoken/cl100k_base.tiktoken")),
-        ),
-        (
-            "o200k",
-            format!("tiktoken:{}", data(&dir, "tiktoken/o200k_base.tiktoken")),
-        ),
-        (
-            "spm-botchan-bpe1000",
-            format!(
-                "spm:{}",
-                data(&dir, "sentencepiece/botchan_en_bpe_1000.model")
-            ),
-        ),
-        (
-            "spm-kjv-bpe8000",
-            format!("spm:{}", data(&dir, "sentencepiece/kjv_bpe_8000.model")),
-        ),
-    ];
+    let models = reference_models(&dir);
     let chunks: Vec<String> = std::fs::read_to_string(dir.join("chunks.jsonl"))
         .unwrap()
         .lines()
@@ -242,6 +248,22 @@ fn tiktoken_test_plans() {
     }
     println!("TestPlans.txt agreement {agree}/{}", cases.len());
     assert!(failures.is_empty(), "{failures:?}");
+}
+
+/// `semantics=sp` (the default, asked for explicitly) keeps 100%; `semantics=hf` too, since the
+/// real dictionaries are proper (`toklab bpe check`) and by Lemma 1 Definition 4 then gives the
+/// same tokens — computed another way, by the formal dictionary instead of the fast loop.
+#[test]
+fn both_semantics_on_the_conformance_lines() {
+    let Some(dir) = bpe_dir("both_semantics_on_the_conformance_lines") else {
+        return;
+    };
+    for (name, spec) in reference_models(&dir) {
+        for semantics in ["sp", "hf"] {
+            let spec = format!("{spec}?semantics={semantics}");
+            check_lines(&dir, &spec, &format!("expected-{name}.jsonl"));
+        }
+    }
 }
 
 /// The paper's improper dictionaries: the libraries give SentencePiece semantics (Definition

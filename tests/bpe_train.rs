@@ -1,13 +1,13 @@
-//! `toklab bpe train`: the textbook corpus, the tie-breaking rule, the written model read back,
-//! and Remark 1 (a trained dictionary is proper, every rule useful, and re-encoding the
-//! training words gives the trainer's final segmentation).
+//! `toklab bpe train`: the textbook corpus, the tie-breaking rule, the written model loaded back
+//! with `bpe:DIR`, and Remark 1 (a trained dictionary is proper, every rule useful, and encoding
+//! the training text gives the trainer's final segmentation, under both semantics).
 
 mod common;
 use common::{run, stdout_of};
 
-use toklab::merges::read::read_model;
 use toklab::merges::train::{Pretok, Trainer};
-use toklab::merges::{Analysis, Semantics, Unit, encode_ends};
+use toklab::merges::{Analysis, Unit};
+use toklab::simple::Matcher;
 
 fn temp(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("toklab-train-{name}-{}", std::process::id()));
@@ -56,6 +56,19 @@ fn textbook_merges_in_the_log() {
     assert_eq!(encoder["ne"], 256);
     assert_eq!(encoder["Ġrenew"], 261);
     assert_eq!(encoder.as_object().unwrap().len(), 264);
+    // Loaded back, the model encodes the corpus as the trainer segmented it.
+    let text = "set new new renew reset renew";
+    let tokenizer = toklab::load(&format!("bpe:{}", model.display())).unwrap();
+    let forms: Vec<String> = tokenizer
+        .tokenize(text)
+        .tokens
+        .iter()
+        .map(|t| t.form(text).to_string())
+        .collect();
+    assert_eq!(
+        forms,
+        ["set", " new", " new", " renew", " re", "set", " renew"]
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -99,8 +112,7 @@ fn trained_model_reads_back_and_reproduces_the_training_segmentation() {
     for unit in [Unit::Char, Unit::Byte] {
         let mut t = Trainer::new(&text, unit, Pretok::Gpt2);
         t.train(400, &mut |_| {});
-        let dict = t.dictionary();
-        let analysis = Analysis::new(&dict);
+        let analysis = Analysis::new(&t.dictionary());
         assert!(analysis.is_proper());
         assert!(
             analysis.never_useful_sp.is_empty(),
@@ -109,29 +121,37 @@ fn trained_model_reads_back_and_reproduces_the_training_segmentation() {
         );
         let dir = temp(&format!("{unit:?}"));
         toklab::merges::write::write_gpt2(&t, &dir).unwrap();
-        let loaded = read_model(&dir).unwrap();
-        let mut ends = Vec::new();
-        for word in t.words() {
-            for d in [&dict, &loaded.dict] {
-                ends.clear();
-                encode_ends(d, &word.text, Semantics::HuggingFace, &mut ends);
-                let pieces: Vec<&[u8]> = word.symbols.iter().map(|&s| t.token(s)).collect();
-                let mut at = 0;
-                let got: Vec<&[u8]> = ends
-                    .iter()
-                    .map(|&e| {
-                        let p = &word.text[at..e];
-                        at = e;
-                        p
-                    })
-                    .collect();
-                assert_eq!(
-                    got,
-                    pieces,
-                    "{unit:?} {:?}",
-                    String::from_utf8_lossy(&word.text)
-                );
-            }
+        // What the trainer ended with: each word of the text in its final segmentation.
+        let segmented: std::collections::HashMap<&[u8], Vec<&[u8]>> = t
+            .words()
+            .iter()
+            .map(|w| (&w.text[..], w.symbols.iter().map(|&s| t.token(s)).collect()))
+            .collect();
+        let mut expected: Vec<&[u8]> = Vec::new();
+        toklab::pretok::Gpt2Matcher.find(&text, &mut |span, _| {
+            expected.extend(&segmented[span.slice(&text).as_bytes()]);
+        });
+        let encoder: std::collections::HashMap<String, u32> =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("encoder.json")).unwrap())
+                .unwrap();
+        let mut bytes_of = vec![Vec::new(); encoder.len()];
+        for (piece, id) in &encoder {
+            bytes_of[*id as usize] = toklab::bpe::bytelevel::decode(piece).unwrap();
+        }
+        for semantics in ["sp", "hf"] {
+            let spec = format!("bpe:{}?semantics={semantics}", dir.display());
+            let tokenizer = toklab::load(&spec).unwrap();
+            let got: Vec<&[u8]> = tokenizer
+                .tokenize(&text)
+                .tokens
+                .iter()
+                .map(|tok| &bytes_of[tok.id.unwrap() as usize][..])
+                .collect();
+            assert_eq!(got.len(), expected.len(), "{unit:?} {semantics}");
+            assert!(
+                got == expected,
+                "{unit:?} {semantics}: the encoding differs"
+            );
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }

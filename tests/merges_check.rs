@@ -66,47 +66,75 @@ fn steps_show_where_the_semantics_part() {
 #[test]
 fn malformed_tables_name_the_line() {
     let dir = std::env::temp_dir().join(format!("toklab-check-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let merges = dir.join("merges.txt");
+    let model = dir.join("model");
+    std::fs::create_dir_all(&model).unwrap();
+    std::fs::write(model.join("vocab.json"), r#"{"a": 0, "b": 1, "ab": 2}"#).unwrap();
+    let merges = model.join("merges.txt");
     std::fs::write(&merges, "#version: 0.2\na b\na b c\n").unwrap();
-    let out = run(&["bpe", "check", merges.to_str().unwrap()], b"");
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("merges.txt:3: expected `left right`, got `a b c`"),
-        "{err}"
-    );
+    // The folder, a file in it and a spec all load through the real loader.
+    for arg in [
+        model.display().to_string(),
+        merges.display().to_string(),
+        format!("bpe:{}", model.display()),
+    ] {
+        let out = run(&["bpe", "check", &arg], b"");
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("merges.txt:3: expected a merge `left right`, found \"a b c\""),
+            "{err}"
+        );
+    }
     let ranks = dir.join("x.tiktoken");
     std::fs::write(&ranks, "YQ== 0\n!!!! 1\n").unwrap();
+    let spec = format!("tiktoken:{}?pattern=r50k", ranks.display());
+    let out = run(&["bpe", "check", &spec], b"");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("x.tiktoken:2: invalid base64 at column 1"),
+        "{err}"
+    );
     let out = run(&["bpe", "check", ranks.to_str().unwrap()], b"");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("x.tiktoken:2: `!!!!` is not base64"), "{err}");
-    std::fs::write(&ranks, b"YQ== 0\n\xff\n").unwrap();
-    let out = run(&["bpe", "check", ranks.to_str().unwrap()], b"");
+    assert!(
+        err.contains("cannot tell the encoding from the file name"),
+        "{err}"
+    );
+    let out = run(&["bpe", "check", dir.join("x.txt").to_str().unwrap()], b"");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("x.tiktoken: invalid UTF-8 at byte 7"), "{err}");
+    assert!(err.contains("cannot tell the model format"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-mod fuzz {
-    use proptest::prelude::*;
-    use std::path::Path;
-    use toklab::merges::read::{read_merges, read_ranks};
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(300))]
-
-        /// Arbitrary text never panics the readers: it loads or names the line.
-        #[test]
-        fn readers_never_panic(text in "(#version: 0.2\n)?([abĠ \n=+/0-9A-Za-z]{0,12}\n?){0,12}") {
-            match read_merges(Path::new("m.txt"), &text) {
-                Ok(loaded) => prop_assert!(loaded.dict.len() <= text.lines().count()),
-                Err(e) => prop_assert!(e.to_string().starts_with("m.txt:"), "{}", e),
-            }
-            match read_ranks(Path::new("r.tiktoken"), &text) {
-                Ok(_) => {}
-                Err(e) => prop_assert!(e.to_string().starts_with("r.tiktoken:"), "{}", e),
-            }
-        }
-    }
+#[test]
+fn sample_models_of_every_format() {
+    // A merge list, a rank file and a SentencePiece model, through `bpe check` and `steps`.
+    let check = |spec: &str| stdout_of(&["bpe", "check", spec], "");
+    let gpt2 = check("samples/bpe/gpt2");
+    assert!(
+        gpt2.contains("(merge list)") && gpt2.contains("proper: yes"),
+        "{gpt2}"
+    );
+    let ranks = check("tiktoken:samples/bpe/sample.tiktoken?pattern=r50k");
+    assert!(
+        ranks.contains("(ranked vocabulary, one rule per reachable token)"),
+        "{ranks}"
+    );
+    let spm = check("samples/bpe/sample-spm.model");
+    assert!(spm.contains("rules over characters"), "{spm}");
+    let steps = stdout_of(
+        &[
+            "bpe",
+            "steps",
+            "--model",
+            "samples/bpe/sample-spm.model",
+            "renew",
+        ],
+        "",
+    );
+    assert!(steps.starts_with("normalized: «▁renew»\n"), "{steps}");
+    assert!(
+        steps.ends_with("the two semantics take the same steps\n"),
+        "{steps}"
+    );
 }

@@ -26,6 +26,10 @@ const SPECS: &[&str] = &[
     "wordpiece:samples/bpe/sample-wordpiece.txt",
     "rules:rules?lang=eng",
     "rules:rules?lang=eng&simple=true",
+    "bpe:samples/bpe/gpt2?semantics=hf",
+    "bpe:samples/bpe/tokenizer.json",
+    "tiktoken:samples/bpe/sample.tiktoken?pattern=r50k&semantics=hf",
+    "spm:samples/bpe/sample-spm.model?semantics=hf",
 ];
 
 static TOKENIZERS: LazyLock<Vec<Box<dyn toklab::Tokenizer>>> = LazyLock::new(|| {

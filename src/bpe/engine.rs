@@ -1,5 +1,7 @@
 //! A [`BpeModel`] as a [`Tokenizer`]: tokens with ids, spans in the original text and the
-//! exact piece bytes; `explain` gives the pieces and, per piece, the merges in order.
+//! exact piece bytes; `explain` gives the pieces and, per piece, the merge steps under both
+//! semantics (`merges::WordSteps`) and what the model did around them; `retokenize` encodes
+//! again only what an edit can change (`super::incremental`).
 //!
 //! **Spans of byte-level tokens.** A byte-level token can hold part of a UTF-8 character
 //! (`é` may be split over two tokens). Spans stay on character boundaries and never overlap:
@@ -12,8 +14,8 @@ use std::sync::Arc;
 
 use super::merge::NO_ID;
 use super::model::{BpeModel, Piece};
-use super::trace::{BpeTrace, PieceTrace, StepTrace};
-use crate::engine::{Tokenizer, Trace};
+use super::trace::{BpeTrace, PieceTrace};
+use crate::engine::{Tokenizer, Trace, quote};
 use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
 
 /// A loaded BPE model under a name, with what loading found.
@@ -66,6 +68,36 @@ pub fn render_bytes(bytes: &[u8]) -> String {
     out
 }
 
+/// A token of a subword model: its kind (special, unknown or subword), id and merge rank, and
+/// its form (`form`, rendered) when that is not the text under `span`.
+pub(crate) fn subword_token(
+    model: &BpeModel,
+    text: &str,
+    span: Span,
+    id: u32,
+    special: bool,
+    form: &[u8],
+) -> Token {
+    let kind = if special {
+        TokenKind::Special
+    } else if id == NO_ID || Some(id) == model.unk {
+        TokenKind::Unknown
+    } else {
+        TokenKind::Subword
+    };
+    let mut token = Token::new(span, kind);
+    if id != NO_ID {
+        token = token.with_id(id).with_origin(Origin::Subword {
+            id,
+            rank: model.rank_of_token(id),
+        });
+    }
+    if form != span.slice(text).as_bytes() {
+        token = token.with_form(render_bytes(form));
+    }
+    token
+}
+
 /// The tokens of one piece, appended to `tokens`.
 pub(crate) fn piece_tokens(model: &BpeModel, text: &str, piece: &Piece, tokens: &mut Vec<Token>) {
     for (i, symbol) in piece.symbols.iter().enumerate() {
@@ -80,24 +112,14 @@ pub(crate) fn piece_tokens(model: &BpeModel, text: &str, piece: &Piece, tokens: 
                 .or_else(|| model.specials.text(id).map(str::as_bytes))
                 .unwrap_or(exact),
         };
-        let kind = if piece.special {
-            TokenKind::Special
-        } else if symbol.id == NO_ID || Some(symbol.id) == model.unk {
-            TokenKind::Unknown
-        } else {
-            TokenKind::Subword
-        };
-        let mut token = Token::new(span, kind);
-        if symbol.id != NO_ID {
-            token = token.with_id(symbol.id).with_origin(Origin::Subword {
-                id: symbol.id,
-                rank: model.rank_of_token(symbol.id),
-            });
-        }
-        if form_bytes != span.slice(text).as_bytes() {
-            token = token.with_form(render_bytes(form_bytes));
-        }
-        tokens.push(token);
+        tokens.push(subword_token(
+            model,
+            text,
+            span,
+            symbol.id,
+            piece.special,
+            form_bytes,
+        ));
     }
 }
 
@@ -122,80 +144,92 @@ impl Tokenizer for BpeTokenizer {
         self.warnings.clone()
     }
 
+    fn retokenize(&self, old: &str, old_tokens: &Tokenization, new: &str) -> Tokenization {
+        super::incremental::retokenize(&self.model, old, old_tokens, new)
+    }
+
     fn sources(&self) -> Vec<PathBuf> {
         self.sources.clone()
     }
 }
 
-/// The trace of encoding `text`: each piece with the merges applied to it, in order.
+/// The trace of encoding `text`: each piece with its merge steps under both semantics (the
+/// model's own shown, the other's parting point kept), what followed the merges, and its
+/// tokens.
 pub fn explain(model: &BpeModel, text: &str) -> BpeTrace {
+    let formal = model.formal();
     let mut pieces = Vec::new();
-    let steps = std::cell::RefCell::new(Vec::new());
-    let mut scratch = Vec::new();
-    let form = |id: u32| {
-        model
-            .vocab
-            .bytes(id)
-            .map(render_bytes)
-            .unwrap_or_else(|| "?".into())
-    };
-    model.encode_traced(
-        text,
-        &mut |step| steps.borrow_mut().push(step),
-        &mut |piece| {
-            let mut steps = steps.borrow_mut();
-            let piece_text = std::str::from_utf8(piece.bytes).unwrap_or("");
-            // A whole-piece hit skips the merges; replay them for the explanation.
-            let shortcut = !piece.special
-                && model.whole_piece_first
-                && piece.symbols.len() == 1
-                && steps.is_empty()
-                && piece.bytes.len() > 1;
-            if shortcut {
-                let mut replay = |step| steps.push(step);
-                model.initial_symbols(piece_text, &mut scratch);
-                model.merge_symbols(piece.bytes, &mut scratch, &mut replay);
+    model.encode_pieces(text, &mut |piece| {
+        let mut tokens = Vec::new();
+        piece_tokens(model, text, piece, &mut tokens);
+        let steps = (!piece.special).then(|| {
+            let to_text = (piece.inserted > 0)
+                .then(|| (0..=piece.bytes.len()).map(|x| piece.to_text(x)).collect());
+            formal.word_steps(piece.bytes, piece.span, to_text, model.semantics)
+        });
+        let whole_piece = match (&steps, piece.symbols) {
+            (Some(steps), [one])
+                if model.whole_piece_first
+                    && steps.derivation.initial.len() > 1
+                    && model.vocab.id(piece.bytes) == Some(one.id) =>
+            {
+                Some(one.id)
             }
-            let map = |x: u32| {
-                floor_boundary(
-                    text,
-                    piece.span.start + (x as usize).saturating_sub(piece.inserted),
-                )
-            };
-            let mut tokens = Vec::new();
-            piece_tokens(model, text, piece, &mut tokens);
-            pieces.push(PieceTrace {
-                span: piece.span,
-                alternative: piece.alternative,
-                special: piece.special,
-                whole_piece: shortcut.then(|| piece.symbols[0].id),
-                steps: steps
-                    .drain(..)
-                    .map(|step| {
-                        let merged_len =
-                            model.vocab.bytes(step.merged).map_or(0, <[u8]>::len) as u32;
-                        StepTrace {
-                            rank: step.rank,
-                            left: form(step.left),
-                            right: form(step.right),
-                            merged: form(step.merged),
-                            merged_id: step.merged,
-                            offset: step.start as usize,
-                            span: Span::new(map(step.start), map(step.start + merged_len)),
-                        }
-                    })
-                    .collect(),
-                tokens: tokens
-                    .into_iter()
-                    .map(|t| (t.form(text).to_string(), t.id, t.span))
-                    .collect(),
-            });
-        },
-    );
+            _ => None,
+        };
+        let notes = match (&steps, whole_piece) {
+            (Some(steps), None) => unknown_notes(model, piece.bytes, &steps.derivation.result),
+            _ => Vec::new(),
+        };
+        pieces.push(PieceTrace {
+            span: piece.span,
+            alternative: piece.alternative,
+            special: piece.special,
+            whole_piece,
+            steps,
+            notes,
+            tokens: tokens
+                .into_iter()
+                .map(|t| (t.form(text).to_string(), t.id, t.span))
+                .collect(),
+        });
+    });
     BpeTrace {
         normalized: None,
         pieces,
     }
+}
+
+/// What becomes of the tokens of `word` (ending at `ends`) that the vocabulary lacks: byte
+/// fallback spells them in byte tokens, otherwise each run becomes the unknown token.
+pub(crate) fn unknown_notes(model: &BpeModel, word: &[u8], ends: &[usize]) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut at = 0;
+    for &end in ends {
+        let token = &word[at..end];
+        at = end;
+        if model.vocab.id(token).is_some() {
+            continue;
+        }
+        let shown = quote(&render_bytes(token));
+        notes.push(match (&model.byte_fallback, model.unk) {
+            (Some(bytes), _) => format!(
+                "{shown} is not in the vocabulary: byte fallback spells it {}",
+                token
+                    .iter()
+                    .map(|&b| format!("<0x{b:02X}>:{}", bytes[b as usize]))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            (None, Some(unk)) => format!(
+                "{shown} is not in the vocabulary: the unknown token {unk} stands for it (one per run)"
+            ),
+            (None, None) => format!(
+                "{shown} is not in the vocabulary, which has no unknown token: a token without id"
+            ),
+        });
+    }
+    notes
 }
 
 #[cfg(test)]
@@ -254,16 +288,31 @@ mod tests {
     }
 
     #[test]
-    fn explain_lists_merges_with_rank_and_position() {
-        let text = "xab";
+    fn explain_gives_both_semantics_and_whole_characters() {
+        let text = "xabé";
         let trace = explain(&bytes_model(), text);
         assert_eq!(trace.pieces.len(), 1);
-        let step = &trace.pieces[0].steps[0];
-        assert_eq!((step.rank, step.offset, step.span), (0, 1, Span::new(1, 3)));
+        let steps = trace.pieces[0].steps.as_ref().unwrap();
+        let step = &steps.derivation.steps[0];
+        assert_eq!((step.rank, step.start, step.end), (0, 1, 3));
+        assert_eq!(steps.other.as_ref().unwrap().parts_at, None);
+        let lines = Trace::Bpe(trace.clone()).lines(text);
         let shown = Trace::Bpe(trace).to_text(text);
         assert!(
-            shown.contains("merge rank 0      «a» + «b» → «ab»  id 256 at byte 1"),
+            shown.contains("step   1 «a» ⟩ «b» → «ab»  rule #1 rank 0 at token 1"),
             "{shown}"
         );
+        assert!(
+            shown.contains("both semantics take the same steps"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("tokens «x»:120 «ab»:256 «<0xC3>»:195 «<0xA9>»:169"),
+            "{shown}"
+        );
+        for line in lines {
+            let span = line.span.unwrap();
+            assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end));
+        }
     }
 }

@@ -1,6 +1,8 @@
 //! Subword models by byte-pair encoding: loaders for the real formats (GPT-2 release files,
 //! HuggingFace `tokenizer.json`, tiktoken rank files, SentencePiece models), one model type,
-//! a fast encoder with exact pre-tokenizers, a lossless decoder, and traces of the merges.
+//! a fast encoder with exact pre-tokenizers, a lossless decoder, every model as the formal
+//! dictionary of `crate::merges` ([`formal`]: both semantics, traces with the steps of both,
+//! analysis) and incremental re-tokenization after an edit ([`incremental`]).
 //!
 //! Specs:
 //! - `bpe:DIR` — `encoder.json`/`vocab.json` + `vocab.bpe`/`merges.txt`;
@@ -9,30 +11,88 @@
 //! - `spm:FILE.model` — a SentencePiece model.
 //!
 //! Options: `pattern=gpt2|cl100k|o200k|none` replaces the pre-tokenizer of `bpe:`;
-//! `special=none` treats special-token text as ordinary text.
+//! `special=none` treats special-token text as ordinary text; `semantics=sp|hf` makes the merge
+//! loop follow Definition 3 (the default: what tiktoken, HuggingFace tokenizers and
+//! SentencePiece do) or Definition 4 of Berglund & van der Merwe (OpenAI's original
+//! `encoder.py`), see [`formal`].
 
 pub mod bytelevel;
 pub mod engine;
+pub mod formal;
+pub mod incremental;
 pub mod load;
 pub mod merge;
 pub mod merges;
 pub mod model;
+pub mod pieces;
 pub mod specials;
 pub mod spm;
 pub mod trace;
 pub mod vocab;
 
 pub use engine::BpeTokenizer;
-pub use model::{Alphabet, BpeModel, Piece, PreTokenizer, Rules};
-pub use trace::{BpeTrace, PieceTrace, StepTrace};
+pub use formal::{FormalDictionary, RuleSource};
+pub use model::{Alphabet, BpeModel, Piece, PreToken, PreTokenizer, Rules};
+pub use trace::{BpeTrace, PieceTrace};
 
 use crate::engine::Tokenizer;
 use crate::error::Result;
+use crate::merges::Semantics;
 use crate::spec::Spec;
 use load::tiktoken;
+use spm::{SpmModel, SpmTokenizer};
+
+/// A model loaded from a `bpe:`, `tiktoken:` or `spm:` spec, before it becomes a boxed
+/// tokenizer: tools that need the model itself (`toklab bpe check`, `steps`) load it exactly as
+/// `tokenize` does.
+pub enum Subword {
+    /// GPT-2 folders, `tokenizer.json`, tiktoken rank files.
+    Bpe(BpeTokenizer),
+    /// SentencePiece models.
+    Spm(SpmTokenizer),
+}
+
+impl Subword {
+    /// The merge model (for SentencePiece, the one inside its normalizer and pieces).
+    pub fn bpe_model(&self) -> &BpeModel {
+        match self {
+            Subword::Bpe(t) => t.model(),
+            Subword::Spm(t) => &t.model().bpe,
+        }
+    }
+
+    /// The SentencePiece model, when it is one.
+    pub fn spm_model(&self) -> Option<&SpmModel> {
+        match self {
+            Subword::Bpe(_) => None,
+            Subword::Spm(t) => Some(t.model()),
+        }
+    }
+
+    /// The tokenizer itself.
+    pub fn tokenizer(&self) -> &dyn Tokenizer {
+        match self {
+            Subword::Bpe(t) => t,
+            Subword::Spm(t) => t,
+        }
+    }
+
+    /// The tokenizer, boxed as the spec loader returns it.
+    pub fn into_tokenizer(self) -> Box<dyn Tokenizer> {
+        match self {
+            Subword::Bpe(t) => Box::new(t),
+            Subword::Spm(t) => Box::new(t),
+        }
+    }
+}
 
 /// Loads `bpe:`, `tiktoken:` and `spm:` specs.
-pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
+pub fn load(spec: Spec) -> Result<Box<dyn Tokenizer>> {
+    Ok(load_subword(spec)?.into_tokenizer())
+}
+
+/// Loads `bpe:`, `tiktoken:` and `spm:` specs, keeping the model's type.
+pub fn load_subword(mut spec: Spec) -> Result<Subword> {
     let special = match spec.take_option("special").as_deref() {
         None | Some("all") => true,
         Some("none") => false,
@@ -40,12 +100,20 @@ pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
             return Err(spec.bad(format!("option `special` wants all or none, not `{other}`")));
         }
     };
+    let semantics = match spec.take_option("semantics") {
+        None => None,
+        Some(name) => Some(Semantics::parse(&name).ok_or_else(|| {
+            spec.bad(format!(
+                "option `semantics` wants sp (Definition 3, what the libraries do) or hf (Definition 4), not `{name}`"
+            ))
+        })?),
+    };
     let pattern = spec.take_option("pattern");
     let path = spec.path();
     let name = spec.text.trim().to_string();
     match spec.kind.as_str() {
         "bpe" => {
-            spec.finish(&["pattern", "special"])?;
+            spec.finish(&["pattern", "special", "semantics"])?;
             let mut loaded = if path.is_dir() {
                 load::gpt2::load(&path)?
             } else {
@@ -61,7 +129,10 @@ pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
             if !special {
                 loaded.model.specials = specials::Specials::default();
             }
-            Ok(Box::new(BpeTokenizer::new(
+            if let Some(semantics) = semantics {
+                loaded.model.semantics = semantics;
+            }
+            Ok(Subword::Bpe(BpeTokenizer::new(
                 name,
                 loaded.model,
                 loaded.warnings,
@@ -69,7 +140,7 @@ pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
             )))
         }
         "tiktoken" => {
-            spec.finish(&["pattern", "special"])?;
+            spec.finish(&["pattern", "special", "semantics"])?;
             let known = || {
                 tiktoken::ENCODINGS
                     .iter()
@@ -92,8 +163,11 @@ pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
                     ))
                 })?,
             };
-            let model = tiktoken::load(&path, encoding, special)?;
-            Ok(Box::new(BpeTokenizer::new(
+            let mut model = tiktoken::load(&path, encoding, special)?;
+            if let Some(semantics) = semantics {
+                model.semantics = semantics;
+            }
+            Ok(Subword::Bpe(BpeTokenizer::new(
                 name,
                 model,
                 Vec::new(),
@@ -106,8 +180,8 @@ pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
                     "SentencePiece matches no special tokens in text, so `special` has nothing to switch off",
                 ));
             }
-            spec.finish(&[])?;
-            spm::load(name, &path)
+            spec.finish(&["semantics"])?;
+            Ok(Subword::Spm(SpmTokenizer::load(name, &path, semantics)?))
         }
         other => Err(spec.bad(format!("`{other}` is not a BPE kind"))),
     }

@@ -1,14 +1,20 @@
 //! The BPE model every loader produces: vocabulary, merge rules, special tokens and
 //! pre-tokenizer, and the encoding pipeline over them (special tokens → pre-tokenizer pieces →
-//! merges). Merge-step replay, analysis and training build on this type.
+//! merges). The merge loop follows either formal semantics: the fast loop for Definition 3
+//! (what every reference library does), the formal dictionary (`super::formal`, built on first
+//! use) for Definition 4. Traces, analysis and incremental re-tokenization use the same
+//! dictionary.
 
 use std::sync::OnceLock;
 
+pub use super::pieces::{Piece, PreToken, PreTokenizer};
+
+use super::formal::FormalDictionary;
 use super::merge::{self, ByConcatenation, MergeStep, NO_ID, Symbol};
 use super::merges::MergeTable;
 use super::specials::Specials;
 use super::vocab::Vocab;
-use crate::simple::Matcher;
+use crate::merges::Semantics;
 use crate::token::Span;
 
 /// What the initial symbols of a piece are.
@@ -32,76 +38,15 @@ impl Alphabet {
     }
 }
 
-/// The pre-tokenizer: a named matcher, or none (the whole text is one piece).
-pub struct PreTokenizer {
-    /// `gpt2`, `cl100k`, `o200k`, `none`, or `regex …` for a `Split` pattern: for messages.
-    pub name: String,
-    /// `None` leaves the text in one piece.
-    pub matcher: Option<Box<dyn Matcher>>,
-}
-
-impl PreTokenizer {
-    /// One of the named patterns (`gpt2`, `r50k`, `p50k`, `cl100k`, `o200k`) or `none`.
-    pub fn named(name: &str) -> Option<PreTokenizer> {
-        if name == "none" {
-            return Some(PreTokenizer::none());
-        }
-        Some(PreTokenizer {
-            name: name.to_string(),
-            matcher: Some(crate::pretok::matcher(name)?),
-        })
-    }
-
-    pub fn none() -> PreTokenizer {
-        PreTokenizer {
-            name: "none".into(),
-            matcher: None,
-        }
-    }
-}
-
-impl std::fmt::Debug for PreTokenizer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PreTokenizer({})", self.name)
-    }
-}
-
-/// A piece of input the encoder handled as a unit, and the tokens it became.
-#[derive(Debug)]
-pub struct Piece<'a> {
-    /// The piece in the original text.
-    pub span: Span,
-    /// The bytes that were merged: the piece, with an inserted leading space when the model
-    /// adds one (`add_prefix_space`).
-    pub bytes: &'a [u8],
-    /// Bytes at the start of `bytes` that are not in the original text (0 or 1).
-    pub inserted: usize,
-    /// The pre-tokenizer alternative that matched, or `special`.
-    pub alternative: &'static str,
-    /// The tokens: ids (`NO_ID` for bytes the vocabulary lacks) and start offsets in `bytes`.
-    pub symbols: &'a [Symbol],
-    /// A special token matched in the text (one symbol, its id).
-    pub special: bool,
-}
-
-impl Piece<'_> {
-    /// The original-text byte range of symbol `i` (exact bytes, possibly inside a character).
-    pub fn symbol_range(&self, i: usize) -> (usize, usize) {
-        let end = self
-            .symbols
-            .get(i + 1)
-            .map_or(self.bytes.len(), |s| s.start as usize);
-        let start = self.symbols[i].start as usize;
-        let map = |x: usize| self.span.start + x.saturating_sub(self.inserted);
-        (map(start), map(end))
-    }
-}
-
 /// Where a model's merge rules come from.
 #[derive(Debug)]
 pub enum Rules {
-    /// A merge list (GPT-2, HuggingFace) or rules derived at load (SentencePiece scores).
+    /// A merge list (GPT-2 `vocab.bpe`, the merges of a `tokenizer.json`): the rules and their
+    /// order exactly as written, proper or not.
     Table(MergeTable),
+    /// Rules a ranked vocabulary implies, built at load (SentencePiece: a pair merges when the
+    /// concatenation is a piece, ranked by the piece's score).
+    Implied(MergeTable),
     /// A rank-only vocabulary (tiktoken): a pair merges iff its concatenation is a token,
     /// ranked by that token's rank. The encoder looks concatenations up directly; the table of
     /// these rules is built only when asked for ([`BpeModel::merges`]).
@@ -125,6 +70,11 @@ pub struct BpeModel {
     pub unk: Option<u32>,
     /// With byte fallback, unknown characters become these byte tokens (`<0x41>`).
     pub byte_fallback: Option<Box<[u32; 256]>>,
+    /// Which formal semantics the merge loop follows (`semantics=sp|hf`); every reference
+    /// library follows Definition 3, so that is the default.
+    pub semantics: Semantics,
+    /// The rules as a formal dictionary, built on first use.
+    formal: OnceLock<FormalDictionary>,
 }
 
 impl BpeModel {
@@ -140,13 +90,26 @@ impl BpeModel {
             prefix_space: false,
             unk: None,
             byte_fallback: None,
+            semantics: Semantics::SentencePiece,
+            formal: OnceLock::new(),
         }
+    }
+
+    /// The rules as a formal dictionary (built on the first call): what the Definition 4
+    /// encoder, traces, `toklab bpe check` and incremental re-tokenization work on.
+    pub fn formal(&self) -> &FormalDictionary {
+        self.formal.get_or_init(|| FormalDictionary::of(self))
+    }
+
+    /// The dictionary of [`BpeModel::formal`] itself.
+    pub fn dictionary(&self) -> &crate::merges::Dictionary {
+        &self.formal().dict
     }
 
     /// Every merge rule as a table (built on first call for rank-only vocabularies).
     pub fn merges(&self) -> &MergeTable {
         match &self.rules {
-            Rules::Table(table) => table,
+            Rules::Table(table) | Rules::Implied(table) => table,
             Rules::Concatenation(table) => {
                 table.get_or_init(|| MergeTable::from_vocab(&self.vocab, |_| true, |id| id, false))
             }
@@ -157,20 +120,37 @@ impl BpeModel {
     /// makes.
     pub fn rank_of_token(&self, id: u32) -> Option<u32> {
         match &self.rules {
-            Rules::Table(table) => table.rank_of_token(id),
+            Rules::Table(table) | Rules::Implied(table) => table.rank_of_token(id),
             Rules::Concatenation(_) => self.vocab.bytes(id).filter(|b| b.len() > 1).map(|_| id),
         }
     }
 
-    /// Applies the merge rules to the symbols of `piece`.
+    /// Applies the merge rules to the symbols of `piece` under the model's semantics.
     pub fn merge_symbols(
         &self,
         piece: &[u8],
         symbols: &mut Vec<Symbol>,
         observe: &mut dyn FnMut(MergeStep),
     ) {
+        match self.semantics {
+            Semantics::SentencePiece => self.merge_fast(piece, symbols, observe),
+            semantics => self
+                .formal()
+                .merge(&self.vocab, piece, semantics, symbols, observe),
+        }
+    }
+
+    /// The fast merge loop (Definition 3), whatever the model's semantics.
+    pub fn merge_fast(
+        &self,
+        piece: &[u8],
+        symbols: &mut Vec<Symbol>,
+        observe: &mut dyn FnMut(MergeStep),
+    ) {
         match &self.rules {
-            Rules::Table(table) => merge::merge(symbols, piece, table, observe),
+            Rules::Table(table) | Rules::Implied(table) => {
+                merge::merge(symbols, piece, table, observe)
+            }
             Rules::Concatenation(_) => {
                 merge::merge(symbols, piece, &ByConcatenation(&self.vocab), observe)
             }
@@ -189,79 +169,76 @@ impl BpeModel {
     /// Encodes `text`, handing each piece and its tokens to `emit`.
     pub fn encode_pieces(&self, text: &str, emit: &mut dyn FnMut(&Piece)) {
         let mut symbols = Vec::new();
-        self.walk(text, &mut symbols, &mut |_| {}, emit);
+        self.pretokenize(text, 0..text.len(), &mut |pre| match pre.special {
+            Some(id) => emit(&pre.with_symbols(&[Symbol { id, start: 0 }])),
+            None => {
+                self.merge_piece(pre.bytes, &mut symbols, &mut |_| {});
+                emit(&pre.with_symbols(&symbols));
+            }
+        });
     }
 
-    /// Encodes `text`, reporting each merge step (before the piece it belongs to is emitted).
-    pub fn encode_traced(
+    /// Cuts `text[range]` into the pieces the encoder merges one by one: special tokens first,
+    /// then the pre-tokenizer's pieces of the text between them. The model's prefix space goes
+    /// in front of each stretch between special tokens that starts at the start of the text or
+    /// right after a special token (so a range starting mid-text gets none). Incremental
+    /// re-tokenization cuts a window of the text this way.
+    pub fn pretokenize(
         &self,
         text: &str,
-        observe: &mut dyn FnMut(MergeStep),
-        emit: &mut dyn FnMut(&Piece),
+        range: std::ops::Range<usize>,
+        each: &mut dyn FnMut(&PreToken),
     ) {
-        let mut symbols = Vec::new();
-        self.walk(text, &mut symbols, observe, emit);
-    }
-
-    fn walk(
-        &self,
-        text: &str,
-        symbols: &mut Vec<Symbol>,
-        observe: &mut dyn FnMut(MergeStep),
-        emit: &mut dyn FnMut(&Piece),
-    ) {
-        let mut at = 0;
+        let window = &text[..range.end];
+        let mut at = range.start;
+        let mut after_special = range.start == 0;
         loop {
-            let special = self.specials.find(text, at);
-            let end = special.map_or(text.len(), |(span, _)| span.start);
+            let special = self.specials.find(window, at);
+            let end = special.map_or(range.end, |(span, _)| span.start);
             if end > at {
-                self.segment(text, at, end, symbols, observe, emit);
+                self.segment(text, at, end, after_special, each);
             }
             let Some((span, id)) = special else { break };
-            let one = [Symbol { id, start: 0 }];
-            emit(&Piece {
+            each(&PreToken {
                 span,
                 bytes: &text.as_bytes()[span.start..span.end],
                 inserted: 0,
                 alternative: "special",
-                symbols: &one,
-                special: true,
+                special: Some(id),
             });
             at = span.end;
+            after_special = true;
         }
     }
 
-    /// Pre-tokenizes and merges the text between special tokens.
+    /// The pre-tokenizer's pieces of `text[start..end]`, which holds no special token.
     fn segment(
         &self,
         text: &str,
         start: usize,
         end: usize,
-        symbols: &mut Vec<Symbol>,
-        observe: &mut dyn FnMut(MergeStep),
-        emit: &mut dyn FnMut(&Piece),
+        prefix: bool,
+        each: &mut dyn FnMut(&PreToken),
     ) {
         let original = &text[start..end];
         let prefixed;
-        let (segment, inserted) = if self.prefix_space && !original.starts_with(' ') {
+        let (segment, inserted) = if prefix && self.prefix_space && !original.starts_with(' ') {
             prefixed = format!(" {original}");
             (prefixed.as_str(), 1)
         } else {
             (original, 0)
         };
         let mut piece = |span: Span, alternative: &'static str| {
-            let piece_text = span.slice(segment);
-            self.merge_piece(piece_text, symbols, &mut *observe);
-            let shift = if span.start == 0 { inserted } else { 0 };
-            let original_start = start + span.start.saturating_sub(inserted);
-            emit(&Piece {
-                span: Span::new(original_start, start + span.end - inserted),
-                bytes: piece_text.as_bytes(),
-                inserted: shift,
+            each(&PreToken {
+                span: Span::new(
+                    start + span.start.saturating_sub(inserted),
+                    start + span.end - inserted,
+                ),
+                bytes: span.slice(segment).as_bytes(),
+                inserted: if span.start == 0 { inserted } else { 0 },
                 alternative,
-                symbols,
-                special: false,
-            });
+                special: None,
+            })
         };
         match &self.pretok.matcher {
             Some(matcher) => matcher.find(segment, &mut piece),
@@ -269,51 +246,78 @@ impl BpeModel {
         }
     }
 
-    /// The tokens of one piece, in `symbols`.
+    /// The tokens of one piece, in `symbols`: the whole piece when the model looks it up
+    /// first and has it, else the merges, then what becomes of unknown symbols.
     pub fn merge_piece(
         &self,
-        piece: &str,
+        piece: &[u8],
         symbols: &mut Vec<Symbol>,
         observe: &mut dyn FnMut(MergeStep),
     ) {
         symbols.clear();
         if self.whole_piece_first
-            && let Some(id) = self.vocab.id(piece.as_bytes())
+            && let Some(id) = self.vocab.id(piece)
         {
             symbols.push(Symbol { id, start: 0 });
             return;
         }
-        self.initial_symbols(piece, symbols);
-        self.merge_symbols(piece.as_bytes(), symbols, observe);
-        if symbols.iter().any(|s| s.id == NO_ID) {
-            self.resolve_unknown(piece.as_bytes(), symbols);
-        }
+        self.merge_only(piece, symbols, observe);
+        self.resolve_unknown(piece, symbols);
     }
 
-    /// The symbols before any merge: bytes or characters.
-    pub fn initial_symbols(&self, piece: &str, symbols: &mut Vec<Symbol>) {
+    /// The merged symbols of `piece` before unknown ones are resolved, with no whole-piece
+    /// lookup: the tokenization in the formal sense, which incremental re-tokenization glues.
+    pub fn merge_only(
+        &self,
+        piece: &[u8],
+        symbols: &mut Vec<Symbol>,
+        observe: &mut dyn FnMut(MergeStep),
+    ) {
+        symbols.clear();
+        self.initial_symbols(piece, symbols);
+        self.merge_symbols(piece, symbols, observe);
+    }
+
+    /// The symbols before any merge: bytes, or characters (a byte that is not UTF-8 is a
+    /// symbol of its own, which no vocabulary of characters has).
+    pub fn initial_symbols(&self, piece: &[u8], symbols: &mut Vec<Symbol>) {
         match &self.alphabet {
             Alphabet::Bytes(ids) => {
-                symbols.extend(piece.bytes().enumerate().map(|(i, b)| Symbol {
+                symbols.extend(piece.iter().enumerate().map(|(i, &b)| Symbol {
                     id: ids[b as usize],
                     start: i as u32,
                 }))
             }
-            Alphabet::Chars => symbols.extend(piece.char_indices().map(|(i, c)| {
-                Symbol {
-                    id: self
-                        .vocab
-                        .id(c.encode_utf8(&mut [0; 4]).as_bytes())
-                        .unwrap_or(NO_ID),
-                    start: i as u32,
+            Alphabet::Chars => {
+                let mut at = 0;
+                for chunk in piece.utf8_chunks() {
+                    for c in chunk.valid().chars() {
+                        let bytes = &piece[at..at + c.len_utf8()];
+                        let id = self.vocab.id(bytes).unwrap_or(NO_ID);
+                        symbols.push(Symbol {
+                            id,
+                            start: at as u32,
+                        });
+                        at += bytes.len();
+                    }
+                    for _ in chunk.invalid() {
+                        symbols.push(Symbol {
+                            id: NO_ID,
+                            start: at as u32,
+                        });
+                        at += 1;
+                    }
                 }
-            })),
+            }
         }
     }
 
     /// Unknown symbols after merging: byte tokens with byte fallback; otherwise one token per
     /// run of unknown symbols, with the model's unknown id (or `NO_ID` if it has none).
-    fn resolve_unknown(&self, piece: &[u8], symbols: &mut Vec<Symbol>) {
+    pub fn resolve_unknown(&self, piece: &[u8], symbols: &mut Vec<Symbol>) {
+        if symbols.iter().all(|s| s.id != NO_ID) {
+            return;
+        }
         let old = std::mem::take(symbols);
         for (i, s) in old.iter().enumerate() {
             if s.id != NO_ID {

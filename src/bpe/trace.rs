@@ -1,49 +1,50 @@
-//! The explanation of a BPE encoding: the pre-tokenizer's pieces and, per piece, the merges
-//! in the order they were applied, with rank and position, then the resulting tokens.
+//! The explanation of a BPE encoding: per piece, what cut it (the pre-tokenizer alternative, a
+//! special token, SentencePiece's user-defined pieces), the merge steps under both formal
+//! semantics and where they part ([`WordSteps`], the one step representation the workbench's
+//! merges view also replays), what the model adds around the merges (a whole-piece lookup,
+//! byte fallback, the unknown token, SentencePiece's unused pieces), and the tokens with ids.
 
 use crate::engine::{Role, TraceLine, quote};
+use crate::merges::WordSteps;
 use crate::token::Span;
 
 /// Every piece of the text, in order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct BpeTrace {
     /// The text the model merged, when it normalizes first (SentencePiece).
     pub normalized: Option<String>,
     pub pieces: Vec<PieceTrace>,
 }
 
-/// One piece: where it is, which pre-tokenizer alternative (or special token) made it, the
-/// merges applied to it and the tokens it became.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One piece: where it is, what made it a piece, its merge steps and the tokens it became.
+#[derive(Clone, Debug)]
 pub struct PieceTrace {
+    /// The piece in the original text.
     pub span: Span,
+    /// The pre-tokenizer alternative that matched, `special`, `user-defined`, …
     pub alternative: &'static str,
+    /// A special token (or user-defined piece): one token, no merges.
     pub special: bool,
-    /// Set when the whole piece was found in the vocabulary and taken without merging (tiktoken
-    /// does this); the steps are then the merges that reach the same token.
+    /// Set when the whole piece was found in the vocabulary and taken without merging
+    /// (tiktoken does this); the steps then show what merging alone does.
     pub whole_piece: Option<u32>,
-    pub steps: Vec<StepTrace>,
+    /// The merge steps under both semantics; `None` for special tokens and unigram models.
+    pub steps: Option<WordSteps>,
+    /// What happened after merging, one line each (byte fallback, unknown runs, unused pieces).
+    pub notes: Vec<String>,
     /// Form, id and span of each resulting token.
     pub tokens: Vec<(String, Option<u32>, Span)>,
 }
 
-/// One merge: the rule (rank, the two parts, the result) and where it applied.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StepTrace {
-    pub rank: u32,
-    pub left: String,
-    pub right: String,
-    pub merged: String,
-    pub merged_id: u32,
-    /// Byte offset of the merged pair within the piece.
-    pub offset: usize,
-    /// The original text the merged token covers.
-    pub span: Span,
-}
-
 impl BpeTrace {
-    /// The trace as display lines: a line per piece, an indented line per merge (its span is
-    /// the text the merged token covers, so selecting it highlights the pair), then the tokens.
+    /// The words with merge steps, for the workbench's merges view.
+    pub fn words(&self) -> impl Iterator<Item = &WordSteps> {
+        self.pieces.iter().filter_map(|p| p.steps.as_ref())
+    }
+
+    /// The trace as display lines: a line per piece, then its merge steps (each line's span
+    /// the text the merged token covers, widened to whole characters), what followed, and the
+    /// tokens.
     pub fn lines(&self, text: &str) -> Vec<TraceLine> {
         let mut lines = Vec::new();
         if let Some(normalized) = &self.normalized {
@@ -54,7 +55,7 @@ impl BpeTrace {
             );
         }
         for piece in &self.pieces {
-            let head = TraceLine::new(0, Some(piece.span))
+            let mut head = TraceLine::new(0, Some(piece.span))
                 .part(
                     Role::Label,
                     if piece.special { "special " } else { "piece " },
@@ -62,8 +63,15 @@ impl BpeTrace {
                 .part(Role::Detail, format!("{:>9} ", piece.span.to_string()))
                 .part(Role::Token, quote(piece.span.slice(text)))
                 .part(Role::Detail, format!("  {}", piece.alternative));
+            if let Some(steps) = &piece.steps {
+                head = head.part(Role::Detail, format!(" · {}", steps.summary()));
+            }
             lines.push(head);
             if let Some(id) = piece.whole_piece {
+                let reached = piece
+                    .steps
+                    .as_ref()
+                    .is_some_and(|s| s.derivation.result.len() == 1);
                 lines.push(
                     TraceLine::new(1, Some(piece.span))
                         .part(Role::Label, "lookup ")
@@ -71,24 +79,22 @@ impl BpeTrace {
                         .part(Role::Detail, id.to_string())
                         .part(
                             Role::Plain,
-                            ", taken without merging; the merges reach it so:",
+                            if reached {
+                                ", taken without merging; the merges reach it too:"
+                            } else {
+                                ", taken without merging; merging alone would not reach it:"
+                            },
                         ),
                 );
             }
-            for step in &piece.steps {
+            if let Some(steps) = &piece.steps {
+                lines.extend(steps.step_lines(text, 1));
+            }
+            for note in &piece.notes {
                 lines.push(
-                    TraceLine::new(1, Some(step.span))
-                        .part(Role::Label, "merge ")
-                        .part(Role::Detail, format!("rank {:<6} ", step.rank))
-                        .part(Role::Token, quote(&step.left))
-                        .part(Role::Plain, " + ")
-                        .part(Role::Token, quote(&step.right))
-                        .part(Role::Plain, " → ")
-                        .part(Role::Token, quote(&step.merged))
-                        .part(
-                            Role::Detail,
-                            format!("  id {} at byte {}", step.merged_id, step.offset),
-                        ),
+                    TraceLine::new(1, Some(piece.span))
+                        .part(Role::Label, "then ")
+                        .part(Role::Plain, note.clone()),
                 );
             }
             let mut result = TraceLine::new(1, Some(piece.span)).part(Role::Label, "tokens ");

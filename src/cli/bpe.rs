@@ -9,10 +9,11 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use clap::{Args as ClapArgs, Subcommand, ValueEnum};
 
-use crate::merges::read::read_model;
+use crate::bpe::{RuleSource, Subword, load_subword};
 use crate::merges::train::{Pretok, Trainer, show_token};
 use crate::merges::write::write_gpt2;
 use crate::merges::{Analysis, Comparison, Derivation, Dictionary, Side, Unit};
+use crate::spec::Spec;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -32,8 +33,9 @@ enum Command {
 
 #[derive(ClapArgs)]
 struct CheckArgs {
-    /// A GPT-2 directory (vocab.bpe or merges.txt), a merges file, or a .tiktoken rank file.
-    model: PathBuf,
+    /// A `bpe:`, `tiktoken:` or `spm:` spec, or a path: a GPT-2 folder (or a file in one), a
+    /// tokenizer.json, a .tiktoken rank file, a SentencePiece .model.
+    model: String,
     /// How many rules of each finding to list.
     #[arg(long, default_value_t = 10)]
     list: usize,
@@ -68,9 +70,9 @@ struct TrainArgs {
 
 #[derive(ClapArgs)]
 struct StepsArgs {
-    /// A model path as for `check`.
+    /// A model spec or path as for `check`.
     #[arg(long, required_unless_present = "rules", conflicts_with = "rules")]
-    model: Option<PathBuf>,
+    model: Option<String>,
     /// Rules written like the paper: "ab a, a b" (characters are symbols).
     #[arg(long)]
     rules: Option<String>,
@@ -86,11 +88,68 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// A model argument as a spec: a `bpe:`, `tiktoken:` or `spm:` spec as given, or a path whose
+/// format its name tells.
+fn model_spec(model: &str) -> anyhow::Result<Spec> {
+    if ["bpe:", "tiktoken:", "spm:"]
+        .iter()
+        .any(|kind| model.starts_with(kind))
+    {
+        return Ok(Spec::parse(model)?);
+    }
+    let path = std::path::Path::new(model);
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let in_folder = ["vocab.bpe", "merges.txt", "encoder.json", "vocab.json"].contains(&name);
+    let spec = if path.is_dir() {
+        format!("bpe:{model}")
+    } else if in_folder {
+        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+        format!(
+            "bpe:{}",
+            folder.unwrap_or(std::path::Path::new(".")).display()
+        )
+    } else if name.ends_with(".json") {
+        format!("bpe:{model}")
+    } else if name.ends_with(".tiktoken") {
+        format!("tiktoken:{model}")
+    } else if name.ends_with(".model") {
+        format!("spm:{model}")
+    } else {
+        bail!(
+            "{model}: cannot tell the model format from the name; give a spec (bpe:DIR, bpe:FILE.json, tiktoken:FILE, spm:FILE.model)"
+        );
+    };
+    Ok(Spec::parse(&spec)?)
+}
+
+/// Loads a model as `tokenize` does, printing its warnings on stderr.
+fn load_model(model: &str) -> anyhow::Result<Subword> {
+    let subword = load_subword(model_spec(model)?)?;
+    let tokenizer = subword.tokenizer();
+    for warning in tokenizer.warnings() {
+        eprintln!("toklab: warning: {}: {warning}", tokenizer.name());
+    }
+    Ok(subword)
+}
+
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let loaded = read_model(&args.model)?;
-    let read_time = started.elapsed();
-    let dict = &loaded.dict;
+    let subword = load_model(&args.model)?;
+    let model = subword.bpe_model();
+    let load_time = started.elapsed();
+    if subword
+        .spm_model()
+        .is_some_and(|m| m.model_type != crate::bpe::spm::proto::ModelType::Bpe)
+    {
+        bail!(
+            "{}: a unigram model has no merge rules to check",
+            args.model
+        );
+    }
+    let started = Instant::now();
+    let formal = model.formal();
+    let convert_time = started.elapsed();
+    let dict = &formal.dict;
     let analysis = Analysis::new(dict);
     let mut out = std::io::stdout().lock();
     let unit = match dict.unit() {
@@ -100,16 +159,21 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     writeln!(
         out,
         "model: {} ({}), {} rules over {unit}",
-        loaded.path.display(),
-        loaded.format,
+        subword.tokenizer().name(),
+        formal.source.describe(),
         analysis.rules
     )?;
-    if !loaded.unreachable.is_empty() {
+    if !formal.unreachable.is_empty() {
+        let ranks: Vec<u32> = formal
+            .unreachable
+            .iter()
+            .filter_map(|&id| model.rank_of_token(id))
+            .collect();
         writeln!(
             out,
-            "unreachable tokens: {} (no merge of two lower-ranked tokens makes them; ranks {})",
-            loaded.unreachable.len(),
-            list(&loaded.unreachable, args.list)
+            "unreachable tokens: {} (their own string does not merge into them; ranks {})",
+            formal.unreachable.len(),
+            list(&ranks, args.list)
         )?;
     }
     if analysis.is_proper() {
@@ -140,11 +204,10 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
             )?;
         }
     }
-    writeln!(out, "duplicated pairs: {}", analysis.duplicates.len())?;
-    if loaded.format == "tiktoken ranks" {
+    if formal.source == RuleSource::RankedVocabulary {
         writeln!(
             out,
-            "  (a rank file's rules are found by encoding each token with the rules before it, so each is used on its own string; its never-useful entries are the unreachable tokens)"
+            "  (each token's rule is the last merge of its own string, so each rule is used on its own string; tokens merging never makes are the unreachable ones)"
         )?;
     }
     for (name, never) in [
@@ -190,7 +253,10 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
             ""
         }
     )?;
-    let mut times = vec![format!("read {:.2}s", read_time.as_secs_f64())];
+    let mut times = vec![
+        format!("load {:.2}s", load_time.as_secs_f64()),
+        format!("dictionary {:.2}s", convert_time.as_secs_f64()),
+    ];
     times.extend(
         analysis
             .timings
@@ -285,15 +351,30 @@ fn train(args: TrainArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn steps(args: StepsArgs) -> anyhow::Result<ExitCode> {
+    let subword;
+    let paper;
+    let mut word = args.word.clone();
     let dict = match (&args.rules, &args.model) {
-        (Some(rules), _) => Dictionary::parse_paper(rules).map_err(anyhow::Error::msg)?,
-        (None, Some(path)) => read_model(path)?.dict,
-        (None, None) => bail!("give a model path or --rules"),
+        (Some(rules), _) => {
+            paper = Dictionary::parse_paper(rules).map_err(anyhow::Error::msg)?;
+            &paper
+        }
+        (None, Some(model)) => {
+            subword = load_model(model)?;
+            if let Some(spm) = subword.spm_model() {
+                word = spm.normalizer.normalize(&args.word).text;
+            }
+            subword.bpe_model().dictionary()
+        }
+        (None, None) => bail!("give a model or --rules"),
     };
-    let comparison = Comparison::new(&dict, args.word.as_bytes());
+    let comparison = Comparison::new(dict, word.as_bytes());
     let mut out = std::io::stdout().lock();
+    if word != args.word {
+        writeln!(out, "normalized: «{word}»")?;
+    }
     for d in [&comparison.sp, &comparison.hf] {
-        write_derivation(&mut out, &dict, d, comparison.parts_at)?;
+        write_derivation(&mut out, dict, d, comparison.parts_at)?;
     }
     match comparison.parts_at {
         None => writeln!(out, "the two semantics take the same steps")?,

@@ -14,9 +14,10 @@ pub enum Unit {
     Char,
 }
 
-/// One rule `left ⟩ right`. `rank` is its priority (lower applies first). Rules of one rank
-/// must make the same token: that is how rank-only formats (tiktoken) say "every split of this
-/// token", and the semantics then treat them as one rule at the leftmost position.
+/// One rule `left ⟩ right`. `rank` is its priority (lower applies first). Rules may share a
+/// rank: a SentencePiece model gives pieces of equal score equal rank, and SentencePiece then
+/// merges the leftmost such pair first, which is what both semantics do here (under Definition
+/// 4 a pass applies the chosen rule only, see `encode`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rule {
     pub left: Box<[u8]>,
@@ -71,17 +72,10 @@ pub enum DictError {
         rank: u32,
         previous: u32,
     },
-    #[error("rules {first} and {index} share rank {rank} but make different tokens")]
-    RankMakesTwoTokens {
-        first: usize,
-        index: usize,
-        rank: u32,
-    },
 }
 
 impl Dictionary {
-    /// A dictionary from rules in priority order (ranks ascending; equal ranks only for rules
-    /// that make the same token).
+    /// A dictionary from rules in priority order (ranks ascending).
     pub fn new(unit: Unit, rules: Vec<Rule>) -> Result<Dictionary, DictError> {
         let mut dict = Dictionary {
             unit,
@@ -105,31 +99,18 @@ impl Dictionary {
         if rule.left.is_empty() || rule.right.is_empty() {
             return Err(DictError::EmptySide { index });
         }
-        let mut same_rank = None;
-        if let Some(previous) = self.rules.last() {
-            if rule.rank < previous.rank {
-                return Err(DictError::OutOfOrder {
-                    index,
-                    rank: rule.rank,
-                    previous: previous.rank,
-                });
-            }
-            if rule.rank == previous.rank {
-                same_rank = Some(index - 1);
-            }
+        if let Some(previous) = self.rules.last()
+            && rule.rank < previous.rank
+        {
+            return Err(DictError::OutOfOrder {
+                index,
+                rank: rule.rank,
+                previous: previous.rank,
+            });
         }
         let left = self.intern(&rule.left);
         let right = self.intern(&rule.right);
         let merged = self.intern(&rule.merged());
-        if let Some(first) = same_rank
-            && self.rule_ids[first][2] != merged
-        {
-            return Err(DictError::RankMakesTwoTokens {
-                first,
-                index,
-                rank: rule.rank,
-            });
-        }
         match self.pairs.entry((left, right)) {
             std::collections::hash_map::Entry::Occupied(_) => self.duplicates.push(index),
             std::collections::hash_map::Entry::Vacant(slot) => {
@@ -296,18 +277,13 @@ mod tests {
     }
 
     #[test]
-    fn rejects_disorder_and_mixed_ranks() {
+    fn rejects_disorder_and_empty_sides() {
         let out_of_order = vec![Rule::new("a", "b", 2), Rule::new("b", "c", 1)];
         assert!(matches!(
             Dictionary::new(Unit::Byte, out_of_order),
             Err(DictError::OutOfOrder { index: 1, .. })
         ));
-        let mixed = vec![Rule::new("a", "bc", 0), Rule::new("ab", "d", 0)];
-        assert!(matches!(
-            Dictionary::new(Unit::Byte, mixed),
-            Err(DictError::RankMakesTwoTokens { .. })
-        ));
-        let tied = vec![Rule::new("a", "bc", 0), Rule::new("ab", "c", 0)];
+        let tied = vec![Rule::new("a", "bc", 0), Rule::new("ab", "d", 0)];
         assert!(Dictionary::new(Unit::Byte, tied).is_ok());
         assert!(Dictionary::new(Unit::Byte, vec![Rule::new("", "b", 0)]).is_err());
     }

@@ -88,8 +88,9 @@ pub fn encode_observed(
 
 /// A candidate pair in the heap, packed as `rank << 32 | left slot` so the heap stays small
 /// (8 bytes an entry: a 1 MB line's heap fits in cache far better). It is valid while the
-/// pair at `left` still has that rank; a pair of equal rank makes the same token (rules of one
-/// rank make one token), so applying it then is exactly what the semantics asks.
+/// pair at `left` still has that rank: the heap then yields the leftmost pair of the lowest
+/// rank, which is what Definition 3 asks (and SentencePiece's tie-break when two rules share
+/// a rank).
 type Candidate = Reverse<u64>;
 
 fn unpack(c: Candidate) -> (u32, usize) {
@@ -213,12 +214,16 @@ impl<'d> State<'d> {
     fn run_hf(&mut self, observe: &mut dyn FnMut(&MergeEvent)) {
         let mut pass = 0;
         let mut sweep = Vec::new();
+        let mut later = Vec::new();
         while let Some(candidate) = self.heap.pop() {
-            if self.valid(candidate).is_none() {
+            let Some(right) = self.valid(candidate) else {
                 continue;
-            }
-            // The chosen rank: every occurrence now in the heap is part of this pass.
-            let (rank, _) = unpack(candidate);
+            };
+            // The chosen rule is the leftmost one of the lowest rank; its pass applies it
+            // wherever it occurs now. Rules that share the rank but make another token wait
+            // for a later pass.
+            let (rank, left) = unpack(candidate);
+            let chosen = self.made(left, right);
             sweep.clear();
             sweep.push(candidate);
             while let Some(&top) = self.heap.peek()
@@ -233,12 +238,26 @@ impl<'d> State<'d> {
                     continue;
                 };
                 let (_, left) = unpack(c);
+                if self.made(left, right) != chosen {
+                    later.push(c);
+                    continue;
+                }
                 let event = self.apply(left, right, pass);
                 observe(&event);
                 self.push_neighbours(left);
             }
+            self.heap.extend(later.drain(..));
             pass += 1;
         }
+    }
+
+    /// The token the rule for the pair `left`, `right` makes (both slots hold a rule).
+    fn made(&self, left: usize, right: usize) -> u32 {
+        let rule = self
+            .dict
+            .rule_for(self.id[left], self.id[right])
+            .expect("validated candidate has a rule");
+        self.dict.rule_ids(rule)[2]
     }
 
     fn push_ends(&self, ends: &mut Vec<usize>) {
@@ -267,6 +286,7 @@ pub fn encode_strings(dict: &Dictionary, word: &str, semantics: Semantics) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::merges::{Rule, Unit};
 
     #[test]
     fn example_3_semantics_differ() {
@@ -283,6 +303,31 @@ mod tests {
         for s in [Semantics::SentencePiece, Semantics::HuggingFace] {
             assert_eq!(encode_strings(&d, "aaaaa", s), ["aa", "aa", "a"]);
         }
+    }
+
+    #[test]
+    fn tied_ranks_take_turns_under_huggingface_semantics() {
+        // Two rules of one rank (SentencePiece pieces of equal score): «ab» at 0 is chosen, so
+        // the pass makes «ab» everywhere and «cd» waits for the next pass.
+        let d = Dictionary::new(
+            Unit::Char,
+            vec![
+                Rule::new("a", "b", 0),
+                Rule::new("c", "d", 0),
+                Rule::new("b", "c", 1),
+            ],
+        )
+        .unwrap();
+        let mut steps = Vec::new();
+        let mut ends = Vec::new();
+        encode_observed(&d, b"abcdab", Semantics::HuggingFace, &mut ends, &mut |e| {
+            steps.push((e.rule, e.pass))
+        });
+        assert_eq!(steps, [(0, 0), (0, 0), (1, 1)]);
+        assert_eq!(
+            encode_strings(&d, "abcdab", Semantics::SentencePiece),
+            ["ab", "cd", "ab"]
+        );
     }
 
     #[test]

@@ -25,6 +25,31 @@ pub struct Retokenized {
 /// "experimental bound" for dictionaries with long ripples, Example 2).
 pub const MAX_ROUNDS: usize = 64;
 
+/// What an edit left alone: the bytes two texts share at the start and at the end (the two
+/// never overlap).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Edit {
+    pub prefix: usize,
+    pub suffix: usize,
+}
+
+impl Edit {
+    /// The common prefix and suffix of `old` and `new`; the suffix is counted only in what
+    /// the prefix leaves, so the two never overlap in either text.
+    pub fn between(old: &[u8], new: &[u8]) -> Edit {
+        let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        let room = old.len().min(new.len()) - prefix;
+        let suffix = old
+            .iter()
+            .rev()
+            .zip(new.iter().rev())
+            .take(room)
+            .take_while(|(a, b)| a == b)
+            .count();
+        Edit { prefix, suffix }
+    }
+}
+
 /// Tokenizes `new`, an edit of `old` whose tokens end at `old_ends`. The result always equals
 /// encoding `new` whole.
 pub fn retokenize(
@@ -33,15 +58,7 @@ pub fn retokenize(
     new: &[u8],
     encode: &mut EncodeFn<'_>,
 ) -> Retokenized {
-    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    let room = old.len().min(new.len()) - prefix;
-    let suffix = old
-        .iter()
-        .rev()
-        .zip(new.iter().rev())
-        .take(room)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let Edit { prefix, suffix } = Edit::between(old, new);
     // τ1: old tokens wholly inside the common prefix; τ2: wholly inside the common suffix.
     let kept_left = old_ends.partition_point(|&e| e <= prefix);
     let left_end = if kept_left == 0 {

@@ -4,15 +4,16 @@
 //! of a dictionary (properness, useful rules, lookahead bounds), incremental re-tokenization
 //! (Algorithm 1, Remark 3) and training with a step log (Jurafsky §2.4).
 //!
-//! Everything works on [`Dictionary`], a plain ordered rule list, so any loaded model converts
-//! into it with a thin adapter: a merge list keeps its order (rank = line), a rank-only table
-//! gives each token's rules the token's rank (see [`read`]).
+//! Everything works on [`Dictionary`], a plain ordered rule list. Loaded models convert into
+//! it once, lazily (`crate::bpe::BpeModel::dictionary`): a merge list keeps its order (rank =
+//! line), a rank-only vocabulary (tiktoken, SentencePiece) gives each token the one rule that
+//! can make it. The BPE encoder follows Definition 4 through this module
+//! (`semantics=hf`) and its traces are [`WordSteps`].
 
 mod analysis;
 mod dict;
 mod encode;
 mod incremental;
-pub mod read;
 mod steps;
 mod trace;
 pub mod train;
@@ -21,7 +22,7 @@ pub mod write;
 pub use analysis::{Analysis, Improper, Side, chain_bound, improper_rules, never_useful};
 pub use dict::{DictError, Dictionary, NO_ID, Rule, Unit, symbol_ends};
 pub use encode::{MergeEvent, Semantics, encode_ends, encode_observed, encode_strings};
-pub use incremental::{EncodeFn, MAX_ROUNDS, Retokenized, retokenize};
+pub use incremental::{Edit, EncodeFn, MAX_ROUNDS, Retokenized, retokenize};
 pub use steps::{Comparison, Derivation, Step, parting_step, split_at_ends};
 pub use trace::{MergeTrace, OtherSemantics, WordSteps};
 pub use train::{MergeRecord, PairCount, Pretok, Trainer, show_token};

@@ -18,6 +18,10 @@ pub struct WordSteps {
     pub rules: Vec<String>,
     /// When both semantics were derived: the other one's steps and where they part.
     pub other: Option<OtherSemantics>,
+    /// Where each byte offset of the word (`0..=len`) lies in the original text, when the word
+    /// is not simply the text under `span`: a BPE model's inserted prefix space, SentencePiece's
+    /// normalized text. `None` means offset `i` is `span.start + i`.
+    pub to_text: Option<Vec<usize>>,
 }
 
 /// The semantics not shown in the trace lines, kept whole so the workbench's merges tab can
@@ -44,6 +48,7 @@ impl WordSteps {
             derivation,
             rules,
             other: None,
+            to_text: None,
         }
     }
 
@@ -62,6 +67,101 @@ impl WordSteps {
             rules,
         });
         steps
+    }
+
+    /// The original text that bytes `start..end` of the word came from, widened to whole
+    /// characters: a byte-level merge can join part of a character, but a highlighted span
+    /// must not cut one.
+    pub fn text_span(&self, text: &str, start: usize, end: usize) -> Span {
+        let at = |i: usize| match &self.to_text {
+            Some(map) => map[i.min(map.len() - 1)],
+            None => self.span.start + i,
+        };
+        let clamp = |x: usize| x.clamp(self.span.start, self.span.end.min(text.len()));
+        let mut from = clamp(at(start));
+        let mut to = clamp(at(end)).max(from);
+        while !text.is_char_boundary(from) {
+            from -= 1;
+        }
+        while !text.is_char_boundary(to) {
+            to += 1;
+        }
+        Span::new(from, to)
+    }
+
+    /// One line about the derivation: symbols, steps, semantics, and where the other parts.
+    pub fn summary(&self) -> String {
+        let d = &self.derivation;
+        let mut out = format!(
+            "{} symbols, {} steps ({})",
+            d.initial.len(),
+            d.steps.len(),
+            d.semantics.name()
+        );
+        if let Some(other) = &self.other {
+            out.push_str(&match other.parts_at {
+                None => "; both semantics take the same steps".to_string(),
+                Some(k) => format!(
+                    "; {} parts at step {}",
+                    other.derivation.semantics.name(),
+                    k + 1
+                ),
+            });
+        }
+        out
+    }
+
+    /// A line per step (its span the text the merged token covers), then the result and,
+    /// when the semantics part, the other semantics' result.
+    pub fn step_lines(&self, text: &str, depth: usize) -> Vec<TraceLine> {
+        let d = &self.derivation;
+        let show = |s: &[u8]| Dictionary::show(s);
+        let mut lines = Vec::with_capacity(d.steps.len() + 2);
+        for (k, step) in d.steps.iter().enumerate() {
+            let parted = self.other.as_ref().is_some_and(|o| o.parts_at == Some(k));
+            let merged = show(&d.word[step.start..step.end]);
+            lines.push(
+                TraceLine::new(depth, Some(self.text_span(text, step.start, step.end)))
+                    .part(
+                        if parted { Role::Backtrack } else { Role::Label },
+                        format!("step {:>3} ", k + 1),
+                    )
+                    .part(Role::Plain, format!("{} ", self.rules[k]))
+                    .part(Role::Token, format!("→ «{merged}»"))
+                    .part(
+                        Role::Detail,
+                        format!(
+                            "  rule #{} rank {} at token {}",
+                            step.rule + 1,
+                            step.rank,
+                            step.position
+                        ),
+                    ),
+            );
+        }
+        let tokens = |ends: &[usize]| {
+            super::steps::split_at_ends(&d.word, ends)
+                .into_iter()
+                .map(|t| format!("«{}»", show(t)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        lines.push(
+            TraceLine::new(depth, Some(self.span))
+                .part(Role::Label, "result ")
+                .part(Role::Token, tokens(&d.result)),
+        );
+        if let Some(other) = self.other.as_ref().filter(|o| o.parts_at.is_some()) {
+            lines.push(
+                TraceLine::new(depth, Some(self.span))
+                    .part(
+                        Role::Backtrack,
+                        format!("{:<7}", other.derivation.semantics.name()),
+                    )
+                    .part(Role::Token, tokens(&other.derivation.result)),
+            );
+        }
+        lines
     }
 }
 
@@ -92,76 +192,17 @@ impl MergeTrace {
         MergeTrace { words }
     }
 
+    /// The trace as display lines: a line per word with its summary, then its steps.
     pub fn lines(&self, text: &str) -> Vec<TraceLine> {
         let mut lines = Vec::new();
         for word in &self.words {
-            let d = &word.derivation;
-            let base = word.span.start;
-            let show = |s: &[u8]| Dictionary::show(s);
-            let mut head = TraceLine::new(0, Some(word.span))
-                .part(Role::Label, "word ")
-                .part(Role::Token, quote(word.span.slice(text)))
-                .part(
-                    Role::Detail,
-                    format!(
-                        "  {} symbols, {} steps ({})",
-                        d.initial.len(),
-                        d.steps.len(),
-                        d.semantics.name()
-                    ),
-                );
-            if let Some(other) = &word.other {
-                head = head.part(
-                    Role::Detail,
-                    match other.parts_at {
-                        None => "; both semantics take the same steps".to_string(),
-                        Some(k) => format!("; the other semantics parts at step {}", k + 1),
-                    },
-                );
-            }
-            lines.push(head);
-            for (k, step) in d.steps.iter().enumerate() {
-                let span = Span::new(base + step.start, base + step.end);
-                let parted = word.other.as_ref().is_some_and(|o| o.parts_at == Some(k));
-                let merged = show(&d.word[step.start..step.end]);
-                lines.push(
-                    TraceLine::new(1, Some(span))
-                        .part(
-                            if parted { Role::Backtrack } else { Role::Label },
-                            format!("step {:>3} ", k + 1),
-                        )
-                        .part(Role::Plain, format!("{} ", word.rules[k]))
-                        .part(Role::Token, format!("→ «{merged}»"))
-                        .part(
-                            Role::Detail,
-                            format!(
-                                "  rule #{} rank {} at token {}",
-                                step.rule + 1,
-                                step.rank,
-                                step.position
-                            ),
-                        ),
-                );
-            }
-            let tokens = |ends: &[usize]| {
-                super::steps::split_at_ends(&d.word, ends)
-                    .into_iter()
-                    .map(|t| format!("«{}»", show(t)))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
             lines.push(
-                TraceLine::new(1, Some(word.span))
-                    .part(Role::Label, "result ")
-                    .part(Role::Token, tokens(&d.result)),
+                TraceLine::new(0, Some(word.span))
+                    .part(Role::Label, "word ")
+                    .part(Role::Token, quote(word.span.slice(text)))
+                    .part(Role::Detail, format!("  {}", word.summary())),
             );
-            if let Some(other) = word.other.as_ref().filter(|o| o.parts_at.is_some()) {
-                lines.push(
-                    TraceLine::new(1, Some(word.span))
-                        .part(Role::Backtrack, "other  ")
-                        .part(Role::Token, tokens(&other.derivation.result)),
-                );
-            }
+            lines.extend(word.step_lines(text, 1));
         }
         lines
     }
@@ -170,7 +211,7 @@ impl MergeTrace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::merges::Semantics;
+    use crate::merges::{Rule, Semantics, Unit};
 
     #[test]
     fn lines_show_steps_and_parting() {
@@ -186,7 +227,7 @@ mod tests {
             .iter()
             .map(|l| l.parts.iter().map(|p| p.text.as_str()).collect())
             .collect();
-        assert!(shown[0].contains("parts at step 2"), "{shown:?}");
+        assert!(shown[0].contains("; hf parts at step 2"), "{shown:?}");
         assert!(
             shown[1].starts_with("step   1 «a» ⟩ «b» → «ab»"),
             "{shown:?}"
@@ -198,7 +239,7 @@ mod tests {
             "{shown:?}"
         );
         assert!(
-            shown.iter().any(|l| l == "other  «ab» «ab» «ab» «ab»"),
+            shown.iter().any(|l| l == "hf     «ab» «ab» «ab» «ab»"),
             "{shown:?}"
         );
     }
@@ -214,5 +255,28 @@ mod tests {
         let spans: Vec<Option<Span>> = trace.lines(text).iter().map(|l| l.span).collect();
         assert!(spans.contains(&Some(Span::new(5, 7))));
         assert_eq!(trace.lines(text)[1].span, Some(Span::new(0, 2)));
+    }
+
+    #[test]
+    fn spans_of_partial_characters_widen_to_the_character() {
+        // Byte-level: «é» is two bytes, and a rule joins «a» with the first byte only.
+        let rules = vec![Rule::new(b"a", b"\xc3", 0)];
+        let d = Dictionary::new(Unit::Byte, rules).unwrap();
+        let text = "xaé";
+        let word = Span::new(1, 4);
+        let der = Derivation::new(&d, &text.as_bytes()[1..4], Semantics::SentencePiece);
+        assert_eq!((der.steps[0].start, der.steps[0].end), (0, 2));
+        let steps = WordSteps::new(&d, word, der);
+        assert_eq!(steps.text_span(text, 0, 2), Span::new(1, 4));
+        assert_eq!(steps.text_span(text, 2, 3), Span::new(2, 4));
+        // A word with an inserted space: byte 0 is not in the text, so it maps to the start.
+        let mut spaced = steps.clone();
+        spaced.to_text = Some(vec![1, 1, 2, 3]);
+        assert_eq!(spaced.text_span(text, 0, 2), Span::new(1, 2));
+        assert_eq!(spaced.text_span(text, 2, 3), Span::new(2, 4));
+        for line in (MergeTrace { words: vec![steps] }).lines(text) {
+            let span = line.span.unwrap();
+            assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end));
+        }
     }
 }

@@ -13,8 +13,8 @@ use std::path::Path;
 use rustc_hash::FxHashMap;
 
 use super::dict::Unit;
-use super::read::{byte_level_char, to_byte_level};
 use super::train::Trainer;
+use crate::bpe::bytelevel::{byte_to_char, encode as to_byte_level};
 use crate::error::{Error, Result};
 
 /// What was written.
@@ -31,9 +31,9 @@ pub struct Written {
 /// The 256 bytes in the order of GPT-2's `encoder.json` (printable ones first).
 fn byte_order() -> Vec<u8> {
     let mut order: Vec<u8> = (0..=255u8)
-        .filter(|&b| byte_level_char(b) as u32 == u32::from(b))
+        .filter(|&b| byte_to_char(b) as u32 == u32::from(b))
         .collect();
-    order.extend((0..=255u8).filter(|&b| byte_level_char(b) as u32 != u32::from(b)));
+    order.extend((0..=255u8).filter(|&b| byte_to_char(b) as u32 != u32::from(b)));
     order
 }
 
@@ -94,7 +94,6 @@ pub fn write_gpt2(trainer: &Trainer, dir: &Path) -> Result<Written> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::merges::read::read_model;
     use crate::merges::train::Pretok;
     use crate::merges::{Semantics, encode_strings};
 
@@ -113,11 +112,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("toklab-write-{}", std::process::id()));
         let written = write_gpt2(&t, &dir).unwrap();
         assert_eq!(written.char_merges, 1);
-        let loaded = read_model(&dir).unwrap();
+        let loaded = crate::bpe::load::gpt2::load(&dir).unwrap();
         let chars = t.dictionary();
         for word in ["über", " übel", "üb", "xü"] {
             assert_eq!(
-                encode_strings(&loaded.dict, word, Semantics::SentencePiece),
+                encode_strings(loaded.model.dictionary(), word, Semantics::SentencePiece),
                 encode_strings(&chars, word, Semantics::SentencePiece),
                 "{word}"
             );

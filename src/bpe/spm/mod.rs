@@ -4,6 +4,8 @@
 //! (leftmost on ties), `▁` for spaces, byte fallback or `<unk>` for characters the vocabulary
 //! lacks. Unigram models encode by the Viterbi best segmentation.
 
+mod explain;
+mod incremental;
 pub mod normalizer;
 pub mod proto;
 mod unigram;
@@ -15,15 +17,15 @@ use aho_corasick::{AhoCorasick, MatchKind};
 
 use self::normalizer::{CharsMap, Normalized, Normalizer, SPACE};
 use self::proto::{ModelType, PieceType, ProtoPiece};
-use super::engine::render_bytes;
-use super::merge::{MergeStep, NO_ID};
+use super::engine::subword_token;
+use super::merge::{MergeStep, NO_ID, Symbol};
 use super::merges::MergeTable;
 use super::model::{Alphabet, BpeModel, Rules};
-use super::trace::{BpeTrace, PieceTrace, StepTrace};
 use super::vocab::Vocab;
 use crate::engine::{Tokenizer, Trace};
 use crate::error::{Error, Result};
-use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
+use crate::merges::Semantics;
+use crate::token::{Span, Token, Tokenization};
 
 /// A SentencePiece model.
 pub struct SpmModel {
@@ -79,24 +81,25 @@ impl SpmModel {
             )
         };
         // Higher score merges first: rank = position among the distinct scores, descending.
-        let mut scores: Vec<f32> = proto
-            .pieces
-            .iter()
-            .enumerate()
-            .filter(|&(id, _)| mergeable(id as u32))
-            .map(|(_, p)| p.score)
+        // Scores compare as SentencePiece's C++ floats do, where -0.0 equals 0.0 (its trainer
+        // gives the first learned piece -0.0 and user-defined pieces 0.0): `+ 0.0` turns -0.0
+        // into 0.0 before the total order sorts them.
+        let score_of = |id: u32| proto.pieces[id as usize].score + 0.0;
+        let mut scores: Vec<f32> = (0..proto.pieces.len() as u32)
+            .filter(|&id| mergeable(id))
+            .map(score_of)
             .collect();
         scores.sort_by(|a, b| b.total_cmp(a));
-        scores.dedup();
+        scores.dedup_by(|a, b| a.total_cmp(b).is_eq());
         let rank = |id: u32| {
-            let score = proto.pieces[id as usize].score;
+            let score = score_of(id);
             scores.partition_point(|s| s.total_cmp(&score).is_gt()) as u32
         };
         let merges = match proto.model_type {
             ModelType::Bpe => MergeTable::from_vocab(&vocab, mergeable, rank, true),
             _ => MergeTable::default(),
         };
-        let mut bpe = BpeModel::new(vocab, Rules::Table(merges));
+        let mut bpe = BpeModel::new(vocab, Rules::Implied(merges));
         bpe.alphabet = Alphabet::Chars;
         bpe.unk = Some(unk);
         if proto.byte_fallback {
@@ -162,55 +165,75 @@ impl SpmModel {
     }
 
     /// Normalizes `text` and encodes it; tokens are ranges of the normalized text.
-    pub fn encode_normalized(
-        &self,
-        text: &str,
-        observe: &mut dyn FnMut(MergeStep),
-    ) -> (Normalized, Vec<SpmToken>) {
+    pub fn encode_normalized(&self, text: &str) -> (Normalized, Vec<SpmToken>) {
         let normalized = self.normalizer.normalize(text);
         let mut tokens = Vec::new();
-        let mut symbols = Vec::new();
         let norm = normalized.text.as_str();
-        let mut segment = |start: usize, end: usize, tokens: &mut Vec<SpmToken>| {
-            if let Some(unigram) = &self.unigram {
-                unigram.encode(self, &norm[start..end], start, tokens);
-                return;
-            }
-            let mut unused = Vec::new();
-            self.bpe
-                .merge_piece(&norm[start..end], &mut symbols, &mut |step: MergeStep| {
-                    if self.pieces[step.merged as usize].kind == PieceType::Unused {
-                        unused.push(step);
-                    }
-                    observe(MergeStep {
-                        start: step.start + start as u32,
-                        ..step
-                    });
-                });
-            let piece_end = end - start;
-            for (i, s) in symbols.iter().enumerate() {
-                let s_end = symbols.get(i + 1).map_or(piece_end, |n| n.start as usize);
-                self.resegment(s.id, s.start as usize, s_end, &unused, start, tokens);
-            }
-        };
+        self.segments(norm, &mut |start, end, user| match user {
+            Some(id) => tokens.push(SpmToken { id, start, end }),
+            None => self.encode_segment(norm, start, end, &mut tokens),
+        });
+        (normalized, tokens)
+    }
+
+    /// Cuts normalized text into what is encoded as a unit: the user-defined pieces (each one
+    /// token, its id given) and the stretches between them.
+    pub fn segments(&self, norm: &str, each: &mut dyn FnMut(usize, usize, Option<u32>)) {
         let mut at = 0;
         if let Some((matcher, ids)) = &self.user_defined {
             for m in matcher.find_iter(norm.as_bytes()) {
                 if m.start() > at {
-                    segment(at, m.start(), &mut tokens);
+                    each(at, m.start(), None);
                 }
-                tokens.push(SpmToken {
-                    id: ids[m.pattern().as_usize()],
-                    start: m.start(),
-                    end: m.end(),
-                });
+                each(m.start(), m.end(), Some(ids[m.pattern().as_usize()]));
                 at = m.end();
             }
         }
         if at < norm.len() {
-            segment(at, norm.len(), &mut tokens);
+            each(at, norm.len(), None);
         }
-        (normalized, tokens)
+    }
+
+    /// The tokens of `norm[start..end]`, a stretch without user-defined pieces.
+    pub fn encode_segment(&self, norm: &str, start: usize, end: usize, out: &mut Vec<SpmToken>) {
+        if let Some(unigram) = &self.unigram {
+            unigram.encode(self, &norm[start..end], start, out);
+            return;
+        }
+        let mut symbols = Vec::new();
+        let mut unused = Vec::new();
+        self.bpe.merge_piece(
+            &norm.as_bytes()[start..end],
+            &mut symbols,
+            &mut |step: MergeStep| {
+                if self.pieces[step.merged as usize].kind == PieceType::Unused {
+                    unused.push(step);
+                }
+            },
+        );
+        self.push_symbols(&symbols, end - start, &unused, start, out);
+    }
+
+    /// Whether the model has unused pieces, which merging can make and SentencePiece then
+    /// splits back: the tokens then do not show the merges that made them.
+    pub fn has_unused(&self) -> bool {
+        self.pieces.iter().any(|p| p.kind == PieceType::Unused)
+    }
+
+    /// Appends the tokens of a merged stretch (symbols relative to `base`, the stretch `len`
+    /// bytes long), splitting back the unused pieces made by the steps in `unused`.
+    pub fn push_symbols(
+        &self,
+        symbols: &[Symbol],
+        len: usize,
+        unused: &[MergeStep],
+        base: usize,
+        out: &mut Vec<SpmToken>,
+    ) {
+        for (i, s) in symbols.iter().enumerate() {
+            let end = symbols.get(i + 1).map_or(len, |n| n.start as usize);
+            self.resegment(s.id, s.start as usize, end, unused, base, out);
+        }
     }
 
     /// SentencePiece never outputs an unused piece: it is split back into the pair that made
@@ -244,7 +267,7 @@ impl SpmModel {
 
     /// The ids of `text`.
     pub fn encode(&self, text: &str) -> Vec<u32> {
-        self.encode_normalized(text, &mut |_| {})
+        self.encode_normalized(text)
             .1
             .iter()
             .map(|t| t.id)
@@ -286,60 +309,56 @@ pub struct SpmTokenizer {
 }
 
 impl SpmTokenizer {
+    /// Loads `spm:FILE.model` under a name (the spec), with the merge loop following
+    /// `semantics`. SentencePiece matches no special tokens in text (control pieces such as
+    /// `<s>` are only ever added by callers).
+    pub fn load(name: String, path: &Path, semantics: Option<Semantics>) -> Result<SpmTokenizer> {
+        let mut model = SpmModel::load(path)?;
+        if matches!(model.model_type, ModelType::Word | ModelType::Char) {
+            return Err(Error::format(
+                path,
+                None,
+                format!(
+                    "model type {:?} is not supported (BPE and unigram are)",
+                    model.model_type
+                ),
+            ));
+        }
+        if let Some(semantics) = semantics {
+            if model.unigram.is_some() {
+                return Err(Error::format(
+                    path,
+                    None,
+                    "a unigram model does not merge, so it has no merge semantics to choose",
+                ));
+            }
+            model.bpe.semantics = semantics;
+        }
+        Ok(SpmTokenizer {
+            name,
+            model: Arc::new(model),
+            sources: vec![path.to_path_buf()],
+        })
+    }
+
     /// The model, for views that show pieces, scores or the normalized text.
     pub fn model(&self) -> &Arc<SpmModel> {
         &self.model
     }
 }
 
-/// Loads `spm:FILE.model`. SentencePiece matches no special tokens in text (control pieces
-/// such as `<s>` are only ever added by callers).
-pub fn load(name: String, path: &Path) -> Result<Box<dyn Tokenizer>> {
-    let model = SpmModel::load(path)?;
-    if matches!(model.model_type, ModelType::Word | ModelType::Char) {
-        return Err(Error::format(
-            path,
-            None,
-            format!(
-                "model type {:?} is not supported (BPE and unigram are)",
-                model.model_type
-            ),
-        ));
-    }
-    Ok(Box::new(SpmTokenizer {
-        name,
-        model: Arc::new(model),
-        sources: vec![path.to_path_buf()],
-    }))
-}
-
-impl SpmTokenizer {
-    fn token(&self, text: &str, normalized: &Normalized, t: &SpmToken) -> Token {
-        let model = &self.model;
+impl SpmModel {
+    /// A token of the normalized text as a token of the original text.
+    pub fn token(&self, text: &str, normalized: &Normalized, t: &SpmToken) -> Token {
         let span = Span::new(
             normalized.to_original[t.start],
             normalized.to_original[t.end],
         );
         let form = match t.id {
-            NO_ID => render_bytes(&normalized.text.as_bytes()[t.start..t.end]),
-            id => model.pieces[id as usize].piece.clone(),
+            NO_ID => &normalized.text.as_bytes()[t.start..t.end],
+            id => self.pieces[id as usize].piece.as_bytes(),
         };
-        let kind = if t.id == NO_ID || Some(t.id) == model.bpe.unk {
-            TokenKind::Unknown
-        } else {
-            TokenKind::Subword
-        };
-        let mut token = Token::new(span, kind);
-        if t.id != NO_ID {
-            token = token.with_id(t.id).with_origin(Origin::Subword {
-                id: t.id,
-                rank: model.bpe.rank_of_token(t.id),
-            });
-        }
-        if form != span.slice(text) {
-            token = token.with_form(form);
-        }
-        token
+        subword_token(&self.bpe, text, span, t.id, false, form)
     }
 }
 
@@ -349,62 +368,25 @@ impl Tokenizer for SpmTokenizer {
     }
 
     fn tokenize(&self, text: &str) -> Tokenization {
-        let (normalized, tokens) = self.model.encode_normalized(text, &mut |_| {});
+        let (normalized, tokens) = self.model.encode_normalized(text);
         Tokenization::new(
             tokens
                 .iter()
-                .map(|t| self.token(text, &normalized, t))
+                .map(|t| self.model.token(text, &normalized, t))
                 .collect(),
         )
     }
 
     fn explain(&self, text: &str) -> Trace {
-        let model = &self.model;
-        let mut steps = Vec::new();
-        let (normalized, tokens) = model.encode_normalized(text, &mut |s| steps.push(s));
-        let form = |id: u32| {
-            model
-                .pieces
-                .get(id as usize)
-                .map_or_else(|| "?".into(), |p| p.piece.clone())
-        };
-        let to_original = |x: usize| normalized.to_original[x.min(normalized.text.len())];
-        let whole = Span::new(to_original(0), to_original(normalized.text.len()));
-        let piece = PieceTrace {
-            span: whole,
-            alternative: "normalized text",
-            special: false,
-            whole_piece: None,
-            steps: steps
-                .iter()
-                .map(|s| {
-                    let len = model.bpe.vocab.bytes(s.merged).map_or(0, <[u8]>::len);
-                    StepTrace {
-                        rank: s.rank,
-                        left: form(s.left),
-                        right: form(s.right),
-                        merged: form(s.merged),
-                        merged_id: s.merged,
-                        offset: s.start as usize,
-                        span: Span::new(
-                            to_original(s.start as usize),
-                            to_original(s.start as usize + len),
-                        ),
-                    }
-                })
-                .collect(),
-            tokens: tokens
-                .iter()
-                .map(|t| {
-                    let token = self.token(text, &normalized, t);
-                    (token.form(text).to_string(), token.id, token.span)
-                })
-                .collect(),
-        };
-        Trace::Bpe(BpeTrace {
-            normalized: Some(normalized.text.clone()),
-            pieces: vec![piece],
-        })
+        Trace::Bpe(self.model.explain(text))
+    }
+
+    fn retokenize(&self, old: &str, old_tokens: &Tokenization, new: &str) -> Tokenization {
+        match old == new {
+            true => old_tokens.clone(),
+            false => incremental::remerged(&self.model, old, old_tokens, new)
+                .unwrap_or_else(|| self.tokenize(new)),
+        }
     }
 
     fn sources(&self) -> Vec<PathBuf> {

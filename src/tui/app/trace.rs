@@ -79,18 +79,16 @@ impl App {
     /// The word whose merge steps the merges view replays: the one holding the selected
     /// token, else the first word of the line.
     pub fn merge_word(&self) -> Option<&WordSteps> {
-        let Some(Trace::Merges(trace)) = self.trace() else {
-            return None;
-        };
+        let words = self.trace()?.merge_words();
         let at = self.selected_token().map(|t| t.span.start);
         at.and_then(|at| {
-            trace
-                .words
+            words
                 .iter()
                 .find(|w| w.span.start <= at && at < w.span.end.max(w.span.start + 1))
         })
-        .or_else(|| trace.words.iter().find(|w| !w.derivation.steps.is_empty()))
-        .or(trace.words.first())
+        .or_else(|| words.iter().find(|w| !w.derivation.steps.is_empty()))
+        .or(words.first())
+        .copied()
     }
 
     /// The number of steps of the longer of the word's two derivations.
