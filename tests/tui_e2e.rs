@@ -177,3 +177,82 @@ fn alignment_and_the_matrix_demo() {
     s.wait_text("toklab-exited-0");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn an_edited_rule_file_reloads_the_row() {
+    if !available("an_edited_rule_file_reloads_the_row") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("toklab-e2e-rules-{}", std::process::id()));
+    let rules = dir.join("rules");
+    std::fs::create_dir_all(&rules).unwrap();
+    for entry in std::fs::read_dir(repo().join("rules")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), rules.join(entry.file_name())).unwrap();
+    }
+    std::fs::write(dir.join("t.txt"), "Meet Zzz. Ng at noon.\n").unwrap();
+    let s = Session::start("rules", 110, 36, &dir, &[]);
+    s.run(&format!(
+        "{} --with 'rules:rules?lang=eng' t.txt; echo toklab-exited-$?",
+        bin()
+    ));
+    s.wait_text("rules:rules?lang=eng 7");
+    // The rule author adds an abbreviation: the row re-tokenizes by itself.
+    let file = rules.join("tok-resource-eng.txt");
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str("::abbrev Zzz. ::exp Sleepy ::lcode eng\n");
+    std::fs::write(&file, &text).unwrap();
+    s.wait_text("rules:rules?lang=eng 6");
+    // A typo: the error shows, the last good rules stay.
+    std::fs::write(&file, format!("{text}::abbrev Yyy. ::bogus-slot x\n")).unwrap();
+    let screen = s.wait_text("reload failed, keeping the last good version");
+    assert!(screen.contains("tok-resource-eng.txt"), "{screen}");
+    assert!(screen.contains("rules:rules?lang=eng 6"), "{screen}");
+    // Fixed again: the error goes away.
+    std::fs::write(&file, &text).unwrap();
+    s.wait_for("the error to clear", |screen| {
+        !screen.contains("reload failed")
+    });
+    // The token's provenance names the entry's file and line.
+    s.keys(&["l", "l"]);
+    s.wait_text("tok-resource-eng.txt:");
+    s.keys(&["q"]);
+    s.wait_text("toklab-exited-0");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_bpe_lesson_trains_and_replays_merges() {
+    if !available("a_bpe_lesson_trains_and_replays_merges") {
+        return;
+    }
+    let s = Session::start("lesson", 110, 40, repo(), &[]);
+    s.run(&format!(
+        "{} open samples/bpe-lesson.toml; echo toklab-exited-$?",
+        bin()
+    ));
+    s.wait_text("0 merges learned from 3 lines");
+    s.keys(&["."]);
+    s.wait_text("1 n + e → ne 8×");
+    s.keys(&["."]);
+    s.wait_text("2 ne + w → new 8×");
+    s.keys(&[","]);
+    s.wait_text("1 merges learned");
+    // The sample model's merges for the selected word, both semantics side by side.
+    s.keys(&["4"]);
+    s.wait_text("word «set»");
+    s.keys(&["l", "l", "l"]);
+    let screen = s.wait_text("word « new»");
+    assert!(
+        screen.contains("SentencePiece") && screen.contains("HuggingFace"),
+        "{screen}"
+    );
+    s.keys(&["f"]);
+    s.wait_for("the last step", |screen| {
+        screen
+            .lines()
+            .any(|l| l.contains("word « new» · step") && !l.contains("step 0/"))
+    });
+    s.keys(&["q"]);
+    s.wait_text("toklab-exited-0");
+}

@@ -111,7 +111,8 @@ pub fn build_app(args: &Args) -> anyhow::Result<App> {
         Arc::new(move |spec: &str| crate::load_in(spec, &base).map_err(|e| e.to_string()));
     let mut app = App::new(doc, setups, loader);
     if let Some(view) = workspace.view.as_deref().and_then(View::from_name) {
-        app.views.current = view;
+        // Opening the view as a key would, so views that start work (training, statistics) do.
+        app.apply(crate::tui::app::Action::ShowView(view));
     }
     if let Some(split) = workspace.split {
         app.views.split = split.clamp(10, 80);

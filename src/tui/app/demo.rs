@@ -125,6 +125,14 @@ impl App {
         }
     }
 
+    /// Starts the training demo once the whole text is indexed (a corpus read earlier would
+    /// miss lines).
+    pub(super) fn start_training(&mut self) {
+        if self.train.is_none() && self.doc.is_indexed() {
+            self.train_demo();
+        }
+    }
+
     /// The training demo, started on the current text when first needed.
     pub(super) fn train_demo(&mut self) -> &mut TrainDemo {
         if self.train.is_none() {

@@ -315,6 +315,9 @@ impl App {
         {
             self.message = None;
         }
+        if self.views.current == View::Train {
+            self.start_training();
+        }
         self.demo_tick();
         self.refresh_views();
     }
@@ -792,7 +795,7 @@ impl App {
             self.compute_stats();
         }
         if view == View::Train {
-            self.train_demo();
+            self.start_training();
         }
     }
 

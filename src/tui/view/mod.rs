@@ -83,7 +83,7 @@ fn contains(area: Rect, x: u16, y: u16) -> bool {
 /// Draws one frame and returns the viewport sizes and regions it used.
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) -> (Viewport, Regions) {
     let area = frame.area();
-    let rows_height = (app.rows.len() as u16 + 5).min(area.height.saturating_sub(4).max(3));
+    let rows_height = (app.rows.len() as u16 + 6).min(area.height.saturating_sub(4).max(3));
     let bottom = 1 + status::extra_lines(app, area.width);
     let free = area.height.saturating_sub(rows_height + bottom);
     let view_height = if app.views.hidden || free < 8 {

@@ -307,9 +307,14 @@ fn details(app: &App, theme: &Theme) -> Vec<Line<'static>> {
     if let Some(id) = token.id {
         second.push_str(&format!(" · id {id}"));
     }
-    second.push_str(&format!(" · {}", token.origin));
     if row.tokens.ends_sentence(index) && !row.tokens.sentence_ends.is_empty() {
         second.push_str(" · ends a sentence");
     }
-    vec![Line::from(first), Line::styled(second, theme.dim)]
+    // The origin on a line of its own: rule file:line, merge rank or automaton state is what
+    // the user selected the token to see, and it is often long.
+    let third = Line::from(vec![
+        Span::styled("origin ", theme.dim),
+        Span::styled(token.origin.to_string(), theme.label),
+    ]);
+    vec![Line::from(first), Line::styled(second, theme.dim), third]
 }
