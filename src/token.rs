@@ -179,7 +179,9 @@ pub enum Origin {
     /// for base symbols, special tokens and models without merges such as WordPiece).
     Subword { id: u32, rank: Option<u32> },
     /// A rule-engine token: the step, utoken's chart type and sem-class, the entry's file line.
-    Rule(crate::rules::RuleOrigin),
+    /// Boxed so every other engine's tokens stay small (a token is copied millions of times
+    /// when a corpus is tokenized).
+    Rule(Box<crate::rules::RuleOrigin>),
 }
 
 impl fmt::Display for Origin {

@@ -229,14 +229,14 @@ impl RulesTokenizer {
     }
 
     fn origin(&self, tok: &Tok) -> Origin {
-        Origin::Rule(RuleOrigin {
+        Origin::Rule(Box::new(RuleOrigin {
             step: tok.step,
             chart_type: tok.chart_type.clone(),
             sem_class: tok.sem_class.clone(),
             entry: tok
                 .entry
                 .map(|id| self.rules.res.entries[id as usize].loc.clone()),
-        })
+        }))
     }
 }
 
