@@ -446,3 +446,16 @@ fn training_view_steps_through_the_textbook_corpus() {
     let screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
     assert!(screen.contains("2 merges learned"), "{screen}");
 }
+
+#[test]
+fn a_trace_line_wider_than_the_pane_is_shown_whole_below() {
+    let long = format!("{} end", "x".repeat(120));
+    let mut app = app(&long, &[("ws", "ws")]);
+    app.apply(Action::ShowView(View::Trace));
+    app.apply(Action::GrowView);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 60, 30));
+    // The first trace line (the 120-character match) is cut in the list; the wrapped footer
+    // shows all of it, so its x's appear in full beyond what the text pane and rows show.
+    let footer: String = screen.lines().rev().take(6).collect();
+    assert!(footer.matches('x').count() >= 100, "{screen}");
+}

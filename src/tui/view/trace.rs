@@ -3,9 +3,10 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::window_start;
 use crate::engine::Role;
@@ -24,20 +25,33 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         frame.render_widget(Paragraph::new(Line::styled(hint, theme.dim)), area);
         return;
     }
-    let height = area.height as usize;
     let cursor = app.views.cursor.min(lines.len() - 1);
+    let styled = |line: &crate::engine::TraceLine| {
+        let mut spans = vec![Span::raw("  ".repeat(line.depth))];
+        spans.extend(
+            line.parts
+                .iter()
+                .map(|part| Span::styled(part.text.clone(), role_style(part.role, theme))),
+        );
+        Line::from(spans)
+    };
+    // A selected line wider than the pane is shown whole, wrapped, at the bottom.
+    let selected = styled(&lines[cursor]);
+    let width = selected.width();
+    let footer = if width > area.width as usize && area.height >= 6 {
+        (width.div_ceil(area.width.max(1) as usize) as u16).min(3) + 1
+    } else {
+        0
+    };
+    let [list, full] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(footer)]).areas(area);
+    let height = list.height as usize;
     let first = window_start(cursor, height, lines.len());
     let shown: Vec<Line> = lines[first..(first + height).min(lines.len())]
         .iter()
         .enumerate()
         .map(|(i, line)| {
-            let mut spans = vec![Span::raw("  ".repeat(line.depth))];
-            spans.extend(
-                line.parts
-                    .iter()
-                    .map(|part| Span::styled(part.text.clone(), role_style(part.role, theme))),
-            );
-            let line = Line::from(spans);
+            let line = styled(line);
             if first + i == cursor {
                 line.style(theme.cursor_line)
             } else {
@@ -45,7 +59,17 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             }
         })
         .collect();
-    frame.render_widget(Paragraph::new(shown), area);
+    frame.render_widget(Paragraph::new(shown), list);
+    if footer > 0 {
+        frame.render_widget(
+            Paragraph::new(selected).wrap(Wrap { trim: false }).block(
+                Block::new()
+                    .borders(Borders::TOP)
+                    .border_style(theme.border),
+            ),
+            full,
+        );
+    }
 }
 
 pub fn role_style(role: Role, theme: &Theme) -> Style {
