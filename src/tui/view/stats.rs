@@ -195,12 +195,17 @@ fn draw_bars(frame: &mut Frame, area: Rect, app: &App, file: Option<&FileStats>,
             line.lengths
         }
     };
-    let width = (lengths_area.width.saturating_sub(1) / MAX_LENGTH as u16).clamp(1, 4);
-    let length_bars: Vec<Bar> = lengths
+    // Bars at least as wide as their labels ("16+"); in a narrow pane the longest lengths
+    // are folded into the last bar, so no label overlaps another.
+    let width = (lengths_area.width.saturating_sub(1) / MAX_LENGTH as u16).clamp(2, 4);
+    let fit = ((lengths_area.width.saturating_sub(1) / (width + 1)) as usize).clamp(2, MAX_LENGTH);
+    let mut shown = lengths[..fit].to_vec();
+    shown[fit - 1] += lengths[fit..].iter().sum::<u64>();
+    let length_bars: Vec<Bar> = shown
         .iter()
         .enumerate()
         .map(|(i, &v)| {
-            let label = if i + 1 == MAX_LENGTH {
+            let label = if i + 1 == fit {
                 format!("{}+", i + 1)
             } else {
                 (i + 1).to_string()
@@ -228,7 +233,7 @@ fn draw_bars(frame: &mut Frame, area: Rect, app: &App, file: Option<&FileStats>,
                 .title(Line::styled(title, theme.dim)),
         )
         .bar_width(width)
-        .bar_gap(u16::from(width > 1))
+        .bar_gap(1)
         .bar_style(theme.bar)
         .data(BarGroup::default().bars(&length_bars));
     frame.render_widget(histogram, lengths_area);

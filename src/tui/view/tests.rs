@@ -215,6 +215,10 @@ fn stats_view_draws_bar_charts() {
     assert!(screen.contains("tokens per line, ws"), "{screen}");
     // Bars are drawn with block characters.
     assert!(screen.contains('█'), "{screen}");
+    // In a narrow terminal the length labels still stand apart ("1 2 3 …", the last one "k+").
+    let narrow = dump(&render_to_buffer(&mut app, &Theme::dark(), 100, 40));
+    assert!(!narrow.contains("12345"), "{narrow}");
+    assert!(narrow.contains("+"), "{narrow}");
 }
 
 #[test]
