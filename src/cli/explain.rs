@@ -39,9 +39,5 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Ok(())
     })();
-    match result {
-        Err(e) if super::is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(e),
-        Ok(()) => Ok(ExitCode::SUCCESS),
-    }
+    super::finish_output(result)
 }

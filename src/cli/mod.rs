@@ -91,9 +91,17 @@ fn load(spec: &str) -> anyhow::Result<Box<dyn crate::Tokenizer>> {
     Ok(tokenizer)
 }
 
-/// Whether an I/O error means the reader of our output went away (`| head`): not an error.
-fn is_broken_pipe(error: &anyhow::Error) -> bool {
-    error
-        .downcast_ref::<std::io::Error>()
-        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+/// The exit of a command that writes to standard output: the reader going away (`| head`)
+/// is not an error.
+fn finish_output(result: anyhow::Result<()>) -> anyhow::Result<ExitCode> {
+    match result {
+        Err(e)
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => Err(e),
+        Ok(()) => Ok(ExitCode::SUCCESS),
+    }
 }

@@ -292,21 +292,15 @@ fn grapheme_after(text: &str, at: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::app;
+    use super::super::tests::{app, type_text};
     use super::super::{Action, Mode};
-
-    fn type_str(app: &mut crate::tui::app::App, s: &str) {
-        for c in s.chars() {
-            app.apply(Action::Type(c));
-        }
-    }
 
     #[test]
     fn typing_retokenizes_every_row_and_undo_restores() {
         let mut app = app("We are\nnext", &["ws", "words"]);
         app.apply(Action::Edit);
         app.apply(Action::CaretEnd);
-        type_str(&mut app, "n't");
+        type_text(&mut app, "n't");
         assert_eq!(app.text, "We aren't");
         assert_eq!(app.rows[0].tokens.len(), 2);
         assert_eq!(app.doc.line(0).unwrap(), "We aren't");
@@ -354,7 +348,7 @@ mod tests {
     fn open_line_below_and_undo() {
         let mut app = app("one\ntwo", &["ws"]);
         app.apply(Action::OpenLine);
-        type_str(&mut app, "new");
+        type_text(&mut app, "new");
         app.apply(Action::Back);
         assert_eq!(app.doc.line(1).unwrap(), "new");
         assert_eq!(app.doc.line_count(), 3);

@@ -4,7 +4,6 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
-use std::time::Instant;
 
 /// What a worker sees: where to report progress and whether to stop.
 #[derive(Clone)]
@@ -19,10 +18,6 @@ impl Progress {
         self.done.fetch_add(n, Ordering::Relaxed);
     }
 
-    pub fn set_total(&self, total: u64) {
-        self.total.store(total, Ordering::Relaxed);
-    }
-
     pub fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
     }
@@ -33,7 +28,6 @@ pub struct Job<T> {
     pub label: String,
     progress: Progress,
     receiver: Receiver<T>,
-    pub started: Instant,
 }
 
 impl<T: Send + 'static> Job<T> {
@@ -63,7 +57,6 @@ impl<T: Send + 'static> Job<T> {
             label,
             progress,
             receiver,
-            started: Instant::now(),
         }
     }
 

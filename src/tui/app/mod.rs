@@ -123,7 +123,6 @@ pub enum Action {
 pub struct Viewport {
     pub text_lines: usize,
     pub row_columns: usize,
-    pub view_lines: usize,
 }
 
 /// The whole state of the workbench.
@@ -195,7 +194,6 @@ impl App {
             viewport: Viewport {
                 text_lines: 10,
                 row_columns: 60,
-                view_lines: 10,
             },
             message: None,
             search: None,
@@ -784,7 +782,6 @@ impl App {
         if self.views.current != view {
             self.views.current = view;
             self.views.cursor = 0;
-            self.views.scroll = 0;
         }
         if view == View::Table
             && let Some(t) = self.token

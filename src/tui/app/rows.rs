@@ -77,7 +77,6 @@ pub struct Row {
     reload: Option<Job<LoadResult>>,
     watched: Vec<(PathBuf, Option<Stamp>)>,
     changed_at: Option<Instant>,
-    pub reloads: usize,
 }
 
 impl Row {
@@ -93,7 +92,6 @@ impl Row {
             reload: None,
             watched: Vec::new(),
             changed_at: None,
-            reloads: 0,
         }
     }
 
@@ -142,7 +140,6 @@ impl Row {
                     self.watch(&tokenizer);
                     self.engine = Engine::Ready(tokenizer);
                     self.reload_error = None;
-                    self.reloads += 1;
                     return true;
                 }
                 Ok(Err(error)) => self.reload_error = Some(error),

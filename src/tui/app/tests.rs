@@ -13,6 +13,13 @@ pub(crate) fn app(text: &str, specs: &[&str]) -> App {
     app
 }
 
+/// Types `text` key by key, as a user would in insert mode or a prompt.
+pub(crate) fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        app.apply(Action::Type(c));
+    }
+}
+
 #[test]
 fn moving_the_cursor_retokenizes_every_row() {
     let mut app = app("a b\nWe're here\nlast", &["ws", "words"]);
@@ -125,9 +132,7 @@ fn table_view_cursor_is_the_token_selection() {
 fn add_and_remove_rows() {
     let mut app = app("a-b c", &["ws"]);
     app.apply(Action::StartPrompt(PromptKind::AddTokenizer));
-    for c in "words".chars() {
-        app.apply(Action::Type(c));
-    }
+    type_text(&mut app, "words");
     app.apply(Action::Enter);
     app.finish_loading();
     assert_eq!(app.rows.len(), 2);
@@ -141,9 +146,7 @@ fn add_and_remove_rows() {
 fn search_finds_the_next_line_and_selects_the_token() {
     let mut app = app("alpha\nbeta gamma\ndelta", &["ws"]);
     app.apply(Action::StartPrompt(PromptKind::Search));
-    for c in "gam".chars() {
-        app.apply(Action::Type(c));
-    }
+    type_text(&mut app, "gam");
     app.apply(Action::Enter);
     while app.busy() {
         app.tick();

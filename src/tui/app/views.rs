@@ -51,8 +51,6 @@ pub struct Views {
     pub current: View,
     /// The view's own cursor: the trace line or table row selected.
     pub cursor: usize,
-    /// The first line shown.
-    pub scroll: usize,
     /// Percent of the screen height the lower pane takes.
     pub split: u16,
     pub hidden: bool,
@@ -63,7 +61,6 @@ impl Default for Views {
         Views {
             current: View::Trace,
             cursor: 0,
-            scroll: 0,
             split: 50,
             hidden: false,
         }

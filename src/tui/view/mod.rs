@@ -103,11 +103,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) -> (Viewport, Regions) 
     let mut regions = Regions::default();
     let text_lines = text::draw(frame, text_area, app, theme, &mut regions);
     let row_columns = rows::draw(frame, rows_area, app, theme, &mut regions);
-    let view_lines = if view_height > 0 {
-        pane::draw(frame, view_area, app, theme, &mut regions)
-    } else {
-        0
-    };
+    if view_height > 0 {
+        pane::draw(frame, view_area, app, theme, &mut regions);
+    }
     status::draw(frame, status_area, app, theme);
     if app.help {
         help::draw(frame, area, app.help_scroll, theme);
@@ -116,7 +114,6 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) -> (Viewport, Regions) 
         Viewport {
             text_lines,
             row_columns,
-            view_lines,
         },
         regions,
     )

@@ -9,14 +9,8 @@ use super::Regions;
 use crate::tui::app::{App, View};
 use crate::tui::theme::Theme;
 
-/// Draws the pane; returns how many lines the view has.
-pub fn draw(
-    frame: &mut Frame,
-    area: Rect,
-    app: &App,
-    theme: &Theme,
-    regions: &mut Regions,
-) -> usize {
+/// Draws the pane.
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, regions: &mut Regions) {
     let mut title = vec![Span::raw(" ")];
     let mut x = area.x + 2;
     for (i, view) in View::ALL.into_iter().enumerate() {
@@ -57,5 +51,4 @@ pub fn draw(
         View::Train => super::train::draw(frame, inner, app, theme),
         View::Stats => super::stats::draw(frame, inner, app, theme),
     }
-    inner.height as usize
 }

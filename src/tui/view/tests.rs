@@ -10,18 +10,13 @@ use crate::tui::document::Document;
 use crate::tui::render_to_buffer;
 use crate::tui::theme::Theme;
 
+/// An app over `text` with one row per (label, spec), every row loaded.
 fn app(text: &str, specs: &[(&str, &str)]) -> App {
-    let setups = specs
-        .iter()
-        .map(|(label, spec)| RowSetup {
-            label: label.to_string(),
-            spec: spec.to_string(),
-            colour: None,
-        })
-        .collect();
-    let loader: Loader = Arc::new(|spec: &str| crate::load(spec).map_err(|e| e.to_string()));
-    let mut app = App::new(Document::from_text(text), setups, loader);
-    app.finish_loading();
+    let only_specs: Vec<&str> = specs.iter().map(|&(_, spec)| spec).collect();
+    let mut app = crate::tui::app::tests::app(text, &only_specs);
+    for (row, (label, _)) in app.rows.iter_mut().zip(specs) {
+        row.setup.label = label.to_string();
+    }
     app
 }
 
@@ -225,9 +220,7 @@ fn stats_view_draws_bar_charts() {
 fn insert_mode_shows_and_retokenizes() {
     let mut app = app("ab", &[("ws", "ws")]);
     app.apply(Action::Edit);
-    for c in " cd".chars() {
-        app.apply(Action::Type(c));
-    }
+    crate::tui::app::tests::type_text(&mut app, " cd");
     let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 60, 16));
     assert!(screen.contains("INSERT"), "{screen}");
     assert!(screen.contains("ab·cd"), "{screen}");
