@@ -9,10 +9,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use toklab::cli::workbench::{Args, build_app};
-use toklab::tui::app::Action;
-use toklab::tui::render_to_buffer;
-use toklab::tui::theme::Theme;
+use toklab_cli::cli::workbench::{Args, build_app};
+use toklab_cli::tui::app::Action;
+use toklab_cli::tui::render_to_buffer;
+use toklab_cli::tui::theme::Theme;
 
 const TARGET_BYTES: u64 = 100 * 1024 * 1024;
 const BUDGET: Duration = Duration::from_millis(16);

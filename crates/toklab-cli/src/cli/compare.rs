@@ -1,0 +1,213 @@
+//! `toklab compare`: several tokenizers over the same texts, each against the first or against
+//! gold: per-line agreement, totals, the F1 table, and the disagreeing lines with inline diffs.
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::bail;
+
+use super::input::Lines;
+use toklab::compare::{Comparison, Gold, GoldFormat, GoldText, project};
+use toklab::token::Tokenization;
+
+/// The command line of `toklab compare`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A tokenizer, as a spec (see `toklab kinds`); give two or more, or one with --gold. The
+    /// first is the reference when there is no gold.
+    #[arg(long = "with", short = 'w', value_name = "SPEC", required = true)]
+    with: Vec<String>,
+    /// Reference tokenization: one line per input line with tokens separated by spaces, or
+    /// CoNLL-U (which carries its own texts, so no INPUT).
+    #[arg(long, value_name = "FILE")]
+    gold: Option<PathBuf>,
+    /// The gold file's format, when its name or content does not tell.
+    #[arg(long, value_parser = super::choice::choice::<GoldFormat>(), requires = "gold")]
+    gold_format: Option<GoldFormat>,
+    /// How many disagreeing lines to list (a number, or `all`).
+    #[arg(long, value_name = "N|all", default_value = "20", value_parser = parse_show)]
+    show: usize,
+    /// Replace invalid UTF-8 in INPUT with U+FFFD instead of stopping.
+    #[arg(long)]
+    lossy: bool,
+    /// Input file, one text per line; standard input when absent or `-`.
+    input: Option<PathBuf>,
+}
+
+fn parse_show(value: &str) -> Result<usize, String> {
+    if value == "all" {
+        return Ok(usize::MAX);
+    }
+    value
+        .parse()
+        .map_err(|_| format!("`{value}` is neither a number nor `all`"))
+}
+
+/// Texts where the gold's tokens are not exactly the text's characters, for the warning.
+#[derive(Default)]
+struct Projected {
+    texts: usize,
+    edits: u64,
+    first: Vec<usize>,
+}
+
+/// Runs `toklab compare`.
+/// The tokenizers of one comparison and what the gold projection met, fed text by text.
+struct Run<'t> {
+    tokenizers: &'t [Box<dyn toklab::Tokenizer>],
+    projected: Projected,
+}
+
+impl Run<'_> {
+    /// Tokenizes `text` with every tokenizer and adds it to `comparison`, against the gold's
+    /// projection or the first tokenizer.
+    fn add(
+        &mut self,
+        comparison: &mut Comparison,
+        line: usize,
+        text: &str,
+        gold: Option<&GoldText>,
+    ) -> anyhow::Result<()> {
+        let mut tokenizations: Vec<Tokenization> =
+            self.tokenizers.iter().map(|t| t.tokenize(text)).collect();
+        // Comparisons index the text by the spans: a broken engine is an error, not a panic.
+        for (tokenizer, tokens) in self.tokenizers.iter().zip(&tokenizations) {
+            if let Err(problem) = tokens.check(text) {
+                bail!(
+                    "{} returned invalid tokens on line {line}: {problem}",
+                    tokenizer.name()
+                );
+            }
+        }
+        let reference = match gold {
+            Some(gold) => {
+                let projection = project(text, gold);
+                if projection.edits > 0 {
+                    self.projected.texts += 1;
+                    self.projected.edits += projection.edits;
+                    if self.projected.first.len() < 5 {
+                        self.projected.first.push(gold.line);
+                    }
+                }
+                projection.tokenization
+            }
+            None => tokenizations.remove(0),
+        };
+        comparison.add(line, text, &reference, &tokenizations);
+        Ok(())
+    }
+}
+
+/// Runs `toklab compare`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.gold.is_none() && args.with.len() < 2 {
+        bail!("compare needs two tokenizers (--with A --with B) or one and a --gold file");
+    }
+    let tokenizers = args
+        .with
+        .iter()
+        .map(|spec| super::load(spec))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let names: Vec<String> = tokenizers.iter().map(|t| t.name().to_string()).collect();
+    let gold = match &args.gold {
+        Some(path) => Some(Gold::read(path, args.gold_format)?),
+        None => None,
+    };
+    let (reference, compared) = match &gold {
+        Some(_) => ("gold".to_string(), names.clone()),
+        None => (names[0].clone(), names[1..].to_vec()),
+    };
+    let mut comparison = Comparison::new(&reference, &compared, args.show);
+    let mut run = Run {
+        tokenizers: &tokenizers,
+        projected: Projected::default(),
+    };
+    match &gold {
+        Some(gold) if gold.format == GoldFormat::Conllu => {
+            if args.input.is_some() {
+                bail!(
+                    "{}: CoNLL-U gold carries its own texts (# text =); give no INPUT",
+                    gold.path.display()
+                );
+            }
+            for text in &gold.texts {
+                run.add(
+                    &mut comparison,
+                    text.line,
+                    text.text.as_deref().unwrap_or(""),
+                    Some(text),
+                )?;
+            }
+        }
+        _ => {
+            let mut lines = Lines::open(args.input.as_deref(), args.lossy)?;
+            let mut number = 0;
+            while let Some(text) = lines.next_text()? {
+                number += 1;
+                let gold_text = match &gold {
+                    Some(gold) => match gold.texts.get(number - 1) {
+                        Some(g) => Some(g),
+                        None => bail!(
+                            "{}: the gold has {} lines but the input has more (line {number})",
+                            gold.path.display(),
+                            gold.texts.len()
+                        ),
+                    },
+                    None => None,
+                };
+                run.add(&mut comparison, number, &text, gold_text)?;
+            }
+            lines.report();
+            if let Some(gold) = &gold
+                && gold.texts.len() > number
+            {
+                bail!(
+                    "{}: the gold has {} lines but the input only {number}",
+                    gold.path.display(),
+                    gold.texts.len()
+                );
+            }
+        }
+    }
+
+    let colour = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if let Some(gold) = &gold {
+        writeln!(out, "gold: {} ({:?})", gold.path.display(), gold.format)?;
+    }
+    let written = comparison
+        .write_report(&mut out, colour)
+        .and_then(|()| out.flush());
+    if let Err(e) = written {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return Ok(ExitCode::SUCCESS);
+        }
+        return Err(e.into());
+    }
+    if run.projected.texts > 0
+        && let Some(gold) = &gold
+    {
+        eprintln!(
+            "toklab: warning: {}: in {} text{} the gold's tokens differ from the text ({} character edits in all; first at line{} {}); \
+             they were placed by character alignment, rewritten forms kept",
+            gold.path.display(),
+            run.projected.texts,
+            if run.projected.texts == 1 { "" } else { "s" },
+            run.projected.edits,
+            if run.projected.first.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            run.projected
+                .first
+                .iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,139 @@
+//! `toklab tui`, `toklab open WORKSPACE` (and `toklab` alone): open the workbench.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context;
+
+use crate::tui::app::{App, Loader, RowSetup, View};
+use crate::tui::document::Document;
+use crate::tui::theme::{Theme, ThemeName};
+use crate::workspace::Workspace;
+
+#[derive(clap::Args, Default)]
+pub struct Args {
+    /// A tokenizer to show (repeat for more rows); without any, the workspace's tokenizers.
+    #[arg(long = "with", short = 'w', value_name = "SPEC")]
+    pub with: Vec<String>,
+    /// A workspace file (TOML) naming the text and tokenizers; default: samples/workspace.toml.
+    #[arg(long)]
+    pub workspace: Option<PathBuf>,
+    /// Colour theme (NO_COLOR in the environment selects `plain`).
+    #[arg(long, value_enum)]
+    pub theme: Option<ThemeName>,
+    /// Do not capture the mouse (leaves the terminal's own selection working; `m` toggles).
+    #[arg(long)]
+    pub no_mouse: bool,
+    /// The text file to show; default: the workspace's text.
+    pub file: Option<PathBuf>,
+}
+
+/// `toklab open WORKSPACE`.
+#[derive(clap::Args)]
+pub struct OpenArgs {
+    /// The workspace file to restore.
+    workspace: PathBuf,
+    /// Colour theme (NO_COLOR in the environment selects `plain`).
+    #[arg(long, value_enum)]
+    theme: Option<ThemeName>,
+    /// Do not capture the mouse.
+    #[arg(long)]
+    no_mouse: bool,
+}
+
+impl From<OpenArgs> for Args {
+    fn from(open: OpenArgs) -> Args {
+        Args {
+            workspace: Some(open.workspace),
+            theme: open.theme,
+            no_mouse: open.no_mouse,
+            ..Args::default()
+        }
+    }
+}
+
+/// The shipped samples: `samples/` in the working folder, else next to the crate's sources
+/// (so `cargo run` works from any folder of the checkout).
+pub fn samples_dir() -> PathBuf {
+    let local = Path::new("samples");
+    if local.join("workspace.toml").is_file() {
+        local.to_path_buf()
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("samples")
+    }
+}
+
+/// Builds the workbench state the arguments ask for (shared by the CLI and the frame-time
+/// benchmark).
+pub fn build_app(args: &Args) -> anyhow::Result<App> {
+    let given_workspace = args.workspace.is_some();
+    let workspace_path = args
+        .workspace
+        .clone()
+        .unwrap_or_else(|| samples_dir().join("workspace.toml"));
+    let workspace = if given_workspace || args.with.is_empty() || args.file.is_none() {
+        Workspace::load(&workspace_path)?
+    } else {
+        Workspace::default()
+    };
+    let use_workspace_rows = args.with.is_empty();
+    let setups: Vec<RowSetup> = if use_workspace_rows {
+        workspace
+            .tokenizers
+            .iter()
+            .map(|t| RowSetup {
+                label: t.label().to_string(),
+                spec: t.spec.clone(),
+                colour: t.colour.clone(),
+            })
+            .collect()
+    } else {
+        args.with.iter().map(|s| RowSetup::new(s)).collect()
+    };
+    // Specs from a workspace resolve against its folder; specs typed on the command line
+    // against the working folder.
+    let base = if use_workspace_rows {
+        workspace.base.clone()
+    } else {
+        PathBuf::new()
+    };
+    let text_path = match args.file.clone().or_else(|| workspace.text_path()) {
+        Some(path) => path,
+        None => anyhow::bail!(
+            "{}: names no text file and none was given",
+            workspace_path.display()
+        ),
+    };
+    let doc = Document::open(&text_path)
+        .with_context(|| format!("cannot open {}", text_path.display()))?;
+    let loader: Loader =
+        Arc::new(move |spec: &str| toklab::load_in(spec, &base).map_err(|e| e.to_string()));
+    let mut app = App::new(doc, setups, loader);
+    if let Some(view) = workspace.view.as_deref().and_then(View::from_name) {
+        // Opening the view as a key would, so views that start work (training, statistics) do.
+        app.apply(crate::tui::app::Action::ShowView(view));
+    }
+    if let Some(split) = workspace.split {
+        app.views.split = split.clamp(10, 80);
+    }
+    app.mouse = !args.no_mouse;
+    app.workspace = workspace;
+    // A workspace named on the command line is where `W` saves; the shipped default is not
+    // overwritten without asking for a name.
+    app.workspace_path = given_workspace.then_some(workspace_path);
+    Ok(app)
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        anyhow::bail!(
+            "the workbench needs a terminal (standard input and output are not both one); \
+             for batch work use `toklab tokenize`, `explain`, `compare` or `align`"
+        );
+    }
+    let app = build_app(&args)?;
+    crate::tui::run(app, Theme::choose(args.theme))?;
+    Ok(ExitCode::SUCCESS)
+}

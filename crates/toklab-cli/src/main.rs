@@ -1,0 +1,3 @@
+fn main() -> std::process::ExitCode {
+    toklab_cli::cli::main()
+}

@@ -1,0 +1,165 @@
+//! The one-line prompt at the bottom of the screen (add a tokenizer, search, save as), with
+//! Tab completion of spec kinds and file paths.
+
+use std::path::Path;
+
+use toklab::spec::KINDS;
+
+/// What the prompt is asking for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromptKind {
+    AddTokenizer,
+    Search,
+    OpenText,
+    SaveTextAs,
+    SaveWorkspaceAs,
+}
+
+impl PromptKind {
+    pub fn title(self) -> &'static str {
+        match self {
+            PromptKind::AddTokenizer => "add tokenizer (spec, Tab completes)",
+            PromptKind::Search => "search",
+            PromptKind::OpenText => "open text file (Tab completes)",
+            PromptKind::SaveTextAs => "save text as",
+            PromptKind::SaveWorkspaceAs => "save workspace as",
+        }
+    }
+}
+
+/// The prompt's input line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prompt {
+    pub kind: PromptKind,
+    pub input: String,
+    /// Candidates of the last completion, shown above the prompt when there are several.
+    pub candidates: Vec<String>,
+}
+
+impl Prompt {
+    pub fn new(kind: PromptKind, input: impl Into<String>) -> Prompt {
+        Prompt {
+            kind,
+            input: input.into(),
+            candidates: Vec::new(),
+        }
+    }
+
+    /// Tab: completes the input as far as it is unambiguous, against `base` for relative paths.
+    pub fn complete(&mut self, base: &Path) {
+        let (completed, candidates) = match self.kind {
+            PromptKind::AddTokenizer => complete_spec(&self.input, base),
+            PromptKind::OpenText | PromptKind::SaveTextAs | PromptKind::SaveWorkspaceAs => {
+                complete_path(&self.input, base)
+            }
+            PromptKind::Search => return,
+        };
+        self.input = completed;
+        self.candidates = if candidates.len() > 1 {
+            candidates
+        } else {
+            Vec::new()
+        };
+    }
+}
+
+/// Completes a spec: the kind before the first `:`, then the path argument after it.
+pub fn complete_spec(input: &str, base: &Path) -> (String, Vec<String>) {
+    match input.split_once(':') {
+        None => {
+            let names: Vec<String> = KINDS
+                .iter()
+                .filter(|k| k.name.starts_with(input))
+                .map(|k| {
+                    if k.usage.contains(':') {
+                        format!("{}:", k.name)
+                    } else {
+                        k.name.to_string()
+                    }
+                })
+                .collect();
+            (common_prefix(input, &names), names)
+        }
+        Some((kind, arg)) => {
+            let (completed, candidates) = complete_path(arg, base);
+            (format!("{kind}:{completed}"), candidates)
+        }
+    }
+}
+
+/// Completes a file path relative to `base`; folders get a trailing `/`.
+pub fn complete_path(input: &str, base: &Path) -> (String, Vec<String>) {
+    let (dir, prefix) = match input.rfind('/') {
+        Some(i) => (&input[..=i], &input[i + 1..]),
+        None => ("", input),
+    };
+    let folder = if Path::new(dir).is_absolute() {
+        Path::new(dir).to_path_buf()
+    } else {
+        base.join(dir)
+    };
+    let Ok(entries) = std::fs::read_dir(&folder) else {
+        return (input.to_string(), Vec::new());
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            if !name.starts_with(prefix) || (name.starts_with('.') && !prefix.starts_with('.')) {
+                return None;
+            }
+            let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+            Some(format!("{dir}{name}{}", if is_dir { "/" } else { "" }))
+        })
+        .collect();
+    names.sort();
+    (common_prefix(input, &names), names)
+}
+
+/// The longest common prefix of `candidates` (at least `input`).
+fn common_prefix(input: &str, candidates: &[String]) -> String {
+    let Some(first) = candidates.first() else {
+        return input.to_string();
+    };
+    let mut end = first.len();
+    for c in &candidates[1..] {
+        end = first
+            .char_indices()
+            .zip(c.chars())
+            .take_while(|((_, a), b)| a == b)
+            .last()
+            .map_or(0, |((i, a), _)| i + a.len_utf8())
+            .min(end);
+    }
+    if end < input.len() {
+        input.to_string()
+    } else {
+        first[..end].to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completes_kinds_then_paths() {
+        let dir = std::env::temp_dir().join(format!("toklab-complete-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("rules")).unwrap();
+        std::fs::write(dir.join("rules/eng.txt"), "").unwrap();
+        std::fs::write(dir.join("rules/end.txt"), "").unwrap();
+        assert_eq!(complete_spec("pre", &dir).0, "pretok:");
+        assert_eq!(complete_spec("w", &dir).1, ["ws", "words", "wordpiece:"]);
+        assert_eq!(complete_spec("wo", &dir).0, "word");
+        assert_eq!(complete_spec("regex:r", &dir).0, "regex:rules/");
+        let (done, candidates) = complete_spec("regex:rules/e", &dir);
+        assert_eq!(done, "regex:rules/en");
+        assert_eq!(candidates, ["rules/end.txt", "rules/eng.txt"]);
+        assert_eq!(
+            complete_spec("regex:rules/eng", &dir).0,
+            "regex:rules/eng.txt"
+        );
+        assert_eq!(complete_path("nothing/here", &dir).0, "nothing/here");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

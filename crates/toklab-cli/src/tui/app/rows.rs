@@ -1,0 +1,214 @@
+//! The rows of the side-by-side view: each a tokenizer loaded in the background, its tokens
+//! of the current line, and a watch on the files it was loaded from so an edited rule file
+//! reloads by itself — keeping the last good tokenizer when the new file is broken.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use super::jobs::Job;
+use toklab::engine::Tokenizer;
+use toklab::token::Tokenization;
+
+/// Loads a spec into a tokenizer; shared with background threads.
+pub type Loader = Arc<dyn Fn(&str) -> Result<Box<dyn Tokenizer>, String> + Send + Sync>;
+
+/// A tokenizer to show, as named in a workspace or on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowSetup {
+    pub label: String,
+    pub spec: String,
+    /// A colour name or `#rrggbb`, as written in the workspace.
+    pub colour: Option<String>,
+}
+
+impl RowSetup {
+    pub fn new(spec: &str) -> RowSetup {
+        RowSetup {
+            label: spec.to_string(),
+            spec: spec.to_string(),
+            colour: None,
+        }
+    }
+}
+
+type LoadResult = Result<Arc<dyn Tokenizer>, String>;
+
+/// Where a row's tokenizer is.
+pub enum Engine {
+    Loading(Job<LoadResult>),
+    Ready(Arc<dyn Tokenizer>),
+    Failed(String),
+}
+
+/// What identifies a file's content cheaply: an editor that replaces the file changes it too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    modified: Option<SystemTime>,
+    len: u64,
+    inode: u64,
+}
+
+fn stamp(path: &PathBuf) -> Option<Stamp> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok()?;
+    Some(Stamp {
+        modified: meta.modified().ok(),
+        len: meta.len(),
+        inode: meta.ino(),
+    })
+}
+
+/// How long a changed file must stay unchanged before it is reloaded (editors write in steps).
+const SETTLE: Duration = Duration::from_millis(150);
+
+/// One row: its setup, its tokenizer and its tokens of the current line.
+pub struct Row {
+    pub setup: RowSetup,
+    pub engine: Engine,
+    pub tokens: Tokenization,
+    /// For each cell of the line layout, the token covering it.
+    pub owners: Vec<Option<usize>>,
+    /// Byte offsets where this row has a boundary the selected row lacks, or lacks one the
+    /// selected row has (the first character after the boundary).
+    pub disagree: Vec<usize>,
+    /// Why the last reload failed; the row keeps showing the last good tokenizer meanwhile.
+    pub reload_error: Option<String>,
+    reload: Option<Job<LoadResult>>,
+    watched: Vec<(PathBuf, Option<Stamp>)>,
+    changed_at: Option<Instant>,
+}
+
+impl Row {
+    /// Starts loading `setup`'s tokenizer in the background.
+    pub fn load(setup: RowSetup, loader: &Loader) -> Row {
+        Row {
+            engine: Engine::Loading(spawn_load(&setup.spec, loader)),
+            setup,
+            tokens: Tokenization::default(),
+            owners: Vec::new(),
+            disagree: Vec::new(),
+            reload_error: None,
+            reload: None,
+            watched: Vec::new(),
+            changed_at: None,
+        }
+    }
+
+    pub fn tokenizer(&self) -> Option<&Arc<dyn Tokenizer>> {
+        match &self.engine {
+            Engine::Ready(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    pub fn is_loading(&self) -> bool {
+        matches!(self.engine, Engine::Loading(_))
+    }
+
+    pub fn error(&self) -> Option<&str> {
+        match &self.engine {
+            Engine::Failed(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Advances loading, watching and reloading. Returns true when the tokenizer changed, so
+    /// the current line must be tokenized again.
+    pub fn tick(&mut self, loader: &Loader, now: Instant) -> bool {
+        if let Engine::Loading(job) = &self.engine {
+            match job.poll() {
+                None => return false,
+                Some(Ok(Ok(tokenizer))) => {
+                    self.watch(&tokenizer);
+                    self.engine = Engine::Ready(tokenizer);
+                }
+                Some(Ok(Err(error))) => self.engine = Engine::Failed(error),
+                Some(Err(())) => {
+                    self.engine = Engine::Failed("loading stopped unexpectedly".into())
+                }
+            }
+            return true;
+        }
+        if let Some(job) = &self.reload {
+            let Some(result) = job.poll() else {
+                return false;
+            };
+            self.reload = None;
+            match result {
+                Ok(Ok(tokenizer)) => {
+                    self.watch(&tokenizer);
+                    self.engine = Engine::Ready(tokenizer);
+                    self.reload_error = None;
+                    return true;
+                }
+                Ok(Err(error)) => self.reload_error = Some(error),
+                Err(()) => self.reload_error = Some("reloading stopped unexpectedly".into()),
+            }
+            return false;
+        }
+        self.check_sources(loader, now);
+        false
+    }
+
+    fn watch(&mut self, tokenizer: &Arc<dyn Tokenizer>) {
+        self.watched = tokenizer
+            .sources()
+            .into_iter()
+            .map(|p| {
+                let s = stamp(&p);
+                (p, s)
+            })
+            .collect();
+        self.changed_at = None;
+    }
+
+    fn check_sources(&mut self, loader: &Loader, now: Instant) {
+        let mut changed = false;
+        for (path, seen) in &mut self.watched {
+            let current = stamp(path);
+            if current != *seen {
+                *seen = current;
+                changed = true;
+            }
+        }
+        if changed {
+            self.changed_at = Some(now);
+        } else if self
+            .changed_at
+            .is_some_and(|t| now.duration_since(t) >= SETTLE)
+        {
+            self.changed_at = None;
+            self.reload(loader);
+        }
+    }
+
+    /// Loads the tokenizer again in the background (the `r` key, or a watched file changed).
+    pub fn reload(&mut self, loader: &Loader) {
+        match self.engine {
+            Engine::Ready(_) => self.reload = Some(spawn_load(&self.setup.spec, loader)),
+            Engine::Failed(_) => {
+                self.engine = Engine::Loading(spawn_load(&self.setup.spec, loader))
+            }
+            Engine::Loading(_) => {}
+        }
+    }
+
+    /// Tokenizes `text`; `previous` is the text the current tokens are of, when this is an
+    /// edit of it (engines re-tokenize incrementally then).
+    pub fn tokenize(&mut self, text: &str, previous: Option<&str>) {
+        self.tokens = match (&self.engine, previous) {
+            (Engine::Ready(t), Some(old)) => t.retokenize(old, &self.tokens, text),
+            (Engine::Ready(t), None) => t.tokenize(text),
+            _ => Tokenization::default(),
+        };
+    }
+}
+
+fn spawn_load(spec: &str, loader: &Loader) -> Job<LoadResult> {
+    let spec = spec.to_string();
+    let loader = Arc::clone(loader);
+    Job::spawn(format!("load {spec}"), 0, move |_| {
+        Some(loader(&spec).map(Arc::from))
+    })
+}

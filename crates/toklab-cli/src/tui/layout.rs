@@ -1,0 +1,152 @@
+//! Laying out the current line as terminal cells: one cell per grapheme cluster, at a display
+//! column that is the same in every row, so the same character stands in the same column
+//! whichever tokenizer's row it is in.
+
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
+
+use toklab::token::Tokenization;
+
+/// One grapheme cluster of the line and where it is drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    /// Byte range of the grapheme in the line.
+    pub start: usize,
+    pub end: usize,
+    /// Display column of its first terminal cell.
+    pub column: usize,
+    pub width: usize,
+    /// What to draw: the grapheme, or a visible stand-in for tabs and control characters.
+    pub symbol: String,
+    pub is_space: bool,
+}
+
+/// The cells of one line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineLayout {
+    pub cells: Vec<Cell>,
+    pub width: usize,
+}
+
+impl LineLayout {
+    pub fn new(text: &str) -> LineLayout {
+        let mut cells = Vec::new();
+        let mut column = 0;
+        for (start, grapheme) in text.grapheme_indices(true) {
+            let is_space = grapheme.chars().all(char::is_whitespace);
+            let symbol = visible(grapheme);
+            let width = symbol.width().max(1);
+            cells.push(Cell {
+                start,
+                end: start + grapheme.len(),
+                column,
+                width,
+                symbol,
+                is_space,
+            });
+            column += width;
+        }
+        LineLayout {
+            cells,
+            width: column,
+        }
+    }
+
+    /// The index of the cell holding byte `byte` (the last cell if past the end).
+    pub fn cell_at_byte(&self, byte: usize) -> usize {
+        self.cells
+            .partition_point(|c| c.end <= byte)
+            .min(self.cells.len().saturating_sub(1))
+    }
+
+    /// The display column where byte `byte` is drawn.
+    pub fn column_of_byte(&self, byte: usize) -> usize {
+        match self.cells.get(self.cell_at_byte(byte)) {
+            Some(cell) if byte < cell.end => cell.column,
+            _ => self.width,
+        }
+    }
+
+    /// The cell drawn at display column `column`, if any.
+    pub fn cell_at_column(&self, column: usize) -> Option<usize> {
+        let i = self.cells.partition_point(|c| c.column + c.width <= column);
+        (i < self.cells.len()).then_some(i)
+    }
+
+    /// For each cell, the index of the token that covers its first byte, or `None` where the
+    /// tokenizer dropped the text.
+    pub fn owners(&self, tokens: &Tokenization) -> Vec<Option<usize>> {
+        let mut owners = Vec::with_capacity(self.cells.len());
+        let mut t = 0;
+        for cell in &self.cells {
+            while t < tokens.tokens.len() && tokens.tokens[t].span.end <= cell.start {
+                t += 1;
+            }
+            let covered = tokens
+                .tokens
+                .get(t)
+                .is_some_and(|tok| tok.span.start < cell.end);
+            owners.push(covered.then_some(t));
+        }
+        owners
+    }
+}
+
+/// A grapheme as it should appear: tabs and control characters get a visible stand-in so no
+/// character is invisible or moves the cursor; zero-width clusters get a dotted circle.
+fn visible(grapheme: &str) -> String {
+    match grapheme {
+        "\t" => "→".to_string(),
+        g if g.chars().all(|c| c.is_control()) => g
+            .chars()
+            .map(|c| {
+                char::from_u32(0x2400 + c as u32)
+                    .filter(|_| (c as u32) < 0x20)
+                    .unwrap_or('�')
+            })
+            .collect(),
+        g if g.width() == 0 => format!("◌{g}"),
+        g => g.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toklab::token::{Span, Token, TokenKind};
+
+    #[test]
+    fn columns_follow_display_width() {
+        let layout = LineLayout::new("a語\te\u{301}b");
+        let columns: Vec<usize> = layout.cells.iter().map(|c| c.column).collect();
+        assert_eq!(columns, [0, 1, 3, 4, 5]);
+        assert_eq!(layout.cells[2].symbol, "→");
+        assert_eq!(layout.cells[3].symbol, "e\u{301}");
+        assert_eq!(layout.width, 6);
+        assert_eq!(layout.column_of_byte(1), 1);
+        assert_eq!(layout.column_of_byte(4), 3);
+        assert_eq!(layout.cell_at_column(2), Some(1));
+        assert_eq!(layout.cell_at_column(9), None);
+    }
+
+    #[test]
+    fn owners_mark_dropped_text() {
+        let text = "ab  c";
+        let layout = LineLayout::new(text);
+        let tokens = Tokenization::new(vec![
+            Token::new(Span::new(0, 1), TokenKind::Word),
+            Token::new(Span::new(1, 2), TokenKind::Word),
+            Token::new(Span::new(4, 5), TokenKind::Word),
+        ]);
+        assert_eq!(
+            layout.owners(&tokens),
+            [Some(0), Some(1), None, None, Some(2)]
+        );
+    }
+
+    #[test]
+    fn control_characters_are_visible() {
+        assert_eq!(LineLayout::new("\u{1}").cells[0].symbol, "␁");
+        assert_eq!(LineLayout::new("\u{85}").cells[0].symbol, "�");
+    }
+}

@@ -1,0 +1,230 @@
+//! The alignment view: the selected row (A) against another (B) on the current line, as a
+//! token alignment coloured by operation, or as the character-level DP matrix of the selected
+//! pair or the whole line with the backtrace marked, filled cell by cell on request.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use unicode_width::UnicodeWidthStr;
+
+use super::window_start;
+use crate::tui::app::App;
+use crate::tui::app::align::{AlignData, MatrixView};
+use crate::tui::theme::Theme;
+use toklab::align::Op;
+use toklab::engine::quote;
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let Some(data) = app.align_data() else {
+        let hint = if app.rows.len() < 2 {
+            "an alignment needs two rows: a adds a tokenizer"
+        } else {
+            "aligning…"
+        };
+        frame.render_widget(Paragraph::new(Line::styled(hint, theme.dim)), area);
+        return;
+    };
+    match &data.matrix {
+        Some(matrix) => draw_matrix(frame, area, app, data, matrix, theme),
+        None => draw_tokens(frame, area, app, data, theme),
+    }
+}
+
+/// The style of an operation: matches quiet, the edits in colour.
+pub fn op_style(op: Op, theme: &Theme) -> Style {
+    match op {
+        Op::Match => theme.dim,
+        Op::Sub => theme.key,
+        Op::Ins => theme.label,
+        Op::Del => theme.error,
+    }
+}
+
+fn op_mark(op: Op) -> &'static str {
+    match op {
+        Op::Match => "=",
+        Op::Sub => "s",
+        Op::Ins => "i",
+        Op::Del => "d",
+    }
+}
+
+fn draw_tokens(frame: &mut Frame, area: Rect, app: &App, data: &AlignData, theme: &Theme) {
+    let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
+    let (a, b) = (&app.rows[data.a], &app.rows[data.b]);
+    let (m, s, i, d) = data.tokens.counts();
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled(format!("A {} ", a.setup.label), theme.selected_label),
+            Span::raw(" vs "),
+            Span::styled(format!(" B {} ", b.setup.label), theme.selected_tab),
+            Span::raw(format!("  distance {} · ", data.tokens.cost)),
+            Span::styled(format!("{m} match "), op_style(Op::Match, theme)),
+            Span::styled(format!("{s} sub "), op_style(Op::Sub, theme)),
+            Span::styled(format!("{i} ins "), op_style(Op::Ins, theme)),
+            Span::styled(format!("{d} del"), op_style(Op::Del, theme)),
+            Span::styled("   b other row · Enter matrix", theme.dim),
+        ])),
+        head,
+    );
+    let pairs = &data.tokens.pairs;
+    if pairs.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Line::styled("no tokens on this line", theme.dim)),
+            body,
+        );
+        return;
+    }
+    let height = body.height as usize;
+    let cursor = app.views.cursor.min(pairs.len() - 1);
+    let first = window_start(cursor, height, pairs.len());
+    let column = (body.width as usize).saturating_sub(4) / 2;
+    let lines: Vec<Line> = pairs[first..(first + height).min(pairs.len())]
+        .iter()
+        .enumerate()
+        .map(|(k, pair)| {
+            let form = |row: &crate::tui::app::Row, i: Option<usize>| {
+                i.and_then(|i| row.tokens.tokens.get(i))
+                    .map_or(String::new(), |t| quote(t.form(&app.text)))
+            };
+            let style = op_style(pair.op, theme);
+            let left = super::text::clip(&form(a, pair.a), column);
+            let right = super::text::clip(&form(b, pair.b), column);
+            let pad = column.saturating_sub(left.width());
+            let line = Line::from(vec![
+                Span::styled(format!(" {} ", op_mark(pair.op)), style),
+                Span::styled(format!("{left}{}", " ".repeat(pad)), style),
+                Span::raw(" "),
+                Span::styled(right, style),
+            ]);
+            if first + k == cursor {
+                line.style(theme.cursor_line)
+            } else {
+                line
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), body);
+}
+
+fn draw_matrix(
+    frame: &mut Frame,
+    area: Rect,
+    app: &App,
+    data: &AlignData,
+    view: &MatrixView,
+    theme: &Theme,
+) {
+    let [head, step_line, grid] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Min(0),
+    ])
+    .areas(area);
+    let what = if app.align.whole_line {
+        "the whole line".to_string()
+    } else {
+        format!(
+            "{} vs {}",
+            quote(&view.source.concat()),
+            quote(&view.target.concat())
+        )
+    };
+    let progress = match app.align.step {
+        Some(k) => format!(" · cell {}/{}", k.min(view.cells), view.cells),
+        None => String::new(),
+    };
+    let distance = view.matrix.distance().map_or("…".into(), |d| d.to_string());
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled(format!("matrix of {what}"), theme.title),
+            Span::raw(format!(
+                " (A {} rows, B {} columns) · distance {distance}{progress}",
+                app.rows[data.a].setup.label, app.rows[data.b].setup.label
+            )),
+        ])),
+        head,
+    );
+    let explain = match &view.last {
+        Some(step) => {
+            let c = step.candidates;
+            let show = |arrow: &str, v: Option<u64>| v.map_or(String::new(), |v| format!("{arrow} {v}  "));
+            format!(
+                "D[{},{}] = min( {}{}{}) = {}{}",
+                step.i,
+                step.j,
+                show("↖", c.diagonal),
+                show("↑", c.up),
+                show("←", c.left),
+                step.value,
+                if step.equal { "  (same character: ↖ costs 0)" } else { "" }
+            )
+        }
+        None => ". fills the next cell, , takes one back, p plays, f fills all, c whole line / pair, Enter tokens".into(),
+    };
+    frame.render_widget(Paragraph::new(Line::styled(explain, theme.dim)), step_line);
+
+    let (rows, cols) = (view.matrix.rows(), view.matrix.cols());
+    let value_width = (0..rows)
+        .flat_map(|i| (0..cols).map(move |j| (i, j)))
+        .filter_map(|(i, j)| view.matrix.value(i, j))
+        .max()
+        .map_or(1, |v| v.to_string().len());
+    let cell_width = 3 + 1 + value_width;
+    let head_width = view
+        .source
+        .iter()
+        .map(|l| l.width())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let visible_cols =
+        ((grid.width as usize).saturating_sub(head_width + 1) / (cell_width + 1)).max(1);
+    let visible_rows = (grid.height as usize).saturating_sub(1).max(1);
+    let focus = view.last.map_or((rows - 1, cols - 1), |s| (s.i, s.j));
+    let col0 = window_start(focus.1, visible_cols, cols);
+    let row0 = window_start(focus.0, visible_rows, rows);
+    let on_path = |i, j| view.path.contains(&(i, j));
+
+    let mut lines = Vec::with_capacity(visible_rows + 1);
+    let mut header = vec![Span::raw(" ".repeat(head_width + 1))];
+    for j in col0..(col0 + visible_cols).min(cols) {
+        let label = if j == 0 {
+            "#"
+        } else {
+            view.target[j - 1].as_str()
+        };
+        header.push(Span::styled(format!("{label:>cell_width$} "), theme.title));
+    }
+    lines.push(Line::from(header));
+    for i in row0..(row0 + visible_rows).min(rows) {
+        let label = if i == 0 {
+            "#"
+        } else {
+            view.source[i - 1].as_str()
+        };
+        let mut spans = vec![Span::styled(format!("{label:>head_width$} "), theme.title)];
+        for j in col0..(col0 + visible_cols).min(cols) {
+            let text = match view.matrix.value(i, j) {
+                Some(v) => format!("{}{v:>value_width$}", view.matrix.pointers(i, j).arrows()),
+                None => " ".repeat(cell_width),
+            };
+            let text = format!("{:>cell_width$}", text);
+            let style = if view.last.is_some_and(|s| (s.i, s.j) == (i, j)) {
+                theme.search
+            } else if on_path(i, j) {
+                theme.trace_mark
+            } else if view.matrix.value(i, j).is_none() {
+                theme.dim
+            } else {
+                Style::new()
+            };
+            spans.push(Span::styled(text, style));
+            spans.push(Span::raw(" "));
+        }
+        lines.push(Line::from(spans));
+    }
+    frame.render_widget(Paragraph::new(lines), grid);
+}

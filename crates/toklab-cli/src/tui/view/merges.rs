@@ -1,0 +1,143 @@
+//! The merges view: the merge steps of the selected word replayed under both formal semantics
+//! side by side (SentencePiece, Definition 3; HuggingFace, Definition 4), the tokens after
+//! each step with the pair just merged highlighted, and the step where the two part.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+use super::window_start;
+use crate::tui::app::App;
+use crate::tui::theme::Theme;
+use toklab::engine::quote;
+use toklab::merges::{Derivation, Dictionary, Semantics, WordSteps};
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let Some(word) = app.merge_word() else {
+        let hint = match app.selected_row() {
+            Some(row) if row.is_loading() => "loading…",
+            Some(_) if app.text.is_empty() => "no words on an empty line",
+            Some(_) => "the selected row is not a merge-based (BPE) tokenizer: Tab to a BPE row",
+            None => "no tokenizer rows",
+        };
+        frame.render_widget(Paragraph::new(Line::styled(hint, theme.dim)), area);
+        return;
+    };
+    let (sp, hf) = both(word);
+    let step = app.merges.step;
+    let steps = sp
+        .map_or(0, |d| d.steps.len())
+        .max(hf.map_or(0, |d| d.steps.len()));
+    let parts_at = word.other.as_ref().and_then(|o| o.parts_at);
+    let [head, columns] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
+    let parting = match (word.other.as_ref(), parts_at) {
+        (None, _) => String::new(),
+        (Some(_), None) => " · both semantics take the same steps".into(),
+        (Some(_), Some(k)) => format!(" · the semantics part at step {}", k + 1),
+    };
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled("word ", theme.dim),
+            Span::styled(quote(word.span.slice(&app.text)), theme.title),
+            Span::raw(format!(" · step {}/{}{parting}", step.min(steps), steps)),
+            Span::styled("   . , step · p play · f end · ←/→ another word", theme.dim),
+        ])),
+        head,
+    );
+    let halves =
+        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).split(columns);
+    for (derivation, area) in [(sp, halves[0]), (hf, halves[1])] {
+        if let Some(d) = derivation {
+            let rules = if d.semantics == word.derivation.semantics {
+                &word.rules
+            } else {
+                &word.other.as_ref().expect("both semantics").rules
+            };
+            draw_derivation(frame, area, d, rules, step, parts_at, theme);
+        }
+    }
+}
+
+/// The word's SentencePiece and HuggingFace derivations (one may be missing).
+fn both(word: &WordSteps) -> (Option<&Derivation>, Option<&Derivation>) {
+    let other = word.other.as_ref().map(|o| &o.derivation);
+    match word.derivation.semantics {
+        Semantics::SentencePiece => (Some(&word.derivation), other),
+        Semantics::HuggingFace => (other, Some(&word.derivation)),
+    }
+}
+
+fn draw_derivation(
+    frame: &mut Frame,
+    area: Rect,
+    d: &Derivation,
+    rules: &[String],
+    step: usize,
+    parts_at: Option<usize>,
+    theme: &Theme,
+) {
+    let title = match d.semantics {
+        Semantics::SentencePiece => " SentencePiece (Def. 3: best rule, leftmost) ",
+        Semantics::HuggingFace => " HuggingFace (Def. 4: a rule everywhere, then the next) ",
+    };
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_style(theme.border)
+        .title(Span::styled(title, theme.title));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let k = step.min(d.steps.len());
+    // The tokens after k steps, the one step k made highlighted.
+    let made = k.checked_sub(1).map(|i| (d.steps[i].start, d.steps[i].end));
+    let ends = d.ends_after(k);
+    let mut tokens = Vec::new();
+    let mut start = 0;
+    for (i, &end) in ends.iter().enumerate() {
+        let style = if Some((start, end)) == made {
+            theme.selected_token
+        } else {
+            theme.token[i % 2]
+        };
+        tokens.push(Span::styled(Dictionary::show(&d.word[start..end]), style));
+        start = end;
+    }
+    let mut lines = vec![Line::from(tokens)];
+    lines.push(match made {
+        Some(_) => {
+            let s = &d.steps[k - 1];
+            Line::from(vec![
+                Span::styled(format!("step {k}: "), theme.label),
+                Span::raw(rules[k - 1].clone()),
+                Span::styled(
+                    format!("  rank {} at token {}", s.rank, s.position),
+                    theme.dim,
+                ),
+            ])
+        }
+        None if d.steps.is_empty() => Line::styled(
+            "no rule applies: the word stays in single symbols",
+            theme.dim,
+        ),
+        None => Line::styled("step 0: single symbols", theme.dim),
+    });
+    let list_height = (inner.height as usize).saturating_sub(2);
+    let first = window_start(k.saturating_sub(1), list_height, d.steps.len());
+    for (i, s) in d.steps.iter().enumerate().skip(first).take(list_height) {
+        let style = if i + 1 == k {
+            theme.cursor_line
+        } else if parts_at == Some(i) {
+            theme.error
+        } else if i >= k {
+            theme.dim
+        } else {
+            ratatui::style::Style::new()
+        };
+        let mark = if parts_at == Some(i) { "≠" } else { " " };
+        lines.push(Line::styled(
+            format!("{mark}{:>3} {}  rank {}", i + 1, rules[i], s.rank),
+            style,
+        ));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}

@@ -1,0 +1,101 @@
+//! Workspaces: a TOML file naming the text and the tokenizers to show, so a set-up can be
+//! reopened and shared. Paths inside are relative to the workspace file's folder.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use toklab::error::{Error, Result};
+
+/// A workspace as written in its file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Workspace {
+    /// The text file to open, relative to the workspace's folder.
+    pub text: Option<String>,
+    /// The lower pane's view when the workspace opens (`trace`, `tokens`, `stats`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<String>,
+    /// Percent of the screen height the lower pane takes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<u16>,
+    #[serde(default, rename = "tokenizer")]
+    pub tokenizers: Vec<TokenizerEntry>,
+    /// The folder the workspace file is in; relative paths resolve against it.
+    #[serde(skip)]
+    pub base: PathBuf,
+}
+
+/// One row of the side-by-side view.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenizerEntry {
+    pub spec: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// A colour name or `#rrggbb` for the row's label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<String>,
+}
+
+impl TokenizerEntry {
+    pub fn label(&self) -> &str {
+        self.label.as_deref().unwrap_or(&self.spec)
+    }
+}
+
+impl Workspace {
+    pub fn load(path: &Path) -> Result<Workspace> {
+        let source = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let mut workspace: Workspace = toml::from_str(&source).map_err(|e| {
+            let line = e
+                .span()
+                .map(|span| source[..span.start].matches('\n').count() + 1);
+            Error::format(path, line, e.message().to_string())
+        })?;
+        workspace.base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Ok(workspace)
+    }
+
+    /// Writes the workspace as TOML (paths stay as they are: relative to its folder).
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let body =
+            toml::to_string_pretty(self).map_err(|e| Error::format(path, None, e.to_string()))?;
+        let text = format!(
+            "# toklab workspace: `toklab open {}` restores it.\n{body}",
+            path.display()
+        );
+        std::fs::write(path, text).map_err(|e| Error::io(path, e))
+    }
+
+    /// The text file, resolved against the workspace's folder.
+    pub fn text_path(&self) -> Option<PathBuf> {
+        self.text.as_ref().map(|t| self.base.join(t))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_reports_errors_with_line() {
+        let dir = std::env::temp_dir().join(format!("toklab-ws-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.toml");
+        std::fs::write(
+            &good,
+            "text = \"s.txt\"\n[[tokenizer]]\nspec = \"ws\"\nlabel = \"white\"\n",
+        )
+        .unwrap();
+        let ws = Workspace::load(&good).unwrap();
+        assert_eq!(ws.tokenizers[0].label(), "white");
+        assert_eq!(ws.text_path().unwrap(), dir.join("s.txt"));
+
+        let bad = dir.join("bad.toml");
+        std::fs::write(&bad, "text = \"s.txt\"\n[[tokenizer]]\nspek = \"ws\"\n").unwrap();
+        let e = Workspace::load(&bad).unwrap_err().to_string();
+        assert!(e.contains("bad.toml:3") && e.contains("spek"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
