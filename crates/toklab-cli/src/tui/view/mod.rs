@@ -130,3 +130,6 @@ fn window_start(cursor: usize, height: usize, len: usize) -> usize {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod snapshots;
