@@ -61,9 +61,9 @@ fn main() {
     let mut app = build_app(&args).expect("open the workbench");
     render_to_buffer(&mut app, &theme, 120, 40);
     let first_frame = started.elapsed();
-    let lines_at_first_frame = app.doc.line_count();
+    let lines_at_first_frame = app.doc.lines.line_count();
     app.finish_loading();
-    while !app.doc.is_indexed() {
+    while !app.doc.lines.is_indexed() {
         std::thread::sleep(Duration::from_millis(1));
     }
     let indexed = started.elapsed();
@@ -94,9 +94,9 @@ fn main() {
             times.push(t.elapsed());
         }
         if round == 0 {
-            // Statistics would start a background job on the stats view; keep to the
-            // interactive path.
-            app.stats = None;
+            // The stats view started a background job over the whole file; stop it to keep
+            // to the interactive path.
+            app.panes.stats.cancel();
         }
     }
     let count = times.len();
@@ -106,7 +106,7 @@ fn main() {
     println!(
         "tui_frame: {:.1} MB text, {} lines, {} tokenizer rows",
         size as f64 / 1e6,
-        app.doc.line_count(),
+        app.doc.lines.line_count(),
         app.rows.len()
     );
     println!(

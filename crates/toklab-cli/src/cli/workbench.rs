@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 
-use crate::tui::app::{App, Loader, RowSetup, View};
+use crate::tui::app::{App, Loader, RowSetup, View, WorkspacePlace};
 use crate::tui::document::Document;
 use crate::tui::theme::{Theme, ThemeName};
 use crate::workspace::Workspace;
@@ -115,13 +115,15 @@ pub fn build_app(args: &Args) -> anyhow::Result<App> {
         app.apply(crate::tui::app::Action::ShowView(view));
     }
     if let Some(split) = workspace.split {
-        app.views.split = split.clamp(10, 80);
+        app.panes.split = split.clamp(10, 80);
     }
     app.mouse = !args.no_mouse;
-    app.workspace = workspace;
     // A workspace named on the command line is where `W` saves; the shipped default is not
     // overwritten without asking for a name.
-    app.workspace_path = given_workspace.then_some(workspace_path);
+    app.workspace = WorkspacePlace {
+        base: workspace.base,
+        path: given_workspace.then_some(workspace_path),
+    };
     Ok(app)
 }
 

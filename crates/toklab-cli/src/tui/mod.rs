@@ -1,8 +1,10 @@
 //! The workbench: state ([`app`]), input ([`input`]) and rendering ([`view`]) kept apart, and
-//! no engine logic; this module only runs the loop and owns the terminal.
+//! no engine logic; this module only runs the loop, performs the file work the state asks for
+//! ([`effect`]) and owns the terminal.
 
 pub mod app;
 pub mod document;
+pub mod effect;
 pub mod input;
 pub mod layout;
 pub mod theme;
@@ -51,11 +53,13 @@ pub fn run(mut app: App, theme: Theme) -> io::Result<()> {
             match &event {
                 Event::Paste(text) => app.paste(text),
                 _ => {
-                    if let Some(action) = input::action_for(&event, &app.mode, app.help, &regions) {
+                    let help = app.panes.help.open;
+                    if let Some(action) = input::action_for(&event, &app.mode, help, &regions) {
                         app.apply(action);
                     }
                 }
             }
+            effect::perform_all(&mut app);
             if app.quit || !event::poll(Duration::ZERO)? {
                 break;
             }

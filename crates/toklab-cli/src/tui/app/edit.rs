@@ -62,23 +62,27 @@ impl History {
 impl App {
     /// Enters insert mode with the caret at `caret` (a byte offset of the current line).
     pub(super) fn begin_insert(&mut self, caret: usize) {
-        if let Err(e) = self.doc.set_line(self.line, self.text.clone()) {
+        if let Err(e) = self
+            .doc
+            .lines
+            .set_line(self.doc.line, self.doc.text.clone())
+        {
             self.flash(e.to_string());
             return;
         }
         self.mode = Mode::Insert {
-            caret: caret.min(self.text.len()),
+            caret: caret.min(self.doc.text.len()),
         };
     }
 
     /// Opens a new empty line below the cursor and starts editing it.
     pub(super) fn open_line_below(&mut self) {
-        let at = self.line + 1;
-        if let Err(e) = self.doc.insert_line(at, String::new()) {
+        let at = self.doc.line + 1;
+        if let Err(e) = self.doc.lines.insert_line(at, String::new()) {
             self.flash(e.to_string());
             return;
         }
-        self.history.record(Change::Insert {
+        self.doc.history.record(Change::Insert {
             line: at,
             text: String::new(),
         });
@@ -87,7 +91,7 @@ impl App {
     }
 
     pub(super) fn end_insert(&mut self) {
-        self.history.close();
+        self.doc.history.close();
         self.mode = Mode::Normal;
     }
 
@@ -106,15 +110,19 @@ impl App {
 
     /// Applies a change of the current line's text and re-tokenizes every row from the old text.
     fn change_text(&mut self, new_text: String, caret: usize) {
-        let old = std::mem::replace(&mut self.text, new_text);
-        match self.doc.set_line(self.line, self.text.clone()) {
-            Ok(before) => self.history.record(Change::Set {
-                line: self.line,
+        let old = std::mem::replace(&mut self.doc.text, new_text);
+        match self
+            .doc
+            .lines
+            .set_line(self.doc.line, self.doc.text.clone())
+        {
+            Ok(before) => self.doc.history.record(Change::Set {
+                line: self.doc.line,
                 before,
-                after: self.text.clone(),
+                after: self.doc.text.clone(),
             }),
             Err(e) => {
-                self.text = old;
+                self.doc.text = old;
                 self.flash(e.to_string());
                 return;
             }
@@ -125,7 +133,7 @@ impl App {
 
     pub(super) fn insert_str(&mut self, s: &str) {
         let caret = self.caret();
-        let mut text = self.text.clone();
+        let mut text = self.doc.text.clone();
         text.insert_str(caret, s);
         self.change_text(text, caret + s.len());
     }
@@ -136,30 +144,30 @@ impl App {
             self.join_with_previous_line();
             return;
         }
-        let start = grapheme_before(&self.text, caret);
-        let mut text = self.text.clone();
+        let start = grapheme_before(&self.doc.text, caret);
+        let mut text = self.doc.text.clone();
         text.replace_range(start..caret, "");
         self.change_text(text, start);
     }
 
     pub(super) fn delete(&mut self) {
         let caret = self.caret();
-        if caret >= self.text.len() {
+        if caret >= self.doc.text.len() {
             return;
         }
-        let end = grapheme_after(&self.text, caret);
-        let mut text = self.text.clone();
+        let end = grapheme_after(&self.doc.text, caret);
+        let mut text = self.doc.text.clone();
         text.replace_range(caret..end, "");
         self.change_text(text, caret);
     }
 
     pub(super) fn caret_left(&mut self) {
-        let c = grapheme_before(&self.text, self.caret());
+        let c = grapheme_before(&self.doc.text, self.caret());
         self.set_caret(c);
     }
 
     pub(super) fn caret_right(&mut self) {
-        let c = grapheme_after(&self.text, self.caret());
+        let c = grapheme_after(&self.doc.text, self.caret());
         self.set_caret(c);
     }
 
@@ -168,22 +176,22 @@ impl App {
     }
 
     pub(super) fn caret_end(&mut self) {
-        let end = self.text.len();
+        let end = self.doc.text.len();
         self.set_caret(end);
     }
 
     /// Enter in insert mode: the text after the caret becomes a new line below.
     pub(super) fn split_line(&mut self) {
         let caret = self.caret();
-        let rest = self.text[caret..].to_string();
-        let head = self.text[..caret].to_string();
+        let rest = self.doc.text[caret..].to_string();
+        let head = self.doc.text[..caret].to_string();
         self.change_text(head, caret);
-        let at = self.line + 1;
-        if let Err(e) = self.doc.insert_line(at, rest.clone()) {
+        let at = self.doc.line + 1;
+        if let Err(e) = self.doc.lines.insert_line(at, rest.clone()) {
             self.flash(e.to_string());
             return;
         }
-        self.history.record(Change::Insert {
+        self.doc.history.record(Change::Insert {
             line: at,
             text: rest,
         });
@@ -193,47 +201,47 @@ impl App {
 
     /// Backspace at the start of a line joins it to the previous one.
     fn join_with_previous_line(&mut self) {
-        if self.line == 0 {
+        if self.doc.line == 0 {
             return;
         }
-        let Ok(removed) = self.doc.remove_line(self.line) else {
+        let Ok(removed) = self.doc.lines.remove_line(self.doc.line) else {
             return;
         };
-        self.history.record(Change::Remove {
-            line: self.line,
+        self.doc.history.record(Change::Remove {
+            line: self.doc.line,
             text: removed.clone(),
         });
-        self.move_to_line(self.line - 1);
-        let caret = self.text.len();
-        let joined = format!("{}{}", self.text, removed);
+        self.move_to_line(self.doc.line - 1);
+        let caret = self.doc.text.len();
+        let joined = format!("{}{}", self.doc.text, removed);
         self.mode = Mode::Insert { caret };
         self.change_text(joined, caret);
     }
 
     pub(super) fn undo(&mut self) {
-        self.history.close();
-        let Some(group) = self.history.undo.pop() else {
+        self.doc.history.close();
+        let Some(group) = self.doc.history.undo.pop() else {
             self.flash("nothing to undo");
             return;
         };
-        let mut line = self.line;
+        let mut line = self.doc.line;
         for change in group.iter().rev() {
             line = self.revert(change);
         }
-        self.history.redo.push(group);
+        self.doc.history.redo.push(group);
         self.go_to_line_forced(line);
     }
 
     pub(super) fn redo(&mut self) {
-        let Some(group) = self.history.redo.pop() else {
+        let Some(group) = self.doc.history.redo.pop() else {
             self.flash("nothing to redo");
             return;
         };
-        let mut line = self.line;
+        let mut line = self.doc.line;
         for change in &group {
             line = self.replay(change);
         }
-        self.history.undo.push(group);
+        self.doc.history.undo.push(group);
         self.go_to_line_forced(line);
     }
 
@@ -242,15 +250,15 @@ impl App {
     fn revert(&mut self, change: &Change) -> usize {
         match change {
             Change::Set { line, before, .. } => {
-                let _ = self.doc.set_line(*line, before.clone());
+                let _ = self.doc.lines.set_line(*line, before.clone());
                 *line
             }
             Change::Insert { line, .. } => {
-                let _ = self.doc.remove_line(*line);
+                let _ = self.doc.lines.remove_line(*line);
                 line.saturating_sub(1)
             }
             Change::Remove { line, text } => {
-                let _ = self.doc.insert_line(*line, text.clone());
+                let _ = self.doc.lines.insert_line(*line, text.clone());
                 *line
             }
         }
@@ -259,15 +267,15 @@ impl App {
     fn replay(&mut self, change: &Change) -> usize {
         match change {
             Change::Set { line, after, .. } => {
-                let _ = self.doc.set_line(*line, after.clone());
+                let _ = self.doc.lines.set_line(*line, after.clone());
                 *line
             }
             Change::Insert { line, text } => {
-                let _ = self.doc.insert_line(*line, text.clone());
+                let _ = self.doc.lines.insert_line(*line, text.clone());
                 *line
             }
             Change::Remove { line, .. } => {
-                let _ = self.doc.remove_line(*line);
+                let _ = self.doc.lines.remove_line(*line);
                 line.saturating_sub(1)
             }
         }
@@ -301,16 +309,16 @@ mod tests {
         app.apply(Action::Edit);
         app.apply(Action::CaretEnd);
         type_text(&mut app, "n't");
-        assert_eq!(app.text, "We aren't");
+        assert_eq!(app.doc.text, "We aren't");
         assert_eq!(app.rows[0].tokens.len(), 2);
-        assert_eq!(app.doc.line(0).unwrap(), "We aren't");
+        assert_eq!(app.doc.lines.line(0).unwrap(), "We aren't");
         app.apply(Action::Back);
         assert_eq!(app.mode, Mode::Normal);
         app.apply(Action::Undo);
-        assert_eq!(app.text, "We are");
-        assert_eq!(app.doc.line(0).unwrap(), "We are");
+        assert_eq!(app.doc.text, "We are");
+        assert_eq!(app.doc.lines.line(0).unwrap(), "We are");
         app.apply(Action::Redo);
-        assert_eq!(app.text, "We aren't");
+        assert_eq!(app.doc.text, "We aren't");
     }
 
     #[test]
@@ -321,15 +329,15 @@ mod tests {
         app.apply(Action::CaretRight);
         app.apply(Action::CaretRight);
         app.apply(Action::Enter);
-        assert_eq!((app.line, app.text.as_str()), (1, " cd"));
-        assert_eq!(app.doc.line(0).unwrap(), "ab");
+        assert_eq!((app.doc.line, app.doc.text.as_str()), (1, " cd"));
+        assert_eq!(app.doc.lines.line(0).unwrap(), "ab");
         app.apply(Action::Backspace);
-        assert_eq!((app.line, app.text.as_str()), (0, "ab cd"));
-        assert_eq!(app.doc.line_count(), 1);
+        assert_eq!((app.doc.line, app.doc.text.as_str()), (0, "ab cd"));
+        assert_eq!(app.doc.lines.line_count(), 1);
         app.apply(Action::Back);
         app.apply(Action::Undo);
-        assert_eq!(app.doc.line(0).unwrap(), "ab cd");
-        assert_eq!(app.doc.line_count(), 1);
+        assert_eq!(app.doc.lines.line(0).unwrap(), "ab cd");
+        assert_eq!(app.doc.lines.line_count(), 1);
     }
 
     #[test]
@@ -338,10 +346,10 @@ mod tests {
         app.apply(Action::Edit);
         app.apply(Action::CaretEnd);
         app.apply(Action::Backspace);
-        assert_eq!(app.text, "e\u{301}x");
+        assert_eq!(app.doc.text, "e\u{301}x");
         app.apply(Action::CaretLeft);
         app.apply(Action::Backspace);
-        assert_eq!(app.text, "x");
+        assert_eq!(app.doc.text, "x");
     }
 
     #[test]
@@ -350,10 +358,10 @@ mod tests {
         app.apply(Action::OpenLine);
         type_text(&mut app, "new");
         app.apply(Action::Back);
-        assert_eq!(app.doc.line(1).unwrap(), "new");
-        assert_eq!(app.doc.line_count(), 3);
+        assert_eq!(app.doc.lines.line(1).unwrap(), "new");
+        assert_eq!(app.doc.lines.line_count(), 3);
         app.apply(Action::Undo);
-        assert_eq!(app.doc.line_count(), 2);
-        assert_eq!(app.doc.line(1).unwrap(), "two");
+        assert_eq!(app.doc.lines.line_count(), 2);
+        assert_eq!(app.doc.lines.line(1).unwrap(), "two");
     }
 }

@@ -1,37 +1,39 @@
-//! The workbench's state and how actions change it. Pure state: no terminal and no drawing,
-//! so every behaviour is tested by applying actions and looking at the state. Engine work is
-//! only called through the `Tokenizer` trait; long work runs in [`jobs`].
+//! The workbench's state and how actions change it. Pure state: no terminal, no drawing and
+//! no file I/O (that is queued as [`Effect`]s the event loop performs), so every behaviour is
+//! tested by applying actions and looking at the state. The state is a document ([`DocState`]),
+//! the rows ([`Rows`]) and the lower pane's views ([`Panes`]), each view owning its state.
+//! Engine work is only called through the `Tokenizer` trait; long work runs in [`jobs`].
 
-pub mod align;
-mod demo;
+pub mod doc;
 mod edit;
+mod effect;
 pub mod jobs;
+pub mod panes;
 mod prompt;
 mod rows;
 pub mod search;
 pub mod stats;
-mod trace;
-mod train;
+pub mod train;
 mod views;
 
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+pub use doc::DocState;
+pub use effect::Effect;
+pub use panes::{Context, Pane, Panes, Reply};
 pub use prompt::{Prompt, PromptKind};
-pub use rows::{Engine, Loader, Row, RowSetup};
-pub use views::{View, Views};
+pub use rows::{Engine, Loader, Row, RowSetup, Rows};
+pub use views::View;
 
-use align::{AlignChoice, AlignData};
-use edit::History;
 use search::Search;
-use stats::StatsRun;
-use trace::{MergeReplay, TraceCache};
-use train::TrainDemo;
 
 use super::document::Document;
 use super::layout::LineLayout;
 use crate::workspace::{TokenizerEntry, Workspace};
+
+/// How often a playing demo (the matrix fill, merge replay, training) takes a step.
+pub const PLAY_STEP: Duration = Duration::from_millis(150);
 
 /// What keys do at the moment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,99 +127,66 @@ pub struct Viewport {
     pub row_columns: usize,
 }
 
+/// Where the workspace is: the folder relative paths are resolved against, and the file `W`
+/// saves to (none until the user names one, so the shipped default is not overwritten).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WorkspacePlace {
+    pub base: PathBuf,
+    pub path: Option<PathBuf>,
+}
+
 /// The whole state of the workbench.
 pub struct App {
-    pub doc: Document,
-    pub rows: Vec<Row>,
-    loader: Loader,
-    /// The cursor line, whose text every row shows.
-    pub line: usize,
-    /// The first line shown in the text pane.
-    pub top: usize,
-    pub text: String,
-    pub layout: LineLayout,
-    pub row: usize,
-    pub token: Option<usize>,
-    /// The first layout column shown in the side-by-side pane.
-    pub hscroll: usize,
+    pub doc: DocState,
+    pub rows: Rows,
+    pub panes: Panes,
     pub mode: Mode,
-    pub views: Views,
-    pub help: bool,
-    /// The first line of the help overlay shown (it scrolls in small terminals).
-    pub help_scroll: usize,
-    pub mouse: bool,
-    pub quit: bool,
-    pub viewport: Viewport,
     /// A short message for the status bar (saved, an error, a hint) and when it was set.
     pub message: Option<(String, Instant)>,
-    pub search: Option<Search>,
-    pub align: AlignChoice,
-    align_data: Option<AlignData>,
-    pub stats: Option<StatsRun>,
-    /// The workspace this session came from and where to save it.
-    pub workspace: Workspace,
-    pub workspace_path: Option<PathBuf>,
-    history: History,
-    /// Bumped whenever `text` or any row's tokens change, so cached views know to refresh.
-    pub version: u64,
-    /// The selected row's trace for the current text, when a view needs it.
-    trace: Option<TraceCache>,
-    pub merges: MergeReplay,
-    pub train: Option<TrainDemo>,
-    line_available: bool,
+    pub mouse: bool,
+    pub quit: bool,
+    /// `q` was pressed once with unsaved edits: a second one quits.
     quit_armed: bool,
-    /// `G` was pressed while the file was still being indexed: go to the last line once it is.
-    to_last_line: bool,
+    pub viewport: Viewport,
+    pub workspace: WorkspacePlace,
+    /// File work asked for and not performed yet.
+    effects: Vec<Effect>,
 }
 
 impl App {
     /// Builds the workbench; every row's tokenizer loads in the background through `loader`.
     pub fn new(doc: Document, setups: Vec<RowSetup>, loader: Loader) -> App {
-        let rows = setups.into_iter().map(|s| Row::load(s, &loader)).collect();
         let mut app = App {
-            doc,
-            rows,
-            loader,
-            line: 0,
-            top: 0,
-            text: String::new(),
-            layout: LineLayout::default(),
-            row: 0,
-            token: None,
-            hscroll: 0,
+            doc: DocState::new(doc, 0),
+            rows: Rows::load(setups, loader),
+            panes: Panes::default(),
             mode: Mode::Normal,
-            views: Views::default(),
-            help: false,
-            help_scroll: 0,
+            message: None,
             mouse: true,
             quit: false,
+            quit_armed: false,
             viewport: Viewport {
                 text_lines: 10,
                 row_columns: 60,
             },
-            message: None,
-            search: None,
-            align: AlignChoice::default(),
-            align_data: None,
-            stats: None,
-            workspace: Workspace::default(),
-            workspace_path: None,
-            history: History::default(),
-            version: 0,
-            trace: None,
-            merges: MergeReplay::default(),
-            train: None,
-            line_available: false,
-            quit_armed: false,
-            to_last_line: false,
+            workspace: WorkspacePlace::default(),
+            effects: Vec::new(),
         };
         app.load_line();
         app
     }
 
+    /// What panes read: the document and the rows.
+    pub fn context(&self) -> Context<'_> {
+        Context {
+            doc: &self.doc,
+            rows: &self.rows,
+        }
+    }
+
     /// Waits until every row has loaded (tests and benchmarks).
     pub fn finish_loading(&mut self) {
-        while self.rows.iter().any(Row::is_loading) {
+        while self.rows.is_loading() {
             std::thread::sleep(std::time::Duration::from_millis(1));
             self.tick();
         }
@@ -225,11 +194,10 @@ impl App {
 
     /// Whether background work is running (the loop then polls more often to show progress).
     pub fn busy(&self) -> bool {
-        self.demo_playing()
-            || !self.doc.is_indexed()
-            || self.rows.iter().any(Row::is_loading)
-            || self.search.as_ref().is_some_and(|s| s.job.is_some())
-            || self.stats.as_ref().is_some_and(|s| s.job.is_some())
+        self.panes.busy()
+            || !self.doc.lines.is_indexed()
+            || self.rows.is_loading()
+            || self.doc.search.as_ref().is_some_and(|s| s.job.is_some())
     }
 
     /// Shows a message in the status bar for a few seconds.
@@ -237,75 +205,41 @@ impl App {
         self.message = Some((message.into(), Instant::now()));
     }
 
+    /// The file work queued by the actions applied since the last call, to perform in order.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
     /// Re-reads the cursor line and re-tokenizes it in every row.
     pub fn load_line(&mut self) {
-        let line = self.doc.line(self.line);
-        self.line_available = line.is_some();
-        self.text = line.map(|l| l.into_owned()).unwrap_or_default();
-        self.token = None;
-        self.hscroll = 0;
+        self.doc.read_line();
+        self.rows.token = None;
+        self.rows.hscroll = 0;
         self.retokenize_from(None);
     }
 
     /// Re-tokenizes the current text in every row; `previous` is the text before an edit.
     fn retokenize_from(&mut self, previous: Option<&str>) {
-        self.layout = LineLayout::new(&self.text);
-        for row in &mut self.rows {
-            row.tokenize(&self.text, previous);
-            row.owners = self.layout.owners(&row.tokens);
-        }
-        if let Some(t) = self.token
-            && t >= self.row_token_count()
-        {
-            self.token = self.row_token_count().checked_sub(1);
-        }
-        self.mark_disagreements();
-        self.version += 1;
-    }
-
-    /// Marks, in every row but the selected one, the boundaries it does not share with the
-    /// selected row.
-    fn mark_disagreements(&mut self) {
-        let reference = self.rows.get(self.row).map(|r| r.tokens.clone());
-        for (i, row) in self.rows.iter_mut().enumerate() {
-            row.disagree = match &reference {
-                Some(reference) if i != self.row && row.tokenizer().is_some() => {
-                    toklab::compare::BoundaryDiff::new(&self.text, reference, &row.tokens)
-                        .boundaries
-                        .iter()
-                        .filter(|b| b.side != toklab::compare::Side::Both)
-                        .map(|b| b.at)
-                        .collect()
-                }
-                _ => Vec::new(),
-            };
-        }
+        self.doc.layout = LineLayout::new(&self.doc.text);
+        self.rows
+            .tokenize(&self.doc.text, previous, &self.doc.layout);
     }
 
     /// Called on every turn of the event loop: finished loads, file changes, search and
-    /// statistics results, and the cursor line once background indexing has reached it.
+    /// statistics results, playing demos, and the cursor line once background indexing has
+    /// reached it.
     pub fn tick(&mut self) {
-        let now = Instant::now();
-        let mut changed = false;
-        for row in &mut self.rows {
-            changed |= row.tick(&self.loader, now);
-        }
-        if changed || !self.line_available {
-            let token = self.token;
-            let hscroll = self.hscroll;
+        if self.rows.tick(Instant::now()) || !self.doc.line_available {
+            let (token, hscroll) = (self.rows.token, self.rows.hscroll);
             self.load_line();
-            (self.token, self.hscroll) = (token.filter(|&t| t < self.row_token_count()), hscroll);
+            self.rows.token = token.filter(|&t| t < self.rows.token_count());
+            self.rows.hscroll = hscroll;
         }
-        if self.to_last_line && self.doc.is_indexed() {
-            self.to_last_line = false;
+        if self.doc.to_last_line && self.doc.lines.is_indexed() {
+            self.doc.to_last_line = false;
             self.go_to_line(usize::MAX);
         }
         self.poll_search();
-        if let Some(run) = &mut self.stats
-            && run.job.as_ref().is_some_and(|j| j.poll().is_some())
-        {
-            run.job = None;
-        }
         if self
             .message
             .as_ref()
@@ -313,11 +247,12 @@ impl App {
         {
             self.message = None;
         }
-        if self.views.current == View::Train {
-            self.start_training();
-        }
-        self.demo_tick();
-        self.refresh_views();
+        let cx = Context {
+            doc: &self.doc,
+            rows: &self.rows,
+        };
+        self.panes.tick(&cx);
+        self.panes.refresh(&cx);
     }
 
     pub fn apply(&mut self, action: Action) {
@@ -325,60 +260,70 @@ impl App {
             self.quit_armed = false;
         }
         if action != Action::LastLine {
-            self.to_last_line = false;
+            self.doc.to_last_line = false;
+        }
+        if self.panes.help.handle(action) {
+            return;
         }
         let page = self.viewport.text_lines.max(1);
         match action {
-            Action::ViewDown(n) if self.help => self.help_scroll += n,
-            Action::ViewUp(n) if self.help => self.help_scroll = self.help_scroll.saturating_sub(n),
-            Action::LineUp => self.go_to_line(self.line.saturating_sub(1)),
-            Action::LineDown => self.go_to_line(self.line + 1),
-            Action::PageUp => self.go_to_line(self.line.saturating_sub(page)),
-            Action::PageDown => self.go_to_line(self.line + page),
+            Action::LineUp => self.go_to_line(self.doc.line.saturating_sub(1)),
+            Action::LineDown => self.go_to_line(self.doc.line + 1),
+            Action::PageUp => self.go_to_line(self.doc.line.saturating_sub(page)),
+            Action::PageDown => self.go_to_line(self.doc.line + page),
             Action::FirstLine => self.go_to_line(0),
             Action::LastLine => {
-                self.to_last_line = !self.doc.is_indexed();
+                self.doc.to_last_line = !self.doc.lines.is_indexed();
                 self.go_to_line(usize::MAX);
             }
             Action::GoToLine(n) => self.go_to_line(n),
             Action::SelectRow(row) if row < self.rows.len() => self.select_row(row),
             Action::SelectRow(_) => {}
-            Action::RowNext => self.select_row((self.row + 1) % self.rows.len().max(1)),
+            Action::RowNext => self.select_row((self.rows.selected + 1) % self.rows.len().max(1)),
             Action::RowPrev => self.select_row(
-                self.row
+                self.rows
+                    .selected
                     .checked_sub(1)
                     .unwrap_or(self.rows.len().saturating_sub(1)),
             ),
             Action::TokenNext => self.step_token(true),
             Action::TokenPrev => self.step_token(false),
             Action::TokenFirst => self.select_token(Some(0)),
-            Action::TokenLast => self.select_token(self.row_token_count().checked_sub(1)),
+            Action::TokenLast => self.select_token(self.rows.token_count().checked_sub(1)),
             Action::Pick { row, column } => self.pick(row, column),
-            Action::ScrollLeft => self.hscroll = self.hscroll.saturating_sub(8),
+            Action::ScrollLeft => self.rows.hscroll = self.rows.hscroll.saturating_sub(8),
             Action::ScrollRight => {
                 let max = self
+                    .doc
                     .layout
                     .width
                     .saturating_sub(self.viewport.row_columns.max(1));
-                self.hscroll = (self.hscroll + 8).min(max);
+                self.rows.hscroll = (self.rows.hscroll + 8).min(max);
             }
             Action::ShowView(view) => self.show_view(view),
-            Action::NextView => self.show_view(self.views.current.next()),
+            Action::NextView => self.show_view(self.panes.current.next()),
             Action::AlignNextOther
             | Action::AlignWith(_)
             | Action::ToggleMatrix
-            | Action::ToggleMatrixScope => self.align_action(action),
-            Action::DemoStep(forward) => self.demo_step(forward),
-            Action::DemoPlay => self.demo_play(),
-            Action::DemoFinish => self.demo_finish(),
-            Action::ViewDown(n) => self.move_view_cursor(n as isize),
-            Action::ViewUp(n) => self.move_view_cursor(-(n as isize)),
-            Action::GrowView => self.views.split = (self.views.split + 10).min(80),
-            Action::ShrinkView => self.views.split = self.views.split.saturating_sub(10).max(10),
-            Action::ToggleHelp => {
-                self.help = !self.help;
-                self.help_scroll = 0;
+            | Action::ToggleMatrixScope => {
+                self.show_view(View::Align);
+                self.pane_action(View::Align, action);
             }
+            Action::DemoStep(_) | Action::DemoPlay => {
+                let view = self.panes.demo_view();
+                if view == View::Align {
+                    self.show_view(View::Align);
+                }
+                self.pane_action(view, action);
+            }
+            // Filling the matrix at once does not open the alignment view.
+            Action::DemoFinish => self.pane_action(self.panes.demo_view(), action),
+            Action::ViewDown(_) | Action::ViewUp(_) => self.pane_action(self.panes.current, action),
+            Action::ComputeStats => self.pane_action(View::Stats, action),
+            Action::GrowView => self.panes.split = (self.panes.split + 10).min(80),
+            Action::ShrinkView => self.panes.split = self.panes.split.saturating_sub(10).max(10),
+            // Handled by the help overlay above.
+            Action::ToggleHelp => {}
             Action::ToggleMouse => {
                 self.mouse = !self.mouse;
                 self.flash(if self.mouse {
@@ -389,8 +334,9 @@ impl App {
             }
             Action::Edit => {
                 let caret = self
+                    .rows
                     .selected_token()
-                    .map_or(self.text.len(), |t| t.span.start);
+                    .map_or(self.doc.text.len(), |t| t.span.start);
                 self.begin_insert(caret);
             }
             Action::OpenLine => self.open_line_below(),
@@ -413,7 +359,8 @@ impl App {
             Action::StartPrompt(kind) => {
                 let initial = match kind {
                     PromptKind::SaveWorkspaceAs => self
-                        .workspace_path
+                        .workspace
+                        .path
                         .as_ref()
                         .map(|p| p.display().to_string())
                         .unwrap_or_default(),
@@ -422,34 +369,43 @@ impl App {
                 self.mode = Mode::Prompt(Prompt::new(kind, initial));
             }
             Action::Complete => {
-                let base = self.workspace.base.clone();
                 if let Mode::Prompt(prompt) = &mut self.mode {
-                    prompt.complete(&base);
+                    prompt.complete(&self.workspace.base);
                 }
             }
             Action::SearchNext => self.search_again(true),
             Action::SearchPrev => self.search_again(false),
             Action::RemoveRow => self.remove_row(),
             Action::ReloadRows => {
-                for row in &mut self.rows {
-                    row.reload(&self.loader);
-                }
+                self.effects.push(Effect::ReloadRows);
                 self.flash("reloading every tokenizer");
             }
             Action::SaveWorkspace => self.save_workspace(None),
-            Action::ComputeStats => self.compute_stats(),
             Action::Back => self.back(),
             Action::Quit => self.request_quit(),
             Action::ForceQuit => self.quit = true,
         }
-        self.refresh_views();
+        self.refresh_pane();
     }
 
-    fn refresh_views(&mut self) {
-        self.refresh_trace();
-        self.refresh_align();
-        if self.views.current == View::Merges {
-            self.sync_merge_word();
+    /// Refreshes the pane on screen (the others wait until they are shown).
+    fn refresh_pane(&mut self) {
+        let cx = Context {
+            doc: &self.doc,
+            rows: &self.rows,
+        };
+        self.panes.refresh(&cx);
+    }
+
+    /// Hands an action to the pane of `view`, and selects the token it answers with.
+    fn pane_action(&mut self, view: View, action: Action) {
+        let cx = Context {
+            doc: &self.doc,
+            rows: &self.rows,
+        };
+        if let Reply::SelectToken(t) = self.panes.pane_mut(view).handle(action, &cx) {
+            self.rows.token = Some(t);
+            self.reveal_token();
         }
     }
 
@@ -499,36 +455,31 @@ impl App {
         }
         match prompt.kind {
             PromptKind::AddTokenizer => {
-                let setup = RowSetup::new(&input);
-                self.rows.push(Row::load(setup, &self.loader));
-                self.row = self.rows.len() - 1;
+                self.rows.add(RowSetup::new(&input));
                 self.flash(format!("loading {input}"));
             }
             PromptKind::Search => {
-                self.search = Some(Search {
+                self.doc.search = Some(Search {
                     query: input,
                     job: None,
                 });
                 self.search_again(true);
             }
-            PromptKind::OpenText => self.open_text(&self.workspace.base.join(&input)),
+            PromptKind::OpenText => self.open_text(self.workspace.base.join(&input)),
             PromptKind::SaveTextAs => self.save_text(Some(PathBuf::from(input))),
             PromptKind::SaveWorkspaceAs => self.save_workspace(Some(PathBuf::from(input))),
         }
     }
 
     fn back(&mut self) {
-        if self.help {
-            self.help = false;
-        } else if matches!(self.mode, Mode::Insert { .. }) {
+        if matches!(self.mode, Mode::Insert { .. }) {
             self.end_insert();
         } else if matches!(self.mode, Mode::Prompt(_)) {
             self.mode = Mode::Normal;
-        } else if let Some(job) = self.search.as_mut().and_then(|s| s.job.take()) {
+        } else if let Some(job) = self.doc.search.as_mut().and_then(|s| s.job.take()) {
             job.cancel();
             self.flash("search cancelled");
-        } else if let Some(job) = self.stats.as_mut().and_then(|s| s.job.take()) {
-            job.cancel();
+        } else if self.panes.stats.cancel() {
             self.flash("statistics cancelled");
         } else {
             self.request_quit();
@@ -536,7 +487,7 @@ impl App {
     }
 
     fn request_quit(&mut self) {
-        if self.doc.is_dirty() && !self.quit_armed {
+        if self.doc.lines.is_dirty() && !self.quit_armed {
             self.quit_armed = true;
             self.flash("unsaved edits: Ctrl-s saves; q again (or Q) quits without saving");
         } else {
@@ -554,38 +505,27 @@ impl App {
 
     /// Moves the cursor without leaving insert mode (editing itself moves between lines).
     fn move_to_line(&mut self, n: usize) {
-        let last = self.doc.line_count().saturating_sub(1);
-        let n = n.min(last);
-        if n != self.line {
-            self.line = n;
+        let n = n.min(self.doc.last_line());
+        if n != self.doc.line {
+            self.doc.line = n;
             self.load_line();
         }
-        self.scroll_to_cursor();
+        self.doc.scroll_to_cursor(self.viewport.text_lines);
     }
 
     /// Moves to a line and reloads it even if it is the current one (after undo).
     fn go_to_line_forced(&mut self, n: usize) {
-        self.line = n.min(self.doc.line_count().saturating_sub(1));
+        self.doc.line = n.min(self.doc.last_line());
         self.load_line();
-        self.scroll_to_cursor();
-    }
-
-    fn scroll_to_cursor(&mut self) {
-        let page = self.viewport.text_lines.max(1);
-        if self.line < self.top {
-            self.top = self.line;
-        } else if self.line >= self.top + page {
-            self.top = self.line + 1 - page;
-        }
+        self.doc.scroll_to_cursor(self.viewport.text_lines);
     }
 
     fn select_row(&mut self, row: usize) {
-        let byte = self.selected_token().map(|t| t.span.start);
-        self.row = row;
-        self.mark_disagreements();
-        self.version += 1;
+        let byte = self.rows.selected_token().map(|t| t.span.start);
+        self.rows.selected = row;
+        self.rows.mark_disagreements(&self.doc.text);
         // Keep the selection near the same place in the text when changing rows.
-        self.token = byte.and_then(|byte| {
+        self.rows.token = byte.and_then(|byte| {
             let tokens = &self.rows.get(row)?.tokens.tokens;
             let i = tokens.partition_point(|t| t.span.end <= byte);
             (i < tokens.len())
@@ -595,21 +535,9 @@ impl App {
         self.reveal_token();
     }
 
-    pub fn selected_row(&self) -> Option<&Row> {
-        self.rows.get(self.row)
-    }
-
-    pub fn selected_token(&self) -> Option<&toklab::token::Token> {
-        self.selected_row()?.tokens.tokens.get(self.token?)
-    }
-
-    fn row_token_count(&self) -> usize {
-        self.selected_row().map_or(0, |r| r.tokens.len())
-    }
-
     fn step_token(&mut self, forward: bool) {
-        let count = self.row_token_count();
-        let next = match (self.token, forward) {
+        let count = self.rows.token_count();
+        let next = match (self.rows.token, forward) {
             (None, true) => Some(0),
             (None, false) => count.checked_sub(1),
             (Some(t), true) => Some((t + 1).min(count.saturating_sub(1))),
@@ -619,126 +547,95 @@ impl App {
     }
 
     fn select_token(&mut self, token: Option<usize>) {
-        self.token = token.filter(|&t| t < self.row_token_count());
+        self.rows.token = token.filter(|&t| t < self.rows.token_count());
         self.reveal_token();
-        self.follow_token_in_view();
+        self.follow_token_in_pane();
     }
 
-    /// Puts the view's cursor on the selected token: its row in the table, and in the trace
-    /// the first line about the token's span.
-    fn follow_token_in_view(&mut self) {
-        let Some(span) = self.selected_token().map(|t| t.span) else {
-            return;
+    /// Puts the pane's cursor on the selected token (the trace line about it, its pair).
+    fn follow_token_in_pane(&mut self) {
+        let cx = Context {
+            doc: &self.doc,
+            rows: &self.rows,
         };
-        match self.views.current {
-            View::Table => self.views.cursor = self.token.unwrap_or(0),
-            View::Trace => {
-                self.refresh_trace();
-                let found = self
-                    .trace_lines()
-                    .iter()
-                    .position(|l| l.span == Some(span))
-                    .or_else(|| {
-                        self.trace_lines().iter().position(|l| {
-                            l.span.is_some_and(|s| {
-                                s.start <= span.start && span.end <= s.end && !s.is_empty()
-                            })
-                        })
-                    });
-                if let Some(line) = found {
-                    self.views.cursor = line;
-                }
-            }
-            View::Align => {
-                self.refresh_align();
-                let token = self.token;
-                if let Some(pair) = self
-                    .align_data
-                    .as_ref()
-                    .and_then(|d| d.tokens.pairs.iter().position(|p| p.a == token))
-                {
-                    self.views.cursor = pair;
-                }
-            }
-            View::Merges | View::Train | View::Stats => {}
-        }
+        self.panes.current_mut().follow_token(&cx);
     }
 
     fn pick(&mut self, row: usize, column: usize) {
         if row >= self.rows.len() {
             return;
         }
-        self.row = row;
-        self.token = self
+        self.rows.selected = row;
+        self.rows.token = self
+            .doc
             .layout
             .cell_at_column(column)
             .and_then(|cell| self.rows[row].owners.get(cell).copied().flatten());
-        self.follow_token_in_view();
+        self.follow_token_in_pane();
     }
 
     /// Scrolls horizontally so the selected token is in view.
     fn reveal_token(&mut self) {
-        let Some(span) = self.selected_token().map(|t| t.span) else {
+        let Some(span) = self.rows.selected_token().map(|t| t.span) else {
             return;
         };
-        let start = self.layout.column_of_byte(span.start);
-        let end = self
-            .layout
-            .column_of_byte(span.end.saturating_sub(1).max(span.start))
-            + 1;
+        let layout = &self.doc.layout;
+        let start = layout.column_of_byte(span.start);
+        let end = layout.column_of_byte(span.end.saturating_sub(1).max(span.start)) + 1;
         let width = self.viewport.row_columns.max(1);
-        if start < self.hscroll {
-            self.hscroll = start;
-        } else if end > self.hscroll + width {
-            self.hscroll = end.saturating_sub(width).min(start);
+        let hscroll = &mut self.rows.hscroll;
+        if start < *hscroll {
+            *hscroll = start;
+        } else if end > *hscroll + width {
+            *hscroll = end.saturating_sub(width).min(start);
         }
     }
 
     fn remove_row(&mut self) {
-        if self.rows.is_empty() {
-            return;
+        if let Some(removed) = self.rows.remove_selected() {
+            self.flash(format!(
+                "removed {} (W saves the workspace)",
+                removed.setup.label
+            ));
         }
-        let removed = self.rows.remove(self.row);
-        self.row = self.row.min(self.rows.len().saturating_sub(1));
-        self.token = None;
-        self.flash(format!(
-            "removed {} (W saves the workspace)",
-            removed.setup.label
-        ));
-        self.version += 1;
     }
 
-    /// Replaces the text with another file (refused while there are unsaved edits).
-    fn open_text(&mut self, path: &std::path::Path) {
-        if self.doc.is_dirty() {
+    /// Asks for another text (refused while there are unsaved edits).
+    fn open_text(&mut self, path: PathBuf) {
+        if self.doc.lines.is_dirty() {
             self.flash("unsaved edits: Ctrl-s saves them first (or u undoes them)");
             return;
         }
-        match Document::open(path) {
-            Ok(doc) => {
-                self.doc = doc;
-                self.history = History::default();
-                self.search = None;
-                self.stats = None;
-                self.train = None;
-                self.line = 0;
-                self.top = 0;
-                self.load_line();
-                self.flash(format!("opened {}", path.display()));
-            }
-            Err(e) => self.flash(format!("cannot open {}: {e}", path.display())),
-        }
+        self.effects.push(Effect::OpenText(path));
     }
 
+    /// Shows another text from its first line: the document state is replaced whole (its
+    /// history and search go with it), and panes over the whole text start again.
+    pub fn replace_document(&mut self, lines: Document) {
+        self.doc = DocState::new(lines, self.doc.id + 1);
+        self.load_line();
+        self.refresh_pane();
+    }
+
+    /// Asks for the text to be written to `path` (its own file when `None`; without one, the
+    /// prompt asks for a name).
     fn save_text(&mut self, path: Option<PathBuf>) {
-        if path.is_none() && self.doc.path.is_none() {
+        let Some(path) = path.or_else(|| self.doc.lines.path.clone()) else {
             self.mode = Mode::Prompt(Prompt::new(PromptKind::SaveTextAs, ""));
             return;
+        };
+        if !self.doc.lines.is_indexed() {
+            self.flash("could not save: the file is still being indexed");
+            return;
         }
-        match self.doc.save(path.as_deref()) {
-            Ok(saved) => self.flash(format!("saved {}", saved.display())),
-            Err(e) => self.flash(format!("could not save: {e}")),
-        }
+        let text = self.doc.lines.snapshot();
+        self.effects.push(Effect::SaveText { path, text });
+    }
+
+    /// The text was written to `path`: it is now the text's file, with nothing unsaved.
+    pub fn text_saved(&mut self, path: PathBuf) {
+        self.flash(format!("saved {}", path.display()));
+        self.doc.lines.mark_saved(path);
     }
 
     /// The workspace as it is now: text, rows and view.
@@ -746,6 +643,7 @@ impl App {
         Workspace {
             text: self
                 .doc
+                .lines
                 .path
                 .as_ref()
                 .map(|p| relative_to(p, &self.workspace.base)),
@@ -758,78 +656,32 @@ impl App {
                     colour: r.setup.colour.clone(),
                 })
                 .collect(),
-            view: Some(self.views.current.name().to_string()),
-            split: Some(self.views.split),
+            view: Some(self.panes.current.name().to_string()),
+            split: Some(self.panes.split),
             base: self.workspace.base.clone(),
         }
     }
 
     fn save_workspace(&mut self, path: Option<PathBuf>) {
-        let Some(path) = path.or_else(|| self.workspace_path.clone()) else {
+        let Some(path) = path.or_else(|| self.workspace.path.clone()) else {
             self.mode = Mode::Prompt(Prompt::new(PromptKind::SaveWorkspaceAs, "workspace.toml"));
             return;
         };
-        match self.current_workspace().save(&path) {
-            Ok(()) => {
-                self.flash(format!("saved workspace {}", path.display()));
-                self.workspace_path = Some(path);
-            }
-            Err(e) => self.flash(format!("could not save the workspace: {e}")),
-        }
+        let workspace = self.current_workspace();
+        self.effects.push(Effect::SaveWorkspace { path, workspace });
     }
 
+    /// Shows a view; one shown anew starts at the top (the tokens table at the selected
+    /// token).
     fn show_view(&mut self, view: View) {
-        if self.views.current != view {
-            self.views.current = view;
-            self.views.cursor = 0;
+        if self.panes.current != view {
+            self.panes.current = view;
+            self.panes.pane_mut(view).reset_cursor();
         }
-        if view == View::Table
-            && let Some(t) = self.token
-        {
-            self.views.cursor = t;
-        }
-        if view == View::Stats && self.stats.is_none() {
-            self.compute_stats();
-        }
-        if view == View::Train {
-            self.start_training();
-        }
-    }
-
-    fn move_view_cursor(&mut self, delta: isize) {
-        let len = match self.views.current {
-            View::Trace => self.trace_lines().len(),
-            View::Table => self.row_token_count(),
-            View::Align => self.align_data.as_ref().map_or(0, |d| d.tokens.pairs.len()),
-            View::Merges | View::Train | View::Stats => 0,
-        };
-        let cursor =
-            (self.views.cursor as isize + delta).clamp(0, len.saturating_sub(1) as isize) as usize;
-        self.views.cursor = cursor;
-        if self.views.current == View::Table && len > 0 {
-            self.token = Some(cursor);
-            self.reveal_token();
-        }
-    }
-
-    fn compute_stats(&mut self) {
-        if let Some(job) = self.stats.as_ref().and_then(|s| s.job.as_ref()) {
-            job.cancel();
-        }
-        let tokenizers = self
-            .rows
-            .iter()
-            .filter_map(|r| Some((r.setup.label.clone(), Arc::clone(r.tokenizer()?))))
-            .collect();
-        let (job, figures) = stats::start(self.doc.snapshot(), tokenizers);
-        self.stats = Some(StatsRun {
-            job: Some(job),
-            figures,
-        });
     }
 
     fn search_again(&mut self, forward: bool) {
-        let Some(search) = &mut self.search else {
+        let Some(search) = &mut self.doc.search else {
             self.flash("no search yet: / starts one");
             return;
         };
@@ -837,15 +689,15 @@ impl App {
             job.cancel();
         }
         search.job = Some(search::start(
-            self.doc.snapshot(),
+            self.doc.lines.snapshot(),
             search.query.clone(),
-            self.line,
+            self.doc.line,
             forward,
         ));
     }
 
     fn poll_search(&mut self) {
-        let Some(search) = &mut self.search else {
+        let Some(search) = &mut self.doc.search else {
             return;
         };
         let Some(result) = search.job.as_ref().and_then(|j| j.poll()) else {
@@ -857,6 +709,7 @@ impl App {
             Ok(Some(hit)) => {
                 self.go_to_line(hit.line);
                 let token = self
+                    .rows
                     .selected_row()
                     .map(|r| r.tokens.tokens.partition_point(|t| t.span.end <= hit.start));
                 self.select_token(token);

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use super::jobs::Job;
+use crate::tui::layout::LineLayout;
 use toklab::engine::Tokenizer;
-use toklab::token::Tokenization;
+use toklab::token::{Token, Tokenization};
 
 /// Loads a spec into a tokenizer; shared with background threads.
 pub type Loader = Arc<dyn Fn(&str) -> Result<Box<dyn Tokenizer>, String> + Send + Sync>;
@@ -211,4 +212,132 @@ fn spawn_load(spec: &str, loader: &Loader) -> Job<LoadResult> {
     Job::spawn(format!("load {spec}"), 0, move |_| {
         Some(loader(&spec).map(Arc::from))
     })
+}
+
+/// The rows, the selection among them and the tokens of the current line they show.
+pub struct Rows {
+    list: Vec<Row>,
+    loader: Loader,
+    /// The selected row (row A of the alignment view).
+    pub selected: usize,
+    /// The selected token of the selected row.
+    pub token: Option<usize>,
+    /// The first layout column shown in the side-by-side pane.
+    pub hscroll: usize,
+    /// Bumped whenever the tokens shown change (the line, a tokenizer, the rows or the
+    /// selected row), so panes know to refresh.
+    pub version: u64,
+}
+
+impl std::ops::Deref for Rows {
+    type Target = [Row];
+
+    fn deref(&self) -> &[Row] {
+        &self.list
+    }
+}
+
+impl std::ops::DerefMut for Rows {
+    fn deref_mut(&mut self) -> &mut [Row] {
+        &mut self.list
+    }
+}
+
+impl Rows {
+    /// Starts loading every row's tokenizer in the background through `loader`.
+    pub fn load(setups: Vec<RowSetup>, loader: Loader) -> Rows {
+        Rows {
+            list: setups.into_iter().map(|s| Row::load(s, &loader)).collect(),
+            loader,
+            selected: 0,
+            token: None,
+            hscroll: 0,
+            version: 0,
+        }
+    }
+
+    /// Adds a row (loading in the background) and selects it.
+    pub fn add(&mut self, setup: RowSetup) {
+        self.list.push(Row::load(setup, &self.loader));
+        self.selected = self.list.len() - 1;
+    }
+
+    /// Removes the selected row, returning it.
+    pub fn remove_selected(&mut self) -> Option<Row> {
+        if self.list.is_empty() {
+            return None;
+        }
+        let removed = self.list.remove(self.selected);
+        self.selected = self.selected.min(self.list.len().saturating_sub(1));
+        self.token = None;
+        self.version += 1;
+        Some(removed)
+    }
+
+    /// Loads every tokenizer again (the `r` key).
+    pub fn reload_all(&mut self) {
+        for row in &mut self.list {
+            row.reload(&self.loader);
+        }
+    }
+
+    /// Advances loading and watching; true when a tokenizer changed.
+    pub fn tick(&mut self, now: Instant) -> bool {
+        let mut changed = false;
+        for row in &mut self.list {
+            changed |= row.tick(&self.loader, now);
+        }
+        changed
+    }
+
+    pub fn is_loading(&self) -> bool {
+        self.list.iter().any(Row::is_loading)
+    }
+
+    pub fn selected_row(&self) -> Option<&Row> {
+        self.list.get(self.selected)
+    }
+
+    pub fn selected_token(&self) -> Option<&Token> {
+        self.selected_row()?.tokens.tokens.get(self.token?)
+    }
+
+    /// Tokens of the selected row.
+    pub fn token_count(&self) -> usize {
+        self.selected_row().map_or(0, |r| r.tokens.len())
+    }
+
+    /// Tokenizes `text` in every row; `previous` is the text before an edit.
+    pub fn tokenize(&mut self, text: &str, previous: Option<&str>, layout: &LineLayout) {
+        for row in &mut self.list {
+            row.tokenize(text, previous);
+            row.owners = layout.owners(&row.tokens);
+        }
+        if let Some(t) = self.token
+            && t >= self.token_count()
+        {
+            self.token = self.token_count().checked_sub(1);
+        }
+        self.mark_disagreements(text);
+    }
+
+    /// Marks, in every row but the selected one, the boundaries it does not share with the
+    /// selected row.
+    pub fn mark_disagreements(&mut self, text: &str) {
+        let reference = self.list.get(self.selected).map(|r| r.tokens.clone());
+        for (i, row) in self.list.iter_mut().enumerate() {
+            row.disagree = match &reference {
+                Some(reference) if i != self.selected && row.tokenizer().is_some() => {
+                    toklab::compare::BoundaryDiff::new(text, reference, &row.tokens)
+                        .boundaries
+                        .iter()
+                        .filter(|b| b.side != toklab::compare::Side::Both)
+                        .map(|b| b.at)
+                        .collect()
+                }
+                _ => Vec::new(),
+            };
+        }
+        self.version += 1;
+    }
 }

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::*;
+use crate::tui::document::Document;
 
 /// An app over `text` with one row per spec, every row loaded.
 pub(crate) fn app(text: &str, specs: &[&str]) -> App {
@@ -25,15 +26,15 @@ fn moving_the_cursor_retokenizes_every_row() {
     let mut app = app("a b\nWe're here\nlast", &["ws", "words"]);
     assert_eq!(app.rows[0].tokens.len(), 2);
     app.apply(Action::LineDown);
-    assert_eq!(app.text, "We're here");
+    assert_eq!(app.doc.text, "We're here");
     assert_eq!(app.rows[0].tokens.len(), 2);
     assert_eq!(app.rows[1].tokens.len(), 2);
     app.apply(Action::LastLine);
-    assert_eq!(app.line, 2);
+    assert_eq!(app.doc.line, 2);
     app.apply(Action::LineDown);
-    assert_eq!(app.line, 2, "stays on the last line");
+    assert_eq!(app.doc.line, 2, "stays on the last line");
     app.apply(Action::FirstLine);
-    assert_eq!(app.text, "a b");
+    assert_eq!(app.doc.text, "a b");
 }
 
 #[test]
@@ -42,11 +43,11 @@ fn paging_keeps_cursor_visible() {
     let mut app = app(&text, &["ws"]);
     app.viewport.text_lines = 10;
     app.apply(Action::PageDown);
-    assert_eq!((app.line, app.top), (10, 1));
+    assert_eq!((app.doc.line, app.doc.top), (10, 1));
     app.apply(Action::LastLine);
-    assert_eq!((app.line, app.top), (99, 90));
+    assert_eq!((app.doc.line, app.doc.top), (99, 90));
     app.apply(Action::PageUp);
-    assert_eq!((app.line, app.top), (89, 89));
+    assert_eq!((app.doc.line, app.doc.top), (89, 89));
 }
 
 #[test]
@@ -54,20 +55,20 @@ fn token_selection_follows_rows_and_scrolls() {
     let mut app = app("aaaa bbbb cccc dddd", &["ws", "words"]);
     app.viewport.row_columns = 8;
     app.apply(Action::TokenLast);
-    assert_eq!(app.token, Some(3));
+    assert_eq!(app.rows.token, Some(3));
     assert!(
-        app.hscroll >= 11,
+        app.rows.hscroll >= 11,
         "last token in view, hscroll {}",
-        app.hscroll
+        app.rows.hscroll
     );
     app.apply(Action::RowNext);
-    assert_eq!((app.row, app.token), (1, Some(3)));
+    assert_eq!((app.rows.selected, app.rows.token), (1, Some(3)));
     app.apply(Action::TokenFirst);
-    assert_eq!((app.token, app.hscroll), (Some(0), 0));
+    assert_eq!((app.rows.token, app.rows.hscroll), (Some(0), 0));
     app.apply(Action::Pick { row: 0, column: 6 });
-    assert_eq!((app.row, app.token), (0, Some(1)));
+    assert_eq!((app.rows.selected, app.rows.token), (0, Some(1)));
     app.apply(Action::Pick { row: 0, column: 4 });
-    assert_eq!(app.token, None, "a space belongs to no token");
+    assert_eq!(app.rows.token, None, "a space belongs to no token");
 }
 
 #[test]
@@ -87,7 +88,7 @@ fn escape_closes_help_before_quitting() {
     let mut app = app("x", &["ws"]);
     app.apply(Action::ToggleHelp);
     app.apply(Action::Back);
-    assert!(!app.help && !app.quit);
+    assert!(!app.panes.help.open && !app.quit);
     app.apply(Action::Back);
     assert!(app.quit);
 }
@@ -109,13 +110,13 @@ fn quitting_with_unsaved_edits_asks_first() {
 fn trace_view_follows_the_selected_row() {
     let mut app = app("a  b", &["ws", "pretok:gpt2"]);
     app.apply(Action::ShowView(View::Trace));
-    assert_eq!(app.trace_lines().len(), 3, "match, gap, match");
+    assert_eq!(app.panes.trace.lines().len(), 3, "match, gap, match");
     app.apply(Action::RowNext);
-    assert_eq!(app.trace_lines().len(), 3, "a, ' ', ' b'");
+    assert_eq!(app.panes.trace.lines().len(), 3, "a, ' ', ' b'");
     app.apply(Action::ViewDown(1));
-    assert_eq!(app.views.cursor, 1);
+    assert_eq!(app.panes.trace.cursor, 1);
     app.apply(Action::ViewDown(10));
-    assert_eq!(app.views.cursor, 2, "clamped to the last line");
+    assert_eq!(app.panes.trace.cursor, 2, "clamped to the last line");
 }
 
 #[test]
@@ -123,9 +124,13 @@ fn table_view_cursor_is_the_token_selection() {
     let mut app = app("a b c", &["ws"]);
     app.apply(Action::ShowView(View::Table));
     app.apply(Action::ViewDown(2));
-    assert_eq!(app.token, Some(2));
+    assert_eq!(app.rows.token, Some(2));
     app.apply(Action::TokenPrev);
-    assert_eq!(app.views.cursor, 1);
+    assert_eq!(
+        app.rows.token,
+        Some(1),
+        "the table's cursor is the selected token"
+    );
 }
 
 #[test]
@@ -137,7 +142,7 @@ fn add_and_remove_rows() {
     app.finish_loading();
     assert_eq!(app.rows.len(), 2);
     assert_eq!(app.rows[1].tokens.len(), 4);
-    assert_eq!(app.row, 1);
+    assert_eq!(app.rows.selected, 1);
     app.apply(Action::RemoveRow);
     assert_eq!(app.rows.len(), 1);
 }
@@ -151,7 +156,7 @@ fn search_finds_the_next_line_and_selects_the_token() {
     while app.busy() {
         app.tick();
     }
-    assert_eq!((app.line, app.token), (1, Some(1)));
+    assert_eq!((app.doc.line, app.rows.token), (1, Some(1)));
 }
 
 #[test]
@@ -162,7 +167,7 @@ fn statistics_cover_the_whole_text() {
     while app.busy() {
         app.tick();
     }
-    let stats = app.stats.as_ref().unwrap().figures();
+    let stats = app.panes.stats.run(&app.context()).unwrap().figures();
     assert!(stats.complete);
     assert_eq!(stats.rows[0].tokens, 1500);
     assert_eq!(stats.labels, ["ws", "words"]);
@@ -182,6 +187,8 @@ fn workspace_round_trip() {
         path.display().to_string(),
     ));
     app.apply(Action::Enter);
+    assert!(!path.exists(), "apply only asks for the file to be written");
+    crate::tui::effect::perform_all(&mut app);
     let saved = Workspace::load(&path).unwrap();
     assert_eq!(
         saved
@@ -201,25 +208,27 @@ fn trace_cursor_follows_the_selected_token() {
     app.apply(Action::ShowView(View::Trace));
     app.apply(Action::TokenNext);
     app.apply(Action::TokenNext);
-    assert_eq!(app.views.cursor, 2, "match b is the third trace line");
+    assert_eq!(app.panes.trace.cursor, 2, "match b is the third trace line");
 }
 
 #[test]
 fn alignment_view_pairs_rows_and_steps_the_matrix() {
     let mut app = app("We're here", &["ws", "pretok:gpt2", "words"]);
     app.apply(Action::ShowView(View::Align));
-    let data = app.align_data().expect("aligned");
+    let data = app.panes.align.data(&app.context()).expect("aligned");
     assert_eq!((data.a, data.b), (0, 1));
     // We're ↔ We, 're (sub + ins); here ↔ " here" (sub: the form keeps its space).
     assert_eq!(data.tokens.pairs.len(), 3);
     app.apply(Action::AlignNextOther);
-    assert_eq!(app.align_data().unwrap().b, 2);
+    assert_eq!(app.panes.align.data(&app.context()).unwrap().b, 2);
     app.apply(Action::AlignWith(1));
-    assert_eq!(app.align_data().unwrap().b, 1);
+    assert_eq!(app.panes.align.data(&app.context()).unwrap().b, 1);
 
     app.apply(Action::ToggleMatrix);
     let matrix = app
-        .align_data()
+        .panes
+        .align
+        .data(&app.context())
         .unwrap()
         .matrix
         .as_ref()
@@ -229,9 +238,11 @@ fn alignment_view_pairs_rows_and_steps_the_matrix() {
     assert_eq!(matrix.matrix.distance(), Some(3));
     app.apply(Action::DemoStep(true));
     app.apply(Action::DemoStep(true));
-    assert_eq!(app.align.step, Some(2));
+    assert_eq!(app.panes.align.choice.step, Some(2));
     assert!(
-        !app.align_data()
+        !app.panes
+            .align
+            .data(&app.context())
             .unwrap()
             .matrix
             .as_ref()
@@ -240,10 +251,12 @@ fn alignment_view_pairs_rows_and_steps_the_matrix() {
             .is_complete()
     );
     app.apply(Action::DemoStep(false));
-    assert_eq!(app.align.step, Some(1));
+    assert_eq!(app.panes.align.choice.step, Some(1));
     app.apply(Action::DemoFinish);
     assert!(
-        app.align_data()
+        app.panes
+            .align
+            .data(&app.context())
             .unwrap()
             .matrix
             .as_ref()
@@ -252,7 +265,14 @@ fn alignment_view_pairs_rows_and_steps_the_matrix() {
             .is_complete()
     );
     app.apply(Action::ToggleMatrixScope);
-    let matrix = app.align_data().unwrap().matrix.as_ref().unwrap();
+    let matrix = app
+        .panes
+        .align
+        .data(&app.context())
+        .unwrap()
+        .matrix
+        .as_ref()
+        .unwrap();
     assert_eq!(
         matrix.source.concat(),
         "We're␣here",
@@ -265,19 +285,19 @@ fn alignment_view_pairs_rows_and_steps_the_matrix() {
 fn playing_the_fill_advances_on_ticks() {
     let mut app = app("ab", &["ws", "words"]);
     app.apply(Action::DemoPlay);
-    assert_eq!(app.align.step, Some(0));
+    assert_eq!(app.panes.align.choice.step, Some(0));
     let deadline = Instant::now() + std::time::Duration::from_secs(5);
-    while app.align.playing.is_some() && Instant::now() < deadline {
+    while app.panes.align.choice.playing.is_some() && Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(20));
         app.tick();
     }
     assert!(
-        app.align.playing.is_none(),
+        app.panes.align.choice.playing.is_none(),
         "the demo finishes: step {:?} data {}",
-        app.align.step,
-        app.align_data().is_some()
+        app.panes.align.choice.step,
+        app.panes.align.data(&app.context()).is_some()
     );
-    assert_eq!(app.align.step, Some(9), "3×3 cells filled");
+    assert_eq!(app.panes.align.choice.step, Some(9), "3×3 cells filled");
 }
 
 #[test]
@@ -337,4 +357,139 @@ fn a_watched_file_reloads_and_a_broken_one_keeps_the_last_good_version() {
     });
     assert_eq!(app.rows[0].tokens.len(), 2);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A folder of its own under the system's temp folder for one test.
+fn temp_folder(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("toklab-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn saving_is_an_effect_holding_the_text_and_nothing_is_written_by_apply() {
+    let dir = temp_folder("save-effect");
+    let path = dir.join("t.txt");
+    std::fs::write(&path, "one\ntwo\n").unwrap();
+    let mut app = app("", &["ws"]);
+    app.replace_document(Document::open(&path).unwrap());
+    app.finish_loading();
+    while !app.doc.lines.is_indexed() {
+        app.tick();
+    }
+    app.apply(Action::Edit);
+    type_text(&mut app, "!");
+    app.apply(Action::Back);
+    app.apply(Action::Save);
+    let effects = app.take_effects();
+    let [Effect::SaveText { path: target, text }] = &effects[..] else {
+        panic!("one save: {effects:?}");
+    };
+    assert_eq!(target, &path);
+    assert_eq!(text.line_count(), 2);
+    assert_eq!(text.line(0).unwrap(), "one!");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "one\ntwo\n");
+    assert!(app.doc.lines.is_dirty());
+    // The loop performs it: the file is written and the text is saved.
+    for effect in effects {
+        crate::tui::effect::perform(&mut app, effect);
+    }
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "one!\ntwo\n");
+    assert!(!app.doc.lines.is_dirty());
+    assert!(app.message.as_ref().unwrap().0.starts_with("saved "));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn saving_a_text_without_a_file_asks_for_a_name_first() {
+    let mut app = app("x", &["ws"]);
+    app.apply(Action::Save);
+    assert!(app.take_effects().is_empty());
+    assert!(matches!(&app.mode, Mode::Prompt(p) if p.kind == PromptKind::SaveTextAs));
+    type_text(&mut app, "/nowhere/x.txt");
+    app.apply(Action::Enter);
+    let effects = app.take_effects();
+    assert!(
+        matches!(&effects[..], [Effect::SaveText { path, .. }] if path.ends_with("nowhere/x.txt")),
+        "{effects:?}"
+    );
+}
+
+#[test]
+fn opening_a_text_is_an_effect_and_replaces_the_document_state_whole() {
+    let dir = temp_folder("open-effect");
+    std::fs::write(dir.join("other.txt"), "alpha beta\ngamma\n").unwrap();
+    let mut app = app("a b\nc d\ne", &["ws"]);
+    app.workspace.base = dir.clone();
+    app.apply(Action::ShowView(View::Train));
+    let first_doc = app.doc.id;
+    assert!(app.panes.train.demo(&app.context()).is_some());
+    app.apply(Action::LastLine);
+    app.apply(Action::StartPrompt(PromptKind::Search));
+    type_text(&mut app, "c");
+    app.apply(Action::Enter);
+    app.apply(Action::StartPrompt(PromptKind::OpenText));
+    type_text(&mut app, "other.txt");
+    app.apply(Action::Enter);
+    let effects = app.take_effects();
+    assert!(
+        matches!(&effects[..], [Effect::OpenText(p)] if *p == dir.join("other.txt")),
+        "{effects:?}"
+    );
+    assert_eq!(app.doc.text, "e", "nothing read yet");
+    for effect in effects {
+        crate::tui::effect::perform(&mut app, effect);
+    }
+    while !app.doc.lines.is_indexed() {
+        app.tick();
+    }
+    app.tick();
+    assert_eq!((app.doc.line, app.doc.text.as_str()), (0, "alpha beta"));
+    assert!(
+        app.doc.search.is_none(),
+        "the search belonged to the other text"
+    );
+    assert_ne!(app.doc.id, first_doc);
+    let demo = app
+        .panes
+        .train
+        .demo(&app.context())
+        .expect("training again");
+    assert_eq!(demo.lines, 2, "on the new text");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn opening_is_refused_with_unsaved_edits_and_reloading_is_an_effect() {
+    let mut app = app("x", &["ws"]);
+    app.apply(Action::Edit);
+    app.apply(Action::Type('y'));
+    app.apply(Action::Back);
+    app.apply(Action::StartPrompt(PromptKind::OpenText));
+    type_text(&mut app, "other.txt");
+    app.apply(Action::Enter);
+    assert!(app.take_effects().is_empty());
+    assert!(app.message.as_ref().unwrap().0.contains("unsaved edits"));
+    app.apply(Action::ReloadRows);
+    assert!(matches!(app.take_effects()[..], [Effect::ReloadRows]));
+}
+
+#[test]
+fn panes_refresh_only_when_what_they_show_changed() {
+    let mut app = app("a  b\nc", &["ws", "words"]);
+    app.apply(Action::ShowView(View::Trace));
+    let version = app.rows.version;
+    let lines = app.panes.trace.lines().as_ptr();
+    app.apply(Action::GrowView);
+    app.apply(Action::ViewDown(1));
+    assert_eq!(app.rows.version, version);
+    assert_eq!(
+        app.panes.trace.lines().as_ptr(),
+        lines,
+        "the trace was not computed again"
+    );
+    app.apply(Action::LineDown);
+    assert_eq!(app.panes.trace.lines().len(), 1, "the next line's trace");
+    // The alignment is not computed while its view is not shown.
+    assert!(app.panes.align.data(&app.context()).is_none());
 }

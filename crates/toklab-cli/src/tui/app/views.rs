@@ -1,6 +1,5 @@
 //! The lower pane's views, as tabs: the selected row's trace, its token table, the alignment
-//! with another row, statistics.
-//! Later engines add theirs (alignment, merges, training).
+//! with another row, the merge replay, BPE training, statistics. Their state is in [`super::panes`].
 
 /// A view of the lower pane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,27 +41,5 @@ impl View {
     pub fn next(self) -> View {
         let i = View::ALL.iter().position(|&v| v == self).unwrap_or(0);
         View::ALL[(i + 1) % View::ALL.len()]
-    }
-}
-
-/// Which view is shown and where it is.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Views {
-    pub current: View,
-    /// The view's own cursor: the trace line or table row selected.
-    pub cursor: usize,
-    /// Percent of the screen height the lower pane takes.
-    pub split: u16,
-    pub hidden: bool,
-}
-
-impl Default for Views {
-    fn default() -> Self {
-        Views {
-            current: View::Trace,
-            cursor: 0,
-            split: 50,
-            hidden: false,
-        }
     }
 }

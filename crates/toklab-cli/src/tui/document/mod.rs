@@ -5,7 +5,6 @@
 mod source;
 
 use std::borrow::Cow;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -142,8 +141,7 @@ impl Document {
         Ok(old)
     }
 
-    /// Writes the document to `path` (its own path when `None`) through a temporary file and a
-    /// rename, so a failed save never leaves a half-written file.
+    /// Writes the document to `path` (its own path when `None`) and marks it saved.
     pub fn save(&mut self, path: Option<&Path>) -> std::io::Result<PathBuf> {
         let target = match path.or(self.path.as_deref()) {
             Some(p) => p.to_path_buf(),
@@ -153,29 +151,16 @@ impl Document {
                 ));
             }
         };
-        if !self.is_indexed() {
-            return Err(std::io::Error::other("the file is still being indexed"));
-        }
-        let tmp = target.with_extension(format!("toklab-{}.tmp", std::process::id()));
-        let result = (|| {
-            let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-            let count = self.line_count();
-            for n in 0..count {
-                out.write_all(self.line(n).unwrap_or_default().as_bytes())?;
-                if n + 1 < count || self.base.ends_with_newline() {
-                    out.write_all(b"\n")?;
-                }
-            }
-            out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-            std::fs::rename(&tmp, &target)
-        })();
-        if result.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        result?;
-        self.path = Some(target.clone());
-        self.dirty = false;
+        self.snapshot().write_to(&target)?;
+        self.mark_saved(target.clone());
         Ok(target)
+    }
+
+    /// The text was written to `path` (by [`Snapshot::write_to`]): it is the text's file now,
+    /// with nothing unsaved.
+    pub fn mark_saved(&mut self, path: PathBuf) {
+        self.path = Some(path);
+        self.dirty = false;
     }
 
     /// A short name for titles and the status bar.

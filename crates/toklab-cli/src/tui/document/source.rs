@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -108,6 +108,31 @@ impl Snapshot {
 
     pub(super) fn ends_with_newline(&self) -> bool {
         self.index.final_newline.load(Ordering::Acquire)
+    }
+
+    /// Writes the text to `path` through a temporary file and a rename, so a failed save
+    /// never leaves a half-written file; the final newline is kept as the original had it.
+    pub fn write_to(&self, path: &Path) -> std::io::Result<()> {
+        if !self.is_indexed() {
+            return Err(std::io::Error::other("the file is still being indexed"));
+        }
+        let tmp = path.with_extension(format!("toklab-{}.tmp", std::process::id()));
+        let result = (|| {
+            let mut out = std::io::BufWriter::new(File::create(&tmp)?);
+            let count = self.line_count();
+            for n in 0..count {
+                out.write_all(self.line(n).unwrap_or_default().as_bytes())?;
+                if n + 1 < count || self.ends_with_newline() {
+                    out.write_all(b"\n")?;
+                }
+            }
+            out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            std::fs::rename(&tmp, path)
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result
     }
 
     /// How far indexing has got, 0.0 to 1.0.

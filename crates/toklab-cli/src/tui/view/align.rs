@@ -10,15 +10,16 @@ use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
 use super::window_start;
-use crate::tui::app::App;
-use crate::tui::app::align::{AlignData, MatrixView};
+use crate::tui::app::Context;
+use crate::tui::app::panes::{AlignData, AlignPane, MatrixView};
 use crate::tui::theme::Theme;
 use toklab::align::Op;
 use toklab::engine::quote;
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let Some(data) = app.align_data() else {
-        let hint = if app.rows.len() < 2 {
+/// Draws the alignment pane: the token alignment, or the DP matrix.
+pub fn draw(frame: &mut Frame, area: Rect, pane: &AlignPane, cx: &Context, theme: &Theme) {
+    let Some(data) = pane.data(cx) else {
+        let hint = if cx.rows.len() < 2 {
             "an alignment needs two rows: a adds a tokenizer"
         } else {
             "aligning…"
@@ -27,8 +28,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         return;
     };
     match &data.matrix {
-        Some(matrix) => draw_matrix(frame, area, app, data, matrix, theme),
-        None => draw_tokens(frame, area, app, data, theme),
+        Some(matrix) => draw_matrix(frame, area, pane, cx, data, matrix, theme),
+        None => draw_tokens(frame, area, pane, cx, data, theme),
     }
 }
 
@@ -51,9 +52,16 @@ fn op_mark(op: Op) -> &'static str {
     }
 }
 
-fn draw_tokens(frame: &mut Frame, area: Rect, app: &App, data: &AlignData, theme: &Theme) {
+fn draw_tokens(
+    frame: &mut Frame,
+    area: Rect,
+    pane: &AlignPane,
+    cx: &Context,
+    data: &AlignData,
+    theme: &Theme,
+) {
     let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
-    let (a, b) = (&app.rows[data.a], &app.rows[data.b]);
+    let (a, b) = (&cx.rows[data.a], &cx.rows[data.b]);
     let (m, s, i, d) = data.tokens.counts();
     frame.render_widget(
         Paragraph::new(Line::from(vec![
@@ -78,7 +86,7 @@ fn draw_tokens(frame: &mut Frame, area: Rect, app: &App, data: &AlignData, theme
         return;
     }
     let height = body.height as usize;
-    let cursor = app.views.cursor.min(pairs.len() - 1);
+    let cursor = pane.cursor.min(pairs.len() - 1);
     let first = window_start(cursor, height, pairs.len());
     let column = (body.width as usize).saturating_sub(4) / 2;
     let lines: Vec<Line> = pairs[first..(first + height).min(pairs.len())]
@@ -87,7 +95,7 @@ fn draw_tokens(frame: &mut Frame, area: Rect, app: &App, data: &AlignData, theme
         .map(|(k, pair)| {
             let form = |row: &crate::tui::app::Row, i: Option<usize>| {
                 i.and_then(|i| row.tokens.tokens.get(i))
-                    .map_or(String::new(), |t| quote(t.form(&app.text)))
+                    .map_or(String::new(), |t| quote(t.form(cx.text())))
             };
             let style = op_style(pair.op, theme);
             let left = super::text::clip(&form(a, pair.a), column);
@@ -112,7 +120,8 @@ fn draw_tokens(frame: &mut Frame, area: Rect, app: &App, data: &AlignData, theme
 fn draw_matrix(
     frame: &mut Frame,
     area: Rect,
-    app: &App,
+    pane: &AlignPane,
+    cx: &Context,
     data: &AlignData,
     view: &MatrixView,
     theme: &Theme,
@@ -123,7 +132,7 @@ fn draw_matrix(
         Constraint::Min(0),
     ])
     .areas(area);
-    let what = if app.align.whole_line {
+    let what = if pane.choice.whole_line {
         "the whole line".to_string()
     } else {
         format!(
@@ -132,7 +141,7 @@ fn draw_matrix(
             quote(&view.target.concat())
         )
     };
-    let progress = match app.align.step {
+    let progress = match pane.choice.step {
         Some(k) => format!(" · cell {}/{}", k.min(view.cells), view.cells),
         None => String::new(),
     };
@@ -142,7 +151,7 @@ fn draw_matrix(
             Span::styled(format!("matrix of {what}"), theme.title),
             Span::raw(format!(
                 " (A {} rows, B {} columns) · distance {distance}{progress}",
-                app.rows[data.a].setup.label, app.rows[data.b].setup.label
+                cx.rows[data.a].setup.label, cx.rows[data.b].setup.label
             )),
         ])),
         head,

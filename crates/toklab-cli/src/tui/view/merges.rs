@@ -8,16 +8,18 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::window_start;
-use crate::tui::app::App;
+use crate::tui::app::Context;
+use crate::tui::app::panes::MergesPane;
 use crate::tui::theme::Theme;
 use toklab::engine::quote;
 use toklab::merges::{Derivation, Dictionary, Semantics, WordSteps};
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let Some(word) = app.merge_word() else {
-        let hint = match app.selected_row() {
+/// Draws the merges pane: the selected word's two derivations at the replay's step.
+pub fn draw(frame: &mut Frame, area: Rect, pane: &MergesPane, cx: &Context, theme: &Theme) {
+    let Some(word) = pane.word(cx) else {
+        let hint = match cx.selected_row() {
             Some(row) if row.is_loading() => "loading…",
-            Some(_) if app.text.is_empty() => "no words on an empty line",
+            Some(_) if cx.text().is_empty() => "no words on an empty line",
             Some(_) => "the selected row is not a merge-based (BPE) tokenizer: Tab to a BPE row",
             None => "no tokenizer rows",
         };
@@ -25,7 +27,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         return;
     };
     let (sp, hf) = both(word);
-    let step = app.merges.step;
+    let step = pane.replay.step;
     let steps = sp
         .map_or(0, |d| d.steps.len())
         .max(hf.map_or(0, |d| d.steps.len()));
@@ -39,7 +41,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     frame.render_widget(
         Paragraph::new(Line::from(vec![
             Span::styled("word ", theme.dim),
-            Span::styled(quote(word.span.slice(&app.text)), theme.title),
+            Span::styled(quote(word.span.slice(cx.text())), theme.title),
             Span::raw(format!(" · step {}/{}{parting}", step.min(steps), steps)),
             Span::styled("   . , step · p play · f end · ←/→ another word", theme.dim),
         ])),

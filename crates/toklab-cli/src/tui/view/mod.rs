@@ -86,12 +86,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) -> (Viewport, Regions) 
     let rows_height = (app.rows.len() as u16 + 6).min(area.height.saturating_sub(4).max(3));
     let bottom = 1 + status::extra_lines(app, area.width);
     let free = area.height.saturating_sub(rows_height + bottom);
-    let view_height = if app.views.hidden || free < 8 {
+    let view_height = if free < 8 {
         0
     } else {
-        free * app.views.split / 100
+        free * app.panes.split / 100
     }
-    .max(if free >= 8 && !app.views.hidden { 4 } else { 0 });
+    .max(if free >= 8 { 4 } else { 0 });
     let [text_area, rows_area, view_area, status_area] = Layout::vertical([
         Constraint::Min(3),
         Constraint::Length(rows_height),
@@ -107,8 +107,8 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) -> (Viewport, Regions) 
         pane::draw(frame, view_area, app, theme, &mut regions);
     }
     status::draw(frame, status_area, app, theme);
-    if app.help {
-        help::draw(frame, area, app.help_scroll, theme);
+    if app.panes.help.open {
+        help::draw(frame, area, app.panes.help.scroll, theme);
     }
     (
         Viewport {

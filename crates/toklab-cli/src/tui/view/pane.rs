@@ -18,7 +18,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, regions: &m
         let width = label.chars().count() as u16;
         regions.tabs.push((Rect::new(x, area.y, width, 1), view));
         x += width + 1;
-        let style = if view == app.views.current {
+        let style = if view == app.panes.current {
             theme.selected_tab
         } else {
             theme.tab
@@ -26,11 +26,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, regions: &m
         title.push(Span::styled(label, style));
         title.push(Span::raw(" "));
     }
-    let about = match app.views.current {
-        View::Trace | View::Table | View::Align => {
-            app.selected_row().map(|r| format!(" {} ", r.setup.label))
-        }
-        View::Merges => app.selected_row().map(|r| format!(" {} ", r.setup.label)),
+    let about = match app.panes.current {
+        View::Trace | View::Table | View::Align | View::Merges => app
+            .rows
+            .selected_row()
+            .map(|r| format!(" {} ", r.setup.label)),
         View::Train | View::Stats => None,
     };
     let mut block = Block::new()
@@ -43,12 +43,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, regions: &m
     let inner = block.inner(area);
     frame.render_widget(block, area);
     regions.view = inner;
-    match app.views.current {
-        View::Trace => super::trace::draw(frame, inner, app, theme),
-        View::Table => super::table::draw(frame, inner, app, theme),
-        View::Align => super::align::draw(frame, inner, app, theme),
-        View::Merges => super::merges::draw(frame, inner, app, theme),
-        View::Train => super::train::draw(frame, inner, app, theme),
-        View::Stats => super::stats::draw(frame, inner, app, theme),
+    let cx = app.context();
+    let panes = &app.panes;
+    match panes.current {
+        View::Trace => super::trace::draw(frame, inner, &panes.trace, &cx, theme),
+        View::Table => super::table::draw(frame, inner, &cx, theme),
+        View::Align => super::align::draw(frame, inner, &panes.align, &cx, theme),
+        View::Merges => super::merges::draw(frame, inner, &panes.merges, &cx, theme),
+        View::Train => super::train::draw(frame, inner, &panes.train, &cx, theme),
+        View::Stats => super::stats::draw(frame, inner, &panes.stats, &cx, theme),
     }
 }

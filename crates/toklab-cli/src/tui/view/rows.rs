@@ -31,7 +31,7 @@ pub fn draw(
     let editing = matches!(app.mode, Mode::Insert { .. });
     let title = format!(
         " line {}{} · {} tokenizers ",
-        app.line + 1,
+        app.doc.line + 1,
         if editing { " · INSERT" } else { "" },
         app.rows.len()
     );
@@ -50,11 +50,11 @@ pub fn draw(
         .unwrap_or(4)
         .clamp(4, MAX_LABEL);
     let columns = (inner.width as usize).saturating_sub(label_width + 1);
-    let window = app.hscroll..app.hscroll + columns;
+    let window = app.rows.hscroll..app.rows.hscroll + columns;
 
     let mut lines = Vec::with_capacity(app.rows.len() + 3);
     let marks = ruler_marks(app);
-    let ruler: Vec<Span> = visible_cells(&app.layout, &window)
+    let ruler: Vec<Span> = visible_cells(&app.doc.layout, &window)
         .map(|cell| {
             let base = if cell.is_space {
                 theme.dropped
@@ -71,10 +71,14 @@ pub fn draw(
         })
         .collect();
     lines.push(labelled(pad("text", label_width), theme.dim, ruler));
+    let cx = app.context();
+    let row_b = match app.panes.current {
+        View::Align => app.panes.align.data(&cx).map(|d| d.b),
+        _ => None,
+    };
     for (index, row) in app.rows.iter().enumerate() {
-        let selected = index == app.row;
-        let is_b =
-            app.views.current == View::Align && app.align_data().is_some_and(|d| d.b == index);
+        let selected = index == app.rows.selected;
+        let is_b = row_b == Some(index);
         let label_style = match (
             selected,
             row.setup
@@ -97,7 +101,7 @@ pub fn draw(
             token_cells(
                 app,
                 row,
-                selected.then_some(app.token).flatten(),
+                selected.then_some(app.rows.token).flatten(),
                 &window,
                 theme,
             )
@@ -111,18 +115,18 @@ pub fn draw(
         width: label_width as u16,
         ..inner
     };
-    regions.align_view = app.views.current == View::Align && !app.views.hidden;
+    regions.align_view = app.panes.current == View::Align;
     regions.rows = Rect {
         x: inner.x + label_width as u16 + 1,
         width: columns as u16,
         ..inner
     };
     regions.first_row_y = inner.y + 1;
-    regions.hscroll = app.hscroll;
+    regions.hscroll = app.rows.hscroll;
     regions.row_count = app.rows.len();
 
     if let Mode::Insert { caret } = app.mode {
-        let column = app.layout.column_of_byte(caret);
+        let column = app.doc.layout.column_of_byte(caret);
         if column >= window.start && column <= window.end && inner.height > 0 {
             let x = regions.rows.x + (column - window.start) as u16;
             frame.set_cursor_position(Position::new(
@@ -144,8 +148,8 @@ enum Mark {
 /// Spans of the current line to mark on the ruler, weakest first.
 fn ruler_marks(app: &App) -> Vec<(ByteSpan, Mark)> {
     let mut marks = Vec::new();
-    if app.views.current == View::Trace && !app.views.hidden {
-        let lines = app.trace_lines();
+    if app.panes.current == View::Trace {
+        let lines = app.panes.trace.lines();
         for line in lines {
             if line.parts.iter().any(|p| p.role == Role::Backtrack)
                 && let Some(span) = line.span
@@ -153,14 +157,13 @@ fn ruler_marks(app: &App) -> Vec<(ByteSpan, Mark)> {
                 marks.push((span, Mark::Backtrack));
             }
         }
-        if let Some(span) = lines.get(app.views.cursor).and_then(|l| l.span) {
+        if let Some(span) = lines.get(app.panes.trace.cursor).and_then(|l| l.span) {
             marks.push((span, Mark::Trace));
         }
     }
-    if app.views.current == View::Align
-        && !app.views.hidden
-        && let Some(data) = app.align_data()
-        && let Some(pair) = data.tokens.pairs.get(app.views.cursor)
+    if app.panes.current == View::Align
+        && let Some(data) = app.panes.align.data(&app.context())
+        && let Some(pair) = data.tokens.pairs.get(app.panes.align.cursor)
     {
         for (row, token) in [(data.a, pair.a), (data.b, pair.b)] {
             if let Some(t) = token.and_then(|t| app.rows[row].tokens.tokens.get(t)) {
@@ -168,8 +171,8 @@ fn ruler_marks(app: &App) -> Vec<(ByteSpan, Mark)> {
             }
         }
     }
-    if let Some(search) = &app.search {
-        for (start, end) in crate::tui::app::search::find_in_line(&app.text, &search.query) {
+    if let Some(search) = &app.doc.search {
+        for (start, end) in crate::tui::app::search::find_in_line(&app.doc.text, &search.query) {
             marks.push((ByteSpan::new(start, end), Mark::Search));
         }
     }
@@ -222,11 +225,11 @@ fn token_cells(
         .iter()
         .map(|&t| row.tokens.tokens[t].span.end)
         .collect();
-    let first = app
-        .layout
+    let layout = &app.doc.layout;
+    let first = layout
         .cell_at_column(window.start)
-        .unwrap_or(app.layout.cells.len());
-    app.layout.cells[first..]
+        .unwrap_or(layout.cells.len());
+    layout.cells[first..]
         .iter()
         .zip(&row.owners[first.min(row.owners.len())..])
         .take_while(|(c, _)| c.column + c.width <= window.end)
@@ -256,7 +259,7 @@ fn token_cells(
 
 /// Two lines about the selected token (or a hint when none is selected).
 fn details(app: &App, theme: &Theme) -> Vec<Line<'static>> {
-    let Some(row) = app.selected_row() else {
+    let Some(row) = app.rows.selected_row() else {
         return vec![Line::styled("no tokenizer rows: a adds one", theme.dim)];
     };
     if let Some(error) = &row.reload_error {
@@ -271,7 +274,7 @@ fn details(app: &App, theme: &Theme) -> Vec<Line<'static>> {
             Line::styled(error.clone(), theme.error),
         ];
     }
-    let Some(index) = app.token.filter(|&t| t < row.tokens.len()) else {
+    let Some(index) = app.rows.token.filter(|&t| t < row.tokens.len()) else {
         return vec![Line::from(vec![
             Span::styled(row.setup.label.clone(), theme.label),
             Span::styled(format!(" · {} tokens · ", row.tokens.len()), theme.dim),
@@ -284,7 +287,7 @@ fn details(app: &App, theme: &Theme) -> Vec<Line<'static>> {
         ])];
     };
     let token = &row.tokens.tokens[index];
-    let mut cp = CodePoints::new(&app.text);
+    let mut cp = CodePoints::new(&app.doc.text);
     let (cs, ce) = (cp.at(token.span.start), cp.at(token.span.end));
     let mut first = vec![
         Span::styled(row.setup.label.clone(), theme.label),
@@ -292,11 +295,11 @@ fn details(app: &App, theme: &Theme) -> Vec<Line<'static>> {
             format!(" · token {}/{} ", index + 1, row.tokens.len()),
             theme.dim,
         ),
-        Span::styled(quote(token.form(&app.text)), theme.title),
+        Span::styled(quote(token.form(&app.doc.text)), theme.title),
     ];
     if token.rewritten.is_some() {
         first.push(Span::styled(
-            format!(" from {}", quote(token.surface(&app.text))),
+            format!(" from {}", quote(token.surface(&app.doc.text))),
             theme.dim,
         ));
     }

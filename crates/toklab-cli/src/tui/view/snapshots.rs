@@ -30,7 +30,7 @@ fn sample_app() -> App {
 fn settle(app: &mut App) {
     app.finish_loading();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while app.busy() || !app.doc.is_indexed() {
+    while app.busy() || !app.doc.lines.is_indexed() {
         assert!(
             std::time::Instant::now() < deadline,
             "background work did not finish"
@@ -93,7 +93,10 @@ fn tokens_view() {
 
 #[test]
 fn align_view() {
-    snapshot_after("align", &[Action::ShowView(View::Align), Action::ViewDown(1)]);
+    snapshot_after(
+        "align",
+        &[Action::ShowView(View::Align), Action::ViewDown(1)],
+    );
 }
 
 #[test]
@@ -208,12 +211,7 @@ fn rows_pane_with_a_selected_token() {
     }
     settle(&mut app);
     for (width, height) in SIZES {
-        let text = screen(&render_to_buffer(
-            &mut app,
-            &Theme::dark(),
-            width,
-            height,
-        ));
+        let text = screen(&render_to_buffer(&mut app, &Theme::dark(), width, height));
         let pane = crop(&text, " line 2 ", "origin ");
         insta::assert_snapshot!(format!("rows_{width}x{height}"), pane);
     }
@@ -225,12 +223,7 @@ fn status_bar() {
     app.apply(Action::LastLine);
     settle(&mut app);
     for (width, height) in SIZES {
-        let text = screen(&render_to_buffer(
-            &mut app,
-            &Theme::dark(),
-            width,
-            height,
-        ));
+        let text = screen(&render_to_buffer(&mut app, &Theme::dark(), width, height));
         let bar = text.lines().last().unwrap_or_default().to_string();
         insta::assert_snapshot!(format!("status_{width}x{height}"), bar);
     }

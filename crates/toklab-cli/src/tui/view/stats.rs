@@ -9,17 +9,19 @@ use ratatui::widgets::{
     Bar, BarChart, BarGroup, Block, Borders, Cell, Gauge, Paragraph, Row, Sparkline, Table,
 };
 
-use crate::tui::app::App;
+use crate::tui::app::Context;
+use crate::tui::app::panes::StatsPane;
 use crate::tui::app::stats::{FileStats, MAX_LENGTH, RowStats};
 use crate::tui::theme::Theme;
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let file = app.stats.as_ref().map(|s| s.figures());
-    let running = app.stats.as_ref().and_then(|s| s.job.as_ref());
-    let table_height = (app.rows.len() as u16 + 1).min(area.height);
+/// Draws the statistics pane: the figures table, its progress, the bar charts and sparkline.
+pub fn draw(frame: &mut Frame, area: Rect, pane: &StatsPane, cx: &Context, theme: &Theme) {
+    let file = pane.run(cx).map(|s| s.figures());
+    let running = pane.run(cx).and_then(|s| s.job.as_ref());
+    let table_height = (cx.rows.len() as u16 + 1).min(area.height);
     let gauge_height = u16::from(running.is_some());
     // Wide terminals: figures and the sparkline on the left, bar charts on the right.
-    let label_width = app
+    let label_width = cx
         .rows
         .iter()
         .map(|r| r.setup.label.chars().count())
@@ -40,7 +42,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Constraint::Min(0),
     ])
     .areas(left);
-    draw_table(frame, table_area, app, file.as_ref(), label_width, theme);
+    draw_table(frame, table_area, cx, file.as_ref(), label_width, theme);
     if let Some(job) = running {
         let label = format!(
             "statistics over {} lines: {:.0}% — Esc cancels",
@@ -58,15 +60,15 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     match right {
         Some(right) => {
             if rest.height >= 3 {
-                draw_sparkline(frame, rest, app, file.as_ref(), theme);
+                draw_sparkline(frame, rest, cx, file.as_ref(), theme);
             }
-            draw_bars(frame, right, app, file.as_ref(), theme);
+            draw_bars(frame, right, cx, file.as_ref(), theme);
         }
         None if rest.height >= 6 => {
             let [bars, spark] =
                 Layout::vertical([Constraint::Min(3), Constraint::Length(3)]).areas(rest);
-            draw_bars(frame, bars, app, file.as_ref(), theme);
-            draw_sparkline(frame, spark, app, file.as_ref(), theme);
+            draw_bars(frame, bars, cx, file.as_ref(), theme);
+            draw_sparkline(frame, spark, cx, file.as_ref(), theme);
         }
         None => {}
     }
@@ -75,18 +77,18 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 fn draw_table(
     frame: &mut Frame,
     area: Rect,
-    app: &App,
+    cx: &Context,
     file: Option<&FileStats>,
     label_width: u16,
     theme: &Theme,
 ) {
-    let rows: Vec<Row> = app
+    let rows: Vec<Row> = cx
         .rows
         .iter()
         .enumerate()
         .map(|(i, row)| {
             let mut line = RowStats::default();
-            line.add(&app.text, &row.tokens);
+            line.add(cx.text(), &row.tokens);
             let whole = file_row(file, &row.setup.label);
             let cells = vec![
                 Cell::from(row.setup.label.clone()),
@@ -99,7 +101,7 @@ fn draw_table(
                 })),
             ];
             let r = Row::new(cells);
-            if i == app.row {
+            if i == cx.rows.selected {
                 r.style(theme.selected_label)
             } else {
                 r
@@ -138,7 +140,7 @@ fn file_row<'a>(file: Option<&'a FileStats>, label: &str) -> Option<&'a RowStats
 }
 
 /// The comparison between tokenizers and the selected row's token lengths, side by side.
-fn draw_bars(frame: &mut Frame, area: Rect, app: &App, file: Option<&FileStats>, theme: &Theme) {
+fn draw_bars(frame: &mut Frame, area: Rect, cx: &Context, file: Option<&FileStats>, theme: &Theme) {
     let [compare_area, lengths_area] =
         Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
 
@@ -146,17 +148,17 @@ fn draw_bars(frame: &mut Frame, area: Rect, app: &App, file: Option<&FileStats>,
     let (title, values): (&str, Vec<u64>) = match file.filter(|f| f.lines_done > 0) {
         Some(f) => (
             " tokens in the file ",
-            app.rows
+            cx.rows
                 .iter()
                 .map(|r| file_row(Some(f), &r.setup.label).map_or(0, |s| s.tokens))
                 .collect(),
         ),
         None => (
             " tokens on this line ",
-            app.rows.iter().map(|r| r.tokens.len() as u64).collect(),
+            cx.rows.iter().map(|r| r.tokens.len() as u64).collect(),
         ),
     };
-    let bars: Vec<Bar> = app
+    let bars: Vec<Bar> = cx
         .rows
         .iter()
         .zip(&values)
@@ -183,7 +185,7 @@ fn draw_bars(frame: &mut Frame, area: Rect, app: &App, file: Option<&FileStats>,
     frame.render_widget(compare, compare_area);
 
     // Token lengths of the selected row.
-    let Some(row) = app.selected_row() else {
+    let Some(row) = cx.selected_row() else {
         return;
     };
     let selected = file_row(file, &row.setup.label);
@@ -191,7 +193,7 @@ fn draw_bars(frame: &mut Frame, area: Rect, app: &App, file: Option<&FileStats>,
         Some(s) => s.lengths,
         None => {
             let mut line = RowStats::default();
-            line.add(&app.text, &row.tokens);
+            line.add(cx.text(), &row.tokens);
             line.lengths
         }
     };
@@ -243,11 +245,11 @@ fn draw_bars(frame: &mut Frame, area: Rect, app: &App, file: Option<&FileStats>,
 fn draw_sparkline(
     frame: &mut Frame,
     area: Rect,
-    app: &App,
+    cx: &Context,
     file: Option<&FileStats>,
     theme: &Theme,
 ) {
-    let Some(row) = app.selected_row() else {
+    let Some(row) = cx.selected_row() else {
         return;
     };
     let block = Block::new()

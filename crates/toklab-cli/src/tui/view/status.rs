@@ -78,29 +78,29 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Mode::Insert { .. } => Span::styled(" INSERT ", theme.selected_tab),
         _ => Span::styled(" NORMAL ", theme.tab),
     };
-    let lines = if app.doc.is_indexed() {
-        app.doc.line_count().to_string()
+    let lines = if app.doc.lines.is_indexed() {
+        app.doc.lines.line_count().to_string()
     } else {
         format!(
             "{}+ (indexing {:.0}%)",
-            app.doc.line_count(),
-            app.doc.progress() * 100.0
+            app.doc.lines.line_count(),
+            app.doc.lines.progress() * 100.0
         )
     };
-    let dirty = if app.doc.is_dirty() { " [+]" } else { "" };
+    let dirty = if app.doc.lines.is_dirty() { " [+]" } else { "" };
     let mut spans = vec![
         mode,
         Span::raw(format!(
             " {}{dirty} {}/{} ",
-            app.doc.name(),
-            app.line + 1,
+            app.doc.lines.name(),
+            app.doc.line + 1,
             lines
         )),
     ];
     if let Some((message, _)) = &app.message {
         spans.push(Span::styled(format!("│ {message} "), theme.key));
     } else {
-        for row in &app.rows {
+        for row in app.rows.iter() {
             let count = if row.is_loading() {
                 "…".to_string()
             } else if row.error().is_some() {

@@ -7,13 +7,14 @@ use ratatui::text::Line;
 use ratatui::widgets::{Cell, Paragraph, Row, Table};
 
 use super::window_start;
-use crate::tui::app::App;
+use crate::tui::app::Context;
 use crate::tui::theme::Theme;
 use toklab::engine::quote;
 use toklab::offsets::CodePoints;
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let Some(row) = app.selected_row() else {
+/// Draws the tokens table; its cursor is the selected token.
+pub fn draw(frame: &mut Frame, area: Rect, cx: &Context, theme: &Theme) {
+    let Some(row) = cx.selected_row() else {
         return;
     };
     let tokens = &row.tokens;
@@ -25,16 +26,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         return;
     }
     let height = (area.height as usize).saturating_sub(1);
-    let cursor = app.token.unwrap_or(0).min(tokens.len() - 1);
+    let cursor = cx.rows.token.unwrap_or(0).min(tokens.len() - 1);
     let first = window_start(cursor, height, tokens.len());
-    let mut cp = CodePoints::new(&app.text);
+    let mut cp = CodePoints::new(cx.text());
     let body: Vec<Row> = tokens.tokens[first..(first + height).min(tokens.len())]
         .iter()
         .enumerate()
         .map(|(i, token)| {
             let index = first + i;
-            let surface = token.surface(&app.text);
-            let form = token.form(&app.text);
+            let surface = token.surface(cx.text());
+            let form = token.form(cx.text());
             let cells = vec![
                 Cell::from(format!("{}", index + 1)),
                 Cell::from(quote(form)),
@@ -61,7 +62,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 ),
             ];
             let row = Row::new(cells);
-            if Some(index) == app.token {
+            if Some(index) == cx.rows.token {
                 row.style(theme.selected_token)
             } else {
                 row

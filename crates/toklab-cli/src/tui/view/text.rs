@@ -19,19 +19,19 @@ pub fn draw(
     theme: &Theme,
     regions: &mut Regions,
 ) -> usize {
-    let count = app.doc.line_count();
-    let title = if app.doc.is_indexed() {
+    let count = app.doc.lines.line_count();
+    let title = if app.doc.lines.is_indexed() {
         format!(
             " {} · {} line{} ",
-            app.doc.name(),
+            app.doc.lines.name(),
             count,
             if count == 1 { "" } else { "s" }
         )
     } else {
         format!(
             " {} · indexing {:.0}% ",
-            app.doc.name(),
-            app.doc.progress() * 100.0
+            app.doc.lines.name(),
+            app.doc.lines.progress() * 100.0
         )
     };
     let block = Block::new()
@@ -43,20 +43,20 @@ pub fn draw(
 
     let height = inner.height as usize;
     // Keep the cursor visible even if the pane shrank since the last key.
-    let top = if app.line >= app.top + height.max(1) {
-        app.line + 1 - height.max(1)
+    let top = if app.doc.line >= app.doc.top + height.max(1) {
+        app.doc.line + 1 - height.max(1)
     } else {
-        app.top
+        app.doc.top
     };
     let number_width = (count.max(1)).to_string().len();
     let text_width = (inner.width as usize).saturating_sub(number_width + 1);
     let lines: Vec<Line> = (top..(top + height).min(count))
         .map(|n| {
-            let content = app.doc.line(n).unwrap_or_default();
+            let content = app.doc.lines.line(n).unwrap_or_default();
             let number = Span::styled(format!("{:>number_width$} ", n + 1), theme.line_number);
             let body = Span::raw(clip(&content, text_width));
             let line = Line::from(vec![number, body]);
-            if n == app.line {
+            if n == app.doc.line {
                 line.style(theme.cursor_line)
             } else {
                 line

@@ -9,14 +9,16 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::window_start;
-use crate::tui::app::App;
+use crate::tui::app::Context;
+use crate::tui::app::panes::TracePane;
 use crate::tui::theme::Theme;
 use toklab::engine::Role;
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let lines = app.trace_lines();
+/// Draws the trace pane: the trace's lines around the cursor.
+pub fn draw(frame: &mut Frame, area: Rect, pane: &TracePane, cx: &Context, theme: &Theme) {
+    let lines = pane.lines();
     if lines.is_empty() {
-        let hint = match app.selected_row() {
+        let hint = match cx.selected_row() {
             Some(row) if row.is_loading() => "loading…",
             Some(row) if row.tokenizer().is_none() => "this row has no tokenizer loaded",
             Some(_) => "no trace for an empty line",
@@ -25,7 +27,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         frame.render_widget(Paragraph::new(Line::styled(hint, theme.dim)), area);
         return;
     }
-    let cursor = app.views.cursor.min(lines.len() - 1);
+    let cursor = pane.cursor.min(lines.len() - 1);
     let styled = |line: &toklab::engine::TraceLine| {
         let mut spans = vec![Span::raw("  ".repeat(line.depth))];
         spans.extend(

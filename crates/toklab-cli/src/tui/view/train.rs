@@ -7,12 +7,14 @@ use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Borders, Paragraph};
 
-use crate::tui::app::App;
+use crate::tui::app::Context;
+use crate::tui::app::panes::TrainPane;
 use crate::tui::theme::Theme;
 use toklab::merges::show_token;
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let Some(demo) = app.train.as_ref() else {
+/// Draws the training pane: the next merge, the pair counts, the merges and the words.
+pub fn draw(frame: &mut Frame, area: Rect, pane: &TrainPane, cx: &Context, theme: &Theme) {
+    let Some(demo) = pane.demo(cx) else {
         frame.render_widget(Paragraph::new(Line::styled("starting…", theme.dim)), area);
         return;
     };

@@ -1,0 +1,36 @@
+//! File I/O as values: `App::apply` only queues what it wants read or written, and the event
+//! loop performs it ([`crate::tui::effect::perform`]) and hands the result back. So the state
+//! update stays pure, and tests see what would be written without touching a disk.
+
+use std::path::PathBuf;
+
+use crate::tui::document::Snapshot;
+use crate::workspace::Workspace;
+
+/// File work the workbench asked for.
+pub enum Effect {
+    /// Write the text (with its edits) to `path`.
+    SaveText { path: PathBuf, text: Snapshot },
+    /// Read another text in place of this one.
+    OpenText(PathBuf),
+    /// Write the workspace file.
+    SaveWorkspace { path: PathBuf, workspace: Workspace },
+    /// Load every row's tokenizer again from its files.
+    ReloadRows,
+}
+
+impl std::fmt::Debug for Effect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Effect::SaveText { path, text } => write!(
+                f,
+                "SaveText({}, {} lines)",
+                path.display(),
+                text.line_count()
+            ),
+            Effect::OpenText(path) => write!(f, "OpenText({})", path.display()),
+            Effect::SaveWorkspace { path, .. } => write!(f, "SaveWorkspace({})", path.display()),
+            Effect::ReloadRows => f.write_str("ReloadRows"),
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! Performing the workbench's effects: the file reads and writes `App::apply` asked for, their
+//! outcome handed back to the app (a new document, a message).
+
+use crate::tui::app::{App, Effect};
+use crate::tui::document::Document;
+
+/// Performs every effect the app queued, in order.
+pub fn perform_all(app: &mut App) {
+    for effect in app.take_effects() {
+        perform(app, effect);
+    }
+}
+
+/// Performs one effect.
+pub fn perform(app: &mut App, effect: Effect) {
+    match effect {
+        Effect::SaveText { path, text } => match text.write_to(&path) {
+            Ok(()) => app.text_saved(path),
+            Err(e) => app.flash(format!("could not save: {e}")),
+        },
+        Effect::OpenText(path) => match Document::open(&path) {
+            Ok(doc) => {
+                app.replace_document(doc);
+                app.flash(format!("opened {}", path.display()));
+            }
+            Err(e) => app.flash(format!("cannot open {}: {e}", path.display())),
+        },
+        Effect::SaveWorkspace { path, workspace } => match workspace.save(&path) {
+            Ok(()) => {
+                app.flash(format!("saved workspace {}", path.display()));
+                app.workspace.path = Some(path);
+            }
+            Err(e) => app.flash(format!("could not save the workspace: {e}")),
+        },
+        Effect::ReloadRows => app.rows.reload_all(),
+    }
+}
