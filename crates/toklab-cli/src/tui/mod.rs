@@ -59,6 +59,7 @@ pub fn run(mut app: App, theme: Theme) -> io::Result<()> {
                     }
                 }
             }
+            // File work the action asked for, done before the next event sees the state.
             effect::perform_all(&mut app);
             if app.quit || !event::poll(Duration::ZERO)? {
                 break;

@@ -35,6 +35,11 @@ use crate::workspace::{TokenizerEntry, Workspace};
 /// How often a playing demo (the matrix fill, merge replay, training) takes a step.
 pub const PLAY_STEP: Duration = Duration::from_millis(150);
 
+/// Whether a demo playing since `playing` is due for its next step.
+pub fn step_due(playing: Option<Instant>) -> bool {
+    playing.is_some_and(|t| t.elapsed() >= PLAY_STEP)
+}
+
 /// What keys do at the moment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Mode {

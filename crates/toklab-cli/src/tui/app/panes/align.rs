@@ -8,7 +8,7 @@ use std::time::Instant;
 use toklab::align::{Alignment, Costs, FillSteps, Interner, Matrix, Unit, segment};
 
 use super::{Context, Pane, Reply};
-use crate::tui::app::{Action, PLAY_STEP};
+use crate::tui::app::{Action, step_due};
 use toklab::compare::align_tokens;
 
 /// What the user chose in the alignment view.
@@ -328,11 +328,7 @@ impl Pane for AlignPane {
 
     /// The matrix demo fills a cell every `PLAY_STEP` while it plays.
     fn tick(&mut self, cx: &Context) {
-        if !self
-            .choice
-            .playing
-            .is_some_and(|t| t.elapsed() >= PLAY_STEP)
-        {
+        if !step_due(self.choice.playing) {
             return;
         }
         if self.fill_done(cx) {

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use super::{Context, Pane, Reply, TraceCache};
-use crate::tui::app::{Action, PLAY_STEP};
+use crate::tui::app::{Action, step_due};
 use toklab::merges::WordSteps;
 use toklab::token::Span;
 
@@ -94,11 +94,7 @@ impl Pane for MergesPane {
     }
 
     fn tick(&mut self, cx: &Context) {
-        if !self
-            .replay
-            .playing
-            .is_some_and(|t| t.elapsed() >= PLAY_STEP)
-        {
+        if !step_due(self.replay.playing) {
             return;
         }
         if self.replay.step >= self.steps(cx) {

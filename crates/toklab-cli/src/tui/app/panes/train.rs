@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use super::{Context, Pane, Reply};
 use crate::tui::app::train::{CORPUS_LIMIT, TrainDemo};
-use crate::tui::app::{Action, PLAY_STEP};
+use crate::tui::app::{Action, step_due};
 
 /// The training view.
 #[derive(Default)]
@@ -25,7 +25,7 @@ impl TrainPane {
 
     /// The demo, started on the current text when first needed.
     fn demo_mut(&mut self, cx: &Context) -> &mut TrainDemo {
-        if !self.run.as_ref().is_some_and(|(doc, _)| *doc == cx.doc.id) {
+        if self.demo(cx).is_none() {
             let (corpus, lines) = training_corpus(cx);
             self.run = Some((cx.doc.id, TrainDemo::new(corpus, lines)));
         }
@@ -73,7 +73,7 @@ impl Pane for TrainPane {
 
     fn tick(&mut self, _cx: &Context) {
         if let Some((_, demo)) = self.run.as_mut()
-            && demo.playing.is_some_and(|t| t.elapsed() >= PLAY_STEP)
+            && step_due(demo.playing)
         {
             demo.playing = demo.step().then(Instant::now);
         }
