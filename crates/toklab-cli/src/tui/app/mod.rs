@@ -7,7 +7,9 @@
 pub mod doc;
 mod edit;
 mod effect;
+mod files;
 pub mod jobs;
+mod navigate;
 pub mod panes;
 mod prompt;
 mod rows;
@@ -21,6 +23,7 @@ use std::time::{Duration, Instant};
 
 pub use doc::DocState;
 pub use effect::Effect;
+pub use files::WorkspacePlace;
 pub use panes::{Context, Pane, Panes, Reply};
 pub use prompt::{Prompt, PromptKind};
 pub use rows::{Engine, Loader, Row, RowSetup, Rows};
@@ -30,7 +33,6 @@ use search::Search;
 
 use super::document::Document;
 use super::layout::LineLayout;
-use crate::workspace::{TokenizerEntry, Workspace};
 
 /// How often a playing demo (the matrix fill, merge replay, training) takes a step.
 pub const PLAY_STEP: Duration = Duration::from_millis(150);
@@ -130,14 +132,6 @@ pub enum Action {
 pub struct Viewport {
     pub text_lines: usize,
     pub row_columns: usize,
-}
-
-/// Where the workspace is: the folder relative paths are resolved against, and the file `W`
-/// saves to (none until the user names one, so the shipped default is not overwritten).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct WorkspacePlace {
-    pub base: PathBuf,
-    pub path: Option<PathBuf>,
 }
 
 /// The whole state of the workbench.
@@ -500,102 +494,6 @@ impl App {
         }
     }
 
-    /// Moves the cursor to line `n` (clamped); user navigation leaves insert mode.
-    fn go_to_line(&mut self, n: usize) {
-        if matches!(self.mode, Mode::Insert { .. }) {
-            self.end_insert();
-        }
-        self.move_to_line(n);
-    }
-
-    /// Moves the cursor without leaving insert mode (editing itself moves between lines).
-    fn move_to_line(&mut self, n: usize) {
-        let n = n.min(self.doc.last_line());
-        if n != self.doc.line {
-            self.doc.line = n;
-            self.load_line();
-        }
-        self.doc.scroll_to_cursor(self.viewport.text_lines);
-    }
-
-    /// Moves to a line and reloads it even if it is the current one (after undo).
-    fn go_to_line_forced(&mut self, n: usize) {
-        self.doc.line = n.min(self.doc.last_line());
-        self.load_line();
-        self.doc.scroll_to_cursor(self.viewport.text_lines);
-    }
-
-    fn select_row(&mut self, row: usize) {
-        let byte = self.rows.selected_token().map(|t| t.span.start);
-        self.rows.selected = row;
-        self.rows.mark_disagreements(&self.doc.text);
-        // Keep the selection near the same place in the text when changing rows.
-        self.rows.token = byte.and_then(|byte| {
-            let tokens = &self.rows.get(row)?.tokens.tokens;
-            let i = tokens.partition_point(|t| t.span.end <= byte);
-            (i < tokens.len())
-                .then_some(i)
-                .or(tokens.len().checked_sub(1))
-        });
-        self.reveal_token();
-    }
-
-    fn step_token(&mut self, forward: bool) {
-        let count = self.rows.token_count();
-        let next = match (self.rows.token, forward) {
-            (None, true) => Some(0),
-            (None, false) => count.checked_sub(1),
-            (Some(t), true) => Some((t + 1).min(count.saturating_sub(1))),
-            (Some(t), false) => Some(t.saturating_sub(1)),
-        };
-        self.select_token(next);
-    }
-
-    fn select_token(&mut self, token: Option<usize>) {
-        self.rows.token = token.filter(|&t| t < self.rows.token_count());
-        self.reveal_token();
-        self.follow_token_in_pane();
-    }
-
-    /// Puts the pane's cursor on the selected token (the trace line about it, its pair).
-    fn follow_token_in_pane(&mut self) {
-        let cx = Context {
-            doc: &self.doc,
-            rows: &self.rows,
-        };
-        self.panes.current_mut().follow_token(&cx);
-    }
-
-    fn pick(&mut self, row: usize, column: usize) {
-        if row >= self.rows.len() {
-            return;
-        }
-        self.rows.selected = row;
-        self.rows.token = self
-            .doc
-            .layout
-            .cell_at_column(column)
-            .and_then(|cell| self.rows[row].owners.get(cell).copied().flatten());
-        self.follow_token_in_pane();
-    }
-
-    /// Scrolls horizontally so the selected token is in view.
-    fn reveal_token(&mut self) {
-        let Some(span) = self.rows.selected_token().map(|t| t.span) else {
-            return;
-        };
-        let layout = &self.doc.layout;
-        let start = layout.column_of_byte(span.start);
-        let end = layout.column_of_byte(span.end.saturating_sub(1).max(span.start)) + 1;
-        let width = self.viewport.row_columns.max(1);
-        let hscroll = &mut self.rows.hscroll;
-        if start < *hscroll {
-            *hscroll = start;
-        } else if end > *hscroll + width {
-            *hscroll = end.saturating_sub(width).min(start);
-        }
-    }
-
     fn remove_row(&mut self) {
         if let Some(removed) = self.rows.remove_selected() {
             self.flash(format!(
@@ -603,136 +501,6 @@ impl App {
                 removed.setup.label
             ));
         }
-    }
-
-    /// Asks for another text (refused while there are unsaved edits).
-    fn open_text(&mut self, path: PathBuf) {
-        if self.doc.lines.is_dirty() {
-            self.flash("unsaved edits: Ctrl-s saves them first (or u undoes them)");
-            return;
-        }
-        self.effects.push(Effect::OpenText(path));
-    }
-
-    /// Shows another text from its first line: the document state is replaced whole (its
-    /// history and search go with it), and panes over the whole text start again.
-    pub fn replace_document(&mut self, lines: Document) {
-        self.doc = DocState::new(lines, self.doc.id + 1);
-        self.load_line();
-        self.refresh_pane();
-    }
-
-    /// Asks for the text to be written to `path` (its own file when `None`; without one, the
-    /// prompt asks for a name).
-    fn save_text(&mut self, path: Option<PathBuf>) {
-        let Some(path) = path.or_else(|| self.doc.lines.path.clone()) else {
-            self.mode = Mode::Prompt(Prompt::new(PromptKind::SaveTextAs, ""));
-            return;
-        };
-        if !self.doc.lines.is_indexed() {
-            self.flash("could not save: the file is still being indexed");
-            return;
-        }
-        let text = self.doc.lines.snapshot();
-        self.effects.push(Effect::SaveText { path, text });
-    }
-
-    /// The text was written to `path`: it is now the text's file, with nothing unsaved.
-    pub fn text_saved(&mut self, path: PathBuf) {
-        self.flash(format!("saved {}", path.display()));
-        self.doc.lines.mark_saved(path);
-    }
-
-    /// The workspace as it is now: text, rows and view.
-    pub fn current_workspace(&self) -> Workspace {
-        Workspace {
-            text: self
-                .doc
-                .lines
-                .path
-                .as_ref()
-                .map(|p| relative_to(p, &self.workspace.base)),
-            tokenizers: self
-                .rows
-                .iter()
-                .map(|r| TokenizerEntry {
-                    spec: r.setup.spec.clone(),
-                    label: (r.setup.label != r.setup.spec).then(|| r.setup.label.clone()),
-                    colour: r.setup.colour.clone(),
-                })
-                .collect(),
-            view: Some(self.panes.current.name().to_string()),
-            split: Some(self.panes.split),
-            base: self.workspace.base.clone(),
-        }
-    }
-
-    fn save_workspace(&mut self, path: Option<PathBuf>) {
-        let Some(path) = path.or_else(|| self.workspace.path.clone()) else {
-            self.mode = Mode::Prompt(Prompt::new(PromptKind::SaveWorkspaceAs, "workspace.toml"));
-            return;
-        };
-        let workspace = self.current_workspace();
-        self.effects.push(Effect::SaveWorkspace { path, workspace });
-    }
-
-    /// Shows a view; one shown anew starts at the top (the tokens table at the selected
-    /// token).
-    fn show_view(&mut self, view: View) {
-        if self.panes.current != view {
-            self.panes.current = view;
-            self.panes.pane_mut(view).reset_cursor();
-        }
-    }
-
-    fn search_again(&mut self, forward: bool) {
-        let Some(search) = &mut self.doc.search else {
-            self.flash("no search yet: / starts one");
-            return;
-        };
-        if let Some(job) = search.job.take() {
-            job.cancel();
-        }
-        search.job = Some(search::start(
-            self.doc.lines.snapshot(),
-            search.query.clone(),
-            self.doc.line,
-            forward,
-        ));
-    }
-
-    fn poll_search(&mut self) {
-        let Some(search) = &mut self.doc.search else {
-            return;
-        };
-        let Some(result) = search.job.as_ref().and_then(|j| j.poll()) else {
-            return;
-        };
-        search.job = None;
-        let query = search.query.clone();
-        match result {
-            Ok(Some(hit)) => {
-                self.go_to_line(hit.line);
-                let token = self
-                    .rows
-                    .selected_row()
-                    .map(|r| r.tokens.tokens.partition_point(|t| t.span.end <= hit.start));
-                self.select_token(token);
-            }
-            Ok(None) => self.flash(format!("not found: {query}")),
-            Err(()) => {}
-        }
-    }
-}
-
-/// `path` relative to `base` when it is inside it, as workspaces store paths.
-fn relative_to(path: &std::path::Path, base: &std::path::Path) -> String {
-    let absolute =
-        |p: &std::path::Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    let (path_abs, base_abs) = (absolute(path), absolute(base));
-    match path_abs.strip_prefix(&base_abs) {
-        Ok(rel) => rel.display().to_string(),
-        Err(_) => path_abs.display().to_string(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Search over the text (`/`): runs in the background over a snapshot, so a search through
 //! a 100 MB file never freezes the interface; smart case as in vi and less.
 
+use super::App;
 use super::jobs::Job;
 use crate::tui::document::Snapshot;
 
@@ -90,6 +91,47 @@ pub fn start(snapshot: Snapshot, query: String, from: usize, forward: bool) -> J
         }
         Some(None)
     })
+}
+
+impl App {
+    pub(super) fn search_again(&mut self, forward: bool) {
+        let Some(search) = &mut self.doc.search else {
+            self.flash("no search yet: / starts one");
+            return;
+        };
+        if let Some(job) = search.job.take() {
+            job.cancel();
+        }
+        search.job = Some(start(
+            self.doc.lines.snapshot(),
+            search.query.clone(),
+            self.doc.line,
+            forward,
+        ));
+    }
+
+    pub(super) fn poll_search(&mut self) {
+        let Some(search) = &mut self.doc.search else {
+            return;
+        };
+        let Some(result) = search.job.as_ref().and_then(|j| j.poll()) else {
+            return;
+        };
+        search.job = None;
+        let query = search.query.clone();
+        match result {
+            Ok(Some(hit)) => {
+                self.go_to_line(hit.line);
+                let token = self
+                    .rows
+                    .selected_row()
+                    .map(|r| r.tokens.tokens.partition_point(|t| t.span.end <= hit.start));
+                self.select_token(token);
+            }
+            Ok(None) => self.flash(format!("not found: {query}")),
+            Err(()) => {}
+        }
+    }
 }
 
 #[cfg(test)]

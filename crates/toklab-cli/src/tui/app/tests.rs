@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::*;
 use crate::tui::document::Document;
+use crate::workspace::Workspace;
 
 /// An app over `text` with one row per spec, every row loaded.
 pub(crate) fn app(text: &str, specs: &[&str]) -> App {

@@ -1,0 +1,101 @@
+//! Opening and saving texts and workspaces. Nothing here reads or writes a file: the actions
+//! queue [`Effect`]s, and the event loop performs them and calls back (`replace_document`,
+//! `text_saved`).
+
+use std::path::PathBuf;
+
+use super::{App, DocState, Effect, Mode, Prompt, PromptKind};
+use crate::tui::document::Document;
+use crate::workspace::{TokenizerEntry, Workspace};
+
+/// Where the workspace is: the folder relative paths are resolved against, and the file `W`
+/// saves to (none until the user names one, so the shipped default is not overwritten).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WorkspacePlace {
+    pub base: PathBuf,
+    pub path: Option<PathBuf>,
+}
+
+impl App {
+    /// Asks for another text (refused while there are unsaved edits).
+    pub(super) fn open_text(&mut self, path: PathBuf) {
+        if self.doc.lines.is_dirty() {
+            self.flash("unsaved edits: Ctrl-s saves them first (or u undoes them)");
+            return;
+        }
+        self.effects.push(Effect::OpenText(path));
+    }
+
+    /// Shows another text from its first line: the document state is replaced whole (its
+    /// history and search go with it), and panes over the whole text start again.
+    pub fn replace_document(&mut self, lines: Document) {
+        self.doc = DocState::new(lines, self.doc.id + 1);
+        self.load_line();
+        self.refresh_pane();
+    }
+
+    /// Asks for the text to be written to `path` (its own file when `None`; without one, the
+    /// prompt asks for a name).
+    pub(super) fn save_text(&mut self, path: Option<PathBuf>) {
+        let Some(path) = path.or_else(|| self.doc.lines.path.clone()) else {
+            self.mode = Mode::Prompt(Prompt::new(PromptKind::SaveTextAs, ""));
+            return;
+        };
+        if !self.doc.lines.is_indexed() {
+            self.flash("could not save: the file is still being indexed");
+            return;
+        }
+        let text = self.doc.lines.snapshot();
+        self.effects.push(Effect::SaveText { path, text });
+    }
+
+    /// The text was written to `path`: it is now the text's file, with nothing unsaved.
+    pub fn text_saved(&mut self, path: PathBuf) {
+        self.flash(format!("saved {}", path.display()));
+        self.doc.lines.mark_saved(path);
+    }
+
+    /// The workspace as it is now: text, rows and view.
+    pub fn current_workspace(&self) -> Workspace {
+        Workspace {
+            text: self
+                .doc
+                .lines
+                .path
+                .as_ref()
+                .map(|p| relative_to(p, &self.workspace.base)),
+            tokenizers: self
+                .rows
+                .iter()
+                .map(|r| TokenizerEntry {
+                    spec: r.setup.spec.clone(),
+                    label: (r.setup.label != r.setup.spec).then(|| r.setup.label.clone()),
+                    colour: r.setup.colour.clone(),
+                })
+                .collect(),
+            view: Some(self.panes.current.name().to_string()),
+            split: Some(self.panes.split),
+            base: self.workspace.base.clone(),
+        }
+    }
+
+    pub(super) fn save_workspace(&mut self, path: Option<PathBuf>) {
+        let Some(path) = path.or_else(|| self.workspace.path.clone()) else {
+            self.mode = Mode::Prompt(Prompt::new(PromptKind::SaveWorkspaceAs, "workspace.toml"));
+            return;
+        };
+        let workspace = self.current_workspace();
+        self.effects.push(Effect::SaveWorkspace { path, workspace });
+    }
+}
+
+/// `path` relative to `base` when it is inside it, as workspaces store paths.
+fn relative_to(path: &std::path::Path, base: &std::path::Path) -> String {
+    let absolute =
+        |p: &std::path::Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let (path_abs, base_abs) = (absolute(path), absolute(base));
+    match path_abs.strip_prefix(&base_abs) {
+        Ok(rel) => rel.display().to_string(),
+        Err(_) => path_abs.display().to_string(),
+    }
+}
