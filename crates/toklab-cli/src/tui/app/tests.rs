@@ -378,6 +378,8 @@ fn saving_is_an_effect_holding_the_text_and_nothing_is_written_by_apply() {
     while !app.doc.lines.is_indexed() {
         app.tick();
     }
+    app.tick();
+    assert_eq!(app.doc.text, "one", "the first line, once indexed");
     app.apply(Action::Edit);
     type_text(&mut app, "!");
     app.apply(Action::Back);
