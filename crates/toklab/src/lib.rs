@@ -11,6 +11,8 @@
 //! assert_eq!(forms, ["We", "'re", " 350", " dogs", "!"]);
 //! ```
 
+#![warn(missing_docs)]
+
 mod choice;
 
 pub mod align;

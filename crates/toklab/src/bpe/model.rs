@@ -40,6 +40,7 @@ impl Alphabet {
 
 /// Where a model's merge rules come from.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Rules {
     /// A merge list (GPT-2 `vocab.bpe`, the merges of a `tokenizer.json`): the rules and their
     /// order exactly as written, proper or not.

@@ -38,6 +38,7 @@ fn head_of(bytes: &[u8]) -> u64 {
 
 /// Why an entry could not be added: the loaders turn this into an error naming the line.
 #[derive(Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum VocabConflict {
     /// The id already has bytes.
     IdTaken,

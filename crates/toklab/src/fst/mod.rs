@@ -36,6 +36,7 @@ use crate::token::Tokenization;
 
 /// Which of the paper's representations runs the network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Repr {
     /// One cell per state and symbol: one memory read per character.
     Matrix,
@@ -162,7 +163,7 @@ impl FstTokenizer {
         let engine = match repr {
             Repr::Matrix => Engine::Matrix(
                 Matrix::build(&model.network)
-                    .map_err(|message| Error::format(&model.path, None, message))?,
+                    .map_err(|e| Error::format(&model.path, None, e.to_string()))?,
             ),
             Repr::DoubleArray => Engine::DoubleArray(
                 model

@@ -61,17 +61,38 @@ pub struct Dictionary {
 
 /// Why a list of rules cannot be a dictionary.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum DictError {
+    /// A rule with nothing on one side would merge a symbol with nothing.
     #[error("rule {index} has an empty side")]
-    EmptySide { index: usize },
+    EmptySide {
+        /// The rule's position in the list, from 0.
+        index: usize,
+    },
+    /// Rules must come in priority order, so the list position and the rank agree.
     #[error(
         "rule {index} (rank {rank}) comes after a rule of rank {previous}: rules must be in rank order"
     )]
     OutOfOrder {
+        /// The rule's position in the list, from 0.
         index: usize,
+        /// Its rank.
         rank: u32,
+        /// The higher rank of the rule before it.
         previous: u32,
     },
+    /// An item of [`Dictionary::parse_paper`]'s notation that is not `left right`.
+    #[error("rule `{rule}` is not two sides")]
+    NotTwoSides {
+        /// The item as written.
+        rule: String,
+    },
+}
+
+impl From<DictError> for crate::Error {
+    fn from(error: DictError) -> Self {
+        crate::Error::invalid(error)
+    }
 }
 
 impl Dictionary {
@@ -125,7 +146,7 @@ impl Dictionary {
     /// A dictionary written the paper's way: `"ab a, a b"` with `⟩` or a space between the two
     /// sides of a rule, rules separated by commas, characters as symbols, priority by position.
     /// For tests and lessons.
-    pub fn parse_paper(text: &str) -> Result<Dictionary, String> {
+    pub fn parse_paper(text: &str) -> Result<Dictionary, DictError> {
         let mut rules = Vec::new();
         for (rank, item) in text.split(',').map(str::trim).enumerate() {
             let sides: Vec<&str> = item
@@ -133,11 +154,13 @@ impl Dictionary {
                 .filter(|s| !s.is_empty())
                 .collect();
             let [left, right] = sides[..] else {
-                return Err(format!("rule `{item}` is not two sides"));
+                return Err(DictError::NotTwoSides {
+                    rule: item.to_string(),
+                });
             };
             rules.push(Rule::new(left, right, rank as u32));
         }
-        Dictionary::new(Unit::Char, rules).map_err(|e| e.to_string())
+        Dictionary::new(Unit::Char, rules)
     }
 
     fn intern(&mut self, s: &[u8]) -> u32 {

@@ -20,6 +20,7 @@ use super::dict::{Dictionary, NO_ID, symbol_ends};
 
 /// Which of the paper's two tie-breaking semantics to follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Semantics {
     /// Definition 3: always the highest-priority applicable rule, leftmost. What HuggingFace
     /// tokenizers, tiktoken and SentencePiece actually do (conformance/bpe/data/formal).

@@ -21,6 +21,7 @@ use crate::simple::Matcher;
 
 /// How the corpus is cut into words before training; merges never cross a word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Pretok {
     /// GPT-2's pre-tokenizer (words carry their leading space).
     Gpt2,

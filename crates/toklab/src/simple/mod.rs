@@ -10,7 +10,7 @@ use crate::error::Result;
 use crate::spec::Spec;
 use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
 
-pub use self::regex::RegexMatcher;
+pub use self::regex::{PatternError, RegexMatcher};
 pub use self::whitespace::WhitespaceMatcher;
 pub use self::words::WordsMatcher;
 
@@ -111,7 +111,7 @@ pub fn load(spec: Spec) -> Result<Box<dyn Tokenizer>> {
         "ws" => Ok(Box::new(MatchTokenizer::new("ws", WhitespaceMatcher))),
         "words" => Ok(Box::new(MatchTokenizer::new("words", WordsMatcher))),
         "regex" => {
-            let matcher = RegexMatcher::new(&spec.arg).map_err(|message| spec.bad(message))?;
+            let matcher = RegexMatcher::new(&spec.arg).map_err(|e| spec.bad(e.to_string()))?;
             Ok(Box::new(MatchTokenizer::new(
                 format!("regex:{}", spec.arg),
                 matcher,

@@ -4,6 +4,7 @@
 
 /// A piece's type, as the proto numbers them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PieceType {
     Normal,
     Unknown,
@@ -37,6 +38,7 @@ pub struct ProtoPiece {
 
 /// The model type (`TrainerSpec.model_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ModelType {
     Unigram,
     Bpe,

@@ -13,6 +13,7 @@ pub struct LineProblem {
 
 /// Which kind of resource file a line belongs to: each accepts its own slots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FileRole {
     /// `tok-resource*.txt`: entries for the tokenizer.
     Tok,

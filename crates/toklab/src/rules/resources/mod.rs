@@ -16,6 +16,7 @@ mod tok;
 
 /// The kind of a tokenizer entry: which step uses it and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum EntryKind {
     Abbrev,
     /// A `::lexical` entry handled late (step 15).
