@@ -10,7 +10,9 @@ use rustc_hash::FxHashMap;
 /// tiktoken) or a Unicode character (the paper's examples, character-level models).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
+    /// Bytes of the UTF-8 text.
     Byte,
+    /// Unicode characters.
     Char,
 }
 
@@ -20,12 +22,16 @@ pub enum Unit {
 /// 4 a pass applies the chosen rule only, see `encode`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rule {
+    /// `u`, the left side.
     pub left: Box<[u8]>,
+    /// `v`, the right side.
     pub right: Box<[u8]>,
+    /// Priority: lower applies first.
     pub rank: u32,
 }
 
 impl Rule {
+    /// A rule from its two sides, as bytes or text.
     pub fn new(left: impl AsRef<[u8]>, right: impl AsRef<[u8]>, rank: u32) -> Rule {
         Rule {
             left: left.as_ref().into(),
@@ -173,18 +179,22 @@ impl Dictionary {
         id
     }
 
+    /// What the rules' symbols are, which decides how text is split before merging.
     pub fn unit(&self) -> Unit {
         self.unit
     }
 
+    /// The rules in priority order.
     pub fn rules(&self) -> &[Rule] {
         &self.rules
     }
 
+    /// How many rules, duplicates included.
     pub fn len(&self) -> usize {
         self.rules.len()
     }
 
+    /// Whether there are no rules (every text stays in single symbols).
     pub fn is_empty(&self) -> bool {
         self.rules.is_empty()
     }
