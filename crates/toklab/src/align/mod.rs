@@ -91,9 +91,13 @@ impl fmt::Display for Costs {
 /// the matrix) into the second (the target, the columns).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
+    /// The same symbol in both: no cost.
     Match,
+    /// One symbol replaced by another.
     Sub,
+    /// A symbol of the second sequence with no counterpart in the first.
     Ins,
+    /// A symbol of the first sequence with no counterpart in the second.
     Del,
 }
 

@@ -66,6 +66,7 @@ pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
 }
 
 impl Vocab {
+    /// An empty vocabulary with room for `entries` tokens of `bytes` bytes in all.
     pub fn with_capacity(entries: usize, bytes: usize) -> Self {
         Vocab {
             data: Vec::with_capacity(bytes),

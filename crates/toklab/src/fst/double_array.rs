@@ -31,7 +31,9 @@ const _: () = assert!(DELETION_TARGET == DELETES);
 /// One cell: the base of the state it represents (or its representative) and its parent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cell {
+    /// Where the state's children start (or its representative), with flag bits.
     pub base: u32,
+    /// The parent state, with flag bits; tells whether a cell belongs to the state that looks it up.
     pub check: u32,
 }
 

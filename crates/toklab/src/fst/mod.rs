@@ -65,7 +65,9 @@ impl Repr {
 
 /// A network read from any supported file, with the double array if the file stored one.
 pub struct Model {
+    /// The checked network.
     pub network: Network,
+    /// The file it was read from, for messages and labels.
     pub path: PathBuf,
     /// Our saved form carries the double array ready-built.
     pub stored_array: Option<DoubleArray>,

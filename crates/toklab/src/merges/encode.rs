@@ -20,7 +20,6 @@ use super::dict::{Dictionary, NO_ID, symbol_ends};
 
 /// Which of the paper's two tie-breaking semantics to follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Semantics {
     /// Definition 3: always the highest-priority applicable rule, leftmost. What HuggingFace
     /// tokenizers, tiktoken and SentencePiece actually do (conformance/bpe/data/formal).
@@ -56,10 +55,13 @@ pub struct MergeEvent {
     pub rule: usize,
     /// Initial-symbol slots of the two tokens (the merged token keeps the left slot).
     pub left_slot: usize,
+    /// Initial-symbol slot of the right token.
     pub right_slot: usize,
     /// Byte offsets in the word: start of the left token, where the right one began, end.
     pub start: usize,
+    /// Byte offset where the right token began.
     pub split: usize,
+    /// Byte offset of the merged token's end.
     pub end: usize,
     /// Which choice of rule this merge belongs to: under SentencePiece every step is its own
     /// choice; under HuggingFace one choice covers a whole left-to-right pass.

@@ -7,7 +7,9 @@ use super::{is_space, non_space_len, space_len};
 /// One problem of a line, at a 1-based column (in characters).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineProblem {
+    /// 1-based column, in characters.
     pub column: usize,
+    /// What is wrong.
     pub message: String,
 }
 
