@@ -361,4 +361,19 @@ mod tests {
         bad.pairs.pop();
         assert!(good.replay(&a, &codepoints("abc")).is_err());
     }
+
+    #[test]
+    fn replay_errors_name_the_column() {
+        let a = codepoints("ab");
+        let b = codepoints("ab");
+        let good = align(&a, &b, Costs::LEVENSHTEIN);
+        let mut bad = good.clone();
+        bad.pairs[0].op = Op::Sub;
+        assert_eq!(
+            bad.replay(&a, &b).unwrap_err().to_string(),
+            "column 0: a substitution does not fit at (0, 0)"
+        );
+        let error = crate::Error::from(good.replay(&a, &codepoints("abc")).unwrap_err());
+        assert_eq!(error.to_string(), "alignment ends at (2, 2), not (2, 3)");
+    }
 }

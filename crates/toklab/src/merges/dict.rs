@@ -299,6 +299,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn paper_notation_errors_quote_the_rule() {
+        let error = Dictionary::parse_paper("a b, abc").unwrap_err();
+        assert_eq!(error, DictError::NotTwoSides { rule: "abc".into() });
+        assert_eq!(error.to_string(), "rule `abc` is not two sides");
+        assert_eq!(
+            Dictionary::parse_paper("a b, a").unwrap_err().to_string(),
+            "rule `a` is not two sides"
+        );
+    }
+
+    #[test]
     fn paper_notation_and_ids() {
         let d = Dictionary::parse_paper("a b, a bc, b c, ab c").unwrap();
         assert_eq!(d.len(), 4);

@@ -23,7 +23,7 @@ pub enum Step {
     Symbol,
     /// 7: hashtags and @-handles.
     Hashtag,
-    /// 8: complex tokens from the resource patterns.
+    /// 8: utoken's complex-token step, which splits nothing off here.
     Complexes,
     /// 9: abbreviations recognised by pattern.
     AbbrevPatterns,
@@ -39,7 +39,7 @@ pub enum Step {
     Numbers,
     /// 15: lexical resource entries.
     LexicalEntries,
-    /// 16: names with internal punctuation.
+    /// 16: names joined by dashes.
     ComplexNames,
     /// 17: punctuation split off for machine translation.
     MtPunct,
@@ -163,7 +163,7 @@ pub enum ChartType {
     NumberE,
     /// `LEXICAL`: a lexical resource entry.
     Lexical,
-    /// `LEXICAL-N`: a complex name.
+    /// `LEXICAL-N`: a name joined by dashes (step 16).
     LexicalN,
     /// `PUNCT-MT`: punctuation split for machine translation.
     PunctMt,
