@@ -28,7 +28,8 @@ impl EdgeKind {
     }
 }
 
-/// One edge of a state. Boundary edges are stored under the symbol [`BOUNDARY`].
+/// One edge of a state. Boundary edges are stored under the symbol
+/// [`BOUNDARY`](super::alphabet::BOUNDARY).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Edge {
     /// The symbol read (or [`super::alphabet::BOUNDARY`]).
