@@ -43,7 +43,7 @@ proptest! {
     fn hirschberg_costs_what_the_matrix_costs_and_replays(a in sequence(400), b in sequence(400), costs in costs()) {
         let alignment = align::hirschberg(&a, &b, costs);
         prop_assert_eq!(alignment.cost, matrix_distance(&a, &b, costs));
-        prop_assert_eq!(alignment.replay(&a, &b).map_err(TestCaseError::fail)?, b.clone());
+        prop_assert_eq!(alignment.replay(&a, &b).map_err(|e| TestCaseError::fail(e.to_string()))?, b.clone());
         let summed: u64 = alignment.pairs.iter().map(|p| costs.of(p.op)).sum();
         prop_assert_eq!(summed, alignment.cost);
     }
@@ -56,7 +56,7 @@ proptest! {
         prop_assert!(all.total >= all.alignments.len() as u128);
         prop_assert_eq!(&all.alignments[0], &matrix.backtrace().unwrap());
         for alignment in &all.alignments {
-            prop_assert_eq!(alignment.replay(&a, &b).map_err(TestCaseError::fail)?, b.clone());
+            prop_assert_eq!(alignment.replay(&a, &b).map_err(|e| TestCaseError::fail(e.to_string()))?, b.clone());
             let summed: u64 = alignment.pairs.iter().map(|p| costs.of(p.op)).sum();
             prop_assert_eq!(summed, matrix.distance().unwrap());
         }

@@ -4,34 +4,59 @@
 use std::path::PathBuf;
 
 /// What can go wrong loading a tokenizer or reading its input.
+///
+/// Non-exhaustive: new engines bring new ways to fail, and callers should show the message
+/// rather than match every case.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
+    /// A spec whose kind (before the `:`) no loader knows, with the kinds that exist so the
+    /// message lists the alternatives.
     #[error("unknown tokenizer kind `{kind}` in spec `{spec}`; valid kinds: {valid}")]
     UnknownKind {
+        /// The whole spec as given.
         spec: String,
+        /// The kind part that matched no loader.
         kind: String,
+        /// The known kinds, comma-separated.
         valid: String,
     },
+    /// A spec of a known kind whose argument or options its loader rejects.
     #[error("bad spec `{spec}`: {message}; valid kinds: {valid}")]
     BadSpec {
+        /// The whole spec as given.
         spec: String,
+        /// What the loader found wrong.
         message: String,
+        /// The known kinds, comma-separated.
         valid: String,
     },
+    /// A file that could not be read at all.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file, as the user named it.
         path: PathBuf,
+        /// The operating system's reason.
         #[source]
         source: std::io::Error,
     },
     /// A file that was read but is not what it should be, with the place of the first problem.
     #[error("{}{}: {message}", path.display(), place(*line, *column))]
     Format {
+        /// The file, as the user named it.
         path: PathBuf,
+        /// 1-based line of the problem, when the format has lines.
         line: Option<usize>,
+        /// 1-based column of the problem, when known.
         column: Option<usize>,
+        /// What is wrong there.
         message: String,
     },
+    /// A module's own typed error (a pattern that does not compile, an automaton too large
+    /// for a table, an alignment that does not replay) where no file or spec is at hand to
+    /// name. Boxed so the core names no engine; the message is the inner error's.
+    #[error(transparent)]
+    Invalid(Box<dyn std::error::Error + Send + Sync + 'static>),
 }
 
 fn place(line: Option<usize>, column: Option<usize>) -> String {
@@ -43,6 +68,7 @@ fn place(line: Option<usize>, column: Option<usize>) -> String {
 }
 
 impl Error {
+    /// An [`Error::Io`] for `path`, so call sites read `.map_err(|e| Error::io(path, e))`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
@@ -50,6 +76,7 @@ impl Error {
         }
     }
 
+    /// An [`Error::Format`] without a column, the common case for line-based formats.
     pub fn format(
         path: impl Into<PathBuf>,
         line: Option<usize>,
@@ -62,8 +89,14 @@ impl Error {
             message: message.into(),
         }
     }
+
+    /// Wraps a module's own error type; the `From` impls next to those types call this.
+    pub fn invalid(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Error::Invalid(Box::new(error))
+    }
 }
 
+/// The library's result type: [`Error`] unless a module says otherwise.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[cfg(test)]

@@ -11,11 +11,15 @@
 //! assert_eq!(forms, ["We", "'re", " 350", " dogs", "!"]);
 //! ```
 
+#![warn(missing_docs)]
+
 mod choice;
 
 pub mod align;
 pub mod bpe;
 pub mod compare;
+// TODO(docs): documented by the helper restructuring Trace/Origin/registry
+#[allow(missing_docs)]
 pub mod engine;
 pub mod error;
 pub mod fst;
@@ -26,7 +30,11 @@ pub mod output;
 pub mod pretok;
 pub mod rules;
 pub mod simple;
+// TODO(docs): documented by the helper restructuring Trace/Origin/registry
+#[allow(missing_docs)]
 pub mod spec;
+// TODO(docs): documented by the helper restructuring Trace/Origin/registry
+#[allow(missing_docs)]
 pub mod token;
 pub mod wordpiece;
 

@@ -11,6 +11,7 @@ pub struct CodePoints<'a> {
 }
 
 impl<'a> CodePoints<'a> {
+    /// A counter at the start of `text`.
     pub fn new(text: &'a str) -> Self {
         CodePoints {
             text,

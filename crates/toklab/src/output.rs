@@ -10,6 +10,7 @@ use crate::token::Tokenization;
 
 /// The output formats of `toklab tokenize`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// Token forms joined by single spaces, one line per text.
     Text,

@@ -91,9 +91,13 @@ impl fmt::Display for Costs {
 /// the matrix) into the second (the target, the columns).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
+    /// The same symbol in both: no cost.
     Match,
+    /// One symbol replaced by another.
     Sub,
+    /// A symbol of the second sequence with no counterpart in the first.
     Ins,
+    /// A symbol of the first sequence with no counterpart in the second.
     Del,
 }
 
@@ -164,16 +168,18 @@ impl Alignment {
     /// Applies the operations to `a` and returns the result, checking every column against
     /// both sequences; `Err` names the first column that does not fit. Tests use it to show an
     /// alignment really turns `a` into `b`.
-    pub fn replay(&self, a: &[u32], b: &[u32]) -> Result<Vec<u32>, String> {
+    pub fn replay(&self, a: &[u32], b: &[u32]) -> Result<Vec<u32>, ReplayError> {
         let (mut i, mut j) = (0, 0);
         let mut out = Vec::with_capacity(b.len());
         for (column, pair) in self.pairs.iter().enumerate() {
             let expect_a = matches!(pair.op, Op::Match | Op::Sub | Op::Del);
             let expect_b = matches!(pair.op, Op::Match | Op::Sub | Op::Ins);
             if pair.a != expect_a.then_some(i) || pair.b != expect_b.then_some(j) {
-                return Err(format!(
-                    "column {column}: {pair:?} out of order at ({i}, {j})"
-                ));
+                return Err(ReplayError::OutOfOrder {
+                    column,
+                    pair: *pair,
+                    at: (i, j),
+                });
             }
             let fits = match pair.op {
                 Op::Match => i < a.len() && j < b.len() && a[i] == b[j],
@@ -182,10 +188,11 @@ impl Alignment {
                 Op::Del => i < a.len(),
             };
             if !fits {
-                return Err(format!(
-                    "column {column}: a {} does not fit at ({i}, {j})",
-                    pair.op.name()
-                ));
+                return Err(ReplayError::DoesNotFit {
+                    column,
+                    op: pair.op,
+                    at: (i, j),
+                });
             }
             if expect_b {
                 out.push(b[j]);
@@ -194,13 +201,54 @@ impl Alignment {
             j += usize::from(expect_b);
         }
         if i != a.len() || j != b.len() {
-            return Err(format!(
-                "alignment ends at ({i}, {j}), not ({}, {})",
-                a.len(),
-                b.len()
-            ));
+            return Err(ReplayError::EndsEarly {
+                at: (i, j),
+                lengths: (a.len(), b.len()),
+            });
         }
         Ok(out)
+    }
+}
+
+/// Why [`Alignment::replay`] could not turn the first sequence into the second: the first
+/// column (or the end) where the alignment and the sequences disagree.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReplayError {
+    /// A column's indices are not the next ones its operation should consume.
+    #[error("column {column}: {pair:?} out of order at ({}, {})", at.0, at.1)]
+    OutOfOrder {
+        /// The column, from 0.
+        column: usize,
+        /// The column's content.
+        pair: AlignedPair,
+        /// Where in `(a, b)` the column should have started.
+        at: (usize, usize),
+    },
+    /// A column's operation does not hold for the symbols there (a match of different
+    /// symbols, a substitution of equal ones, a step past the end).
+    #[error("column {column}: a {} does not fit at ({}, {})", op.name(), at.0, at.1)]
+    DoesNotFit {
+        /// The column, from 0.
+        column: usize,
+        /// The column's operation.
+        op: Op,
+        /// The position in `(a, b)` it was applied at.
+        at: (usize, usize),
+    },
+    /// The columns run out before both sequences are consumed.
+    #[error("alignment ends at ({}, {}), not ({}, {})", at.0, at.1, lengths.0, lengths.1)]
+    EndsEarly {
+        /// Where in `(a, b)` the last column left off.
+        at: (usize, usize),
+        /// The lengths of `a` and `b`.
+        lengths: (usize, usize),
+    },
+}
+
+impl From<ReplayError> for crate::Error {
+    fn from(error: ReplayError) -> Self {
+        crate::Error::invalid(error)
     }
 }
 
@@ -312,5 +360,20 @@ mod tests {
         assert!(bad.replay(&a, &b).is_err());
         bad.pairs.pop();
         assert!(good.replay(&a, &codepoints("abc")).is_err());
+    }
+
+    #[test]
+    fn replay_errors_name_the_column() {
+        let a = codepoints("ab");
+        let b = codepoints("ab");
+        let good = align(&a, &b, Costs::LEVENSHTEIN);
+        let mut bad = good.clone();
+        bad.pairs[0].op = Op::Sub;
+        assert_eq!(
+            bad.replay(&a, &b).unwrap_err().to_string(),
+            "column 0: a substitution does not fit at (0, 0)"
+        );
+        let error = crate::Error::from(good.replay(&a, &codepoints("abc")).unwrap_err());
+        assert_eq!(error.to_string(), "alignment ends at (2, 2), not (2, 3)");
     }
 }

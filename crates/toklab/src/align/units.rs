@@ -8,6 +8,7 @@ use unicode_segmentation::UnicodeSegmentation;
 
 /// The unit an edit distance counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Unit {
     /// Unicode scalar values.
     #[default]

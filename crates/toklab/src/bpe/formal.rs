@@ -27,6 +27,7 @@ use crate::token::Span;
 
 /// Where the dictionary's rules came from, for reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RuleSource {
     /// An explicit merge list, taken as written.
     MergeList,

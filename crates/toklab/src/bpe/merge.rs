@@ -27,9 +27,13 @@ pub struct Symbol {
 /// One applied merge, for traces: the rule, and where its left symbol starts in the piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MergeStep {
+    /// The rule's rank.
     pub rank: u32,
+    /// Id of the left symbol.
     pub left: u32,
+    /// Id of the right symbol.
     pub right: u32,
+    /// Id of the token they became.
     pub merged: u32,
     /// Byte offset of the merged pair within the piece.
     pub start: u32,

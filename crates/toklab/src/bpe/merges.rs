@@ -22,9 +22,13 @@ pub struct Merge {
 /// One rule, for listing and analysis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct MergeRule {
+    /// Priority: lower merges first.
     pub rank: u32,
+    /// Id of the left token.
     pub left: u32,
+    /// Id of the right token.
     pub right: u32,
+    /// Id of the token the pair becomes.
     pub merged: u32,
 }
 
@@ -43,6 +47,7 @@ fn key(left: u32, right: u32) -> u64 {
 }
 
 impl MergeTable {
+    /// An empty table with room for `rules` rules, for loaders that know the count.
     pub fn with_capacity(rules: usize) -> Self {
         MergeTable {
             pairs: FxMap::with_capacity_and_hasher(rules, Default::default()),

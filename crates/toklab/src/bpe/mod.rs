@@ -45,6 +45,7 @@ use spm::{SpmModel, SpmTokenizer};
 /// A model loaded from a `bpe:`, `tiktoken:` or `spm:` spec, before it becomes a boxed
 /// tokenizer: tools that need the model itself (`toklab bpe check`, `steps`) load it exactly as
 /// `tokenize` does.
+#[non_exhaustive]
 pub enum Subword {
     /// GPT-2 folders, `tokenizer.json`, tiktoken rank files.
     Bpe(BpeTokenizer),

@@ -40,6 +40,7 @@ impl Alphabet {
 
 /// Where a model's merge rules come from.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Rules {
     /// A merge list (GPT-2 `vocab.bpe`, the merges of a `tokenizer.json`): the rules and their
     /// order exactly as written, proper or not.
@@ -56,10 +57,15 @@ pub enum Rules {
 /// A byte-pair-encoding model.
 #[derive(Debug)]
 pub struct BpeModel {
+    /// Token ids and their byte strings.
     pub vocab: Vocab,
+    /// How pairs merge.
     pub rules: Rules,
+    /// Special tokens, matched whole before pre-tokenization.
     pub specials: Specials,
+    /// How text is cut into pieces that merges never cross.
     pub pretok: PreTokenizer,
+    /// What the initial symbols are: bytes (with their ids) or characters.
     pub alphabet: Alphabet,
     /// Look the whole piece up before merging (tiktoken; HuggingFace `ignore_merges`).
     pub whole_piece_first: bool,

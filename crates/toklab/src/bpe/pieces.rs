@@ -27,6 +27,7 @@ impl PreTokenizer {
         })
     }
 
+    /// No pre-tokenization: the whole text is one piece.
     pub fn none() -> PreTokenizer {
         PreTokenizer {
             name: "none".into(),

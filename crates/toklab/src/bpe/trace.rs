@@ -13,6 +13,7 @@ use crate::token::Span;
 pub struct BpeTrace {
     /// The text the model merged, when it normalizes first (SentencePiece).
     pub normalized: Option<String>,
+    /// The pieces in text order.
     pub pieces: Vec<PieceTrace>,
 }
 

@@ -38,6 +38,7 @@ fn head_of(bytes: &[u8]) -> u64 {
 
 /// Why an entry could not be added: the loaders turn this into an error naming the line.
 #[derive(Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum VocabConflict {
     /// The id already has bytes.
     IdTaken,
@@ -65,6 +66,7 @@ pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
 }
 
 impl Vocab {
+    /// An empty vocabulary with room for `entries` tokens of `bytes` bytes in all.
     pub fn with_capacity(entries: usize, bytes: usize) -> Self {
         Vocab {
             data: Vec::with_capacity(bytes),

@@ -12,6 +12,7 @@ use crate::token::{Span, Token, TokenKind, Tokenization};
 
 /// The two gold formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum GoldFormat {
     /// One line per text, tokens separated by spaces; the texts come from the input.
     Plain,

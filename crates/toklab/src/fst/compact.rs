@@ -137,7 +137,7 @@ pub fn read(path: &Path, data: &[u8]) -> Result<(Network, DoubleArray)> {
         return Err(bytes.error("the start cell does not hold the start state"));
     }
     let array = DoubleArray::from_cells(cells, state_of_cell, width)
-        .map_err(|e| Error::format(path, None, e))?;
+        .map_err(|e| Error::format(path, None, e.to_string()))?;
     let network = walk(path, &array, alphabet, start, states, name)?;
     Ok((network, array))
 }

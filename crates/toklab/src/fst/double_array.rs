@@ -31,7 +31,9 @@ const _: () = assert!(DELETION_TARGET == DELETES);
 /// One cell: the base of the state it represents (or its representative) and its parent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cell {
+    /// Where the state's children start (or its representative), with flag bits.
     pub base: u32,
+    /// The parent state, with flag bits; tells whether a cell belongs to the state that looks it up.
     pub check: u32,
 }
 
@@ -123,9 +125,9 @@ impl DoubleArray {
         cells: Vec<Cell>,
         state_of_cell: Vec<u32>,
         width: usize,
-    ) -> Result<DoubleArray, String> {
+    ) -> Result<DoubleArray, CellsError> {
         if cells.len() < 2 || state_of_cell.len() != cells.len() {
-            return Err("double array too short or without its state map".into());
+            return Err(CellsError::Truncated);
         }
         for (i, cell) in cells.iter().enumerate() {
             let base = (cell.base & CELL) as usize;
@@ -137,10 +139,11 @@ impl DoubleArray {
                 base + width
             };
             if reach > cells.len() {
-                return Err(format!(
-                    "cell {i}: base {base} leads beyond the array of {} cells",
-                    cells.len()
-                ));
+                return Err(CellsError::BaseBeyondEnd {
+                    cell: i,
+                    base,
+                    cells: cells.len(),
+                });
             }
         }
         Ok(DoubleArray {
@@ -170,6 +173,31 @@ impl DoubleArray {
     pub fn load_factor(&self) -> f64 {
         let used = 1 + self.cells.iter().filter(|c| c.check & CELL != 0).count();
         used as f64 / self.cells.len() as f64
+    }
+}
+
+/// Why stored cells cannot be a double array: a lookup could leave the array.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CellsError {
+    /// Fewer than the two cells every array has, or a state map of another length.
+    #[error("double array too short or without its state map")]
+    Truncated,
+    /// A cell whose base plus a symbol points past the last cell.
+    #[error("cell {cell}: base {base} leads beyond the array of {cells} cells")]
+    BaseBeyondEnd {
+        /// The offending cell's index.
+        cell: usize,
+        /// Its base.
+        base: usize,
+        /// The array's length.
+        cells: usize,
+    },
+}
+
+impl From<CellsError> for crate::Error {
+    fn from(error: CellsError) -> Self {
+        crate::Error::invalid(error)
     }
 }
 

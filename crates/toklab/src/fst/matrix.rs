@@ -11,6 +11,23 @@ use super::alphabet::{BOUNDARY, Sym};
 use super::network::{EdgeKind, Network};
 use super::runner::{DELETES, LEADS_TO_BOUNDARY, STATE, Transitions};
 
+/// Why a network has no matrix form: its table would have more cells than a state offset can
+/// address. The message points to the double array, which has no such limit.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{rows} states × {width} symbols is too large for a matrix; use ?repr=da")]
+pub struct MatrixTooLarge {
+    /// Rows the table would need (states plus the dead row).
+    pub rows: usize,
+    /// Columns per row (symbols of the alphabet).
+    pub width: usize,
+}
+
+impl From<MatrixTooLarge> for crate::Error {
+    fn from(error: MatrixTooLarge) -> Self {
+        crate::Error::invalid(error)
+    }
+}
+
 /// The transition table, row-major (`cells[row + symbol]`, `row = state * width`) so a
 /// state's edges share cache lines; `0` is "no edge".
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,13 +41,11 @@ pub struct Matrix {
 impl Matrix {
     /// Fills the table from a network; an error if the table would not be addressable (more
     /// than 2^30 cells: a double array is the form for such networks).
-    pub fn build(network: &Network) -> Result<Matrix, String> {
+    pub fn build(network: &Network) -> Result<Matrix, MatrixTooLarge> {
         let width = network.alphabet.symbol_count();
         let rows = network.state_count() as usize + 1;
         if rows.saturating_mul(width) > STATE as usize {
-            return Err(format!(
-                "{rows} states × {width} symbols is too large for a matrix; use ?repr=da"
-            ));
+            return Err(MatrixTooLarge { rows, width });
         }
         let entry = |state: u32| -> u32 {
             let flag = if network.boundary(state).is_some() {

@@ -36,6 +36,7 @@ use crate::token::Tokenization;
 
 /// Which of the paper's representations runs the network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Repr {
     /// One cell per state and symbol: one memory read per character.
     Matrix,
@@ -64,7 +65,9 @@ impl Repr {
 
 /// A network read from any supported file, with the double array if the file stored one.
 pub struct Model {
+    /// The checked network.
     pub network: Network,
+    /// The file it was read from, for messages and labels.
     pub path: PathBuf,
     /// Our saved form carries the double array ready-built.
     pub stored_array: Option<DoubleArray>,
@@ -162,7 +165,7 @@ impl FstTokenizer {
         let engine = match repr {
             Repr::Matrix => Engine::Matrix(
                 Matrix::build(&model.network)
-                    .map_err(|message| Error::format(&model.path, None, message))?,
+                    .map_err(|e| Error::format(&model.path, None, e.to_string()))?,
             ),
             Repr::DoubleArray => Engine::DoubleArray(
                 model

@@ -28,21 +28,28 @@ impl EdgeKind {
     }
 }
 
-/// One edge of a state. Boundary edges are stored under the symbol [`BOUNDARY`].
+/// One edge of a state. Boundary edges are stored under the symbol
+/// [`BOUNDARY`](super::alphabet::BOUNDARY).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Edge {
+    /// The symbol read (or [`super::alphabet::BOUNDARY`]).
     pub symbol: Sym,
+    /// The state the edge leads to.
     pub target: u32,
+    /// What the edge does with the character.
     pub kind: EdgeKind,
 }
 
 /// Counts of what was read, for `toklab fst info` and for the warnings.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NetworkStats {
+    /// Identity edges (`x:x`, `?:?`).
     pub identity: usize,
     /// `?:?` edges (a subset of `identity`).
     pub identity_unknown: usize,
+    /// Deletion edges (`x:0`).
     pub deletion: usize,
+    /// ε:boundary edges.
     pub boundary: usize,
     /// `TB:TB` edges: they read the boundary mark, which never occurs in text.
     pub reading_boundary: usize,
@@ -54,14 +61,20 @@ pub struct NetworkStats {
 /// paper and in Datok; foma's state `n` is our `n + 1`.
 #[derive(Clone, Debug)]
 pub struct Network {
+    /// The symbols edges may read, and the map from characters to them.
     pub alphabet: Alphabet,
+    /// The start state.
     pub start: u32,
     /// Edges of state `s` are `edges[offsets[s]..offsets[s + 1]]`, sorted by symbol.
     offsets: Vec<u32>,
     edges: Vec<Edge>,
+    /// The network's name in its file, if the format has one.
     pub name: Option<String>,
+    /// The file format it was read from, for `fst info`.
     pub format: &'static str,
+    /// What was read, for `fst info` and the warnings.
     pub stats: NetworkStats,
+    /// Things in the file that load but will not work as the author may think.
     pub warnings: Vec<String>,
 }
 

@@ -58,7 +58,9 @@ pub struct RawArc {
     pub from: u32,
     /// Input and output symbol numbers (indices into [`RawNetwork::symbols`]).
     pub input: u32,
+    /// Output symbol number (see `input`).
     pub output: u32,
+    /// Target state, in the file's own numbering.
     pub to: u32,
     /// The line of the (decompressed) file, or 0 for binary files.
     pub line: usize,
@@ -78,10 +80,12 @@ pub struct RawNetwork {
     /// States are numbered `0..state_count` here; toklab's number (the paper's and Datok's,
     /// counting from 1) is one more.
     pub state_count: u32,
+    /// The start state, in the file's numbering.
     pub start: u32,
     /// Whether the file itself counts states from 1 (Datok's models), so messages need not
     /// give the file's number beside ours (foma and AT&T files count from 0).
     pub file_counts_from_one: bool,
+    /// Every arc, in file order.
     pub arcs: Vec<RawArc>,
     /// Things the reader noticed (a second network in the file, say).
     pub warnings: Vec<String>,

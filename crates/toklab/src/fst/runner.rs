@@ -25,7 +25,9 @@ pub trait Transitions {
     /// Whether results (and `start`) carry [`LEADS_TO_BOUNDARY`], so the runner need not ask
     /// [`Transitions::has_boundary`] before each character.
     const CARRIES_BOUNDARY_FLAG: bool = false;
+    /// The start state.
     fn start(&self) -> u32;
+    /// The edge of `state` for `symbol`: target, flags, or 0.
     fn step(&self, state: u32, symbol: Sym) -> u32;
     /// The target of the state's ε:boundary edge, or 0.
     fn boundary(&self, state: u32) -> u32;

@@ -11,48 +11,98 @@ use crate::token::{Span, Tokenization};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FstStep {
     /// Before reading at `at`, `state` has an ε:boundary edge: the point to come back to.
-    Remember { at: usize, state: u32 },
+    Remember {
+        /// Byte offset of the next character.
+        at: usize,
+        /// The state with the boundary edge.
+        state: u32,
+    },
     /// The character at `span` read from `from` to `to`; `deletion` when the edge deletes it,
     /// `dropped` when that deletion removed it from the text (at a token's start).
     Read {
+        /// The character read.
         span: Span,
+        /// State before.
         from: u32,
+        /// State after.
         to: u32,
+        /// Whether the edge deletes the character (`c:ε`).
         deletion: bool,
+        /// Whether the deletion dropped it from the output (at a token's start).
         dropped: bool,
+        /// Which kind of edge matched.
         via: Via,
     },
     /// `state` has no edge for the character at `span`.
-    NoEdge { span: Span, state: u32 },
+    NoEdge {
+        /// The character without an edge.
+        span: Span,
+        /// The state that lacks it.
+        state: u32,
+    },
     /// Back from `from` to the remembered position `to` in `state`; `to..from` is read again.
-    Backtrack { from: usize, to: usize, state: u32 },
+    Backtrack {
+        /// Byte offset where reading stopped.
+        from: usize,
+        /// Byte offset of the remembered point.
+        to: usize,
+        /// The remembered state.
+        state: u32,
+    },
     /// The ε:boundary edge of `from` taken at `at`: it ends `token`, or (None) a sentence.
     Boundary {
+        /// Byte offset of the boundary.
         at: usize,
+        /// State with the boundary edge.
         from: u32,
+        /// State it leads to.
         to: u32,
+        /// The token it ends; `None` for a sentence boundary.
         token: Option<Span>,
     },
     /// Nothing to go back to: `token` emitted as it is, the automaton restarts.
-    Forced { token: Span, state: u32 },
+    Forced {
+        /// The token emitted.
+        token: Span,
+        /// The state the automaton was in.
+        state: u32,
+    },
     /// Whitespace already deleted that cannot be read again from the remembered point.
-    SkipDeleted { span: Span, state: u32 },
+    SkipDeleted {
+        /// The skipped whitespace.
+        span: Span,
+        /// The state reading resumes in.
+        state: u32,
+    },
     /// U+0004 ended the text at `at` (closing `token`, if one was pending).
-    TextEnd { at: usize, token: Option<Span> },
+    TextEnd {
+        /// Byte offset of the end-of-text character.
+        at: usize,
+        /// The pending token it closed.
+        token: Option<Span>,
+    },
     /// The input ran out in `state`.
-    InputEnd { at: usize, state: u32 },
+    InputEnd {
+        /// Byte offset of the end.
+        at: usize,
+        /// The state at the end.
+        state: u32,
+    },
 }
 
 /// A whole trace: the steps and the tokenization they produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FstTrace {
+    /// The steps in the order the runner took them.
     pub steps: Vec<FstStep>,
+    /// The tokenization those steps produced.
     pub tokens: Tokenization,
 }
 
 /// The observer that records the steps.
 #[derive(Default)]
 pub struct Recorder {
+    /// The steps so far.
     pub steps: Vec<FstStep>,
     /// Where the pending token starts, to tell a dropping deletion from one inside a token.
     token_start: usize,

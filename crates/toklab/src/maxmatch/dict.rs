@@ -64,22 +64,27 @@ impl WordList {
         Ok(list)
     }
 
+    /// Whether `word` is in the list, exactly as written.
     pub fn contains(&self, word: &str) -> bool {
         self.words.contains(word)
     }
 
+    /// How many distinct words.
     pub fn len(&self) -> usize {
         self.words.len()
     }
 
+    /// Whether the list has no words (every character is then its own piece).
     pub fn is_empty(&self) -> bool {
         self.words.is_empty()
     }
 
+    /// The longest word in characters: no match is tried beyond it.
     pub fn max_chars(&self) -> usize {
         self.max_chars
     }
 
+    /// Lines read in an unexpected way, for the user.
     pub fn warnings(&self) -> &[String] {
         &self.warnings
     }

@@ -20,11 +20,14 @@ use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
 /// The scanning direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
+    /// Left to right: the longest word starting at each point.
     Forward,
+    /// Right to left: the longest word ending at each point.
     Backward,
 }
 
 impl Direction {
+    /// The short name used in specs (`?dir=`) and labels.
     pub fn name(self) -> &'static str {
         match self {
             Direction::Forward => "fwd",
@@ -36,7 +39,9 @@ impl Direction {
 /// One matched piece: its span and whether the dictionary has it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Piece {
+    /// Where the piece is in the text.
     pub span: Span,
+    /// Whether the word list has it (else it is a single unknown character).
     pub in_dictionary: bool,
 }
 
@@ -169,6 +174,7 @@ pub struct MaxMatch {
 }
 
 impl MaxMatch {
+    /// A tokenizer over a loaded word list; `name` labels it and `path` is reported in messages.
     pub fn new(name: String, path: PathBuf, words: WordList, direction: Direction) -> MaxMatch {
         MaxMatch {
             name,
@@ -238,9 +244,13 @@ impl Tokenizer for MaxMatch {
 /// Both directions' pieces and where they disagree.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MaxMatchTrace {
+    /// The direction the tokenizer uses.
     pub direction: Direction,
+    /// Left-to-right pieces.
     pub forward: Vec<Piece>,
+    /// Right-to-left pieces.
     pub backward: Vec<Piece>,
+    /// Stretches of text where the two directions disagree.
     pub ambiguous: Vec<Span>,
 }
 
@@ -253,6 +263,7 @@ impl MaxMatchTrace {
         }
     }
 
+    /// The trace as lines: per disagreement, both directions' pieces.
     pub fn lines(&self, text: &str) -> Vec<TraceLine> {
         let show = |pieces: &[Piece], span: Span| {
             pieces

@@ -13,7 +13,9 @@ use super::encode::{MergeEvent, Semantics, encode_observed};
 /// Which side of a rule a properness violation is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
+    /// The left side `u` of `u ⟩ v`.
     Left,
+    /// The right side `v`.
     Right,
 }
 
@@ -21,7 +23,9 @@ pub enum Side {
 /// higher-priority rule makes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Improper {
+    /// Index of the rule.
     pub rule: usize,
+    /// The side no earlier rule makes.
     pub side: Side,
     /// The first rule that makes the side, if any does (it then has lower or equal priority).
     pub made_by: Option<usize>,
@@ -159,10 +163,15 @@ fn chain_of<'d>(dict: &'d Dictionary) -> (usize, Vec<usize>) {
 /// Everything `toklab bpe check` reports about one dictionary.
 #[derive(Clone, Debug)]
 pub struct Analysis {
+    /// How many rules the dictionary has.
     pub rules: usize,
+    /// Rules whose pair an earlier rule has (never applied).
     pub duplicates: Vec<usize>,
+    /// Rules that break Definition 5 (empty: the dictionary is proper).
     pub improper: Vec<Improper>,
+    /// Rules that never apply under SentencePiece semantics (Corollary 1).
     pub never_useful_sp: Vec<usize>,
+    /// Rules that never apply under HuggingFace semantics.
     pub never_useful_hf: Vec<usize>,
     /// `max{|uv|}` in symbols.
     pub max_rule_symbols: usize,
@@ -170,13 +179,16 @@ pub struct Analysis {
     pub sufficient_lookahead: u64,
     /// Remark 5: an upper bound on `c(D)`, a chain reaching it, and `c · max|uv|`.
     pub chain_bound: usize,
+    /// A chain of rules reaching `chain_bound`.
     pub chain: Vec<usize>,
+    /// `chain_bound · max|uv|`: the lookahead bound that follows from the chain.
     pub chain_lookahead: u64,
     /// How long each part took.
     pub timings: Vec<(&'static str, Duration)>,
 }
 
 impl Analysis {
+    /// Runs every check on `dict`, timing each.
     pub fn new(dict: &Dictionary) -> Analysis {
         let mut timings = Vec::new();
         let mut timed = |name, started: Instant| timings.push((name, started.elapsed()));

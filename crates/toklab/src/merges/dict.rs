@@ -10,7 +10,9 @@ use rustc_hash::FxHashMap;
 /// tiktoken) or a Unicode character (the paper's examples, character-level models).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
+    /// Bytes of the UTF-8 text.
     Byte,
+    /// Unicode characters.
     Char,
 }
 
@@ -20,12 +22,16 @@ pub enum Unit {
 /// 4 a pass applies the chosen rule only, see `encode`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rule {
+    /// `u`, the left side.
     pub left: Box<[u8]>,
+    /// `v`, the right side.
     pub right: Box<[u8]>,
+    /// Priority: lower applies first.
     pub rank: u32,
 }
 
 impl Rule {
+    /// A rule from its two sides, as bytes or text.
     pub fn new(left: impl AsRef<[u8]>, right: impl AsRef<[u8]>, rank: u32) -> Rule {
         Rule {
             left: left.as_ref().into(),
@@ -61,17 +67,38 @@ pub struct Dictionary {
 
 /// Why a list of rules cannot be a dictionary.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum DictError {
+    /// A rule with nothing on one side would merge a symbol with nothing.
     #[error("rule {index} has an empty side")]
-    EmptySide { index: usize },
+    EmptySide {
+        /// The rule's position in the list, from 0.
+        index: usize,
+    },
+    /// Rules must come in priority order, so the list position and the rank agree.
     #[error(
         "rule {index} (rank {rank}) comes after a rule of rank {previous}: rules must be in rank order"
     )]
     OutOfOrder {
+        /// The rule's position in the list, from 0.
         index: usize,
+        /// Its rank.
         rank: u32,
+        /// The higher rank of the rule before it.
         previous: u32,
     },
+    /// An item of [`Dictionary::parse_paper`]'s notation that is not `left right`.
+    #[error("rule `{rule}` is not two sides")]
+    NotTwoSides {
+        /// The item as written.
+        rule: String,
+    },
+}
+
+impl From<DictError> for crate::Error {
+    fn from(error: DictError) -> Self {
+        crate::Error::invalid(error)
+    }
 }
 
 impl Dictionary {
@@ -125,7 +152,7 @@ impl Dictionary {
     /// A dictionary written the paper's way: `"ab a, a b"` with `⟩` or a space between the two
     /// sides of a rule, rules separated by commas, characters as symbols, priority by position.
     /// For tests and lessons.
-    pub fn parse_paper(text: &str) -> Result<Dictionary, String> {
+    pub fn parse_paper(text: &str) -> Result<Dictionary, DictError> {
         let mut rules = Vec::new();
         for (rank, item) in text.split(',').map(str::trim).enumerate() {
             let sides: Vec<&str> = item
@@ -133,11 +160,13 @@ impl Dictionary {
                 .filter(|s| !s.is_empty())
                 .collect();
             let [left, right] = sides[..] else {
-                return Err(format!("rule `{item}` is not two sides"));
+                return Err(DictError::NotTwoSides {
+                    rule: item.to_string(),
+                });
             };
             rules.push(Rule::new(left, right, rank as u32));
         }
-        Dictionary::new(Unit::Char, rules).map_err(|e| e.to_string())
+        Dictionary::new(Unit::Char, rules)
     }
 
     fn intern(&mut self, s: &[u8]) -> u32 {
@@ -150,18 +179,22 @@ impl Dictionary {
         id
     }
 
+    /// What the rules' symbols are, which decides how text is split before merging.
     pub fn unit(&self) -> Unit {
         self.unit
     }
 
+    /// The rules in priority order.
     pub fn rules(&self) -> &[Rule] {
         &self.rules
     }
 
+    /// How many rules, duplicates included.
     pub fn len(&self) -> usize {
         self.rules.len()
     }
 
+    /// Whether there are no rules (every text stays in single symbols).
     pub fn is_empty(&self) -> bool {
         self.rules.is_empty()
     }
@@ -264,6 +297,17 @@ pub fn symbol_ends(unit: Unit, s: &[u8]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paper_notation_errors_quote_the_rule() {
+        let error = Dictionary::parse_paper("a b, abc").unwrap_err();
+        assert_eq!(error, DictError::NotTwoSides { rule: "abc".into() });
+        assert_eq!(error.to_string(), "rule `abc` is not two sides");
+        assert_eq!(
+            Dictionary::parse_paper("a b, a").unwrap_err().to_string(),
+            "rule `a` is not two sides"
+        );
+    }
 
     #[test]
     fn paper_notation_and_ids() {

@@ -55,10 +55,13 @@ pub struct MergeEvent {
     pub rule: usize,
     /// Initial-symbol slots of the two tokens (the merged token keeps the left slot).
     pub left_slot: usize,
+    /// Initial-symbol slot of the right token.
     pub right_slot: usize,
     /// Byte offsets in the word: start of the left token, where the right one began, end.
     pub start: usize,
+    /// Byte offset where the right token began.
     pub split: usize,
+    /// Byte offset of the merged token's end.
     pub end: usize,
     /// Which choice of rule this merge belongs to: under SentencePiece every step is its own
     /// choice; under HuggingFace one choice covers a whole left-to-right pass.

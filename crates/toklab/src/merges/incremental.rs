@@ -29,7 +29,9 @@ pub const MAX_ROUNDS: usize = 64;
 /// never overlap).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Edit {
+    /// Bytes shared at the start.
     pub prefix: usize,
+    /// Bytes shared at the end.
     pub suffix: usize,
 }
 

@@ -10,12 +10,15 @@ use super::encode::{MergeEvent, Semantics, encode_observed};
 pub struct Step {
     /// Index of the rule in the dictionary (its priority order).
     pub rule: usize,
+    /// The rule's rank.
     pub rank: u32,
     /// `|φ|`: the index of the left token `u` in the tokenization before the step.
     pub position: usize,
     /// Byte offsets in the word: where `u` starts, where `v` starts, where `v` ends.
     pub start: usize,
+    /// Byte offset where `v` starts.
     pub split: usize,
+    /// Byte offset where `v` ends.
     pub end: usize,
     /// Which rule choice this step belongs to (HuggingFace applies one choice many times).
     pub pass: usize,
@@ -24,10 +27,13 @@ pub struct Step {
 /// A word's whole derivation under one semantics, replayable step by step.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Derivation {
+    /// Which library's order of merging.
     pub semantics: Semantics,
+    /// The word, as bytes.
     pub word: Vec<u8>,
     /// End offsets of `T∅(w)`, the initial symbols.
     pub initial: Vec<usize>,
+    /// The merges in order.
     pub steps: Vec<Step>,
     /// End offsets of the final tokenization.
     pub result: Vec<usize>,
@@ -99,7 +105,9 @@ pub fn split_at_ends<'a>(s: &'a [u8], ends: &[usize]) -> Vec<&'a [u8]> {
 /// Both derivations of a word and where they part.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Comparison {
+    /// The derivation under SentencePiece semantics.
     pub sp: Derivation,
+    /// The derivation under HuggingFace semantics.
     pub hf: Derivation,
     /// The index of the first step that differs (a different rule or place, or one list ended
     /// before the other); `None` when the two derivations are the same step for step.
@@ -107,6 +115,7 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// Derives `word` both ways and finds the first step where they part.
     pub fn new(dict: &Dictionary, word: &[u8]) -> Comparison {
         let sp = Derivation::new(dict, word, Semantics::SentencePiece);
         let hf = Derivation::new(dict, word, Semantics::HuggingFace);

@@ -12,6 +12,7 @@ use crate::token::Span;
 pub struct WordSteps {
     /// Where the word is in the original text.
     pub span: Span,
+    /// The word's derivation under the semantics shown.
     pub derivation: Derivation,
     /// The rule of each step shown as `«u» ⟩ «v»`, rendered once so the trace needs no
     /// dictionary to be displayed.
@@ -30,6 +31,7 @@ pub struct WordSteps {
 pub struct OtherSemantics {
     /// The first step (0-based) where the two semantics differ, `None` if they never do.
     pub parts_at: Option<usize>,
+    /// The derivation under the other semantics.
     pub derivation: Derivation,
     /// Its rules shown as `«u» ⟩ «v»`, one per step.
     pub rules: Vec<String>,
@@ -168,6 +170,7 @@ impl WordSteps {
 /// The trace of a merge-based engine for one text.
 #[derive(Clone, Debug, Default)]
 pub struct MergeTrace {
+    /// The words of the text in order, each with its merges.
     pub words: Vec<WordSteps>,
 }
 

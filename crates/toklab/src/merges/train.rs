@@ -21,6 +21,7 @@ use crate::simple::Matcher;
 
 /// How the corpus is cut into words before training; merges never cross a word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Pretok {
     /// GPT-2's pre-tokenizer (words carry their leading space).
     Gpt2,
@@ -31,7 +32,9 @@ pub enum Pretok {
 /// One distinct word of the corpus and its current segmentation.
 #[derive(Clone, Debug)]
 pub struct Word {
+    /// The word's bytes.
     pub text: Vec<u8>,
+    /// How often it occurs in the corpus.
     pub count: u64,
     /// Token ids of the current segmentation (see [`Trainer::token`]).
     pub symbols: Vec<u32>,
@@ -42,8 +45,11 @@ pub struct Word {
 pub struct MergeRecord {
     /// 0-based: the rule's rank.
     pub rank: u32,
+    /// Token id of the left side.
     pub left: u32,
+    /// Token id of the right side.
     pub right: u32,
+    /// Token id of the merged token.
     pub new: u32,
     /// How often the pair occurred (weighted by word counts) when it was chosen.
     pub count: u64,
@@ -52,15 +58,20 @@ pub struct MergeRecord {
 /// A pair and its current count, for the training view's bar chart.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PairCount {
+    /// Token id of the left symbol.
     pub left: u32,
+    /// Token id of the right symbol.
     pub right: u32,
+    /// Occurrences, weighted by word counts.
     pub count: u64,
 }
 
 /// Progress of a training run, for a progress bar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
+    /// Merges made so far.
     pub done: usize,
+    /// Merges asked for.
     pub total: usize,
 }
 
@@ -169,6 +180,7 @@ impl Trainer {
         trainer
     }
 
+    /// Whether the trainer merges bytes or characters.
     pub fn unit(&self) -> Unit {
         self.unit
     }

@@ -33,6 +33,7 @@ impl CharClass {
         CharClass { ascii, ranges }
     }
 
+    /// Whether `c` is in the class; one bit test for ASCII.
     #[inline]
     pub fn contains(&self, c: char) -> bool {
         let code = c as u32;

@@ -1,7 +1,7 @@
 //! A pre-tokenizer from any regex, as HuggingFace's `Split` with behaviour `Isolated`: the
 //! matches are pieces and so is the text between them, so nothing is lost.
 
-use crate::simple::Matcher;
+use crate::simple::{Matcher, PatternError};
 use crate::token::Span;
 
 /// Splits text into the matches of a pattern and the gaps between them.
@@ -10,10 +10,11 @@ pub struct RegexSplit {
 }
 
 impl RegexSplit {
-    pub fn new(pattern: &str) -> Result<Self, String> {
+    /// Compiles `pattern` (fancy-regex syntax, so look-arounds as in HuggingFace's patterns).
+    pub fn new(pattern: &str) -> Result<Self, PatternError> {
         fancy_regex::Regex::new(pattern)
             .map(|regex| RegexSplit { regex })
-            .map_err(|e| format!("pattern does not compile: {e}"))
+            .map_err(PatternError::from)
     }
 }
 

@@ -9,19 +9,24 @@ use std::path::PathBuf;
 /// load but do not do what their author probably meant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
+    /// Loads, but probably not as meant.
     Warning,
+    /// utoken skips or misreads the line.
     Error,
 }
 
 /// One finding in a rule file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// The rule file.
     pub path: PathBuf,
     /// 1-based; 0 for findings about the whole file.
     pub line: usize,
     /// 1-based, in characters; 0 when the finding is about the whole line or file.
     pub column: usize,
+    /// How bad it is.
     pub severity: Severity,
+    /// What is wrong and, where it helps, what to write instead.
     pub message: String,
 }
 

@@ -44,12 +44,16 @@ pub(crate) struct Rules {
 pub struct Tok {
     /// Character range of the text the token covers (utoken's original token surface).
     pub start: u32,
+    /// End of that range (exclusive).
     pub end: u32,
     /// The output form (with `@` mark-up, repairs, case adjustment) when it differs from the
     /// normalized text of `start..end`.
     pub surf: Option<String>,
+    /// The step that made the token.
     pub step: Step,
+    /// utoken's chart type for it.
     pub chart_type: ChartType,
+    /// The matching entry's `::sem-class`, if any.
     pub sem_class: Option<Arc<str>>,
     /// Index of the resource entry that made it.
     pub entry: Option<u32>,
@@ -114,6 +118,7 @@ pub struct Event {
     pub segment: (u32, u32),
     /// The step the segment entered at.
     pub entered: Step,
+    /// What happened to the segment.
     pub what: EventKind,
 }
 
@@ -123,16 +128,27 @@ pub enum EventKind {
     /// A step split off tokens; the left remainder goes to `left_step`, the right one back
     /// to the same step.
     Split {
+        /// The step that found the tokens.
         step: Step,
+        /// The tokens split off.
         tokens: Vec<Tok>,
+        /// The text before them, if any (character range).
         left: Option<(u32, u32)>,
+        /// The step the left remainder continues at.
         left_step: Step,
+        /// The text after them, if any (character range).
         right: Option<(u32, u32)>,
     },
     /// The final step split the segment on whitespace.
-    Main { tokens: Vec<Tok> },
+    Main {
+        /// The whitespace-separated tokens.
+        tokens: Vec<Tok>,
+    },
     /// One of utoken's depth limits was reached.
-    Guard { message: String },
+    Guard {
+        /// Which limit, for the trace.
+        message: String,
+    },
 }
 
 /// The state of tokenizing one line.

@@ -9,25 +9,45 @@ use crate::token::{SourceLoc, TokenKind};
 /// utoken's ordered tokenization steps (1 is normalization, 20 the final whitespace split).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Step {
+    /// 1: character normalization before any split.
     Normalize = 1,
+    /// 2: XML and BBCode tags.
     Xml,
+    /// 3: URLs.
     Url,
+    /// 4: e-mail addresses.
     Email,
+    /// 5: file names.
     Filename,
+    /// 6: runs of symbols kept together.
     Symbol,
+    /// 7: hashtags and @-handles.
     Hashtag,
+    /// 8: utoken's complex-token step, which splits nothing off here.
     Complexes,
+    /// 9: abbreviations recognised by pattern.
     AbbrevPatterns,
+    /// 10: abbreviations and other resource entries.
     ResourceEntries,
+    /// 11: initials such as `J.`.
     Initials,
+    /// 12: abbreviations ending in a period.
     AbbrevPeriods,
+    /// 13: contractions split into their parts.
     Contractions,
+    /// 14: numbers, with their separators.
     Numbers,
+    /// 15: lexical resource entries.
     LexicalEntries,
+    /// 16: names joined by dashes.
     ComplexNames,
+    /// 17: punctuation split off for machine translation.
     MtPunct,
+    /// 18: punctuation resource entries.
     PunctEntries,
+    /// 19: punctuation left after the other steps.
     PostPunct,
+    /// 20: the final whitespace split.
     Main,
 }
 
@@ -101,38 +121,71 @@ impl fmt::Display for Step {
 
 /// The `type` of a token in utoken's chart.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ChartType {
+    /// `XML`: an XML tag.
     Xml,
+    /// `BBCode`: a BBCode tag.
     BbCode,
+    /// `URL`: a URL.
     Url,
+    /// `URL-L`: a URL found by its left context.
     UrlL,
+    /// `EMAIL-ADDRESS`.
     Email,
+    /// `FILENAME`.
     Filename,
+    /// `SYMBOL`: a symbol group.
     Symbol,
+    /// `HASHTAG`.
     Hashtag,
+    /// `HANDLE`: an @-handle.
     Handle,
+    /// `ABBREV-P`: an abbreviation by pattern.
     AbbrevP,
+    /// `ABBREV-IP`: an abbreviation by the language's phonetic pattern.
     AbbrevIp,
+    /// `ABBREV`: an abbreviation resource entry.
     Abbrev,
+    /// `DECONTRACTION`: a part of a split contraction.
     Decontraction,
+    /// `REPAIR`: a repaired (re-joined) token.
     Repair,
+    /// `LEXICAL-P`: a lexical entry of high priority.
     LexicalP,
+    /// `ABBREV-I`: an initial.
     AbbrevI,
+    /// `ABBREV-PP`: an abbreviation by its period.
     AbbrevPp,
+    /// `NUMBER`.
     Number,
+    /// `NUMBER-E`: an Ethiopic numeral.
     NumberE,
+    /// `LEXICAL`: a lexical resource entry.
     Lexical,
+    /// `LEXICAL-N`: a name joined by dashes (step 16).
     LexicalN,
+    /// `PUNCT-MT`: punctuation split for machine translation.
     PunctMt,
+    /// `DASH`.
     Dash,
+    /// `PUNCT`: a punctuation entry.
     Punct,
+    /// `PUNCT-S`: punctuation split off the start of a word.
     PunctS,
+    /// `PUNCT-E`: punctuation split off the end of a word.
     PunctE,
+    /// `NUMBER-2`: an integer left after punctuation splitting (step 19).
     Number2,
+    /// `WORD-B`: a word from the final whitespace split.
     WordB,
+    /// `NUMBER-B`: a number from the final split.
     NumberB,
+    /// `SYMBOL-B`: a symbol from the final split.
     SymbolB,
+    /// `PUNCT-B`: punctuation from the final split.
     PunctB,
+    /// `MISC-B`: anything else from the final split.
     MiscB,
     /// A lexical entry's `::tag` (such as `DECONTRACTION-R`).
     Tag(Arc<str>),
@@ -220,8 +273,11 @@ impl fmt::Display for ChartType {
 /// Why a rule-engine token exists.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleOrigin {
+    /// The step that split the token off.
     pub step: Step,
+    /// utoken's chart type for it.
     pub chart_type: ChartType,
+    /// The matching entry's `::sem-class`, if it has one.
     pub sem_class: Option<Arc<str>>,
     /// The resource line of the entry that matched (dictionary steps only).
     pub entry: Option<SourceLoc>,

@@ -10,6 +10,7 @@ use crate::token::{SourceLoc, Span};
 /// The trace of one text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleTrace {
+    /// One per line of the text: the rule engine works line by line.
     pub lines: Vec<LineTrace>,
 }
 
@@ -22,6 +23,7 @@ pub struct LineTrace {
     pub orig: Vec<(u32, u32)>,
     /// The normalized line.
     pub chars: Vec<char>,
+    /// The recursion's events, in order.
     pub events: Vec<Event>,
     /// The entry locations of the tokens, by entry id.
     pub entries: Vec<(u32, SourceLoc)>,

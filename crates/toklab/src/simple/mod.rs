@@ -10,13 +10,14 @@ use crate::error::Result;
 use crate::spec::Spec;
 use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
 
-pub use self::regex::RegexMatcher;
+pub use self::regex::{PatternError, RegexMatcher};
 pub use self::whitespace::WhitespaceMatcher;
 pub use self::words::WordsMatcher;
 
 /// Finds the tokens of a text as non-overlapping, ascending spans, each labelled with the
 /// alternative (of a pattern) that produced it.
 pub trait Matcher: Send + Sync {
+    /// Calls `found` for each token, left to right, with the alternative's label.
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str));
 }
 
@@ -27,6 +28,7 @@ pub struct MatchTokenizer<M> {
 }
 
 impl<M: Matcher> MatchTokenizer<M> {
+    /// Wraps `matcher`; `name` is the label in views and messages.
     pub fn new(name: impl Into<String>, matcher: M) -> Self {
         MatchTokenizer {
             name: name.into(),
@@ -71,20 +73,26 @@ impl<M: Matcher> Tokenizer for MatchTokenizer<M> {
 /// The trace of a matcher: the text cut into matches and the gaps between them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchTrace {
+    /// The matches and gaps, in text order: together they cover the text.
     pub items: Vec<MatchItem>,
 }
 
 /// A match (a token) or a gap (dropped text).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MatchItem {
+    /// A token.
     Match {
+        /// Where it is.
         span: Span,
+        /// The pattern alternative that matched it.
         alternative: &'static str,
     },
+    /// Text no match covered, dropped from the output.
     Gap(Span),
 }
 
 impl MatchTrace {
+    /// One trace line per match or gap, quoting its text.
     pub fn lines(&self, text: &str) -> Vec<TraceLine> {
         self.items
             .iter()
@@ -111,7 +119,7 @@ pub fn load(spec: Spec) -> Result<Box<dyn Tokenizer>> {
         "ws" => Ok(Box::new(MatchTokenizer::new("ws", WhitespaceMatcher))),
         "words" => Ok(Box::new(MatchTokenizer::new("words", WordsMatcher))),
         "regex" => {
-            let matcher = RegexMatcher::new(&spec.arg).map_err(|message| spec.bad(message))?;
+            let matcher = RegexMatcher::new(&spec.arg).map_err(|e| spec.bad(e.to_string()))?;
             Ok(Box::new(MatchTokenizer::new(
                 format!("regex:{}", spec.arg),
                 matcher,

@@ -10,13 +10,38 @@ pub struct RegexMatcher {
 }
 
 impl RegexMatcher {
-    pub fn new(pattern: &str) -> Result<Self, String> {
+    /// Compiles `pattern`; an empty one is refused, as it would match nothing.
+    pub fn new(pattern: &str) -> Result<Self, PatternError> {
         if pattern.is_empty() {
-            return Err("regex: needs a pattern, as in regex:\\w+|[^\\w\\s]".into());
+            return Err(PatternError::Empty);
         }
         fancy_regex::Regex::new(pattern)
             .map(|regex| RegexMatcher { regex })
-            .map_err(|e| format!("pattern does not compile: {e}"))
+            .map_err(PatternError::from)
+    }
+}
+
+/// Why a user's regular expression (a `regex:` spec, a tokenizer.json `Split`) cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PatternError {
+    /// No pattern at all; the message shows what one looks like.
+    #[error("regex: needs a pattern, as in regex:\\w+|[^\\w\\s]")]
+    Empty,
+    /// fancy-regex rejects the pattern, with its reason.
+    #[error("pattern does not compile: {0}")]
+    DoesNotCompile(Box<fancy_regex::Error>),
+}
+
+impl From<fancy_regex::Error> for PatternError {
+    fn from(error: fancy_regex::Error) -> Self {
+        PatternError::DoesNotCompile(Box::new(error))
+    }
+}
+
+impl From<PatternError> for crate::Error {
+    fn from(error: PatternError) -> Self {
+        crate::Error::invalid(error)
     }
 }
 
@@ -71,6 +96,7 @@ mod tests {
         assert!(
             RegexMatcher::new("(a")
                 .unwrap_err()
+                .to_string()
                 .contains("does not compile")
         );
     }

@@ -34,6 +34,7 @@ pub fn files(dir: &Path) -> Result<(PathBuf, PathBuf)> {
 
 /// What a loader returns besides the model: things the user should know.
 pub struct Loaded {
+    /// The model, ready to tokenize with.
     pub model: BpeModel,
     /// Entries read in an unexpected way (a non-byte-level vocabulary, a repeated merge).
     pub warnings: Vec<String>,

@@ -306,7 +306,7 @@ fn split_for(source: &str) -> std::result::Result<PreTokenizer, String> {
             return Ok(PreTokenizer::named(name).expect("known"));
         }
     }
-    let split = RegexSplit::new(source)?;
+    let split = RegexSplit::new(source).map_err(|e| e.to_string())?;
     Ok(PreTokenizer {
         name: format!("regex {source}"),
         matcher: Some(Box::new(split)),

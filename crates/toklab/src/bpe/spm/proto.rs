@@ -4,12 +4,19 @@
 
 /// A piece's type, as the proto numbers them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PieceType {
+    /// An ordinary piece that encoding may produce.
     Normal,
+    /// The piece that stands for text the vocabulary cannot spell.
     Unknown,
+    /// A control symbol such as `<s>`, never matched in text.
     Control,
+    /// A piece matched whole in the text before encoding.
     UserDefined,
+    /// A piece kept in the vocabulary but never produced.
     Unused,
+    /// A byte-fallback piece `<0xNN>`.
     Byte,
 }
 
@@ -30,27 +37,40 @@ impl PieceType {
 /// One vocabulary entry.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProtoPiece {
+    /// The piece's text, with `▁` for a space.
     pub piece: String,
+    /// Its score: the log probability (unigram) or the merge priority (BPE).
     pub score: f32,
+    /// How encoding treats it.
     pub kind: PieceType,
 }
 
 /// The model type (`TrainerSpec.model_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ModelType {
+    /// The unigram language model (SentencePiece's default).
     Unigram,
+    /// Byte pair encoding.
     Bpe,
+    /// Whole words, split on whitespace.
     Word,
+    /// Single characters.
     Char,
 }
 
 /// `NormalizerSpec`, with the proto defaults.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NormalizerSpec {
+    /// The normalization rule's name (`nmt_nfkc`, `identity`, ...).
     pub name: String,
+    /// The compiled character map; empty for the identity.
     pub charsmap: Vec<u8>,
+    /// Whether a space is put before the text, so the first word looks like the others.
     pub add_dummy_prefix: bool,
+    /// Whether leading, trailing and repeated spaces are dropped.
     pub remove_extra_whitespaces: bool,
+    /// Whether spaces become `▁` before encoding.
     pub escape_whitespaces: bool,
 }
 
@@ -69,17 +89,24 @@ impl Default for NormalizerSpec {
 /// What toklab reads from a `.model` file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelProto {
+    /// The vocabulary, in id order.
     pub pieces: Vec<ProtoPiece>,
+    /// How the pieces are used to encode.
     pub model_type: ModelType,
+    /// Whether unknown text is spelled as byte pieces instead of the unknown piece.
     pub byte_fallback: bool,
+    /// Whether `▁` ends pieces rather than starting them.
     pub treat_whitespace_as_suffix: bool,
+    /// How text is normalized before encoding.
     pub normalizer: NormalizerSpec,
 }
 
 /// A wire-format error: what was wrong and at which byte offset of the file.
 #[derive(Debug, PartialEq, Eq)]
 pub struct ProtoError {
+    /// Byte offset in the file where decoding failed.
     pub offset: usize,
+    /// What was wrong there.
     pub message: String,
 }
 

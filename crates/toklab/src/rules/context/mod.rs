@@ -25,9 +25,13 @@ use tree::{Node, Tree};
 /// Which slot a condition comes from: it decides how the value is pasted into a pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ContextKind {
+    /// `::left-context`: must match the text before.
     Left,
+    /// `::left-context-not`: must not match the text before.
     LeftNot,
+    /// `::right-context`: must match the text after.
     Right,
+    /// `::right-context-not`: must not match the text after.
     RightNot,
 }
 
@@ -73,6 +77,7 @@ impl ContextKind {
 pub struct Context {
     /// The slot value as written.
     pub source: String,
+    /// The slot it came from, which decides where it looks.
     pub kind: ContextKind,
     matcher: Matcher,
 }
@@ -96,7 +101,9 @@ enum Matcher {
 /// problem has a place.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompileError {
+    /// What is wrong.
     pub message: String,
+    /// Character index in the value, when the problem has a place.
     pub at: Option<usize>,
 }
 
@@ -105,6 +112,8 @@ impl std::fmt::Display for CompileError {
         f.write_str(&self.message)
     }
 }
+
+impl std::error::Error for CompileError {}
 
 impl From<String> for CompileError {
     fn from(message: String) -> Self {

@@ -7,12 +7,15 @@ use super::{is_space, non_space_len, space_len};
 /// One problem of a line, at a 1-based column (in characters).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineProblem {
+    /// 1-based column, in characters.
     pub column: usize,
+    /// What is wrong.
     pub message: String,
 }
 
 /// Which kind of resource file a line belongs to: each accepts its own slots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FileRole {
     /// `tok-resource*.txt`: entries for the tokenizer.
     Tok,

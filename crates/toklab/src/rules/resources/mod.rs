@@ -16,16 +16,22 @@ mod tok;
 
 /// The kind of a tokenizer entry: which step uses it and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum EntryKind {
+    /// An `::abbrev` entry (step 10).
     Abbrev,
     /// A `::lexical` entry handled late (step 15).
     Lexical,
     /// A `::lexical` entry handled early (step 10): it has `::priority`, `::sem-class url` or
     /// a digit.
     LexicalPriority,
+    /// A `::contraction` entry, split into its parts (step 10).
     Contraction,
+    /// A `::repair` entry, written out as its target (step 10).
     Repair,
+    /// A `::punct-split` entry (step 18).
     PunctSplit,
+    /// A `::non-symbol` entry, exempt from symbol grouping (step 6).
     NonSymbol,
 }
 
@@ -46,8 +52,11 @@ impl EntryKind {
 /// Where a punct-split entry may split.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
+    /// Only at the start of a word.
     Start,
+    /// Only at the end of a word.
     End,
+    /// Anywhere it stands alone.
     Both,
     /// A side utoken does not know: the entry never splits.
     Other,
@@ -56,15 +65,23 @@ pub enum Side {
 /// One entry, after expansion.
 #[derive(Clone, Debug)]
 pub struct Entry {
+    /// Which step uses the entry.
     pub kind: EntryKind,
     /// The headword as written (compared with the text when `::case-sensitive`).
     pub s: String,
+    /// `::target`: the text a contraction or repair stands for.
     pub target: Option<String>,
+    /// `::char-split`: where a contraction's parts begin, in characters.
     pub char_splits: Option<Vec<usize>>,
+    /// `::sem-class`, shown in the origin.
     pub sem_class: Option<Arc<str>>,
+    /// `::tag`, which becomes the chart type (see [`super::origin::ChartType::Tag`]).
     pub tag: Option<Arc<str>>,
+    /// Where the entry applies.
     pub cond: Conditions,
+    /// `::side` of a punct-split entry.
     pub side: Side,
+    /// `::group`: a punct-split entry takes the run of its last character.
     pub group: bool,
     /// The file line the entry comes from.
     pub loc: SourceLoc,
@@ -77,9 +94,13 @@ pub struct Entry {
 pub struct Conditions {
     /// Match only the headword's exact case.
     pub case_sensitive: bool,
+    /// `::left-context`: must match just before the headword.
     pub left: Option<Arc<Context>>,
+    /// `::left-context-not`: must not match just before it.
     pub left_not: Option<Arc<Context>>,
+    /// `::right-context`: must match just after it.
     pub right: Option<Arc<Context>>,
+    /// `::right-context-not`: must not match just after it.
     pub right_not: Option<Arc<Context>>,
     /// Languages (`--lc` values) for which the entry is ignored.
     pub lcode_not: Vec<String>,
@@ -100,10 +121,15 @@ impl Conditions {
 /// A `::markup-attach` entry of the detokenizer file.
 #[derive(Clone, Debug)]
 pub struct MarkupEntry {
+    /// The mark-up headword as written.
     pub s: String,
+    /// `::group`: the entry also attaches to a group of mark-up.
     pub group: bool,
+    /// `::paired-delimiter`: it opens or closes a pair.
     pub paired: bool,
+    /// `::except`: words it does not attach to.
     pub exceptions: Vec<String>,
+    /// Where the entry applies.
     pub cond: Conditions,
 }
 
@@ -291,14 +317,18 @@ impl std::hash::Hasher for FxHasher {
 /// Top-level domains by reliability, lower case and sorted, as utoken keeps them.
 #[derive(Clone, Debug, Default)]
 pub struct Tlds {
+    /// Rarely seen in URLs: a bare domain needs a longer name to count.
     pub low: Vec<String>,
+    /// Ordinary domains: a bare domain needs a name of three or more.
     pub normal: Vec<String>,
+    /// Common enough that any bare `name.tld` is a URL.
     pub high: Vec<String>,
 }
 
 /// Everything loaded for one tokenizer.
 #[derive(Default)]
 pub struct Resources {
+    /// Every tokenizer entry; the tries hold indices into it.
     pub entries: Vec<Entry>,
     /// Abbreviations, contractions, repairs, priority lexical entries (step 10).
     pub main: Trie,
@@ -310,17 +340,23 @@ pub struct Resources {
     pub non_symbol: HashMap<String, Vec<u32>>,
     /// First characters of punct-split headwords, to skip positions quickly.
     pub punct_first: CharSet,
+    /// Mark-up entries by lower-cased headword.
     pub markup: HashMap<String, Vec<MarkupEntry>>,
     /// (lower-cased headword, group) of each mark-up entry, plus `/`.
     pub markup_elements: Vec<(String, bool)>,
     /// First characters of the mark-up headwords, to reject most tokens at once.
     pub markup_first: CharSet,
+    /// The top-level domains, by reliability.
     pub tlds: Tlds,
     /// Whether a top-level-domain file was loaded (without one, bare domains are not URLs).
     pub has_tlds: bool,
+    /// Titles per language code, which the phonetic abbreviation patterns allow in front.
     pub pre_name_titles: HashMap<String, Vec<String>>,
+    /// Phonetic abbreviation patterns per language code (the `ABBREV-IP` tokens).
     pub phonetics: HashMap<String, Vec<String>>,
+    /// The files read, for reloading when one changes.
     pub files: Vec<PathBuf>,
+    /// What utoken would skip or misread, per line.
     pub diagnostics: Vec<Diagnostic>,
     contexts: HashMap<(ContextKind, String), Arc<Context>>,
 }
@@ -328,11 +364,13 @@ pub struct Resources {
 /// One line of a resource file as utoken uses it: without its comment, expanded, each
 /// expansion in turn (the line itself first).
 pub struct EntryLine<'a> {
+    /// 1-based line number in the file.
     pub number: usize,
     /// The file line as written (for columns).
     pub raw: &'a str,
     /// 0 for the line itself, then its expansions.
     pub expansion: usize,
+    /// The line (or expansion) without its comment.
     pub text: String,
 }
 
