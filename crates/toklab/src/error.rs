@@ -12,7 +12,8 @@ pub enum Error {
         kind: String,
         valid: String,
     },
-    #[error("bad spec `{spec}`: {message}; valid kinds: {valid}")]
+    /// `valid` lists the kinds of the registry that loaded the spec (empty when none did).
+    #[error("bad spec `{spec}`: {message}{}", listed(valid))]
     BadSpec {
         spec: String,
         message: String,
@@ -32,6 +33,14 @@ pub enum Error {
         column: Option<usize>,
         message: String,
     },
+}
+
+fn listed(valid: &str) -> String {
+    if valid.is_empty() {
+        String::new()
+    } else {
+        format!("; valid kinds: {valid}")
+    }
 }
 
 fn place(line: Option<usize>, column: Option<usize>) -> String {

@@ -13,7 +13,6 @@ pub struct TraceCache {
     version: u64,
     row: usize,
     trace: Option<Trace>,
-    lines: Vec<TraceLine>,
 }
 
 /// The merges view: which step of the selected word's derivations is shown.
@@ -36,7 +35,7 @@ impl App {
     /// The lines of the selected row's trace for the current text.
     pub fn trace_lines(&self) -> &[TraceLine] {
         match &self.trace {
-            Some(t) if self.trace_is_current() => &t.lines,
+            Some(TraceCache { trace: Some(t), .. }) if self.trace_is_current() => t.lines(),
             _ => &[],
         }
     }
@@ -58,15 +57,10 @@ impl App {
             .selected_row()
             .and_then(Row::tokenizer)
             .map(|t| t.explain(&self.text));
-        let lines = trace
-            .as_ref()
-            .map(|t| t.lines(&self.text))
-            .unwrap_or_default();
         self.trace = Some(TraceCache {
             version: self.version,
             row: self.row,
             trace,
-            lines,
         });
         if self.views.current == View::Trace {
             self.views.cursor = self
@@ -88,7 +82,6 @@ impl App {
         })
         .or_else(|| words.iter().find(|w| !w.derivation.steps.is_empty()))
         .or(words.first())
-        .copied()
     }
 
     /// The number of steps of the longer of the word's two derivations.
