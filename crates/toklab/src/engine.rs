@@ -1,6 +1,6 @@
-//! The one shape every engine has: a [`Kind`](crate::spec::Kind) that loads it from a spec,
+//! The one shape every engine has: a `Kind` (in `spec.rs`) that loads it from a spec,
 //! then tokenize and explain through [`Tokenizer`]. Nothing here names an engine: engines
-//! register their kinds in `crate::registry`.
+//! register their kinds in the registry (`registry.rs`).
 
 use crate::token::Tokenization;
 

@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 pub type LoadFn = fn(Spec) -> Result<Box<dyn Tokenizer>>;
 
 /// One spec kind (`ws`, `fst`, `rules`, …): its name, its help text and its loader. Engines
-/// declare theirs as constants (`crate::fst::KIND`); a [`Registry`](crate::Registry) lists them.
+/// declare theirs as constants (`fst::KIND`); a `Registry` lists them.
 /// Built with [`Kind::new`] so fields can be added without breaking engines defined elsewhere.
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
@@ -74,7 +74,7 @@ impl Spec {
 
     /// Parses a spec of `kind`, its relative paths resolved against `base`. Options are split
     /// off only when the kind takes them. Usually called through a
-    /// [`Registry`](crate::Registry), which finds the kind by name.
+    /// `Registry`, which finds the kind by name.
     pub fn parse_as(kind: &Kind, text: &str, base: &Path) -> Result<Spec> {
         let trimmed = text.trim();
         let (name, rest) = trimmed.split_once(':').unwrap_or((trimmed, ""));

@@ -1,6 +1,6 @@
 //! Merge steps as plain data: a word's derivation under one of the two BPE semantics of
 //! Berglund & van der Merwe, step by step, with what the merges view needs to replay it. The
-//! algorithms that derive them live with the merge engine (`crate::merges`); what is here is
+//! algorithms that derive them live with the merge engine (the `merges` module); what is here is
 //! only what a trace carries, so the core needs no engine to hold one.
 
 use super::{Role, TraceLine, quote};

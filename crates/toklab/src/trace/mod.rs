@@ -6,9 +6,17 @@
 //! engine and a new engine needs no variant in the core.
 //!
 //! The engine convention: every engine has an inherent `trace(&self, text)` returning its typed
-//! trace (`FstTrace`, `BpeTrace`, `RuleTrace`, …), the typed trace renders with
-//! `lines(&self, text)`, and [`Tokenizer::explain`](crate::engine::Tokenizer::explain) is
-//! `Trace::new(self.trace(text).lines(text))` (plus the merge words where there are some).
+//! trace (`MatchTrace`, `MaxMatchTrace`, `FstTrace`, `BpeTrace` for BPE and SentencePiece,
+//! `WordPieceTrace`, `RuleTrace`), the typed trace renders with `lines(&self, text)`, and
+//! `Tokenizer::explain` is `Trace::new(self.trace(text).lines(text))`, or the typed trace's
+//! `into_trace(text)` where there are merge words to keep (`BpeTrace`, `MergeTrace`).
+//!
+//! How `trace` watches the tokenizer is still each engine's own, chosen so plain `tokenize`
+//! pays nothing: the FST runner takes a generic `Observer` (`Quiet` for `tokenize`), the
+//! matchers and the BPE encoder report pieces to a closure, WordPiece's `tokenize_with` takes a
+//! closure, the rule engine's `Run` records events when asked to. One shared observer trait
+//! for all of them is left for later; it must keep the FST loop and the BPE encoder as fast
+//! as their benchmarks are today.
 
 mod merge;
 
