@@ -193,7 +193,7 @@ impl<T: Any + PartialEq> ProvenanceAny for T {
 /// Why a token exists: the provenance the workbench shows when a token is selected.
 /// The small variants hold only numbers and static names, so most engines' tokens cost no
 /// allocation; an engine with more to say uses [`Origin::Detail`].
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Origin {
     /// No more to say than the engine's name.
     #[default]
@@ -245,42 +245,15 @@ impl Origin {
     }
 }
 
-impl PartialEq for Origin {
-    fn eq(&self, other: &Origin) -> bool {
-        use Origin::*;
-        match (self, other) {
-            (Engine, Engine) => true,
-            (Pattern { alternative: a }, Pattern { alternative: b }) => a == b,
-            (
-                MaxMatch {
-                    direction: d1,
-                    in_dictionary: i1,
-                    ambiguous: a1,
-                },
-                MaxMatch {
-                    direction: d2,
-                    in_dictionary: i2,
-                    ambiguous: a2,
-                },
-            ) => (d1, i1, a1) == (d2, i2, a2),
-            (
-                Automaton {
-                    state: s1,
-                    forced: f1,
-                },
-                Automaton {
-                    state: s2,
-                    forced: f2,
-                },
-            ) => (s1, f1) == (s2, f2),
-            (Subword { id: i1, rank: r1 }, Subword { id: i2, rank: r2 }) => (i1, r1) == (i2, r2),
-            (Detail(a), Detail(b)) => Arc::ptr_eq(a, b) || (**a).same_as((**b).as_any()),
-            _ => false,
-        }
+/// Provenances are equal when of the same type and equal as that type, so tokens compare
+/// whatever engine made them.
+impl PartialEq for dyn Provenance {
+    fn eq(&self, other: &dyn Provenance) -> bool {
+        self.same_as(other.as_any())
     }
 }
 
-impl Eq for Origin {}
+impl Eq for dyn Provenance {}
 
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
