@@ -1,5 +1,5 @@
 //! The kinds of tokenizer a spec can name, and the one place that lists the built-in ones:
-//! adding an engine means its folder plus one line in [`BUILTIN`].
+//! adding an engine means its folder plus one line in the `BUILTIN` list below.
 
 use std::borrow::Cow;
 use std::path::Path;

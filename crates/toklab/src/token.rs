@@ -161,8 +161,8 @@ impl fmt::Display for SourceLoc {
 /// core knows it only through this trait, so it names no engine; the engine that made it can
 /// get its type back with [`Origin::detail_as`].
 ///
-/// Implemented by any `Display + Debug + PartialEq + Send + Sync + 'static` type that says
-/// where it came from; equality and downcasting come with it ([`ProvenanceAny`]).
+/// Implement it (an empty `impl` will do) for a `Display + Debug + PartialEq + Send + Sync +
+/// 'static` type; equality and downcasting come with it ([`ProvenanceAny`]).
 pub trait Provenance: fmt::Display + fmt::Debug + Send + Sync + ProvenanceAny {
     /// The resource-file entry that made the token, if one did, so a view can point at it.
     fn source(&self) -> Option<&SourceLoc> {
