@@ -114,7 +114,7 @@ fn every_token_points_into_the_text_and_names_its_step() {
             .check(text)
             .unwrap_or_else(|e| panic!("{e} on {text:?}"));
         for token in &tokens.tokens {
-            let toklab::Origin::Rule(origin) = &token.origin else {
+            let Some(origin) = token.origin.detail_as::<toklab::rules::RuleOrigin>() else {
                 panic!("a rules token without a rule origin: {token:?}");
             };
             if let Some(entry) = &origin.entry {

@@ -21,8 +21,9 @@ pub enum Error {
         /// The known kinds, comma-separated.
         valid: String,
     },
-    /// A spec of a known kind whose argument or options its loader rejects.
-    #[error("bad spec `{spec}`: {message}; valid kinds: {valid}")]
+    /// A spec of a known kind whose argument or options its loader rejects; `valid` lists the
+    /// kinds of the registry that loaded it (empty when none did).
+    #[error("bad spec `{spec}`: {message}{}", listed(valid))]
     BadSpec {
         /// The whole spec as given.
         spec: String,
@@ -57,6 +58,14 @@ pub enum Error {
     /// name. Boxed so the core names no engine; the message is the inner error's.
     #[error(transparent)]
     Invalid(Box<dyn std::error::Error + Send + Sync + 'static>),
+}
+
+fn listed(valid: &str) -> String {
+    if valid.is_empty() {
+        String::new()
+    } else {
+        format!("; valid kinds: {valid}")
+    }
 }
 
 fn place(line: Option<usize>, column: Option<usize>) -> String {

@@ -28,6 +28,7 @@ pub mod merges;
 pub mod offsets;
 pub mod output;
 pub mod pretok;
+pub mod registry;
 pub mod rules;
 pub mod simple;
 // TODO(docs): documented by the helper restructuring Trace/Origin/registry
@@ -36,10 +37,13 @@ pub mod spec;
 // TODO(docs): documented by the helper restructuring Trace/Origin/registry
 #[allow(missing_docs)]
 pub mod token;
+pub mod trace;
 pub mod wordpiece;
 
 pub use choice::Choice;
-pub use engine::{Role, Tokenizer, Trace, TraceLine};
+pub use engine::Tokenizer;
 pub use error::{Error, Result};
-pub use spec::{Spec, load, load_in};
-pub use token::{Origin, Span, Token, TokenKind, Tokenization};
+pub use registry::{Registry, load, load_in};
+pub use spec::{Kind, Spec};
+pub use token::{Origin, Provenance, SourceLoc, Span, Token, TokenKind, Tokenization};
+pub use trace::{Role, Trace, TraceLine, TracePart};

@@ -6,89 +6,50 @@ use std::path::{Path, PathBuf};
 use crate::engine::Tokenizer;
 use crate::error::{Error, Result};
 
-/// One spec kind, for the loader and for the help text that lists valid kinds.
-pub struct KindInfo {
+/// The loader of one kind: a parsed spec in, a tokenizer out.
+pub type LoadFn = fn(Spec) -> Result<Box<dyn Tokenizer>>;
+
+/// One spec kind (`ws`, `fst`, `rules`, …): its name, its help text and its loader. Engines
+/// declare theirs as constants (`fst::KIND`); a `Registry` lists them.
+/// Built with [`Kind::new`] so fields can be added without breaking engines defined elsewhere.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct Kind {
+    /// What comes before the `:` in a spec.
     pub name: &'static str,
+    /// The spec's shape for help text, such as `fst:FILE[?repr=matrix|da]`.
     pub usage: &'static str,
+    /// One line on what the kind does.
     pub about: &'static str,
     /// Whether `?key=value` options are parsed; kinds whose argument is a pattern take none,
     /// so a `?` in the pattern is never mistaken for options.
     pub takes_options: bool,
+    /// Builds the tokenizer from a spec of this kind.
+    pub load: LoadFn,
 }
 
-/// Every kind the loader knows, in the order the help lists them.
-pub const KINDS: &[KindInfo] = &[
-    KindInfo {
-        name: "ws",
-        usage: "ws",
-        about: "split on whitespace",
-        takes_options: false,
-    },
-    KindInfo {
-        name: "words",
-        usage: "words",
-        about: "Unicode word boundaries (UAX #29), whitespace dropped",
-        takes_options: false,
-    },
-    KindInfo {
-        name: "regex",
-        usage: "regex:PATTERN",
-        about: "tokens are the pattern's matches (as NLTK's regexp_tokenize); look-around allowed",
-        takes_options: false,
-    },
-    KindInfo {
-        name: "pretok",
-        usage: "pretok:gpt2|cl100k|o200k",
-        about: "a BPE pre-tokenizer's pieces",
-        takes_options: false,
-    },
-    KindInfo {
-        name: "maxmatch",
-        usage: "maxmatch:DICT?dir=fwd|bwd",
-        about: "longest dictionary words (one word per line), forward or backward; where the two directions disagree is marked ambiguous",
-        takes_options: true,
-    },
-    KindInfo {
-        name: "fst",
-        usage: "fst:FILE[?repr=matrix|da]",
-        about: "a finite-state tokenizer (foma .fst, AT&T, Datok .matok/.datok) run as Datok runs it",
-        takes_options: true,
-    },
-    KindInfo {
-        name: "bpe",
-        usage: "bpe:DIR|FILE.json",
-        about: "BPE model: GPT-2 folder (encoder.json + vocab.bpe) or HuggingFace tokenizer.json; ?pattern=gpt2|cl100k|o200k|none&special=all|none&semantics=sp|hf",
-        takes_options: true,
-    },
-    KindInfo {
-        name: "tiktoken",
-        usage: "tiktoken:FILE",
-        about: "tiktoken rank file; ?pattern=r50k|p50k|p50k_edit|cl100k|o200k (default from the file name)&special=all|none&semantics=sp|hf",
-        takes_options: true,
-    },
-    KindInfo {
-        name: "spm",
-        usage: "spm:FILE.model",
-        about: "SentencePiece model, BPE or unigram (its normalizer, ▁ for spaces, byte fallback); ?semantics=sp|hf for BPE",
-        takes_options: true,
-    },
-    KindInfo {
-        name: "wordpiece",
-        usage: "wordpiece:vocab.txt",
-        about: "BERT WordPiece: basic pre-split, greedy longest match with ##; ?lowercase=true|false&special=all|none",
-        takes_options: true,
-    },
-    KindInfo {
-        name: "rules",
-        usage: "rules:DIR?lang=LC",
-        about: "utoken's rule files run as utoken runs them (also rules:FILE; options simple=true, strict=false)",
-        takes_options: true,
-    },
-];
+impl Kind {
+    /// A kind whose argument is taken whole (no `?key=value` options).
+    pub const fn new(
+        name: &'static str,
+        usage: &'static str,
+        about: &'static str,
+        load: LoadFn,
+    ) -> Kind {
+        Kind {
+            name,
+            usage,
+            about,
+            takes_options: false,
+            load,
+        }
+    }
 
-/// The valid kinds as one line, for error messages.
-pub fn valid_kinds() -> String {
-    KINDS.iter().map(|k| k.usage).collect::<Vec<_>>().join(", ")
+    /// The same kind, with `?key=value` options parsed from its specs.
+    pub const fn with_options(mut self) -> Kind {
+        self.takes_options = true;
+        self
+    }
 }
 
 /// A parsed spec. Options are consumed by the engine that loads it; any left over are an error,
@@ -104,31 +65,33 @@ pub struct Spec {
 }
 
 impl Spec {
-    pub fn parse(text: &str) -> Result<Spec> {
-        Spec::parse_in(text, Path::new(""))
+    /// The kind a spec text names: what comes before its first `:` (the whole text when there
+    /// is none), so a registry can look the kind up before the spec is parsed.
+    pub fn kind_name(text: &str) -> &str {
+        let trimmed = text.trim();
+        trimmed.split_once(':').map_or(trimmed, |(kind, _)| kind)
     }
 
-    /// Parses a spec whose relative paths are resolved against `base`.
-    pub fn parse_in(text: &str, base: &Path) -> Result<Spec> {
+    /// Parses a spec of `kind`, its relative paths resolved against `base`. Options are split
+    /// off only when the kind takes them. Usually called through a
+    /// `Registry`, which finds the kind by name.
+    pub fn parse_as(kind: &Kind, text: &str, base: &Path) -> Result<Spec> {
         let trimmed = text.trim();
-        let (kind, rest) = match trimmed.split_once(':') {
-            Some((kind, rest)) => (kind, rest),
-            None => (trimmed, ""),
-        };
-        let Some(info) = KINDS.iter().find(|k| k.name == kind) else {
-            return Err(Error::UnknownKind {
+        let (name, rest) = trimmed.split_once(':').unwrap_or((trimmed, ""));
+        if name != kind.name {
+            return Err(Error::BadSpec {
                 spec: text.to_string(),
-                kind: kind.to_string(),
-                valid: valid_kinds(),
+                message: format!("not a `{}:` spec", kind.name),
+                valid: String::new(),
             });
-        };
+        }
         let (arg, options) = match rest.rsplit_once('?') {
-            Some((arg, query)) if info.takes_options => (arg, parse_options(text, query)?),
+            Some((arg, query)) if kind.takes_options => (arg, parse_options(text, query)?),
             _ => (rest, Vec::new()),
         };
         Ok(Spec {
             text: text.to_string(),
-            kind: kind.to_string(),
+            kind: name.to_string(),
             arg: arg.to_string(),
             options,
             base: base.to_path_buf(),
@@ -184,7 +147,7 @@ impl Spec {
         Error::BadSpec {
             spec: self.text.clone(),
             message: message.into(),
-            valid: valid_kinds(),
+            valid: String::new(),
         }
     }
 }
@@ -198,59 +161,46 @@ fn parse_options(spec: &str, query: &str) -> Result<Vec<(String, String)>> {
             _ => Err(Error::BadSpec {
                 spec: spec.to_string(),
                 message: format!("option `{pair}` is not key=value"),
-                valid: valid_kinds(),
+                valid: String::new(),
             }),
         })
         .collect()
-}
-
-/// Loads the tokenizer a spec names, resolving relative paths against the working folder.
-pub fn load(spec: &str) -> Result<Box<dyn Tokenizer>> {
-    load_spec(Spec::parse(spec)?)
-}
-
-/// Loads the tokenizer a spec names, resolving relative paths against `base`.
-pub fn load_in(spec: &str, base: &Path) -> Result<Box<dyn Tokenizer>> {
-    load_spec(Spec::parse_in(spec, base)?)
-}
-
-/// Dispatches a parsed spec to its engine's loader.
-pub fn load_spec(spec: Spec) -> Result<Box<dyn Tokenizer>> {
-    match spec.kind.as_str() {
-        "ws" | "words" | "regex" => crate::simple::load(spec),
-        "pretok" => crate::pretok::load(spec),
-        "maxmatch" => crate::maxmatch::load(spec),
-        "fst" => crate::fst::load(spec),
-        "bpe" | "tiktoken" | "spm" => crate::bpe::load(spec),
-        "wordpiece" => crate::wordpiece::load(spec),
-        "rules" => crate::rules::load(spec),
-        other => unreachable!("kind `{other}` is in KINDS but has no loader"),
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn never(_: Spec) -> Result<Box<dyn Tokenizer>> {
+        unimplemented!("only parsed here")
+    }
+
+    const PLAIN: Kind = Kind::new("plain", "plain:ARG", "an argument taken whole", never);
+    const OPTIONS: Kind = Kind::new("opts", "opts:ARG?k=v", "options", never).with_options();
+
     #[test]
     fn kind_arg_and_options() {
-        let mut s = Spec::parse("pretok:gpt2").unwrap();
-        assert_eq!((s.kind.as_str(), s.arg.as_str()), ("pretok", "gpt2"));
+        assert_eq!(Spec::kind_name(" opts:a?x=1 "), "opts");
+        assert_eq!(Spec::kind_name("ws"), "ws");
+        let mut s = Spec::parse_as(&OPTIONS, "opts:a:b?x=1", Path::new("")).unwrap();
+        assert_eq!((s.kind.as_str(), s.arg.as_str()), ("opts", "a:b"));
+        assert_eq!(s.take_option("x").as_deref(), Some("1"));
         assert!(s.take_option("x").is_none());
         assert!(s.finish(&[]).is_ok());
     }
 
     #[test]
-    fn regex_keeps_question_marks_and_colons() {
-        let s = Spec::parse(r"regex:\w+(?:'\w+)?|https?://\S+").unwrap();
+    fn kinds_without_options_keep_question_marks_and_colons() {
+        let s = Spec::parse_as(&PLAIN, r"plain:\w+(?:'\w+)?|https?://\S+", Path::new("")).unwrap();
         assert_eq!(s.arg, r"\w+(?:'\w+)?|https?://\S+");
     }
 
     #[test]
-    fn unknown_kind_lists_valid_kinds() {
-        let e = Spec::parse("bogus:x").unwrap_err().to_string();
-        assert!(e.contains("unknown tokenizer kind `bogus`"), "{e}");
-        assert!(e.contains("ws, words, regex:PATTERN"), "{e}");
+    fn a_spec_of_another_kind_is_refused() {
+        let e = Spec::parse_as(&PLAIN, "opts:a", Path::new(""))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not a `plain:` spec"), "{e}");
     }
 
     #[test]
@@ -277,7 +227,7 @@ mod tests {
 
     #[test]
     fn relative_paths_resolve_against_base() {
-        let s = Spec::parse_in("ws:x", Path::new("/tmp/ws")).unwrap();
+        let s = Spec::parse_as(&PLAIN, "plain:x", Path::new("/tmp/ws")).unwrap();
         assert_eq!(s.path(), PathBuf::from("/tmp/ws/x"));
     }
 }

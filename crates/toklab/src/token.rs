@@ -1,7 +1,9 @@
 //! The span model every engine speaks: tokens are byte spans of the *original* text, so views
 //! and comparisons need nothing engine-specific.
 
+use std::any::Any;
 use std::fmt;
+use std::sync::Arc;
 
 /// A half-open byte range `[start, end)` into the original input, always on UTF-8 char
 /// boundaries, so that every view can slice the text it was given without re-normalizing.
@@ -154,9 +156,44 @@ impl fmt::Display for SourceLoc {
     }
 }
 
+/// An engine's own account of why a token exists, for engines whose provenance is more than
+/// a few numbers (the rule engine: step, chart type, sem-class, the entry's file line). The
+/// core knows it only through this trait, so it names no engine; the engine that made it can
+/// get its type back with [`Origin::detail_as`].
+///
+/// Implement it (an empty `impl` will do) for a `Display + Debug + PartialEq + Send + Sync +
+/// 'static` type; equality and downcasting come with it ([`ProvenanceAny`]).
+pub trait Provenance: fmt::Display + fmt::Debug + Send + Sync + ProvenanceAny {
+    /// The resource-file entry that made the token, if one did, so a view can point at it.
+    fn source(&self) -> Option<&SourceLoc> {
+        None
+    }
+}
+
+/// The parts of [`Provenance`] that every `PartialEq + 'static` type has: a view as [`Any`]
+/// for downcasting, and equality across trait objects (equal when of the same type and equal
+/// as that type). Implemented for all such types; never implement it by hand.
+pub trait ProvenanceAny: Any {
+    /// This value as [`Any`], to downcast to the engine's type.
+    fn as_any(&self) -> &dyn Any;
+    /// Whether `other` is a value of the same type, equal to this one.
+    fn same_as(&self, other: &dyn Any) -> bool;
+}
+
+impl<T: Any + PartialEq> ProvenanceAny for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn same_as(&self, other: &dyn Any) -> bool {
+        other.downcast_ref::<T>() == Some(self)
+    }
+}
+
 /// Why a token exists: the provenance the workbench shows when a token is selected.
-/// Each engine family has its own variant.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+/// The small variants hold only numbers and static names, so most engines' tokens cost no
+/// allocation; an engine with more to say uses [`Origin::Detail`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Origin {
     /// No more to say than the engine's name.
     #[default]
@@ -178,11 +215,45 @@ pub enum Origin {
     /// A subword model's token: its id, and the rank of the merge rule that makes it (`None`
     /// for base symbols, special tokens and models without merges such as WordPiece).
     Subword { id: u32, rank: Option<u32> },
-    /// A rule-engine token: the step, utoken's chart type and sem-class, the entry's file line.
-    /// Boxed so every other engine's tokens stay small (a token is copied millions of times
-    /// when a corpus is tokenized).
-    Rule(Box<crate::rules::RuleOrigin>),
+    /// An engine's own provenance (the rule engine's `RuleOrigin`). Behind a pointer so every
+    /// other engine's tokens stay small (a token is copied millions of times when a corpus is
+    /// tokenized), and shared so copying a token does not copy it.
+    Detail(Arc<dyn Provenance>),
 }
+
+impl Origin {
+    /// An engine's own provenance as an origin.
+    pub fn detail(provenance: impl Provenance) -> Origin {
+        Origin::Detail(Arc::new(provenance))
+    }
+
+    /// The engine's provenance, when it is of type `T`.
+    pub fn detail_as<T: Provenance>(&self) -> Option<&T> {
+        match self {
+            // Deref to the trait object first: `as_any` on the `Arc` itself would see the Arc.
+            Origin::Detail(detail) => (**detail).as_any().downcast_ref::<T>(),
+            _ => None,
+        }
+    }
+
+    /// The resource-file entry that made the token, when the engine knows one.
+    pub fn source(&self) -> Option<&SourceLoc> {
+        match self {
+            Origin::Detail(detail) => detail.source(),
+            _ => None,
+        }
+    }
+}
+
+/// Provenances are equal when of the same type and equal as that type, so tokens compare
+/// whatever engine made them.
+impl PartialEq for dyn Provenance {
+    fn eq(&self, other: &dyn Provenance) -> bool {
+        self.same_as(other.as_any())
+    }
+}
+
+impl Eq for dyn Provenance {}
 
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -216,7 +287,7 @@ impl fmt::Display for Origin {
                 rank: Some(rank),
             } => write!(f, "id {id}, merge rank {rank}"),
             Origin::Subword { id, rank: None } => write!(f, "id {id}"),
-            Origin::Rule(rule) => write!(f, "{rule}"),
+            Origin::Detail(detail) => write!(f, "{detail}"),
         }
     }
 }
@@ -376,6 +447,49 @@ mod tests {
 
     fn tok(start: usize, end: usize) -> Token {
         Token::new(Span::new(start, end), TokenKind::Word)
+    }
+
+    #[test]
+    fn a_token_stays_small() {
+        // Tokens are copied millions of times over a corpus; 72 bytes is what they cost since
+        // the rule engine's provenance went behind a pointer.
+        assert_eq!(std::mem::size_of::<Token>(), 72);
+        assert!(std::mem::size_of::<Origin>() <= 24);
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct Entry(SourceLoc);
+
+    impl fmt::Display for Entry {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "entry {}", self.0)
+        }
+    }
+
+    impl Provenance for Entry {
+        fn source(&self) -> Option<&SourceLoc> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn detail_origins_compare_downcast_and_name_their_source() {
+        let at = |line| SourceLoc {
+            file: Arc::from("x.txt"),
+            line,
+        };
+        let a = Origin::detail(Entry(at(3)));
+        assert_eq!(a, Origin::detail(Entry(at(3))));
+        assert_ne!(a, Origin::detail(Entry(at(4))));
+        assert_ne!(a, Origin::Engine);
+        assert_eq!(a.clone(), a);
+        assert_eq!(a.detail_as::<Entry>().map(|e| e.0.line), Some(3));
+        assert_eq!(
+            a.source().map(|s| s.to_string()).as_deref(),
+            Some("x.txt:3")
+        );
+        assert_eq!(a.to_string(), "entry x.txt:3");
+        assert!(Origin::Engine.detail_as::<Entry>().is_none());
     }
 
     #[test]

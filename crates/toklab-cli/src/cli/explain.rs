@@ -24,7 +24,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = stdout.lock();
     let result = (|| -> anyhow::Result<()> {
         if let Some(text) = &args.text {
-            out.write_all(tokenizer.explain(text).to_text(text).as_bytes())?;
+            out.write_all(tokenizer.explain(text).to_text().as_bytes())?;
             return Ok(());
         }
         let mut lines = Lines::open(args.input.as_deref(), false)?;
@@ -35,7 +35,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             first = false;
             writeln!(out, "# {}", toklab::engine::quote(&text))?;
-            out.write_all(tokenizer.explain(&text).to_text(&text).as_bytes())?;
+            out.write_all(tokenizer.explain(&text).to_text().as_bytes())?;
         }
         Ok(())
     })();

@@ -2,11 +2,17 @@
 
 use std::process::ExitCode;
 
-use toklab::spec::KINDS;
+use toklab::Registry;
 
 pub fn run() -> anyhow::Result<ExitCode> {
-    let width = KINDS.iter().map(|k| k.usage.len()).max().unwrap_or(0);
-    for kind in KINDS {
+    let registry = Registry::builtin();
+    let width = registry
+        .kinds()
+        .iter()
+        .map(|k| k.usage.len())
+        .max()
+        .unwrap_or(0);
+    for kind in registry.kinds() {
         println!("{:<width$}  {}", kind.usage, kind.about);
     }
     println!(

@@ -15,8 +15,9 @@ use std::sync::Arc;
 use super::merge::NO_ID;
 use super::model::{BpeModel, Piece};
 use super::trace::{BpeTrace, PieceTrace};
-use crate::engine::{Tokenizer, Trace, quote};
+use crate::engine::Tokenizer;
 use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
+use crate::trace::{Trace, quote};
 
 /// A loaded BPE model under a name, with what loading found.
 pub struct BpeTokenizer {
@@ -123,6 +124,13 @@ pub(crate) fn piece_tokens(model: &BpeModel, text: &str, piece: &Piece, tokens: 
     }
 }
 
+impl BpeTokenizer {
+    /// Each piece with its merge steps, what followed them, and its tokens.
+    pub fn trace(&self, text: &str) -> BpeTrace {
+        explain(&self.model, text)
+    }
+}
+
 impl Tokenizer for BpeTokenizer {
     fn name(&self) -> &str {
         &self.name
@@ -137,7 +145,7 @@ impl Tokenizer for BpeTokenizer {
     }
 
     fn explain(&self, text: &str) -> Trace {
-        Trace::Bpe(explain(&self.model, text))
+        self.trace(text).into_trace(text)
     }
 
     fn warnings(&self) -> Vec<String> {
@@ -296,8 +304,10 @@ mod tests {
         let step = &steps.derivation.steps[0];
         assert_eq!((step.rank, step.start, step.end), (0, 1, 3));
         assert_eq!(steps.other.as_ref().unwrap().parts_at, None);
-        let lines = Trace::Bpe(trace.clone()).lines(text);
-        let shown = Trace::Bpe(trace).to_text(text);
+        let trace = trace.into_trace(text);
+        let lines = trace.lines();
+        let shown = trace.to_text();
+        assert_eq!(trace.merge_words().len(), 1);
         assert!(
             shown.contains("step   1 «a» ⟩ «b» → «ab»  rule #1 rank 0 at token 1"),
             "{shown}"

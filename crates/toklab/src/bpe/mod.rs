@@ -38,7 +38,7 @@ pub use trace::{BpeTrace, PieceTrace};
 use crate::engine::Tokenizer;
 use crate::error::Result;
 use crate::merges::Semantics;
-use crate::spec::Spec;
+use crate::spec::{Kind, Spec};
 use load::tiktoken;
 use spm::{SpmModel, SpmTokenizer};
 
@@ -86,6 +86,33 @@ impl Subword {
         }
     }
 }
+
+/// `bpe:DIR|FILE.json`: a GPT-2 folder or a HuggingFace `tokenizer.json`.
+pub const BPE: Kind = Kind::new(
+    "bpe",
+    "bpe:DIR|FILE.json",
+    "BPE model: GPT-2 folder (encoder.json + vocab.bpe) or HuggingFace tokenizer.json; ?pattern=gpt2|cl100k|o200k|none&special=all|none&semantics=sp|hf",
+    load,
+)
+.with_options();
+
+/// `tiktoken:FILE`: a tiktoken rank file.
+pub const TIKTOKEN: Kind = Kind::new(
+    "tiktoken",
+    "tiktoken:FILE",
+    "tiktoken rank file; ?pattern=r50k|p50k|p50k_edit|cl100k|o200k (default from the file name)&special=all|none&semantics=sp|hf",
+    load,
+)
+.with_options();
+
+/// `spm:FILE.model`: a SentencePiece model.
+pub const SPM: Kind = Kind::new(
+    "spm",
+    "spm:FILE.model",
+    "SentencePiece model, BPE or unigram (its normalizer, ▁ for spaces, byte fallback); ?semantics=sp|hf for BPE",
+    load,
+)
+.with_options();
 
 /// Loads `bpe:`, `tiktoken:` and `spm:` specs.
 pub fn load(spec: Spec) -> Result<Box<dyn Tokenizer>> {

@@ -4,9 +4,8 @@
 //! merges view also replays), what the model adds around the merges (a whole-piece lookup,
 //! byte fallback, the unknown token, SentencePiece's unused pieces), and the tokens with ids.
 
-use crate::engine::{Role, TraceLine, quote};
-use crate::merges::WordSteps;
 use crate::token::Span;
+use crate::trace::{Role, Trace, TraceLine, WordSteps, quote};
 
 /// Every piece of the text, in order.
 #[derive(Clone, Debug)]
@@ -41,6 +40,13 @@ impl BpeTrace {
     /// The words with merge steps, for the workbench's merges view.
     pub fn words(&self) -> impl Iterator<Item = &WordSteps> {
         self.pieces.iter().filter_map(|p| p.steps.as_ref())
+    }
+
+    /// The trace as `explain` returns it: the lines, and the words for the merges view.
+    pub fn into_trace(self, text: &str) -> Trace {
+        let lines = self.lines(text);
+        let words = self.pieces.into_iter().filter_map(|p| p.steps).collect();
+        Trace::with_merges(lines, words)
     }
 
     /// The trace as display lines: a line per piece, then its merge steps (each line's span

@@ -84,7 +84,7 @@ impl Alphabet {
             IDENTITY => "?".into(),
             UNKNOWN => "@_UNKNOWN_SYMBOL_@".into(),
             _ => match self.char_of(sym) {
-                Some(c) => crate::engine::quote(&c.to_string()),
+                Some(c) => crate::trace::quote(&c.to_string()),
                 None => format!("#{sym}"),
             },
         }

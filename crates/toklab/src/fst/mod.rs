@@ -29,10 +29,11 @@ pub use matrix::Matrix;
 pub use network::{Edge, EdgeKind, Network};
 pub use trace::{FstStep, FstTrace};
 
-use crate::engine::{Tokenizer, Trace};
+use crate::engine::Tokenizer;
 use crate::error::{Error, Result};
-use crate::spec::Spec;
+use crate::spec::{Kind, Spec};
 use crate::token::Tokenization;
+use crate::trace::Trace;
 
 /// Which of the paper's representations runs the network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,7 +225,7 @@ impl Tokenizer for FstTokenizer {
     }
 
     fn explain(&self, text: &str) -> Trace {
-        Trace::Fst(self.trace(text))
+        Trace::new(self.trace(text).lines(text))
     }
 
     fn warnings(&self) -> Vec<String> {
@@ -235,6 +236,15 @@ impl Tokenizer for FstTokenizer {
         vec![self.path.clone()]
     }
 }
+
+/// `fst:FILE[?repr=matrix|da]`: a finite-state tokenizer.
+pub const KIND: Kind = Kind::new(
+    "fst",
+    "fst:FILE[?repr=matrix|da]",
+    "a finite-state tokenizer (foma .fst, AT&T, Datok .matok/.datok) run as Datok runs it",
+    load,
+)
+.with_options();
 
 /// Loads `fst:FILE[?repr=matrix|da]`.
 pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {

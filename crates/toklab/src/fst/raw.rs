@@ -45,7 +45,7 @@ impl RawSymbol {
             RawSymbol::Boundary => "TB".into(),
             RawSymbol::Identity => "?".into(),
             RawSymbol::Unknown => "@_UNKNOWN_SYMBOL_@".into(),
-            RawSymbol::Char(c) => crate::engine::quote(&c.to_string()),
+            RawSymbol::Char(c) => crate::trace::quote(&c.to_string()),
             RawSymbol::Multi(name) => name.clone(),
         }
     }

@@ -3,8 +3,8 @@
 //! remembered, and each backtrack with the characters it reads again.
 
 use super::runner::{Observer, Via};
-use crate::engine::{Role, TraceLine, quote};
 use crate::token::{Span, Tokenization};
+use crate::trace::{Role, TraceLine, quote};
 
 /// One step of the automaton. Positions are byte offsets into the text; states are the
 /// network's numbers (the start is 1), the same for both representations.

@@ -12,10 +12,11 @@ pub use dict::WordList;
 
 use std::path::PathBuf;
 
-use crate::engine::{Role, Tokenizer, Trace, TraceLine, quote};
+use crate::engine::Tokenizer;
 use crate::error::Result;
-use crate::spec::Spec;
+use crate::spec::{Kind, Spec};
 use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
+use crate::trace::{Role, Trace, TraceLine, quote};
 
 /// The scanning direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,8 +185,8 @@ impl MaxMatch {
         }
     }
 
-    /// Both segmentations and the spans where they disagree.
-    pub fn analyse(&self, text: &str) -> MaxMatchTrace {
+    /// Both segmentations and the spans where they disagree (what `tokenize` chooses from).
+    pub fn trace(&self, text: &str) -> MaxMatchTrace {
         let forward = segment(&self.words, text, Direction::Forward);
         let backward = segment(&self.words, text, Direction::Backward);
         let ambiguous = ambiguous_spans(&forward, &backward);
@@ -204,7 +205,7 @@ impl Tokenizer for MaxMatch {
     }
 
     fn tokenize(&self, text: &str) -> Tokenization {
-        let trace = self.analyse(text);
+        let trace = self.trace(text);
         let tokens = trace
             .chosen()
             .iter()
@@ -229,7 +230,7 @@ impl Tokenizer for MaxMatch {
     }
 
     fn explain(&self, text: &str) -> Trace {
-        Trace::MaxMatch(self.analyse(text))
+        Trace::new(self.trace(text).lines(text))
     }
 
     fn warnings(&self) -> Vec<String> {
@@ -307,6 +308,15 @@ impl MaxMatchTrace {
         lines
     }
 }
+
+/// `maxmatch:DICT?dir=fwd|bwd`: longest dictionary words.
+pub const KIND: Kind = Kind::new(
+    "maxmatch",
+    "maxmatch:DICT?dir=fwd|bwd",
+    "longest dictionary words (one word per line), forward or backward; where the two directions disagree is marked ambiguous",
+    load,
+)
+.with_options();
 
 /// Loads `maxmatch:DICT?dir=fwd|bwd`.
 pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {

@@ -248,16 +248,7 @@ impl Dictionary {
     /// Shows a dictionary string: text where it is valid UTF-8, with control characters and
     /// bytes that are not made visible (`\n`, `\x9f`).
     pub fn show(s: &[u8]) -> String {
-        let mut out = String::new();
-        for chunk in s.utf8_chunks() {
-            // The trace's quoting makes control characters visible; drop its «» marks.
-            let quoted = crate::engine::quote(chunk.valid());
-            out.push_str(&quoted['«'.len_utf8()..quoted.len() - '»'.len_utf8()]);
-            for b in chunk.invalid() {
-                out.push_str(&format!("\\x{b:02x}"));
-            }
-        }
-        out
+        crate::trace::show_bytes(s)
     }
 
     /// Shows rule `index` as `«u» ⟩ «v»`.

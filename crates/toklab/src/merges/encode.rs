@@ -18,35 +18,7 @@ use std::collections::BinaryHeap;
 
 use super::dict::{Dictionary, NO_ID, symbol_ends};
 
-/// Which of the paper's two tie-breaking semantics to follow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Semantics {
-    /// Definition 3: always the highest-priority applicable rule, leftmost. What HuggingFace
-    /// tokenizers, tiktoken and SentencePiece actually do (conformance/bpe/data/formal).
-    SentencePiece,
-    /// Definition 4: apply the chosen rule everywhere, left to right, then choose again. What
-    /// OpenAI's original GPT-2 `encoder.py` does.
-    HuggingFace,
-}
-
-impl Semantics {
-    /// The short name used in specs and output (`sp`, `hf`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Semantics::SentencePiece => "sp",
-            Semantics::HuggingFace => "hf",
-        }
-    }
-
-    /// Parses `sp` / `hf` (as in `semantics=sp|hf`).
-    pub fn parse(name: &str) -> Option<Semantics> {
-        match name {
-            "sp" | "sentencepiece" => Some(Semantics::SentencePiece),
-            "hf" | "huggingface" => Some(Semantics::HuggingFace),
-            _ => None,
-        }
-    }
-}
+pub use crate::trace::Semantics;
 
 /// One applied merge, as the encoder sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

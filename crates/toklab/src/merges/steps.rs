@@ -5,39 +5,7 @@
 use super::dict::{Dictionary, symbol_ends};
 use super::encode::{MergeEvent, Semantics, encode_observed};
 
-/// One derivation step `φ ⟩ u ⟩ v ⟩ φ' ⇒ φ ⟩ uv ⟩ φ'`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Step {
-    /// Index of the rule in the dictionary (its priority order).
-    pub rule: usize,
-    /// The rule's rank.
-    pub rank: u32,
-    /// `|φ|`: the index of the left token `u` in the tokenization before the step.
-    pub position: usize,
-    /// Byte offsets in the word: where `u` starts, where `v` starts, where `v` ends.
-    pub start: usize,
-    /// Byte offset where `v` starts.
-    pub split: usize,
-    /// Byte offset where `v` ends.
-    pub end: usize,
-    /// Which rule choice this step belongs to (HuggingFace applies one choice many times).
-    pub pass: usize,
-}
-
-/// A word's whole derivation under one semantics, replayable step by step.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Derivation {
-    /// Which library's order of merging.
-    pub semantics: Semantics,
-    /// The word, as bytes.
-    pub word: Vec<u8>,
-    /// End offsets of `T∅(w)`, the initial symbols.
-    pub initial: Vec<usize>,
-    /// The merges in order.
-    pub steps: Vec<Step>,
-    /// End offsets of the final tokenization.
-    pub result: Vec<usize>,
-}
+pub use crate::trace::{Derivation, Step, split_at_ends};
 
 impl Derivation {
     /// Derives `word` under `semantics`.
@@ -66,40 +34,6 @@ impl Derivation {
             result,
         }
     }
-
-    /// End offsets of the tokenization after the first `k` steps (`τ_k`); `k` is clamped to
-    /// the number of steps.
-    pub fn ends_after(&self, k: usize) -> Vec<usize> {
-        let mut ends = self.initial.clone();
-        for step in &self.steps[..k.min(self.steps.len())] {
-            if let Ok(i) = ends.binary_search(&step.split) {
-                ends.remove(i);
-            }
-        }
-        ends
-    }
-
-    /// The tokens after `k` steps, as byte strings.
-    pub fn tokens_after(&self, k: usize) -> Vec<&[u8]> {
-        split_at_ends(&self.word, &self.ends_after(k))
-    }
-
-    /// The final tokens as byte strings.
-    pub fn tokens(&self) -> Vec<&[u8]> {
-        split_at_ends(&self.word, &self.result)
-    }
-}
-
-/// Cuts `s` at the given end offsets.
-pub fn split_at_ends<'a>(s: &'a [u8], ends: &[usize]) -> Vec<&'a [u8]> {
-    let mut at = 0;
-    ends.iter()
-        .map(|&e| {
-            let piece = &s[at..e];
-            at = e;
-            piece
-        })
-        .collect()
 }
 
 /// Both derivations of a word and where they part.

@@ -4,38 +4,10 @@
 
 use super::dict::Dictionary;
 use super::steps::{Comparison, Derivation};
-use crate::engine::{Role, TraceLine, quote};
 use crate::token::Span;
+use crate::trace::{Role, Trace, TraceLine, quote};
 
-/// The steps for one word (pre-token) of a text.
-#[derive(Clone, Debug)]
-pub struct WordSteps {
-    /// Where the word is in the original text.
-    pub span: Span,
-    /// The word's derivation under the semantics shown.
-    pub derivation: Derivation,
-    /// The rule of each step shown as `«u» ⟩ «v»`, rendered once so the trace needs no
-    /// dictionary to be displayed.
-    pub rules: Vec<String>,
-    /// When both semantics were derived: the other one's steps and where they part.
-    pub other: Option<OtherSemantics>,
-    /// Where each byte offset of the word (`0..=len`) lies in the original text, when the word
-    /// is not simply the text under `span`: a BPE model's inserted prefix space, SentencePiece's
-    /// normalized text. `None` means offset `i` is `span.start + i`.
-    pub to_text: Option<Vec<usize>>,
-}
-
-/// The semantics not shown in the trace lines, kept whole so the workbench's merges tab can
-/// replay both side by side.
-#[derive(Clone, Debug)]
-pub struct OtherSemantics {
-    /// The first step (0-based) where the two semantics differ, `None` if they never do.
-    pub parts_at: Option<usize>,
-    /// The derivation under the other semantics.
-    pub derivation: Derivation,
-    /// Its rules shown as `«u» ⟩ «v»`, one per step.
-    pub rules: Vec<String>,
-}
+pub use crate::trace::{OtherSemantics, WordSteps};
 
 impl WordSteps {
     /// The steps of `word` (found at `span`) under one semantics.
@@ -69,101 +41,6 @@ impl WordSteps {
             rules,
         });
         steps
-    }
-
-    /// The original text that bytes `start..end` of the word came from, widened to whole
-    /// characters: a byte-level merge can join part of a character, but a highlighted span
-    /// must not cut one.
-    pub fn text_span(&self, text: &str, start: usize, end: usize) -> Span {
-        let at = |i: usize| match &self.to_text {
-            Some(map) => map[i.min(map.len() - 1)],
-            None => self.span.start + i,
-        };
-        let clamp = |x: usize| x.clamp(self.span.start, self.span.end.min(text.len()));
-        let mut from = clamp(at(start));
-        let mut to = clamp(at(end)).max(from);
-        while !text.is_char_boundary(from) {
-            from -= 1;
-        }
-        while !text.is_char_boundary(to) {
-            to += 1;
-        }
-        Span::new(from, to)
-    }
-
-    /// One line about the derivation: symbols, steps, semantics, and where the other parts.
-    pub fn summary(&self) -> String {
-        let d = &self.derivation;
-        let mut out = format!(
-            "{} symbols, {} steps ({})",
-            d.initial.len(),
-            d.steps.len(),
-            d.semantics.name()
-        );
-        if let Some(other) = &self.other {
-            out.push_str(&match other.parts_at {
-                None => "; both semantics take the same steps".to_string(),
-                Some(k) => format!(
-                    "; {} parts at step {}",
-                    other.derivation.semantics.name(),
-                    k + 1
-                ),
-            });
-        }
-        out
-    }
-
-    /// A line per step (its span the text the merged token covers), then the result and,
-    /// when the semantics part, the other semantics' result.
-    pub fn step_lines(&self, text: &str, depth: usize) -> Vec<TraceLine> {
-        let d = &self.derivation;
-        let show = |s: &[u8]| Dictionary::show(s);
-        let mut lines = Vec::with_capacity(d.steps.len() + 2);
-        for (k, step) in d.steps.iter().enumerate() {
-            let parted = self.other.as_ref().is_some_and(|o| o.parts_at == Some(k));
-            let merged = show(&d.word[step.start..step.end]);
-            lines.push(
-                TraceLine::new(depth, Some(self.text_span(text, step.start, step.end)))
-                    .part(
-                        if parted { Role::Backtrack } else { Role::Label },
-                        format!("step {:>3} ", k + 1),
-                    )
-                    .part(Role::Plain, format!("{} ", self.rules[k]))
-                    .part(Role::Token, format!("→ «{merged}»"))
-                    .part(
-                        Role::Detail,
-                        format!(
-                            "  rule #{} rank {} at token {}",
-                            step.rule + 1,
-                            step.rank,
-                            step.position
-                        ),
-                    ),
-            );
-        }
-        let tokens = |ends: &[usize]| {
-            super::steps::split_at_ends(&d.word, ends)
-                .into_iter()
-                .map(|t| format!("«{}»", show(t)))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        lines.push(
-            TraceLine::new(depth, Some(self.span))
-                .part(Role::Label, "result ")
-                .part(Role::Token, tokens(&d.result)),
-        );
-        if let Some(other) = self.other.as_ref().filter(|o| o.parts_at.is_some()) {
-            lines.push(
-                TraceLine::new(depth, Some(self.span))
-                    .part(
-                        Role::Backtrack,
-                        format!("{:<7}", other.derivation.semantics.name()),
-                    )
-                    .part(Role::Token, tokens(&other.derivation.result)),
-            );
-        }
-        lines
     }
 }
 
@@ -208,6 +85,11 @@ impl MergeTrace {
             lines.extend(word.step_lines(text, 1));
         }
         lines
+    }
+
+    /// The trace as `explain` returns it: the lines, and the words for the merges view.
+    pub fn into_trace(self, text: &str) -> Trace {
+        Trace::with_merges(self.lines(text), self.words)
     }
 }
 

@@ -53,7 +53,7 @@ pub use split::RegexSplit;
 use crate::engine::Tokenizer;
 use crate::error::Result;
 use crate::simple::{MatchTokenizer, Matcher};
-use crate::spec::Spec;
+use crate::spec::{Kind, Spec};
 
 /// The pre-tokenizers by name, for `pretok:NAME` and its error message.
 pub const NAMES: &[&str] = &["gpt2", "cl100k", "o200k"];
@@ -78,6 +78,14 @@ pub fn pattern(name: &str) -> Option<&'static str> {
         _ => None,
     }
 }
+
+/// `pretok:NAME`: a BPE pre-tokenizer's pieces, without a model.
+pub const KIND: Kind = Kind::new(
+    "pretok",
+    "pretok:gpt2|cl100k|o200k",
+    "a BPE pre-tokenizer's pieces",
+    load,
+);
 
 /// Loads `pretok:NAME`.
 pub fn load(spec: Spec) -> Result<Box<dyn Tokenizer>> {

@@ -11,8 +11,9 @@
 use std::io::{self, Write};
 
 use super::normalize::normalize;
+use super::origin::RuleOrigin;
 use crate::offsets::CodePoints;
-use crate::token::{Origin, Tokenization};
+use crate::token::Tokenization;
 
 /// Writes the chart record of one line.
 pub fn write(out: &mut dyn Write, id: usize, text: &str, tokens: &Tokenization) -> io::Result<()> {
@@ -48,9 +49,9 @@ pub fn write(out: &mut dyn Write, id: usize, text: &str, tokens: &Tokenization) 
             (Some(a), Some(b)) if !token.span.is_empty() => map.span(a, b + 1),
             _ => (cp.at(token.span.start) as u32, cp.at(token.span.end) as u32),
         };
-        let (chart_type, sem_class) = match &token.origin {
-            Origin::Rule(o) => (o.chart_type.as_str().to_string(), o.sem_class.clone()),
-            _ => (token.kind.name().to_uppercase(), None),
+        let (chart_type, sem_class) = match token.origin.detail_as::<RuleOrigin>() {
+            Some(o) => (o.chart_type.as_str().to_string(), o.sem_class.clone()),
+            None => (token.kind.name().to_uppercase(), None),
         };
         write!(
             out,

@@ -38,10 +38,11 @@ pub use diag::{Diagnostic, Severity};
 pub use origin::{ChartType, RuleOrigin, Step};
 pub use trace::RuleTrace;
 
-use crate::engine::{Tokenizer, Trace};
+use crate::engine::Tokenizer;
 use crate::error::Result;
-use crate::spec::Spec;
+use crate::spec::{Kind, Spec};
 use crate::token::{Origin, Span, Token, Tokenization};
+use crate::trace::Trace;
 use engine::{Rules, Run, Tok};
 use line::FileRole;
 use resources::Resources;
@@ -217,6 +218,39 @@ impl RulesTokenizer {
         &self.rules.res.entries
     }
 
+    /// The recursion tree of every line: segments, the step that split each, tokens found.
+    pub fn trace(&self, text: &str) -> RuleTrace {
+        let mut lines = Vec::new();
+        for (offset, line) in text_lines(text) {
+            let (sentence, toks, events) = self.line_tokens(line, true);
+            let mut entries: Vec<(u32, crate::token::SourceLoc)> = Vec::new();
+            let events = events.unwrap_or_default();
+            for event in &events {
+                let tokens = match &event.what {
+                    engine::EventKind::Split { tokens, .. }
+                    | engine::EventKind::Main { tokens } => tokens.as_slice(),
+                    engine::EventKind::Guard { .. } => &[],
+                };
+                for t in tokens {
+                    if let Some(id) = t.entry
+                        && !entries.iter().any(|(i, _)| *i == id)
+                    {
+                        entries.push((id, self.rules.res.entries[id as usize].loc.clone()));
+                    }
+                }
+            }
+            let _ = toks;
+            lines.push(trace::LineTrace {
+                offset,
+                orig: sentence.orig,
+                chars: sentence.chars,
+                events,
+                entries,
+            });
+        }
+        RuleTrace { lines }
+    }
+
     /// Tokenizes one line (no line breaks) into engine tokens.
     fn line_tokens(
         &self,
@@ -229,14 +263,14 @@ impl RulesTokenizer {
     }
 
     fn origin(&self, tok: &Tok) -> Origin {
-        Origin::Rule(Box::new(RuleOrigin {
+        Origin::detail(RuleOrigin {
             step: tok.step,
             chart_type: tok.chart_type.clone(),
             sem_class: tok.sem_class.clone(),
             entry: tok
                 .entry
                 .map(|id| self.rules.res.entries[id as usize].loc.clone()),
-        }))
+        })
     }
 }
 
@@ -347,35 +381,7 @@ impl Tokenizer for RulesTokenizer {
     }
 
     fn explain(&self, text: &str) -> Trace {
-        let mut lines = Vec::new();
-        for (offset, line) in text_lines(text) {
-            let (sentence, toks, events) = self.line_tokens(line, true);
-            let mut entries: Vec<(u32, crate::token::SourceLoc)> = Vec::new();
-            let events = events.unwrap_or_default();
-            for event in &events {
-                let tokens = match &event.what {
-                    engine::EventKind::Split { tokens, .. }
-                    | engine::EventKind::Main { tokens } => tokens.as_slice(),
-                    engine::EventKind::Guard { .. } => &[],
-                };
-                for t in tokens {
-                    if let Some(id) = t.entry
-                        && !entries.iter().any(|(i, _)| *i == id)
-                    {
-                        entries.push((id, self.rules.res.entries[id as usize].loc.clone()));
-                    }
-                }
-            }
-            let _ = toks;
-            lines.push(trace::LineTrace {
-                offset,
-                orig: sentence.orig,
-                chars: sentence.chars,
-                events,
-                entries,
-            });
-        }
-        Trace::Rules(RuleTrace { lines })
+        Trace::new(self.trace(text).lines(text))
     }
 
     fn warnings(&self) -> Vec<String> {
@@ -406,10 +412,7 @@ impl Tokenizer for RulesTokenizer {
 /// them (skipping bad lines) and every finding is returned, errors and warnings, in load
 /// order. An error only when the spec itself is wrong.
 pub fn diagnose(spec: &str, base: &Path) -> Result<Vec<Diagnostic>> {
-    let mut spec = Spec::parse_in(spec, base)?;
-    if spec.kind != "rules" {
-        return Err(spec.bad("not a rules: spec"));
-    }
+    let mut spec = Spec::parse_as(&KIND, spec, base)?;
     let (path, mut options) = options_of(&mut spec)?;
     options.strict = false;
     let tokenizer = if path.is_file() {
@@ -438,6 +441,15 @@ fn options_of(spec: &mut Spec) -> Result<(PathBuf, LoadOptions)> {
         },
     ))
 }
+
+/// `rules:DIR?lang=LC` or `rules:FILE`: utoken's rule files.
+pub const KIND: Kind = Kind::new(
+    "rules",
+    "rules:DIR?lang=LC",
+    "utoken's rule files run as utoken runs them (also rules:FILE; options simple=true, strict=false)",
+    load,
+)
+.with_options();
 
 /// Loads `rules:DIR?lang=LC&simple=true&strict=false` or `rules:FILE`.
 pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {

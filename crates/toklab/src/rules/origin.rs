@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::token::{SourceLoc, TokenKind};
+use crate::token::{Provenance, SourceLoc, TokenKind};
 
 /// utoken's ordered tokenization steps (1 is normalization, 20 the final whitespace split).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -281,6 +281,12 @@ pub struct RuleOrigin {
     pub sem_class: Option<Arc<str>>,
     /// The resource line of the entry that matched (dictionary steps only).
     pub entry: Option<SourceLoc>,
+}
+
+impl Provenance for RuleOrigin {
+    fn source(&self) -> Option<&SourceLoc> {
+        self.entry.as_ref()
+    }
 }
 
 impl fmt::Display for RuleOrigin {

@@ -4,8 +4,8 @@
 
 use super::engine::{Event, EventKind, Tok};
 use super::origin::Step;
-use crate::engine::{Role, TraceLine, quote};
 use crate::token::{SourceLoc, Span};
+use crate::trace::{Role, TraceLine, quote};
 
 /// The trace of one text.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,10 +5,11 @@ mod regex;
 mod whitespace;
 mod words;
 
-use crate::engine::{Role, Tokenizer, Trace, TraceLine, quote};
+use crate::engine::Tokenizer;
 use crate::error::Result;
-use crate::spec::Spec;
+use crate::spec::{Kind, Spec};
 use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
+use crate::trace::{Role, Trace, TraceLine, quote};
 
 pub use self::regex::{PatternError, RegexMatcher};
 pub use self::whitespace::WhitespaceMatcher;
@@ -54,6 +55,13 @@ impl<M: Matcher> Tokenizer for MatchTokenizer<M> {
     }
 
     fn explain(&self, text: &str) -> Trace {
+        Trace::new(self.trace(text).lines(text))
+    }
+}
+
+impl<M: Matcher> MatchTokenizer<M> {
+    /// The text cut into matches and the gaps between them.
+    pub fn trace(&self, text: &str) -> MatchTrace {
         let mut items = Vec::new();
         let mut at = 0;
         self.matcher.find(text, &mut |span, alternative| {
@@ -66,7 +74,7 @@ impl<M: Matcher> Tokenizer for MatchTokenizer<M> {
         if at < text.len() {
             items.push(MatchItem::Gap(Span::new(at, text.len())));
         }
-        Trace::Matches(MatchTrace { items })
+        MatchTrace { items }
     }
 }
 
@@ -112,21 +120,42 @@ impl MatchTrace {
     }
 }
 
-/// Loads `ws`, `words` and `regex:PATTERN`.
-pub fn load(spec: Spec) -> Result<Box<dyn Tokenizer>> {
+/// `ws`: tokens are the runs of non-space characters.
+pub const WS: Kind = Kind::new("ws", "ws", "split on whitespace", load_ws);
+
+/// `words`: Unicode word boundaries.
+pub const WORDS: Kind = Kind::new(
+    "words",
+    "words",
+    "Unicode word boundaries (UAX #29), whitespace dropped",
+    load_words,
+);
+
+/// `regex:PATTERN`: the pattern's matches. Takes no options, so a `?` stays in the pattern.
+pub const REGEX: Kind = Kind::new(
+    "regex",
+    "regex:PATTERN",
+    "tokens are the pattern's matches (as NLTK's regexp_tokenize); look-around allowed",
+    load_regex,
+);
+
+fn load_ws(spec: Spec) -> Result<Box<dyn Tokenizer>> {
     spec.finish(&[])?;
-    match spec.kind.as_str() {
-        "ws" => Ok(Box::new(MatchTokenizer::new("ws", WhitespaceMatcher))),
-        "words" => Ok(Box::new(MatchTokenizer::new("words", WordsMatcher))),
-        "regex" => {
-            let matcher = RegexMatcher::new(&spec.arg).map_err(|e| spec.bad(e.to_string()))?;
-            Ok(Box::new(MatchTokenizer::new(
-                format!("regex:{}", spec.arg),
-                matcher,
-            )))
-        }
-        other => Err(spec.bad(format!("`{other}` is not a simple tokenizer"))),
-    }
+    Ok(Box::new(MatchTokenizer::new("ws", WhitespaceMatcher)))
+}
+
+fn load_words(spec: Spec) -> Result<Box<dyn Tokenizer>> {
+    spec.finish(&[])?;
+    Ok(Box::new(MatchTokenizer::new("words", WordsMatcher)))
+}
+
+fn load_regex(spec: Spec) -> Result<Box<dyn Tokenizer>> {
+    spec.finish(&[])?;
+    let matcher = RegexMatcher::new(&spec.arg).map_err(|e| spec.bad(e.to_string()))?;
+    Ok(Box::new(MatchTokenizer::new(
+        format!("regex:{}", spec.arg),
+        matcher,
+    )))
 }
 
 #[cfg(test)]
@@ -137,9 +166,7 @@ mod tests {
     fn trace_covers_the_whole_text() {
         let tokenizer = MatchTokenizer::new("ws", WhitespaceMatcher);
         let text = " a  bc ";
-        let Trace::Matches(trace) = tokenizer.explain(text) else {
-            panic!("a matcher explains with matches");
-        };
+        let trace = tokenizer.trace(text);
         let covered: String = trace
             .items
             .iter()
@@ -149,7 +176,7 @@ mod tests {
             .collect();
         assert_eq!(covered, text);
         assert_eq!(trace.items.len(), 5);
-        let shown = Trace::Matches(trace).to_text(text);
+        let shown = tokenizer.explain(text).to_text();
         assert!(
             shown.contains("match      1..2 «a»  non-space run"),
             "{shown}"
@@ -159,8 +186,8 @@ mod tests {
 
     #[test]
     fn load_rejects_options_and_bad_patterns() {
-        assert!(crate::spec::load("regex:(unclosed").is_err());
-        let e = crate::spec::load("regex:(").err().unwrap().to_string();
+        assert!(crate::load("regex:(unclosed").is_err());
+        let e = crate::load("regex:(").err().unwrap().to_string();
         assert!(e.contains("valid kinds"), "{e}");
     }
 }

@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 
 use crate::bpe::specials::Specials;
 use crate::bpe::vocab::Vocab;
-use crate::engine::{Role, Tokenizer, Trace, TraceLine, quote};
+use crate::engine::Tokenizer;
 use crate::error::{Error, Result};
-use crate::spec::Spec;
+use crate::spec::{Kind, Spec};
 use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
+use crate::trace::{Role, Trace, TraceLine, quote};
 
 use basic::Word;
 
@@ -207,18 +208,9 @@ impl WordPieceTokenizer {
     pub fn model(&self) -> &WordPiece {
         &self.model
     }
-}
 
-impl Tokenizer for WordPieceTokenizer {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn tokenize(&self, text: &str) -> Tokenization {
-        Tokenization::new(self.model.tokenize_with(text, |_| {}))
-    }
-
-    fn explain(&self, text: &str) -> Trace {
+    /// Each word and the pieces it was split into.
+    pub fn trace(&self, text: &str) -> WordPieceTrace {
         let mut lines = Vec::new();
         self.model.tokenize_with(text, |unit| match unit {
             Unit::Special(span, id) => lines.push(
@@ -249,13 +241,36 @@ impl Tokenizer for WordPieceTokenizer {
                 });
             }
         });
-        Trace::WordPiece(WordPieceTrace { lines })
+        WordPieceTrace { lines }
+    }
+}
+
+impl Tokenizer for WordPieceTokenizer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn tokenize(&self, text: &str) -> Tokenization {
+        Tokenization::new(self.model.tokenize_with(text, |_| {}))
+    }
+
+    fn explain(&self, text: &str) -> Trace {
+        Trace::new(self.trace(text).lines)
     }
 
     fn sources(&self) -> Vec<PathBuf> {
         self.sources.clone()
     }
 }
+
+/// `wordpiece:vocab.txt`: BERT's WordPiece.
+pub const KIND: Kind = Kind::new(
+    "wordpiece",
+    "wordpiece:vocab.txt",
+    "BERT WordPiece: basic pre-split, greedy longest match with ##; ?lowercase=true|false&special=all|none",
+    load,
+)
+.with_options();
 
 /// Loads `wordpiece:vocab.txt[?lowercase=true|false&special=all|none]`.
 pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {

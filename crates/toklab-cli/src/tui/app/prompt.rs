@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use toklab::spec::KINDS;
+use toklab::Registry;
 
 /// What the prompt is asking for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,7 +67,8 @@ impl Prompt {
 pub fn complete_spec(input: &str, base: &Path) -> (String, Vec<String>) {
     match input.split_once(':') {
         None => {
-            let names: Vec<String> = KINDS
+            let names: Vec<String> = Registry::builtin()
+                .kinds()
                 .iter()
                 .filter(|k| k.name.starts_with(input))
                 .map(|k| {

@@ -375,12 +375,13 @@ impl toklab::engine::Tokenizer for PaperBpe {
             .iter()
             .map(|t| t.span)
             .collect::<Vec<_>>();
-        toklab::engine::Trace::Merges(toklab::merges::MergeTrace::for_pieces(
+        toklab::merges::MergeTrace::for_pieces(
             &self.0,
             text,
             pieces,
             toklab::merges::Semantics::SentencePiece,
-        ))
+        )
+        .into_trace(text)
     }
 }
 

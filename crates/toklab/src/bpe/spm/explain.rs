@@ -8,8 +8,8 @@ use super::proto::PieceType;
 use super::{SpmModel, SpmToken};
 use crate::bpe::engine::{render_bytes, unknown_notes};
 use crate::bpe::trace::{BpeTrace, PieceTrace};
-use crate::engine::quote;
 use crate::token::Span;
+use crate::trace::quote;
 
 impl SpmModel {
     /// How the model encodes `text`, piece by piece.

@@ -24,10 +24,11 @@ use super::merge::{MergeStep, NO_ID, Symbol};
 use super::merges::MergeTable;
 use super::model::{Alphabet, BpeModel, Rules};
 use super::vocab::Vocab;
-use crate::engine::{Tokenizer, Trace};
+use crate::engine::Tokenizer;
 use crate::error::{Error, Result};
 use crate::merges::Semantics;
 use crate::token::{Span, Token, Tokenization};
+use crate::trace::Trace;
 
 /// A SentencePiece model.
 pub struct SpmModel {
@@ -370,6 +371,13 @@ impl SpmModel {
     }
 }
 
+impl SpmTokenizer {
+    /// The normalized text, then each piece with its merge steps (BPE) and tokens.
+    pub fn trace(&self, text: &str) -> super::BpeTrace {
+        self.model.explain(text)
+    }
+}
+
 impl Tokenizer for SpmTokenizer {
     fn name(&self) -> &str {
         &self.name
@@ -386,7 +394,7 @@ impl Tokenizer for SpmTokenizer {
     }
 
     fn explain(&self, text: &str) -> Trace {
-        Trace::Bpe(self.model.explain(text))
+        self.trace(text).into_trace(text)
     }
 
     fn retokenize(&self, old: &str, old_tokens: &Tokenization, new: &str) -> Tokenization {

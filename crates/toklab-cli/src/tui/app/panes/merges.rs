@@ -38,7 +38,6 @@ impl MergesPane {
         })
         .or_else(|| words.iter().find(|w| !w.derivation.steps.is_empty()))
         .or(words.first())
-        .copied()
     }
 
     /// The number of steps of the longer of the word's two derivations.

@@ -18,7 +18,6 @@ struct TraceKey {
 pub struct TraceCache {
     key: Option<TraceKey>,
     trace: Option<Trace>,
-    lines: Vec<TraceLine>,
 }
 
 impl TraceCache {
@@ -36,17 +35,12 @@ impl TraceCache {
             .selected_row()
             .and_then(Row::tokenizer)
             .map(|t| t.explain(text));
-        self.lines = self
-            .trace
-            .as_ref()
-            .map(|t| t.lines(text))
-            .unwrap_or_default();
         self.key = Some(key);
         true
     }
 
     pub fn lines(&self) -> &[TraceLine] {
-        &self.lines
+        self.trace.as_ref().map_or(&[], Trace::lines)
     }
 
     /// The trace itself, for views that read one engine's trace.
