@@ -14,6 +14,7 @@
 mod choice;
 
 pub mod align;
+pub mod analysis;
 pub mod bpe;
 pub mod compare;
 pub mod engine;
