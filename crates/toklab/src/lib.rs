@@ -16,6 +16,7 @@
 mod choice;
 
 pub mod align;
+pub mod analysis;
 pub mod bpe;
 pub mod compare;
 // TODO(docs): documented by the helper restructuring Trace/Origin/registry

@@ -11,8 +11,9 @@ use ratatui::widgets::{
 
 use crate::tui::app::Context;
 use crate::tui::app::panes::StatsPane;
-use crate::tui::app::stats::{FileStats, MAX_LENGTH, RowStats};
+use crate::tui::app::stats::FileStats;
 use crate::tui::theme::Theme;
+use toklab::analysis::{LENGTH_BUCKETS, TokenStats};
 
 /// Draws the statistics pane: the figures table, its progress, the bar charts and sparkline.
 pub fn draw(frame: &mut Frame, area: Rect, pane: &StatsPane, cx: &Context, theme: &Theme) {
@@ -87,8 +88,7 @@ fn draw_table(
         .iter()
         .enumerate()
         .map(|(i, row)| {
-            let mut line = RowStats::default();
-            line.add(cx.text(), &row.tokens);
+            let line = TokenStats::of(cx.text(), &row.tokens);
             let whole = file_row(file, &row.setup.label);
             let cells = vec![
                 Cell::from(row.setup.label.clone()),
@@ -96,9 +96,7 @@ fn draw_table(
                 Cell::from(format!("{:.2}", line.chars_per_token())),
                 Cell::from(whole.map_or("…".into(), |w| w.tokens.to_string())),
                 Cell::from(whole.map_or("…".into(), |w| format!("{:.2}", w.chars_per_token()))),
-                Cell::from(whole.map_or("…".into(), |w| {
-                    format!("{:.1}", w.tokens as f64 / w.per_line.len().max(1) as f64)
-                })),
+                Cell::from(whole.map_or("…".into(), |w| format!("{:.1}", w.tokens_per_text()))),
             ];
             let r = Row::new(cells);
             if i == cx.rows.selected {
@@ -131,7 +129,7 @@ fn draw_table(
     );
 }
 
-fn file_row<'a>(file: Option<&'a FileStats>, label: &str) -> Option<&'a RowStats> {
+fn file_row<'a>(file: Option<&'a FileStats>, label: &str) -> Option<&'a TokenStats> {
     let file = file?;
     file.labels
         .iter()
@@ -191,16 +189,13 @@ fn draw_bars(frame: &mut Frame, area: Rect, cx: &Context, file: Option<&FileStat
     let selected = file_row(file, &row.setup.label);
     let lengths = match selected {
         Some(s) => s.lengths,
-        None => {
-            let mut line = RowStats::default();
-            line.add(cx.text(), &row.tokens);
-            line.lengths
-        }
+        None => TokenStats::of(cx.text(), &row.tokens).lengths,
     };
     // Bars at least as wide as their labels ("16+"); in a narrow pane the longest lengths
     // are folded into the last bar, so no label overlaps another.
-    let width = (lengths_area.width.saturating_sub(1) / MAX_LENGTH as u16).clamp(2, 4);
-    let fit = ((lengths_area.width.saturating_sub(1) / (width + 1)) as usize).clamp(2, MAX_LENGTH);
+    let width = (lengths_area.width.saturating_sub(1) / LENGTH_BUCKETS as u16).clamp(2, 4);
+    let fit =
+        ((lengths_area.width.saturating_sub(1) / (width + 1)) as usize).clamp(2, LENGTH_BUCKETS);
     let mut shown = lengths[..fit].to_vec();
     shown[fit - 1] += lengths[fit..].iter().sum::<u64>();
     let length_bars: Vec<Bar> = shown
@@ -259,9 +254,9 @@ fn draw_sparkline(
             format!(" tokens per line, {} ", row.setup.label),
             theme.dim,
         ));
-    match file_row(file, &row.setup.label).filter(|s| !s.per_line.is_empty()) {
+    match file_row(file, &row.setup.label).filter(|s| !s.per_text.is_empty()) {
         Some(s) => {
-            let data = downsample(&s.per_line, area.width as usize);
+            let data = downsample(&s.per_text, area.width as usize);
             frame.render_widget(
                 Sparkline::default()
                     .block(block)

@@ -1,0 +1,22 @@
+//! What you can compute from tokenizations, independent of how they are shown: the workbench's
+//! panes and the command line both draw on it, so a figure means the same wherever it appears.
+//!
+//! For now this is [`TokenStats`], the per-tokenizer statistics over many texts (token counts,
+//! characters per token, sentences, tokens per text, a token-length histogram), built text by
+//! text and merged across batches computed in parallel.
+//!
+//! ```
+//! use toklab::analysis::TokenStats;
+//!
+//! let tokenizer = toklab::load("ws").unwrap();
+//! let mut stats = TokenStats::default();
+//! for text in ["a bb ccc", "dddd"] {
+//!     stats.add(text, &tokenizer.tokenize(text));
+//! }
+//! assert_eq!((stats.tokens, stats.chars, stats.texts()), (4, 10, 2));
+//! assert_eq!(stats.chars_per_token(), 2.5);
+//! ```
+
+mod stats;
+
+pub use stats::{LENGTH_BUCKETS, TokenStats};
