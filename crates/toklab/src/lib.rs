@@ -19,8 +19,6 @@ pub mod align;
 pub mod analysis;
 pub mod bpe;
 pub mod compare;
-// TODO(docs): documented by the helper restructuring Trace/Origin/registry
-#[allow(missing_docs)]
 pub mod engine;
 pub mod error;
 pub mod fst;
@@ -32,11 +30,7 @@ pub mod pretok;
 pub mod registry;
 pub mod rules;
 pub mod simple;
-// TODO(docs): documented by the helper restructuring Trace/Origin/registry
-#[allow(missing_docs)]
 pub mod spec;
-// TODO(docs): documented by the helper restructuring Trace/Origin/registry
-#[allow(missing_docs)]
 pub mod token;
 pub mod trace;
 pub mod wordpiece;

@@ -56,8 +56,11 @@ impl Kind {
 /// so a misspelt option is never silently ignored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spec {
+    /// The spec as the user wrote it, for messages.
     pub text: String,
+    /// The kind before the first `:` (`bpe`, `rules`, …).
     pub kind: String,
+    /// The argument after the `:`, without the options (a path, a pattern).
     pub arg: String,
     options: Vec<(String, String)>,
     /// Where relative paths in `arg` are resolved (the workspace's folder, or the working folder).

@@ -9,20 +9,25 @@ use std::sync::Arc;
 /// boundaries, so that every view can slice the text it was given without re-normalizing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Span {
+    /// First byte of the span.
     pub start: usize,
+    /// One past the last byte.
     pub end: usize,
 }
 
 impl Span {
+    /// The span `start..end`; `start` must not be past `end`.
     pub fn new(start: usize, end: usize) -> Self {
         debug_assert!(start <= end, "span {start}..{end} runs backwards");
         Span { start, end }
     }
 
+    /// Its length in bytes.
     pub fn len(&self) -> usize {
         self.end - self.start
     }
 
+    /// Whether it covers no text (a byte-level token that holds no character's last byte).
     pub fn is_empty(&self) -> bool {
         self.start == self.end
     }
@@ -32,6 +37,7 @@ impl Span {
         &text[self.start..self.end]
     }
 
+    /// Whether byte offset `byte` lies inside it.
     pub fn contains(&self, byte: usize) -> bool {
         self.start <= byte && byte < self.end
     }
@@ -45,21 +51,36 @@ impl fmt::Display for Span {
 
 /// What a token is, coarsely: enough for colouring, statistics and the CLI's `kind` field.
 /// Engines that know finer types (utoken's chart types, say) keep them in [`Origin`].
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TokenKind {
+    /// A word (letters, possibly with apostrophes or hyphens).
     Word,
+    /// A number, digits first.
     Number,
+    /// Punctuation.
     Punct,
+    /// A symbol that is not punctuation (`€`, `+`).
     Symbol,
+    /// Whitespace kept as a token.
     Space,
+    /// A URL.
     Url,
+    /// An e-mail address.
     Email,
+    /// An abbreviation with its period (`Dr.`).
     Abbreviation,
+    /// A piece of a contraction (`n't`, `'re`).
     Contraction,
+    /// An XML or HTML tag.
     Xml,
+    /// A hashtag.
     Hashtag,
+    /// A social-media handle (`@name`).
     Handle,
+    /// An emoticon or emoji.
     Emoticon,
+    /// A file name.
     Filename,
     /// A piece of a word produced by a subword model.
     Subword,
@@ -67,6 +88,7 @@ pub enum TokenKind {
     Special,
     /// Text the engine could not place (an `[UNK]`, a character outside an automaton's alphabet).
     Unknown,
+    /// None of the above.
     Other,
 }
 
@@ -146,7 +168,9 @@ impl fmt::Display for TokenKind {
 /// A place in a resource file, so a token can point at the entry that made it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SourceLoc {
+    /// The file as it was named when loaded, shared by every entry of the file.
     pub file: std::sync::Arc<str>,
+    /// 1-based line number.
     pub line: usize,
 }
 
@@ -193,28 +217,45 @@ impl<T: Any + PartialEq> ProvenanceAny for T {
 /// Why a token exists: the provenance the workbench shows when a token is selected.
 /// The small variants hold only numbers and static names, so most engines' tokens cost no
 /// allocation; an engine with more to say uses [`Origin::Detail`].
+#[non_exhaustive]
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Origin {
     /// No more to say than the engine's name.
     #[default]
     Engine,
     /// A match of a pattern (the `regex:` and `pretok:` kinds name the alternative that matched).
-    Pattern { alternative: &'static str },
+    Pattern {
+        /// The alternative's name.
+        alternative: &'static str,
+    },
     /// A piece of maximum matching (`maxmatch:`): the scanning direction, whether the word list
     /// has it (else it is one uncovered character), and whether it lies where forward and
     /// backward matching disagree.
     MaxMatch {
+        /// `forward` or `backward`.
         direction: &'static str,
+        /// Whether the word list has the piece.
         in_dictionary: bool,
+        /// Whether the two directions disagree here.
         ambiguous: bool,
     },
     /// A finite-state tokenizer's boundary: the state whose ε:boundary edge ended the token
     /// (numbered from 1 as in the paper and Datok: foma's state + 1), or, when `forced`, the
     /// state the automaton was stuck in with no boundary to go back to.
-    Automaton { state: u32, forced: bool },
+    Automaton {
+        /// The state, numbered from 1.
+        state: u32,
+        /// Whether the token was cut with no boundary to go back to.
+        forced: bool,
+    },
     /// A subword model's token: its id, and the rank of the merge rule that makes it (`None`
     /// for base symbols, special tokens and models without merges such as WordPiece).
-    Subword { id: u32, rank: Option<u32> },
+    Subword {
+        /// The vocabulary id.
+        id: u32,
+        /// The rank of the merge that makes it, if one does.
+        rank: Option<u32>,
+    },
     /// An engine's own provenance (the rule engine's `RuleOrigin`). Behind a pointer so every
     /// other engine's tokens stay small (a token is copied millions of times when a corpus is
     /// tokenized), and shared so copying a token does not copy it.
@@ -295,12 +336,15 @@ impl fmt::Display for Origin {
 /// One token: where it is in the original text, what the engine outputs for it, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Token {
+    /// Where the token is in the original text.
     pub span: Span,
     /// The output form when it differs from the surface (`won't` → `will`, a BPE piece);
     /// `None` means the form is exactly the text under `span`, which saves an allocation for
     /// the common case.
     pub rewritten: Option<Box<str>>,
+    /// What the token is, coarsely.
     pub kind: TokenKind,
+    /// Why the token exists.
     pub origin: Origin,
     /// The vocabulary id, for subword models.
     pub id: Option<u32>,
@@ -318,16 +362,19 @@ impl Token {
         }
     }
 
+    /// The token with its provenance set.
     pub fn with_origin(mut self, origin: Origin) -> Self {
         self.origin = origin;
         self
     }
 
+    /// The token with an output form that differs from its surface.
     pub fn with_form(mut self, form: impl Into<Box<str>>) -> Self {
         self.rewritten = Some(form.into());
         self
     }
 
+    /// The token with its vocabulary id set.
     pub fn with_id(mut self, id: u32) -> Self {
         self.id = Some(id);
         self
@@ -341,6 +388,7 @@ impl Token {
         }
     }
 
+    /// The original text the token covers (its form may differ).
     pub fn surface<'a>(&self, text: &'a str) -> &'a str {
         self.span.slice(text)
     }
@@ -349,6 +397,7 @@ impl Token {
 /// An engine's whole answer for one text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tokenization {
+    /// The tokens, in text order, never overlapping.
     pub tokens: Vec<Token>,
     /// Indices into `tokens` of the last token of each sentence, ascending. Engines without
     /// sentence detection leave it empty; [`Tokenization::sentences`] then treats the whole
@@ -357,6 +406,7 @@ pub struct Tokenization {
 }
 
 impl Tokenization {
+    /// A tokenization with no sentence ends marked (the whole text is one sentence).
     pub fn new(tokens: Vec<Token>) -> Self {
         Tokenization {
             tokens,
@@ -364,10 +414,12 @@ impl Tokenization {
         }
     }
 
+    /// The number of tokens.
     pub fn len(&self) -> usize {
         self.tokens.len()
     }
 
+    /// Whether there are no tokens.
     pub fn is_empty(&self) -> bool {
         self.tokens.is_empty()
     }

@@ -117,6 +117,7 @@ pub struct TracePart {
 }
 
 /// What a piece of a trace line is, so each view can style it consistently.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
     /// Connecting text with no special meaning.

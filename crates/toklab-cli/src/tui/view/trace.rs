@@ -76,11 +76,12 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &TracePane, cx: &Context, theme
 
 pub fn role_style(role: Role, theme: &Theme) -> Style {
     match role {
-        Role::Plain => Style::new(),
         Role::Label => theme.label,
         Role::Token => theme.title,
         Role::Dropped => theme.dropped,
         Role::Detail => theme.dim,
         Role::Backtrack => theme.error,
+        // Plain, and roles added later: unstyled until the workbench gives them a style.
+        _ => Style::new(),
     }
 }
