@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use criterion::Criterion;
-use toklab::align::{self, Costs, Interner};
+use toklab::analysis::align::{self, Costs, Interner};
 
 fn shared_dir() -> Option<PathBuf> {
     let dir = match std::env::var_os("TOKLAB_SHARED") {

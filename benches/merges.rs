@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use toklab::Tokenizer;
-use toklab::bpe::load::gpt2;
-use toklab::merges::train::{Pretok, Trainer};
-use toklab::merges::{Dictionary, Semantics, Unit, encode_ends, retokenize};
+use toklab::subword::bpe::load::gpt2;
+use toklab::subword::formal::{Dictionary, Semantics, Unit, encode_ends, retokenize};
+use toklab::subword::train::{Pretok, Trainer};
 
 fn shared() -> PathBuf {
     std::env::var_os("TOKLAB_SHARED")

@@ -5,7 +5,7 @@
 
 mod common;
 
-use toklab::align::{self, Costs};
+use toklab::analysis::align::{self, Costs};
 
 struct Pair {
     line: usize,

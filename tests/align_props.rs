@@ -3,7 +3,7 @@
 //! the cost they claim.
 
 use proptest::prelude::*;
-use toklab::align::{self, Costs, Matrix};
+use toklab::analysis::align::{self, Costs, Matrix};
 
 /// Sequences over a small alphabet (so edits cluster and ties abound), long enough to span
 /// several 64-bit words, with a few symbols above 255 to reach the bit-vectors' map.

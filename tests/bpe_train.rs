@@ -5,9 +5,9 @@
 mod common;
 use common::{run, stdout_of};
 
-use toklab::merges::train::{Pretok, Trainer};
-use toklab::merges::{Analysis, Unit};
 use toklab::simple::Matcher;
+use toklab::subword::formal::{Analysis, Unit};
+use toklab::subword::train::{Pretok, Trainer};
 
 fn temp(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("toklab-train-{name}-{}", std::process::id()));
@@ -120,7 +120,7 @@ fn trained_model_reads_back_and_reproduces_the_training_segmentation() {
             analysis.never_useful_sp
         );
         let dir = temp(&format!("{unit:?}"));
-        toklab::merges::write::write_gpt2(&t, &dir).unwrap();
+        toklab::subword::train::write_gpt2(&t, &dir).unwrap();
         // What the trainer ended with: each word of the text in its final segmentation.
         let segmented: std::collections::HashMap<&[u8], Vec<&[u8]>> = t
             .words()
@@ -128,7 +128,7 @@ fn trained_model_reads_back_and_reproduces_the_training_segmentation() {
             .map(|w| (&w.text[..], w.symbols.iter().map(|&s| t.token(s)).collect()))
             .collect();
         let mut expected: Vec<&[u8]> = Vec::new();
-        toklab::pretok::Gpt2Matcher.find(&text, &mut |span, _| {
+        toklab::subword::pretok::Gpt2Matcher.find(&text, &mut |span, _| {
             expected.extend(&segmented[span.slice(&text).as_bytes()]);
         });
         let encoder: std::collections::HashMap<String, u32> =
@@ -136,7 +136,7 @@ fn trained_model_reads_back_and_reproduces_the_training_segmentation() {
                 .unwrap();
         let mut bytes_of = vec![Vec::new(); encoder.len()];
         for (piece, id) in &encoder {
-            bytes_of[*id as usize] = toklab::bpe::bytelevel::decode(piece).unwrap();
+            bytes_of[*id as usize] = toklab::subword::bpe::bytelevel::decode(piece).unwrap();
         }
         for semantics in ["sp", "hf"] {
             let spec = format!("bpe:{}?semantics={semantics}", dir.display());

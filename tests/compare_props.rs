@@ -4,8 +4,8 @@
 
 use proptest::prelude::*;
 use std::sync::LazyLock;
-use toklab::align::{Costs, Op};
-use toklab::compare::{BoundaryDiff, GoldText, align_tokens, project, score};
+use toklab::analysis::align::{Costs, Op};
+use toklab::analysis::compare::{BoundaryDiff, GoldText, align_tokens, project, score};
 
 const SPECS: &[&str] = &["ws", "words", r"regex:\w+|[^\w\s]+", "pretok:gpt2"];
 

@@ -5,7 +5,7 @@
 mod common;
 
 use proptest::prelude::*;
-use toklab::merges::{
+use toklab::subword::formal::{
     Analysis, Comparison, Derivation, Dictionary, Rule, Semantics, Unit, chain_bound,
     encode_strings, never_useful,
 };

@@ -15,30 +15,29 @@
 
 mod choice;
 
-pub mod align;
-pub mod analysis;
-pub mod bpe;
-pub mod compare;
-pub mod engine;
+// The core: the span model, the one engine shape, specs and the registry. It names no engine.
 pub mod error;
-pub mod fst;
-pub mod maxmatch;
-pub mod merges;
 pub mod offsets;
 pub mod output;
-pub mod pretok;
 pub mod registry;
-pub mod rules;
-pub mod simple;
 pub mod spec;
 pub mod token;
+pub mod tokenizer;
 pub mod trace;
-pub mod wordpiece;
+
+// The engines, one folder per family.
+pub mod fst;
+pub mod rules;
+pub mod simple;
+pub mod subword;
+
+// What can be computed from tokenizations.
+pub mod analysis;
 
 pub use choice::Choice;
-pub use engine::Tokenizer;
 pub use error::{Error, Result};
 pub use registry::{Registry, load, load_in};
 pub use spec::{Kind, Spec};
 pub use token::{Origin, Provenance, SourceLoc, Span, Token, TokenKind, Tokenization};
+pub use tokenizer::Tokenizer;
 pub use trace::{Role, Trace, TraceLine, TracePart};

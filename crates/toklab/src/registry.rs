@@ -4,22 +4,22 @@
 use std::borrow::Cow;
 use std::path::Path;
 
-use crate::engine::Tokenizer;
 use crate::error::{Error, Result};
 use crate::spec::{Kind, Spec};
+use crate::tokenizer::Tokenizer;
 
 /// Every built-in kind, one line each, in the order the help lists them.
 const BUILTIN: &[Kind] = &[
     crate::simple::WS,
     crate::simple::WORDS,
     crate::simple::REGEX,
-    crate::pretok::KIND,
-    crate::maxmatch::KIND,
+    crate::subword::pretok::KIND,
+    crate::simple::maxmatch::KIND,
     crate::fst::KIND,
-    crate::bpe::BPE,
-    crate::bpe::TIKTOKEN,
-    crate::bpe::SPM,
-    crate::wordpiece::KIND,
+    crate::subword::bpe::BPE,
+    crate::subword::bpe::TIKTOKEN,
+    crate::subword::bpe::SPM,
+    crate::subword::wordpiece::KIND,
     crate::rules::KIND,
 ];
 
@@ -27,7 +27,7 @@ const BUILTIN: &[Kind] = &[
 /// [`Registry::builtin`] and [`register`](Registry::register) engines of your own:
 ///
 /// ```
-/// use toklab::engine::{Tokenizer, Trace};
+/// use toklab::tokenizer::{Tokenizer, Trace};
 /// use toklab::{Kind, Registry, Spec, Span, Token, TokenKind, Tokenization};
 ///
 /// /// Every character is a token.

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::engine::Tokenizer;
 use crate::error::{Error, Result};
+use crate::tokenizer::Tokenizer;
 
 /// The loader of one kind: a parsed spec in, a tokenizer out.
 pub type LoadFn = fn(Spec) -> Result<Box<dyn Tokenizer>>;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 
-use toklab::align::{self, Costs, Interner, Matrix, MatrixStyle, Unit};
+use toklab::analysis::align::{self, Costs, Interner, Matrix, MatrixStyle, Unit};
 
 /// The largest matrix `--matrix` and `--all` will build (cells), so a long input gets a clear
 /// error instead of exhausting memory; plain alignment has no such limit (Hirschberg).

@@ -9,11 +9,11 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use clap::{Args as ClapArgs, Subcommand, ValueEnum};
 
-use toklab::bpe::{RuleSource, Subword, load_subword};
-use toklab::merges::train::{Pretok, Trainer, show_token};
-use toklab::merges::write::write_gpt2;
-use toklab::merges::{Analysis, Comparison, Derivation, Dictionary, Side, Unit};
 use toklab::spec::Spec;
+use toklab::subword::bpe::{RuleSource, Subword, load_subword};
+use toklab::subword::formal::{Analysis, Comparison, Derivation, Dictionary, Side, Unit};
+use toklab::subword::train::write_gpt2;
+use toklab::subword::train::{Pretok, Trainer, show_token};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -139,7 +139,7 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let load_time = started.elapsed();
     if subword
         .spm_model()
-        .is_some_and(|m| m.model_type != toklab::bpe::spm::proto::ModelType::Bpe)
+        .is_some_and(|m| m.model_type != toklab::subword::bpe::spm::proto::ModelType::Bpe)
     {
         bail!(
             "{}: a unigram model has no merge rules to check",
@@ -295,7 +295,7 @@ fn train(args: TrainArgs) -> anyhow::Result<ExitCode> {
     let mut trainer = Trainer::new(&corpus, unit, pretok);
     let counted = started.elapsed();
     let show_progress = std::io::stderr().is_terminal();
-    let mut progress = |p: toklab::merges::train::Progress| {
+    let mut progress = |p: toklab::subword::train::Progress| {
         if show_progress {
             let width = 40;
             let filled = p.done * width / p.total.max(1);
@@ -399,8 +399,8 @@ fn write_derivation(
     parts_at: Option<usize>,
 ) -> std::io::Result<()> {
     let name = match d.semantics {
-        toklab::merges::Semantics::SentencePiece => "SentencePiece (Definition 3)",
-        toklab::merges::Semantics::HuggingFace => "HuggingFace (Definition 4)",
+        toklab::subword::formal::Semantics::SentencePiece => "SentencePiece (Definition 3)",
+        toklab::subword::formal::Semantics::HuggingFace => "HuggingFace (Definition 4)",
     };
     let tokens = |k: usize| {
         d.tokens_after(k)

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 
 use super::input::Lines;
-use toklab::compare::{Comparison, Gold, GoldFormat, GoldText, project};
+use toklab::analysis::compare::{Comparison, Gold, GoldFormat, GoldText, project};
 use toklab::token::Tokenization;
 
 /// The command line of `toklab compare`.

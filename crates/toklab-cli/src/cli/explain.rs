@@ -34,7 +34,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 out.write_all(b"\n")?;
             }
             first = false;
-            writeln!(out, "# {}", toklab::engine::quote(&text))?;
+            writeln!(out, "# {}", toklab::tokenizer::quote(&text))?;
             out.write_all(tokenizer.explain(&text).to_text().as_bytes())?;
         }
         Ok(())

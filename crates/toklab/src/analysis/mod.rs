@@ -17,6 +17,8 @@
 //! assert_eq!(stats.chars_per_token(), 2.5);
 //! ```
 
+pub mod align;
+pub mod compare;
 mod stats;
 
 pub use stats::{LENGTH_BUCKETS, TokenStats};

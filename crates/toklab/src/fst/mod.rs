@@ -29,10 +29,10 @@ pub use matrix::Matrix;
 pub use network::{Edge, EdgeKind, Network};
 pub use trace::{FstStep, FstTrace};
 
-use crate::engine::Tokenizer;
 use crate::error::{Error, Result};
 use crate::spec::{Kind, Spec};
 use crate::token::Tokenization;
+use crate::tokenizer::Tokenizer;
 use crate::trace::Trace;
 
 /// Which of the paper's representations runs the network.

@@ -38,10 +38,10 @@ pub use diag::{Diagnostic, Severity};
 pub use origin::{ChartType, RuleOrigin, Step};
 pub use trace::RuleTrace;
 
-use crate::engine::Tokenizer;
 use crate::error::Result;
 use crate::spec::{Kind, Spec};
 use crate::token::{Origin, Span, Token, Tokenization};
+use crate::tokenizer::Tokenizer;
 use crate::trace::Trace;
 use engine::{Rules, Run, Tok};
 use line::FileRole;

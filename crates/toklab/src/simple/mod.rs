@@ -1,14 +1,15 @@
 //! The simple tokenizers (`ws`, `words`, `regex:`): each is a matcher over the text, and one
 //! generic engine turns matches into tokens and, for `explain`, into matches and gaps.
 
+pub mod maxmatch;
 mod regex;
 mod whitespace;
 mod words;
 
-use crate::engine::Tokenizer;
 use crate::error::Result;
 use crate::spec::{Kind, Spec};
 use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
+use crate::tokenizer::Tokenizer;
 use crate::trace::{Role, Trace, TraceLine, quote};
 
 pub use self::regex::{PatternError, RegexMatcher};

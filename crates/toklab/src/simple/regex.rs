@@ -61,8 +61,8 @@ impl Matcher for RegexMatcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Tokenizer;
     use crate::simple::MatchTokenizer;
+    use crate::tokenizer::Tokenizer;
 
     fn forms(pattern: &str, text: &str) -> Vec<String> {
         let t = MatchTokenizer::new("re", RegexMatcher::new(pattern).unwrap()).tokenize(text);

@@ -26,8 +26,8 @@ impl Matcher for WhitespaceMatcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Tokenizer;
     use crate::simple::MatchTokenizer;
+    use crate::tokenizer::Tokenizer;
 
     fn forms(text: &str) -> Vec<&str> {
         let t = MatchTokenizer::new("ws", WhitespaceMatcher).tokenize(text);

@@ -20,8 +20,8 @@ impl Matcher for WordsMatcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Tokenizer;
     use crate::simple::MatchTokenizer;
+    use crate::tokenizer::Tokenizer;
 
     fn forms(text: &str) -> Vec<&str> {
         let t = MatchTokenizer::new("words", WordsMatcher).tokenize(text);

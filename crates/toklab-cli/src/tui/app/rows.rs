@@ -8,8 +8,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 use super::jobs::Job;
 use crate::tui::layout::LineLayout;
-use toklab::engine::Tokenizer;
 use toklab::token::{Token, Tokenization};
+use toklab::tokenizer::Tokenizer;
 
 /// Loads a spec into a tokenizer; shared with background threads.
 pub type Loader = Arc<dyn Fn(&str) -> Result<Box<dyn Tokenizer>, String> + Send + Sync>;
@@ -328,10 +328,10 @@ impl Rows {
         for (i, row) in self.list.iter_mut().enumerate() {
             row.disagree = match &reference {
                 Some(reference) if i != self.selected && row.tokenizer().is_some() => {
-                    toklab::compare::BoundaryDiff::new(text, reference, &row.tokens)
+                    toklab::analysis::compare::BoundaryDiff::new(text, reference, &row.tokens)
                         .boundaries
                         .iter()
-                        .filter(|b| b.side != toklab::compare::Side::Both)
+                        .filter(|b| b.side != toklab::analysis::compare::Side::Both)
                         .map(|b| b.at)
                         .collect()
                 }

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use super::jobs::Job;
 use crate::tui::document::Snapshot;
 use toklab::analysis::TokenStats;
-use toklab::engine::Tokenizer;
+use toklab::tokenizer::Tokenizer;
 
 /// Statistics of the whole text, filled in by a background job.
 #[derive(Clone, Debug, Default)]

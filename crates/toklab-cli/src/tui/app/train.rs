@@ -3,7 +3,10 @@
 
 use std::time::Instant;
 
-use toklab::merges::{PairCount, Pretok, Trainer, Unit};
+use toklab::subword::{
+    formal::Unit,
+    train::{PairCount, Pretok, Trainer},
+};
 
 /// At most this much of the text is the training corpus, so every step is instant.
 pub const CORPUS_LIMIT: usize = 256 * 1024;
@@ -69,7 +72,7 @@ impl TrainDemo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use toklab::merges::show_token;
+    use toklab::subword::train::show_token;
 
     #[test]
     fn textbook_corpus_steps_and_steps_back() {

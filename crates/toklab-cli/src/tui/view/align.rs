@@ -13,8 +13,8 @@ use super::window_start;
 use crate::tui::app::Context;
 use crate::tui::app::panes::{AlignData, AlignPane, MatrixView};
 use crate::tui::theme::Theme;
-use toklab::align::Op;
-use toklab::engine::quote;
+use toklab::analysis::align::Op;
+use toklab::tokenizer::quote;
 
 /// Draws the alignment pane: the token alignment, or the DP matrix.
 pub fn draw(frame: &mut Frame, area: Rect, pane: &AlignPane, cx: &Context, theme: &Theme) {

@@ -11,8 +11,8 @@ use super::window_start;
 use crate::tui::app::Context;
 use crate::tui::app::panes::MergesPane;
 use crate::tui::theme::Theme;
-use toklab::engine::quote;
-use toklab::merges::{Derivation, Dictionary, Semantics, WordSteps};
+use toklab::subword::formal::{Derivation, Dictionary, Semantics, WordSteps};
+use toklab::tokenizer::quote;
 
 /// Draws the merges pane: the selected word's two derivations at the replay's step.
 pub fn draw(frame: &mut Frame, area: Rect, pane: &MergesPane, cx: &Context, theme: &Theme) {

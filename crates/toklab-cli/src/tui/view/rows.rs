@@ -14,9 +14,9 @@ use super::Regions;
 use crate::tui::app::{App, Mode, Row, View};
 use crate::tui::layout::{Cell, LineLayout};
 use crate::tui::theme::Theme;
-use toklab::engine::{Role, quote};
 use toklab::offsets::CodePoints;
 use toklab::token::Span as ByteSpan;
+use toklab::tokenizer::{Role, quote};
 
 const MAX_LABEL: usize = 18;
 

@@ -9,8 +9,8 @@ use ratatui::widgets::{Cell, Paragraph, Row, Table};
 use super::window_start;
 use crate::tui::app::Context;
 use crate::tui::theme::Theme;
-use toklab::engine::quote;
 use toklab::offsets::CodePoints;
+use toklab::tokenizer::quote;
 
 /// Draws the tokens table; its cursor is the selected token.
 pub fn draw(frame: &mut Frame, area: Rect, cx: &Context, theme: &Theme) {

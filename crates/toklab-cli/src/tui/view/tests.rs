@@ -246,7 +246,7 @@ fn prompt_shows_completion_candidates() {
 /// A test engine with sentence ends: whitespace tokens, a sentence ends after a `.`.
 struct Sentences;
 
-impl toklab::engine::Tokenizer for Sentences {
+impl toklab::tokenizer::Tokenizer for Sentences {
     fn name(&self) -> &str {
         "sentences"
     }
@@ -257,7 +257,7 @@ impl toklab::engine::Tokenizer for Sentences {
             .collect();
         t
     }
-    fn explain(&self, text: &str) -> toklab::engine::Trace {
+    fn explain(&self, text: &str) -> toklab::tokenizer::Trace {
         toklab::load("ws").unwrap().explain(text)
     }
 }
@@ -265,7 +265,7 @@ impl toklab::engine::Tokenizer for Sentences {
 #[test]
 fn sentence_ends_show_in_the_dropped_space_after_them() {
     let loader: Loader =
-        Arc::new(|_: &str| Ok(Box::new(Sentences) as Box<dyn toklab::engine::Tokenizer>));
+        Arc::new(|_: &str| Ok(Box::new(Sentences) as Box<dyn toklab::tokenizer::Tokenizer>));
     let mut app = App::new(
         Document::from_text("One. Two three."),
         vec![RowSetup::new("s")],
@@ -359,27 +359,27 @@ fn disagreeing_boundaries_are_underlined_in_the_other_rows() {
 
 /// A test engine whose trace is merge steps: whitespace pieces, merges from the paper's
 /// notation.
-struct PaperBpe(toklab::merges::Dictionary);
+struct PaperBpe(toklab::subword::formal::Dictionary);
 
-impl toklab::engine::Tokenizer for PaperBpe {
+impl toklab::tokenizer::Tokenizer for PaperBpe {
     fn name(&self) -> &str {
         "paper-bpe"
     }
     fn tokenize(&self, text: &str) -> toklab::token::Tokenization {
         toklab::load("ws").unwrap().tokenize(text)
     }
-    fn explain(&self, text: &str) -> toklab::engine::Trace {
+    fn explain(&self, text: &str) -> toklab::tokenizer::Trace {
         let pieces = self
             .tokenize(text)
             .tokens
             .iter()
             .map(|t| t.span)
             .collect::<Vec<_>>();
-        toklab::merges::MergeTrace::for_pieces(
+        toklab::subword::formal::MergeTrace::for_pieces(
             &self.0,
             text,
             pieces,
-            toklab::merges::Semantics::SentencePiece,
+            toklab::subword::formal::Semantics::SentencePiece,
         )
         .into_trace(text)
     }
@@ -389,8 +389,8 @@ impl toklab::engine::Tokenizer for PaperBpe {
 fn merges_view_replays_both_semantics_and_shows_where_they_part() {
     // The paper's Example 3: D = [ab a, a b] on abababab parts at step 2.
     let loader: Loader = Arc::new(|_: &str| {
-        let d = toklab::merges::Dictionary::parse_paper("ab a, a b").unwrap();
-        Ok(Box::new(PaperBpe(d)) as Box<dyn toklab::engine::Tokenizer>)
+        let d = toklab::subword::formal::Dictionary::parse_paper("ab a, a b").unwrap();
+        Ok(Box::new(PaperBpe(d)) as Box<dyn toklab::tokenizer::Tokenizer>)
     });
     let mut app = App::new(
         Document::from_text("abababab"),

@@ -12,7 +12,7 @@ use super::window_start;
 use crate::tui::app::Context;
 use crate::tui::app::panes::TracePane;
 use crate::tui::theme::Theme;
-use toklab::engine::Role;
+use toklab::tokenizer::Role;
 
 /// Draws the trace pane: the trace's lines around the cursor.
 pub fn draw(frame: &mut Frame, area: Rect, pane: &TracePane, cx: &Context, theme: &Theme) {
@@ -28,7 +28,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &TracePane, cx: &Context, theme
         return;
     }
     let cursor = pane.cursor.min(lines.len() - 1);
-    let styled = |line: &toklab::engine::TraceLine| {
+    let styled = |line: &toklab::tokenizer::TraceLine| {
         let mut spans = vec![Span::raw("  ".repeat(line.depth))];
         spans.extend(
             line.parts

@@ -10,7 +10,7 @@ use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Borders, Paragraph};
 use crate::tui::app::Context;
 use crate::tui::app::panes::TrainPane;
 use crate::tui::theme::Theme;
-use toklab::merges::show_token;
+use toklab::subword::train::show_token;
 
 /// Draws the training pane: the next merge, the pair counts, the merges and the words.
 pub fn draw(frame: &mut Frame, area: Rect, pane: &TrainPane, cx: &Context, theme: &Theme) {

@@ -5,11 +5,11 @@
 
 use std::time::Instant;
 
-use toklab::align::{Alignment, Costs, FillSteps, Interner, Matrix, Unit, segment};
+use toklab::analysis::align::{Alignment, Costs, FillSteps, Interner, Matrix, Unit, segment};
 
 use super::{Context, Pane, Reply};
 use crate::tui::app::{Action, step_due};
-use toklab::compare::align_tokens;
+use toklab::analysis::compare::align_tokens;
 
 /// What the user chose in the alignment view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -34,7 +34,7 @@ pub struct MatrixView {
     /// Cells in the whole matrix, to know when the demo is done.
     pub cells: usize,
     /// The cell filled last in the demo, with its three candidates.
-    pub last: Option<toklab::align::FillStep>,
+    pub last: Option<toklab::analysis::align::FillStep>,
 }
 
 /// The computed alignment for the current line and rows.
@@ -351,7 +351,7 @@ impl Pane for AlignPane {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use toklab::align::Op;
+    use toklab::analysis::align::Op;
 
     #[test]
     fn textbook_matrix_and_demo() {

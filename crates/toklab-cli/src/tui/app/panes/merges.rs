@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use super::{Context, Pane, Reply, TraceCache};
 use crate::tui::app::{Action, step_due};
-use toklab::merges::WordSteps;
+use toklab::subword::formal::WordSteps;
 use toklab::token::Span;
 
 /// Which step of the selected word's derivations is shown.

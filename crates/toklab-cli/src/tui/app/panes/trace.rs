@@ -3,7 +3,7 @@
 
 use super::{Context, Pane, Reply};
 use crate::tui::app::{Action, Row};
-use toklab::engine::{Trace, TraceLine};
+use toklab::tokenizer::{Trace, TraceLine};
 
 /// What a trace was computed for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,201 @@
+//! GPT-2's release format: a folder with `encoder.json` (or `vocab.json`), the vocabulary in
+//! the byte-level alphabet, and `vocab.bpe` (or `merges.txt`), one merge `left right` per line
+//! in priority order after a `#version` line.
+
+use std::path::{Path, PathBuf};
+
+use super::{JsonVocab, json_error, read_text, vocab_from_json};
+use crate::error::{Error, Result};
+use crate::subword::bpe::bytelevel;
+use crate::subword::bpe::merges::{Merge, MergeTable};
+use crate::subword::bpe::model::{Alphabet, BpeModel, Rules};
+use crate::subword::bpe::specials::Specials;
+use crate::subword::bpe::vocab::Vocab;
+
+/// The two files of a model folder.
+pub fn files(dir: &Path) -> Result<(PathBuf, PathBuf)> {
+    let find = |names: &[&str]| names.iter().map(|n| dir.join(n)).find(|p| p.is_file());
+    let vocab = find(&["encoder.json", "vocab.json"]);
+    let merges = find(&["vocab.bpe", "merges.txt"]);
+    match (vocab, merges) {
+        (Some(v), Some(m)) => Ok((v, m)),
+        (None, _) => Err(Error::format(
+            dir,
+            None,
+            "no encoder.json or vocab.json in this folder",
+        )),
+        (_, None) => Err(Error::format(
+            dir,
+            None,
+            "no vocab.bpe or merges.txt in this folder",
+        )),
+    }
+}
+
+/// What a loader returns besides the model: things the user should know.
+pub struct Loaded {
+    /// The model, ready to tokenize with.
+    pub model: BpeModel,
+    /// Entries read in an unexpected way (a non-byte-level vocabulary, a repeated merge).
+    pub warnings: Vec<String>,
+    /// The files read, for the workbench to watch.
+    pub sources: Vec<PathBuf>,
+}
+
+/// Loads a GPT-2 model folder.
+pub fn load(dir: &Path) -> Result<Loaded> {
+    let (vocab_path, merges_path) = files(dir)?;
+    let text = read_text(&vocab_path)?;
+    let entries: JsonVocab = serde_json::from_str(&text).map_err(|e| json_error(&vocab_path, e))?;
+    let (vocab, byte_level) = vocab_from_json(&vocab_path, &text, &entries, true)?;
+    let mut warnings = Vec::new();
+    if !byte_level {
+        warnings.push(format!(
+            "{}: not every entry is in GPT-2's byte alphabet; entries are read as plain text and words are split into characters",
+            vocab_path.display()
+        ));
+    }
+    let merges_text = read_text(&merges_path)?;
+    let decode = |s: &str| match byte_level {
+        true => bytelevel::decode(s),
+        false => Some(s.as_bytes().to_vec()),
+    };
+    let merges = parse_merges(
+        &merges_path,
+        merges_text
+            .lines()
+            .map(|l| l.strip_suffix('\r').unwrap_or(l)),
+        &vocab,
+        decode,
+        &mut warnings,
+    )?;
+    let mut model = BpeModel::new(vocab, Rules::Table(merges));
+    model.alphabet = match byte_level {
+        true => Alphabet::bytes_of(&model.vocab),
+        false => Alphabet::Chars,
+    };
+    model.pretok = crate::subword::bpe::model::PreTokenizer::named("gpt2").expect("known");
+    model.specials = unmade_tokens_as_specials(&model, byte_level);
+    Ok(Loaded {
+        model,
+        warnings,
+        sources: vec![vocab_path, merges_path],
+    })
+}
+
+/// Parses merge lines `left right` (1-based line numbers in errors; a first line starting
+/// with `#version` is skipped). Each side and their concatenation must be tokens.
+pub fn parse_merges<'a>(
+    path: &Path,
+    lines: impl Iterator<Item = &'a str>,
+    vocab: &Vocab,
+    decode: impl Fn(&str) -> Option<Vec<u8>>,
+    warnings: &mut Vec<String>,
+) -> Result<MergeTable> {
+    let mut table = MergeTable::with_capacity(vocab.len());
+    let mut rank = 0u32;
+    let mut first_line_of_rank: Vec<usize> = Vec::new();
+    for (index, line) in lines.enumerate() {
+        let number = index + 1;
+        if index == 0 && line.starts_with("#version") {
+            continue;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        let bad = |message: String| Error::format(path, Some(number), message);
+        let mut parts = line.split(' ');
+        let (Some(left), Some(right), None) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(bad(format!(
+                "expected a merge `left right`, found {line:?}"
+            )));
+        };
+        let id = |side: &str| -> Result<(u32, Vec<u8>)> {
+            let bytes = decode(side)
+                .ok_or_else(|| bad(format!("{side:?} is not in the byte-level alphabet")))?;
+            let id = vocab
+                .id(&bytes)
+                .ok_or_else(|| bad(format!("{side:?} is not in the vocabulary")))?;
+            Ok((id, bytes))
+        };
+        let (left_id, mut bytes) = id(left)?;
+        let (right_id, right_bytes) = id(right)?;
+        bytes.extend_from_slice(&right_bytes);
+        let merged = vocab.id(&bytes).ok_or_else(|| {
+            bad(format!(
+                "the merge of {left:?} and {right:?} is not in the vocabulary"
+            ))
+        })?;
+        let merge = Merge { rank, merged };
+        if let Some(old) = table.insert(left_id, right_id, merge) {
+            warnings.push(format!(
+                "{}:{number}: merge {left:?} {right:?} repeats line {}; the later rank counts, as in GPT-2's encoder.py and HuggingFace tokenizers",
+                path.display(),
+                first_line_of_rank[old.rank as usize]
+            ));
+        }
+        first_line_of_rank.push(number);
+        rank += 1;
+    }
+    Ok(table)
+}
+
+/// Tokens of more than one symbol that no merge makes (GPT-2's `<|endoftext|>`) can only be
+/// meant as special tokens: they are matched literally in the text.
+pub fn unmade_tokens_as_specials(model: &BpeModel, byte_level: bool) -> Specials {
+    let tokens = model
+        .vocab
+        .iter()
+        .filter(|&(id, bytes)| {
+            let single = match byte_level {
+                true => bytes.len() == 1,
+                false => std::str::from_utf8(bytes).is_ok_and(|s| s.chars().count() == 1),
+            };
+            !single && model.rank_of_token(id).is_none()
+        })
+        .filter_map(|(id, bytes)| Some((String::from_utf8(bytes.to_vec()).ok()?, id)))
+        .collect();
+    Specials::new(tokens)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vocab() -> Vocab {
+        let mut v = Vocab::default();
+        for (id, t) in ["a", "b", "ab", "<|x|>"].iter().enumerate() {
+            v.insert(id as u32, t.as_bytes()).unwrap();
+        }
+        v
+    }
+
+    fn merges(text: &str) -> Result<MergeTable> {
+        parse_merges(
+            Path::new("m.txt"),
+            text.lines(),
+            &vocab(),
+            |s| Some(s.as_bytes().to_vec()),
+            &mut Vec::new(),
+        )
+    }
+
+    #[test]
+    fn merge_lines_and_their_errors() {
+        let t = merges("#version: 0.2\na b\n").unwrap();
+        assert_eq!(t.get(0, 1), Some(Merge { rank: 0, merged: 2 }));
+        let e = merges("#version: 0.2\na b\na c\n").unwrap_err().to_string();
+        assert_eq!(e, "m.txt:3: \"c\" is not in the vocabulary");
+        let e = merges("a b c\n").unwrap_err().to_string();
+        assert!(e.starts_with("m.txt:1: expected a merge"), "{e}");
+        let e = merges("b a\n").unwrap_err().to_string();
+        assert!(e.contains("merge of \"b\" and \"a\" is not in"), "{e}");
+    }
+
+    #[test]
+    fn unmade_multi_byte_tokens_are_special() {
+        let model = BpeModel::new(vocab(), Rules::Table(merges("a b").unwrap()));
+        let specials = unmade_tokens_as_specials(&model, true);
+        assert_eq!(specials.iter().collect::<Vec<_>>(), [("<|x|>", 3)]);
+    }
+}

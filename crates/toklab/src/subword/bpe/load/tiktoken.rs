@@ -1,0 +1,239 @@
+//! tiktoken rank files: one `base64(token bytes) rank` per line. The file has no merge list:
+//! a pair merges when the concatenation is a token, ranked by that token's rank. The special
+//! tokens and the pattern belong to the encoding, not the file, so they come by name.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use super::{MAX_ID, line_of, read_bytes, vocab_conflict};
+use crate::error::{Error, Result};
+use crate::subword::bpe::model::{Alphabet, BpeModel, PreTokenizer, Rules};
+use crate::subword::bpe::specials::Specials;
+use crate::subword::bpe::vocab::Vocab;
+
+/// An encoding tiktoken defines over a rank file: its pattern and special tokens.
+pub struct Encoding {
+    /// tiktoken's name for it (`cl100k_base`, ...).
+    pub name: &'static str,
+    /// The pre-tokenization regex.
+    pub pattern: &'static str,
+    /// Special tokens and their ids, which are not in the rank file.
+    pub specials: &'static [(&'static str, u32)],
+}
+
+const ENDOFTEXT_50K: (&str, u32) = ("<|endoftext|>", 50256);
+
+/// The encodings toklab knows (facts from tiktoken's `openai_public.py`).
+pub const ENCODINGS: &[Encoding] = &[
+    Encoding {
+        name: "r50k",
+        pattern: "gpt2",
+        specials: &[ENDOFTEXT_50K],
+    },
+    Encoding {
+        name: "p50k",
+        pattern: "gpt2",
+        specials: &[ENDOFTEXT_50K],
+    },
+    Encoding {
+        name: "p50k_edit",
+        pattern: "gpt2",
+        specials: &[
+            ENDOFTEXT_50K,
+            ("<|fim_prefix|>", 50281),
+            ("<|fim_middle|>", 50282),
+            ("<|fim_suffix|>", 50283),
+        ],
+    },
+    Encoding {
+        name: "cl100k",
+        pattern: "cl100k",
+        specials: &[
+            ("<|endoftext|>", 100257),
+            ("<|fim_prefix|>", 100258),
+            ("<|fim_middle|>", 100259),
+            ("<|fim_suffix|>", 100260),
+            ("<|endofprompt|>", 100276),
+        ],
+    },
+    Encoding {
+        name: "o200k",
+        pattern: "o200k",
+        specials: &[("<|endoftext|>", 199999), ("<|endofprompt|>", 200018)],
+    },
+];
+
+/// The encoding a file name suggests (`cl100k_base.tiktoken` → `cl100k`).
+pub fn encoding_from_file_name(path: &Path) -> Option<&'static str> {
+    let name = path.file_name()?.to_str()?;
+    // Longest names first so that `p50k_edit` is not taken for `p50k`.
+    let mut names: Vec<&'static str> = ENCODINGS.iter().map(|e| e.name).collect();
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    names.into_iter().find(|n| name.contains(n))
+}
+
+/// Loads a rank file with the named encoding's pattern and special tokens.
+pub fn load(path: &Path, encoding: &str, specials: bool) -> Result<BpeModel> {
+    let Encoding {
+        pattern,
+        specials: special_tokens,
+        ..
+    } = ENCODINGS
+        .iter()
+        .find(|e| e.name == encoding)
+        .expect("callers pass a known encoding");
+    let vocab = parse(path, &read_bytes(path)?)?;
+    let mut model = BpeModel::new(vocab, Rules::Concatenation(OnceLock::new()));
+    model.alphabet = Alphabet::bytes_of(&model.vocab);
+    model.pretok = PreTokenizer::named(pattern).expect("known pattern");
+    model.whole_piece_first = true;
+    if specials {
+        model.specials = Specials::new(
+            special_tokens
+                .iter()
+                .filter(|(_, id)| model.vocab.bytes(*id).is_none())
+                .map(|(t, id)| (t.to_string(), *id))
+                .collect(),
+        );
+    }
+    Ok(model)
+}
+
+/// Parses the lines of a rank file into a vocabulary (id = rank).
+pub fn parse(path: &Path, data: &[u8]) -> Result<Vocab> {
+    let lines = memchr::memchr_iter(b'\n', data).count() + 1;
+    let mut vocab = Vocab::with_capacity(lines, data.len() / 2);
+    let mut decoded = Vec::with_capacity(64);
+    let mut line_start = 0;
+    for (index, line) in data.split(|&b| b == b'\n').enumerate() {
+        let number = index + 1;
+        let offset = line_start;
+        line_start += line.len() + 1;
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() {
+            if line_start >= data.len() {
+                continue; // the final newline
+            }
+            return Err(Error::format(path, Some(number), "empty line"));
+        }
+        let bad = |message: String| Error::format(path, Some(number), message);
+        let Some(space) = memchr::memchr(b' ', line) else {
+            return Err(bad(format!(
+                "expected `base64 rank`, found no space (byte offset {offset})"
+            )));
+        };
+        let (token, rank) = (&line[..space], &line[space + 1..]);
+        decoded.clear();
+        base64_decode(token, &mut decoded)
+            .map_err(|at| bad(format!("invalid base64 at column {}", at + 1)))?;
+        if decoded.is_empty() {
+            return Err(bad("empty token".into()));
+        }
+        let rank = std::str::from_utf8(rank)
+            .ok()
+            .and_then(|r| r.parse::<u64>().ok())
+            .filter(|&r| r < MAX_ID)
+            .ok_or_else(|| {
+                bad(format!(
+                    "rank `{}` is not a number below {MAX_ID}",
+                    String::from_utf8_lossy(rank)
+                ))
+            })?;
+        vocab.insert(rank as u32, &decoded).map_err(|conflict| {
+            let piece = String::from_utf8_lossy(&decoded);
+            vocab_conflict(path, Some(number), &piece, rank, conflict)
+        })?;
+    }
+    if vocab.is_empty() {
+        return Err(Error::format(path, Some(line_of(data, 0)), "no tokens"));
+    }
+    Ok(vocab)
+}
+
+/// Standard base64 with `=` padding. On error, the index of the offending character.
+pub fn base64_decode(input: &[u8], out: &mut Vec<u8>) -> std::result::Result<(), usize> {
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    if !input.len().is_multiple_of(4) {
+        return Err(input.len());
+    }
+    let chunks = input.len() / 4;
+    for (n, chunk) in input.chunks_exact(4).enumerate() {
+        let last = n + 1 == chunks;
+        let pad = if last {
+            chunk.iter().rev().take_while(|&&c| c == b'=').count()
+        } else {
+            0
+        };
+        if pad > 2 {
+            return Err(n * 4 + 4 - pad);
+        }
+        let mut acc = 0u32;
+        for (i, &c) in chunk[..4 - pad].iter().enumerate() {
+            acc = (acc << 6) | value(c).ok_or(n * 4 + i)?;
+        }
+        acc <<= 6 * pad as u32;
+        out.push((acc >> 16) as u8);
+        if pad < 2 {
+            out.push((acc >> 8) as u8);
+        }
+        if pad < 1 {
+            out.push(acc as u8);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64() {
+        let mut out = Vec::new();
+        base64_decode(b"IHRoZQ==", &mut out).unwrap();
+        assert_eq!(out, b" the");
+        out.clear();
+        base64_decode(b"YWJj", &mut out).unwrap();
+        assert_eq!(out, b"abc");
+        assert_eq!(base64_decode(b"YW!j", &mut out), Err(2));
+        assert_eq!(base64_decode(b"YWJ", &mut out), Err(3));
+    }
+
+    #[test]
+    fn bad_lines_name_the_line() {
+        let e = parse(Path::new("x.tiktoken"), b"YQ== 0\nYg==\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("x.tiktoken:2: expected `base64 rank`"), "{e}");
+        let e = parse(Path::new("x"), b"YQ== 0\nYQ== 1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("x:2") && e.contains("appears twice"), "{e}");
+        let e = parse(Path::new("x"), b"YQ== 99999999999\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("x:1") && e.contains("not a number"), "{e}");
+    }
+
+    #[test]
+    fn encoding_from_name() {
+        assert_eq!(
+            encoding_from_file_name(Path::new("d/cl100k_base.tiktoken")),
+            Some("cl100k")
+        );
+        assert_eq!(
+            encoding_from_file_name(Path::new("p50k_edit.tiktoken")),
+            Some("p50k_edit")
+        );
+        assert_eq!(encoding_from_file_name(Path::new("mine.tiktoken")), None);
+    }
+}

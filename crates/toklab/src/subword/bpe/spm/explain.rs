@@ -1,0 +1,82 @@
+//! The trace of a SentencePiece encoding, in the shape every BPE trace has: the normalized
+//! text, then per stretch between user-defined pieces the merge steps under both semantics
+//! (over the normalized text, each step's span mapped back to the original text), what
+//! followed the merges (byte fallback, the unknown piece, unused pieces split back), and the
+//! tokens.
+
+use super::proto::PieceType;
+use super::{SpmModel, SpmToken};
+use crate::subword::bpe::engine::{render_bytes, unknown_notes};
+use crate::subword::bpe::trace::{BpeTrace, PieceTrace};
+use crate::token::Span;
+use crate::trace::quote;
+
+impl SpmModel {
+    /// How the model encodes `text`, piece by piece.
+    pub fn explain(&self, text: &str) -> BpeTrace {
+        let normalized = self.normalizer.normalize(text);
+        let norm = normalized.text.as_str();
+        let to_original = &normalized.to_original;
+        let mut pieces = Vec::new();
+        self.segments(norm, &mut |start, end, user| {
+            let mut tokens = Vec::new();
+            match user {
+                Some(id) => tokens.push(SpmToken { id, start, end }),
+                None => self.encode_segment(norm, start, end, &mut tokens),
+            }
+            let span = Span::new(to_original[start], to_original[end]);
+            let word = &norm.as_bytes()[start..end];
+            let steps = (user.is_none() && self.unigram.is_none()).then(|| {
+                self.bpe.formal().word_steps(
+                    word,
+                    span,
+                    Some(to_original[start..=end].to_vec()),
+                    self.bpe.semantics,
+                )
+            });
+            let mut notes = Vec::new();
+            if let Some(steps) = &steps {
+                let result = &steps.derivation.result;
+                notes = unknown_notes(&self.bpe, word, result);
+                let mut at = 0;
+                for &e in result {
+                    let unused = self
+                        .bpe
+                        .vocab
+                        .id(&word[at..e])
+                        .is_some_and(|id| self.pieces[id as usize].kind == PieceType::Unused);
+                    if unused {
+                        notes.push(format!(
+                            "{} is an unused piece: SentencePiece splits it back into the pieces that made it",
+                            quote(&render_bytes(&word[at..e]))
+                        ));
+                    }
+                    at = e;
+                }
+            }
+            pieces.push(PieceTrace {
+                span,
+                alternative: match (user, &self.unigram) {
+                    (Some(_), _) => "user-defined",
+                    (None, Some(_)) => "unigram: the best total score",
+                    (None, None) => "normalized text",
+                },
+                special: user.is_some(),
+                whole_piece: None,
+                steps,
+                notes,
+                tokens: tokens
+                    .iter()
+                    .map(|t| {
+                        let token = self.token(text, &normalized, t);
+                        (token.form(text).to_string(), token.id, token.span)
+                    })
+                    .collect(),
+            });
+        });
+        BpeTrace {
+            normalized: Some(normalized.text.clone()),
+            pieces,
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! Subword models: byte-pair encoding in every format people download ([`bpe`]: GPT-2 files,
+//! `tokenizer.json`, tiktoken, SentencePiece), WordPiece ([`wordpiece`]), the pre-tokenizers
+//! that cut text into words first ([`pretok`]), BPE as a formal system ([`formal`]: both merge
+//! semantics, their steps, dictionary analysis, incremental re-tokenization) and training new
+//! merges from a text ([`train`]).
+
+pub mod bpe;
+pub mod formal;
+pub mod pretok;
+pub mod train;
+pub mod wordpiece;

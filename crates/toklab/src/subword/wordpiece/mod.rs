@@ -1,0 +1,296 @@
+//! BERT WordPiece (`wordpiece:vocab.txt`): the basic tokenizer's words, each split greedily
+//! into the longest vocabulary pieces from the left, continuations written `##piece`; a word
+//! with no split (or longer than 100 characters) is `[UNK]`. Special tokens (`[CLS]`, `[SEP]`,
+//! …) are matched in the text as HuggingFace's BERT tokenizer does.
+
+// TODO(docs): replaced by the one normalized-string type
+#[allow(missing_docs)]
+pub mod basic;
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::spec::{Kind, Spec};
+use crate::subword::bpe::specials::Specials;
+use crate::subword::bpe::vocab::Vocab;
+use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
+use crate::tokenizer::Tokenizer;
+use crate::trace::{Role, Trace, TraceLine, quote};
+
+use basic::Word;
+
+/// Words longer than this many characters are `[UNK]` (BERT's `max_input_chars_per_word`).
+pub const MAX_WORD_CHARS: usize = 100;
+
+/// The special tokens BERT vocabularies define, matched in text when present.
+const SPECIAL_TOKENS: [&str; 5] = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
+
+/// A WordPiece vocabulary and its options.
+pub struct WordPiece {
+    /// The pieces and their ids; continuations carry their `##`.
+    pub vocab: Vocab,
+    /// Id of `[UNK]`, for words that cannot be split.
+    pub unk: u32,
+    /// Whether text is lower-cased and stripped of accents first (uncased models).
+    pub lowercase: bool,
+    /// Special tokens of the vocabulary, matched whole in the text.
+    pub specials: Specials,
+}
+
+/// What `tokenize_with` reports: a word and its pieces (`None`: no split, so `[UNK]`), or a
+/// special token with its id.
+pub enum Unit<'a> {
+    /// A word and its pieces (`None`: it cannot be split, so it is `[UNK]`).
+    Word(Span, Option<&'a [SubToken]>),
+    /// A special token such as `[CLS]`, with its id.
+    Special(Span, u32),
+}
+
+/// One piece of a word: its id (`None` if the word is unknown) and its normalized form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubToken {
+    /// The piece's vocabulary id.
+    pub id: u32,
+    /// The piece as the vocabulary writes it (with `##` when it continues a word).
+    pub form: String,
+    /// Range of the word's normalized characters.
+    pub chars: (usize, usize),
+}
+
+impl WordPiece {
+    /// Reads `vocab.txt`: one piece per line, id = line number − 1.
+    pub fn load(path: &Path, lowercase: bool) -> Result<WordPiece> {
+        let text = crate::subword::bpe::load::read_text(path)?;
+        let mut vocab = Vocab::with_capacity(32_000, text.len());
+        for (index, line) in text.lines().enumerate() {
+            let piece = line.trim_end();
+            let bad = |m: String| Error::format(path, Some(index + 1), m);
+            if piece.is_empty() {
+                return Err(bad("empty line: every line must be a piece".into()));
+            }
+            vocab
+                .insert(index as u32, piece.as_bytes())
+                .map_err(|_| bad(format!("piece {piece:?} appears twice")))?;
+        }
+        let unk = vocab
+            .id(b"[UNK]")
+            .ok_or_else(|| Error::format(path, None, "the vocabulary has no [UNK] piece"))?;
+        let specials = Specials::new(
+            SPECIAL_TOKENS
+                .iter()
+                .filter_map(|t| Some((t.to_string(), vocab.id(t.as_bytes())?)))
+                .collect(),
+        );
+        Ok(WordPiece {
+            vocab,
+            unk,
+            lowercase,
+            specials,
+        })
+    }
+
+    /// Greedy longest-match-first over one word. `None` means no split exists: the word is
+    /// `[UNK]`.
+    pub fn split(&self, word: &Word) -> Option<Vec<SubToken>> {
+        if word.len() > MAX_WORD_CHARS {
+            return None;
+        }
+        let chars: Vec<char> = word.iter().map(|n| n.c).collect();
+        let mut pieces = Vec::new();
+        let mut start = 0;
+        let mut candidate = String::new();
+        while start < chars.len() {
+            let mut found = None;
+            for end in (start + 1..=chars.len()).rev() {
+                candidate.clear();
+                if start > 0 {
+                    candidate.push_str("##");
+                }
+                candidate.extend(&chars[start..end]);
+                if let Some(id) = self.vocab.id(candidate.as_bytes()) {
+                    found = Some((id, end));
+                    break;
+                }
+            }
+            let (id, end) = found?;
+            pieces.push(SubToken {
+                id,
+                form: candidate.clone(),
+                chars: (start, end),
+            });
+            start = end;
+        }
+        Some(pieces)
+    }
+
+    /// Tokens of `text` with spans in it; `trace` receives each word (its span and pieces,
+    /// `None` when it is `[UNK]`) and each special token.
+    pub fn tokenize_with(&self, text: &str, mut trace: impl FnMut(Unit)) -> Vec<Token> {
+        let mut tokens = Vec::new();
+        let mut words = Vec::new();
+        let mut at = 0;
+        loop {
+            let special = self.specials.find(text, at);
+            let end = special.map_or(text.len(), |(s, _)| s.start);
+            words.clear();
+            basic::words(&text[at..end], at, self.lowercase, &mut words);
+            for word in &words {
+                let word_span = owned_span(word, 0, word.len());
+                let split = self.split(word);
+                trace(Unit::Word(word_span, split.as_deref()));
+                match split {
+                    Some(pieces) => {
+                        for p in pieces {
+                            let span = owned_span(word, p.chars.0, p.chars.1);
+                            let mut token = Token::new(span, TokenKind::Subword)
+                                .with_id(p.id)
+                                .with_origin(Origin::Subword {
+                                    id: p.id,
+                                    rank: None,
+                                });
+                            if p.form != span.slice(text) {
+                                token = token.with_form(p.form);
+                            }
+                            tokens.push(token);
+                        }
+                    }
+                    None => tokens.push(
+                        Token::new(word_span, TokenKind::Unknown)
+                            .with_id(self.unk)
+                            .with_origin(Origin::Subword {
+                                id: self.unk,
+                                rank: None,
+                            })
+                            .with_form("[UNK]"),
+                    ),
+                }
+            }
+            let Some((span, id)) = special else { break };
+            tokens.push(
+                Token::new(span, TokenKind::Special)
+                    .with_id(id)
+                    .with_origin(Origin::Subword { id, rank: None }),
+            );
+            trace(Unit::Special(span, id));
+            at = span.end;
+        }
+        tokens
+    }
+}
+
+/// The span of normalized characters `[from, to)` of a word: the original characters whose
+/// last normalized character lies inside, or an empty span where the first one starts.
+fn owned_span(word: &Word, from: usize, to: usize) -> Span {
+    let owned: Vec<_> = word[from..to].iter().filter(|n| n.last).collect();
+    match (owned.first(), owned.last()) {
+        (Some(first), Some(last)) => Span::new(first.start, last.end),
+        _ => Span::new(word[from].start, word[from].start),
+    }
+}
+
+/// The explanation of a WordPiece tokenization: each word and the pieces it was split into.
+/// Lines are built at explain time, as the split is all there is to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WordPieceTrace {
+    /// A `word` line per word (or `special` line), each followed by its `pieces` line.
+    pub lines: Vec<TraceLine>,
+}
+
+/// `wordpiece:vocab.txt` as a [`Tokenizer`].
+pub struct WordPieceTokenizer {
+    name: String,
+    model: WordPiece,
+    sources: Vec<PathBuf>,
+}
+
+impl WordPieceTokenizer {
+    /// The vocabulary and options, for views that look pieces up.
+    pub fn model(&self) -> &WordPiece {
+        &self.model
+    }
+
+    /// Each word and the pieces it was split into.
+    pub fn trace(&self, text: &str) -> WordPieceTrace {
+        let mut lines = Vec::new();
+        self.model.tokenize_with(text, |unit| match unit {
+            Unit::Special(span, id) => lines.push(
+                TraceLine::new(0, Some(span))
+                    .part(Role::Label, "special ")
+                    .part(Role::Detail, format!("{:>9} ", span.to_string()))
+                    .part(Role::Token, quote(span.slice(text)))
+                    .part(Role::Detail, format!(":{id}")),
+            ),
+            Unit::Word(span, pieces) => {
+                lines.push(
+                    TraceLine::new(0, Some(span))
+                        .part(Role::Label, "word    ")
+                        .part(Role::Detail, format!("{:>9} ", span.to_string()))
+                        .part(Role::Token, quote(span.slice(text))),
+                );
+                let line = TraceLine::new(1, Some(span)).part(Role::Label, "pieces ");
+                lines.push(match pieces {
+                    Some(pieces) => pieces.iter().enumerate().fold(line, |line, (i, p)| {
+                        line.part(Role::Plain, if i > 0 { " " } else { "" })
+                            .part(Role::Token, quote(&p.form))
+                            .part(Role::Detail, format!(":{}", p.id))
+                    }),
+                    None => line.part(
+                        Role::Backtrack,
+                        "no longest-match split (or over 100 characters): [UNK]",
+                    ),
+                });
+            }
+        });
+        WordPieceTrace { lines }
+    }
+}
+
+impl Tokenizer for WordPieceTokenizer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn tokenize(&self, text: &str) -> Tokenization {
+        Tokenization::new(self.model.tokenize_with(text, |_| {}))
+    }
+
+    fn explain(&self, text: &str) -> Trace {
+        Trace::new(self.trace(text).lines)
+    }
+
+    fn sources(&self) -> Vec<PathBuf> {
+        self.sources.clone()
+    }
+}
+
+/// `wordpiece:vocab.txt`: BERT's WordPiece.
+pub const KIND: Kind = Kind::new(
+    "wordpiece",
+    "wordpiece:vocab.txt",
+    "BERT WordPiece: basic pre-split, greedy longest match with ##; ?lowercase=true|false&special=all|none",
+    load,
+)
+.with_options();
+
+/// Loads `wordpiece:vocab.txt[?lowercase=true|false&special=all|none]`.
+pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
+    let lowercase = spec.take_flag("lowercase", true)?;
+    let special = match spec.take_option("special").as_deref() {
+        None | Some("all") => true,
+        Some("none") => false,
+        Some(other) => {
+            return Err(spec.bad(format!("option `special` wants all or none, not `{other}`")));
+        }
+    };
+    spec.finish(&["lowercase", "special"])?;
+    let path = spec.path();
+    let mut model = WordPiece::load(&path, lowercase)?;
+    if !special {
+        model.specials = Specials::default();
+    }
+    Ok(Box::new(WordPieceTokenizer {
+        name: spec.text.trim().to_string(),
+        model,
+        sources: vec![path],
+    }))
+}
