@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 
-use self::normalizer::{CharsMap, Normalized, Normalizer, SPACE};
+use self::normalizer::{CharsMap, Normalizer, SPACE};
 use self::proto::{ModelType, PieceType, ProtoPiece};
 use super::engine::subword_token;
 use super::merge::{MergeStep, NO_ID, Symbol};
@@ -25,6 +25,7 @@ use super::vocab::Vocab;
 use crate::engine::{Tokenizer, Trace};
 use crate::error::{Error, Result};
 use crate::merges::Semantics;
+use crate::normalized::NormalizedString;
 use crate::token::{Span, Token, Tokenization};
 
 /// A SentencePiece model.
@@ -165,10 +166,10 @@ impl SpmModel {
     }
 
     /// Normalizes `text` and encodes it; tokens are ranges of the normalized text.
-    pub fn encode_normalized(&self, text: &str) -> (Normalized, Vec<SpmToken>) {
+    pub fn encode_normalized<'t>(&self, text: &'t str) -> (NormalizedString<'t>, Vec<SpmToken>) {
         let normalized = self.normalizer.normalize(text);
         let mut tokens = Vec::new();
-        let norm = normalized.text.as_str();
+        let norm = normalized.normalized();
         self.segments(norm, &mut |start, end, user| match user {
             Some(id) => tokens.push(SpmToken { id, start, end }),
             None => self.encode_segment(norm, start, end, &mut tokens),
@@ -349,13 +350,13 @@ impl SpmTokenizer {
 
 impl SpmModel {
     /// A token of the normalized text as a token of the original text.
-    pub fn token(&self, text: &str, normalized: &Normalized, t: &SpmToken) -> Token {
+    pub fn token(&self, text: &str, normalized: &NormalizedString, t: &SpmToken) -> Token {
         let span = Span::new(
-            normalized.to_original[t.start],
-            normalized.to_original[t.end],
+            normalized.original_offset(t.start),
+            normalized.original_offset(t.end),
         );
         let form = match t.id {
-            NO_ID => &normalized.text.as_bytes()[t.start..t.end],
+            NO_ID => &normalized.normalized().as_bytes()[t.start..t.end],
             id => self.pieces[id as usize].piece.as_bytes(),
         };
         subword_token(&self.bpe, text, span, t.id, false, form)
