@@ -95,6 +95,7 @@ impl<'o> NormalizedString<'o> {
     }
 
     /// The normalized text.
+    #[inline]
     pub fn normalized(&self) -> &str {
         match &self.edited {
             Some(edited) => &edited.text,
@@ -157,6 +158,12 @@ impl<'o> NormalizedString<'o> {
             let at = self.original_offset(start);
             return Span::new(at, at);
         }
+        if self.edited.is_none() {
+            let text = self.normalized();
+            if text.is_char_boundary(start) && text.is_char_boundary(end) {
+                return Span::new(self.extent.0 + start, self.extent.0 + end);
+            }
+        }
         Span::new(self.origin(start).0, self.origin(end - 1).1)
     }
 
@@ -203,21 +210,6 @@ impl<'o> NormalizedString<'o> {
         })
     }
 
-    /// Appends the original ranges of normalized bytes `range` to `origins`.
-    fn copy_origins(&self, range: Range<usize>, origins: &mut Vec<(usize, usize)>) {
-        match &self.edited {
-            Some(edited) => origins.extend_from_slice(&edited.origins[range]),
-            None => {
-                let text = self.normalized();
-                for (i, c) in text[range.clone()].char_indices() {
-                    let start = self.extent.0 + range.start + i;
-                    let origin = (start, start + c.len_utf8());
-                    origins.extend(std::iter::repeat_n(origin, c.len_utf8()));
-                }
-            }
-        }
-    }
-
     /// The general rewrite every operation is made of. Left to right, `step` sees the rest
     /// of the normalized text, writes its replacement for a prefix of it into the buffer and
     /// returns the prefix's length (at least one character; rounded up to a character
@@ -225,36 +217,52 @@ impl<'o> NormalizedString<'o> {
     /// replacement equal to the prefix keeps the prefix's own ranges; an empty one removes
     /// the prefix. Nothing is allocated for the result until something changes.
     pub fn rewrite(&mut self, mut step: impl FnMut(&str, &mut String) -> usize) {
-        let len = self.len();
+        let source = self.edited.take();
+        let base = self.extent.0;
+        let text = match &source {
+            Some(edited) => edited.text.as_str(),
+            None => &self.original[base..self.extent.1],
+        };
+        // The union of the ranges of source bytes `range` (character boundaries).
+        let union = |range: Range<usize>| match &source {
+            Some(edited) => (
+                edited.origins[range.start].0,
+                edited.origins[range.end - 1].1,
+            ),
+            None => (base + range.start, base + range.end),
+        };
         let mut result: Option<Edited> = None;
         let mut replacement = String::new();
         let mut at = 0;
-        while at < len {
-            let rest = &self.normalized()[at..];
+        while at < text.len() {
+            let rest = &text[at..];
             replacement.clear();
-            let first = rest.chars().next().map_or(1, char::len_utf8);
-            let mut taken = step(rest, &mut replacement).clamp(first, rest.len());
+            let mut taken = step(rest, &mut replacement).min(rest.len());
+            if taken == 0 {
+                taken = rest.chars().next().map_or(1, char::len_utf8);
+            }
             while !rest.is_char_boundary(taken) {
                 taken += 1;
             }
-            let unchanged = replacement == rest[..taken];
+            let unchanged = replacement.as_bytes() == &rest.as_bytes()[..taken];
             if result.is_none() && unchanged {
                 at += taken;
                 continue;
             }
             let edited = result.get_or_insert_with(|| {
+                let capacity = text.len() + replacement.len();
                 let mut edited = Edited {
-                    text: String::with_capacity(len + replacement.len()),
-                    origins: Vec::with_capacity(len + replacement.len()),
+                    text: String::with_capacity(capacity),
+                    origins: Vec::with_capacity(capacity),
                 };
-                edited.text.push_str(&self.normalized()[..at]);
-                self.copy_origins(0..at, &mut edited.origins);
+                edited.text.push_str(&text[..at]);
+                copy_origins(&source, base, text, 0..at, &mut edited.origins);
                 edited
             });
             if unchanged {
-                self.copy_origins(at..at + taken, &mut edited.origins);
+                copy_origins(&source, base, text, at..at + taken, &mut edited.origins);
             } else {
-                let origin = (self.origin(at).0, self.origin(at + taken - 1).1);
+                let origin = union(at..at + taken);
                 edited
                     .origins
                     .extend(std::iter::repeat_n(origin, replacement.len()));
@@ -262,17 +270,16 @@ impl<'o> NormalizedString<'o> {
             edited.text.push_str(&replacement);
             at += taken;
         }
-        if let Some(edited) = result {
-            self.edited = Some(edited);
-        }
+        self.edited = result.or(source);
     }
 
     /// The text as edited, copied out of the original first if it was not yet.
     fn edited_mut(&mut self) -> &mut Edited {
         if self.edited.is_none() {
             let mut origins = Vec::with_capacity(self.len());
-            self.copy_origins(0..self.len(), &mut origins);
-            let text = self.normalized().to_string();
+            let text = self.normalized();
+            copy_origins(&None, self.extent.0, text, 0..text.len(), &mut origins);
+            let text = text.to_string();
             self.edited = Some(Edited { text, origins });
         }
         self.edited.get_or_insert_with(Edited::default)
@@ -365,5 +372,27 @@ impl<'o> NormalizedString<'o> {
             at += 1;
         }
         at
+    }
+}
+
+/// Appends the original ranges of bytes `range` of `text` to `origins`: from the edited
+/// source, or, for the unedited text (which starts at `base` of the original), each
+/// character's own range.
+fn copy_origins(
+    source: &Option<Edited>,
+    base: usize,
+    text: &str,
+    range: Range<usize>,
+    origins: &mut Vec<(usize, usize)>,
+) {
+    match source {
+        Some(edited) => origins.extend_from_slice(&edited.origins[range]),
+        None => {
+            for (i, c) in text[range.clone()].char_indices() {
+                let start = base + range.start + i;
+                let len = c.len_utf8();
+                origins.extend(std::iter::repeat_n((start, start + len), len));
+            }
+        }
     }
 }
