@@ -250,7 +250,8 @@ impl<'o> NormalizedString<'o> {
                 continue;
             }
             let edited = result.get_or_insert_with(|| {
-                let capacity = text.len() + replacement.len();
+                // Room for some growth (SentencePiece's `▁` is three bytes for one).
+                let capacity = text.len() + text.len() / 4 + replacement.len();
                 let mut edited = Edited {
                     text: String::with_capacity(capacity),
                     origins: Vec::with_capacity(capacity),
@@ -259,7 +260,9 @@ impl<'o> NormalizedString<'o> {
                 copy_origins(&source, base, text, 0..at, &mut edited.origins);
                 edited
             });
-            if unchanged {
+            // One character of the unedited text: its own range is the union.
+            let one_original_char = source.is_none() && taken == utf8_width(rest.as_bytes()[0]);
+            if unchanged && !one_original_char {
                 copy_origins(&source, base, text, at..at + taken, &mut edited.origins);
             } else {
                 let origin = union(at..at + taken);
@@ -394,5 +397,14 @@ fn copy_origins(
                 origins.extend(std::iter::repeat_n((start, start + len), len));
             }
         }
+    }
+}
+
+/// The length of the UTF-8 character that starts with byte `first`.
+fn utf8_width(first: u8) -> usize {
+    match first {
+        0..0xE0 => 1 + usize::from(first >= 0xC0),
+        0xE0..0xF0 => 3,
+        _ => 4,
     }
 }
