@@ -35,6 +35,7 @@ impl CharsMap {
     }
 
     /// The longest rule matching a prefix of `input`: its length and replacement.
+    #[inline]
     pub fn longest(&self, input: &[u8]) -> Option<(usize, &[u8])> {
         if self.units.is_empty() {
             return None;
@@ -65,6 +66,7 @@ impl CharsMap {
 
     /// The rule for the start of `input` as text: the replacement and the input length it
     /// replaces, when a rule matches whole characters and yields valid UTF-8.
+    #[inline]
     pub fn rule<'m>(&'m self, input: &str) -> Option<(&'m str, usize)> {
         let (len, replacement) = self.longest(input.as_bytes())?;
         if !input.is_char_boundary(len) {

@@ -211,8 +211,8 @@ impl<'o> NormalizedString<'o> {
     }
 
     /// The general rewrite every operation is made of. Left to right, `step` sees the rest
-    /// of the normalized text, writes its replacement for a prefix of it into the buffer and
-    /// returns the prefix's length (at least one character; rounded up to a character
+    /// of the normalized text, appends its replacement for a prefix of it to the buffer (which
+    /// may hold earlier output: append only) and returns the prefix's length (at least one character; rounded up to a character
     /// boundary). The replacement's characters get the union of the prefix's ranges; a
     /// replacement equal to the prefix keeps the prefix's own ranges; an empty one removes
     /// the prefix. Nothing is allocated for the result until something changes.
@@ -232,45 +232,56 @@ impl<'o> NormalizedString<'o> {
             None => (base + range.start, base + range.end),
         };
         let mut result: Option<Edited> = None;
-        let mut replacement = String::new();
+        // Until something changes, replacements go to a scratch buffer; after that, straight
+        // to the end of the result.
+        let mut scratch = String::new();
         let mut at = 0;
         while at < text.len() {
             let rest = &text[at..];
-            replacement.clear();
-            let mut taken = step(rest, &mut replacement).min(rest.len());
+            let out = match &mut result {
+                Some(edited) => &mut edited.text,
+                None => {
+                    scratch.clear();
+                    &mut scratch
+                }
+            };
+            let written_from = out.len();
+            let mut taken = step(rest, out).min(rest.len());
             if taken == 0 {
                 taken = rest.chars().next().map_or(1, char::len_utf8);
             }
             while !rest.is_char_boundary(taken) {
                 taken += 1;
             }
-            let unchanged = replacement.as_bytes() == &rest.as_bytes()[..taken];
-            if result.is_none() && unchanged {
-                at += taken;
-                continue;
-            }
-            let edited = result.get_or_insert_with(|| {
-                // Room for some growth (SentencePiece's `▁` is three bytes for one).
-                let capacity = text.len() + text.len() / 4 + replacement.len();
-                let mut edited = Edited {
-                    text: String::with_capacity(capacity),
-                    origins: Vec::with_capacity(capacity),
-                };
-                edited.text.push_str(&text[..at]);
-                copy_origins(&source, base, text, 0..at, &mut edited.origins);
-                edited
-            });
+            let written = out.len() - written_from;
+            let unchanged = out.as_bytes()[written_from..] == rest.as_bytes()[..taken];
+            let edited = match &mut result {
+                Some(edited) => edited,
+                None if unchanged => {
+                    at += taken;
+                    continue;
+                }
+                None => {
+                    // Room for some growth (SentencePiece's `▁` is three bytes for one).
+                    let capacity = text.len() + text.len() / 4 + scratch.len();
+                    let mut edited = Edited {
+                        text: String::with_capacity(capacity),
+                        origins: Vec::with_capacity(capacity),
+                    };
+                    edited.text.push_str(&text[..at]);
+                    copy_origins(&source, base, text, 0..at, &mut edited.origins);
+                    edited.text.push_str(&scratch);
+                    result.insert(edited)
+                }
+            };
             // One character of the unedited text: its own range is the union.
             let one_original_char = source.is_none() && taken == utf8_width(rest.as_bytes()[0]);
             if unchanged && !one_original_char {
                 copy_origins(&source, base, text, at..at + taken, &mut edited.origins);
             } else {
                 let origin = union(at..at + taken);
-                edited
-                    .origins
-                    .extend(std::iter::repeat_n(origin, replacement.len()));
+                edited.origins.extend(std::iter::repeat_n(origin, written));
             }
-            edited.text.push_str(&replacement);
             at += taken;
         }
         self.edited = result.or(source);

@@ -137,16 +137,16 @@ impl NormalizedString<'_> {
     }
 
     /// Strips the leading characters `strip` accepts.
-    pub fn trim_start_matches(&mut self, mut strip: impl FnMut(char) -> bool) {
+    pub fn trim_start_matches(&mut self, strip: impl FnMut(char) -> bool) {
         let text = self.normalized();
-        let kept = text.trim_start_matches(|c| strip(c)).len();
+        let kept = text.trim_start_matches(strip).len();
         self.strip_start(text.len() - kept);
     }
 
     /// Strips the trailing characters `strip` accepts.
-    pub fn trim_end_matches(&mut self, mut strip: impl FnMut(char) -> bool) {
+    pub fn trim_end_matches(&mut self, strip: impl FnMut(char) -> bool) {
         let text = self.normalized();
-        let kept = text.trim_end_matches(|c| strip(c)).len();
+        let kept = text.trim_end_matches(strip).len();
         self.strip_end(text.len() - kept);
     }
 
