@@ -254,7 +254,11 @@ impl<'o> NormalizedString<'o> {
                 taken += 1;
             }
             let written = out.len() - written_from;
-            let unchanged = out.as_bytes()[written_from..] == rest.as_bytes()[..taken];
+            let unchanged = written == taken
+                && match taken {
+                    1 => out.as_bytes()[written_from] == rest.as_bytes()[0],
+                    _ => out.as_bytes()[written_from..] == rest.as_bytes()[..taken],
+                };
             let edited = match &mut result {
                 Some(edited) => edited,
                 None if unchanged => {
@@ -262,8 +266,8 @@ impl<'o> NormalizedString<'o> {
                     continue;
                 }
                 None => {
-                    // Room for some growth (SentencePiece's `▁` is three bytes for one).
-                    let capacity = text.len() + text.len() / 4 + scratch.len();
+                    // Room for growth (SentencePiece's `▁` is three bytes for one).
+                    let capacity = text.len() + text.len() / 2 + scratch.len();
                     let mut edited = Edited {
                         text: String::with_capacity(capacity),
                         origins: Vec::with_capacity(capacity),
