@@ -234,7 +234,13 @@ fn pieces_of(subword: &Subword, texts: &[String]) -> Vec<Vec<u8>> {
     let mut pieces = Vec::new();
     for text in texts {
         match subword.spm_model() {
-            Some(spm) => pieces.push(spm.normalizer.normalize(text).text.into_bytes()),
+            Some(spm) => pieces.push(
+                spm.normalizer
+                    .normalize(text)
+                    .normalized()
+                    .as_bytes()
+                    .to_vec(),
+            ),
             None => subword
                 .bpe_model()
                 .pretokenize(text, 0..text.len(), &mut |pre| {

@@ -17,6 +17,7 @@ mod choice;
 
 // The core: the span model, the one engine shape, specs and the registry. It names no engine.
 pub mod error;
+pub mod normalized;
 pub mod offsets;
 pub mod output;
 pub mod registry;
@@ -36,6 +37,7 @@ pub mod analysis;
 
 pub use choice::Choice;
 pub use error::{Error, Result};
+pub use normalized::NormalizedString;
 pub use registry::{Registry, load, load_in};
 pub use spec::{Kind, Spec};
 pub use token::{Origin, Provenance, SourceLoc, Span, Token, TokenKind, Tokenization};

@@ -362,7 +362,11 @@ fn steps(args: StepsArgs) -> anyhow::Result<ExitCode> {
         (None, Some(model)) => {
             subword = load_model(model)?;
             if let Some(spm) = subword.spm_model() {
-                word = spm.normalizer.normalize(&args.word).text;
+                word = spm
+                    .normalizer
+                    .normalize(&args.word)
+                    .normalized()
+                    .to_string();
             }
             subword.bpe_model().dictionary()
         }

@@ -20,18 +20,9 @@ pub fn write(out: &mut dyn Write, id: usize, text: &str, tokens: &Tokenization) 
     let (sentence, map) = normalize(text, true);
     let map = map.unwrap_or_default();
     // Sentence index of each original byte start / end.
-    let index_of_start = |byte: usize| {
-        sentence
-            .orig
-            .binary_search_by_key(&(byte as u32), |o| o.0)
-            .ok()
-    };
-    let index_of_end = |byte: usize| {
-        sentence
-            .orig
-            .binary_search_by_key(&(byte as u32), |o| o.1)
-            .ok()
-    };
+    let origins = sentence.char_origins();
+    let index_of_start = |byte: usize| origins.binary_search_by_key(&(byte as u32), |o| o.0).ok();
+    let index_of_end = |byte: usize| origins.binary_search_by_key(&(byte as u32), |o| o.1).ok();
     let mut cp = CodePoints::new(text);
     write!(
         out,

@@ -154,7 +154,9 @@ pub enum EventKind {
 /// The state of tokenizing one line.
 pub(crate) struct Run<'r> {
     pub rules: &'r Rules,
-    pub s: &'r Sentence,
+    pub s: &'r Sentence<'r>,
+    /// The normalized text of the sentence (looked up once: contexts read it all the time).
+    sentence_text: &'r str,
     /// Lower-case characters of the sentence (`İ` as `i`).
     pub lower: Vec<char>,
     pub out: Vec<Tok>,
@@ -178,10 +180,11 @@ pub(crate) struct Run<'r> {
 
 impl<'r> Run<'r> {
     /// A run over one normalized line; `trace` records the events for `explain`.
-    pub fn new(rules: &'r Rules, s: &'r Sentence, trace: bool) -> Run<'r> {
+    pub fn new(rules: &'r Rules, s: &'r Sentence<'r>, trace: bool) -> Run<'r> {
         Run {
             rules,
             s,
+            sentence_text: s.text(),
             lower: s.chars.iter().map(|&c| chars::lower(c)).collect(),
             out: Vec::with_capacity(s.chars.len() / 4 + 4),
             stack: Vec::with_capacity(32),
@@ -522,17 +525,17 @@ impl<'r> Run<'r> {
 
     /// The normalized text of characters `a..b`.
     pub fn text(&self, a: usize, b: usize) -> &'r str {
-        &self.s.text[self.s.byte_at[a] as usize..self.s.byte_at[b] as usize]
+        &self.sentence_text[self.s.byte_at[a] as usize..self.s.byte_at[b] as usize]
     }
 
     /// The sentence left of position `p` (for left contexts and mark-up).
     pub fn left_of(&self, p: usize) -> &'r str {
-        &self.s.text[..self.s.byte_at[p] as usize]
+        &self.sentence_text[..self.s.byte_at[p] as usize]
     }
 
     /// The sentence right of position `p`.
     pub fn right_of(&self, p: usize) -> &'r str {
-        &self.s.text[self.s.byte_at[p] as usize..]
+        &self.sentence_text[self.s.byte_at[p] as usize..]
     }
 
     /// Lower-case characters of a segment, as utoken's `lower` gives them for that segment

@@ -242,7 +242,7 @@ impl RulesTokenizer {
             let _ = toks;
             lines.push(trace::LineTrace {
                 offset,
-                orig: sentence.orig,
+                orig: sentence.char_origins(),
                 chars: sentence.chars,
                 events,
                 entries,
@@ -252,11 +252,15 @@ impl RulesTokenizer {
     }
 
     /// Tokenizes one line (no line breaks) into engine tokens.
-    fn line_tokens(
+    fn line_tokens<'t>(
         &self,
-        line: &str,
+        line: &'t str,
         trace: bool,
-    ) -> (normalize::Sentence, Vec<Tok>, Option<Vec<engine::Event>>) {
+    ) -> (
+        normalize::Sentence<'t>,
+        Vec<Tok>,
+        Option<Vec<engine::Event>>,
+    ) {
         let (sentence, _) = normalize::normalize(line, false);
         let (toks, events) = Run::new(&self.rules, &sentence, trace).run();
         (sentence, toks, events)
@@ -328,15 +332,8 @@ impl Tokenizer for RulesTokenizer {
             let before = tokens.len();
             for tok in &toks {
                 let (s, e) = (tok.start as usize, tok.end as usize);
-                let mut span = if e > s {
-                    Span::new(
-                        offset + sentence.orig[s].0 as usize,
-                        offset + sentence.orig[e - 1].1 as usize,
-                    )
-                } else {
-                    let at = sentence.orig.get(s).map_or(line.len(), |o| o.0 as usize);
-                    Span::new(offset + at, offset + at)
-                };
+                let (start, end) = sentence.span(s, e);
+                let mut span = Span::new(offset + start, offset + end);
                 // utoken's contraction mapping can, on odd entries, place a token before the
                 // end of the previous one; spans stay ordered.
                 if let Some(prev) = tokens.last()
@@ -351,7 +348,7 @@ impl Tokenizer for RulesTokenizer {
                         sentence.byte_at[s] as usize,
                         sentence.byte_at[e.max(s)] as usize,
                     );
-                    &sentence.text[bs..be]
+                    &sentence.text()[bs..be]
                 };
                 let form = tok.surf.as_deref().unwrap_or_else(normalized);
                 if form.is_empty() {

@@ -1,12 +1,15 @@
 //! BERT's basic tokenizer, as HuggingFace's `BertNormalizer` + `BertPreTokenizer` do it:
 //! control characters dropped, whitespace split, CJK ideographs and punctuation isolated,
-//! accents stripped (NFD, non-spacing marks removed) and text lowercased — with every
-//! normalized character remembering the original character it came from.
+//! accents stripped (NFD, non-spacing marks removed) and text lowercased — on a
+//! [`NormalizedString`], so every normalized character knows the original character it came
+//! from.
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use unicode_normalization::UnicodeNormalization;
 
+use crate::normalized::NormalizedString;
 use crate::subword::pretok::CharClass;
 
 struct Classes {
@@ -20,20 +23,6 @@ static CLASSES: LazyLock<Classes> = LazyLock::new(|| Classes {
     nonspacing_mark: CharClass::from_regex(r"\p{Mn}"),
     punctuation: CharClass::from_regex(r"\p{P}"),
 });
-
-/// A normalized character and the original character (byte range) it came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NormChar {
-    pub c: char,
-    pub start: usize,
-    pub end: usize,
-    /// Whether this is the last normalized character made from its original character: the
-    /// token holding it owns the original character.
-    pub last: bool,
-}
-
-/// A word of the basic tokenizer: its normalized characters.
-pub type Word = Vec<NormChar>;
 
 fn is_control(c: char) -> bool {
     !matches!(c, '\t' | '\n' | '\r') && CLASSES.other.contains(c)
@@ -54,77 +43,68 @@ fn is_punctuation(c: char) -> bool {
     c.is_ascii_punctuation() || CLASSES.punctuation.contains(c)
 }
 
-/// Splits `text` (starting at byte `base` of the original) into words.
-pub fn words(text: &str, base: usize, lowercase: bool, out: &mut Vec<Word>) {
-    let mut word: Word = Vec::new();
-    let flush = |word: &mut Word, out: &mut Vec<Word>| {
-        if !word.is_empty() {
-            out.push(std::mem::take(word));
+/// BERT's normalization of `text`: control characters, NUL and U+FFFD removed; with
+/// `lowercase`, every character but CJK ideographs and whitespace decomposed (NFD), stripped
+/// of non-spacing marks and lowercased (its pieces all come from it).
+pub fn normalize(text: &str, lowercase: bool) -> NormalizedString<'_> {
+    let mut normalized = NormalizedString::new(text);
+    let removed = |c: char| c == '\0' || c == '\u{FFFD}' || is_control(c);
+    let mut expanded = String::new();
+    normalized.map_chars(|c, out| {
+        if removed(c) {
+            return;
         }
-    };
-    let mut expanded: Vec<char> = Vec::with_capacity(4);
-    for (i, c) in text.char_indices() {
-        let (start, end) = (base + i, base + i + c.len_utf8());
-        if c == '\0' || c == '\u{FFFD}' || is_control(c) {
-            continue;
-        }
-        if is_whitespace(c) {
-            flush(&mut word, out);
-            continue;
-        }
-        if is_cjk(c) {
-            flush(&mut word, out);
-            out.push(vec![NormChar {
-                c,
-                start,
-                end,
-                last: true,
-            }]);
-            continue;
+        if !lowercase || is_whitespace(c) || is_cjk(c) {
+            out.push(c);
+            return;
         }
         expanded.clear();
-        if lowercase {
-            for d in std::iter::once(c).nfd() {
-                if !CLASSES.nonspacing_mark.contains(d) {
-                    expanded.extend(d.to_lowercase());
-                }
+        for d in std::iter::once(c).nfd() {
+            if !CLASSES.nonspacing_mark.contains(d) {
+                expanded.extend(d.to_lowercase());
             }
+        }
+        out.push_str(&expanded);
+    });
+    normalized
+}
+
+/// Splits normalized text into words (byte ranges): whitespace separates them, CJK
+/// ideographs and punctuation are words of their own.
+pub fn words(text: &str, out: &mut Vec<Range<usize>>) {
+    let mut word = 0..0;
+    let flush = |word: &mut Range<usize>, out: &mut Vec<Range<usize>>, at: usize| {
+        if word.start < word.end {
+            out.push(word.clone());
+        }
+        *word = at..at;
+    };
+    for (at, c) in text.char_indices() {
+        let next = at + c.len_utf8();
+        if is_whitespace(c) {
+            flush(&mut word, out, next);
+        } else if is_cjk(c) || is_punctuation(c) {
+            flush(&mut word, out, at);
+            out.push(at..next);
+            word = next..next;
         } else {
-            expanded.push(c);
-        }
-        let count = expanded.len();
-        for (k, &d) in expanded.iter().enumerate() {
-            let nc = NormChar {
-                c: d,
-                start,
-                end,
-                last: k + 1 == count,
-            };
-            if is_punctuation(d) {
-                flush(&mut word, out);
-                out.push(vec![nc]);
-            } else if is_whitespace(d) {
-                flush(&mut word, out);
-            } else {
-                word.push(nc);
-            }
-        }
-        if count == 0 {
-            // A lone combining mark vanishes; its character is dropped text, like whitespace.
+            word.end = next;
         }
     }
-    flush(&mut word, out);
+    flush(&mut word, out, text.len());
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::token::Span;
 
     fn forms(text: &str) -> Vec<String> {
+        let normalized = normalize(text, true);
         let mut out = Vec::new();
-        words(text, 0, true, &mut out);
-        out.iter()
-            .map(|w| w.iter().map(|n| n.c).collect())
+        words(normalized.normalized(), &mut out);
+        out.into_iter()
+            .map(|w| normalized.normalized()[w].to_string())
             .collect()
     }
 
@@ -137,16 +117,8 @@ mod tests {
 
     #[test]
     fn characters_remember_their_origin() {
-        let mut out = Vec::new();
-        words("xé", 10, true, &mut out);
-        assert_eq!(
-            out[0][1],
-            NormChar {
-                c: 'e',
-                start: 11,
-                end: 13,
-                last: true
-            }
-        );
+        let normalized = normalize("xé", true);
+        assert_eq!(normalized.normalized(), "xe");
+        assert_eq!(normalized.original_span(1..2), Span::new(1, 3));
     }
 }

@@ -3,10 +3,9 @@
 //! with no split (or longer than 100 characters) is `[UNK]`. Special tokens (`[CLS]`, `[SEP]`,
 //! …) are matched in the text as HuggingFace's BERT tokenizer does.
 
-// TODO(docs): replaced by the one normalized-string type
-#[allow(missing_docs)]
 pub mod basic;
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -17,7 +16,7 @@ use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
 use crate::tokenizer::Tokenizer;
 use crate::trace::{Role, Trace, TraceLine, quote};
 
-use basic::Word;
+use crate::normalized::NormalizedString;
 
 /// Words longer than this many characters are `[UNK]` (BERT's `max_input_chars_per_word`).
 pub const MAX_WORD_CHARS: usize = 100;
@@ -91,11 +90,11 @@ impl WordPiece {
 
     /// Greedy longest-match-first over one word. `None` means no split exists: the word is
     /// `[UNK]`.
-    pub fn split(&self, word: &Word) -> Option<Vec<SubToken>> {
-        if word.len() > MAX_WORD_CHARS {
+    pub fn split(&self, word: &str) -> Option<Vec<SubToken>> {
+        let chars: Vec<char> = word.chars().collect();
+        if chars.len() > MAX_WORD_CHARS {
             return None;
         }
-        let chars: Vec<char> = word.iter().map(|n| n.c).collect();
         let mut pieces = Vec::new();
         let mut start = 0;
         let mut candidate = String::new();
@@ -132,16 +131,29 @@ impl WordPiece {
         loop {
             let special = self.specials.find(text, at);
             let end = special.map_or(text.len(), |(s, _)| s.start);
+            let normalized = basic::normalize(&text[at..end], self.lowercase);
+            let norm = normalized.normalized();
             words.clear();
-            basic::words(&text[at..end], at, self.lowercase, &mut words);
+            basic::words(norm, &mut words);
             for word in &words {
-                let word_span = owned_span(word, 0, word.len());
-                let split = self.split(word);
+                let word_span = owned_span(&normalized, at, word.clone());
+                let split = self.split(&norm[word.clone()]);
                 trace(Unit::Word(word_span, split.as_deref()));
                 match split {
                     Some(pieces) => {
+                        let mut offsets = norm[word.clone()]
+                            .char_indices()
+                            .map(|(i, _)| word.start + i)
+                            .chain([word.end]);
+                        let mut piece_start = word.start;
+                        let mut next_char = 0;
                         for p in pieces {
-                            let span = owned_span(word, p.chars.0, p.chars.1);
+                            // Byte offsets of the piece's characters in the normalized text.
+                            let start = piece_start;
+                            let end = offsets.nth(p.chars.1 - next_char).unwrap_or(word.end);
+                            next_char = p.chars.1 + 1;
+                            piece_start = end;
+                            let span = owned_span(&normalized, at, start..end);
                             let mut token = Token::new(span, TokenKind::Subword)
                                 .with_id(p.id)
                                 .with_origin(Origin::Subword {
@@ -178,14 +190,17 @@ impl WordPiece {
     }
 }
 
-/// The span of normalized characters `[from, to)` of a word: the original characters whose
-/// last normalized character lies inside, or an empty span where the first one starts.
-fn owned_span(word: &Word, from: usize, to: usize) -> Span {
-    let owned: Vec<_> = word[from..to].iter().filter(|n| n.last).collect();
-    match (owned.first(), owned.last()) {
-        (Some(first), Some(last)) => Span::new(first.start, last.end),
-        _ => Span::new(word[from].start, word[from].start),
-    }
+/// The span (in the text, the normalized stretch starting at byte `base`) of normalized bytes
+/// `range`: the original characters whose last normalized character lies inside, or an empty
+/// span where the first one starts.
+fn owned_span(normalized: &NormalizedString, base: usize, range: Range<usize>) -> Span {
+    let span = normalized
+        .original_span_owned(range.clone())
+        .unwrap_or_else(|| {
+            let at = normalized.original_offset(range.start);
+            Span::new(at, at)
+        });
+    Span::new(base + span.start, base + span.end)
 }
 
 /// The explanation of a WordPiece tokenization: each word and the pieces it was split into.

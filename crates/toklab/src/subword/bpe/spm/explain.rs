@@ -15,8 +15,8 @@ impl SpmModel {
     /// How the model encodes `text`, piece by piece.
     pub fn explain(&self, text: &str) -> BpeTrace {
         let normalized = self.normalizer.normalize(text);
-        let norm = normalized.text.as_str();
-        let to_original = &normalized.to_original;
+        let norm = normalized.normalized();
+        let to_original = |at: usize| normalized.original_offset(at);
         let mut pieces = Vec::new();
         self.segments(norm, &mut |start, end, user| {
             let mut tokens = Vec::new();
@@ -24,13 +24,13 @@ impl SpmModel {
                 Some(id) => tokens.push(SpmToken { id, start, end }),
                 None => self.encode_segment(norm, start, end, &mut tokens),
             }
-            let span = Span::new(to_original[start], to_original[end]);
+            let span = Span::new(to_original(start), to_original(end));
             let word = &norm.as_bytes()[start..end];
             let steps = (user.is_none() && self.unigram.is_none()).then(|| {
                 self.bpe.formal().word_steps(
                     word,
                     span,
-                    Some(to_original[start..=end].to_vec()),
+                    Some((start..=end).map(to_original).collect()),
                     self.bpe.semantics,
                 )
             });
@@ -75,7 +75,7 @@ impl SpmModel {
             });
         });
         BpeTrace {
-            normalized: Some(normalized.text.clone()),
+            normalized: Some(norm.to_string()),
             pieces,
         }
     }

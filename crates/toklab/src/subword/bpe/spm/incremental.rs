@@ -31,9 +31,9 @@ pub fn remerged(
             .as_ref()
             .is_none_or(|(matcher, _)| matcher.find(text).is_none())
     };
-    let (old_bytes, new_bytes) = (old_norm.text.as_bytes(), new_norm.text.as_bytes());
-    if new_bytes.len() < LONG_PIECE || !one_segment(&old_norm.text) || !one_segment(&new_norm.text)
-    {
+    let (old_text, new_text) = (old_norm.normalized(), new_norm.normalized());
+    let (old_bytes, new_bytes) = (old_text.as_bytes(), new_text.as_bytes());
+    if new_bytes.len() < LONG_PIECE || !one_segment(old_text) || !one_segment(new_text) {
         return None;
     }
     let ends = raw_ends(&model.bpe, old_bytes, &old_tokens.tokens)?;

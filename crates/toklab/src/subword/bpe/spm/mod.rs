@@ -6,8 +6,6 @@
 
 mod explain;
 mod incremental;
-// TODO(docs): replaced by the one normalized-string type
-#[allow(missing_docs)]
 pub mod normalizer;
 pub mod proto;
 mod unigram;
@@ -17,7 +15,7 @@ use std::sync::Arc;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 
-use self::normalizer::{CharsMap, Normalized, Normalizer, SPACE};
+use self::normalizer::{CharsMap, Normalizer, SPACE};
 use self::proto::{ModelType, PieceType, ProtoPiece};
 use super::engine::subword_token;
 use super::merge::{MergeStep, NO_ID, Symbol};
@@ -25,6 +23,7 @@ use super::merges::MergeTable;
 use super::model::{Alphabet, BpeModel, Rules};
 use super::vocab::Vocab;
 use crate::error::{Error, Result};
+use crate::normalized::NormalizedString;
 use crate::subword::formal::Semantics;
 use crate::token::{Span, Token, Tokenization};
 use crate::tokenizer::Tokenizer;
@@ -174,10 +173,10 @@ impl SpmModel {
     }
 
     /// Normalizes `text` and encodes it; tokens are ranges of the normalized text.
-    pub fn encode_normalized(&self, text: &str) -> (Normalized, Vec<SpmToken>) {
+    pub fn encode_normalized<'t>(&self, text: &'t str) -> (NormalizedString<'t>, Vec<SpmToken>) {
         let normalized = self.normalizer.normalize(text);
         let mut tokens = Vec::new();
-        let norm = normalized.text.as_str();
+        let norm = normalized.normalized();
         self.segments(norm, &mut |start, end, user| match user {
             Some(id) => tokens.push(SpmToken { id, start, end }),
             None => self.encode_segment(norm, start, end, &mut tokens),
@@ -358,13 +357,13 @@ impl SpmTokenizer {
 
 impl SpmModel {
     /// A token of the normalized text as a token of the original text.
-    pub fn token(&self, text: &str, normalized: &Normalized, t: &SpmToken) -> Token {
+    pub fn token(&self, text: &str, normalized: &NormalizedString, t: &SpmToken) -> Token {
         let span = Span::new(
-            normalized.to_original[t.start],
-            normalized.to_original[t.end],
+            normalized.original_offset(t.start),
+            normalized.original_offset(t.end),
         );
         let form = match t.id {
-            NO_ID => &normalized.text.as_bytes()[t.start..t.end],
+            NO_ID => &normalized.normalized().as_bytes()[t.start..t.end],
             id => self.pieces[id as usize].piece.as_bytes(),
         };
         subword_token(&self.bpe, text, span, t.id, false, form)

@@ -1,0 +1,95 @@
+//! SentencePiece's precompiled character map (`precompiled_charsmap` in a `.model` file or
+//! a `tokenizer.json` `Precompiled` normalizer): a darts-clone double-array trie from input
+//! prefixes to replacement strings, e.g. `nmt_nfkc`.
+
+use super::NormalizedString;
+
+/// The precompiled map: `<trie size u32 LE><double array><NUL-terminated replacements>`.
+#[derive(Clone, Debug, Default)]
+pub struct CharsMap {
+    units: Vec<u32>,
+    replacements: Vec<u8>,
+}
+
+impl CharsMap {
+    /// Decodes the blob; an error says what is inconsistent.
+    pub fn parse(blob: &[u8]) -> Result<CharsMap, String> {
+        if blob.len() <= 4 {
+            return Err("precompiled charsmap is too short".into());
+        }
+        let size = u32::from_le_bytes([blob[0], blob[1], blob[2], blob[3]]) as usize;
+        if size > blob.len() - 4 || !size.is_multiple_of(4) {
+            return Err(format!(
+                "precompiled charsmap: trie of {size} bytes does not fit in {} bytes",
+                blob.len() - 4
+            ));
+        }
+        let units = blob[4..4 + size]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        Ok(CharsMap {
+            units,
+            replacements: blob[4 + size..].to_vec(),
+        })
+    }
+
+    /// The longest rule matching a prefix of `input`: its length and replacement.
+    #[inline]
+    pub fn longest(&self, input: &[u8]) -> Option<(usize, &[u8])> {
+        if self.units.is_empty() {
+            return None;
+        }
+        let unit = |pos: usize| self.units.get(pos).copied();
+        let offset = |u: u32| ((u >> 10) << ((u & (1 << 9)) >> 6)) as usize;
+        let has_leaf = |u: u32| (u >> 8) & 1 == 1;
+        let label = |u: u32| u & ((1 << 31) | 0xFF);
+        let mut pos = offset(unit(0)?);
+        let mut best = None;
+        for (i, &byte) in input.iter().enumerate() {
+            pos ^= byte as usize;
+            let u = unit(pos)?;
+            if label(u) != u32::from(byte) {
+                break;
+            }
+            pos ^= offset(u);
+            if has_leaf(u) {
+                let value = (unit(pos)? & ((1 << 31) - 1)) as usize;
+                best = Some((i + 1, value));
+            }
+        }
+        let (len, value) = best?;
+        let rest = self.replacements.get(value..)?;
+        let end = memchr::memchr(0, rest).unwrap_or(rest.len());
+        Some((len, &rest[..end]))
+    }
+
+    /// The rule for the start of `input` as text: the replacement and the input length it
+    /// replaces, when a rule matches whole characters and yields valid UTF-8.
+    #[inline]
+    pub fn rule<'m>(&'m self, input: &str) -> Option<(&'m str, usize)> {
+        let (len, replacement) = self.longest(input.as_bytes())?;
+        if !input.is_char_boundary(len) {
+            return None;
+        }
+        Some((std::str::from_utf8(replacement).ok()?, len))
+    }
+}
+
+impl NormalizedString<'_> {
+    /// Rewrites the text with a precompiled map as SentencePiece does: left to right, the
+    /// longest matching prefix is replaced, characters no rule matches stay.
+    pub fn apply_charsmap(&mut self, map: &CharsMap) {
+        self.rewrite(|rest, out| match map.rule(rest) {
+            Some((replacement, len)) => {
+                out.push_str(replacement);
+                len
+            }
+            None => {
+                let len = rest.chars().next().map_or(1, char::len_utf8);
+                out.push_str(&rest[..len]);
+                len
+            }
+        });
+    }
+}
