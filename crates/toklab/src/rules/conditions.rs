@@ -3,9 +3,9 @@
 //! by one, …), with the extra rules for abbreviations and lexical entries.
 
 use crate::rules::chars::{self, Bits, L, M, ND};
-use crate::rules::engine::Run;
-use crate::rules::pattern::Seg;
+use crate::rules::matcher::Seg;
 use crate::rules::resources::{Conditions, Entry};
+use crate::rules::split::Run;
 
 /// `.*\pL\pM*$` within `s[a..b]`.
 fn ends_letter(seg: &Seg, a: usize, b: usize) -> bool {

@@ -4,8 +4,8 @@
 //! (`"@ Hello … world @"`) by which side has a letter or digit.
 
 use super::chars::{self, L, ND};
-use super::engine::Run;
 use super::resources::{MarkupEntry, Resources};
+use super::split::Run;
 
 /// The mark-up character. utoken reads `::attach-tag` but stores it under a misspelt name,
 /// so its tag is always `@`; so is ours.

@@ -4,7 +4,7 @@
 //! language's `tok-resource-LC.txt`, `tok-resource-eng-global.txt`, `tok-resource.txt`,
 //! `detok-resource.txt` for the `@` mark-up, `top-level-domain-codes.txt`); `rules:FILE` loads
 //! one file. Lines are normalized (with offsets kept into the original text), then split by
-//! utoken's 20 ordered steps with their recursive left/right split-off ([`engine`]). Every
+//! utoken's 20 ordered steps with their recursive left/right split-off ([`split`]). Every
 //! token names the step that made it and, for dictionary steps, the rule file and line.
 //!
 //! Loading is strict by default: a line utoken would skip or misread (unknown slot, missing
@@ -18,18 +18,18 @@ mod conditions;
 pub mod context;
 mod contraction;
 pub mod diag;
-pub mod engine;
+mod dictionary_steps;
 mod expand;
 pub mod line;
 pub mod lint;
 mod markup;
+mod matcher;
 mod normalize;
 pub mod origin;
-mod pattern;
-mod patterns;
+mod pattern_steps;
 pub mod resources;
-mod scan;
-mod steps;
+pub mod split;
+mod step_patterns;
 pub mod trace;
 
 use std::path::{Path, PathBuf};
@@ -43,9 +43,9 @@ use crate::spec::{Kind, Spec};
 use crate::token::{Origin, Span, Token, Tokenization};
 use crate::tokenizer::Tokenizer;
 use crate::trace::Trace;
-use engine::{Rules, Run, Tok};
 use line::FileRole;
 use resources::Resources;
+use split::{Rules, Run, Tok};
 
 /// How to load a rule set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -183,9 +183,9 @@ impl RulesTokenizer {
         res.lexical.freeze();
         res.punct.freeze();
         let lang = options.lang.clone();
-        let url2 = res.has_tlds.then(|| patterns::url2(&res.tlds));
+        let url2 = res.has_tlds.then(|| step_patterns::url2(&res.tlds));
         let phonetics = match &lang {
-            Some(l) if res.phonetics.contains_key(l) => patterns::phonetics(
+            Some(l) if res.phonetics.contains_key(l) => step_patterns::phonetics(
                 &res.phonetics[l],
                 res.pre_name_titles.get(l).map_or(&[][..], Vec::as_slice),
             ),
@@ -227,9 +227,10 @@ impl RulesTokenizer {
             let events = events.unwrap_or_default();
             for event in &events {
                 let tokens = match &event.what {
-                    engine::EventKind::Split { tokens, .. }
-                    | engine::EventKind::Main { tokens } => tokens.as_slice(),
-                    engine::EventKind::Guard { .. } => &[],
+                    split::EventKind::Split { tokens, .. } | split::EventKind::Main { tokens } => {
+                        tokens.as_slice()
+                    }
+                    split::EventKind::Guard { .. } => &[],
                 };
                 for t in tokens {
                     if let Some(id) = t.entry
@@ -256,11 +257,7 @@ impl RulesTokenizer {
         &self,
         line: &'t str,
         trace: bool,
-    ) -> (
-        normalize::Sentence<'t>,
-        Vec<Tok>,
-        Option<Vec<engine::Event>>,
-    ) {
+    ) -> (normalize::Sentence<'t>, Vec<Tok>, Option<Vec<split::Event>>) {
         let (sentence, _) = normalize::normalize(line, false);
         let (toks, events) = Run::new(&self.rules, &sentence, trace).run();
         (sentence, toks, events)

@@ -2,8 +2,8 @@
 //! the segment, the step that split it, the tokens it found (with the rule file line of a
 //! dictionary entry) and the left and right remainders handed on.
 
-use super::engine::{Event, EventKind, Tok};
 use super::origin::Step;
+use super::split::{Event, EventKind, Tok};
 use crate::token::{SourceLoc, Span};
 use crate::trace::{Role, TraceLine, quote};
 

@@ -18,9 +18,9 @@
 //! The result always equals `tokenize(new)`; property tests check it on the sample models and
 //! the real ones.
 
-use super::engine::piece_tokens;
-use super::merge::{NO_ID, Symbol};
+use super::merge_loop::{NO_ID, Symbol};
 use super::model::{BpeModel, PreToken};
+use super::tokenizer::piece_tokens;
 use crate::subword::formal::{self, Edit};
 use crate::token::{Span, Token, TokenKind, Tokenization};
 

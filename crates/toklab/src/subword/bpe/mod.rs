@@ -1,8 +1,8 @@
 //! Subword models by byte-pair encoding: loaders for the real formats (GPT-2 release files,
 //! HuggingFace `tokenizer.json`, tiktoken rank files, SentencePiece models), one model type,
-//! a fast encoder with exact pre-tokenizers, a lossless decoder, every model as the formal
-//! dictionary of `crate::subword::formal` ([`formal`]: both semantics, traces with the steps of both,
-//! analysis) and incremental re-tokenization after an edit ([`incremental`]).
+//! a fast encoder with exact pre-tokenizers, a lossless decoder, every model as a formal byte
+//! pair dictionary ([`dictionary`], for [`crate::subword::formal`]: both semantics, traces with
+//! the steps of both, analysis) and incremental re-tokenization after an edit ([`incremental`]).
 //!
 //! Specs:
 //! - `bpe:DIR` — `encoder.json`/`vocab.json` + `vocab.bpe`/`merges.txt`;
@@ -14,25 +14,25 @@
 //! `special=none` treats special-token text as ordinary text; `semantics=sp|hf` makes the merge
 //! loop follow Definition 3 (the default: what tiktoken, HuggingFace tokenizers and
 //! SentencePiece do) or Definition 4 of Berglund & van der Merwe (OpenAI's original
-//! `encoder.py`), see [`formal`].
+//! `encoder.py`), see [`crate::subword::formal`].
 
 pub mod bytelevel;
-pub mod engine;
-pub mod formal;
+pub mod dictionary;
 pub mod incremental;
 pub mod load;
-pub mod merge;
-pub mod merges;
+pub mod merge_loop;
+pub mod merge_table;
 pub mod model;
 pub mod pieces;
 pub mod specials;
 pub mod spm;
+pub mod tokenizer;
 pub mod trace;
 pub mod vocab;
 
-pub use engine::BpeTokenizer;
-pub use formal::{FormalDictionary, RuleSource};
+pub use dictionary::{FormalDictionary, RuleSource};
 pub use model::{Alphabet, BpeModel, Piece, PreToken, PreTokenizer, Rules};
+pub use tokenizer::BpeTokenizer;
 pub use trace::{BpeTrace, PieceTrace};
 
 use crate::error::Result;

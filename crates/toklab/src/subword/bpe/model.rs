@@ -9,9 +9,9 @@ use std::sync::OnceLock;
 
 pub use super::pieces::{Piece, PreToken, PreTokenizer};
 
-use super::formal::FormalDictionary;
-use super::merge::{self, ByConcatenation, MergeStep, NO_ID, Symbol};
-use super::merges::MergeTable;
+use super::dictionary::FormalDictionary;
+use super::merge_loop::{self, ByConcatenation, MergeStep, NO_ID, Symbol};
+use super::merge_table::MergeTable;
 use super::specials::Specials;
 use super::vocab::Vocab;
 use crate::subword::formal::Semantics;
@@ -155,10 +155,10 @@ impl BpeModel {
     ) {
         match &self.rules {
             Rules::Table(table) | Rules::Implied(table) => {
-                merge::merge(symbols, piece, table, observe)
+                merge_loop::merge(symbols, piece, table, observe)
             }
             Rules::Concatenation(_) => {
-                merge::merge(symbols, piece, &ByConcatenation(&self.vocab), observe)
+                merge_loop::merge(symbols, piece, &ByConcatenation(&self.vocab), observe)
             }
         }
     }
@@ -367,7 +367,7 @@ impl BpeModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::subword::bpe::merges::Merge;
+    use crate::subword::bpe::merge_table::Merge;
 
     fn small(alphabet_chars: bool) -> BpeModel {
         let mut vocab = Vocab::default();

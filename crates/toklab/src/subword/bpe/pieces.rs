@@ -3,7 +3,7 @@
 //! window) and a piece with the tokens it became ([`Piece`]: what tokens and traces are built
 //! from).
 
-use super::merge::Symbol;
+use super::merge_loop::Symbol;
 use crate::simple::Matcher;
 use crate::token::Span;
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::{JsonVocab, json_error, read_text, vocab_from_json};
 use crate::error::{Error, Result};
 use crate::subword::bpe::bytelevel;
-use crate::subword::bpe::merges::{Merge, MergeTable};
+use crate::subword::bpe::merge_table::{Merge, MergeTable};
 use crate::subword::bpe::model::{Alphabet, BpeModel, Rules};
 use crate::subword::bpe::specials::Specials;
 use crate::subword::bpe::vocab::Vocab;

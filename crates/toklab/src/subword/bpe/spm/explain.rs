@@ -6,7 +6,7 @@
 
 use super::proto::PieceType;
 use super::{SpmModel, SpmToken};
-use crate::subword::bpe::engine::{render_bytes, unknown_notes};
+use crate::subword::bpe::tokenizer::{render_bytes, unknown_notes};
 use crate::subword::bpe::trace::{BpeTrace, PieceTrace};
 use crate::token::Span;
 use crate::trace::quote;

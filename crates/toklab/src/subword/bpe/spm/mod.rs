@@ -17,10 +17,10 @@ use aho_corasick::{AhoCorasick, MatchKind};
 
 use self::normalizer::{CharsMap, Normalizer, SPACE};
 use self::proto::{ModelType, PieceType, ProtoPiece};
-use super::engine::subword_token;
-use super::merge::{MergeStep, NO_ID, Symbol};
-use super::merges::MergeTable;
+use super::merge_loop::{MergeStep, NO_ID, Symbol};
+use super::merge_table::MergeTable;
 use super::model::{Alphabet, BpeModel, Rules};
+use super::tokenizer::subword_token;
 use super::vocab::Vocab;
 use crate::error::{Error, Result};
 use crate::normalized::NormalizedString;

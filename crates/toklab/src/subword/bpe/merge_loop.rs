@@ -9,7 +9,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::merges::{Merge, MergeTable};
+use super::merge_table::{Merge, MergeTable};
 use super::vocab::Vocab;
 
 /// No token: a symbol the vocabulary lacks. It never merges.

@@ -17,7 +17,7 @@
 //! Built once per model, on first use ([`super::BpeModel::formal`]); encoding under the
 //! default semantics never needs it.
 
-use super::merge::{MergeStep, NO_ID, Symbol};
+use super::merge_loop::{MergeStep, NO_ID, Symbol};
 use super::model::{Alphabet, BpeModel, Rules};
 use super::vocab::Vocab;
 use crate::subword::formal::{
@@ -180,7 +180,7 @@ impl FormalDictionary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::subword::bpe::merges::MergeTable;
+    use crate::subword::bpe::merge_table::MergeTable;
     use crate::subword::formal::{Semantics, encode_strings};
     use std::sync::OnceLock;
 
@@ -215,7 +215,7 @@ mod tests {
             vocab.insert(id as u32, t.as_bytes()).unwrap();
         }
         let mut table = MergeTable::default();
-        use crate::subword::bpe::merges::Merge;
+        use crate::subword::bpe::merge_table::Merge;
         table.insert(2, 0, Merge { rank: 0, merged: 3 });
         table.insert(0, 1, Merge { rank: 1, merged: 2 });
         let mut model = BpeModel::new(vocab, Rules::Table(table));

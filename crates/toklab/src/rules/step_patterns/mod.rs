@@ -1,11 +1,11 @@
-//! utoken's step patterns, transcribed into the matcher of [`super::pattern`]: each keeps the
+//! utoken's step patterns, transcribed into the matcher of [`super::matcher`]: each keeps the
 //! alternatives, repetitions and look-arounds of the Python regex it comes from (quoted above
 //! it), so that it finds the same token.
 
 use std::sync::LazyLock;
 
 use super::chars::{self, Fold, L, LU, M, ND};
-use super::pattern::*;
+use super::matcher::*;
 
 mod around;
 mod loaded;

@@ -4,7 +4,7 @@
 use super::around::{url2_ahead, url2_behind};
 use super::{lm, url_final, url_unit};
 use crate::rules::chars::{Fold, L, M, ND};
-use crate::rules::pattern::*;
+use crate::rules::matcher::*;
 use crate::rules::resources::{Resources, Tlds};
 /// utoken's bare-domain URL pattern, which depends on the loaded top-level domains:
 ///

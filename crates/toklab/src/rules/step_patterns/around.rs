@@ -1,7 +1,7 @@
 //! The look-arounds of utoken's step patterns, as conditions on a position of the segment.
 
 use crate::rules::chars::{self, Fold, L, M, ND};
-use crate::rules::pattern::Seg;
+use crate::rules::matcher::Seg;
 
 /// `(?<!\pL\pM*|\d|[.])`
 pub(super) fn not_after_word_or_period(s: &Seg, p: usize) -> bool {

@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::merge::NO_ID;
+use super::merge_loop::NO_ID;
 use super::model::{BpeModel, Piece};
 use super::trace::{BpeTrace, PieceTrace};
 use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
@@ -243,7 +243,7 @@ pub(crate) fn unknown_notes(model: &BpeModel, word: &[u8], ends: &[usize]) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::subword::bpe::merges::{Merge, MergeTable};
+    use crate::subword::bpe::merge_table::{Merge, MergeTable};
     use crate::subword::bpe::model::Rules;
     use crate::subword::bpe::vocab::Vocab;
 

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use super::chars::{self, Bits};
 use super::contraction::map_contraction;
-use super::engine::{Found, Run};
 use super::origin::ChartType;
 use super::resources::{Entry, EntryKind, Side, Trie};
+use super::split::{Found, Run};
 /// Where a dictionary token may start, as utoken's scan decides: not at a mark, not at a
 /// letter after a letter and (for step 10, `digits`) not at a digit after a digit — "after"
 /// meaning after the last position not skipped itself.

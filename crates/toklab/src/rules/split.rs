@@ -14,11 +14,11 @@
 use std::sync::Arc;
 
 use super::chars::{self, Bits};
+use super::matcher::{Prog, Scratch, Seg};
 use super::normalize::Sentence;
 use super::origin::{ChartType, Step};
-use super::pattern::{Prog, Scratch, Seg};
+use super::pattern_steps::{basic_type, basic_type_of};
 use super::resources::Resources;
-use super::steps::{basic_type, basic_type_of};
 
 /// utoken's limit on nested splits (past it, the rest of a segment goes to the whitespace
 /// split).

@@ -2,10 +2,10 @@
 //! in a segment, gated by utoken's line vector as utoken gates it.
 
 use super::chars::{self, Bits, Fold, L, ND};
-use super::engine::{Found, Run};
+use super::matcher::{Prog, Seg};
 use super::origin::ChartType;
-use super::pattern::{Prog, Seg};
-use super::patterns::{self, FIXED};
+use super::split::{Found, Run};
+use super::step_patterns::{self, FIXED};
 
 /// utoken's `re_dot_ab`: a period followed by two ASCII letters (any case), a cheap test for
 /// whether a URL or file name can be there.
@@ -133,7 +133,7 @@ impl Run<'_> {
             return None;
         }
         let m = self.find(&FIXED.hashtag, a, b, |s, p| {
-            s.in_set(p, "#@") && patterns::hashtag_start(s, p)
+            s.in_set(p, "#@") && step_patterns::hashtag_start(s, p)
         })?;
         let chart_type = if self.s.chars[a + m.0] == '#' {
             ChartType::Hashtag
@@ -227,7 +227,7 @@ impl Run<'_> {
             return Some(self.found(a, m, ChartType::Decontraction));
         }
         let m = self.find(&FIXED.eng_contraction, a, b, |s, p| {
-            s.in_set(p, "'’") && patterns::after_ascii_letter(s, p)
+            s.in_set(p, "'’") && step_patterns::after_ascii_letter(s, p)
         })?;
         Some(self.found(a, m, ChartType::Decontraction))
     }
