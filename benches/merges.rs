@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use toklab::Tokenizer;
 use toklab::subword::bpe::load::gpt2;
-use toklab::subword::formal::{Dictionary, Semantics, Unit, encode_ends, retokenize};
+use toklab::subword::formal::{Dictionary, Semantics, SymbolUnit, encode_ends, retokenize};
 use toklab::subword::train::{Pretok, Trainer};
 
 fn shared() -> PathBuf {
@@ -129,13 +129,13 @@ fn training(kjv: &str) {
     corpus.push_str(&kjv[..kjv.len() / 2]);
     let budget = Duration::from_secs(60);
     let count = time(3, || {
-        Trainer::new(&corpus, Unit::Byte, Pretok::Gpt2)
+        Trainer::new(&corpus, SymbolUnit::Byte, Pretok::Gpt2)
             .words()
             .len()
     });
     let mut merges = 0;
     let total = time(3, || {
-        let mut t = Trainer::new(&corpus, Unit::Byte, Pretok::Gpt2);
+        let mut t = Trainer::new(&corpus, SymbolUnit::Byte, Pretok::Gpt2);
         t.train(8000, &mut |_| {});
         merges = t.merges().len();
     });

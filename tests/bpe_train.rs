@@ -6,7 +6,7 @@ mod common;
 use common::{run, stdout_of};
 
 use toklab::simple::Matcher;
-use toklab::subword::formal::{Analysis, Unit};
+use toklab::subword::formal::{Analysis, SymbolUnit};
 use toklab::subword::train::{Pretok, Trainer};
 
 fn temp(name: &str) -> std::path::PathBuf {
@@ -75,7 +75,7 @@ fn textbook_merges_in_the_log() {
 #[test]
 fn ties_go_to_the_first_pair_in_frequency_ordered_words() {
     // The words in order of count: « ba» (2), then «cd», « ab» (1 each, in corpus order).
-    let mut t = Trainer::new("dc ab", Unit::Char, Pretok::None);
+    let mut t = Trainer::new("dc ab", SymbolUnit::Char, Pretok::None);
     // Pretok::None makes the line one word: every pair counts 1, so the leftmost wins (not
     // the smallest: «ab» < «dc»).
     let first = t.step().unwrap();
@@ -83,7 +83,7 @@ fn ties_go_to_the_first_pair_in_frequency_ordered_words() {
         (t.token(first.left), t.token(first.right)),
         (&b"d"[..], &b"c"[..])
     );
-    let mut t = Trainer::new("cd ab ba ba", Unit::Char, Pretok::Gpt2);
+    let mut t = Trainer::new("cd ab ba ba", SymbolUnit::Char, Pretok::Gpt2);
     let first = t.step().unwrap();
     // « ba» occurs twice: its pairs ␣-b and b-a count 2; ␣b comes first in the word.
     assert_eq!(
@@ -109,7 +109,7 @@ fn trained_model_reads_back_and_reproduces_the_training_segmentation() {
         return;
     };
     let text = std::fs::read_to_string(shared.join("corpora/udhr-de.txt")).unwrap();
-    for unit in [Unit::Char, Unit::Byte] {
+    for unit in [SymbolUnit::Char, SymbolUnit::Byte] {
         let mut t = Trainer::new(&text, unit, Pretok::Gpt2);
         t.train(400, &mut |_| {});
         let analysis = Analysis::new(&t.dictionary());

@@ -2,7 +2,7 @@
 //! text whole: random dictionaries, random texts, random edits, both semantics.
 
 use proptest::prelude::*;
-use toklab::subword::formal::{Dictionary, Rule, Semantics, Unit, encode_ends, retokenize};
+use toklab::subword::formal::{Dictionary, Rule, Semantics, SymbolUnit, encode_ends, retokenize};
 
 fn dictionary() -> impl Strategy<Value = Dictionary> {
     // Mostly rules that join two tokens made so far (as training does), some arbitrary ones
@@ -25,7 +25,7 @@ fn dictionary() -> impl Strategy<Value = Dictionary> {
             tokens.push(format!("{left}{right}"));
             rules.push(Rule::new(&left, &right, rank as u32));
         }
-        Dictionary::new(Unit::Byte, rules).unwrap()
+        Dictionary::new(SymbolUnit::Byte, rules).unwrap()
     })
 }
 

@@ -6,7 +6,7 @@ mod common;
 
 use proptest::prelude::*;
 use toklab::subword::formal::{
-    Analysis, Comparison, Derivation, Dictionary, Rule, Semantics, Unit, chain_bound,
+    Analysis, Comparison, Derivation, Dictionary, Rule, Semantics, SymbolUnit, chain_bound,
     encode_strings, never_useful,
 };
 
@@ -85,7 +85,7 @@ fn formal_cases_agree_with_the_libraries() {
                 )
             })
             .collect();
-        let d = Dictionary::new(Unit::Char, rules).unwrap();
+        let d = Dictionary::new(SymbolUnit::Char, rules).unwrap();
         let word = case["word"].as_str().unwrap();
         let sp = encode_strings(&d, word, Semantics::SentencePiece);
         let hf = encode_strings(&d, word, Semantics::HuggingFace);
@@ -135,7 +135,7 @@ fn dictionary(proper: bool) -> impl Strategy<Value = Dictionary> {
                 tokens.push(format!("{left}{right}"));
                 rules.push(Rule::new(&left, &right, rank as u32));
             }
-            Dictionary::new(Unit::Char, rules).unwrap()
+            Dictionary::new(SymbolUnit::Char, rules).unwrap()
         },
     )
 }

@@ -11,7 +11,7 @@ use clap::{Args as ClapArgs, Subcommand, ValueEnum};
 
 use toklab::spec::Spec;
 use toklab::subword::bpe::{RuleSource, Subword, load_subword};
-use toklab::subword::formal::{Analysis, Comparison, Derivation, Dictionary, Side, Unit};
+use toklab::subword::formal::{Analysis, Comparison, Derivation, Dictionary, RuleSide, SymbolUnit};
 use toklab::subword::train::write_gpt2;
 use toklab::subword::train::{Pretok, Trainer, show_token};
 
@@ -153,8 +153,8 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let analysis = Analysis::new(dict);
     let mut out = std::io::stdout().lock();
     let unit = match dict.unit() {
-        Unit::Byte => "bytes",
-        Unit::Char => "characters",
+        SymbolUnit::Byte => "bytes",
+        SymbolUnit::Char => "characters",
     };
     writeln!(
         out,
@@ -189,8 +189,8 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
         )?;
         for bad in analysis.improper.iter().take(args.list) {
             let side = match bad.side {
-                Side::Left => "left",
-                Side::Right => "right",
+                RuleSide::Left => "left",
+                RuleSide::Right => "right",
             };
             let maker = match bad.made_by {
                 Some(m) => format!("made only by rule #{} {}", m + 1, dict.show_rule(m)),
@@ -286,7 +286,11 @@ fn train(args: TrainArgs) -> anyhow::Result<ExitCode> {
             e.utf8_error().valid_up_to()
         ),
     };
-    let unit = if args.bytes { Unit::Byte } else { Unit::Char };
+    let unit = if args.bytes {
+        SymbolUnit::Byte
+    } else {
+        SymbolUnit::Char
+    };
     let pretok = match args.pretok {
         PretokArg::Gpt2 => Pretok::Gpt2,
         PretokArg::None => Pretok::None,

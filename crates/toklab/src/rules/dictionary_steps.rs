@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::chars::{self, Bits};
 use super::contraction::map_contraction;
 use super::origin::ChartType;
-use super::resources::{Entry, EntryKind, Side, Trie};
+use super::resources::{Entry, EntryKind, SplitSide, Trie};
 use super::split::{Found, Run};
 /// Where a dictionary token may start, as utoken's scan decides: not at a mark, not at a
 /// letter after a letter and (for step 10, `digits`) not at a digit after a digit — "after"
@@ -187,13 +187,15 @@ impl Run<'_> {
                         continue;
                     }
                     let chart_type = match entry.side {
-                        Side::Both => ChartType::Punct,
-                        Side::Start
+                        SplitSide::Both => ChartType::Punct,
+                        SplitSide::Start
                             if st == 0 || self.s.bits[a + st - 1] & chars::PY_SPACE != 0 =>
                         {
                             ChartType::PunctS
                         }
-                        Side::End if end2 == n || self.s.bits[a + end2] & chars::PY_SPACE != 0 => {
+                        SplitSide::End
+                            if end2 == n || self.s.bits[a + end2] & chars::PY_SPACE != 0 =>
+                        {
                             ChartType::PunctE
                         }
                         _ => continue,

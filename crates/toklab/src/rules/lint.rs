@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use super::diag::Diagnostic;
 use super::line::FileRole;
-use super::resources::{Entry, EntryKind, Resources, Side};
+use super::resources::{Entry, EntryKind, Resources, SplitSide};
 
 /// The start of every "can never fire" message.
 pub const SHADOWED_PREFIX: &str = "can never fire";
@@ -87,9 +87,9 @@ fn shadows(a: &Entry, b: &Entry) -> bool {
                 && (sem(a, "unit-of-measurement") || !sem(b, "unit-of-measurement"))
         }
         (PunctSplit, PunctSplit) => match (a.side, b.side) {
-            (Side::Both, _) => true,
-            (Side::Start, Side::Start) => true,
-            (Side::End, Side::End) => a.group == b.group,
+            (SplitSide::Both, _) => true,
+            (SplitSide::Start, SplitSide::Start) => true,
+            (SplitSide::End, SplitSide::End) => a.group == b.group,
             _ => false,
         },
         _ => false,

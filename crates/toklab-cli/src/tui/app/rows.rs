@@ -331,7 +331,7 @@ impl Rows {
                     toklab::analysis::compare::BoundaryDiff::new(text, reference, &row.tokens)
                         .boundaries
                         .iter()
-                        .filter(|b| b.side != toklab::analysis::compare::Side::Both)
+                        .filter(|b| b.side != toklab::analysis::compare::Presence::Both)
                         .map(|b| b.at)
                         .collect()
                 }

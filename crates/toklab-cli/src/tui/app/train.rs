@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use toklab::subword::{
-    formal::Unit,
+    formal::SymbolUnit,
     train::{PairCount, Pretok, Trainer},
 };
 
@@ -29,7 +29,7 @@ impl TrainDemo {
     /// A trainer over `corpus` (characters, GPT-2 pre-tokenization: words carry their
     /// leading space, as in the textbook's `␣r`, `␣re`).
     pub fn new(corpus: String, lines: usize) -> TrainDemo {
-        let mut trainer = Trainer::new(&corpus, Unit::Char, Pretok::Gpt2);
+        let mut trainer = Trainer::new(&corpus, SymbolUnit::Char, Pretok::Gpt2);
         let pairs = trainer.pair_counts(TOP_PAIRS);
         TrainDemo {
             corpus,
@@ -54,7 +54,7 @@ impl TrainDemo {
     /// Takes the last merge back (by training again to one step fewer).
     pub fn back(&mut self) {
         let target = self.trainer.merges().len().saturating_sub(1);
-        let mut trainer = Trainer::new(&self.corpus, Unit::Char, Pretok::Gpt2);
+        let mut trainer = Trainer::new(&self.corpus, SymbolUnit::Char, Pretok::Gpt2);
         for _ in 0..target {
             trainer.step();
         }

@@ -140,7 +140,7 @@ impl Segmentation {
 
 /// Which of the two tokenizations has something.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
+pub enum Presence {
     /// Both tokenizations agree on it.
     Both,
     /// Only the first (the reference in `toklab compare`).
@@ -159,7 +159,7 @@ pub struct Boundary {
     /// The whitespace the boundary lies in (empty when it falls between two characters).
     pub gap: Span,
     /// Who has the boundary.
-    pub side: Side,
+    pub side: Presence,
 }
 
 /// Non-whitespace text covered by the tokens of one side only (the other dropped it).
@@ -168,14 +168,14 @@ pub struct CoverageDiff {
     /// The text one side covers and the other does not.
     pub span: Span,
     /// The side that covers it.
-    pub side: Side,
+    pub side: Presence,
 }
 
 /// A rewritten form one side has and the other does not have for the same text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RewriteDiff {
     /// The side that has the form.
-    pub side: Side,
+    pub side: Presence,
     /// The rewritten token.
     pub rewrite: Rewrite,
 }
@@ -215,14 +215,14 @@ impl BoundaryDiff {
         while i < a.boundaries.len() || j < b.boundaries.len() {
             let (x, y) = (a.boundaries.get(i), b.boundaries.get(j));
             let (position, side) = match (x, y) {
-                (Some(&x), Some(&y)) if x == y => (x, Side::Both),
-                (Some(&x), Some(&y)) if x < y => (x, Side::OnlyA),
-                (Some(&x), None) => (x, Side::OnlyA),
-                (_, Some(&y)) => (y, Side::OnlyB),
+                (Some(&x), Some(&y)) if x == y => (x, Presence::Both),
+                (Some(&x), Some(&y)) if x < y => (x, Presence::OnlyA),
+                (Some(&x), None) => (x, Presence::OnlyA),
+                (_, Some(&y)) => (y, Presence::OnlyB),
                 (None, None) => unreachable!("loop condition"),
             };
-            i += usize::from(side != Side::OnlyB);
-            j += usize::from(side != Side::OnlyA);
+            i += usize::from(side != Presence::OnlyB);
+            j += usize::from(side != Presence::OnlyA);
             diff.boundaries.push(boundary(position, side));
         }
         let mut k = 0;
@@ -244,9 +244,9 @@ impl BoundaryDiff {
                     skeleton.char_span(k - 1).end,
                 ),
                 side: if a.covered[first] {
-                    Side::OnlyA
+                    Presence::OnlyA
                 } else {
-                    Side::OnlyB
+                    Presence::OnlyB
                 },
             });
         }
@@ -254,8 +254,8 @@ impl BoundaryDiff {
         let b_keys: std::collections::HashSet<_> = b.rewrites.iter().map(key).collect();
         let a_keys: std::collections::HashSet<_> = a.rewrites.iter().map(key).collect();
         for (rewrites, others, side) in [
-            (&a.rewrites, &b_keys, Side::OnlyA),
-            (&b.rewrites, &a_keys, Side::OnlyB),
+            (&a.rewrites, &b_keys, Presence::OnlyA),
+            (&b.rewrites, &a_keys, Presence::OnlyB),
         ] {
             for rewrite in rewrites.iter().filter(|r| !others.contains(&key(r))) {
                 diff.rewrites.push(RewriteDiff {
@@ -271,7 +271,7 @@ impl BoundaryDiff {
     pub fn only_a(&self) -> usize {
         self.boundaries
             .iter()
-            .filter(|b| b.side == Side::OnlyA)
+            .filter(|b| b.side == Presence::OnlyA)
             .count()
     }
 
@@ -279,13 +279,13 @@ impl BoundaryDiff {
     pub fn only_b(&self) -> usize {
         self.boundaries
             .iter()
-            .filter(|b| b.side == Side::OnlyB)
+            .filter(|b| b.side == Presence::OnlyB)
             .count()
     }
 
     /// Whether both cut the text alike: the same boundaries and the same text covered.
     pub fn segmentation_agrees(&self) -> bool {
-        self.coverage.is_empty() && self.boundaries.iter().all(|b| b.side == Side::Both)
+        self.coverage.is_empty() && self.boundaries.iter().all(|b| b.side == Presence::Both)
     }
 
     /// Whether they also output the same forms.
@@ -328,17 +328,24 @@ mod tests {
         let a = tokens(&[(0, 4), (4, 5), (6, 9), (10, 14)]);
         let b = tokens(&[(0, 5), (6, 14)]);
         let diff = BoundaryDiff::new(text, &a, &b);
-        let sides: Vec<(usize, Side)> = diff
+        let sides: Vec<(usize, Presence)> = diff
             .boundaries
             .iter()
             .map(|b| (b.position, b.side))
             .collect();
-        assert_eq!(sides, [(4, Side::OnlyA), (5, Side::Both), (8, Side::OnlyA)]);
+        assert_eq!(
+            sides,
+            [
+                (4, Presence::OnlyA),
+                (5, Presence::Both),
+                (8, Presence::OnlyA)
+            ]
+        );
         assert_eq!((diff.only_a(), diff.only_b()), (2, 0));
         assert!(!diff.agrees());
         assert_eq!(diff.boundary_at(9).map(|b| b.position), Some(8));
         assert_eq!(diff.boundary_at(10).map(|b| b.position), Some(8));
-        assert_eq!(diff.boundary_at(4).map(|b| b.side), Some(Side::OnlyA));
+        assert_eq!(diff.boundary_at(4).map(|b| b.side), Some(Presence::OnlyA));
         assert!(diff.boundary_at(2).is_none());
         // B drops the "!".
         let b = tokens(&[(0, 4), (6, 9), (10, 14)]);
@@ -347,7 +354,7 @@ mod tests {
             diff.coverage,
             [CoverageDiff {
                 span: Span::new(4, 5),
-                side: Side::OnlyA
+                side: Presence::OnlyA
             }]
         );
         assert!(!diff.segmentation_agrees());
@@ -362,7 +369,7 @@ mod tests {
         let diff = BoundaryDiff::new(text, &plain, &split);
         assert_eq!(diff.only_b(), 1);
         assert_eq!(diff.rewrites.len(), 1);
-        assert_eq!(diff.rewrites[0].side, Side::OnlyB);
+        assert_eq!(diff.rewrites[0].side, Presence::OnlyB);
         assert_eq!(diff.rewrites[0].rewrite.form, "will");
         assert!(BoundaryDiff::new(text, &split, &split.clone()).agrees());
     }

@@ -9,7 +9,7 @@
 //! With colour (a terminal, `NO_COLOR` unset) the marks are green for the compared side and
 //! red for the reference side, rewritten forms yellow.
 
-use super::boundary::{BoundaryDiff, Side};
+use super::boundary::{BoundaryDiff, Presence};
 
 /// The legend for [`render_inline`]'s marks, naming the two sides.
 pub fn legend(reference: &str) -> String {
@@ -24,28 +24,28 @@ pub fn legend(reference: &str) -> String {
 pub fn render_inline(text: &str, diff: &BoundaryDiff, colour: bool) -> String {
     // (byte, order at that byte, mark): closing marks before boundaries before opening marks.
     let mut marks: Vec<(usize, u8, String)> = Vec::new();
-    let paint = |mark: String, side: Side| -> String {
+    let paint = |mark: String, side: Presence| -> String {
         if !colour {
             return mark;
         }
         let code = match side {
-            Side::OnlyB => "32",
-            Side::OnlyA => "31",
-            Side::Both => "33",
+            Presence::OnlyB => "32",
+            Presence::OnlyA => "31",
+            Presence::Both => "33",
         };
         format!("\x1b[{code}m{mark}\x1b[0m")
     };
     for boundary in &diff.boundaries {
         let mark = match boundary.side {
-            Side::Both => continue,
-            Side::OnlyB => "|",
-            Side::OnlyA => "‿",
+            Presence::Both => continue,
+            Presence::OnlyB => "|",
+            Presence::OnlyA => "‿",
         };
         marks.push((boundary.at, 1, paint(mark.to_string(), boundary.side)));
     }
     for coverage in &diff.coverage {
         let (open, close) = match coverage.side {
-            Side::OnlyA => ("[-", "-]"),
+            Presence::OnlyA => ("[-", "-]"),
             _ => ("{+", "+}"),
         };
         marks.push((
@@ -62,10 +62,10 @@ pub fn render_inline(text: &str, diff: &BoundaryDiff, colour: bool) -> String {
     for rewrite in &diff.rewrites {
         let form = crate::analysis::align::display_label(&rewrite.rewrite.form);
         let mark = match rewrite.side {
-            Side::OnlyA => format!("⟦{form}⟧"),
+            Presence::OnlyA => format!("⟦{form}⟧"),
             _ => format!("⟨{form}⟩"),
         };
-        marks.push((rewrite.rewrite.span.end, 0, paint(mark, Side::Both)));
+        marks.push((rewrite.rewrite.span.end, 0, paint(mark, Presence::Both)));
     }
     marks.sort_by_key(|&(byte, order, _)| (byte, order));
     let mut out = String::with_capacity(text.len() + marks.len() * 4);

@@ -12,7 +12,7 @@ mod summary;
 mod tokens;
 
 pub use self::boundary::{
-    Boundary, BoundaryDiff, CoverageDiff, Rewrite, RewriteDiff, Segmentation, Side, Skeleton,
+    Boundary, BoundaryDiff, CoverageDiff, Presence, Rewrite, RewriteDiff, Segmentation, Skeleton,
 };
 pub use self::gold::{Gold, GoldFormat, GoldText, Projection, project};
 pub use self::inline::{legend, render_inline};

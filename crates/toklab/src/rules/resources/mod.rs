@@ -51,7 +51,7 @@ impl EntryKind {
 
 /// Where a punct-split entry may split.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
+pub enum SplitSide {
     /// Only at the start of a word.
     Start,
     /// Only at the end of a word.
@@ -80,7 +80,7 @@ pub struct Entry {
     /// Where the entry applies.
     pub cond: Conditions,
     /// `::side` of a punct-split entry.
-    pub side: Side,
+    pub side: SplitSide,
     /// `::group`: a punct-split entry takes the run of its last character.
     pub group: bool,
     /// The file line the entry comes from.

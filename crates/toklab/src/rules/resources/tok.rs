@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{Entry, EntryKind, EntryLine, Resources, Side};
+use super::{Entry, EntryKind, EntryLine, Resources, SplitSide};
 use crate::rules::chars;
 use crate::rules::diag::Diagnostic;
 use crate::rules::line::{self, FileRole, column, flag, slot_span, slot_value};
@@ -89,9 +89,9 @@ impl Resources {
         };
         let side = if kind == EntryKind::PunctSplit {
             match slot_value(text, "side").unwrap_or("") {
-                "start" => Side::Start,
-                "end" => Side::End,
-                "both" => Side::Both,
+                "start" => SplitSide::Start,
+                "end" => SplitSide::End,
+                "both" => SplitSide::Both,
                 other => {
                     report(
                         self,
@@ -100,11 +100,11 @@ impl Resources {
                             "`::side {other}` is not start, end or both; the entry never splits"
                         ),
                     );
-                    Side::Other
+                    SplitSide::Other
                 }
             }
         } else {
-            Side::Both
+            SplitSide::Both
         };
         let entry = Entry {
             kind,

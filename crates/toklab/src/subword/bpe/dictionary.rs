@@ -21,7 +21,7 @@ use super::merge_loop::{MergeStep, NO_ID, Symbol};
 use super::model::{Alphabet, BpeModel, Rules};
 use super::vocab::Vocab;
 use crate::subword::formal::{
-    Comparison, Dictionary, MergeEvent, Rule, Semantics, Unit, WordSteps, encode_observed,
+    Comparison, Dictionary, MergeEvent, Rule, Semantics, SymbolUnit, WordSteps, encode_observed,
 };
 use crate::token::Span;
 
@@ -63,8 +63,8 @@ impl FormalDictionary {
     /// The dictionary of a model's rules.
     pub fn of(model: &BpeModel) -> FormalDictionary {
         let unit = match model.alphabet {
-            Alphabet::Bytes(_) => Unit::Byte,
-            Alphabet::Chars => Unit::Char,
+            Alphabet::Bytes(_) => SymbolUnit::Byte,
+            Alphabet::Chars => SymbolUnit::Char,
         };
         let mut dict = Dictionary::new(unit, Vec::new()).expect("an empty dictionary");
         let mut tokens = Vec::new();

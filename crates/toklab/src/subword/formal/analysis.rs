@@ -12,7 +12,7 @@ use super::encode::{MergeEvent, Semantics, encode_observed};
 
 /// Which side of a rule a properness violation is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
+pub enum RuleSide {
     /// The left side `u` of `u ⟩ v`.
     Left,
     /// The right side `v`.
@@ -26,7 +26,7 @@ pub struct Improper {
     /// Index of the rule.
     pub rule: usize,
     /// The side no earlier rule makes.
-    pub side: Side,
+    pub side: RuleSide,
     /// The first rule that makes the side, if any does (it then has lower or equal priority).
     pub made_by: Option<usize>,
 }
@@ -43,8 +43,8 @@ pub fn improper_rules(dict: &Dictionary) -> Vec<Improper> {
     for (index, rule) in dict.rules().iter().enumerate() {
         let [left, right, _] = dict.rule_ids(index);
         for (side, id, s) in [
-            (Side::Left, left, &rule.left),
-            (Side::Right, right, &rule.right),
+            (RuleSide::Left, left, &rule.left),
+            (RuleSide::Right, right, &rule.right),
         ] {
             if dict.symbol_count(s) <= 1 {
                 continue;
@@ -240,13 +240,13 @@ mod tests {
             ex3,
             [Improper {
                 rule: 0,
-                side: Side::Left,
+                side: RuleSide::Left,
                 made_by: Some(1)
             }]
         );
         let ex1 = improper_rules(&d("a b, a bc, b c, ab c"));
         assert_eq!(ex1.len(), 1);
-        assert_eq!((ex1[0].rule, ex1[0].side), (1, Side::Right));
+        assert_eq!((ex1[0].rule, ex1[0].side), (1, RuleSide::Right));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 /// What one symbol of the initial tokenization `T∅(w)` is: a byte (byte-level models: GPT-2,
 /// tiktoken) or a Unicode character (the paper's examples, character-level models).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
+pub enum SymbolUnit {
     /// Bytes of the UTF-8 text.
     Byte,
     /// Unicode characters.
@@ -53,7 +53,7 @@ pub const NO_ID: u32 = u32::MAX;
 /// two integers.
 #[derive(Clone, Debug)]
 pub struct Dictionary {
-    unit: Unit,
+    unit: SymbolUnit,
     rules: Vec<Rule>,
     strings: Vec<Box<[u8]>>,
     ids: FxHashMap<Box<[u8]>, u32>,
@@ -103,7 +103,7 @@ impl From<DictError> for crate::Error {
 
 impl Dictionary {
     /// A dictionary from rules in priority order (ranks ascending).
-    pub fn new(unit: Unit, rules: Vec<Rule>) -> Result<Dictionary, DictError> {
+    pub fn new(unit: SymbolUnit, rules: Vec<Rule>) -> Result<Dictionary, DictError> {
         let mut dict = Dictionary {
             unit,
             rules: Vec::with_capacity(rules.len()),
@@ -166,7 +166,7 @@ impl Dictionary {
             };
             rules.push(Rule::new(left, right, rank as u32));
         }
-        Dictionary::new(Unit::Char, rules)
+        Dictionary::new(SymbolUnit::Char, rules)
     }
 
     fn intern(&mut self, s: &[u8]) -> u32 {
@@ -180,7 +180,7 @@ impl Dictionary {
     }
 
     /// What the rules' symbols are, which decides how text is split before merging.
-    pub fn unit(&self) -> Unit {
+    pub fn unit(&self) -> SymbolUnit {
         self.unit
     }
 
@@ -240,8 +240,8 @@ impl Dictionary {
     /// The number of symbols (bytes or characters) in a string.
     pub fn symbol_count(&self, s: &[u8]) -> usize {
         match self.unit {
-            Unit::Byte => s.len(),
-            Unit::Char => symbol_ends(Unit::Char, s).len(),
+            SymbolUnit::Byte => s.len(),
+            SymbolUnit::Char => symbol_ends(SymbolUnit::Char, s).len(),
         }
     }
 
@@ -264,10 +264,10 @@ impl Dictionary {
 
 /// The end offsets of the initial symbols of `s`: every byte, or every character (a byte that
 /// is not valid UTF-8 is a symbol of its own, so nothing is lost).
-pub fn symbol_ends(unit: Unit, s: &[u8]) -> Vec<usize> {
+pub fn symbol_ends(unit: SymbolUnit, s: &[u8]) -> Vec<usize> {
     match unit {
-        Unit::Byte => (1..=s.len()).collect(),
-        Unit::Char => {
+        SymbolUnit::Byte => (1..=s.len()).collect(),
+        SymbolUnit::Char => {
             let mut ends = Vec::with_capacity(s.len());
             let mut at = 0;
             for chunk in s.utf8_chunks() {
@@ -315,12 +315,12 @@ mod tests {
     fn rejects_disorder_and_empty_sides() {
         let out_of_order = vec![Rule::new("a", "b", 2), Rule::new("b", "c", 1)];
         assert!(matches!(
-            Dictionary::new(Unit::Byte, out_of_order),
+            Dictionary::new(SymbolUnit::Byte, out_of_order),
             Err(DictError::OutOfOrder { index: 1, .. })
         ));
         let tied = vec![Rule::new("a", "bc", 0), Rule::new("ab", "d", 0)];
-        assert!(Dictionary::new(Unit::Byte, tied).is_ok());
-        assert!(Dictionary::new(Unit::Byte, vec![Rule::new("", "b", 0)]).is_err());
+        assert!(Dictionary::new(SymbolUnit::Byte, tied).is_ok());
+        assert!(Dictionary::new(SymbolUnit::Byte, vec![Rule::new("", "b", 0)]).is_err());
     }
 
     #[test]
@@ -333,9 +333,9 @@ mod tests {
 
     #[test]
     fn char_symbols_keep_invalid_bytes() {
-        assert_eq!(symbol_ends(Unit::Char, "aé".as_bytes()), vec![1, 3]);
-        assert_eq!(symbol_ends(Unit::Char, b"a\xffb"), vec![1, 2, 3]);
-        assert_eq!(symbol_ends(Unit::Byte, "é".as_bytes()), vec![1, 2]);
+        assert_eq!(symbol_ends(SymbolUnit::Char, "aé".as_bytes()), vec![1, 3]);
+        assert_eq!(symbol_ends(SymbolUnit::Char, b"a\xffb"), vec![1, 2, 3]);
+        assert_eq!(symbol_ends(SymbolUnit::Byte, "é".as_bytes()), vec![1, 2]);
         assert_eq!(Dictionary::show(b"a\xff\n"), "a\\xff\\n");
     }
 }

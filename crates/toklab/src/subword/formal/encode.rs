@@ -261,7 +261,7 @@ pub fn encode_strings(dict: &Dictionary, word: &str, semantics: Semantics) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::subword::formal::{Rule, Unit};
+    use crate::subword::formal::{Rule, SymbolUnit};
 
     #[test]
     fn example_3_semantics_differ() {
@@ -285,7 +285,7 @@ mod tests {
         // Two rules of one rank (SentencePiece pieces of equal score): «ab» at 0 is chosen, so
         // the pass makes «ab» everywhere and «cd» waits for the next pass.
         let d = Dictionary::new(
-            Unit::Char,
+            SymbolUnit::Char,
             vec![
                 Rule::new("a", "b", 0),
                 Rule::new("c", "d", 0),

@@ -17,8 +17,8 @@ mod incremental;
 mod steps;
 mod trace;
 
-pub use analysis::{Analysis, Improper, Side, chain_bound, improper_rules, never_useful};
-pub use dict::{DictError, Dictionary, NO_ID, Rule, Unit, symbol_ends};
+pub use analysis::{Analysis, Improper, RuleSide, chain_bound, improper_rules, never_useful};
+pub use dict::{DictError, Dictionary, NO_ID, Rule, SymbolUnit, symbol_ends};
 pub use encode::{MergeEvent, Semantics, encode_ends, encode_observed, encode_strings};
 pub use incremental::{Edit, EncodeFn, MAX_ROUNDS, Retokenized, retokenize};
 pub use steps::{Comparison, Derivation, Step, parting_step, split_at_ends};

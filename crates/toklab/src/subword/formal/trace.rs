@@ -96,7 +96,7 @@ impl MergeTrace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::subword::formal::{Rule, Semantics, Unit};
+    use crate::subword::formal::{Rule, Semantics, SymbolUnit};
 
     #[test]
     fn lines_show_steps_and_parting() {
@@ -146,7 +146,7 @@ mod tests {
     fn spans_of_partial_characters_widen_to_the_character() {
         // Byte-level: «é» is two bytes, and a rule joins «a» with the first byte only.
         let rules = vec![Rule::new(b"a", b"\xc3", 0)];
-        let d = Dictionary::new(Unit::Byte, rules).unwrap();
+        let d = Dictionary::new(SymbolUnit::Byte, rules).unwrap();
         let text = "xaé";
         let word = Span::new(1, 4);
         let der = Derivation::new(&d, &text.as_bytes()[1..4], Semantics::SentencePiece);

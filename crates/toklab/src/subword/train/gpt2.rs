@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 use super::Trainer;
 use crate::error::{Error, Result};
 use crate::subword::bpe::bytelevel::{byte_to_char, encode as to_byte_level};
-use crate::subword::formal::Unit;
+use crate::subword::formal::SymbolUnit;
 
 /// What was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,7 +52,7 @@ pub fn write_gpt2(trainer: &Trainer, dir: &Path) -> Result<Written> {
         add(&[b], &mut ids);
     }
     let mut merges: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
-    if trainer.unit() == Unit::Char {
+    if trainer.unit() == SymbolUnit::Char {
         for symbol in trainer.alphabet() {
             for cut in 2..=symbol.len() {
                 let (left, right) = (&symbol[..cut - 1], &symbol[cut - 1..cut]);
@@ -107,7 +107,7 @@ mod tests {
     #[test]
     fn char_model_round_trips_through_bytes() {
         let corpus = "über über übel";
-        let mut t = Trainer::new(corpus, Unit::Char, Pretok::Gpt2);
+        let mut t = Trainer::new(corpus, SymbolUnit::Char, Pretok::Gpt2);
         t.train(5, &mut |_| {});
         let dir = std::env::temp_dir().join(format!("toklab-write-{}", std::process::id()));
         let written = write_gpt2(&t, &dir).unwrap();

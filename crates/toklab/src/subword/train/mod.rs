@@ -20,7 +20,7 @@ use std::collections::{BTreeSet, BinaryHeap};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::simple::Matcher;
-use crate::subword::formal::{Dictionary, Rule, Unit, symbol_ends};
+use crate::subword::formal::{Dictionary, Rule, SymbolUnit, symbol_ends};
 use crate::subword::pretok::Gpt2Matcher;
 
 /// How the corpus is cut into words before training; merges never cross a word.
@@ -85,7 +85,7 @@ type Entry = (u64, Reverse<(u32, usize)>, Reverse<Pair>);
 
 /// A BPE trainer over a corpus, steppable one merge at a time.
 pub struct Trainer {
-    unit: Unit,
+    unit: SymbolUnit,
     words: Vec<Word>,
     tokens: Vec<Vec<u8>>,
     /// Token bytes → id: a merge that makes a string already made reuses its id.
@@ -101,7 +101,7 @@ pub struct Trainer {
 
 impl Trainer {
     /// Counts the words of `corpus` and starts from single symbols (bytes or characters).
-    pub fn new<'c>(corpus: &'c str, unit: Unit, pretok: Pretok) -> Trainer {
+    pub fn new<'c>(corpus: &'c str, unit: SymbolUnit, pretok: Pretok) -> Trainer {
         let mut seen: FxHashMap<&'c [u8], (u64, usize)> = FxHashMap::default();
         let mut add = |piece: &'c [u8]| {
             let order = seen.len();
@@ -185,7 +185,7 @@ impl Trainer {
     }
 
     /// Whether the trainer merges bytes or characters.
-    pub fn unit(&self) -> Unit {
+    pub fn unit(&self) -> SymbolUnit {
         self.unit
     }
 
@@ -418,7 +418,11 @@ mod tests {
 
     #[test]
     fn textbook_corpus() {
-        let mut t = Trainer::new("set new new renew reset renew", Unit::Char, Pretok::Gpt2);
+        let mut t = Trainer::new(
+            "set new new renew reset renew",
+            SymbolUnit::Char,
+            Pretok::Gpt2,
+        );
         assert_eq!(t.words().len(), 4);
         assert_eq!(show_token(&t.words()[0].text), "␣new");
         assert_eq!(t.alphabet().len(), 7);
@@ -433,7 +437,11 @@ mod tests {
 
     #[test]
     fn stepping_shows_counts_and_segmentation() {
-        let mut t = Trainer::new("set new new renew reset renew", Unit::Char, Pretok::Gpt2);
+        let mut t = Trainer::new(
+            "set new new renew reset renew",
+            SymbolUnit::Char,
+            Pretok::Gpt2,
+        );
         let top = t.pair_counts(3);
         assert_eq!(
             (
@@ -456,7 +464,11 @@ mod tests {
 
     #[test]
     fn progress_reaches_the_total() {
-        let mut t = Trainer::new("set new new renew reset renew", Unit::Byte, Pretok::Gpt2);
+        let mut t = Trainer::new(
+            "set new new renew reset renew",
+            SymbolUnit::Byte,
+            Pretok::Gpt2,
+        );
         let mut seen = Vec::new();
         t.train(4, &mut |p| seen.push(p));
         assert_eq!(seen.last(), Some(&Progress { done: 4, total: 4 }));
@@ -465,7 +477,7 @@ mod tests {
 
     #[test]
     fn overlapping_pairs_and_exhaustion() {
-        let mut t = Trainer::new("aaaa", Unit::Char, Pretok::None);
+        let mut t = Trainer::new("aaaa", SymbolUnit::Char, Pretok::None);
         assert_eq!(t.peek().map(|p| p.count), Some(3));
         t.train(10, &mut |_| {});
         assert_eq!(merged(&t), ["aa", "aaaa"]);

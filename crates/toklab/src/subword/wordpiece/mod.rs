@@ -38,7 +38,7 @@ pub struct WordPiece {
 
 /// What `tokenize_with` reports: a word and its pieces (`None`: no split, so `[UNK]`), or a
 /// special token with its id.
-pub enum Unit<'a> {
+pub enum WordOrSpecial<'a> {
     /// A word and its pieces (`None`: it cannot be split, so it is `[UNK]`).
     Word(Span, Option<&'a [SubToken]>),
     /// A special token such as `[CLS]`, with its id.
@@ -124,7 +124,7 @@ impl WordPiece {
 
     /// Tokens of `text` with spans in it; `trace` receives each word (its span and pieces,
     /// `None` when it is `[UNK]`) and each special token.
-    pub fn tokenize_with(&self, text: &str, mut trace: impl FnMut(Unit)) -> Vec<Token> {
+    pub fn tokenize_with(&self, text: &str, mut trace: impl FnMut(WordOrSpecial)) -> Vec<Token> {
         let mut tokens = Vec::new();
         let mut words = Vec::new();
         let mut at = 0;
@@ -138,7 +138,7 @@ impl WordPiece {
             for word in &words {
                 let word_span = owned_span(&normalized, at, word.clone());
                 let split = self.split(&norm[word.clone()]);
-                trace(Unit::Word(word_span, split.as_deref()));
+                trace(WordOrSpecial::Word(word_span, split.as_deref()));
                 match split {
                     Some(pieces) => {
                         let mut offsets = norm[word.clone()]
@@ -183,7 +183,7 @@ impl WordPiece {
                     .with_id(id)
                     .with_origin(Origin::Subword { id, rank: None }),
             );
-            trace(Unit::Special(span, id));
+            trace(WordOrSpecial::Special(span, id));
             at = span.end;
         }
         tokens
@@ -228,14 +228,14 @@ impl WordPieceTokenizer {
     pub fn trace(&self, text: &str) -> WordPieceTrace {
         let mut lines = Vec::new();
         self.model.tokenize_with(text, |unit| match unit {
-            Unit::Special(span, id) => lines.push(
+            WordOrSpecial::Special(span, id) => lines.push(
                 TraceLine::new(0, Some(span))
                     .part(Role::Label, "special ")
                     .part(Role::Detail, format!("{:>9} ", span.to_string()))
                     .part(Role::Token, quote(span.slice(text)))
                     .part(Role::Detail, format!(":{id}")),
             ),
-            Unit::Word(span, pieces) => {
+            WordOrSpecial::Word(span, pieces) => {
                 lines.push(
                     TraceLine::new(0, Some(span))
                         .part(Role::Label, "word    ")
