@@ -8,15 +8,15 @@
 //! tokenizes, reporting each step to an observer (nothing for `tokenize`, a
 //! [`trace::Recorder`] for `explain`).
 
-pub mod alphabet;
-pub mod att;
-pub mod check;
+mod alphabet;
+mod att;
+mod check;
 pub mod compact;
 pub mod datok_models;
-pub mod double_array;
-pub mod foma;
-pub mod matrix;
-pub mod network;
+mod double_array;
+mod foma;
+mod matrix;
+mod network;
 pub mod raw;
 pub mod runner;
 pub mod trace;
@@ -24,6 +24,7 @@ pub mod trace;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+pub use alphabet::{BOUNDARY, Sym};
 pub use double_array::DoubleArray;
 pub use matrix::Matrix;
 pub use network::{Edge, EdgeKind, Network};

@@ -29,10 +29,10 @@ impl EdgeKind {
 }
 
 /// One edge of a state. Boundary edges are stored under the symbol
-/// [`BOUNDARY`](super::alphabet::BOUNDARY).
+/// [`BOUNDARY`](super::BOUNDARY).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Edge {
-    /// The symbol read (or [`super::alphabet::BOUNDARY`]).
+    /// The symbol read (or [`super::BOUNDARY`]).
     pub symbol: Sym,
     /// The state the edge leads to.
     pub target: u32,

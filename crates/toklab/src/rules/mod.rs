@@ -4,7 +4,7 @@
 //! language's `tok-resource-LC.txt`, `tok-resource-eng-global.txt`, `tok-resource.txt`,
 //! `detok-resource.txt` for the `@` mark-up, `top-level-domain-codes.txt`); `rules:FILE` loads
 //! one file. Lines are normalized (with offsets kept into the original text), then split by
-//! utoken's 20 ordered steps with their recursive left/right split-off ([`split`]). Every
+//! utoken's 20 ordered steps with their recursive left/right split-off (`split.rs`). Every
 //! token names the step that made it and, for dictionary steps, the rule file and line.
 //!
 //! Loading is strict by default: a line utoken would skip or misread (unknown slot, missing
@@ -17,7 +17,7 @@ pub(crate) mod chart;
 mod conditions;
 pub mod context;
 mod contraction;
-pub mod diag;
+mod diag;
 mod dictionary_steps;
 mod expand;
 pub mod line;
@@ -25,12 +25,12 @@ pub mod lint;
 mod markup;
 mod matcher;
 mod normalize;
-pub mod origin;
+mod origin;
 mod pattern_steps;
-pub mod resources;
-pub mod split;
+mod resources;
+mod split;
 mod step_patterns;
-pub mod trace;
+mod trace;
 
 use std::path::{Path, PathBuf};
 

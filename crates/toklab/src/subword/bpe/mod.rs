@@ -1,8 +1,8 @@
 //! Subword models by byte-pair encoding: loaders for the real formats (GPT-2 release files,
 //! HuggingFace `tokenizer.json`, tiktoken rank files, SentencePiece models), one model type,
 //! a fast encoder with exact pre-tokenizers, a lossless decoder, every model as a formal byte
-//! pair dictionary ([`dictionary`], for [`crate::subword::formal`]: both semantics, traces with
-//! the steps of both, analysis) and incremental re-tokenization after an edit ([`incremental`]).
+//! pair dictionary ([`FormalDictionary`], for [`crate::subword::formal`]: both semantics, traces with
+//! the steps of both, analysis) and incremental re-tokenization after an edit (`incremental.rs`).
 //!
 //! Specs:
 //! - `bpe:DIR` — `encoder.json`/`vocab.json` + `vocab.bpe`/`merges.txt`;
@@ -17,18 +17,18 @@
 //! `encoder.py`), see [`crate::subword::formal`].
 
 pub mod bytelevel;
-pub mod dictionary;
-pub mod incremental;
+mod dictionary;
+mod incremental;
 pub mod load;
-pub mod merge_loop;
-pub mod merge_table;
-pub mod model;
-pub mod pieces;
-pub mod specials;
+mod merge_loop;
+mod merge_table;
+mod model;
+mod pieces;
+pub(crate) mod specials;
 pub mod spm;
-pub mod tokenizer;
-pub mod trace;
-pub mod vocab;
+mod tokenizer;
+mod trace;
+pub(crate) mod vocab;
 
 pub use dictionary::{FormalDictionary, RuleSource};
 pub use model::{Alphabet, BpeModel, Piece, PreToken, PreTokenizer, Rules};

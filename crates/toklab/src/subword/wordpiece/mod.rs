@@ -3,7 +3,7 @@
 //! with no split (or longer than 100 characters) is `[UNK]`. Special tokens (`[CLS]`, `[SEP]`,
 //! …) are matched in the text as HuggingFace's BERT tokenizer does.
 
-pub mod basic;
+mod basic;
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};

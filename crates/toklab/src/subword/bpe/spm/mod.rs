@@ -6,7 +6,7 @@
 
 mod explain;
 mod incremental;
-pub mod normalizer;
+mod normalizer;
 pub mod proto;
 mod unigram;
 
