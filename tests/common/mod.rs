@@ -6,6 +6,8 @@ pub mod tmux;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+use proptest::test_runner::{Config, FileFailurePersistence};
+
 /// The shared reference folder: `$TOKLAB_SHARED`, else `../shared` beside the checkout.
 /// `None` (with a note on stderr) when it is missing in a user's clone; in CI (`CI=true`) a
 /// missing folder fails the test, so conformance can never be skipped silently there.
@@ -28,6 +30,19 @@ pub fn shared_dir(test: &str) -> Option<PathBuf> {
         dir.display()
     );
     None
+}
+
+/// A proptest configuration running `cases` cases, with its failures kept beside the test
+/// file (`tests/NAME.proptest-regressions`) and replayed first on every run. proptest's
+/// default would look for `proptest-regressions/NAME.txt` beside tests/, since tests/main.rs
+/// makes tests/ one module tree; this keeps the seeds where they were found and committed.
+pub fn proptest_config(cases: u32) -> Config {
+    Config {
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..Config::with_cases(cases)
+    }
 }
 
 /// The `toklab` binary cargo built for the integration tests.
