@@ -29,7 +29,9 @@ fn have_foma(test: &str) -> bool {
         if std::env::var("CI").is_ok_and(|v| v == "true") {
             panic!("{test}: foma is not installed; CI requires it (.ci/run installs it)");
         }
-        eprintln!("{test}: skipped: foma is not installed (Debian package foma)");
+        common::skip_note(&format!(
+            "{test}: skipped: foma is not installed (Debian package foma)"
+        ));
     }
     found
 }

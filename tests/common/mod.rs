@@ -25,11 +25,19 @@ pub fn shared_dir(test: &str) -> Option<PathBuf> {
             dir.display()
         );
     }
-    eprintln!(
+    skip_note(&format!(
         "{test}: skipped: shared folder {} not found (set TOKLAB_SHARED to run it)",
         dir.display()
-    );
+    ));
     None
+}
+
+/// Says on the terminal that a test did not run. Written to the process's standard error
+/// directly, not with `eprintln!`, which the test harness captures and hides for tests that
+/// pass: a skipped test passes, and the note must still be seen.
+pub fn skip_note(note: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{note}");
 }
 
 /// A proptest configuration running `cases` cases, with its failures kept beside the test
