@@ -1,6 +1,6 @@
 //! The integration tests, as one test executable: every file in tests/ is a module of this
-//! crate. One binary links once; one binary per file linked 29 executables of about 120 MB
-//! each, which made a fresh `cargo test` take most of its time in the linker (issue 10).
+//! crate, so cargo links one executable. One crate per file meant 27 test executables, most
+//! of them 100–120 MB, each linked on its own (issue 10).
 //!
 //! Adding a test file `tests/NAME.rs` is one line here, `mod NAME;`; the file reaches the
 //! shared helpers as `crate::common`. Cargo no longer finds test files by itself
