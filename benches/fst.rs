@@ -105,7 +105,9 @@ fn main() {
     let tokens = matrix.tokenize(&corpus).len();
     assert_eq!(array.tokenize(&corpus), matrix.tokenize(&corpus));
     let ws_tokens = ws.tokenize(&corpus).len();
-    let saved = std::env::temp_dir().join(format!("toklab-bench-{}.tlfst", std::process::id()));
+    // Removed when the bench ends, however it ends.
+    let temp = tempfile::tempdir().unwrap();
+    let saved = temp.path().join("web-en.tlfst");
     {
         let model = Model::open(&grammar).unwrap();
         let da = DoubleArray::build(&model.network);

@@ -1,7 +1,6 @@
 //! `toklab align` as a user runs it: the textbook's numbers, rows and matrix.
 
-mod common;
-use common::{run, stdout_of};
+use crate::common::{run, stdout_of};
 
 #[test]
 fn intention_execution_gives_5_and_8() {

@@ -20,7 +20,7 @@ fn matrix_distance(a: &[u32], b: &[u32], costs: Costs) -> u64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(crate::common::proptest_config(200))]
 
     #[test]
     fn bit_parallel_levenshtein_is_the_matrix(a in sequence(300), b in sequence(300)) {

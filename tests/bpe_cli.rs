@@ -1,6 +1,6 @@
 //! The subword kinds through the command line, on the shipped samples (no shared folder).
 
-mod common;
+use crate::common;
 
 #[test]
 fn explain_shows_pieces_merges_and_tokens() {

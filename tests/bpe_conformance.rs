@@ -1,12 +1,22 @@
 //! Identical ids: every model and line file in ../shared/conformance/bpe/ against the ids of
 //! the reference libraries (tiktoken, HuggingFace tokenizers, SentencePiece). Each test prints
-//! its agreement and requires 100%.
+//! its agreement and requires today's count exactly: every line, chunk and case agrees, and a
+//! shorter data file or a line left out fails as a disagreement does.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+
+/// Lines in lines.txt, each compared with every model's reference ids.
+const LINES: usize = 451;
+/// Multi-line texts in chunks.jsonl.
+const CHUNKS: usize = 54;
+/// gpt-tokenizer's cases in TestPlans.txt.
+const TEST_PLANS: usize = 313;
+/// Improper dictionaries in formal/cases.json.
+const FORMAL_CASES: usize = 2;
 
 fn bpe_dir(test: &str) -> Option<PathBuf> {
     common::shared_dir(test).map(|d| d.join("conformance/bpe"))
@@ -69,7 +79,12 @@ fn check_lines_against(dir: &Path, spec: &str, expected: &Path) {
         texts.len(),
         100.0 * agree as f64 / texts.len() as f64
     );
-    assert_eq!(agree, texts.len(), "{}", first_failure.unwrap_or_default());
+    assert_eq!(
+        (agree, texts.len()),
+        (LINES, LINES),
+        "{spec}: agreeing and total lines; {}",
+        first_failure.unwrap_or_default()
+    );
 }
 
 fn data(dir: &Path, rel: &str) -> String {
@@ -185,6 +200,8 @@ fn chunks_all_models() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    assert_eq!(chunks.len(), CHUNKS, "chunks.jsonl");
+    assert_eq!(expected.len(), CHUNKS, "expected-chunks.jsonl");
     let mut failures = Vec::new();
     for (key, spec) in &models {
         let tokenizer = toklab::load(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
@@ -224,7 +241,7 @@ fn tiktoken_test_plans() {
         cases.push((name.to_string(), sample.to_string(), want));
         rest = after;
     }
-    assert_eq!(cases.len(), 313, "TestPlans.txt has 313 cases");
+    assert_eq!(cases.len(), TEST_PLANS, "TestPlans.txt cases");
     let mut tokenizers = std::collections::HashMap::new();
     let mut agree = 0;
     let mut failures = Vec::new();
@@ -276,6 +293,7 @@ fn formal_cases() {
     let cases: Vec<Value> =
         serde_json::from_str(&std::fs::read_to_string(dir.join("data/formal/cases.json")).unwrap())
             .unwrap();
+    assert_eq!(cases.len(), FORMAL_CASES, "formal/cases.json");
     let mut agree = 0;
     for (n, case) in cases.iter().enumerate() {
         let spec = format!(
@@ -319,13 +337,17 @@ fn cli_prints_ids_per_line() {
         .lines()
         .map(|l| l.split_whitespace().map(|x| x.parse().unwrap()).collect())
         .collect();
-    assert_eq!(got.len(), expected.len());
+    assert_eq!(
+        (got.len(), expected.len()),
+        (LINES, LINES),
+        "output and expected lines"
+    );
     let agree = got.iter().zip(&expected).filter(|(g, w)| g == w).count();
     println!(
         "cli --format ids cl100k agreement {agree}/{}",
         expected.len()
     );
-    assert_eq!(agree, expected.len());
+    assert_eq!(agree, LINES);
 }
 
 /// The unigram model: SentencePiece's Viterbi segmentation, ids from sentencepiece 0.2.3

@@ -3,7 +3,7 @@
 //! the sample models of every format — with and without a pre-tokenizer, under both semantics —
 //! and on the real models of ../shared when present.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::LazyLock;
@@ -167,7 +167,7 @@ fn check_chain(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(160))]
+    #![proptest_config(crate::common::proptest_config(160))]
 
     #[test]
     fn samples_retokenize_as_they_tokenize(
@@ -181,7 +181,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(crate::common::proptest_config(48))]
 
     #[test]
     fn real_models_retokenize_as_they_tokenize(

@@ -2,7 +2,6 @@
 //! naming the file, never a panic.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use proptest::prelude::*;
 
@@ -10,16 +9,12 @@ fn samples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/bpe")
 }
 
-/// A fresh folder under the system's temporary folder.
-fn scratch() -> PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "toklab-bpe-loaders-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh temporary folder, removed when dropped (even when the test fails).
+fn scratch() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("toklab-bpe-loaders-")
+        .tempdir()
+        .unwrap()
 }
 
 /// Loads `spec`; an error must name the file it is about.
@@ -44,7 +39,8 @@ const SINGLE_FILES: &[(&str, &str, &str, &str)] = &[
 ];
 
 fn check_single_files(data_of: impl Fn(&[u8]) -> Vec<u8>) {
-    let dir = scratch();
+    let scratch = scratch();
+    let dir = scratch.path();
     for (kind, options, name, sample) in SINGLE_FILES {
         let original = std::fs::read(samples().join(sample)).unwrap();
         let path = dir.join(name);
@@ -66,11 +62,10 @@ fn check_single_files(data_of: impl Fn(&[u8]) -> Vec<u8>) {
         }
         load_never_panics(&format!("bpe:{}", folder.display()), &folder.join(broken));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(crate::common::proptest_config(48))]
 
     #[test]
     fn truncated_files_are_errors_not_panics(cut in 0.0f64..1.0) {
@@ -97,7 +92,8 @@ proptest! {
 
 #[test]
 fn malformed_lines_are_named() {
-    let dir = scratch();
+    let scratch = scratch();
+    let dir = scratch.path();
     let path = dir.join("bad.tiktoken");
     std::fs::write(&path, "YQ== 0\nYg== 1\nnot base64! 2\n").unwrap();
     let e = toklab::load(&format!("tiktoken:{}?pattern=r50k", path.display()))
@@ -145,12 +141,12 @@ fn malformed_lines_are_named() {
         .unwrap()
         .to_string();
     assert!(e.contains("x.model") && e.contains("byte offset"), "{e}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn unsupported_tokenizer_json_components_are_named() {
-    let dir = scratch();
+    let scratch = scratch();
+    let dir = scratch.path();
     let original = std::fs::read_to_string(samples().join("tokenizer.json")).unwrap();
     let mut json: serde_json::Value = serde_json::from_str(&original).unwrap();
     json["normalizer"] = serde_json::json!({"type": "NFKC"});
@@ -172,14 +168,14 @@ fn unsupported_tokenizer_json_components_are_named() {
         e.contains("pre-tokenizer Whitespace is not supported"),
         "{e}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `add_prefix_space` in a `tokenizer.json`: ids from HuggingFace tokenizers 0.23.3 on the
 /// shipped sample with the flag set; the inserted space covers no text.
 #[test]
 fn tokenizer_json_prefix_space_matches_huggingface() {
-    let dir = scratch();
+    let scratch = scratch();
+    let dir = scratch.path();
     let original = std::fs::read_to_string(samples().join("tokenizer.json")).unwrap();
     let mut json: serde_json::Value = serde_json::from_str(&original).unwrap();
     json["pre_tokenizer"]["add_prefix_space"] = serde_json::Value::Bool(true);
@@ -200,7 +196,6 @@ fn tokenizer_json_prefix_space_matches_huggingface() {
             assert_eq!(first.span.start, 0, "{text:?}");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A `Split` pattern that is none of the known ones runs on fancy-regex, with the text between
@@ -208,7 +203,8 @@ fn tokenizer_json_prefix_space_matches_huggingface() {
 /// its pattern replaced.
 #[test]
 fn tokenizer_json_other_split_pattern_matches_huggingface() {
-    let dir = scratch();
+    let scratch = scratch();
+    let dir = scratch.path();
     let original = std::fs::read_to_string(samples().join("split-tokenizer.json")).unwrap();
     let mut json: serde_json::Value = serde_json::from_str(&original).unwrap();
     json["pre_tokenizer"]["pretokenizers"][0]["pattern"] =
@@ -231,5 +227,4 @@ fn tokenizer_json_other_split_pattern_matches_huggingface() {
         let ids: Vec<u32> = tokens.tokens.iter().map(|t| t.id.unwrap()).collect();
         assert_eq!(ids, want, "{text:?}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

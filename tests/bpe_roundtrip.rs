@@ -2,7 +2,7 @@
 //! token spans obey the span invariants and the exact piece bytes concatenate to the text.
 //! Also: long pieces without pre-tokenizer splits encode in O(n log n), not quadratically.
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, LazyLock};
 
@@ -59,7 +59,7 @@ fn round_trip(text: &str) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::common::proptest_config(256))]
 
     #[test]
     fn decode_inverts_encode_on_any_unicode(text in any::<String>()) {

@@ -3,10 +3,10 @@
 //! the formal dictionary of every model (the adapter behind `semantics=hf`, traces and `bpe
 //! check`) merging exactly as the fast encoder does.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 use toklab::spec::Spec;
@@ -15,9 +15,13 @@ use toklab::subword::formal::Semantics;
 
 /// Writes a GPT-2 model folder (`vocab.json` + `merges.txt`) for a dictionary in the paper's
 /// notation over ASCII letters, which GPT-2's byte alphabet writes as themselves.
-fn paper_model(name: &str, rules: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("toklab-paper-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// The folder is removed when the returned handle is dropped.
+fn paper_model(name: &str, rules: &str) -> tempfile::TempDir {
+    let temp = tempfile::Builder::new()
+        .prefix(&format!("toklab-paper-{name}-"))
+        .tempdir()
+        .unwrap();
+    let dir = temp.path();
     let mut vocab: Vec<String> = Vec::new();
     let add = |t: String, vocab: &mut Vec<String>| {
         if !vocab.contains(&t) {
@@ -47,7 +51,7 @@ fn paper_model(name: &str, rules: &str) -> PathBuf {
     std::fs::write(dir.join("vocab.json"), Value::Object(ids).to_string()).unwrap();
     let merges: String = rules.iter().map(|(u, v)| format!("{u} {v}\n")).collect();
     std::fs::write(dir.join("merges.txt"), format!("#version: 0.2\n{merges}")).unwrap();
-    dir
+    temp
 }
 
 /// `toklab tokenize --with SPEC` on `text`: token forms joined by spaces, a line per line.
@@ -86,7 +90,8 @@ fn paper_examples_through_tokenize() {
         ),
     ];
     for (name, rules, text, sp, hf) in examples {
-        let dir = paper_model(name, rules);
+        let model = paper_model(name, rules);
+        let dir = model.path();
         for (option, want) in [("", sp), ("&semantics=sp", sp), ("&semantics=hf", hf)] {
             let spec = format!("bpe:{}?pattern=none{option}", dir.display());
             assert_eq!(tokenize(&spec, text), want, "{name} {option}");
@@ -97,14 +102,13 @@ fn paper_examples_through_tokenize() {
             let spec = format!("bpe:{}?semantics=hf", dir.display());
             assert_eq!(tokenize(&spec, "abababab abab\n"), "ab ab ab ab   ab ab\n");
         }
-        std::fs::remove_dir_all(dir).unwrap();
     }
 }
 
 #[test]
 fn explain_shows_both_semantics_and_where_they_part() {
     let ex3 = paper_model("explain", "ab a, a b");
-    let spec = format!("bpe:{}?semantics=hf", ex3.display());
+    let spec = format!("bpe:{}?semantics=hf", ex3.path().display());
     let out = common::stdout_of(&["explain", "--with", &spec, "--text", "abababab"], "");
     assert!(
         out.starts_with(
@@ -118,7 +122,6 @@ fn explain_shows_both_semantics_and_where_they_part() {
         out.ends_with("  tokens «ab»:3 «ab»:3 «ab»:3 «ab»:3\n"),
         "{out}"
     );
-    std::fs::remove_dir_all(ex3).unwrap();
 }
 
 /// The improper dictionaries of the conformance data with what real libraries output

@@ -2,23 +2,24 @@
 //! with `bpe:DIR`, and Remark 1 (a trained dictionary is proper, every rule useful, and encoding
 //! the training text gives the trainer's final segmentation, under both semantics).
 
-mod common;
-use common::{run, stdout_of};
+use crate::common::{self, run, stdout_of};
 
 use toklab::simple::Matcher;
 use toklab::subword::formal::{Analysis, SymbolUnit};
 use toklab::subword::train::{Pretok, Trainer};
 
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("toklab-train-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh temporary folder, removed when dropped (even when the test fails).
+fn temp_folder(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("toklab-train-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 #[test]
 fn textbook_merges_in_the_log() {
-    let dir = temp("textbook");
+    let temp = temp_folder("textbook");
+    let dir = temp.path();
     let corpus = dir.join("corpus.txt");
     std::fs::write(&corpus, "set new new renew reset renew").unwrap();
     let model = dir.join("model");
@@ -69,7 +70,6 @@ fn textbook_merges_in_the_log() {
         forms,
         ["set", " new", " new", " renew", " re", "set", " renew"]
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -119,8 +119,9 @@ fn trained_model_reads_back_and_reproduces_the_training_segmentation() {
             "{:?}",
             analysis.never_useful_sp
         );
-        let dir = temp(&format!("{unit:?}"));
-        toklab::subword::train::write_gpt2(&t, &dir).unwrap();
+        let temp = temp_folder(&format!("{unit:?}"));
+        let dir = temp.path();
+        toklab::subword::train::write_gpt2(&t, dir).unwrap();
         // What the trainer ended with: each word of the text in its final segmentation.
         let segmented: std::collections::HashMap<&[u8], Vec<&[u8]>> = t
             .words()
@@ -153,13 +154,13 @@ fn trained_model_reads_back_and_reproduces_the_training_segmentation() {
                 "{unit:?} {semantics}: the encoding differs"
             );
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 
 #[test]
 fn bad_corpus_is_an_error_with_the_byte_offset() {
-    let dir = temp("bad");
+    let temp = temp_folder("bad");
+    let dir = temp.path();
     let corpus = dir.join("bad.txt");
     std::fs::write(&corpus, b"fine\nbro\xffken").unwrap();
     let out = run(
@@ -177,5 +178,4 @@ fn bad_corpus_is_an_error_with_the_byte_offset() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.txt: invalid UTF-8 at byte 8"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,7 +1,6 @@
 //! `toklab tokenize` and `toklab explain` as a user runs them.
 
-mod common;
-use common::{run, stdout_of};
+use crate::common::{run, stdout_of};
 
 #[test]
 fn gpt2_pretokenizer_on_the_textbook_sentence() {
@@ -62,7 +61,8 @@ fn regex_kind_as_nltk() {
 
 #[test]
 fn reads_a_file_argument_and_dash() {
-    let path = std::env::temp_dir().join(format!("toklab-cli-{}.txt", std::process::id()));
+    let temp = tempfile::tempdir().unwrap();
+    let path = temp.path().join("input.txt");
     std::fs::write(&path, "one two\n").unwrap();
     assert_eq!(
         stdout_of(&["tokenize", "--with", "ws", path.to_str().unwrap()], ""),
@@ -72,7 +72,6 @@ fn reads_a_file_argument_and_dash() {
         stdout_of(&["tokenize", "--with", "ws", "-"], "x y\n"),
         "x y\n"
     );
-    std::fs::remove_file(&path).ok();
 }
 
 #[test]

@@ -1,8 +1,7 @@
 //! `toklab compare` as a user runs it: two tokenizers on the same lines, a plain gold file, a
 //! CoNLL-U gold, a real corpus, and the errors.
 
-mod common;
-use common::{run, shared_dir, stdout_of};
+use crate::common::{run, shared_dir, stdout_of};
 
 #[test]
 fn two_tokenizers_on_sample_lines() {
@@ -28,8 +27,8 @@ fn two_tokenizers_on_sample_lines() {
 
 #[test]
 fn plain_gold_scores_every_tokenizer() {
-    let dir = std::env::temp_dir().join(format!("toklab-compare-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     let gold = dir.join("gold.txt");
     std::fs::write(&gold, "We 're 350 dogs ! Um , lunch ?\nI will n't go .\n").unwrap();
     let gold_arg = gold.to_str().unwrap();
@@ -74,13 +73,12 @@ fn plain_gold_scores_every_tokenizer() {
         err.contains("gold.txt: the gold has 2 lines but the input has more (line 3)"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn conllu_gold_brings_its_own_texts_and_sentences() {
-    let dir = std::env::temp_dir().join(format!("toklab-conllu-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     let gold = dir.join("g.conllu");
     std::fs::write(
         &gold,
@@ -121,7 +119,6 @@ fn conllu_gold_brings_its_own_texts_and_sentences() {
         b"",
     );
     assert!(String::from_utf8_lossy(&output.stderr).contains("carries its own texts"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -17,7 +17,7 @@ fn texty() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::common::proptest_config(256))]
 
     #[test]
     fn every_tokenization_agrees_with_itself(text in texty()) {

@@ -17,6 +17,8 @@ use toklab::fst::trace::Recorder;
 use toklab::fst::{DoubleArray, FstTokenizer, Matrix, Model, Network, Repr, compact};
 use toklab::{Origin, TokenKind, Tokenization, Tokenizer};
 
+use crate::common;
+
 fn sample(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("samples/fst")
@@ -119,7 +121,7 @@ static FILES: LazyLock<Vec<(String, Vec<u8>)>> = LazyLock::new(|| {
 });
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::common::proptest_config(256))]
 
     #[test]
     fn truncated_files_are_errors_not_panics(which in 0usize..10, cut in 0.0f64..1.0) {
@@ -358,8 +360,6 @@ fn common_run(args: &[&str], stdin: &str) -> String {
     );
     String::from_utf8(out.stdout).unwrap()
 }
-
-mod common;
 
 #[test]
 fn absurd_state_counts_are_refused_before_allocating() {

@@ -4,7 +4,7 @@
 //! point), and each sample does what its comments promise. Tests that need foma skip without
 //! it, except in CI (`CI=true`), where a missing foma is a failure.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -29,7 +29,9 @@ fn have_foma(test: &str) -> bool {
         if std::env::var("CI").is_ok_and(|v| v == "true") {
             panic!("{test}: foma is not installed; CI requires it (.ci/run installs it)");
         }
-        eprintln!("{test}: skipped: foma is not installed (Debian package foma)");
+        common::skip_note(&format!(
+            "{test}: skipped: foma is not installed (Debian package foma)"
+        ));
     }
     found
 }
@@ -59,8 +61,8 @@ fn committed_networks_are_what_the_sources_compile_to() {
     if !have_foma("fst_samples") {
         return;
     }
-    let out = std::env::temp_dir().join(format!("toklab-fst-build-{}", std::process::id()));
-    std::fs::create_dir_all(&out).unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let out = temp.path();
     let mut checked = 0;
     for entry in std::fs::read_dir(samples()).unwrap() {
         let source = entry.unwrap().path();
@@ -87,7 +89,6 @@ fn committed_networks_are_what_the_sources_compile_to() {
         );
         checked += 1;
     }
-    std::fs::remove_dir_all(&out).ok();
     assert_eq!(checked, 3, "three sample grammars");
 }
 
@@ -275,7 +276,8 @@ fn info_and_convert() {
     assert!(out.contains("states        565 (565 reachable"), "{out}");
     assert!(out.contains("ε:boundary 468"), "{out}");
     assert!(out.contains("load factor"), "{out}");
-    let saved = std::env::temp_dir().join(format!("toklab-english-{}.tlfst", std::process::id()));
+    let temp = tempfile::tempdir().unwrap();
+    let saved = temp.path().join("english.tlfst");
     let run = common::run(
         &[
             "fst",
@@ -314,13 +316,12 @@ fn info_and_convert() {
         out.contains("toklab saved form") && out.contains(", read in"),
         "{out}"
     );
-    std::fs::remove_file(&saved).ok();
 }
 
 #[test]
 fn errors_name_the_file_and_place() {
-    let dir = std::env::temp_dir().join(format!("toklab-fst-errors-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     let rewrite = dir.join("rewrite.att");
     std::fs::write(&rewrite, "0\t1\ta\tb\n1\t0\t@0@\t@_TOKEN_BOUND_@\n").unwrap();
     let out = common::run(
@@ -349,7 +350,6 @@ fn errors_name_the_file_and_place() {
         err.contains("option `repr` is `matrix` or `da`, not `tree`"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -357,8 +357,8 @@ fn att_written_by_foma_tokenizes_the_same() {
     if !have_foma("fst_samples") {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("toklab-fst-att-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     for name in ["english", "simple", "toy"] {
         let fst = samples().join(format!("{name}.fst"));
         let att = dir.join(format!("{name}.att"));
@@ -386,5 +386,4 @@ fn att_written_by_foma_tokenizes_the_same() {
             );
         }
     }
-    std::fs::remove_dir_all(&dir).ok();
 }

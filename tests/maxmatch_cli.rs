@@ -1,7 +1,6 @@
 //! `maxmatch:DICT?dir=fwd|bwd` through the command line, on the shipped Chinese sample.
 
-mod common;
-use common::{run, stdout_of};
+use crate::common::{run, stdout_of};
 
 const DICT: &str = "samples/maxmatch/zh-words.txt";
 
@@ -74,8 +73,8 @@ fn ambiguous_spans_are_marked_in_origin_and_trace() {
 
 #[test]
 fn bad_dictionaries_and_options_are_errors() {
-    let dir = std::env::temp_dir().join(format!("toklab-mm-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, b"ok\nwo\xffrd\n").unwrap();
     let out = run(
@@ -112,5 +111,4 @@ fn bad_dictionaries_and_options_are_errors() {
         err.contains("1 duplicate word(s), first on line 2"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -39,7 +39,7 @@ fn check_cover(text: &str, pieces: &[Piece], words: &[String]) -> Result<(), Tes
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(crate::common::proptest_config(500))]
 
     #[test]
     fn maximum_matching_properties((list, words) in word_list(), text in text(30)) {

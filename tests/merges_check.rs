@@ -1,8 +1,7 @@
 //! `toklab bpe check` and `toklab bpe steps` on the paper's dictionaries and the real GPT-2
 //! merge table.
 
-mod common;
-use common::{run, stdout_of};
+use crate::common::{self, run, stdout_of};
 
 #[test]
 fn improper_dictionaries_of_the_paper() {
@@ -65,7 +64,8 @@ fn steps_show_where_the_semantics_part() {
 
 #[test]
 fn malformed_tables_name_the_line() {
-    let dir = std::env::temp_dir().join(format!("toklab-check-{}", std::process::id()));
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     let model = dir.join("model");
     std::fs::create_dir_all(&model).unwrap();
     std::fs::write(model.join("vocab.json"), r#"{"a": 0, "b": 1, "ab": 2}"#).unwrap();
@@ -103,7 +103,6 @@ fn malformed_tables_name_the_line() {
     let out = run(&["bpe", "check", dir.join("x.txt").to_str().unwrap()], b"");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot tell the model format"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

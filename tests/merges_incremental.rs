@@ -35,7 +35,7 @@ fn text(max: usize) -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1000))]
+    #![proptest_config(crate::common::proptest_config(1000))]
 
     #[test]
     fn equals_full_retokenization(

@@ -2,7 +2,7 @@
 //! dictionaries of conformance/bpe/data/formal with what real libraries output, and the
 //! paper's theorems as properties of random dictionaries.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use toklab::subword::formal::{
@@ -146,7 +146,7 @@ fn word(max: usize) -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(crate::common::proptest_config(400))]
 
     /// Lemma 1: on a proper dictionary both semantics take the same steps.
     #[test]
@@ -231,7 +231,7 @@ fn by_definition(rules: &[(String, String)], w: &str, hf: bool) -> Vec<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(600))]
+    #![proptest_config(crate::common::proptest_config(600))]
 
     #[test]
     fn encoder_follows_the_definitions(

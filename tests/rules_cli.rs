@@ -2,8 +2,7 @@
 //! recursion tree), `rules check` (the lint, on a file with one planted mistake of each kind),
 //! strict and lenient loading of a broken file.
 
-mod common;
-use common::{run, stdout_of};
+use crate::common::{self, run, stdout_of};
 
 const OURS: &str = "rules:rules?lang=eng";
 

@@ -1,7 +1,7 @@
 //! The rule engine never panics and never hangs: arbitrary bytes and arbitrary entry lines
 //! to the loader, arbitrary Unicode and very long inputs to the engine.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::sync::LazyLock;
@@ -104,7 +104,7 @@ fn entry_line() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::common::proptest_config(256))]
 
     #[test]
     fn arbitrary_unicode_to_the_engine(text in any::<String>()) {
@@ -120,8 +120,8 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_to_the_loader(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
-        let dir = std::env::temp_dir().join(format!("toklab-rules-bytes-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let path = dir.join("tok-resource-x.txt");
         std::fs::write(&path, &bytes).unwrap();
         for strict in [true, false] {

@@ -64,7 +64,7 @@ fn check_all(text: &str) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(crate::common::proptest_config(512))]
 
     #[test]
     fn spans_valid_on_any_unicode(text in any::<String>()) {

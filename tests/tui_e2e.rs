@@ -1,7 +1,6 @@
 //! The workbench in a real terminal: tmux runs the binary, keys go in, the screen is read.
 
-mod common;
-use common::tmux::{Session, available};
+use crate::common::tmux::{Session, available};
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_toklab")
@@ -66,10 +65,10 @@ fn editing_a_line_retokenizes_and_undo_restores() {
     if !available("editing_a_line_retokenizes_and_undo_restores") {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("toklab-e2e-edit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     std::fs::write(dir.join("t.txt"), "one two\n").unwrap();
-    let s = Session::start("edit", 100, 30, &dir, &[]);
+    let s = Session::start("edit", 100, 30, dir, &[]);
     s.run(&format!("{} --with ws t.txt; echo toklab-exited-$?", bin()));
     s.wait_text("ws 2");
     s.keys(&["i", "End"]);
@@ -90,7 +89,6 @@ fn editing_a_line_retokenizes_and_undo_restores() {
     s.wait_text("unsaved edits");
     s.keys(&["Q"]);
     s.wait_text("toklab-exited-0");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -124,10 +122,10 @@ fn fst_trace_shows_the_backtrack_on_the_toy_automaton() {
     if !available("fst_trace_shows_the_backtrack_on_the_toy_automaton") {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("toklab-e2e-fst-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     std::fs::write(dir.join("t.txt"), "abbbd abc\n").unwrap();
-    let s = Session::start("fst", 110, 40, &dir, &[]);
+    let s = Session::start("fst", 110, 40, dir, &[]);
     let toy = repo().join("samples/fst/toy.fst");
     s.run(&format!(
         "{} --with fst:{} t.txt; echo toklab-exited-$?",
@@ -143,7 +141,6 @@ fn fst_trace_shows_the_backtrack_on_the_toy_automaton() {
     s.wait_text("stuck in state 1, no boundary to go back to: token «d»");
     s.keys(&["q"]);
     s.wait_text("toklab-exited-0");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -151,10 +148,10 @@ fn alignment_and_the_matrix_demo() {
     if !available("alignment_and_the_matrix_demo") {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("toklab-e2e-align-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     std::fs::write(dir.join("t.txt"), "intention\n").unwrap();
-    let s = Session::start("align", 110, 40, &dir, &[]);
+    let s = Session::start("align", 110, 40, dir, &[]);
     s.run(&format!(
         "{} --with ws --with 'regex:[aeiou]|[^aeiou]+' t.txt; echo toklab-exited-$?",
         bin()
@@ -175,7 +172,6 @@ fn alignment_and_the_matrix_demo() {
     s.wait_text("distance 8");
     s.keys(&["q"]);
     s.wait_text("toklab-exited-0");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -183,7 +179,8 @@ fn an_edited_rule_file_reloads_the_row() {
     if !available("an_edited_rule_file_reloads_the_row") {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("toklab-e2e-rules-{}", std::process::id()));
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     let rules = dir.join("rules");
     std::fs::create_dir_all(&rules).unwrap();
     for entry in std::fs::read_dir(repo().join("rules")).unwrap() {
@@ -191,7 +188,7 @@ fn an_edited_rule_file_reloads_the_row() {
         std::fs::copy(entry.path(), rules.join(entry.file_name())).unwrap();
     }
     std::fs::write(dir.join("t.txt"), "Meet Zzz. Ng at noon.\n").unwrap();
-    let s = Session::start("rules", 110, 36, &dir, &[]);
+    let s = Session::start("rules", 110, 36, dir, &[]);
     s.run(&format!(
         "{} --with 'rules:rules?lang=eng' t.txt; echo toklab-exited-$?",
         bin()
@@ -218,7 +215,6 @@ fn an_edited_rule_file_reloads_the_row() {
     s.wait_text("tok-resource-eng.txt:");
     s.keys(&["q"]);
     s.wait_text("toklab-exited-0");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

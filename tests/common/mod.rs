@@ -6,6 +6,8 @@ pub mod tmux;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+use proptest::test_runner::{Config, FileFailurePersistence};
+
 /// The shared reference folder: `$TOKLAB_SHARED`, else `../shared` beside the checkout.
 /// `None` (with a note on stderr) when it is missing in a user's clone; in CI (`CI=true`) a
 /// missing folder fails the test, so conformance can never be skipped silently there.
@@ -23,11 +25,32 @@ pub fn shared_dir(test: &str) -> Option<PathBuf> {
             dir.display()
         );
     }
-    eprintln!(
+    skip_note(&format!(
         "{test}: skipped: shared folder {} not found (set TOKLAB_SHARED to run it)",
         dir.display()
-    );
+    ));
     None
+}
+
+/// Says on the terminal that a test did not run. Written to the process's standard error
+/// directly, not with `eprintln!`, which the test harness captures and hides for tests that
+/// pass: a skipped test passes, and the note must still be seen.
+pub fn skip_note(note: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{note}");
+}
+
+/// A proptest configuration running `cases` cases, with its failures kept beside the test
+/// file (`tests/NAME.proptest-regressions`) and replayed first on every run. proptest's
+/// default would look for `proptest-regressions/NAME.txt` beside tests/, since tests/main.rs
+/// makes tests/ one module tree; this keeps the seeds where they were found and committed.
+pub fn proptest_config(cases: u32) -> Config {
+    Config {
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..Config::with_cases(cases)
+    }
 }
 
 /// The `toklab` binary cargo built for the integration tests.

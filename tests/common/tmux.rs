@@ -22,7 +22,7 @@ pub fn available(test: &str) -> bool {
         if std::env::var("CI").is_ok_and(|v| v == "true") {
             panic!("{test}: tmux is not installed; CI requires it");
         }
-        eprintln!("{test}: skipped: tmux is not installed");
+        super::skip_note(&format!("{test}: skipped: tmux is not installed"));
     }
     found
 }

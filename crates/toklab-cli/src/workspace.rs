@@ -80,8 +80,8 @@ mod tests {
 
     #[test]
     fn parses_and_reports_errors_with_line() {
-        let dir = std::env::temp_dir().join(format!("toklab-ws-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let good = dir.join("good.toml");
         std::fs::write(
             &good,
@@ -96,6 +96,5 @@ mod tests {
         std::fs::write(&bad, "text = \"s.txt\"\n[[tokenizer]]\nspek = \"ws\"\n").unwrap();
         let e = Workspace::load(&bad).unwrap_err().to_string();
         assert!(e.contains("bad.toml:3") && e.contains("spek"), "{e}");
-        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -145,22 +145,22 @@ mod tests {
 
     #[test]
     fn completes_kinds_then_paths() {
-        let dir = std::env::temp_dir().join(format!("toklab-complete-{}", std::process::id()));
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         std::fs::create_dir_all(dir.join("rules")).unwrap();
         std::fs::write(dir.join("rules/eng.txt"), "").unwrap();
         std::fs::write(dir.join("rules/end.txt"), "").unwrap();
-        assert_eq!(complete_spec("pre", &dir).0, "pretok:");
-        assert_eq!(complete_spec("w", &dir).1, ["ws", "words", "wordpiece:"]);
-        assert_eq!(complete_spec("wo", &dir).0, "word");
-        assert_eq!(complete_spec("regex:r", &dir).0, "regex:rules/");
-        let (done, candidates) = complete_spec("regex:rules/e", &dir);
+        assert_eq!(complete_spec("pre", dir).0, "pretok:");
+        assert_eq!(complete_spec("w", dir).1, ["ws", "words", "wordpiece:"]);
+        assert_eq!(complete_spec("wo", dir).0, "word");
+        assert_eq!(complete_spec("regex:r", dir).0, "regex:rules/");
+        let (done, candidates) = complete_spec("regex:rules/e", dir);
         assert_eq!(done, "regex:rules/en");
         assert_eq!(candidates, ["rules/end.txt", "rules/eng.txt"]);
         assert_eq!(
-            complete_spec("regex:rules/eng", &dir).0,
+            complete_spec("regex:rules/eng", dir).0,
             "regex:rules/eng.txt"
         );
-        assert_eq!(complete_path("nothing/here", &dir).0, "nothing/here");
-        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(complete_path("nothing/here", dir).0, "nothing/here");
     }
 }

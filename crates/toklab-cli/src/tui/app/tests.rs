@@ -176,10 +176,10 @@ fn statistics_cover_the_whole_text() {
 
 #[test]
 fn workspace_round_trip() {
-    let dir = std::env::temp_dir().join(format!("toklab-wsrt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     let mut app = app("x", &["ws", "words"]);
-    app.workspace.base = dir.clone();
+    app.workspace.base = dir.to_path_buf();
     app.apply(Action::ShowView(View::Table));
     let path = dir.join("w.toml");
     app.apply(Action::StartPrompt(PromptKind::SaveWorkspaceAs));
@@ -200,7 +200,6 @@ fn workspace_round_trip() {
         ["ws", "words"]
     );
     assert_eq!(saved.view.as_deref(), Some("tokens"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -318,8 +317,8 @@ fn rows_mark_boundaries_they_do_not_share_with_the_selected_row() {
 
 #[test]
 fn a_watched_file_reloads_and_a_broken_one_keeps_the_last_good_version() {
-    let dir = std::env::temp_dir().join(format!("toklab-reload-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     let words = dir.join("words.txt");
     std::fs::write(&words, "ab\n").unwrap();
     let spec = format!("maxmatch:{}", words.display());
@@ -357,7 +356,6 @@ fn a_watched_file_reloads_and_a_broken_one_keeps_the_last_good_version() {
         a.rows[0].reload_error.is_none()
     });
     assert_eq!(app.rows[0].tokens.len(), 2);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A folder of its own under the system's temp folder for one test.

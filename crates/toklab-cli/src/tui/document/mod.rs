@@ -210,8 +210,8 @@ mod tests {
 
     #[test]
     fn save_keeps_the_final_newline_convention() {
-        let dir = std::env::temp_dir().join(format!("toklab-save-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         for (original, expected) in [("a\nb\n", "a\nX\n"), ("a\nb", "a\nX")] {
             let path = dir.join("t.txt");
             std::fs::write(&path, original).unwrap();
@@ -224,6 +224,5 @@ mod tests {
             assert_eq!(std::fs::read_to_string(&path).unwrap(), expected);
             assert!(!doc.is_dirty());
         }
-        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -246,7 +246,8 @@ mod tests {
 
     #[test]
     fn file_is_indexed_in_the_background() {
-        let path = std::env::temp_dir().join(format!("toklab-doc-{}.txt", std::process::id()));
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let path = file.path();
         let mut text = String::new();
         for i in 0..50_000 {
             text.push_str(&format!("line {i}\n"));
@@ -254,8 +255,8 @@ mod tests {
         text.push_str("caf\u{e9} \u{ff}");
         let mut bytes = text.into_bytes();
         bytes.push(0xff);
-        std::fs::write(&path, &bytes).unwrap();
-        let doc = Snapshot::open(&path).unwrap();
+        std::fs::write(path, &bytes).unwrap();
+        let doc = Snapshot::open(path).unwrap();
         while !doc.is_indexed() {
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
@@ -264,6 +265,5 @@ mod tests {
         assert_eq!(doc.line(50_000).unwrap(), "café ÿ\u{fffd}");
         assert_eq!(doc.progress(), 1.0);
         assert!(!doc.ends_with_newline());
-        std::fs::remove_file(&path).ok();
     }
 }

@@ -109,7 +109,8 @@ mod tests {
         let corpus = "über über übel";
         let mut t = Trainer::new(corpus, SymbolUnit::Char, Pretok::Gpt2);
         t.train(5, &mut |_| {});
-        let dir = std::env::temp_dir().join(format!("toklab-write-{}", std::process::id()));
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().join("model");
         let written = write_gpt2(&t, &dir).unwrap();
         assert_eq!(written.char_merges, 1);
         let loaded = crate::subword::bpe::load::gpt2::load(&dir).unwrap();
@@ -123,6 +124,5 @@ mod tests {
         }
         let json = std::fs::read_to_string(dir.join("encoder.json")).unwrap();
         assert!(json.contains("\"!\":0"), "{json}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

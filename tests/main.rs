@@ -1,0 +1,65 @@
+//! The integration tests, as one test executable: every file in tests/ is a module of this
+//! crate, so cargo links one executable. One crate per file meant 27 test executables, most
+//! of them 100–120 MB, each linked on its own (issue 10).
+//!
+//! Adding a test file `tests/NAME.rs` is one line here, `mod NAME;`; the file reaches the
+//! shared helpers as `crate::common`. Cargo no longer finds test files by itself
+//! (`autotests = false` in Cargo.toml), so [`every_test_file_is_a_module`] fails when a file is
+//! left out rather than letting it go unrun.
+
+mod common;
+
+mod align_cli;
+mod align_conformance;
+mod align_props;
+mod bpe_cli;
+mod bpe_conformance;
+mod bpe_incremental;
+mod bpe_loaders;
+mod bpe_roundtrip;
+mod bpe_semantics;
+mod bpe_train;
+mod cli_tokenize;
+mod compare_cli;
+mod compare_props;
+mod explain_snapshots;
+mod fst_conformance;
+mod fst_robustness;
+mod fst_samples;
+mod maxmatch_cli;
+mod maxmatch_props;
+mod merges_check;
+mod merges_incremental;
+mod merges_semantics;
+mod registry;
+mod rules_cli;
+mod rules_conformance;
+mod rules_context;
+mod rules_robust;
+mod span_invariants;
+mod tui_e2e;
+
+/// Every `tests/*.rs` file is declared above: a file without its `mod` line would compile
+/// nowhere and its tests would silently not run.
+#[test]
+fn every_test_file_is_a_module() {
+    let tests = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let main = include_str!("main.rs");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&tests).unwrap() {
+        let path = entry.unwrap().path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let Some(module) = name.strip_suffix(".rs") else {
+            continue;
+        };
+        if module != "main" && !main.contains(&format!("\nmod {module};\n")) {
+            missing.push(name.to_string());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "files in tests/ that tests/main.rs does not declare (add `mod NAME;`): {missing:?}"
+    );
+}
