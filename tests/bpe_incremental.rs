@@ -159,7 +159,8 @@ fn check_chain(
                 .map(|t| (t.span, t.id))
                 .collect::<Vec<_>>()
         );
-        got.check(&new).map_err(TestCaseError::fail)?;
+        got.check(&new)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
         old = new;
         old_tokens = got;
     }

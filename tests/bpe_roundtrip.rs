@@ -51,7 +51,9 @@ fn round_trip(text: &str) -> Result<(), TestCaseError> {
         prop_assert_eq!(decoded.as_deref(), Ok(text.as_bytes()), "{}", name);
         let tokenizer = BpeTokenizer::new(name.clone(), Arc::clone(model), vec![], vec![]);
         let tokens = toklab::Tokenizer::tokenize(&tokenizer, text);
-        tokens.check(text).map_err(TestCaseError::fail)?;
+        tokens
+            .check(text)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let token_ids: Vec<u32> = tokens.tokens.iter().map(|t| t.id.unwrap()).collect();
         prop_assert_eq!(token_ids, ids, "{}", name);
     }

@@ -457,40 +457,87 @@ impl Tokenization {
 
     /// Checks the invariants every engine promises: spans ordered, non-overlapping, inside the
     /// text and on char boundaries; sentence ends valid. Used by tests and debug builds.
-    pub fn check(&self, text: &str) -> Result<(), String> {
+    pub fn check(&self, text: &str) -> Result<(), SpanError> {
         let mut previous_end = 0;
         for (index, token) in self.tokens.iter().enumerate() {
             let Span { start, end } = token.span;
             if start > end || end > text.len() {
-                return Err(format!(
-                    "token {index}: span {start}..{end} outside text of {} bytes",
-                    text.len()
-                ));
+                return Err(SpanError::OutsideText {
+                    index,
+                    span: token.span,
+                    text_len: text.len(),
+                });
             }
             if !text.is_char_boundary(start) || !text.is_char_boundary(end) {
-                return Err(format!(
-                    "token {index}: span {start}..{end} not on char boundaries"
-                ));
+                return Err(SpanError::NotOnCharBoundaries {
+                    index,
+                    span: token.span,
+                });
             }
             if start < previous_end {
-                return Err(format!(
-                    "token {index}: span {start}..{end} overlaps the previous token ending at {previous_end}"
-                ));
+                return Err(SpanError::Overlap {
+                    index,
+                    span: token.span,
+                    previous_end,
+                });
             }
             previous_end = end;
         }
         let mut previous = None;
         for &end in &self.sentence_ends {
             if end >= self.tokens.len() || previous.is_some_and(|p| p >= end) {
-                return Err(format!(
-                    "sentence end {end} invalid for {} tokens",
-                    self.tokens.len()
-                ));
+                return Err(SpanError::SentenceEnd {
+                    end,
+                    tokens: self.tokens.len(),
+                });
             }
             previous = Some(end);
         }
         Ok(())
     }
+}
+
+/// A broken promise of the span model, found by [`Tokenization::check`]: which token (or
+/// sentence end) breaks it and how, so a failing property test names the culprit.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SpanError {
+    /// A span runs backwards or past the end of the text.
+    #[error("token {index}: span {span} outside text of {text_len} bytes")]
+    OutsideText {
+        /// The token's index.
+        index: usize,
+        /// Its span.
+        span: Span,
+        /// The text's length in bytes.
+        text_len: usize,
+    },
+    /// A span starts or ends inside a UTF-8 character.
+    #[error("token {index}: span {span} not on char boundaries")]
+    NotOnCharBoundaries {
+        /// The token's index.
+        index: usize,
+        /// Its span.
+        span: Span,
+    },
+    /// A span starts before the previous token ends.
+    #[error("token {index}: span {span} overlaps the previous token ending at {previous_end}")]
+    Overlap {
+        /// The token's index.
+        index: usize,
+        /// Its span.
+        span: Span,
+        /// Where the previous token ends.
+        previous_end: usize,
+    },
+    /// A sentence end past the last token or not after the previous one.
+    #[error("sentence end {end} invalid for {tokens} tokens")]
+    SentenceEnd {
+        /// The token index given as a sentence end.
+        end: usize,
+        /// How many tokens there are.
+        tokens: usize,
+    },
 }
 
 #[cfg(test)]

@@ -4,6 +4,23 @@
 
 use super::NormalizedString;
 
+/// Why a precompiled charsmap cannot be decoded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CharsMapError {
+    /// Not even the trie's size is there.
+    #[error("precompiled charsmap is too short")]
+    TooShort,
+    /// The trie's size is not a whole number of units or runs past the blob.
+    #[error("precompiled charsmap: trie of {trie} bytes does not fit in {room} bytes")]
+    TrieDoesNotFit {
+        /// The size the blob announces.
+        trie: usize,
+        /// The bytes there are after the size.
+        room: usize,
+    },
+}
+
 /// The precompiled map: `<trie size u32 LE><double array><NUL-terminated replacements>`.
 #[derive(Clone, Debug, Default)]
 pub struct CharsMap {
@@ -13,16 +30,16 @@ pub struct CharsMap {
 
 impl CharsMap {
     /// Decodes the blob; an error says what is inconsistent.
-    pub fn parse(blob: &[u8]) -> Result<CharsMap, String> {
+    pub fn parse(blob: &[u8]) -> Result<CharsMap, CharsMapError> {
         if blob.len() <= 4 {
-            return Err("precompiled charsmap is too short".into());
+            return Err(CharsMapError::TooShort);
         }
         let size = u32::from_le_bytes([blob[0], blob[1], blob[2], blob[3]]) as usize;
         if size > blob.len() - 4 || !size.is_multiple_of(4) {
-            return Err(format!(
-                "precompiled charsmap: trie of {size} bytes does not fit in {} bytes",
-                blob.len() - 4
-            ));
+            return Err(CharsMapError::TrieDoesNotFit {
+                trie: size,
+                room: blob.len() - 4,
+            });
         }
         let units = blob[4..4 + size]
             .chunks_exact(4)

@@ -30,7 +30,7 @@ use std::ops::Range;
 
 use crate::token::Span;
 
-pub use charsmap::CharsMap;
+pub use charsmap::{CharsMap, CharsMapError};
 pub use ops::Form;
 
 /// Text after normalization, aligned to the original text it was made from.

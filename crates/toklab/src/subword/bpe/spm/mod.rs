@@ -130,7 +130,7 @@ impl SpmModel {
             .collect();
         let map = match proto.normalizer.charsmap.is_empty() {
             true => CharsMap::default(),
-            false => CharsMap::parse(&proto.normalizer.charsmap).map_err(bad)?,
+            false => CharsMap::parse(&proto.normalizer.charsmap).map_err(|e| bad(e.to_string()))?,
         };
         let normalizer = Normalizer {
             map,
