@@ -128,3 +128,18 @@ fn large_input_streams() {
     assert_eq!(out.lines().count(), 200_000);
     assert_eq!(out.lines().last(), Some("w199999 x"));
 }
+
+#[test]
+fn a_missing_file_is_named_with_its_reason_once() {
+    for spec in ["fst:no-such.fst", "bpe:no-such-dir", "spm:no-such.model"] {
+        let out = run(&["tokenize", "--with", spec], b"x\n");
+        assert!(!out.status.success(), "{spec}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("no-such"), "{spec}: {err}");
+        assert_eq!(
+            err.matches("os error").count(),
+            1,
+            "{spec}: the reason is said once: {err}"
+        );
+    }
+}

@@ -32,14 +32,14 @@ pub enum Error {
         /// The known kinds, comma-separated.
         valid: String,
     },
-    /// A file that could not be read at all.
-    #[error("{}: {source}", path.display())]
+    /// A file that could not be read at all. The operating system's reason is part of the
+    /// message and not also a `source()`, so a printed error chain says it once.
+    #[error("{}: {cause}", path.display())]
     Io {
         /// The file, as the user named it.
         path: PathBuf,
         /// The operating system's reason.
-        #[source]
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// A file that was read but is not what it should be, with the place of the first problem.
     #[error("{}{}: {message}", path.display(), place(*line, *column))]
@@ -81,7 +81,7 @@ impl Error {
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
-            source,
+            cause: source,
         }
     }
 
