@@ -143,3 +143,14 @@ fn a_missing_file_is_named_with_its_reason_once() {
         );
     }
 }
+
+#[test]
+fn options_on_a_kind_without_argument_are_options_not_a_kind() {
+    let out = run(&["tokenize", "--with", "ws?x=1"], b"a b\n");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("kind `ws` takes no options, got `x`"),
+        "not an unknown kind: {err}"
+    );
+}

@@ -72,7 +72,8 @@ impl Spec {
     /// is none), so a registry can look the kind up before the spec is parsed.
     pub fn kind_name(text: &str) -> &str {
         let trimmed = text.trim();
-        trimmed.split_once(':').map_or(trimmed, |(kind, _)| kind)
+        let end = trimmed.find([':', '?']).unwrap_or(trimmed.len());
+        &trimmed[..end]
     }
 
     /// Parses a spec of `kind`, its relative paths resolved against `base`. Options are split
@@ -80,7 +81,13 @@ impl Spec {
     /// `Registry`, which finds the kind by name.
     pub fn parse_as(kind: &Kind, text: &str, base: &Path) -> Result<Spec> {
         let trimmed = text.trim();
-        let (name, rest) = trimmed.split_once(':').unwrap_or((trimmed, ""));
+        let name = Spec::kind_name(trimmed);
+        // `KIND?options` without an argument: the `?` cannot belong to a pattern, so the
+        // options are always split off (and a kind that takes none says so when it loads).
+        let (rest, bare_options) = match trimmed[name.len()..].strip_prefix('?') {
+            Some(query) => ("", Some(query)),
+            None => (trimmed[name.len()..].strip_prefix(':').unwrap_or(""), None),
+        };
         if name != kind.name {
             return Err(Error::BadSpec {
                 spec: text.to_string(),
@@ -88,8 +95,9 @@ impl Spec {
                 valid: String::new(),
             });
         }
-        let (arg, options) = match rest.rsplit_once('?') {
-            Some((arg, query)) if kind.takes_options => (arg, parse_options(text, query)?),
+        let (arg, options) = match (bare_options, rest.rsplit_once('?')) {
+            (Some(query), _) => ("", parse_options(text, query)?),
+            (None, Some((arg, query))) if kind.takes_options => (arg, parse_options(text, query)?),
             _ => (rest, Vec::new()),
         };
         Ok(Spec {
