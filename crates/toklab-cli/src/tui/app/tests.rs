@@ -211,6 +211,17 @@ fn trace_cursor_follows_the_selected_token() {
     assert_eq!(app.panes.trace.cursor, 2, "match b is the third trace line");
 }
 
+/// The align pane's DP matrix of the current pair, which the pane shows in matrix mode.
+fn matrix_view(app: &App) -> &super::panes::MatrixView {
+    app.panes
+        .align
+        .data(&app.context())
+        .unwrap()
+        .matrix
+        .as_ref()
+        .expect("matrix mode")
+}
+
 #[test]
 fn alignment_view_pairs_rows_and_steps_the_matrix() {
     let mut app = app("We're here", &["ws", "pretok:gpt2", "words"]);
@@ -225,54 +236,20 @@ fn alignment_view_pairs_rows_and_steps_the_matrix() {
     assert_eq!(app.panes.align.data(&app.context()).unwrap().b, 1);
 
     app.apply(Action::ToggleMatrix);
-    let matrix = app
-        .panes
-        .align
-        .data(&app.context())
-        .unwrap()
-        .matrix
-        .as_ref()
-        .expect("matrix mode");
+    let matrix = matrix_view(&app);
     assert_eq!(matrix.source.concat(), "We're");
     assert_eq!(matrix.target.concat(), "We");
     assert_eq!(matrix.matrix.distance(), Some(3));
     app.apply(Action::DemoStep(true));
     app.apply(Action::DemoStep(true));
     assert_eq!(app.panes.align.choice.step, Some(2));
-    assert!(
-        !app.panes
-            .align
-            .data(&app.context())
-            .unwrap()
-            .matrix
-            .as_ref()
-            .unwrap()
-            .matrix
-            .is_complete()
-    );
+    assert!(!matrix_view(&app).matrix.is_complete());
     app.apply(Action::DemoStep(false));
     assert_eq!(app.panes.align.choice.step, Some(1));
     app.apply(Action::DemoFinish);
-    assert!(
-        app.panes
-            .align
-            .data(&app.context())
-            .unwrap()
-            .matrix
-            .as_ref()
-            .unwrap()
-            .matrix
-            .is_complete()
-    );
+    assert!(matrix_view(&app).matrix.is_complete());
     app.apply(Action::ToggleMatrixScope);
-    let matrix = app
-        .panes
-        .align
-        .data(&app.context())
-        .unwrap()
-        .matrix
-        .as_ref()
-        .unwrap();
+    let matrix = matrix_view(&app);
     assert_eq!(
         matrix.source.concat(),
         "We're␣here",
@@ -359,15 +336,11 @@ fn a_watched_file_reloads_and_a_broken_one_keeps_the_last_good_version() {
 }
 
 /// A folder of its own under the system's temp folder for one test.
-fn temp_folder(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("toklab-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 #[test]
 fn saving_is_an_effect_holding_the_text_and_nothing_is_written_by_apply() {
-    let dir = temp_folder("save-effect");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     let path = dir.join("t.txt");
     std::fs::write(&path, "one\ntwo\n").unwrap();
     let mut app = app("", &["ws"]);
@@ -398,7 +371,6 @@ fn saving_is_an_effect_holding_the_text_and_nothing_is_written_by_apply() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "one!\ntwo\n");
     assert!(!app.doc.lines.is_dirty());
     assert!(app.message.as_ref().unwrap().0.starts_with("saved "));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -418,10 +390,11 @@ fn saving_a_text_without_a_file_asks_for_a_name_first() {
 
 #[test]
 fn opening_a_text_is_an_effect_and_replaces_the_document_state_whole() {
-    let dir = temp_folder("open-effect");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     std::fs::write(dir.join("other.txt"), "alpha beta\ngamma\n").unwrap();
     let mut app = app("a b\nc d\ne", &["ws"]);
-    app.workspace.base = dir.clone();
+    app.workspace.base = dir.to_path_buf();
     app.apply(Action::ShowView(View::Train));
     let first_doc = app.doc.id;
     assert!(app.panes.train.demo(&app.context()).is_some());
@@ -457,7 +430,6 @@ fn opening_a_text_is_an_effect_and_replaces_the_document_state_whole() {
         .demo(&app.context())
         .expect("training again");
     assert_eq!(demo.lines, 2, "on the new text");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
