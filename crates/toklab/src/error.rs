@@ -58,6 +58,15 @@ pub enum Error {
     /// name. Boxed so the core names no engine; the message is the inner error's.
     #[error(transparent)]
     Invalid(Box<dyn std::error::Error + Send + Sync + 'static>),
+    /// Something this tokenizer does not offer (decoding ids with a kind that has no ids),
+    /// naming both so the user knows which row or spec to change.
+    #[error("`{tokenizer}` cannot {operation}")]
+    Unsupported {
+        /// The tokenizer's name, as [`crate::Tokenizer::name`] gives it.
+        tokenizer: String,
+        /// What was asked of it, with the reason, e.g. "decode ids: it has no vocabulary".
+        operation: String,
+    },
 }
 
 fn listed(valid: &str) -> String {

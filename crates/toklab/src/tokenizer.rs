@@ -2,6 +2,7 @@
 //! then tokenize and explain through [`Tokenizer`]. Nothing here names an engine: engines
 //! register their kinds in the registry (`registry.rs`).
 
+use crate::error::{Error, Result};
 use crate::token::Tokenization;
 
 pub use crate::trace::{Role, Trace, TraceLine, TracePart, quote};
@@ -38,5 +39,26 @@ pub trait Tokenizer: Send + Sync {
     fn retokenize(&self, old: &str, old_tokens: &Tokenization, new: &str) -> Tokenization {
         let _ = (old, old_tokens);
         self.tokenize(new)
+    }
+
+    /// Turns ids back into text with the model's own decoder (`toklab decode`). Kinds without
+    /// ids keep this default, which says so.
+    fn decode(&self, ids: &[u32]) -> Result<String> {
+        let _ = ids;
+        Err(Error::Unsupported {
+            tokenizer: self.name().to_string(),
+            operation: "decode ids: it has no vocabulary of ids".to_string(),
+        })
+    }
+
+    /// Joins token forms back into text the way this tokenizer's conventions ask (utoken's
+    /// detokenizer for rules, Treebank's for `ptb`, the decoder for subword kinds). Kinds
+    /// without a detokenizer keep this default, which says so.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        let _ = tokens;
+        Err(Error::Unsupported {
+            tokenizer: self.name().to_string(),
+            operation: "detokenize: it has no detokenizer".to_string(),
+        })
     }
 }
