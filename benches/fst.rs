@@ -16,9 +16,10 @@ use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use toklab::Tokenizer;
-use toklab::fst::runner::{self, Observer};
+use toklab::fst::runner;
+use toklab::fst::trace::FstStep;
 use toklab::fst::{DoubleArray, FstTokenizer, Matrix, Model, Repr, compact};
-use toklab::token::Span;
+use toklab::trace::Observer;
 
 fn shared() -> Option<PathBuf> {
     let dir = match std::env::var_os("TOKLAB_SHARED") {
@@ -65,12 +66,11 @@ fn median<T>(runs: usize, f: impl FnMut() -> T) -> Duration {
 /// Counts the characters the runner reads (re-reads after a backtrack included).
 #[derive(Default)]
 struct Reads(usize);
-impl Observer for Reads {
-    fn read(&mut self, _: Span, _: u32, _: u32, _: bool, _: runner::Via) {
-        self.0 += 1;
-    }
-    fn no_edge(&mut self, _: Span, _: u32) {
-        self.0 += 1;
+impl Observer<FstStep> for Reads {
+    fn observe(&mut self, step: FstStep) {
+        if matches!(step, FstStep::Read { .. } | FstStep::NoEdge { .. }) {
+            self.0 += 1;
+        }
     }
 }
 
@@ -199,7 +199,7 @@ fn criterion_runs(
                         &m,
                         &model.network.alphabet,
                         black_box(&text),
-                        &mut runner::Quiet,
+                        &mut toklab::trace::Quiet,
                     )
                 })
             });
@@ -324,7 +324,12 @@ fn summary(
         let mut reads = Reads::default();
         runner::run(&m, &model.network.alphabet, &text, &mut reads);
         let t = median(5, || {
-            runner::run(&m, &model.network.alphabet, &text, &mut runner::Quiet)
+            runner::run(
+                &m,
+                &model.network.alphabet,
+                &text,
+                &mut toklab::trace::Quiet,
+            )
         });
         let bound = text.len() * (k + 1);
         println!(

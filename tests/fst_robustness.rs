@@ -12,9 +12,10 @@ use proptest::prelude::*;
 use toklab::Span;
 use toklab::fst::FstStep;
 use toklab::fst::raw::{RawArc, RawNetwork, RawSymbol};
-use toklab::fst::runner::{self, Quiet};
+use toklab::fst::runner;
 use toklab::fst::trace::Recorder;
 use toklab::fst::{DoubleArray, FstTokenizer, Matrix, Model, Network, Repr, compact};
+use toklab::trace::Quiet;
 use toklab::{Origin, TokenKind, Tokenization, Tokenizer};
 
 use crate::common;

@@ -422,7 +422,7 @@ mod tests {
         // The walk numbers states in the order it finds them: compare what each text gives.
         let text = "Dr. Smith's cat didn't see www.example.com, etc. Then it left :-)";
         let run = |net: &Network| {
-            crate::fst::runner::run(net, &net.alphabet, text, &mut crate::fst::runner::Quiet)
+            crate::fst::runner::run(net, &net.alphabet, text, &mut crate::trace::Quiet)
         };
         let (a, b) = (run(&back), run(&n));
         let spans = |t: &crate::Tokenization| t.tokens.iter().map(|t| t.span).collect::<Vec<_>>();

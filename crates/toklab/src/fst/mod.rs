@@ -34,7 +34,7 @@ use crate::error::{Error, Result};
 use crate::spec::{Kind, Spec};
 use crate::token::Tokenization;
 use crate::tokenizer::Tokenizer;
-use crate::trace::Trace;
+use crate::trace::{Observer, Quiet, Trace};
 
 /// Which of the paper's representations runs the network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -207,7 +207,7 @@ impl FstTokenizer {
         }
     }
 
-    fn run<O: runner::Observer>(&self, text: &str, observer: &mut O) -> Tokenization {
+    fn run<O: Observer<trace::FstStep>>(&self, text: &str, observer: &mut O) -> Tokenization {
         let alphabet = &self.network.alphabet;
         match &self.engine {
             Engine::Matrix(m) => runner::run(m, alphabet, text, observer),
@@ -222,7 +222,7 @@ impl Tokenizer for FstTokenizer {
     }
 
     fn tokenize(&self, text: &str) -> Tokenization {
-        self.run(text, &mut runner::Quiet)
+        self.run(text, &mut Quiet)
     }
 
     fn explain(&self, text: &str) -> Trace {

@@ -6,7 +6,9 @@
 //! (Datok's 1,024-rune buffer overflows) and every token is a span of the input.
 
 use super::alphabet::{Alphabet, IDENTITY, NO_SYMBOL, Sym, UNKNOWN};
+use super::trace::FstStep;
 use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
+use crate::trace::Observer;
 
 /// The flag a transition result carries when the edge deletes the character.
 pub const DELETES: u32 = 1 << 31;
@@ -51,35 +53,6 @@ pub enum Via {
     Unknown,
 }
 
-/// Receives every step the runner takes. The default methods do nothing and are inlined away,
-/// so `tokenize` pays nothing for `explain`'s trace. States are network numbers.
-pub trait Observer {
-    /// Before reading at `at`, `state` has an ε:boundary edge: remembered as the point to go
-    /// back to (only the most recent is kept).
-    fn remember(&mut self, _at: usize, _state: u32) {}
-    /// A character read: `deleted` when a deletion edge dropped it at the start of a token.
-    fn read(&mut self, _span: Span, _from: u32, _to: u32, _deletion: bool, _via: Via) {}
-    /// `state` has no edge for the character at `span`.
-    fn no_edge(&mut self, _span: Span, _state: u32) {}
-    /// Going back from `from` to the remembered position `to` and state.
-    fn backtrack(&mut self, _from: usize, _to: usize, _state: u32) {}
-    /// An ε:boundary edge taken at `at`: it ends `token`, or, with no pending token, a sentence.
-    fn boundary(&mut self, _at: usize, _from: u32, _to: u32, _token: Option<Span>) {}
-    /// No remembered point: `token` is emitted as it is and the automaton restarts.
-    fn forced(&mut self, _token: Span, _state: u32) {}
-    /// Whitespace deleted after the remembered point cannot be read again from there: it stays
-    /// deleted and the automaton restarts after it (Datok panics here).
-    fn skip_deleted(&mut self, _span: Span, _state: u32) {}
-    /// U+0004 ended a text; `token` is the pending token it closed.
-    fn text_end(&mut self, _at: usize, _token: Option<Span>) {}
-    /// The input is exhausted in `state`.
-    fn input_end(&mut self, _at: usize, _state: u32) {}
-}
-
-/// The observer that observes nothing: plain tokenizing.
-pub struct Quiet;
-impl Observer for Quiet {}
-
 /// Collects tokens and sentence ends as Datok emits them.
 struct Output<'t> {
     text: &'t str,
@@ -114,7 +87,7 @@ impl<'t> Output<'t> {
 }
 
 /// Tokenizes `text` with the automaton `fsa` over `alphabet`, reporting each step to `observer`.
-pub fn run<T: Transitions, O: Observer>(
+pub fn run<T: Transitions, O: Observer<FstStep>>(
     fsa: &T,
     alphabet: &Alphabet,
     text: &str,
@@ -148,17 +121,22 @@ pub fn run<T: Transitions, O: Observer>(
             let to = to & STATE;
             if pos > token {
                 out.token(token, pos, fsa.network_state(from), false);
-                observer.boundary(
-                    pos,
-                    fsa.network_state(from),
-                    fsa.network_state(to),
-                    Some(Span::new(token, pos)),
-                );
+                observer.observe(FstStep::Boundary {
+                    at: pos,
+                    from: fsa.network_state(from),
+                    to: fsa.network_state(to),
+                    token: Some(Span::new(token, pos)),
+                });
                 token = pos;
                 memo_state = 0;
             } else {
                 out.sentence_end();
-                observer.boundary(pos, fsa.network_state(from), fsa.network_state(to), None);
+                observer.observe(FstStep::Boundary {
+                    at: pos,
+                    from: fsa.network_state(from),
+                    to: fsa.network_state(to),
+                    token: None,
+                });
             }
             to
         }};
@@ -167,7 +145,11 @@ pub fn run<T: Transitions, O: Observer>(
     // Goes back to the remembered point and takes its ε:boundary edge.
     macro_rules! go_back {
         () => {{
-            observer.backtrack(pos, memo_pos, fsa.network_state(memo_state));
+            observer.observe(FstStep::Backtrack {
+                from: pos,
+                to: memo_pos,
+                state: fsa.network_state(memo_state),
+            });
             pos = memo_pos;
             let from = memo_state;
             memo_state = 0;
@@ -181,7 +163,10 @@ pub fn run<T: Transitions, O: Observer>(
             if here_boundary {
                 memo_state = state;
                 memo_pos = pos;
-                observer.remember(pos, fsa.network_state(state));
+                observer.observe(FstStep::Remember {
+                    at: pos,
+                    state: fsa.network_state(state),
+                });
             }
             let mut via = Via::Char;
             let mut next = if symbol != NO_SYMBOL {
@@ -200,14 +185,15 @@ pub fn run<T: Transitions, O: Observer>(
             if next != 0 {
                 let target = next & STATE;
                 let deletion = next & DELETES != 0;
-                observer.read(
-                    Span::new(pos, pos + len),
-                    fsa.network_state(state),
-                    fsa.network_state(target),
-                    deletion,
-                    via,
-                );
                 let at_token_start = pos == token;
+                observer.observe(FstStep::Read {
+                    span: Span::new(pos, pos + len),
+                    from: fsa.network_state(state),
+                    to: fsa.network_state(target),
+                    deletion,
+                    dropped: deletion && at_token_start,
+                    via,
+                });
                 pos += len;
                 if deletion && at_token_start {
                     token = pos;
@@ -222,20 +208,29 @@ pub fn run<T: Transitions, O: Observer>(
                         out.token(span.start, span.end, fsa.network_state(state), true);
                     }
                     out.sentence_end();
-                    observer.text_end(end, closed);
+                    observer.observe(FstStep::TextEnd {
+                        at: end,
+                        token: closed,
+                    });
                     token = pos;
                     memo_state = 0;
                 }
                 continue;
             }
-            observer.no_edge(Span::new(pos, pos + len), fsa.network_state(state));
+            observer.observe(FstStep::NoEdge {
+                span: Span::new(pos, pos + len),
+                state: fsa.network_state(state),
+            });
             if memo_state != 0 {
                 state = go_back!();
                 continue;
             }
             if pos < token {
                 // Back before whitespace deleted at the front of the (empty) pending token.
-                observer.skip_deleted(Span::new(pos, token), fsa.network_state(state));
+                observer.observe(FstStep::SkipDeleted {
+                    span: Span::new(pos, token),
+                    state: fsa.network_state(state),
+                });
                 pos = token;
                 state = start;
                 here_boundary = start_has_boundary;
@@ -245,7 +240,10 @@ pub fn run<T: Transitions, O: Observer>(
                 pos += len;
             }
             out.token(token, pos, fsa.network_state(state), true);
-            observer.forced(Span::new(token, pos), fsa.network_state(state));
+            observer.observe(FstStep::Forced {
+                token: Span::new(token, pos),
+                state: fsa.network_state(state),
+            });
             token = pos;
             state = start;
             here_boundary = start_has_boundary;
@@ -253,7 +251,10 @@ pub fn run<T: Transitions, O: Observer>(
         }
         // The end of the input: follow ε:boundary edges while there are any, else go back to
         // the remembered point and read on from there.
-        observer.input_end(pos, fsa.network_state(state));
+        observer.observe(FstStep::InputEnd {
+            at: pos,
+            state: fsa.network_state(state),
+        });
         if here_boundary {
             state = take_boundary!(state);
             continue;
@@ -266,7 +267,10 @@ pub fn run<T: Transitions, O: Observer>(
     }
     if pos > token {
         out.token(token, pos, fsa.network_state(state), true);
-        observer.forced(Span::new(token, pos), fsa.network_state(state));
+        observer.observe(FstStep::Forced {
+            token: Span::new(token, pos),
+            state: fsa.network_state(state),
+        });
     }
     if !out.sentence_closed {
         out.sentence_end();

@@ -2,9 +2,9 @@
 //! the automaton split where it did — which edge each character took, where a boundary was
 //! remembered, and each backtrack with the characters it reads again.
 
-use super::runner::{Observer, Via};
+use super::runner::Via;
 use crate::token::{Span, Tokenization};
-use crate::trace::{Role, TraceLine, quote};
+use crate::trace::{Observer, Role, TraceLine, quote};
 
 /// One step of the automaton. Positions are byte offsets into the text; states are the
 /// network's numbers (the start is 1), the same for both representations.
@@ -104,58 +104,11 @@ pub struct FstTrace {
 pub struct Recorder {
     /// The steps so far.
     pub steps: Vec<FstStep>,
-    /// Where the pending token starts, to tell a dropping deletion from one inside a token.
-    token_start: usize,
 }
 
-impl Observer for Recorder {
-    fn remember(&mut self, at: usize, state: u32) {
-        self.steps.push(FstStep::Remember { at, state });
-    }
-    fn read(&mut self, span: Span, from: u32, to: u32, deletion: bool, via: Via) {
-        let dropped = deletion && span.start == self.token_start;
-        if dropped {
-            self.token_start = span.end;
-        }
-        self.steps.push(FstStep::Read {
-            span,
-            from,
-            to,
-            deletion,
-            dropped,
-            via,
-        });
-    }
-    fn no_edge(&mut self, span: Span, state: u32) {
-        self.steps.push(FstStep::NoEdge { span, state });
-    }
-    fn backtrack(&mut self, from: usize, to: usize, state: u32) {
-        self.steps.push(FstStep::Backtrack { from, to, state });
-    }
-    fn boundary(&mut self, at: usize, from: u32, to: u32, token: Option<Span>) {
-        if token.is_some() {
-            self.token_start = at;
-        }
-        self.steps.push(FstStep::Boundary {
-            at,
-            from,
-            to,
-            token,
-        });
-    }
-    fn forced(&mut self, token: Span, state: u32) {
-        self.token_start = token.end;
-        self.steps.push(FstStep::Forced { token, state });
-    }
-    fn skip_deleted(&mut self, span: Span, state: u32) {
-        self.steps.push(FstStep::SkipDeleted { span, state });
-    }
-    fn text_end(&mut self, at: usize, token: Option<Span>) {
-        self.token_start = at + 1;
-        self.steps.push(FstStep::TextEnd { at, token });
-    }
-    fn input_end(&mut self, at: usize, state: u32) {
-        self.steps.push(FstStep::InputEnd { at, state });
+impl Observer<FstStep> for Recorder {
+    fn observe(&mut self, step: FstStep) {
+        self.steps.push(step);
     }
 }
 

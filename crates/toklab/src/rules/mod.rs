@@ -42,7 +42,7 @@ use crate::error::Result;
 use crate::spec::{Kind, Spec};
 use crate::token::{Origin, Span, Token, Tokenization};
 use crate::tokenizer::Tokenizer;
-use crate::trace::Trace;
+use crate::trace::{Observer, Trace};
 use line::FileRole;
 use resources::Resources;
 use split::{Rules, Run, Tok};
@@ -222,9 +222,9 @@ impl RulesTokenizer {
     pub fn trace(&self, text: &str) -> RuleTrace {
         let mut lines = Vec::new();
         for (offset, line) in text_lines(text) {
-            let (sentence, toks, events) = self.line_tokens(line, true);
+            let mut events = Vec::new();
+            let (sentence, _) = self.line_tokens(line, Some(&mut |e| events.push(e)));
             let mut entries: Vec<(u32, crate::token::SourceLoc)> = Vec::new();
-            let events = events.unwrap_or_default();
             for event in &events {
                 let tokens = match &event.what {
                     split::EventKind::Split { tokens, .. } | split::EventKind::Main { tokens } => {
@@ -240,7 +240,6 @@ impl RulesTokenizer {
                     }
                 }
             }
-            let _ = toks;
             lines.push(trace::LineTrace {
                 offset,
                 orig: sentence.char_origins(),
@@ -252,15 +251,18 @@ impl RulesTokenizer {
         RuleTrace { lines }
     }
 
-    /// Tokenizes one line (no line breaks) into engine tokens.
+    /// Tokenizes one line (no line breaks) into engine tokens, reporting the recursion's
+    /// events to `observer` when one is given.
     fn line_tokens<'t>(
         &self,
         line: &'t str,
-        trace: bool,
-    ) -> (normalize::Sentence<'t>, Vec<Tok>, Option<Vec<split::Event>>) {
+        observer: Option<&mut dyn Observer<split::Event>>,
+    ) -> (normalize::Sentence<'t>, Vec<Tok>) {
         let (sentence, _) = normalize::normalize(line, false);
-        let (toks, events) = Run::new(&self.rules, &sentence, trace).run();
-        (sentence, toks, events)
+        // Reborrowed for the run's shorter lifetime (a `&mut dyn` is invariant otherwise).
+        let observer = observer.map(|o| -> &mut dyn Observer<split::Event> { o });
+        let toks = Run::new(&self.rules, &sentence, observer).run();
+        (sentence, toks)
     }
 
     fn origin(&self, tok: &Tok) -> Origin {
@@ -325,7 +327,7 @@ impl Tokenizer for RulesTokenizer {
         let mut tokens: Vec<Token> = Vec::with_capacity(text.len() / 4 + 4);
         let mut sentence_ends = Vec::new();
         for (offset, line) in text_lines(text) {
-            let (sentence, toks, _) = self.line_tokens(line, false);
+            let (sentence, toks) = self.line_tokens(line, None);
             let before = tokens.len();
             for tok in &toks {
                 let (s, e) = (tok.start as usize, tok.end as usize);

@@ -19,6 +19,7 @@ use super::normalize::Sentence;
 use super::origin::{ChartType, Step};
 use super::pattern_steps::{basic_type, basic_type_of};
 use super::resources::Resources;
+use crate::trace::Observer;
 
 /// utoken's limit on nested splits (past it, the rest of a segment goes to the whitespace
 /// split).
@@ -165,7 +166,8 @@ pub(crate) struct Run<'r> {
     number_depth: i32,
     symbol_depth: i32,
     pub scratch: Scratch,
-    pub events: Option<Vec<Event>>,
+    /// Where the recursion reports its events, when a trace is asked for.
+    observer: Option<&'r mut dyn Observer<Event>>,
     /// The step each pending segment entered at (for the trace).
     entered: Step,
     /// Word positions for the paired-delimiter mark-up, built on first use.
@@ -179,8 +181,13 @@ pub(crate) struct Run<'r> {
 }
 
 impl<'r> Run<'r> {
-    /// A run over one normalized line; `trace` records the events for `explain`.
-    pub fn new(rules: &'r Rules, s: &'r Sentence<'r>, trace: bool) -> Run<'r> {
+    /// A run over one normalized line; `observer`, when given, receives the recursion's
+    /// events for `explain`.
+    pub fn new(
+        rules: &'r Rules,
+        s: &'r Sentence<'r>,
+        observer: Option<&'r mut dyn Observer<Event>>,
+    ) -> Run<'r> {
         Run {
             rules,
             s,
@@ -192,7 +199,7 @@ impl<'r> Run<'r> {
             number_depth: 0,
             symbol_depth: 0,
             scratch: Scratch::default(),
-            events: trace.then(Vec::new),
+            observer,
             entered: Step::Xml,
             words: std::cell::OnceCell::new(),
             runs: std::cell::OnceCell::new(),
@@ -201,7 +208,7 @@ impl<'r> Run<'r> {
     }
 
     /// Tokenizes the whole sentence.
-    pub fn run(mut self) -> (Vec<Tok>, Option<Vec<Event>>) {
+    pub fn run(mut self) -> Vec<Tok> {
         let n = self.s.chars.len() as u32;
         self.stack.push(Work::Run {
             step: Step::Xml,
@@ -233,7 +240,7 @@ impl<'r> Run<'r> {
                 Work::Dec(Counter::Symbol) => self.symbol_depth -= 1,
             }
         }
-        (self.out, self.events)
+        self.out
     }
 
     /// The segment `a..b` as the patterns see it.
@@ -303,7 +310,7 @@ impl<'r> Run<'r> {
             return;
         }
         self.stack.push(Work::Dec(Counter::General));
-        if found.rest.is_empty() && self.events.is_none() {
+        if found.rest.is_empty() && self.observer.is_none() {
             return self.rec_tok_one(step, a, b, found, level);
         }
         let mut starts_ends = Vec::with_capacity(1 + found.rest.len());
@@ -338,9 +345,9 @@ impl<'r> Run<'r> {
         } else {
             step
         };
-        if let Some(events) = &mut self.events {
+        if let Some(observer) = &mut self.observer {
             let first_pre = starts_ends[0];
-            events.push(Event {
+            observer.observe(Event {
                 level,
                 segment: (a as u32, b as u32),
                 entered: self.entered,
@@ -421,8 +428,8 @@ impl<'r> Run<'r> {
     }
 
     fn guard(&mut self, level: u32, a: usize, b: usize, message: String) {
-        if let Some(events) = &mut self.events {
-            events.push(Event {
+        if let Some(observer) = &mut self.observer {
+            observer.observe(Event {
                 level,
                 segment: (a as u32, b as u32),
                 entered: self.entered,
@@ -511,8 +518,8 @@ impl<'r> Run<'r> {
                 entry: None,
             });
         }
-        if let Some(events) = &mut self.events {
-            events.push(Event {
+        if let Some(observer) = &mut self.observer {
+            observer.observe(Event {
                 level,
                 segment: (a as u32, b as u32),
                 entered: self.entered,

@@ -11,16 +11,17 @@
 //! `Tokenizer::explain` is `Trace::new(self.trace(text).lines(text))`, or the typed trace's
 //! `into_trace(text)` where there are merge words to keep (`BpeTrace`, `MergeTrace`).
 //!
-//! How `trace` watches the tokenizer is still each engine's own, chosen so plain `tokenize`
-//! pays nothing: the FST runner takes a generic `Observer` (`Quiet` for `tokenize`), the
-//! matchers and the BPE encoder report pieces to a closure, WordPiece's `tokenize_with` takes a
-//! closure, the rule engine's `Run` records events when asked to. One shared observer trait
-//! for all of them is left for later; it must keep the FST loop and the BPE encoder as fast
-//! as their benchmarks are today.
+//! `trace` watches the engine through one hook, [`Observer`] of the engine's own step type:
+//! the FST runner's `FstStep`, BPE's `MergeStep`, the formal encoder's `MergeEvent`,
+//! WordPiece's `WordOrSpecial`, the rule engine's `Event`. `tokenize` passes [`Quiet`], so it
+//! pays nothing for the trace.
 
 mod merge;
+mod observer;
 
 use crate::token::Span;
+
+pub use observer::{Observer, Quiet};
 
 pub use merge::{
     Derivation, OtherSemantics, Semantics, Step, WordSteps, show_bytes, split_at_ends,

@@ -24,6 +24,7 @@ use crate::subword::formal::{
     Comparison, Dictionary, MergeEvent, Rule, Semantics, SymbolUnit, WordSteps, encode_observed,
 };
 use crate::token::Span;
+use crate::trace::Observer;
 
 /// Where the dictionary's rules came from, for reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,7 +126,7 @@ impl FormalDictionary {
         piece: &[u8],
         semantics: Semantics,
         symbols: &mut Vec<Symbol>,
-        observe: &mut dyn FnMut(MergeStep),
+        observe: &mut dyn Observer<MergeStep>,
     ) {
         let mut ends = Vec::with_capacity(piece.len());
         encode_observed(
@@ -135,7 +136,7 @@ impl FormalDictionary {
             &mut ends,
             &mut |e: &MergeEvent| {
                 let [left, right, merged] = self.tokens[e.rule];
-                observe(MergeStep {
+                observe.observe(MergeStep {
                     rank: self.dict.rules()[e.rule].rank,
                     left,
                     right,

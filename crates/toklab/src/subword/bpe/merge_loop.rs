@@ -6,6 +6,7 @@
 //! linked list, O(n log n) in the piece length, so a megabyte without a pre-tokenizer split
 //! stays fast. Both give the same result; a property test checks it.
 
+use crate::trace::Observer;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -96,7 +97,7 @@ pub fn merge(
     symbols: &mut Vec<Symbol>,
     piece: &[u8],
     table: &impl PairLookup,
-    observe: impl FnMut(MergeStep),
+    observe: &mut (impl Observer<MergeStep> + ?Sized),
 ) {
     if symbols.len() < 2 {
         return;
@@ -141,7 +142,7 @@ fn merge_small(
     piece: &[u8],
     table: &impl PairLookup,
     ranks: &mut [(u32, u32)],
-    mut observe: impl FnMut(MergeStep),
+    observe: &mut (impl Observer<MergeStep> + ?Sized),
 ) {
     let n = symbols.len();
     for (i, slot) in ranks.iter_mut().enumerate().take(n - 1) {
@@ -161,7 +162,7 @@ fn merge_small(
             break;
         }
         let merged = ranks[best].1;
-        observe(MergeStep {
+        observe.observe(MergeStep {
             rank: best_rank,
             left: symbols[best].id,
             right: symbols[best + 1].id,
@@ -192,7 +193,7 @@ fn merge_heap(
     piece: &[u8],
     table: &impl PairLookup,
     scratch: &mut Scratch,
-    mut observe: impl FnMut(MergeStep),
+    observe: &mut (impl Observer<MergeStep> + ?Sized),
 ) {
     let n = symbols.len();
     let Scratch {
@@ -248,7 +249,7 @@ fn merge_heap(
         if m.rank != rank {
             continue;
         }
-        observe(MergeStep {
+        observe.observe(MergeStep {
             rank,
             left: symbols[i as usize].id,
             right: symbols[j as usize].id,
@@ -275,6 +276,7 @@ fn merge_heap(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trace::Quiet;
     use proptest::prelude::*;
 
     /// The paper's Example 1 dictionary over a=0, b=1: [ab a (rank 0) → aba=3, a b (rank 1) → ab=2].
@@ -305,10 +307,16 @@ mod tests {
         let t = example_one();
         let word = [0, 1, 0, 1, 0, 1, 0, 1];
         let mut small = symbols(&word);
-        merge_small(&mut small, &[0; 8], &t, &mut [(u32::MAX, NO_ID); 8], |_| {});
+        merge_small(
+            &mut small,
+            &[0; 8],
+            &t,
+            &mut [(u32::MAX, NO_ID); 8],
+            &mut Quiet,
+        );
         assert_eq!(ids(&small), [3, 1, 3, 1]);
         let mut heap = symbols(&word);
-        merge_heap(&mut heap, &[0; 8], &t, &mut Scratch::default(), |_| {});
+        merge_heap(&mut heap, &[0; 8], &t, &mut Scratch::default(), &mut Quiet);
         assert_eq!(ids(&heap), [3, 1, 3, 1]);
         assert_eq!(heap[1].start, 3);
     }
@@ -318,7 +326,7 @@ mod tests {
         let t = example_one();
         let mut steps = Vec::new();
         let mut s = symbols(&[0, 1, 0]);
-        merge(&mut s, &[0; 3], &t, |step| {
+        merge(&mut s, &[0; 3], &t, &mut |step: MergeStep| {
             steps.push((step.rank, step.start))
         });
         assert_eq!(steps, [(1, 0), (0, 0)]);
@@ -329,7 +337,7 @@ mod tests {
     fn unknown_symbols_never_merge() {
         let t = example_one();
         let mut s = symbols(&[0, NO_ID, 1]);
-        merge(&mut s, &[0; 3], &t, |_| {});
+        merge(&mut s, &[0; 3], &t, &mut Quiet);
         assert_eq!(ids(&s), [0, NO_ID, 1]);
     }
 
@@ -350,9 +358,9 @@ mod tests {
             let (mut sa, mut sb) = (Vec::new(), Vec::new());
             if a.len() >= 2 {
                 if a.len() <= SMALL {
-                    merge_small(&mut a, &bytes, &t, &mut vec![(u32::MAX, NO_ID); word.len()], |s| sa.push(s));
+                    merge_small(&mut a, &bytes, &t, &mut vec![(u32::MAX, NO_ID); word.len()], &mut |s: MergeStep| sa.push(s));
                 }
-                merge_heap(&mut b, &bytes, &t, &mut Scratch::default(), |s| sb.push(s));
+                merge_heap(&mut b, &bytes, &t, &mut Scratch::default(), &mut |s: MergeStep| sb.push(s));
                 if word.len() <= SMALL {
                     prop_assert_eq!(&a, &b);
                     prop_assert_eq!(sa, sb);

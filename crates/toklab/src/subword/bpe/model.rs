@@ -5,6 +5,7 @@
 //! use) for Definition 4. Traces, analysis and incremental re-tokenization use the same
 //! dictionary.
 
+use crate::trace::Observer;
 use std::sync::OnceLock;
 
 pub use super::pieces::{Piece, PreToken, PreTokenizer};
@@ -136,7 +137,7 @@ impl BpeModel {
         &self,
         piece: &[u8],
         symbols: &mut Vec<Symbol>,
-        observe: &mut dyn FnMut(MergeStep),
+        observe: &mut dyn Observer<MergeStep>,
     ) {
         match self.semantics {
             Semantics::SentencePiece => self.merge_fast(piece, symbols, observe),
@@ -151,7 +152,7 @@ impl BpeModel {
         &self,
         piece: &[u8],
         symbols: &mut Vec<Symbol>,
-        observe: &mut dyn FnMut(MergeStep),
+        observe: &mut dyn Observer<MergeStep>,
     ) {
         match &self.rules {
             Rules::Table(table) | Rules::Implied(table) => {
@@ -258,7 +259,7 @@ impl BpeModel {
         &self,
         piece: &[u8],
         symbols: &mut Vec<Symbol>,
-        observe: &mut dyn FnMut(MergeStep),
+        observe: &mut dyn Observer<MergeStep>,
     ) {
         symbols.clear();
         if self.whole_piece_first
@@ -277,7 +278,7 @@ impl BpeModel {
         &self,
         piece: &[u8],
         symbols: &mut Vec<Symbol>,
-        observe: &mut dyn FnMut(MergeStep),
+        observe: &mut dyn Observer<MergeStep>,
     ) {
         symbols.clear();
         self.initial_symbols(piece, symbols);

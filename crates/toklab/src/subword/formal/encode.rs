@@ -13,6 +13,7 @@
 //! One function serves encoding, step lists and analysis: callers that want the steps pass an
 //! observer.
 
+use crate::trace::{Observer, Quiet};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -42,7 +43,7 @@ pub struct MergeEvent {
 
 /// Encodes `word`, appending the end offsets (relative to `word`) of its tokens to `ends`.
 pub fn encode_ends(dict: &Dictionary, word: &[u8], semantics: Semantics, ends: &mut Vec<usize>) {
-    encode_observed(dict, word, semantics, ends, &mut |_| {});
+    encode_observed(dict, word, semantics, ends, &mut Quiet);
 }
 
 /// Encodes `word` like [`encode_ends`], calling `observe` for every merge in the order applied.
@@ -51,7 +52,7 @@ pub fn encode_observed(
     word: &[u8],
     semantics: Semantics,
     ends: &mut Vec<usize>,
-    observe: &mut dyn FnMut(&MergeEvent),
+    observe: &mut dyn for<'e> Observer<&'e MergeEvent>,
 ) {
     let mut state = State::new(dict, word);
     match semantics {
@@ -172,7 +173,7 @@ impl<'d> State<'d> {
         }
     }
 
-    fn run_sp(&mut self, observe: &mut dyn FnMut(&MergeEvent)) {
+    fn run_sp(&mut self, observe: &mut dyn for<'e> Observer<&'e MergeEvent>) {
         let mut pass = 0;
         while let Some(candidate) = self.heap.pop() {
             let Some(right) = self.valid(candidate) else {
@@ -181,12 +182,12 @@ impl<'d> State<'d> {
             let (_, left) = unpack(candidate);
             let event = self.apply(left, right, pass);
             pass += 1;
-            observe(&event);
+            observe.observe(&event);
             self.push_neighbours(left);
         }
     }
 
-    fn run_hf(&mut self, observe: &mut dyn FnMut(&MergeEvent)) {
+    fn run_hf(&mut self, observe: &mut dyn for<'e> Observer<&'e MergeEvent>) {
         let mut pass = 0;
         let mut sweep = Vec::new();
         let mut later = Vec::new();
@@ -218,7 +219,7 @@ impl<'d> State<'d> {
                     continue;
                 }
                 let event = self.apply(left, right, pass);
-                observe(&event);
+                observe.observe(&event);
                 self.push_neighbours(left);
             }
             self.heap.extend(later.drain(..));
@@ -295,9 +296,13 @@ mod tests {
         .unwrap();
         let mut steps = Vec::new();
         let mut ends = Vec::new();
-        encode_observed(&d, b"abcdab", Semantics::HuggingFace, &mut ends, &mut |e| {
-            steps.push((e.rule, e.pass))
-        });
+        encode_observed(
+            &d,
+            b"abcdab",
+            Semantics::HuggingFace,
+            &mut ends,
+            &mut |e: &MergeEvent| steps.push((e.rule, e.pass)),
+        );
         assert_eq!(steps, [(0, 0), (0, 0), (1, 1)]);
         assert_eq!(
             encode_strings(&d, "abcdab", Semantics::SentencePiece),

@@ -5,6 +5,7 @@
 
 mod basic;
 
+use crate::trace::{Observer, Quiet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -124,7 +125,11 @@ impl WordPiece {
 
     /// Tokens of `text` with spans in it; `trace` receives each word (its span and pieces,
     /// `None` when it is `[UNK]`) and each special token.
-    pub fn tokenize_with(&self, text: &str, mut trace: impl FnMut(WordOrSpecial)) -> Vec<Token> {
+    pub fn tokenize_with(
+        &self,
+        text: &str,
+        trace: &mut impl for<'w> Observer<WordOrSpecial<'w>>,
+    ) -> Vec<Token> {
         let mut tokens = Vec::new();
         let mut words = Vec::new();
         let mut at = 0;
@@ -138,7 +143,7 @@ impl WordPiece {
             for word in &words {
                 let word_span = owned_span(&normalized, at, word.clone());
                 let split = self.split(&norm[word.clone()]);
-                trace(WordOrSpecial::Word(word_span, split.as_deref()));
+                trace.observe(WordOrSpecial::Word(word_span, split.as_deref()));
                 match split {
                     Some(pieces) => {
                         let mut offsets = norm[word.clone()]
@@ -183,7 +188,7 @@ impl WordPiece {
                     .with_id(id)
                     .with_origin(Origin::Subword { id, rank: None }),
             );
-            trace(WordOrSpecial::Special(span, id));
+            trace.observe(WordOrSpecial::Special(span, id));
             at = span.end;
         }
         tokens
@@ -227,35 +232,36 @@ impl WordPieceTokenizer {
     /// Each word and the pieces it was split into.
     pub fn trace(&self, text: &str) -> WordPieceTrace {
         let mut lines = Vec::new();
-        self.model.tokenize_with(text, |unit| match unit {
-            WordOrSpecial::Special(span, id) => lines.push(
-                TraceLine::new(0, Some(span))
-                    .part(Role::Label, "special ")
-                    .part(Role::Detail, format!("{:>9} ", span.to_string()))
-                    .part(Role::Token, quote(span.slice(text)))
-                    .part(Role::Detail, format!(":{id}")),
-            ),
-            WordOrSpecial::Word(span, pieces) => {
-                lines.push(
+        self.model
+            .tokenize_with(text, &mut |unit: WordOrSpecial<'_>| match unit {
+                WordOrSpecial::Special(span, id) => lines.push(
                     TraceLine::new(0, Some(span))
-                        .part(Role::Label, "word    ")
+                        .part(Role::Label, "special ")
                         .part(Role::Detail, format!("{:>9} ", span.to_string()))
-                        .part(Role::Token, quote(span.slice(text))),
-                );
-                let line = TraceLine::new(1, Some(span)).part(Role::Label, "pieces ");
-                lines.push(match pieces {
-                    Some(pieces) => pieces.iter().enumerate().fold(line, |line, (i, p)| {
-                        line.part(Role::Plain, if i > 0 { " " } else { "" })
-                            .part(Role::Token, quote(&p.form))
-                            .part(Role::Detail, format!(":{}", p.id))
-                    }),
-                    None => line.part(
-                        Role::Backtrack,
-                        "no longest-match split (or over 100 characters): [UNK]",
-                    ),
-                });
-            }
-        });
+                        .part(Role::Token, quote(span.slice(text)))
+                        .part(Role::Detail, format!(":{id}")),
+                ),
+                WordOrSpecial::Word(span, pieces) => {
+                    lines.push(
+                        TraceLine::new(0, Some(span))
+                            .part(Role::Label, "word    ")
+                            .part(Role::Detail, format!("{:>9} ", span.to_string()))
+                            .part(Role::Token, quote(span.slice(text))),
+                    );
+                    let line = TraceLine::new(1, Some(span)).part(Role::Label, "pieces ");
+                    lines.push(match pieces {
+                        Some(pieces) => pieces.iter().enumerate().fold(line, |line, (i, p)| {
+                            line.part(Role::Plain, if i > 0 { " " } else { "" })
+                                .part(Role::Token, quote(&p.form))
+                                .part(Role::Detail, format!(":{}", p.id))
+                        }),
+                        None => line.part(
+                            Role::Backtrack,
+                            "no longest-match split (or over 100 characters): [UNK]",
+                        ),
+                    });
+                }
+            });
         WordPieceTrace { lines }
     }
 }
@@ -266,7 +272,7 @@ impl Tokenizer for WordPieceTokenizer {
     }
 
     fn tokenize(&self, text: &str) -> Tokenization {
-        Tokenization::new(self.model.tokenize_with(text, |_| {}))
+        Tokenization::new(self.model.tokenize_with(text, &mut Quiet))
     }
 
     fn explain(&self, text: &str) -> Trace {
