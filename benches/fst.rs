@@ -16,9 +16,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use toklab::Tokenizer;
-use toklab::fst::runner;
-use toklab::fst::trace::FstStep;
-use toklab::fst::{DoubleArray, FstTokenizer, Matrix, Model, Repr, compact};
+use toklab::fst::FstStep;
+use toklab::fst::{DoubleArray, FstTokenizer, Matrix, Model, Repr};
 use toklab::trace::Observer;
 
 fn shared() -> Option<PathBuf> {
@@ -111,7 +110,7 @@ fn main() {
     {
         let model = Model::open(&grammar).unwrap();
         let da = DoubleArray::build(&model.network);
-        std::fs::write(&saved, compact::write(&model.network, &da)).unwrap();
+        std::fs::write(&saved, toklab::fst::write_compact(&model.network, &da)).unwrap();
     }
 
     // FST_BENCH_SUMMARY=1 skips criterion's runs and prints only the summary.
@@ -195,7 +194,7 @@ fn criterion_runs(
             let m = Matrix::build(&model.network).unwrap();
             group.bench_with_input(BenchmarkId::new("m", k + 1), &k, |b, _| {
                 b.iter(|| {
-                    runner::run(
+                    toklab::fst::run(
                         &m,
                         &model.network.alphabet,
                         black_box(&text),
@@ -322,9 +321,9 @@ fn summary(
         let model = near_miss(k);
         let m = Matrix::build(&model.network).unwrap();
         let mut reads = Reads::default();
-        runner::run(&m, &model.network.alphabet, &text, &mut reads);
+        toklab::fst::run(&m, &model.network.alphabet, &text, &mut reads);
         let t = median(5, || {
-            runner::run(
+            toklab::fst::run(
                 &m,
                 &model.network.alphabet,
                 &text,
@@ -343,7 +342,7 @@ fn summary(
         );
     }
     let mut reads = Reads::default();
-    runner::run(&m, &model.network.alphabet, corpus, &mut reads);
+    toklab::fst::run(&m, &model.network.alphabet, corpus, &mut reads);
     println!(
         "  web-en on kjv-en: {:.2} reads per character ({} reads)",
         reads.0 as f64 / corpus.chars().count() as f64,

@@ -95,13 +95,9 @@ fn agreement_with_datok_is_complete() {
         let source = toklab::fst::Model::open(&dir.join(format!("{}.fst", case.grammar))).unwrap();
         let array = toklab::fst::DoubleArray::build(&source.network);
         let datok = written.join(format!("{}.datok", case.grammar));
-        std::fs::write(
-            &datok,
-            toklab::fst::datok_models::write_datok(&source.network, &array),
-        )
-        .unwrap();
+        std::fs::write(&datok, toklab::fst::write_datok(&source.network, &array)).unwrap();
         let saved = written.join(format!("{}.tlfst", case.grammar));
-        std::fs::write(&saved, toklab::fst::compact::write(&source.network, &array)).unwrap();
+        std::fs::write(&saved, toklab::fst::write_compact(&source.network, &array)).unwrap();
         for (model, path) in [
             ("fst", dir.join(format!("{}.fst", case.grammar))),
             ("matok", dir.join(format!("{}.matok", case.grammar))),

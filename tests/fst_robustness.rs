@@ -11,10 +11,9 @@ use std::sync::LazyLock;
 use proptest::prelude::*;
 use toklab::Span;
 use toklab::fst::FstStep;
-use toklab::fst::raw::{RawArc, RawNetwork, RawSymbol};
-use toklab::fst::runner;
-use toklab::fst::trace::Recorder;
-use toklab::fst::{DoubleArray, FstTokenizer, Matrix, Model, Network, Repr, compact};
+use toklab::fst::Recorder;
+use toklab::fst::{DoubleArray, FstTokenizer, Matrix, Model, Network, Repr};
+use toklab::fst::{RawArc, RawNetwork, RawSymbol};
 use toklab::trace::Quiet;
 use toklab::{Origin, TokenKind, Tokenization, Tokenizer};
 
@@ -49,9 +48,9 @@ fn all_agree(
     array: &DoubleArray,
     text: &str,
 ) -> Result<Tokenization, TestCaseError> {
-    let by_network = runner::run(network, &network.alphabet, text, &mut Quiet);
-    let by_matrix = runner::run(matrix, &network.alphabet, text, &mut Quiet);
-    let by_array = runner::run(array, &network.alphabet, text, &mut Quiet);
+    let by_network = toklab::fst::run(network, &network.alphabet, text, &mut Quiet);
+    let by_matrix = toklab::fst::run(matrix, &network.alphabet, text, &mut Quiet);
+    let by_array = toklab::fst::run(array, &network.alphabet, text, &mut Quiet);
     prop_assert_eq!(&by_matrix, &by_network, "matrix vs network on {:?}", text);
     prop_assert_eq!(
         &by_array,
@@ -68,13 +67,13 @@ fn all_agree(
         run(&mut recorder);
         recorder.steps
     };
-    let net_steps = steps(&|r| runner::run(network, &network.alphabet, text, r));
+    let net_steps = steps(&|r| toklab::fst::run(network, &network.alphabet, text, r));
     prop_assert_eq!(
-        &steps(&|r| runner::run(matrix, &network.alphabet, text, r)),
+        &steps(&|r| toklab::fst::run(matrix, &network.alphabet, text, r)),
         &net_steps
     );
     prop_assert_eq!(
-        &steps(&|r| runner::run(array, &network.alphabet, text, r)),
+        &steps(&|r| toklab::fst::run(array, &network.alphabet, text, r)),
         &net_steps
     );
     // Nothing is lost: every character is in a token, or a deletion edge dropped it, or it
@@ -111,7 +110,7 @@ static FILES: LazyLock<Vec<(String, Vec<u8>)>> = LazyLock::new(|| {
         let mut plain = Vec::new();
         std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gz[..]), &mut plain).unwrap();
         let model = Model::from_bytes(Path::new(name), &gz).unwrap();
-        let saved = compact::write(&model.network, &DoubleArray::build(&model.network));
+        let saved = toklab::fst::write_compact(&model.network, &DoubleArray::build(&model.network));
         files.push((format!("{name}.gz"), gz));
         files.push((name.to_string(), plain));
         files.push((format!("{name}.tlfst"), saved));
@@ -147,8 +146,8 @@ proptest! {
             let text = "a b. c";
             let matrix = Matrix::build(&model.network).unwrap();
             let array = model.stored_array.clone().unwrap_or_else(|| DoubleArray::build(&model.network));
-            let _ = runner::run(&matrix, &model.network.alphabet, text, &mut Quiet);
-            let _ = runner::run(&array, &model.network.alphabet, text, &mut Quiet);
+            let _ = toklab::fst::run(&matrix, &model.network.alphabet, text, &mut Quiet);
+            let _ = toklab::fst::run(&array, &model.network.alphabet, text, &mut Quiet);
         }
     }
 
@@ -208,10 +207,10 @@ proptest! {
             let matrix = Matrix::build(&network).unwrap();
             let array = DoubleArray::build(&network);
             all_agree(&network, &matrix, &array, &text)?;
-            let saved = compact::write(&network, &array);
+            let saved = toklab::fst::write_compact(&network, &array);
             let reread = Model::from_bytes(Path::new("saved"), &saved).unwrap();
-            let again = runner::run(reread.stored_array.as_ref().unwrap(), &network.alphabet, &text, &mut Quiet);
-            prop_assert_eq!(again, runner::run(&network, &network.alphabet, &text, &mut Quiet));
+            let again = toklab::fst::run(reread.stored_array.as_ref().unwrap(), &network.alphabet, &text, &mut Quiet);
+            prop_assert_eq!(again, toklab::fst::run(&network, &network.alphabet, &text, &mut Quiet));
         }
     }
 }
@@ -223,8 +222,8 @@ fn double_array_construction_is_deterministic() {
     let second = DoubleArray::build(&Model::open(&sample("english.fst")).unwrap().network);
     assert_eq!(first, second);
     assert_eq!(
-        compact::write(&network, &first),
-        compact::write(&network, &second)
+        toklab::fst::write_compact(&network, &first),
+        toklab::fst::write_compact(&network, &second)
     );
 }
 
@@ -398,7 +397,7 @@ fn unknown_symbol_edges_and_foma_nondeterminism() {
         assert!(trace.steps.iter().any(|s| matches!(
             s,
             FstStep::Read {
-                via: runner::Via::Unknown,
+                via: toklab::fst::Via::Unknown,
                 dropped: true,
                 ..
             }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::LazyLock;
 
 use proptest::prelude::*;
-use toklab::rules::line::FileRole;
+use toklab::rules::FileRole;
 use toklab::rules::{LoadOptions, RulesTokenizer};
 use toklab::{Role, Tokenizer};
 
@@ -137,7 +137,7 @@ proptest! {
                 }
             }
         }
-        let diags = toklab::rules::lint::check_files(std::slice::from_ref(&path));
+        let diags = toklab::rules::check_files(std::slice::from_ref(&path));
         for d in diags {
             prop_assert!(d.path == path);
         }

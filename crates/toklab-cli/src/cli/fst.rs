@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use toklab::fst::{DoubleArray, Matrix, Model, compact, datok_models};
+use toklab::fst::{DoubleArray, Matrix, Model};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -154,9 +154,9 @@ fn convert(
         None => DoubleArray::build(&model.network),
     };
     let data = match to {
-        Target::Toklab => compact::write(&model.network, &array),
-        Target::Matok => gzip(&datok_models::write_matok(&model.network))?,
-        Target::Datok => gzip(&datok_models::write_datok(&model.network, &array))?,
+        Target::Toklab => toklab::fst::write_compact(&model.network, &array),
+        Target::Matok => gzip(&toklab::fst::write_matok(&model.network))?,
+        Target::Datok => gzip(&toklab::fst::write_datok(&model.network, &array))?,
     };
     std::fs::write(output, &data).with_context(|| format!("cannot write {}", output.display()))?;
     eprintln!(

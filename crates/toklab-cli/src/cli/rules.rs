@@ -3,8 +3,6 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use toklab::rules::lint;
-
 /// `toklab rules …`: a group of subcommands, so more rule-file tools can join `check`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -44,7 +42,7 @@ fn check(paths: &[PathBuf], errors_only: bool) -> anyhow::Result<ExitCode> {
             files.push(path.clone());
         }
     }
-    let diagnostics = lint::check_files(&files);
+    let diagnostics = toklab::rules::check_files(&files);
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();
     let warnings = diagnostics.len() - errors;
     for d in &diagnostics {

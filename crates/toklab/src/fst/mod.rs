@@ -3,32 +3,37 @@
 //! deletion and ε:boundary edges — and run by the paper's Algorithm 1 exactly as Datok runs
 //! it, in either of the paper's representations (`?repr=matrix|da`).
 //!
-//! Shape: a file reader gives a [`raw::RawNetwork`]; [`Network::from_raw`] checks it (`check.rs`); a
-//! representation ([`Matrix`], [`DoubleArray`]) is built from the network; [`runner::run`]
-//! tokenizes, reporting each step to an observer (nothing for `tokenize`, a
-//! [`trace::Recorder`] for `explain`).
+//! Shape: a file reader gives a [`RawNetwork`]; [`Network::from_raw`] checks it (`check.rs`); a
+//! representation ([`Matrix`], [`DoubleArray`]) is built from the network; [`run`] tokenizes,
+//! reporting each step to an observer (nothing for `tokenize`, a [`Recorder`] for `explain`).
+//! [`write_compact`] saves toklab's own compiled form, [`write_datok`] and [`write_matok`]
+//! Datok's.
 
 mod alphabet;
 mod att;
 mod check;
-pub mod compact;
-pub mod datok_models;
+mod compact;
+mod datok_models;
 mod double_array;
 mod foma;
 mod matrix;
 mod network;
-pub mod raw;
-pub mod runner;
-pub mod trace;
+mod raw;
+mod runner;
+mod trace;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 pub use alphabet::{BOUNDARY, Sym};
+pub use compact::write as write_compact;
+pub use datok_models::{write_datok, write_matok};
 pub use double_array::DoubleArray;
 pub use matrix::Matrix;
 pub use network::{Edge, EdgeKind, Network};
-pub use trace::{FstStep, FstTrace};
+pub use raw::{RawArc, RawNetwork, RawSymbol};
+pub use runner::{Transitions, Via, run};
+pub use trace::{FstStep, FstTrace, Recorder};
 
 use crate::error::{Error, Result};
 use crate::spec::{Kind, Spec};

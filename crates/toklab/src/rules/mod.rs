@@ -15,13 +15,13 @@
 mod chars;
 pub(crate) mod chart;
 mod conditions;
-pub mod context;
+mod context;
 mod contraction;
 mod diag;
 mod dictionary_steps;
 mod expand;
-pub mod line;
-pub mod lint;
+mod line;
+mod lint;
 mod markup;
 mod matcher;
 mod normalize;
@@ -34,7 +34,10 @@ mod trace;
 
 use std::path::{Path, PathBuf};
 
+pub use context::{Context, ContextKind};
 pub use diag::{Diagnostic, Severity};
+pub use line::FileRole;
+pub use lint::check_files;
 pub use origin::{ChartType, RuleOrigin, Step};
 pub use trace::RuleTrace;
 
@@ -43,7 +46,6 @@ use crate::spec::{Kind, Spec};
 use crate::token::{Origin, Span, Token, Tokenization};
 use crate::tokenizer::Tokenizer;
 use crate::trace::{Observer, Trace};
-use line::FileRole;
 use resources::Resources;
 use split::{Rules, Run, Tok};
 

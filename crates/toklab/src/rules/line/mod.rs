@@ -4,7 +4,7 @@
 
 mod validate;
 
-pub use validate::{FileRole, LineProblem, column, slot_names, validate};
+pub use validate::{FileRole, column, validate};
 
 /// Python's `str.isspace()` for one character (what `\s` means in utoken's `re` patterns).
 #[inline]

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::context::{Context, ContextKind};
 use super::diag::Diagnostic;
-use super::line::{FileRole, column, flag, slot_span, slot_value, split_codes, split_list};
+use super::line::{FileRole, column, flag, slot_span, slot_value, split_codes};
 use crate::token::SourceLoc;
 
 mod detok;
@@ -564,12 +564,5 @@ impl Resources {
             .cloned()
             .chain(list.iter().map(|s| s.to_uppercase()))
             .collect()
-    }
-
-    /// Entries of a list value helper for the lint (split `;` lists).
-    pub fn list_values(line: &str, slot: &str) -> Vec<String> {
-        slot_value(line, slot)
-            .map(|v| split_list(v).into_iter().map(str::to_string).collect())
-            .unwrap_or_default()
     }
 }
