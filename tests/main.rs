@@ -19,6 +19,7 @@ mod bpe_loaders;
 mod bpe_roundtrip;
 mod bpe_semantics;
 mod bpe_train;
+mod cli_threads;
 mod cli_tokenize;
 mod compare_cli;
 mod compare_props;

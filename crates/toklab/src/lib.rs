@@ -32,8 +32,9 @@ pub mod rules;
 pub mod simple;
 pub mod subword;
 
-// What can be computed from tokenizations.
+// What can be computed from tokenizations, and running it on every core.
 pub mod analysis;
+pub mod batch;
 
 pub use choice::Choice;
 pub use error::{Error, Result};

@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use anyhow::bail;
 
 use super::input::Lines;
-use toklab::analysis::compare::{Comparison, Gold, GoldFormat, GoldText, project};
+use toklab::analysis::compare::{Comparison, Gold, GoldFormat, GoldText, Projection, project};
+use toklab::batch;
 use toklab::token::Tokenization;
 
 /// The command line of `toklab compare`.
@@ -31,6 +32,9 @@ pub struct Args {
     /// Replace invalid UTF-8 in INPUT with U+FFFD instead of stopping.
     #[arg(long)]
     lossy: bool,
+    /// Threads to tokenize on (the report is the same); default: every core.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
     /// Input file, one text per line; standard input when absent or `-`.
     input: Option<PathBuf>,
 }
@@ -52,51 +56,94 @@ struct Projected {
     first: Vec<usize>,
 }
 
-/// Runs `toklab compare`.
-/// The tokenizers of one comparison and what the gold projection met, fed text by text.
-struct Run<'t> {
-    tokenizers: &'t [Box<dyn toklab::Tokenizer>],
-    projected: Projected,
+/// One text tokenized by every tokenizer, with the gold placed on it: the work a thread does,
+/// before the texts are added to the comparison in input order.
+struct Tokenized {
+    line: usize,
+    text: String,
+    /// The gold's projection, when there is a gold; otherwise the first tokenization is the
+    /// reference.
+    projection: Option<(usize, Projection)>,
+    tokenizations: Vec<Tokenization>,
 }
 
-impl Run<'_> {
-    /// Tokenizes `text` with every tokenizer and adds it to `comparison`, against the gold's
-    /// projection or the first tokenizer.
-    fn add(
-        &mut self,
-        comparison: &mut Comparison,
-        line: usize,
-        text: &str,
-        gold: Option<&GoldText>,
-    ) -> anyhow::Result<()> {
-        let mut tokenizations: Vec<Tokenization> =
-            self.tokenizers.iter().map(|t| t.tokenize(text)).collect();
-        // Comparisons index the text by the spans: a broken engine is an error, not a panic.
-        for (tokenizer, tokens) in self.tokenizers.iter().zip(&tokenizations) {
-            if let Err(problem) = tokens.check(text) {
-                bail!(
-                    "{} returned invalid tokens on line {line}: {problem}",
-                    tokenizer.name()
-                );
-            }
+/// Tokenizes `text` with every tokenizer and places its gold line on it.
+fn tokenize_text(
+    tokenizers: &[Box<dyn toklab::Tokenizer>],
+    line: usize,
+    text: String,
+    gold: Option<&GoldText>,
+) -> anyhow::Result<Tokenized> {
+    let tokenizations: Vec<Tokenization> = tokenizers.iter().map(|t| t.tokenize(&text)).collect();
+    // Comparisons index the text by the spans: a broken engine is an error, not a panic.
+    for (tokenizer, tokens) in tokenizers.iter().zip(&tokenizations) {
+        if let Err(problem) = tokens.check(&text) {
+            bail!(
+                "{} returned invalid tokens on line {line}: {problem}",
+                tokenizer.name()
+            );
         }
-        let reference = match gold {
-            Some(gold) => {
-                let projection = project(text, gold);
+    }
+    Ok(Tokenized {
+        line,
+        projection: gold.map(|g| (g.line, project(&text, g))),
+        text,
+        tokenizations,
+    })
+}
+
+impl Projected {
+    /// Adds a tokenized text to `comparison`, against its gold or the first tokenizer.
+    fn add(&mut self, comparison: &mut Comparison, mut tokenized: Tokenized) {
+        let reference = match tokenized.projection {
+            Some((gold_line, projection)) => {
                 if projection.edits > 0 {
-                    self.projected.texts += 1;
-                    self.projected.edits += projection.edits;
-                    if self.projected.first.len() < 5 {
-                        self.projected.first.push(gold.line);
+                    self.texts += 1;
+                    self.edits += projection.edits;
+                    if self.first.len() < 5 {
+                        self.first.push(gold_line);
                     }
                 }
                 projection.tokenization
             }
-            None => tokenizations.remove(0),
+            None => tokenized.tokenizations.remove(0),
         };
-        comparison.add(line, text, &reference, &tokenizations);
-        Ok(())
+        comparison.add(
+            tokenized.line,
+            &tokenized.text,
+            &reference,
+            &tokenized.tokenizations,
+        );
     }
+}
+
+/// Texts handed to a thread together, with their line numbers and gold lines.
+type Texts<'g> = Vec<(usize, String, Option<&'g GoldText>)>;
+
+/// Adds the texts `next` gives to `comparison`, tokenized on `threads` threads.
+fn compare_all<'g>(
+    threads: usize,
+    tokenizers: &[Box<dyn toklab::Tokenizer>],
+    next: impl FnMut() -> anyhow::Result<Option<Texts<'g>>>,
+    comparison: &mut Comparison,
+    projected: &mut Projected,
+) -> anyhow::Result<()> {
+    batch::ordered_map(
+        threads,
+        next,
+        |texts: Texts| {
+            texts
+                .into_iter()
+                .map(|(line, text, gold)| tokenize_text(tokenizers, line, text, gold))
+                .collect::<anyhow::Result<Vec<_>>>()
+        },
+        |tokenized| {
+            for t in tokenized? {
+                projected.add(comparison, t);
+            }
+            Ok(())
+        },
+    )
 }
 
 /// Runs `toklab compare`.
@@ -119,10 +166,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => (names[0].clone(), names[1..].to_vec()),
     };
     let mut comparison = Comparison::new(&reference, &compared, args.show);
-    let mut run = Run {
-        tokenizers: &tokenizers,
-        projected: Projected::default(),
-    };
+    let mut projected = Projected::default();
+    let threads = args
+        .threads
+        .map_or_else(batch::default_threads, |n| n as usize);
     match &gold {
         Some(gold) if gold.format == GoldFormat::Conllu => {
             if args.input.is_some() {
@@ -131,33 +178,53 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     gold.path.display()
                 );
             }
-            for text in &gold.texts {
-                run.add(
-                    &mut comparison,
-                    text.line,
-                    text.text.as_deref().unwrap_or(""),
-                    Some(text),
-                )?;
-            }
+            let mut texts = gold.texts.chunks(256);
+            compare_all(
+                threads,
+                &tokenizers,
+                || {
+                    Ok(texts.next().map(|chunk| {
+                        chunk
+                            .iter()
+                            .map(|g| (g.line, g.text.clone().unwrap_or_default(), Some(g)))
+                            .collect()
+                    }))
+                },
+                &mut comparison,
+                &mut projected,
+            )?;
         }
         _ => {
             let mut lines = Lines::open(args.input.as_deref(), args.lossy)?;
             let mut number = 0;
-            while let Some(text) = lines.next_text()? {
-                number += 1;
-                let gold_text = match &gold {
-                    Some(gold) => match gold.texts.get(number - 1) {
-                        Some(g) => Some(g),
-                        None => bail!(
-                            "{}: the gold has {} lines but the input has more (line {number})",
-                            gold.path.display(),
-                            gold.texts.len()
-                        ),
-                    },
-                    None => None,
-                };
-                run.add(&mut comparison, number, &text, gold_text)?;
-            }
+            compare_all(
+                threads,
+                &tokenizers,
+                || {
+                    let Some(batch) = lines.next_batch()? else {
+                        return Ok(None);
+                    };
+                    let mut texts = Vec::with_capacity(batch.texts.len());
+                    for (i, text) in batch.texts.into_iter().enumerate() {
+                        number = batch.first + i;
+                        let gold_text = match &gold {
+                            Some(gold) => match gold.texts.get(number - 1) {
+                                Some(g) => Some(g),
+                                None => bail!(
+                                    "{}: the gold has {} lines but the input has more (line {number})",
+                                    gold.path.display(),
+                                    gold.texts.len()
+                                ),
+                            },
+                            None => None,
+                        };
+                        texts.push((number, text, gold_text));
+                    }
+                    Ok(Some(texts))
+                },
+                &mut comparison,
+                &mut projected,
+            )?;
             lines.report();
             if let Some(gold) = &gold
                 && gold.texts.len() > number
@@ -186,22 +253,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         return Err(e.into());
     }
-    if run.projected.texts > 0
+    if projected.texts > 0
         && let Some(gold) = &gold
     {
         eprintln!(
             "toklab: warning: {}: in {} text{} the gold's tokens differ from the text ({} character edits in all; first at line{} {}); \
              they were placed by character alignment, rewritten forms kept",
             gold.path.display(),
-            run.projected.texts,
-            if run.projected.texts == 1 { "" } else { "s" },
-            run.projected.edits,
-            if run.projected.first.len() == 1 {
-                ""
-            } else {
-                "s"
-            },
-            run.projected
+            projected.texts,
+            if projected.texts == 1 { "" } else { "s" },
+            projected.edits,
+            if projected.first.len() == 1 { "" } else { "s" },
+            projected
                 .first
                 .iter()
                 .map(|l| l.to_string())

@@ -16,6 +16,8 @@ pub struct Lines {
     lossy: bool,
     /// Lines in which invalid UTF-8 was replaced.
     pub replaced: usize,
+    /// An error met inside a batch, returned after the texts before it.
+    pending_error: Option<anyhow::Error>,
 }
 
 impl Lines {
@@ -36,6 +38,7 @@ impl Lines {
             buf: Vec::new(),
             lossy,
             replaced: 0,
+            pending_error: None,
         })
     }
 
@@ -82,5 +85,49 @@ impl Lines {
                 if self.replaced == 1 { "" } else { "s" }
             );
         }
+    }
+}
+
+/// Lines read together and handed to one worker: large enough that the hand-over costs
+/// nothing next to tokenizing them, small enough that every core gets work on short inputs.
+const BATCH_LINES: usize = 256;
+const BATCH_BYTES: usize = 1 << 18;
+
+/// Consecutive texts of the input, with the line number of the first.
+pub struct Batch {
+    /// The 1-based number of the first text.
+    pub first: usize,
+    /// The texts, in order.
+    pub texts: Vec<String>,
+}
+
+impl Lines {
+    /// The next batch of texts, or `None` at the end. An input error after some texts of a
+    /// batch returns those first and the error on the next call, so what precedes a bad line
+    /// is written as one thread writes it.
+    pub fn next_batch(&mut self) -> anyhow::Result<Option<Batch>> {
+        if let Some(e) = self.pending_error.take() {
+            return Err(e);
+        }
+        let mut batch = Batch {
+            first: self.line + 1,
+            texts: Vec::new(),
+        };
+        let mut bytes = 0;
+        while batch.texts.len() < BATCH_LINES && bytes < BATCH_BYTES {
+            match self.next_text() {
+                Ok(Some(text)) => {
+                    bytes += text.len();
+                    batch.texts.push(text);
+                }
+                Ok(None) => break,
+                Err(e) if batch.texts.is_empty() => return Err(e),
+                Err(e) => {
+                    self.pending_error = Some(e);
+                    break;
+                }
+            }
+        }
+        Ok((!batch.texts.is_empty()).then_some(batch))
     }
 }
