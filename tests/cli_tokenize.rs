@@ -93,12 +93,20 @@ fn invalid_utf8_names_the_line_or_is_replaced_with_lossy() {
 }
 
 #[test]
-fn unknown_kind_and_bad_argument_list_valid_kinds() {
-    for spec in ["nope:x", "regex:(", "pretok:gpt9"] {
+fn an_unknown_kind_lists_the_kinds_and_a_bad_argument_shows_its_kinds_usage() {
+    let out = run(&["tokenize", "--with", "nope:x"], b"");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("valid kinds: ws, words"), "{err}");
+    for (spec, usage) in [
+        ("regex:(", "(usage: regex:PATTERN)"),
+        ("pretok:gpt9", "(usage: pretok:gpt2|cl100k|o200k)"),
+    ] {
         let out = run(&["tokenize", "--with", spec], b"");
         assert!(!out.status.success(), "{spec}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("valid kinds: ws, words"), "{spec}: {err}");
+        assert!(err.trim_end().ends_with(usage), "{spec}: {err}");
+        assert!(!err.contains("valid kinds"), "{spec}: {err}");
     }
 }
 

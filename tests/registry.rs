@@ -135,7 +135,7 @@ fn a_registered_kind_is_listed_and_named_in_errors() {
     assert!(e.contains("chunk size"), "{e}");
     assert!(
         e.contains("chunks:SIZE?tag=NAME"),
-        "the valid kinds include it: {e}"
+        "its usage is shown: {e}"
     );
     let e = registry
         .load("chunks:2?colour=red", Path::new(""))

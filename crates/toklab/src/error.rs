@@ -21,16 +21,17 @@ pub enum Error {
         /// The known kinds, comma-separated.
         valid: String,
     },
-    /// A spec of a known kind whose argument or options its loader rejects; `valid` lists the
-    /// kinds of the registry that loaded it (empty when none did).
-    #[error("bad spec `{spec}`: {message}{}", listed(valid))]
+    /// A spec of a known kind whose argument or options its loader rejects, with that kind's
+    /// usage line (the list of every kind would only bury it).
+    #[error("bad spec `{spec}`: {message}{}", usage_of(usage))]
     BadSpec {
         /// The whole spec as given.
         spec: String,
         /// What the loader found wrong.
         message: String,
-        /// The known kinds, comma-separated.
-        valid: String,
+        /// The kind's usage, e.g. `fst:FILE[?repr=matrix|da]` (empty when no registry
+        /// loaded the spec).
+        usage: String,
     },
     /// A file that could not be read at all. The operating system's reason is part of the
     /// message and not also a `source()`, so a printed error chain says it once.
@@ -69,11 +70,11 @@ pub enum Error {
     },
 }
 
-fn listed(valid: &str) -> String {
-    if valid.is_empty() {
+fn usage_of(usage: &str) -> String {
+    if usage.is_empty() {
         String::new()
     } else {
-        format!("; valid kinds: {valid}")
+        format!(" (usage: {usage})")
     }
 }
 

@@ -116,7 +116,7 @@ impl Registry {
                 valid: self.valid_kinds(),
             });
         };
-        Spec::parse_as(kind, text, base).map_err(|e| self.listing_kinds(e))
+        Spec::parse_as(kind, text, base).map_err(|e| self.with_usage(e))
     }
 
     /// Loads the tokenizer a spec names, resolving relative paths against `base`.
@@ -133,21 +133,27 @@ impl Registry {
                 valid: self.valid_kinds(),
             });
         };
-        (kind.load)(spec).map_err(|e| self.listing_kinds(e))
+        (kind.load)(spec).map_err(|e| self.with_usage(e))
     }
 
-    /// A spec error with this registry's kinds, so the message says what would have worked.
-    fn listing_kinds(&self, error: Error) -> Error {
+    /// A spec error with its kind's usage, so the message says what would have worked.
+    fn with_usage(&self, error: Error) -> Error {
         match error {
             Error::BadSpec {
                 spec,
                 message,
-                valid,
-            } if valid.is_empty() => Error::BadSpec {
-                spec,
-                message,
-                valid: self.valid_kinds(),
-            },
+                usage,
+            } if usage.is_empty() => {
+                let usage = self
+                    .kind(Spec::kind_name(&spec))
+                    .map(|k| k.usage.to_string())
+                    .unwrap_or_default();
+                Error::BadSpec {
+                    spec,
+                    message,
+                    usage,
+                }
+            }
             other => other,
         }
     }
@@ -206,15 +212,14 @@ mod tests {
     }
 
     #[test]
-    fn bad_specs_list_valid_kinds() {
+    fn a_bad_spec_of_a_valid_kind_shows_that_kinds_usage_not_every_kind() {
         let e = load("pretok:nope").err().unwrap().to_string();
         assert!(e.contains("unknown pre-tokenizer `nope`"), "{e}");
-        assert!(e.contains("; valid kinds: ws, words"), "{e}");
+        assert!(e.ends_with("(usage: pretok:gpt2|cl100k|o200k)"), "{e}");
+        assert!(!e.contains("valid kinds"), "{e}");
         let e = load("fst:x?broken").err().unwrap().to_string();
-        assert!(
-            e.contains("not key=value") && e.contains("valid kinds"),
-            "{e}"
-        );
+        assert!(e.contains("not key=value"), "{e}");
+        assert!(e.ends_with("(usage: fst:FILE[?repr=matrix|da])"), "{e}");
     }
 
     #[test]
@@ -240,6 +245,6 @@ mod tests {
             .err()
             .unwrap()
             .to_string();
-        assert!(e.ends_with("valid kinds: ws"), "{e}");
+        assert!(e.ends_with("valid kinds: ws"), "unknown here: {e}");
     }
 }

@@ -92,7 +92,7 @@ impl Spec {
             return Err(Error::BadSpec {
                 spec: text.to_string(),
                 message: format!("not a `{}:` spec", kind.name),
-                valid: String::new(),
+                usage: String::new(),
             });
         }
         let (arg, options) = match (bare_options, rest.rsplit_once('?')) {
@@ -158,7 +158,7 @@ impl Spec {
         Error::BadSpec {
             spec: self.text.clone(),
             message: message.into(),
-            valid: String::new(),
+            usage: String::new(),
         }
     }
 }
@@ -172,7 +172,7 @@ fn parse_options(spec: &str, query: &str) -> Result<Vec<(String, String)>> {
             _ => Err(Error::BadSpec {
                 spec: spec.to_string(),
                 message: format!("option `{pair}` is not key=value"),
-                valid: String::new(),
+                usage: String::new(),
             }),
         })
         .collect()
