@@ -60,7 +60,7 @@ enum Command {
 
 /// Runs the command line; errors are printed as `toklab: …` with exit status 1.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(flags_after_the_command(std::env::args_os().collect()));
     let result = match cli.command {
         Some(Command::Tokenize(args)) => tokenize::run(args),
         Some(Command::Explain(args)) => explain::run(args),
@@ -81,6 +81,32 @@ pub fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `toklab --theme light open W` and `toklab -w ws tokenize`: flags written before a command
+/// are moved after its name, where clap looks for them, instead of making the command's name
+/// read as the workbench's FILE. A flag the command does not take is then clap's usual
+/// "unexpected argument" error, naming that command.
+fn flags_after_the_command(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    use clap::CommandFactory;
+    const TAKES_A_VALUE: &[&str] = &["--theme", "--with", "-w", "--workspace"];
+    let mut i = 1;
+    while let Some(arg) = args.get(i).and_then(|a| a.to_str()) {
+        if !arg.starts_with('-') || arg == "-" || arg == "--" {
+            break;
+        }
+        i += if TAKES_A_VALUE.contains(&arg) { 2 } else { 1 };
+    }
+    let names_a_command = args.get(i).and_then(|a| a.to_str()).is_some_and(|name| {
+        Cli::command()
+            .get_subcommands()
+            .any(|c| c.get_name() == name)
+    });
+    if i > 1 && names_a_command {
+        let command = args.remove(i);
+        args.insert(1, command);
+    }
+    args
 }
 
 /// Loads a spec and prints its warnings on stderr, as every subcommand does.
@@ -104,5 +130,46 @@ fn finish_output(result: anyhow::Result<()>) -> anyhow::Result<ExitCode> {
         }
         Err(e) => Err(e),
         Ok(()) => Ok(ExitCode::SUCCESS),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lifted(args: &[&str]) -> Vec<String> {
+        let args = args.iter().map(std::ffi::OsString::from).collect();
+        flags_after_the_command(args)
+            .into_iter()
+            .map(|a| a.into_string().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn flags_before_a_command_move_after_its_name() {
+        assert_eq!(
+            lifted(&["toklab", "--theme", "light", "open", "w.toml"]),
+            ["toklab", "open", "--theme", "light", "w.toml"]
+        );
+        assert_eq!(
+            lifted(&["toklab", "--no-mouse", "-w", "ws", "tui", "x.txt"]),
+            ["toklab", "tui", "--no-mouse", "-w", "ws", "x.txt"]
+        );
+        let parsed = Cli::try_parse_from(lifted(&["toklab", "--theme", "light", "open", "w.toml"]));
+        assert!(matches!(
+            parsed,
+            Ok(Cli {
+                command: Some(Command::Open(_)),
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_file_named_after_no_command_stays_the_workbenchs_file() {
+        let args = ["toklab", "--theme", "light", "notes.txt"];
+        assert_eq!(lifted(&args), args);
+        let args = ["toklab", "open", "--theme", "light", "w.toml"];
+        assert_eq!(lifted(&args), args);
     }
 }
