@@ -489,7 +489,7 @@ impl Resources {
                     number,
                     col,
                     format!(
-                        "`::{}` regex: {}; the condition is ignored (as utoken does)",
+                        "`::{}` regex: {}; utoken would ignore the condition (`strict=false` does the same)",
                         kind.slot(),
                         e.message
                     ),
