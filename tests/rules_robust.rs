@@ -236,7 +236,11 @@ fn sources_list_every_loaded_file() {
 fn a_context_that_does_not_compile_stops_a_strict_load_and_says_what_lenient_does() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("bad-context.txt");
-    std::fs::write(&file, "::contraction don't ::target do n't ::left-context (open\n").unwrap();
+    std::fs::write(
+        &file,
+        "::contraction don't ::target do n't ::left-context (open\n",
+    )
+    .unwrap();
     let spec = format!("rules:{}", file.display());
     let e = toklab::load(&spec).err().unwrap().to_string();
     assert!(e.contains("bad-context.txt:1:"), "{e}");
@@ -244,7 +248,10 @@ fn a_context_that_does_not_compile_stops_a_strict_load_and_says_what_lenient_doe
         e.contains("utoken would ignore the condition (`strict=false` does the same)"),
         "{e}"
     );
-    assert!(!e.contains("is ignored"), "a failed load must not say it went on: {e}");
+    assert!(
+        !e.contains("is ignored"),
+        "a failed load must not say it went on: {e}"
+    );
     let lenient = toklab::load(&format!("{spec}?strict=false")).unwrap();
     assert!(!lenient.tokenize("I don't").tokens.is_empty());
 }

@@ -5,5 +5,6 @@
 //! has no UI dependency.
 
 pub mod cli;
+pub mod counted;
 pub mod tui;
 pub mod workspace;

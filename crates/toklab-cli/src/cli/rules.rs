@@ -1,5 +1,6 @@
 //! `toklab rules check FILE…`: lint rule files in utoken's format.
 
+use crate::counted::counted;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -52,21 +53,16 @@ fn check(paths: &[PathBuf], errors_only: bool) -> anyhow::Result<ExitCode> {
         println!("{d}");
     }
     eprintln!(
-        "toklab rules check: {errors} error{}, {warnings} warning{} in {} file{}",
-        plural(errors),
-        plural(warnings),
-        files.len(),
-        plural(files.len())
+        "toklab rules check: {}, {} in {}",
+        counted(errors, "error"),
+        counted(warnings, "warning"),
+        counted(files.len(), "file")
     );
     Ok(if errors > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     })
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// The rule files of a folder, in the order utoken loads them (language files first).

@@ -30,10 +30,10 @@ pub fn draw(
 ) -> usize {
     let editing = matches!(app.mode, Mode::Insert { .. });
     let title = format!(
-        " line {}{} · {} tokenizers ",
+        " line {}{} · {} ",
         app.doc.line + 1,
         if editing { " · INSERT" } else { "" },
-        app.rows.len()
+        crate::counted::counted(app.rows.len(), "tokenizer")
     );
     let block = Block::new()
         .borders(Borders::ALL)
@@ -277,7 +277,13 @@ fn details(app: &App, theme: &Theme) -> Vec<Line<'static>> {
     let Some(index) = app.rows.token.filter(|&t| t < row.tokens.len()) else {
         return vec![Line::from(vec![
             Span::styled(row.setup.label.clone(), theme.label),
-            Span::styled(format!(" · {} tokens · ", row.tokens.len()), theme.dim),
+            Span::styled(
+                format!(
+                    " · {} · ",
+                    crate::counted::counted(row.tokens.len(), "token")
+                ),
+                theme.dim,
+            ),
             Span::styled("←/→", theme.key),
             Span::styled(" select a token, ", theme.dim),
             Span::styled("Tab", theme.key),

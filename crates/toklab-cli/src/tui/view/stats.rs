@@ -46,8 +46,8 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &StatsPane, cx: &Context, theme
     draw_table(frame, table_area, cx, file.as_ref(), label_width, theme);
     if let Some(job) = running {
         let label = format!(
-            "statistics over {} lines: {:.0}% — Esc cancels",
-            file.as_ref().map_or(0, |f| f.lines_total),
+            "statistics over {}: {:.0}% — Esc cancels",
+            crate::counted::counted(file.as_ref().map_or(0, |f| f.lines_total), "line"),
             job.fraction() * 100.0
         );
         frame.render_widget(

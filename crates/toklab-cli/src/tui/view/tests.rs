@@ -457,3 +457,12 @@ fn a_trace_line_wider_than_the_pane_is_shown_whole_below() {
     let footer: String = screen.lines().rev().take(6).collect();
     assert!(footer.matches('x').count() >= 100, "{screen}");
 }
+
+#[test]
+fn one_row_and_one_token_are_counted_in_the_singular() {
+    let mut app = app("word", &[("ws", "ws")]);
+    let buffer = render_to_buffer(&mut app, &Theme::dark(), 80, 20);
+    let screen = dump(&buffer);
+    assert!(screen.contains("· 1 tokenizer "), "{screen}");
+    assert!(screen.contains("ws · 1 token · "), "{screen}");
+}

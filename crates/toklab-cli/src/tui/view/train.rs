@@ -2,6 +2,7 @@
 //! and its count, the most frequent pairs as a bar chart, the merges so far, and the most
 //! frequent words in their current segmentation.
 
+use crate::counted::counted;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -35,11 +36,14 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &TrainPane, cx: &Context, theme
         });
     frame.render_widget(
         Paragraph::new(Line::from(vec![
-            Span::styled(format!("{} merges learned", t.merges().len()), theme.title),
+            Span::styled(
+                format!("{} learned", counted(t.merges().len(), "merge")),
+                theme.title,
+            ),
             Span::raw(format!(
-                " from {} lines ({} bytes) · ",
-                demo.lines,
-                demo.corpus_len()
+                " from {} ({}) · ",
+                counted(demo.lines, "line"),
+                counted(demo.corpus_len(), "byte")
             )),
             Span::styled(next, theme.key),
             Span::styled("   . merge · , undo · p play · f 100 more", theme.dim),
