@@ -46,6 +46,10 @@ fn plain_gold_scores_every_tokenizer() {
     let out = String::from_utf8(output.stdout).unwrap();
     let err = String::from_utf8(output.stderr).unwrap();
     assert!(out.contains("reference: gold"), "{out}");
+    assert!(
+        out.contains("gold.txt (one line per text, tokens separated by spaces)"),
+        "the format in words, not as a Rust enum: {out}"
+    );
     // Gold boundaries inside the texts: 8 in line 1 (9 tokens), 4 in "I|wo|n't|go|.". ws finds
     // 4 + 2 of them, words 7 + 3 (it keeps "We're" and "won't" whole).
     assert!(

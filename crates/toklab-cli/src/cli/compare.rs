@@ -242,7 +242,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     if let Some(gold) = &gold {
-        writeln!(out, "gold: {} ({:?})", gold.path.display(), gold.format)?;
+        writeln!(
+            out,
+            "gold: {} ({})",
+            gold.path.display(),
+            toklab::Choice::about(gold.format)
+        )?;
     }
     let written = comparison
         .write_report(&mut out, colour)
