@@ -233,7 +233,7 @@ fn a_bpe_lesson_trains_and_replays_merges() {
     s.keys(&["."]);
     s.wait_text("2 ne + w → new 8×");
     s.keys(&[","]);
-    s.wait_text("1 merges learned");
+    s.wait_text("1 merge learned");
     // The sample model's merges for the selected word, both semantics side by side.
     s.keys(&["4"]);
     s.wait_text("word «set»");

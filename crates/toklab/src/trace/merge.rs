@@ -115,7 +115,8 @@ pub fn show_bytes(s: &[u8]) -> String {
         let quoted = quote(chunk.valid());
         out.push_str(&quoted['«'.len_utf8()..quoted.len() - '»'.len_utf8()]);
         for b in chunk.invalid() {
-            out.push_str(&format!("\\x{b:02x}"));
+            // As SentencePiece writes byte pieces, and as every other view shows them.
+            out.push_str(&format!("<0x{b:02X}>"));
         }
     }
     out

@@ -101,7 +101,7 @@ pub fn segment(text: &str, unit: Unit, interner: &mut Interner) -> (Vec<u32>, Ve
                 } else if byte == b' ' {
                     "␣".to_string()
                 } else {
-                    format!("\\x{byte:02x}")
+                    format!("<0x{byte:02X}>")
                 };
                 (u32::from(byte), label)
             })
@@ -156,7 +156,7 @@ mod tests {
         assert_eq!(labels, ["a", "b", "a"]);
         assert_eq!(
             segment("é", Unit::Byte, &mut interner).1,
-            ["\\xc3", "\\xa9"]
+            ["<0xC3>", "<0xA9>"]
         );
         assert_eq!(display_label(" \t"), "␣\\t");
     }
