@@ -6,6 +6,9 @@
 #
 #   benches/builds.sh OLD_TOKLAB NEW_TOKLAB [RUNS]
 #
+# OLD_FLAGS and NEW_FLAGS (environment) are added to each build's `tokenize`, e.g.
+# NEW_FLAGS='--threads 1' to time a build that has --threads on one thread like an old one.
+#
 # e.g. build the old commit in a worktree (`git worktree add /tmp/old COMMIT && cd /tmp/old &&
 # cargo build --release`), then `benches/builds.sh /tmp/old/target/release/toklab
 # target/release/toklab`. Needs hyperfine (Debian: apt-get install hyperfine) and the shared
@@ -26,11 +29,11 @@ printf '%-34s %10s %10s %8s  %s\n' "engine (tokenize, whole corpus)" "old ms" "n
 bench() {
   local name=$1 spec=$2 input=$3
   local json=$out/$RANDOM.json same=same
-  "$old" tokenize -f json --with "$spec" "$input" >"$out/old.jsonl" 2>/dev/null || true
-  "$new" tokenize -f json --with "$spec" "$input" >"$out/new.jsonl" 2>/dev/null || true
+  "$old" tokenize ${OLD_FLAGS:-} -f json --with "$spec" "$input" >"$out/old.jsonl" 2>/dev/null || true
+  "$new" tokenize ${NEW_FLAGS:-} -f json --with "$spec" "$input" >"$out/new.jsonl" 2>/dev/null || true
   cmp -s "$out/old.jsonl" "$out/new.jsonl" || same=DIFFERENT
   hyperfine -N --warmup 1 --runs "$runs" --export-json "$json" \
-    "$old tokenize --with '$spec' $input" "$new tokenize --with '$spec' $input" >/dev/null 2>&1 ||
+    "$old tokenize ${OLD_FLAGS:-} --with '$spec' $input" "$new tokenize ${NEW_FLAGS:-} --with '$spec' $input" >/dev/null 2>&1 ||
     { printf '%-34s failed\n' "$name"; return; }
   python3 - "$json" "$name" "$same" <<'EOF'
 import json, sys
