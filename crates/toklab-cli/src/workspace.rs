@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::tui::app::View;
 use toklab::error::{Error, Result};
 
 /// A workspace as written in its file.
@@ -53,8 +54,47 @@ impl Workspace {
                 .map(|span| source[..span.start].matches('\n').count() + 1);
             Error::format(path, line, e.message().to_string())
         })?;
+        workspace.check(path, &source)?;
         workspace.base = path.parent().map(Path::to_path_buf).unwrap_or_default();
         Ok(workspace)
+    }
+
+    /// Values TOML accepts but the workbench cannot use (a view or a colour with a typo) are
+    /// errors at the line that has them, not settings silently dropped.
+    fn check(&self, path: &Path, source: &str) -> Result<()> {
+        let line_of = |value: &str| {
+            let quoted = format!("\"{value}\"");
+            source
+                .lines()
+                .position(|l| l.contains(&quoted))
+                .map(|i| i + 1)
+        };
+        if let Some(view) = &self.view
+            && View::from_name(view).is_none()
+        {
+            let names: Vec<&str> = View::ALL.iter().map(|v| v.name()).collect();
+            return Err(Error::format(
+                path,
+                line_of(view),
+                format!("unknown view `{view}`; views: {}", names.join(", ")),
+            ));
+        }
+        for entry in &self.tokenizers {
+            if let Some(colour) = &entry.colour
+                && colour.parse::<ratatui::style::Color>().is_err()
+            {
+                return Err(Error::format(
+                    path,
+                    line_of(colour),
+                    format!(
+                        "unknown colour `{colour}` for `{}`; use a name (red, lightblue, …), \
+                         a number 0–255 or #rrggbb",
+                        entry.label()
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Writes the workspace as TOML (paths stay as they are: relative to its folder).
@@ -96,5 +136,31 @@ mod tests {
         std::fs::write(&bad, "text = \"s.txt\"\n[[tokenizer]]\nspek = \"ws\"\n").unwrap();
         let e = Workspace::load(&bad).unwrap_err().to_string();
         assert!(e.contains("bad.toml:3") && e.contains("spek"), "{e}");
+    }
+
+    #[test]
+    fn a_view_or_a_colour_with_a_typo_is_an_error_at_its_line() {
+        let temp = tempfile::tempdir().unwrap();
+        let file = temp.path().join("w.toml");
+        std::fs::write(&file, "text = \"s.txt\"\nview = \"nope\"\n").unwrap();
+        let e = Workspace::load(&file).unwrap_err().to_string();
+        assert!(e.contains("w.toml:2: unknown view `nope`; views: "), "{e}");
+        assert!(e.contains("tokens"), "the valid views are listed: {e}");
+        std::fs::write(
+            &file,
+            "[[tokenizer]]\nspec = \"ws\"\ncolour = \"chartreuse\"\n[[tokenizer]]\nspec = \"words\"\ncolour = \"#a0c8ff\"\n",
+        )
+        .unwrap();
+        let e = Workspace::load(&file).unwrap_err().to_string();
+        assert!(
+            e.contains("w.toml:3: unknown colour `chartreuse` for `ws`"),
+            "{e}"
+        );
+        std::fs::write(
+            &file,
+            "view = \"tokens\"\n[[tokenizer]]\nspec = \"ws\"\ncolour = \"lightblue\"\n",
+        )
+        .unwrap();
+        assert!(Workspace::load(&file).is_ok());
     }
 }
