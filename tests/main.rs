@@ -31,11 +31,13 @@ mod maxmatch_props;
 mod merges_check;
 mod merges_incremental;
 mod merges_semantics;
+mod ptb_conformance;
 mod registry;
 mod rules_cli;
 mod rules_conformance;
 mod rules_context;
 mod rules_robust;
+mod sent_golden;
 mod span_invariants;
 mod tui_e2e;
 
