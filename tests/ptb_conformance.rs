@@ -52,7 +52,9 @@ fn agreeing(name: &str, cases: &[(String, Value)]) -> usize {
             let back = tokenizer.detokenize(&forms).unwrap();
             let want_back = expected[detok_key].as_str().unwrap();
             if back != want_back {
-                differences.push(format!("{detok_key}: toklab {back:?}\n    nltk   {want_back:?}"));
+                differences.push(format!(
+                    "{detok_key}: toklab {back:?}\n    nltk   {want_back:?}"
+                ));
             }
         }
         if differences.is_empty() {
@@ -62,7 +64,10 @@ fn agreeing(name: &str, cases: &[(String, Value)]) -> usize {
             eprintln!("{name}: {text:?}\n  {}", differences.join("\n  "));
         }
     }
-    println!("ptb conformance {name}: {same}/{} lines agree with NLTK", cases.len());
+    println!(
+        "ptb conformance {name}: {same}/{} lines agree with NLTK",
+        cases.len()
+    );
     same
 }
 

@@ -14,7 +14,10 @@ const PASSING: usize = 47;
 fn golden_rules_pass_rate() {
     let path = format!("{DATA}/golden-en.jsonl");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let cases: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let cases: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(cases.len(), CASES);
     let tokenizer = toklab::load("sent").unwrap();
     let mut passed = 0;
@@ -35,10 +38,9 @@ fn golden_rules_pass_rate() {
             eprintln!("golden rule failed: {text:?}\n  sent   {got:?}\n  wanted {want:?}");
         }
     }
-    let references: Value = serde_json::from_str(
-        &std::fs::read_to_string(format!("{DATA}/references.json")).unwrap(),
-    )
-    .unwrap();
+    let references: Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{DATA}/references.json")).unwrap())
+            .unwrap();
     println!(
         "golden rules (English, {CASES} cases): sent {passed}, pySBD {}, NLTK Punkt trained on the KJV {}",
         references["pysbd"]["pass"], references["nltk_punkt_trained_on_kjv"]["pass"]

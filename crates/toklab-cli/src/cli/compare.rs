@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 
 use super::input::Lines;
+use toklab::analysis::VocabularyGrowth;
 use toklab::analysis::compare::{Comparison, Gold, GoldFormat, GoldText, project};
 use toklab::token::Tokenization;
 
@@ -57,6 +58,8 @@ struct Projected {
 struct Run<'t> {
     tokenizers: &'t [Box<dyn toklab::Tokenizer>],
     projected: Projected,
+    /// Each tokenizer's vocabulary as the texts are read, for the Heaps' law table.
+    growth: Vec<VocabularyGrowth>,
 }
 
 impl Run<'_> {
@@ -79,6 +82,9 @@ impl Run<'_> {
                     tokenizer.name()
                 );
             }
+        }
+        for (growth, tokens) in self.growth.iter_mut().zip(&tokenizations) {
+            growth.add(text, tokens);
         }
         let reference = match gold {
             Some(gold) => {
@@ -122,6 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut run = Run {
         tokenizers: &tokenizers,
         projected: Projected::default(),
+        growth: vec![VocabularyGrowth::default(); tokenizers.len()],
     };
     match &gold {
         Some(gold) if gold.format == GoldFormat::Conllu => {
@@ -179,6 +186,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let written = comparison
         .write_report(&mut out, colour)
+        .and_then(|()| write_heaps(&mut out, &names, &run.growth))
         .and_then(|()| out.flush());
     if let Err(e) = written {
         if e.kind() == io::ErrorKind::BrokenPipe {
@@ -210,4 +218,46 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The Heaps' law table: per tokenizer, tokens N, types |V| and the fit of |V| = k·N^β.
+fn write_heaps(
+    out: &mut impl Write,
+    names: &[String],
+    growth: &[VocabularyGrowth],
+) -> io::Result<()> {
+    let width = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(9)
+        .max(9);
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Heaps' law |V| = k·N^β (types against tokens as the input is read, least squares on log-log):"
+    )?;
+    writeln!(
+        out,
+        "  {:width$}  {:>10}  {:>9}  {:>8}  {:>6}  {:>6}",
+        "tokenizer", "tokens N", "types |V|", "k", "β", "R²"
+    )?;
+    for (name, growth) in names.iter().zip(growth) {
+        let fit = growth.curve().fit();
+        let (k, beta, r2) = match fit {
+            Some(f) => (
+                format!("{:.2}", f.k),
+                format!("{:.3}", f.beta),
+                format!("{:.3}", f.r_squared),
+            ),
+            None => ("-".into(), "-".into(), "-".into()),
+        };
+        writeln!(
+            out,
+            "  {name:width$}  {:>10}  {:>9}  {k:>8}  {beta:>6}  {r2:>6}",
+            growth.tokens(),
+            growth.types()
+        )?;
+    }
+    Ok(())
 }

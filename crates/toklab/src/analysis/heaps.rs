@@ -59,7 +59,9 @@ impl VocabularyGrowth {
             }
             self.tokens += 1;
             if self.tokens >= self.next_sample {
-                self.curve.points.push((self.tokens, self.types.len() as u64));
+                self.curve
+                    .points
+                    .push((self.tokens, self.types.len() as u64));
                 self.next_sample = if self.tokens < DENSE_UNTIL {
                     self.tokens + 1
                 } else {
@@ -122,7 +124,11 @@ pub fn fit(points: &[(u64, u64)]) -> Option<HeapsFit> {
     }
     let beta = sxy / sxx;
     let intercept = mean_y - beta * mean_x;
-    let r_squared = if syy > 0.0 { sxy * sxy / (sxx * syy) } else { 1.0 };
+    let r_squared = if syy > 0.0 {
+        sxy * sxy / (sxx * syy)
+    } else {
+        1.0
+    };
     Some(HeapsFit {
         k: intercept.exp(),
         beta,

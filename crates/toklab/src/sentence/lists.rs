@@ -72,7 +72,9 @@ pub(super) fn list_items(text: &str) -> ListItems {
                 if first || after_bullet || previous.is_some_and(|p| numbering.follows(p)) =>
             {
                 if !first && !after_bullet {
-                    items.starts.push((start, "a list marker continues the numbering"));
+                    items
+                        .starts
+                        .push((start, "a list marker continues the numbering"));
                 }
                 if let Some(offset) = period {
                     items.marker_periods.push(rest_start + offset);
@@ -94,7 +96,10 @@ mod tests {
     #[test]
     fn numbered_and_lettered_items() {
         let items = list_items("1. One thing 2. Another 4. not a marker");
-        assert_eq!(items.starts, [(13, "a list marker continues the numbering")]);
+        assert_eq!(
+            items.starts,
+            [(13, "a list marker continues the numbering")]
+        );
         assert_eq!(items.marker_periods, [1, 14]);
         let items = list_items("a. x b. y");
         assert_eq!(items.starts.len(), 1);

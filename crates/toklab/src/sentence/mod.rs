@@ -232,14 +232,20 @@ mod tests {
             .collect();
         assert_eq!(ends, ["''"]);
         let shown = tokenizer.explain(text).to_text();
-        assert!(shown.contains("an abbreviation written before names"), "{shown}");
+        assert!(
+            shown.contains("an abbreviation written before names"),
+            "{shown}"
+        );
         assert!(shown.contains("16..18 «.\"»  a period before"), "{shown}");
         assert!(shown.contains("tokens ptb"), "{shown}");
     }
 
     #[test]
     fn inner_spec_keeps_its_options_and_errors() {
-        assert_eq!(crate::load("sent:ptb?parens=1").unwrap().name(), "sent:ptb?parens=1");
+        assert_eq!(
+            crate::load("sent:ptb?parens=1").unwrap().name(),
+            "sent:ptb?parens=1"
+        );
         let e = crate::load("sent:nope").err().unwrap().to_string();
         assert!(e.contains("unknown tokenizer kind `nope`"), "{e}");
     }

@@ -97,7 +97,12 @@ pub fn decide(text: &str) -> Vec<Decision> {
 }
 
 /// Whether the run `start..end` (closers up to `closed`) ends a sentence, and why.
-fn decide_run(text: &str, start: usize, end: usize, closed: usize) -> (Option<usize>, &'static str) {
+fn decide_run(
+    text: &str,
+    start: usize,
+    end: usize,
+    closed: usize,
+) -> (Option<usize>, &'static str) {
     let after = &text[closed..];
     if !after.is_empty() && !after.starts_with(char::is_whitespace) {
         return (None, "no space after it: inside a word, number or address");
@@ -121,7 +126,10 @@ fn decide_run(text: &str, start: usize, end: usize, closed: usize) -> (Option<us
     if attached && run.starts_with(". .") && dots >= 4 && !lower_next {
         // `words. . . . The`: the period ends the sentence, the ellipsis opens the next.
         let ellipsis = start + 1 + run[1..].len() - run[1..].trim_start().len();
-        return (Some(ellipsis), "a period, then an ellipsis opening the next sentence");
+        return (
+            Some(ellipsis),
+            "a period, then an ellipsis opening the next sentence",
+        );
     }
     if dots == 3 {
         return (None, "an ellipsis inside a sentence");
@@ -138,11 +146,17 @@ fn decide_run(text: &str, start: usize, end: usize, closed: usize) -> (Option<us
         return (None, "an abbreviation written before names");
     }
     if listed(BEFORE_NUMBERS, &lower) && first.is_some_and(|c| c.is_ascii_digit()) {
-        return (None, "an abbreviation written before numbers, then a number");
+        return (
+            None,
+            "an abbreviation written before numbers, then a number",
+        );
     }
     if is_dotted_acronym(before) || listed(MAY_END, &lower) {
         return if listed(OPENERS, &word.to_lowercase()) {
-            (Some(next_start), "an abbreviation, then a usual sentence opener")
+            (
+                Some(next_start),
+                "an abbreviation, then a usual sentence opener",
+            )
         } else {
             (None, "an abbreviation, then a name")
         };
@@ -156,7 +170,10 @@ fn decide_run(text: &str, start: usize, end: usize, closed: usize) -> (Option<us
             return (None, "an initial inside a name");
         }
     }
-    (Some(next_start), "a period before a capital, digit or symbol")
+    (
+        Some(next_start),
+        "a period before a capital, digit or symbol",
+    )
 }
 
 #[cfg(test)]
@@ -174,13 +191,20 @@ mod tests {
     fn abbreviations_initials_and_openers() {
         assert_eq!(
             sentences("I live in the U.S. How about you? I work for the U.S. Government."),
-            ["I live in the U.S.", "How about you?", "I work for the U.S. Government."]
+            [
+                "I live in the U.S.",
+                "How about you?",
+                "I work for the U.S. Government."
+            ]
         );
         assert_eq!(
             sentences("We make a team, you and I. Did you see Albert I. Jones?"),
             ["We make a team, you and I.", "Did you see Albert I. Jones?"]
         );
-        assert_eq!(sentences("Mr. Smith saw Mt. Fuji."), ["Mr. Smith saw Mt. Fuji."]);
+        assert_eq!(
+            sentences("Mr. Smith saw Mt. Fuji."),
+            ["Mr. Smith saw Mt. Fuji."]
+        );
     }
 
     #[test]

@@ -30,28 +30,81 @@ pub const MAY_END: &[&str] = &[
 /// capitalized word from this list is taken as a new sentence, any other as a name
 /// (`the U.S. How …` against `the U.S. Government …`).
 pub const OPENERS: &[&str] = &[
-    "a", "after", "all", "also", "an", "and", "as", "at", "before", "but", "by", "during", "each",
-    "every", "for", "from", "he", "her", "here", "his", "how", "however", "i", "if", "in", "it",
-    "its", "let", "many", "meanwhile", "most", "my", "no", "now", "on", "one", "our", "please",
-    "she", "since", "so", "some", "that", "the", "their", "then", "there", "these", "they",
-    "this", "those", "to", "today", "we", "what", "when", "where", "which", "while", "who", "why",
-    "with", "yesterday", "you", "your",
+    "a",
+    "after",
+    "all",
+    "also",
+    "an",
+    "and",
+    "as",
+    "at",
+    "before",
+    "but",
+    "by",
+    "during",
+    "each",
+    "every",
+    "for",
+    "from",
+    "he",
+    "her",
+    "here",
+    "his",
+    "how",
+    "however",
+    "i",
+    "if",
+    "in",
+    "it",
+    "its",
+    "let",
+    "many",
+    "meanwhile",
+    "most",
+    "my",
+    "no",
+    "now",
+    "on",
+    "one",
+    "our",
+    "please",
+    "she",
+    "since",
+    "so",
+    "some",
+    "that",
+    "the",
+    "their",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "to",
+    "today",
+    "we",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "why",
+    "with",
+    "yesterday",
+    "you",
+    "your",
 ];
 
 /// Characters that close a quotation or bracket: they stay with the sentence before them.
 pub fn is_closer(c: char) -> bool {
-    matches!(
-        c,
-        '"' | '\'' | ')' | ']' | '}' | '»' | '›' | '”' | '’'
-    )
+    matches!(c, '"' | '\'' | ')' | ']' | '}' | '»' | '›' | '”' | '’')
 }
 
 /// Characters that open one: skipped when looking at the next sentence's first word.
 pub fn is_opener(c: char) -> bool {
-    matches!(
-        c,
-        '"' | '\'' | '(' | '[' | '{' | '«' | '‹' | '“' | '‘'
-    )
+    matches!(c, '"' | '\'' | '(' | '[' | '{' | '«' | '‹' | '“' | '‘')
 }
 
 /// List bullets: each starts an item, and so a sentence.

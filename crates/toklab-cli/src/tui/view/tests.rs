@@ -457,3 +457,24 @@ fn a_trace_line_wider_than_the_pane_is_shown_whole_below() {
     let footer: String = screen.lines().rev().take(6).collect();
     assert!(footer.matches('x').count() >= 100, "{screen}");
 }
+
+#[test]
+fn stats_view_plots_vocabulary_growth_with_its_fit() {
+    let text: String = (0..300)
+        .map(|i| format!("word{} and more words\n", i % 120))
+        .collect();
+    let mut app = app(&text, &[("ws", "ws"), ("gpt2", "pretok:gpt2")]);
+    app.apply(Action::ShowView(View::Stats));
+    while app.busy() {
+        app.tick();
+    }
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 120, 40));
+    assert!(
+        screen.contains("Heaps' law |V| = k·N^β, log-log: ws k="),
+        "{screen}"
+    );
+    assert!(screen.contains("1e3"), "decade labels: {screen}");
+    // The title names each row with its fit, and the table has the row's β.
+    assert!(screen.contains("· gpt2 k="), "{screen}");
+    assert!(screen.contains(" β "), "{screen}");
+}

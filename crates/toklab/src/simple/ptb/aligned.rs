@@ -129,21 +129,15 @@ impl AlignedText {
                     (Part::Group(_), None) => {}
                     (Part::Literal(literal), _) => {
                         for c in literal.chars() {
-                            let span = if c == ' ' {
-                                Span::default()
-                            } else {
-                                uncovered
-                            };
+                            let span = if c == ' ' { Span::default() } else { uncovered };
                             text.push(c);
-                            sources.extend(
-                                std::iter::repeat_n(
-                                    ByteSource {
-                                        span,
-                                        rule: Some(rule),
-                                    },
-                                    c.len_utf8(),
-                                ),
-                            );
+                            sources.extend(std::iter::repeat_n(
+                                ByteSource {
+                                    span,
+                                    rule: Some(rule),
+                                },
+                                c.len_utf8(),
+                            ));
                         }
                     }
                 }

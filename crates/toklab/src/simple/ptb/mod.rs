@@ -118,11 +118,7 @@ impl PtbTokenizer {
                     piece.span
                 };
                 previous_end = span.end;
-                let split_by = piece
-                    .split_by
-                    .iter()
-                    .map(|&i| self.step_name(i))
-                    .collect();
+                let split_by = piece.split_by.iter().map(|&i| self.step_name(i)).collect();
                 PtbToken {
                     span,
                     form: piece.form,
@@ -216,14 +212,20 @@ impl PtbTrace {
                 .part(Role::Detail, format!("{:>9} ", token.span.to_string()))
                 .part(Role::Token, quote(&token.form));
             if token.form != token.span.slice(text) {
-                line = line.part(Role::Detail, format!(" for {}", quote(token.span.slice(text))));
+                line = line.part(
+                    Role::Detail,
+                    format!(" for {}", quote(token.span.slice(text))),
+                );
             }
             line = if index == 0 {
                 line
             } else if token.split_by.is_empty() {
                 line.part(Role::Detail, "  after whitespace")
             } else {
-                line.part(Role::Detail, format!("  split by: {}", token.split_by.join(", ")))
+                line.part(
+                    Role::Detail,
+                    format!("  split by: {}", token.split_by.join(", ")),
+                )
             };
             lines.push(line);
         }

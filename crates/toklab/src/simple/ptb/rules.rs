@@ -43,7 +43,11 @@ pub const BEFORE_PARENS: &[PtbStep] = &[
         r#"([ (\[{<])("|'')"#,
         "$1 `` ",
     ),
-    rule("comma or colon before a non-digit", r"([:,])([^\d])", " $1 $2"),
+    rule(
+        "comma or colon before a non-digit",
+        r"([:,])([^\d])",
+        " $1 $2",
+    ),
     rule("comma or colon at the end", r"([:,])(?=\n?\z)", " $1 "),
     rule("ellipsis", r"\.\.\.", " ... "),
     rule("symbol ; @ # $ % &", r"[;@#$%&]", " $0 "),
@@ -146,7 +150,11 @@ pub const DETOKENIZE_PARENS: &[PtbStep] = &[
 pub const DETOKENIZE_REST: &[PtbStep] = &[
     rule("opening bracket", r"([\[({<])\s", "$1"),
     rule("closing bracket", r"\s([\])}>])", "$1"),
-    rule("closing bracket before punctuation", r"([\])}>])\s([:;,.])", "$1$2"),
+    rule(
+        "closing bracket before punctuation",
+        r"([\])}>])\s([:;,.])",
+        "$1$2",
+    ),
     rule("single quote", r"([^'])\s'\s", "$1' "),
     rule("? and !", r"\s([?!])", "$1"),
     rule("period", r#"([^.])\s(\.)(?!\.)([\])}>"']*)"#, "$1$2$3"),
@@ -154,7 +162,11 @@ pub const DETOKENIZE_REST: &[PtbStep] = &[
     rule("; and %", r"\s([;%])", "$1"),
     rule("ellipsis", r"\s\.\.\.\s", "..."),
     rule("comma or colon", r"\s([:,])", "$1"),
-    rule("opening `` after a space or bracket", r"([ (\[{<])\s``", "$1``"),
+    rule(
+        "opening `` after a space or bracket",
+        r"([ (\[{<])\s``",
+        "$1``",
+    ),
     rule("`` before a word", r"(``)\s", "$1"),
     rule("`` as \"", r"``", "\""),
     PtbStep::Strip,

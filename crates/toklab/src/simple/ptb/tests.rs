@@ -78,12 +78,18 @@ fn the_trace_names_the_rule_of_each_split() {
             ("can", vec![]),
             ("not", vec!["can|not"]),
             ("go", vec![]),
-            (".", vec!["final period (before closing brackets and quotes)"]),
+            (
+                ".",
+                vec!["final period (before closing brackets and quotes)"]
+            ),
         ]
     );
     let shown = tokenizer.explain("I cannot go.").to_text();
     assert!(shown.contains("rule can|not  ×1"), "{shown}");
-    assert!(shown.contains("token    11..12 «.»  split by: final period"), "{shown}");
+    assert!(
+        shown.contains("token    11..12 «.»  split by: final period"),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -100,7 +106,9 @@ fn parens_option_converts_brackets_both_ways() {
 #[test]
 fn detokenize_undoes_the_padding() {
     let tokenizer = PtbTokenizer::new(false);
-    let tokens = ["``", "Do", "n't", ",", "''", "she", "said", "(", "twice", ")", "."];
+    let tokens = [
+        "``", "Do", "n't", ",", "''", "she", "said", "(", "twice", ")", ".",
+    ];
     assert_eq!(
         tokenizer.detokenize_tokens(&tokens),
         "\"Don't,\" she said (twice)."
