@@ -119,25 +119,41 @@ impl AlignedText {
                 })
                 .collect();
             let uncovered = self.uncovered(whole.start(), whole.end(), &groups);
+            // Spaces the match consumed at its edges outside any group (the space after
+            // `n't `) are written back by the replacement's edge spaces: those keep their
+            // sources, so a split keeps the rule (or the text) that made it.
+            let (mut lead, mut trail) = self.edge_spaces(whole.start(), whole.end(), &groups);
             let written_from = text.len();
+            let solid = solid_parts(template, &groups);
+            let mut written_solid = false;
+            let mut seen_solid = 0;
             for (part, group) in template.iter().zip(&groups) {
                 match (part, group) {
                     (Part::Group(_), Some((start, end))) => {
                         text.push_str(&self.text[*start..*end]);
                         sources.extend_from_slice(&self.sources[*start..*end]);
+                        written_solid |= start < end;
+                        seen_solid += usize::from(start < end);
                     }
                     (Part::Group(_), None) => {}
                     (Part::Literal(literal), _) => {
                         for c in literal.chars() {
-                            let span = if c == ' ' { Span::default() } else { uncovered };
+                            let fresh = ByteSource {
+                                span: if c == ' ' { Span::default() } else { uncovered },
+                                rule: Some(rule),
+                            };
+                            let source = match c {
+                                ' ' if !written_solid => lead.pop().unwrap_or(fresh),
+                                ' ' if seen_solid == solid => trail.pop().unwrap_or(fresh),
+                                ' ' => fresh,
+                                _ => {
+                                    written_solid = true;
+                                    seen_solid += 1;
+                                    fresh
+                                }
+                            };
                             text.push(c);
-                            sources.extend(std::iter::repeat_n(
-                                ByteSource {
-                                    span,
-                                    rule: Some(rule),
-                                },
-                                c.len_utf8(),
-                            ));
+                            sources.extend(std::iter::repeat_n(source, c.len_utf8()));
                         }
                     }
                 }
@@ -157,6 +173,26 @@ impl AlignedText {
         self.text = text;
         self.sources = sources;
         rewrites
+    }
+
+    /// The sources of the one-byte spaces at the start and at the end of `start..end` that no
+    /// copied group covers, each nearest the edge last (to be popped).
+    fn edge_spaces(
+        &self,
+        start: usize,
+        end: usize,
+        groups: &[Option<(usize, usize)>],
+    ) -> (Vec<ByteSource>, Vec<ByteSource>) {
+        let loose = |i: usize| {
+            self.text.as_bytes()[i] == b' '
+                && !groups.iter().flatten().any(|&(s, e)| s <= i && i < e)
+        };
+        let lead_end = (start..end).find(|&i| !loose(i)).unwrap_or(end);
+        let mut lead: Vec<ByteSource> = self.sources[start..lead_end].to_vec();
+        lead.reverse();
+        let trail_start = (lead_end..end).rev().find(|&i| !loose(i)).map_or(lead_end, |i| i + 1);
+        let trail: Vec<ByteSource> = self.sources[trail_start..end].iter().rev().copied().collect();
+        (lead, trail)
     }
 
     /// The original span behind the bytes of `start..end` that no copied group covers.
@@ -201,7 +237,9 @@ impl AlignedText {
                 current = Some(match current.take() {
                     Some((start, _, split_by)) => (start, end, split_by),
                     None if pieces.is_empty() || gap_in_text => (i, end, Vec::new()),
-                    None => (i, end, std::mem::take(&mut gap_rules)),
+                    // The earliest rule whose padding is in the gap made the split; later
+                    // rules only rewrote spaces that were already there.
+                    None => (i, end, gap_rules.iter().min().into_iter().copied().collect()),
                 });
             }
         }
@@ -210,6 +248,20 @@ impl AlignedText {
         }
         pieces
     }
+}
+
+/// How many parts of a replacement write something other than spaces (non-empty groups,
+/// other characters), so the spaces after the last of them are known to be trailing.
+fn solid_parts(template: &[Part], groups: &[Option<(usize, usize)>]) -> usize {
+    template
+        .iter()
+        .zip(groups)
+        .map(|(part, group)| match (part, group) {
+            (Part::Group(_), Some((s, e))) => usize::from(s < e),
+            (Part::Group(_), None) => 0,
+            (Part::Literal(literal), _) => literal.chars().filter(|&c| c != ' ').count(),
+        })
+        .sum()
 }
 
 /// A token of the working text: its form, the original span behind it, and the rules whose

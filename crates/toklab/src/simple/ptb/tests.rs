@@ -123,3 +123,15 @@ fn loads_from_a_spec() {
     let e = crate::load("ptb?x=1").err().unwrap().to_string();
     assert!(e.contains("unknown option `x`"), "{e}");
 }
+
+#[test]
+fn a_split_keeps_the_rule_that_made_it_when_later_rules_rewrite_its_space() {
+    let tokenizer = PtbTokenizer::new(false);
+    let trace = tokenizer.trace("I can't, he said.");
+    let comma = trace.tokens.iter().find(|t| t.form == ",").unwrap();
+    assert_eq!(comma.split_by, ["comma or colon before a non-digit"]);
+    let clitic = trace.tokens.iter().find(|t| t.form == "n't").unwrap();
+    assert_eq!(clitic.split_by, ["clitic 'll 're 've n't"]);
+    let he = trace.tokens.iter().find(|t| t.form == "he").unwrap();
+    assert!(he.split_by.is_empty(), "a space of the text split it");
+}
