@@ -161,6 +161,14 @@ fn heaps_row<'a>(file: Option<&'a FileStats>, label: &str) -> Option<&'a HeapsCu
         .and_then(|i| file.heaps.get(i))
 }
 
+/// One row's curve in the Heaps' law chart: its name with the fit, its (log10 N, log10 |V|)
+/// points, and whether it is the selected row.
+struct Growth {
+    name: String,
+    points: Vec<(f64, f64)>,
+    selected: bool,
+}
+
 /// Every row's types against its tokens on log-log axes (decades of ten), named with the
 /// fitted k and β; the selected row drawn in the bar colour, the others dimmed.
 fn draw_heaps(
@@ -170,7 +178,7 @@ fn draw_heaps(
     file: Option<&FileStats>,
     theme: &Theme,
 ) {
-    let series: Vec<(String, Vec<(f64, f64)>, bool)> = cx
+    let series: Vec<Growth> = cx
         .rows
         .iter()
         .enumerate()
@@ -188,11 +196,15 @@ fn draw_heaps(
                 .iter()
                 .map(|&(n, v)| ((n as f64).log10(), (v as f64).log10()))
                 .collect();
-            Some((name, points, i == cx.rows.selected))
+            Some(Growth {
+                name,
+                points,
+                selected: i == cx.rows.selected,
+            })
         })
         .collect();
     // The fits go in the title: a chart legend hides itself in a short pane.
-    let fits: Vec<&str> = series.iter().map(|s| s.0.as_str()).collect();
+    let fits: Vec<&str> = series.iter().map(|s| s.name.as_str()).collect();
     let block = Block::new()
         .borders(Borders::TOP)
         .border_style(theme.border)
@@ -210,7 +222,7 @@ fn draw_heaps(
     let top = |axis: fn(&(f64, f64)) -> f64| {
         series
             .iter()
-            .flat_map(|s| s.1.iter().map(axis))
+            .flat_map(|s| s.points.iter().map(axis))
             .fold(1.0_f64, f64::max)
             .ceil()
     };
@@ -222,13 +234,17 @@ fn draw_heaps(
     };
     let datasets: Vec<Dataset> = series
         .iter()
-        .map(|(name, points, selected)| {
+        .map(|growth| {
             Dataset::default()
-                .name(name.clone())
+                .name(growth.name.clone())
                 .marker(Marker::Braille)
                 .graph_type(GraphType::Line)
-                .style(if *selected { theme.bar } else { theme.dim })
-                .data(points)
+                .style(if growth.selected {
+                    theme.bar
+                } else {
+                    theme.dim
+                })
+                .data(&growth.points)
         })
         .collect();
     let chart = Chart::new(datasets)

@@ -488,13 +488,22 @@ fn ptb_and_sentence_rows_load_in_the_workbench() {
     let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 80, 20));
     // Rows show the text with dropped spaces as `·`; ptb's own splits (did|n't, go|.) are
     // token colours, counted in the status line.
-    assert!(screen.contains("ptb    Mr.·Smith·didn't·go.·He·\"stayed.\""), "{screen}");
+    assert!(
+        screen.contains("ptb    Mr.·Smith·didn't·go.·He·\"stayed.\""),
+        "{screen}"
+    );
     assert!(screen.contains("ptb · 10 tokens"), "{screen}");
     // sent:ptb marks the end of the first sentence (after `go.`, not after `Mr.`); `sent`
     // alone has the two sentences as its tokens.
-    assert!(screen.contains("sent   Mr.·Smith·didn't·go.¶He"), "{screen}");
+    assert!(
+        screen.contains("sent   Mr.·Smith·didn't·go.¶He"),
+        "{screen}"
+    );
     assert!(screen.contains("alone 2"), "{screen}");
     app.apply(Action::ShowView(View::Trace));
     let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 100, 40));
-    assert!(screen.contains("rule clitic 'll 're 've n't  ×1"), "{screen}");
+    assert!(
+        screen.contains("rule clitic 'll 're 've n't  ×1"),
+        "{screen}"
+    );
 }

@@ -190,8 +190,15 @@ impl AlignedText {
         let lead_end = (start..end).find(|&i| !loose(i)).unwrap_or(end);
         let mut lead: Vec<ByteSource> = self.sources[start..lead_end].to_vec();
         lead.reverse();
-        let trail_start = (lead_end..end).rev().find(|&i| !loose(i)).map_or(lead_end, |i| i + 1);
-        let trail: Vec<ByteSource> = self.sources[trail_start..end].iter().rev().copied().collect();
+        let trail_start = (lead_end..end)
+            .rev()
+            .find(|&i| !loose(i))
+            .map_or(lead_end, |i| i + 1);
+        let trail: Vec<ByteSource> = self.sources[trail_start..end]
+            .iter()
+            .rev()
+            .copied()
+            .collect();
         (lead, trail)
     }
 
@@ -239,7 +246,11 @@ impl AlignedText {
                     None if pieces.is_empty() || gap_in_text => (i, end, Vec::new()),
                     // The earliest rule whose padding is in the gap made the split; later
                     // rules only rewrote spaces that were already there.
-                    None => (i, end, gap_rules.iter().min().into_iter().copied().collect()),
+                    None => (
+                        i,
+                        end,
+                        gap_rules.iter().min().into_iter().copied().collect(),
+                    ),
                 });
             }
         }
