@@ -79,3 +79,16 @@ fn maxmatch() {
         CHINESE
     ));
 }
+
+#[test]
+fn ptb() {
+    insta::assert_snapshot!(explain("ptb", SENTENCE));
+}
+
+#[test]
+fn sent() {
+    insta::assert_snapshot!(explain(
+        "sent:ptb",
+        "Dr. Ng can't pay $3.50. \"No.\" He left."
+    ));
+}

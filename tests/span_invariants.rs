@@ -30,6 +30,11 @@ const SPECS: &[&str] = &[
     "bpe:samples/bpe/tokenizer.json",
     "tiktoken:samples/bpe/sample.tiktoken?pattern=r50k&semantics=hf",
     "spm:samples/bpe/sample-spm.model?semantics=hf",
+    "ptb",
+    "ptb?parens=1",
+    "sent",
+    "sent:ptb",
+    "sent:ws",
 ];
 
 static TOKENIZERS: LazyLock<Vec<Box<dyn toklab::Tokenizer>>> = LazyLock::new(|| {
@@ -93,5 +98,26 @@ fn whitespace_tokenizers_lose_nothing_but_whitespace() {
             .collect();
         let all: String = text.split_whitespace().collect();
         assert_eq!(kept, all, "{}", tokenizer.name());
+    }
+}
+
+proptest! {
+    #![proptest_config(crate::common::proptest_config(256))]
+
+    /// `sent` drops only whitespace: its sentences hold every other character, in order; and
+    /// `sent:ws` ends sentences exactly where `sent` does.
+    #[test]
+    fn sentences_lose_nothing_but_whitespace(
+        text in "[a-zA-Z0-9 .,;:!?'\"()\\-…•\n\u{a0}éß]{0,80}"
+    ) {
+        let alone = &TOKENIZERS[SPECS.iter().position(|s| *s == "sent").unwrap()];
+        let tokens = alone.tokenize(&text);
+        let kept: String = tokens.tokens.iter().map(|t| t.form(&text)).collect::<String>()
+            .split_whitespace().collect();
+        let all: String = text.split_whitespace().collect();
+        prop_assert_eq!(kept, all);
+        let over_ws = &TOKENIZERS[SPECS.iter().position(|s| *s == "sent:ws").unwrap()];
+        let spans: Vec<_> = tokens.tokens.iter().map(|t| t.span).collect();
+        prop_assert_eq!(over_ws.tokenize(&text).sentences(), spans);
     }
 }

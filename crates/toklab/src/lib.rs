@@ -29,6 +29,7 @@ pub mod trace;
 // The engines, one folder per family.
 pub mod fst;
 pub mod rules;
+pub mod sentence;
 pub mod simple;
 pub mod subword;
 

@@ -13,6 +13,7 @@ const BUILTIN: &[Kind] = &[
     crate::simple::WS,
     crate::simple::WORDS,
     crate::simple::REGEX,
+    crate::simple::ptb::KIND,
     crate::subword::pretok::KIND,
     crate::simple::maxmatch::KIND,
     crate::fst::KIND,
@@ -21,6 +22,7 @@ const BUILTIN: &[Kind] = &[
     crate::subword::bpe::SPM,
     crate::subword::wordpiece::KIND,
     crate::rules::KIND,
+    crate::sentence::KIND,
 ];
 
 /// A set of kinds: what turns a spec string into a tokenizer. Start from

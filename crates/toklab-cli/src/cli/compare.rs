@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 
 use super::input::Lines;
+use toklab::analysis::VocabularyGrowth;
 use toklab::analysis::compare::{Comparison, Gold, GoldFormat, GoldText, Projection, project};
 use toklab::batch;
 use toklab::token::Tokenization;
@@ -92,16 +93,27 @@ fn tokenize_text(
     })
 }
 
-impl Projected {
+/// What is summed over the texts in input order, beside the comparison itself.
+struct Tally {
+    projected: Projected,
+    /// Each tokenizer's vocabulary as the texts are read, for the Heaps' law table.
+    growth: Vec<VocabularyGrowth>,
+}
+
+impl Tally {
     /// Adds a tokenized text to `comparison`, against its gold or the first tokenizer.
     fn add(&mut self, comparison: &mut Comparison, mut tokenized: Tokenized) {
+        for (growth, tokens) in self.growth.iter_mut().zip(&tokenized.tokenizations) {
+            growth.add(&tokenized.text, tokens);
+        }
         let reference = match tokenized.projection {
             Some((gold_line, projection)) => {
+                let projected = &mut self.projected;
                 if projection.edits > 0 {
-                    self.texts += 1;
-                    self.edits += projection.edits;
-                    if self.first.len() < 5 {
-                        self.first.push(gold_line);
+                    projected.texts += 1;
+                    projected.edits += projection.edits;
+                    if projected.first.len() < 5 {
+                        projected.first.push(gold_line);
                     }
                 }
                 projection.tokenization
@@ -126,7 +138,7 @@ fn compare_all<'g>(
     tokenizers: &[Box<dyn toklab::Tokenizer>],
     next: impl FnMut() -> anyhow::Result<Option<Texts<'g>>>,
     comparison: &mut Comparison,
-    projected: &mut Projected,
+    tally: &mut Tally,
 ) -> anyhow::Result<()> {
     batch::ordered_map(
         threads,
@@ -139,7 +151,7 @@ fn compare_all<'g>(
         },
         |tokenized| {
             for t in tokenized? {
-                projected.add(comparison, t);
+                tally.add(comparison, t);
             }
             Ok(())
         },
@@ -166,7 +178,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => (names[0].clone(), names[1..].to_vec()),
     };
     let mut comparison = Comparison::new(&reference, &compared, args.show);
-    let mut projected = Projected::default();
+    let mut tally = Tally {
+        projected: Projected::default(),
+        growth: vec![VocabularyGrowth::default(); tokenizers.len()],
+    };
     let threads = args
         .threads
         .map_or_else(batch::default_threads, |n| n as usize);
@@ -191,7 +206,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }))
                 },
                 &mut comparison,
-                &mut projected,
+                &mut tally,
             )?;
         }
         _ => {
@@ -223,7 +238,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     Ok(Some(texts))
                 },
                 &mut comparison,
-                &mut projected,
+                &mut tally,
             )?;
             lines.report();
             if let Some(gold) = &gold
@@ -251,6 +266,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let written = comparison
         .write_report(&mut out, colour)
+        .and_then(|()| write_heaps(&mut out, &names, &tally.growth))
         .and_then(|()| out.flush());
     if let Err(e) = written {
         if e.kind() == io::ErrorKind::BrokenPipe {
@@ -258,6 +274,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         return Err(e.into());
     }
+    let projected = &tally.projected;
     if projected.texts > 0
         && let Some(gold) = &gold
     {
@@ -278,4 +295,46 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The Heaps' law table: per tokenizer, tokens N, types |V| and the fit of |V| = k·N^β.
+fn write_heaps(
+    out: &mut impl Write,
+    names: &[String],
+    growth: &[VocabularyGrowth],
+) -> io::Result<()> {
+    let width = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(9)
+        .max(9);
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Heaps' law |V| = k·N^β (types against tokens as the input is read, least squares on log-log):"
+    )?;
+    writeln!(
+        out,
+        "  {:width$}  {:>10}  {:>9}  {:>8}  {:>6}  {:>6}",
+        "tokenizer", "tokens N", "types |V|", "k", "β", "R²"
+    )?;
+    for (name, growth) in names.iter().zip(growth) {
+        let fit = growth.curve().fit();
+        let (k, beta, r2) = match fit {
+            Some(f) => (
+                format!("{:.2}", f.k),
+                format!("{:.3}", f.beta),
+                format!("{:.3}", f.r_squared),
+            ),
+            None => ("-".into(), "-".into(), "-".into()),
+        };
+        writeln!(
+            out,
+            "  {name:width$}  {:>10}  {:>9}  {k:>8}  {beta:>6}  {r2:>6}",
+            growth.tokens(),
+            growth.types()
+        )?;
+    }
+    Ok(())
 }

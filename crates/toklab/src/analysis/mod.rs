@@ -1,9 +1,10 @@
 //! What you can compute from tokenizations, independent of how they are shown: the workbench's
 //! panes and the command line both draw on it, so a figure means the same wherever it appears.
 //!
-//! For now this is [`TokenStats`], the per-tokenizer statistics over many texts (token counts,
-//! characters per token, sentences, tokens per text, a token-length histogram), built text by
-//! text and merged across batches computed in parallel.
+//! [`TokenStats`] are the per-tokenizer statistics over many texts (token counts, characters
+//! per token, sentences, tokens per text, a token-length histogram), built text by text and
+//! merged across batches computed in parallel; [`VocabularyGrowth`] follows the types against
+//! the tokens as a file is read and fits Heaps' law to them.
 //!
 //! ```
 //! use toklab::analysis::TokenStats;
@@ -19,6 +20,8 @@
 
 pub mod align;
 pub mod compare;
+mod heaps;
 mod stats;
 
+pub use heaps::{HeapsCurve, HeapsFit, VocabularyGrowth, fit as fit_heaps};
 pub use stats::{LENGTH_BUCKETS, TokenStats};

@@ -2,6 +2,7 @@
 //! generic engine turns matches into tokens and, for `explain`, into matches and gaps.
 
 pub mod maxmatch;
+pub mod ptb;
 mod regex;
 mod whitespace;
 mod words;

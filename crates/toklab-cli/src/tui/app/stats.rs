@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use super::jobs::Job;
 use crate::tui::document::Snapshot;
-use toklab::analysis::TokenStats;
+use toklab::analysis::{HeapsCurve, TokenStats, VocabularyGrowth};
 use toklab::tokenizer::Tokenizer;
 
 /// Statistics of the whole text, filled in by a background job.
@@ -15,6 +15,8 @@ pub struct FileStats {
     pub labels: Vec<String>,
     /// One per label, in the same order.
     pub rows: Vec<TokenStats>,
+    /// The growth of each row's vocabulary (Heaps' law), one per label.
+    pub heaps: Vec<HeapsCurve>,
     pub lines_done: usize,
     pub lines_total: usize,
     pub complete: bool,
@@ -43,6 +45,7 @@ pub fn start(
     let shared = Arc::new(Mutex::new(FileStats {
         labels: tokenizers.iter().map(|(l, _)| l.clone()).collect(),
         rows: vec![TokenStats::default(); tokenizers.len()],
+        heaps: vec![HeapsCurve::default(); tokenizers.len()],
         lines_done: 0,
         lines_total,
         complete: false,
@@ -50,20 +53,30 @@ pub fn start(
     let filled = Arc::clone(&shared);
     let job = Job::spawn("statistics", lines_total as u64, move |progress| {
         let mut batch = vec![TokenStats::default(); tokenizers.len()];
+        // The vocabularies grow in file order, so they stay in this job; the shared figures
+        // get a copy of their samples at each batch.
+        let mut growth = vec![VocabularyGrowth::default(); tokenizers.len()];
         let mut batch_lines = 0;
         for n in 0..lines_total {
             if progress.cancelled() {
                 return None;
             }
             let text = snapshot.line(n).unwrap_or_default();
-            for ((_, tokenizer), stats) in tokenizers.iter().zip(&mut batch) {
-                stats.add(&text, &tokenizer.tokenize(&text));
+            for (((_, tokenizer), stats), growth) in
+                tokenizers.iter().zip(&mut batch).zip(&mut growth)
+            {
+                let tokens = tokenizer.tokenize(&text);
+                stats.add(&text, &tokens);
+                growth.add(&text, &tokens);
             }
             batch_lines += 1;
             if batch_lines == 256 || n + 1 == lines_total {
                 let mut all = filled.lock().expect("stats lock");
                 for (total, part) in all.rows.iter_mut().zip(&mut batch) {
                     total.merge(std::mem::take(part));
+                }
+                for (curve, growth) in all.heaps.iter_mut().zip(&growth) {
+                    *curve = growth.curve();
                 }
                 all.lines_done += batch_lines;
                 progress.advance(batch_lines as u64);
@@ -98,5 +111,8 @@ mod tests {
         assert_eq!(row.lengths[1], 1000 + 90);
         assert_eq!(row.lengths[2], 1000 + 900);
         assert!((row.chars_per_token() - (6000.0 + 2890.0) / 4000.0).abs() < 1e-9);
+        // Types: a, bb, ccc and the 1000 numbers.
+        assert_eq!(stats.heaps[0].points.last(), Some(&(4000, 1003)));
+        assert!(stats.heaps[0].fit().is_some());
     }
 }

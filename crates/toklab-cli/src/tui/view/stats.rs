@@ -1,19 +1,22 @@
 //! The statistics view: per tokenizer, tokens on this line and in the whole file, characters
-//! per token, and as pictures the comparison between tokenizers, the selected row's token
-//! lengths and its tokens per line over the file.
+//! per token, the Heaps' law exponent β, and as pictures the comparison between
+//! tokenizers, the selected row's token lengths, its tokens per line over the file and every
+//! row's vocabulary growth on log-log axes.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::symbols::Marker;
 use ratatui::text::Line;
 use ratatui::widgets::{
-    Bar, BarChart, BarGroup, Block, Borders, Cell, Gauge, Paragraph, Row, Sparkline, Table,
+    Axis, Bar, BarChart, BarGroup, Block, Borders, Cell, Chart, Dataset, Gauge, GraphType,
+    Paragraph, Row, Sparkline, Table,
 };
 
 use crate::tui::app::Context;
 use crate::tui::app::panes::StatsPane;
 use crate::tui::app::stats::FileStats;
 use crate::tui::theme::Theme;
-use toklab::analysis::{LENGTH_BUCKETS, TokenStats};
+use toklab::analysis::{HeapsCurve, LENGTH_BUCKETS, TokenStats};
 
 /// Draws the statistics pane: the figures table, its progress, the bar charts and sparkline.
 pub fn draw(frame: &mut Frame, area: Rect, pane: &StatsPane, cx: &Context, theme: &Theme) {
@@ -60,7 +63,12 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &StatsPane, cx: &Context, theme
     }
     match right {
         Some(right) => {
-            if rest.height >= 3 {
+            if rest.height >= 9 {
+                let [spark, heaps] =
+                    Layout::vertical([Constraint::Length(3), Constraint::Min(6)]).areas(rest);
+                draw_sparkline(frame, spark, cx, file.as_ref(), theme);
+                draw_heaps(frame, heaps, cx, file.as_ref(), theme);
+            } else if rest.height >= 3 {
                 draw_sparkline(frame, rest, cx, file.as_ref(), theme);
             }
             draw_bars(frame, right, cx, file.as_ref(), theme);
@@ -90,6 +98,7 @@ fn draw_table(
         .map(|(i, row)| {
             let line = TokenStats::of(cx.text(), &row.tokens);
             let whole = file_row(file, &row.setup.label);
+            let heaps = heaps_row(file, &row.setup.label);
             let cells = vec![
                 Cell::from(row.setup.label.clone()),
                 Cell::from(line.tokens.to_string()),
@@ -97,6 +106,11 @@ fn draw_table(
                 Cell::from(whole.map_or("…".into(), |w| w.tokens.to_string())),
                 Cell::from(whole.map_or("…".into(), |w| format!("{:.2}", w.chars_per_token()))),
                 Cell::from(whole.map_or("…".into(), |w| format!("{:.1}", w.tokens_per_text()))),
+                Cell::from(
+                    heaps
+                        .and_then(|c| c.fit())
+                        .map_or("…".into(), |f| format!("{:.3}", f.beta)),
+                ),
             ];
             let r = Row::new(cells);
             if i == cx.rows.selected {
@@ -113,6 +127,7 @@ fn draw_table(
         "file",
         "chars/tok",
         "per line",
+        "β",
     ])
     .style(theme.title);
     let widths = [
@@ -122,9 +137,10 @@ fn draw_table(
         Constraint::Length(10),
         Constraint::Length(9),
         Constraint::Length(8),
+        Constraint::Length(6),
     ];
     frame.render_widget(
-        Table::new(rows, widths).header(header).column_spacing(2),
+        Table::new(rows, widths).header(header).column_spacing(1),
         area,
     );
 }
@@ -135,6 +151,118 @@ fn file_row<'a>(file: Option<&'a FileStats>, label: &str) -> Option<&'a TokenSta
         .iter()
         .position(|l| l == label)
         .and_then(|i| file.rows.get(i))
+}
+
+fn heaps_row<'a>(file: Option<&'a FileStats>, label: &str) -> Option<&'a HeapsCurve> {
+    let file = file?;
+    file.labels
+        .iter()
+        .position(|l| l == label)
+        .and_then(|i| file.heaps.get(i))
+}
+
+/// One row's curve in the Heaps' law chart: its name with the fit, its (log10 N, log10 |V|)
+/// points, and whether it is the selected row.
+struct Growth {
+    name: String,
+    points: Vec<(f64, f64)>,
+    selected: bool,
+}
+
+/// Every row's types against its tokens on log-log axes (decades of ten), named with the
+/// fitted k and β; the selected row drawn in the bar colour, the others dimmed.
+fn draw_heaps(
+    frame: &mut Frame,
+    area: Rect,
+    cx: &Context,
+    file: Option<&FileStats>,
+    theme: &Theme,
+) {
+    let series: Vec<Growth> = cx
+        .rows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, row)| {
+            let curve = heaps_row(file, &row.setup.label)?;
+            if curve.points.is_empty() {
+                return None;
+            }
+            let name = match curve.fit() {
+                Some(f) => format!("{} k={:.1} β={:.2}", row.setup.label, f.k, f.beta),
+                None => row.setup.label.clone(),
+            };
+            let points = curve
+                .points
+                .iter()
+                .map(|&(n, v)| ((n as f64).log10(), (v as f64).log10()))
+                .collect();
+            Some(Growth {
+                name,
+                points,
+                selected: i == cx.rows.selected,
+            })
+        })
+        .collect();
+    // The fits go in the title: a chart legend hides itself in a short pane.
+    let fits: Vec<&str> = series.iter().map(|s| s.name.as_str()).collect();
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .border_style(theme.border)
+        .title(Line::styled(
+            format!(" Heaps' law |V| = k·N^β, log-log: {} ", fits.join(" · ")),
+            theme.dim,
+        ));
+    if series.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Line::styled("computing…", theme.dim)).block(block),
+            area,
+        );
+        return;
+    }
+    let top = |axis: fn(&(f64, f64)) -> f64| {
+        series
+            .iter()
+            .flat_map(|s| s.points.iter().map(axis))
+            .fold(1.0_f64, f64::max)
+            .ceil()
+    };
+    let (max_x, max_y) = (top(|p| p.0), top(|p| p.1));
+    let decades = |max: f64| -> Vec<Line> {
+        (0..=max as u32)
+            .map(|e| Line::from(format!("1e{e}")))
+            .collect()
+    };
+    let datasets: Vec<Dataset> = series
+        .iter()
+        .map(|growth| {
+            Dataset::default()
+                .name(growth.name.clone())
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(if growth.selected {
+                    theme.bar
+                } else {
+                    theme.dim
+                })
+                .data(&growth.points)
+        })
+        .collect();
+    let chart = Chart::new(datasets)
+        .block(block)
+        .hidden_legend_constraints((Constraint::Ratio(2, 3), Constraint::Ratio(1, 1)))
+        .x_axis(
+            Axis::default()
+                .title(Line::styled("tokens", theme.dim))
+                .bounds([0.0, max_x])
+                .labels(decades(max_x)),
+        )
+        .y_axis(
+            Axis::default()
+                .title(Line::styled("types", theme.dim))
+                .bounds([0.0, max_y])
+                .labels(decades(max_y)),
+        );
+    frame.render_widget(chart, area);
 }
 
 /// The comparison between tokenizers and the selected row's token lengths, side by side.

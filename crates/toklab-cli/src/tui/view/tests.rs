@@ -459,6 +459,56 @@ fn a_trace_line_wider_than_the_pane_is_shown_whole_below() {
 }
 
 #[test]
+fn stats_view_plots_vocabulary_growth_with_its_fit() {
+    let text: String = (0..300)
+        .map(|i| format!("word{} and more words\n", i % 120))
+        .collect();
+    let mut app = app(&text, &[("ws", "ws"), ("gpt2", "pretok:gpt2")]);
+    app.apply(Action::ShowView(View::Stats));
+    while app.busy() {
+        app.tick();
+    }
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 120, 40));
+    assert!(
+        screen.contains("Heaps' law |V| = k·N^β, log-log: ws k="),
+        "{screen}"
+    );
+    assert!(screen.contains("1e3"), "decade labels: {screen}");
+    // The title names each row with its fit, and the table has the row's β.
+    assert!(screen.contains("· gpt2 k="), "{screen}");
+    assert!(screen.contains(" β "), "{screen}");
+}
+
+#[test]
+fn ptb_and_sentence_rows_load_in_the_workbench() {
+    let mut app = app(
+        "Mr. Smith didn't go. He \"stayed.\"",
+        &[("ptb", "ptb"), ("sent", "sent:ptb"), ("alone", "sent")],
+    );
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 80, 20));
+    // Rows show the text with dropped spaces as `·`; ptb's own splits (did|n't, go|.) are
+    // token colours, counted in the status line.
+    assert!(
+        screen.contains("ptb    Mr.·Smith·didn't·go.·He·\"stayed.\""),
+        "{screen}"
+    );
+    assert!(screen.contains("ptb · 10 tokens"), "{screen}");
+    // sent:ptb marks the end of the first sentence (after `go.`, not after `Mr.`); `sent`
+    // alone has the two sentences as its tokens.
+    assert!(
+        screen.contains("sent   Mr.·Smith·didn't·go.¶He"),
+        "{screen}"
+    );
+    assert!(screen.contains("alone 2"), "{screen}");
+    app.apply(Action::ShowView(View::Trace));
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 100, 40));
+    assert!(
+        screen.contains("rule clitic 'll 're 've n't  ×1"),
+        "{screen}"
+    );
+}
+
+#[test]
 fn one_row_and_one_token_are_counted_in_the_singular() {
     let mut app = app("word", &[("ws", "ws")]);
     let buffer = render_to_buffer(&mut app, &Theme::dark(), 80, 20);

@@ -1,0 +1,50 @@
+//! `toklab detokenize` and the Heaps' law table of `toklab compare`.
+
+use crate::common;
+
+#[test]
+fn ptb_detokenizes_each_line() {
+    let out = common::stdout_of(
+        &["detokenize", "--with", "ptb"],
+        "`` Do n't , '' she said ( twice ) .\nI ca n't .\n",
+    );
+    assert_eq!(out, "\"Don't,\" she said (twice).\nI can't.\n");
+}
+
+#[test]
+fn a_kind_without_a_detokenizer_is_an_error_naming_the_line() {
+    let output = common::run(&["detokenize", "--with", "ws"], b"a b\n");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("line 1") && stderr.contains("no detokenizer"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn tokenize_then_detokenize_gives_the_text_back() {
+    let text = "\"Hello,\" he said. It's (almost) 5 o'clock--isn't it?\n";
+    let tokens = common::stdout_of(&["tokenize", "--with", "ptb"], text);
+    let back = common::stdout_of(&["detokenize", "--with", "ptb"], &tokens);
+    assert_eq!(back, text);
+}
+
+#[test]
+fn compare_prints_a_heaps_table() {
+    let input: String = (0..50)
+        .map(|i| format!("w{} the cat sat.\n", i % 20))
+        .collect();
+    let out = common::stdout_of(&["compare", "--with", "ws", "--with", "ptb"], &input);
+    assert!(out.contains("Heaps' law |V| = k·N^β"), "{out}");
+    let ws = out
+        .lines()
+        .skip_while(|l| !l.starts_with("Heaps' law"))
+        .find(|l| l.trim_start().starts_with("ws "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let fields: Vec<&str> = ws.split_whitespace().collect();
+    // ws: 4 tokens a line; types w0..w19, the, cat, sat.
+    assert_eq!(&fields[1..3], ["200", "23"], "{ws}");
+    let beta: f64 = fields[4].parse().unwrap();
+    assert!(beta > 0.0 && beta < 1.0, "{ws}");
+}
