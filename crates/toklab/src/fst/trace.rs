@@ -4,7 +4,7 @@
 
 use super::runner::{Observer, Via};
 use crate::token::{Span, Tokenization};
-use crate::trace::{Role, TraceLine, quote};
+use crate::trace::{MAX_TRACE_LINES, Role, TraceLine, omitted_line, quote};
 
 /// One step of the automaton. Positions are byte offsets into the text; states are the
 /// network's numbers (the start is 1), the same for both representations.
@@ -97,27 +97,42 @@ pub struct FstTrace {
     pub steps: Vec<FstStep>,
     /// The tokenization those steps produced.
     pub tokens: Tokenization,
+    /// Steps taken after the first [`MAX_TRACE_LINES`], counted but not kept.
+    pub omitted_steps: usize,
 }
 
-/// The observer that records the steps.
+/// The observer that records the steps: the first [`MAX_TRACE_LINES`] of them, then only
+/// their count, so explaining a long text takes memory for what is shown.
 #[derive(Default)]
 pub struct Recorder {
     /// The steps so far.
     pub steps: Vec<FstStep>,
+    /// Steps beyond the first [`MAX_TRACE_LINES`].
+    pub omitted: usize,
     /// Where the pending token starts, to tell a dropping deletion from one inside a token.
     token_start: usize,
 }
 
+impl Recorder {
+    fn push(&mut self, step: FstStep) {
+        if self.steps.len() < MAX_TRACE_LINES {
+            self.steps.push(step);
+        } else {
+            self.omitted += 1;
+        }
+    }
+}
+
 impl Observer for Recorder {
     fn remember(&mut self, at: usize, state: u32) {
-        self.steps.push(FstStep::Remember { at, state });
+        self.push(FstStep::Remember { at, state });
     }
     fn read(&mut self, span: Span, from: u32, to: u32, deletion: bool, via: Via) {
         let dropped = deletion && span.start == self.token_start;
         if dropped {
             self.token_start = span.end;
         }
-        self.steps.push(FstStep::Read {
+        self.push(FstStep::Read {
             span,
             from,
             to,
@@ -127,16 +142,16 @@ impl Observer for Recorder {
         });
     }
     fn no_edge(&mut self, span: Span, state: u32) {
-        self.steps.push(FstStep::NoEdge { span, state });
+        self.push(FstStep::NoEdge { span, state });
     }
     fn backtrack(&mut self, from: usize, to: usize, state: u32) {
-        self.steps.push(FstStep::Backtrack { from, to, state });
+        self.push(FstStep::Backtrack { from, to, state });
     }
     fn boundary(&mut self, at: usize, from: u32, to: u32, token: Option<Span>) {
         if token.is_some() {
             self.token_start = at;
         }
-        self.steps.push(FstStep::Boundary {
+        self.push(FstStep::Boundary {
             at,
             from,
             to,
@@ -145,17 +160,17 @@ impl Observer for Recorder {
     }
     fn forced(&mut self, token: Span, state: u32) {
         self.token_start = token.end;
-        self.steps.push(FstStep::Forced { token, state });
+        self.push(FstStep::Forced { token, state });
     }
     fn skip_deleted(&mut self, span: Span, state: u32) {
-        self.steps.push(FstStep::SkipDeleted { span, state });
+        self.push(FstStep::SkipDeleted { span, state });
     }
     fn text_end(&mut self, at: usize, token: Option<Span>) {
         self.token_start = at + 1;
-        self.steps.push(FstStep::TextEnd { at, token });
+        self.push(FstStep::TextEnd { at, token });
     }
     fn input_end(&mut self, at: usize, state: u32) {
-        self.steps.push(FstStep::InputEnd { at, state });
+        self.push(FstStep::InputEnd { at, state });
     }
 }
 
@@ -169,8 +184,8 @@ impl FstTrace {
         })
     }
 
-    /// How many characters were read in all (re-reads included): the work the O(n·m) bound is
-    /// about.
+    /// How many characters were read in all (re-reads included) in the steps kept: the work
+    /// the O(n·m) bound is about.
     pub fn reads(&self) -> usize {
         self.steps
             .iter()
@@ -181,7 +196,11 @@ impl FstTrace {
     /// The trace as display lines. Token-level events (boundaries, backtracks, forced tokens)
     /// are at depth 0, character steps at depth 1 beneath them.
     pub fn lines(&self, text: &str) -> Vec<TraceLine> {
-        self.steps.iter().map(|step| line(step, text)).collect()
+        let mut lines: Vec<TraceLine> = self.steps.iter().map(|step| line(step, text)).collect();
+        if self.omitted_steps > 0 {
+            lines.push(omitted_line(self.omitted_steps));
+        }
+        lines
     }
 }
 

@@ -34,17 +34,41 @@ pub struct Trace {
     merges: Vec<WordSteps>,
 }
 
+/// The most lines (and merge words) a trace keeps. A trace line costs a few hundred bytes and
+/// engines take one or more per character, so an unbounded trace of a 1 MB line took gigabytes;
+/// nobody reads past the first tens of thousands of lines, and the marker says what was left.
+pub const MAX_TRACE_LINES: usize = 50_000;
+
+/// Keeps the first [`MAX_TRACE_LINES`] of `lines`; the rest become one line saying how many
+/// there were.
+pub fn cap_lines(lines: &mut Vec<TraceLine>) {
+    if lines.len() > MAX_TRACE_LINES + 1 {
+        let more = lines.len() - MAX_TRACE_LINES;
+        lines.truncate(MAX_TRACE_LINES);
+        lines.shrink_to_fit();
+        lines.push(omitted_line(more));
+    }
+}
+
+/// The line that ends a capped trace: `… N more trace lines not kept`.
+pub fn omitted_line(more: usize) -> TraceLine {
+    TraceLine::new(0, None).part(
+        Role::Detail,
+        format!("… {more} more trace lines not kept (a trace keeps the first {MAX_TRACE_LINES})"),
+    )
+}
+
 impl Trace {
-    /// A trace of display lines only.
+    /// A trace of display lines only (at most [`MAX_TRACE_LINES`] of them kept).
     pub fn new(lines: Vec<TraceLine>) -> Trace {
-        Trace {
-            lines,
-            merges: Vec::new(),
-        }
+        Trace::with_merges(lines, Vec::new())
     }
 
-    /// A trace whose words also carry merge steps, for views that replay them.
-    pub fn with_merges(lines: Vec<TraceLine>, merges: Vec<WordSteps>) -> Trace {
+    /// A trace whose words also carry merge steps, for views that replay them; at most
+    /// [`MAX_TRACE_LINES`] lines and words are kept.
+    pub fn with_merges(mut lines: Vec<TraceLine>, mut merges: Vec<WordSteps>) -> Trace {
+        cap_lines(&mut lines);
+        merges.truncate(MAX_TRACE_LINES);
         Trace { lines, merges }
     }
 
@@ -165,5 +189,17 @@ mod tests {
         ]);
         assert_eq!(trace.to_text(), "word «a\\tb»\n  step\n");
         assert!(trace.merge_words().is_empty());
+    }
+
+    #[test]
+    fn a_long_trace_keeps_its_start_and_says_how_much_more() {
+        let line = |i: usize| TraceLine::new(0, None).part(Role::Plain, i.to_string());
+        let trace = Trace::new((0..MAX_TRACE_LINES + 10).map(line).collect());
+        assert_eq!(trace.lines().len(), MAX_TRACE_LINES + 1);
+        assert_eq!(trace.lines()[MAX_TRACE_LINES - 1], line(MAX_TRACE_LINES - 1));
+        let last = trace.to_text().lines().last().unwrap().to_string();
+        assert!(last.starts_with("… 10 more trace lines not kept"), "{last}");
+        let exact = Trace::new((0..=MAX_TRACE_LINES).map(line).collect());
+        assert_eq!(exact.lines().len(), MAX_TRACE_LINES + 1, "one over is kept whole");
     }
 }
