@@ -26,6 +26,8 @@ fn explain_keeps_a_bounded_trace_of_a_long_line() {
         "ws",
         "pretok:gpt2",
         "wordpiece:samples/bpe/sample-wordpiece.txt",
+        "maxmatch:samples/maxmatch/zh-words.txt",
+        "words",
     ] {
         let tokenizer = toklab::load_in(spec, root()).unwrap();
         let trace = tokenizer.explain(&text);
@@ -36,6 +38,13 @@ fn explain_keeps_a_bounded_trace_of_a_long_line() {
             "{spec}: {last}"
         );
     }
+    // BPE keeps its first pieces (a few lines each) and counts the rest.
+    let bpe = toklab::load_in("bpe:samples/bpe/gpt2", root()).unwrap();
+    let trace = bpe.explain(&text);
+    assert!(trace.lines().len() <= MAX_TRACE_LINES + 1);
+    assert!(trace.merge_words().len() <= MAX_TRACE_LINES);
+    let last = trace.to_text().lines().last().unwrap().to_string();
+    assert!(last.contains("more pieces not kept"), "bpe: {last}");
     // A short text's trace is whole: no marker.
     let fst = toklab::load_in("fst:samples/fst/english.fst", root()).unwrap();
     assert!(!fst.explain("Hello world.").to_text().contains("not kept"));
@@ -108,10 +117,7 @@ fn a_sparse_network_gets_no_matrix() {
         assert_eq!(Repr::for_network(&sample.network), Repr::Matrix, "{name}");
     }
     // A small table is always fine, however sparse.
-    assert_eq!(
-        Repr::for_network(&sparse_network(300, 200)),
-        Repr::Matrix
-    );
+    assert_eq!(Repr::for_network(&sparse_network(300, 200)), Repr::Matrix);
 }
 
 /// Item 10: a gzip bomb is refused once it inflates past what its header can justify, with

@@ -182,7 +182,10 @@ fn gunzip<'a>(path: &Path, data: &'a [u8]) -> Result<std::borrow::Cow<'a, [u8]>>
 fn inflate_limit(head: &[u8]) -> (u64, String) {
     let fallback = (
         MAX_INFLATED.max(HEAD_BYTES),
-        format!("the {} MiB toklab inflates a compressed network to", MAX_INFLATED >> 20),
+        format!(
+            "the {} MiB toklab inflates a compressed network to",
+            MAX_INFLATED >> 20
+        ),
     );
     if !head.starts_with(b"##foma-net") {
         return fallback;
@@ -318,12 +321,13 @@ pub const KIND: Kind = Kind::new(
 
 /// Loads `fst:FILE[?repr=matrix|da]`.
 pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
-    let repr = match spec.take_option("repr") {
-        None => None,
-        Some(name) => Some(Repr::parse(&name).ok_or_else(|| {
-            spec.bad(format!("option `repr` is `matrix` or `da`, not `{name}`"))
-        })?),
-    };
+    let repr =
+        match spec.take_option("repr") {
+            None => None,
+            Some(name) => Some(Repr::parse(&name).ok_or_else(|| {
+                spec.bad(format!("option `repr` is `matrix` or `da`, not `{name}`"))
+            })?),
+        };
     spec.finish(&["repr"])?;
     if spec.arg.is_empty() {
         return Err(spec.bad("`fst:` needs a file: fst:FILE[?repr=matrix|da]"));

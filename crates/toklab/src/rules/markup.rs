@@ -95,7 +95,10 @@ impl Run<'_> {
             // the longest headword can be one, so a long run starts there: each try hashes a
             // string no longer than a headword, and a run costs its length, not its square.
             let longest = res.markup_elements.iter().map(|(e, _)| e.chars().count());
-            if let Some((cut, _)) = shortened.char_indices().nth(longest.max().unwrap_or(0).max(1)) {
+            if let Some((cut, _)) = shortened
+                .char_indices()
+                .nth(longest.max().unwrap_or(0).max(1))
+            {
                 shortened.truncate(cut);
             }
             while !res.markup.contains_key(&shortened) {

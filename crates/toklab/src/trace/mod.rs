@@ -52,10 +52,52 @@ pub fn cap_lines(lines: &mut Vec<TraceLine>) {
 
 /// The line that ends a capped trace: `… N more trace lines not kept`.
 pub fn omitted_line(more: usize) -> TraceLine {
+    omitted_items(more, "trace lines")
+}
+
+/// The line that ends a trace capped by items of its own (`… N more pieces not kept`).
+pub fn omitted_items(more: usize, what: &str) -> TraceLine {
     TraceLine::new(0, None).part(
         Role::Detail,
-        format!("… {more} more trace lines not kept (a trace keeps the first {MAX_TRACE_LINES})"),
+        format!("… {more} more {what} not kept (a trace keeps the first {MAX_TRACE_LINES} lines)"),
     )
+}
+
+/// Trace lines collected up to [`MAX_TRACE_LINES`]: lines past the cap are counted, not
+/// built, so an engine's `explain` takes memory for what is kept, whatever the text's length.
+#[derive(Debug, Default)]
+pub struct LineBudget {
+    lines: Vec<TraceLine>,
+    omitted: usize,
+}
+
+impl LineBudget {
+    /// Adds the line `make` builds, or counts it when the budget is spent.
+    pub fn push_with(&mut self, make: impl FnOnce() -> TraceLine) {
+        if self.is_full() {
+            self.omitted += 1;
+        } else {
+            self.lines.push(make());
+        }
+    }
+
+    /// Counts `count` lines not built (an engine that skips whole items past the cap).
+    pub fn omit(&mut self, count: usize) {
+        self.omitted += count;
+    }
+
+    /// Whether no more lines are kept.
+    pub fn is_full(&self) -> bool {
+        self.lines.len() >= MAX_TRACE_LINES
+    }
+
+    /// The lines kept, ending with the `… N more` line when some were not.
+    pub fn into_lines(mut self) -> Vec<TraceLine> {
+        if self.omitted > 0 {
+            self.lines.push(omitted_line(self.omitted));
+        }
+        self.lines
+    }
 }
 
 impl Trace {
@@ -196,10 +238,17 @@ mod tests {
         let line = |i: usize| TraceLine::new(0, None).part(Role::Plain, i.to_string());
         let trace = Trace::new((0..MAX_TRACE_LINES + 10).map(line).collect());
         assert_eq!(trace.lines().len(), MAX_TRACE_LINES + 1);
-        assert_eq!(trace.lines()[MAX_TRACE_LINES - 1], line(MAX_TRACE_LINES - 1));
+        assert_eq!(
+            trace.lines()[MAX_TRACE_LINES - 1],
+            line(MAX_TRACE_LINES - 1)
+        );
         let last = trace.to_text().lines().last().unwrap().to_string();
         assert!(last.starts_with("… 10 more trace lines not kept"), "{last}");
         let exact = Trace::new((0..=MAX_TRACE_LINES).map(line).collect());
-        assert_eq!(exact.lines().len(), MAX_TRACE_LINES + 1, "one over is kept whole");
+        assert_eq!(
+            exact.lines().len(),
+            MAX_TRACE_LINES + 1,
+            "one over is kept whole"
+        );
     }
 }

@@ -120,7 +120,10 @@ mod tests {
     use super::*;
 
     fn chars(s: &str) -> Vec<u32> {
-        s.chars().filter(|c| !c.is_whitespace()).map(u32::from).collect()
+        s.chars()
+            .filter(|c| !c.is_whitespace())
+            .map(u32::from)
+            .collect()
     }
 
     #[test]
@@ -154,6 +157,9 @@ mod tests {
         assert!(p.after.iter().all(|&x| x <= t.len()));
         assert!(p.edits >= 3000);
         let short = place(&chars("ab"), &chars("axb"));
-        assert_eq!((short.before, short.after, short.edits), (vec![0, 2], vec![1, 3], 1));
+        assert_eq!(
+            (short.before, short.after, short.edits),
+            (vec![0, 2], vec![1, 3], 1)
+        );
     }
 }

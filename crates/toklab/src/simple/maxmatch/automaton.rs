@@ -116,7 +116,10 @@ mod tests {
 
     #[test]
     fn longest_word_ending_at_each_point() {
-        assert_eq!(longest(&["he", "she", "hers"], "ushers"), [0, 0, 0, 3, 0, 4]);
+        assert_eq!(
+            longest(&["he", "she", "hers"], "ushers"),
+            [0, 0, 0, 3, 0, 4]
+        );
         assert_eq!(longest(&["a", "aa", "aaa"], "aaaa"), [1, 2, 3, 3]);
         // A word found through a failure link: "bc" inside "abcd" with "abx" in the trie.
         assert_eq!(longest(&["abx", "bc"], "abcd"), [0, 0, 2, 0]);

@@ -269,24 +269,24 @@ impl MaxMatchTrace {
                 .collect::<Vec<_>>()
                 .join(" | ")
         };
-        let mut lines = Vec::new();
+        let mut lines = crate::trace::LineBudget::default();
         let mut next_ambiguous = self.ambiguous.iter().peekable();
         for p in self.chosen() {
             while let Some(a) = next_ambiguous.peek()
                 && a.start <= p.span.start
             {
-                lines.push(
+                lines.push_with(|| {
                     TraceLine::new(0, Some(**a))
                         .part(Role::Backtrack, "ambiguous ")
                         .part(Role::Token, quote(a.slice(text)))
                         .part(Role::Detail, "  fwd: ")
                         .part(Role::Plain, show(&self.forward, **a))
                         .part(Role::Detail, "   bwd: ")
-                        .part(Role::Plain, show(&self.backward, **a)),
-                );
+                        .part(Role::Plain, show(&self.backward, **a))
+                });
                 next_ambiguous.next();
             }
-            lines.push(
+            lines.push_with(|| {
                 TraceLine::new(1, Some(p.span))
                     .part(Role::Label, format!("{} ", self.direction.name()))
                     .part(Role::Token, quote(p.span.slice(text)))
@@ -297,10 +297,10 @@ impl MaxMatchTrace {
                         } else {
                             "  not in dictionary: one character"
                         },
-                    ),
-            );
+                    )
+            });
         }
-        lines
+        lines.into_lines()
     }
 }
 
