@@ -11,16 +11,39 @@ use super::alphabet::{BOUNDARY, Sym};
 use super::network::{EdgeKind, Network};
 use super::runner::{DELETES, LEADS_TO_BOUNDARY, STATE, Transitions};
 
-/// Why a network has no matrix form: its table would have more cells than a state offset can
-/// address. The message points to the double array, which has no such limit.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{rows} states × {width} symbols is too large for a matrix; use ?repr=da")]
+/// Why a network gets no matrix: its table would have more cells than a state offset can
+/// address, or far more than its edges justify (a sparse network with a large alphabet: 16,500
+/// states × 65,000 symbols is 4 GiB of cells for a few hundred thousand edges). The message
+/// points to the double array, whose memory follows the edges.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatrixTooLarge {
     /// Rows the table would need (states plus the dead row).
     pub rows: usize,
     /// Columns per row (symbols of the alphabet).
     pub width: usize,
+    /// The network's edges: what the cells would hold.
+    pub edges: usize,
 }
+
+impl std::fmt::Display for MatrixTooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mib = (self.rows as u128 * self.width as u128 * 4) >> 20;
+        write!(
+            f,
+            "{} states × {} symbols would make a matrix of {mib} MiB for {} edges, too large; use ?repr=da",
+            self.rows, self.width, self.edges
+        )
+    }
+}
+
+impl std::error::Error for MatrixTooLarge {}
+
+/// A table this small is always fine (16 MiB), however sparse.
+const FREE_CELLS: usize = 1 << 22;
+
+/// Beyond [`FREE_CELLS`], cells per edge (or state) a matrix may spend: denser networks get
+/// the one-read-per-character table, sparser ones would waste the memory.
+const CELLS_PER_EDGE: usize = 256;
 
 impl From<MatrixTooLarge> for crate::Error {
     fn from(error: MatrixTooLarge) -> Self {
@@ -39,14 +62,13 @@ pub struct Matrix {
 }
 
 impl Matrix {
-    /// Fills the table from a network; an error if the table would not be addressable (more
-    /// than 2^30 cells: a double array is the form for such networks).
+    /// Fills the table from a network; an error, before allocating, if the table would not
+    /// be addressable (more than 2^30 cells) or would be far larger than the network's edges
+    /// justify (see [`Matrix::fits`]): a double array is the form for such networks.
     pub fn build(network: &Network) -> Result<Matrix, MatrixTooLarge> {
+        Matrix::fits(network)?;
         let width = network.alphabet.symbol_count();
         let rows = network.state_count() as usize + 1;
-        if rows.saturating_mul(width) > STATE as usize {
-            return Err(MatrixTooLarge { rows, width });
-        }
         let entry = |state: u32| -> u32 {
             let flag = if network.boundary(state).is_some() {
                 LEADS_TO_BOUNDARY
@@ -71,6 +93,20 @@ impl Matrix {
             cells,
             start: entry(network.start),
         })
+    }
+
+    /// Whether the network's matrix is worth building: addressable, and either small or with
+    /// at most [`CELLS_PER_EDGE`] cells per edge and state.
+    pub fn fits(network: &Network) -> Result<(), MatrixTooLarge> {
+        let width = network.alphabet.symbol_count();
+        let rows = network.state_count() as usize + 1;
+        let edges = network.edge_count();
+        let cells = rows.saturating_mul(width);
+        let justified = FREE_CELLS.max(CELLS_PER_EDGE.saturating_mul(edges + rows));
+        if cells > STATE as usize || cells > justified {
+            return Err(MatrixTooLarge { rows, width, edges });
+        }
+        Ok(())
     }
 
     /// Bytes the table occupies.

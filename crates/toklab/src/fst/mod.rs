@@ -61,6 +61,17 @@ impl Repr {
         }
     }
 
+    /// The representation for a network when the spec names none: the matrix (the faster)
+    /// when its table is justified by the network's edges, else the double array, whose
+    /// memory follows the edges whatever the alphabet.
+    pub fn for_network(network: &Network) -> Repr {
+        if Matrix::fits(network).is_ok() {
+            Repr::Matrix
+        } else {
+            Repr::DoubleArray
+        }
+    }
+
     /// The `repr=` spelling, for names and messages.
     pub fn name(self) -> &'static str {
         match self {
@@ -123,25 +134,85 @@ impl Model {
     }
 }
 
-/// The bytes, decompressed if they are gzip.
+/// How much of a compressed file is inflated before its contents say how large they may be:
+/// enough for foma's header lines.
+const HEAD_BYTES: u64 = 64 << 10;
+
+/// The most a compressed file of a format without size counts may inflate to.
+const MAX_INFLATED: u64 = 256 << 20;
+
+/// In foma's format: bytes allowed per arc or state line, and for the alphabet.
+const FOMA_LINE_BYTES: u64 = 48;
+const FOMA_SIGMA_BYTES: u64 = 16 << 20;
+
+/// The bytes, decompressed if they are gzip — never beyond what the contents justify, so a
+/// gzip bomb is refused after its first bytes rather than after filling the memory.
 fn gunzip<'a>(path: &Path, data: &'a [u8]) -> Result<std::borrow::Cow<'a, [u8]>> {
     if !data.starts_with(&[0x1f, 0x8b]) {
         return Ok(std::borrow::Cow::Borrowed(data));
     }
+    let mut decoder = flate2::read::MultiGzDecoder::new(data);
     let mut out = Vec::new();
-    flate2::read::MultiGzDecoder::new(data)
+    let corrupt = |e: std::io::Error, len: usize| {
+        Error::format(
+            path,
+            None,
+            format!("corrupt or truncated gzip data ({e}) after {len} bytes"),
+        )
+    };
+    (&mut decoder)
+        .take(HEAD_BYTES)
         .read_to_end(&mut out)
-        .map_err(|e| {
-            Error::format(
-                path,
-                None,
-                format!(
-                    "corrupt or truncated gzip data ({e}) after {} bytes",
-                    out.len()
-                ),
-            )
-        })?;
+        .map_err(|e| corrupt(e, out.len()))?;
+    let (limit, why) = inflate_limit(&out);
+    (&mut decoder)
+        .take(limit + 1 - out.len() as u64)
+        .read_to_end(&mut out)
+        .map_err(|e| corrupt(e, out.len()))?;
+    if out.len() as u64 > limit {
+        return Err(Error::format(
+            path,
+            None,
+            format!(
+                "decompresses to more than {limit} bytes, more than {why}: refused (a damaged file or a gzip bomb)"
+            ),
+        ));
+    }
     Ok(std::borrow::Cow::Owned(out))
+}
+
+/// How far a compressed file may inflate, judging by its first bytes, and why: foma's props
+/// line counts the arcs and states to come, so the file can be no longer than their lines
+/// and an alphabet.
+fn inflate_limit(head: &[u8]) -> (u64, String) {
+    let fallback = (
+        MAX_INFLATED.max(HEAD_BYTES),
+        format!(
+            "the {} MiB toklab inflates a compressed network to",
+            MAX_INFLATED >> 20
+        ),
+    );
+    if !head.starts_with(b"##foma-net") {
+        return fallback;
+    }
+    let Some(props) = head.split(|&b| b == b'\n').nth(2) else {
+        return fallback;
+    };
+    let counts: Vec<u64> = String::from_utf8_lossy(props)
+        .split_whitespace()
+        .take(3)
+        .map_while(|f| f.parse().ok())
+        .collect();
+    let [_, arcs, states] = counts[..] else {
+        return fallback;
+    };
+    let limit = FOMA_LINE_BYTES
+        .saturating_mul(arcs.saturating_add(states).saturating_add(4))
+        .saturating_add(FOMA_SIGMA_BYTES);
+    (
+        limit,
+        format!("its props line's {arcs} arcs and {states} states can take"),
+    )
 }
 
 /// The representation that runs.
@@ -209,6 +280,7 @@ impl FstTokenizer {
         FstTrace {
             steps: recorder.steps,
             tokens,
+            omitted_steps: recorder.omitted,
         }
     }
 
@@ -254,17 +326,20 @@ pub const KIND: Kind = Kind::new(
 
 /// Loads `fst:FILE[?repr=matrix|da]`.
 pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
-    let repr = match spec.take_option("repr") {
-        None => Repr::Matrix,
-        Some(name) => Repr::parse(&name)
-            .ok_or_else(|| spec.bad(format!("option `repr` is `matrix` or `da`, not `{name}`")))?,
-    };
+    let repr =
+        match spec.take_option("repr") {
+            None => None,
+            Some(name) => Some(Repr::parse(&name).ok_or_else(|| {
+                spec.bad(format!("option `repr` is `matrix` or `da`, not `{name}`"))
+            })?),
+        };
     spec.finish(&["repr"])?;
     if spec.arg.is_empty() {
         return Err(spec.bad("`fst:` needs a file: fst:FILE[?repr=matrix|da]"));
     }
     let path = spec.path();
     let model = Model::open(&path)?;
+    let repr = repr.unwrap_or_else(|| Repr::for_network(&model.network));
     Ok(Box::new(FstTokenizer::from_model(
         model,
         repr,

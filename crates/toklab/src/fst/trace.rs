@@ -4,7 +4,7 @@
 
 use super::runner::Via;
 use crate::token::{Span, Tokenization};
-use crate::trace::{Observer, Role, TraceLine, quote};
+use crate::trace::{MAX_TRACE_LINES, Observer, Role, TraceLine, omitted_line, quote};
 
 /// One step of the automaton. Positions are byte offsets into the text; states are the
 /// network's numbers (the start is 1), the same for both representations.
@@ -97,18 +97,27 @@ pub struct FstTrace {
     pub steps: Vec<FstStep>,
     /// The tokenization those steps produced.
     pub tokens: Tokenization,
+    /// Steps taken after the first [`MAX_TRACE_LINES`], counted but not kept.
+    pub omitted_steps: usize,
 }
 
-/// The observer that records the steps.
+/// The observer that records the steps: the first [`MAX_TRACE_LINES`] of them, then only
+/// their count, so explaining a long text takes memory for what is shown.
 #[derive(Default)]
 pub struct Recorder {
     /// The steps so far.
     pub steps: Vec<FstStep>,
+    /// Steps beyond the first [`MAX_TRACE_LINES`].
+    pub omitted: usize,
 }
 
 impl Observer<FstStep> for Recorder {
     fn observe(&mut self, step: FstStep) {
-        self.steps.push(step);
+        if self.steps.len() < MAX_TRACE_LINES {
+            self.steps.push(step);
+        } else {
+            self.omitted += 1;
+        }
     }
 }
 
@@ -122,8 +131,8 @@ impl FstTrace {
         })
     }
 
-    /// How many characters were read in all (re-reads included): the work the O(n·m) bound is
-    /// about.
+    /// How many characters were read in all (re-reads included) in the steps kept: the work
+    /// the O(n·m) bound is about.
     pub fn reads(&self) -> usize {
         self.steps
             .iter()
@@ -134,7 +143,11 @@ impl FstTrace {
     /// The trace as display lines. Token-level events (boundaries, backtracks, forced tokens)
     /// are at depth 0, character steps at depth 1 beneath them.
     pub fn lines(&self, text: &str) -> Vec<TraceLine> {
-        self.steps.iter().map(|step| line(step, text)).collect()
+        let mut lines: Vec<TraceLine> = self.steps.iter().map(|step| line(step, text)).collect();
+        if self.omitted_steps > 0 {
+            lines.push(omitted_line(self.omitted_steps));
+        }
+        lines
     }
 }
 

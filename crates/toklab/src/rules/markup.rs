@@ -89,10 +89,19 @@ impl Run<'_> {
         let lc_token = token.to_lowercase();
         let mut shortened = lc_token.clone();
         let first = token.chars().next()?;
-        if token.chars().all(|c| c == first) {
+        if token.chars().all(|c| c == first) && token.chars().nth(1).is_some() {
             // A run of one character falls back to shorter runs. (utoken loops forever on
-            // `@@`, which has no entry; here it simply gets no mark-up.)
-            while token.chars().count() >= 2 && !res.markup.contains_key(&shortened) {
+            // `@@`, which has no entry; here it simply gets no mark-up.) No prefix longer than
+            // the longest headword can be one, so a long run starts there: each try hashes a
+            // string no longer than a headword, and a run costs its length, not its square.
+            let longest = res.markup_elements.iter().map(|(e, _)| e.chars().count());
+            if let Some((cut, _)) = shortened
+                .char_indices()
+                .nth(longest.max().unwrap_or(0).max(1))
+            {
+                shortened.truncate(cut);
+            }
+            while !res.markup.contains_key(&shortened) {
                 shortened.pop();
                 if shortened.is_empty() {
                     return None;

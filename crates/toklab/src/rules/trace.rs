@@ -7,6 +7,9 @@ use super::split::{Event, EventKind, Tok};
 use crate::token::{SourceLoc, Span};
 use crate::trace::{Role, TraceLine, quote};
 
+/// Characters of a segment a trace line shows whole (see `LineTrace::segment_text`).
+const SHOWN_CHARS: usize = 180;
+
 /// The trace of one text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleTrace {
@@ -47,8 +50,20 @@ impl LineTrace {
         )
     }
 
+    /// The segment's text for display: whole up to [`SHOWN_CHARS`], else its start and end
+    /// around a count of what is left out. The engine splits a long line into hundreds of
+    /// segments, each nearly the whole line: shown whole, a 100,000-character line of URLs
+    /// made a 48 MB trace, and the trace grew with the square of the line.
     fn segment_text(&self, a: u32, b: u32) -> String {
-        self.chars[a as usize..b as usize].iter().collect()
+        let chars = &self.chars[a as usize..b as usize];
+        if chars.len() <= SHOWN_CHARS {
+            return chars.iter().collect();
+        }
+        let (head, tail) = (SHOWN_CHARS * 2 / 3, SHOWN_CHARS / 3);
+        let mut text: String = chars[..head].iter().collect();
+        text.push_str(&format!(" …{} characters… ", chars.len() - head - tail));
+        text.extend(&chars[chars.len() - tail..]);
+        text
     }
 
     fn entry(&self, id: Option<u32>) -> Option<&SourceLoc> {

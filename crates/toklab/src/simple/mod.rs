@@ -104,9 +104,9 @@ pub enum MatchItem {
 impl MatchTrace {
     /// One trace line per match or gap, quoting its text.
     pub fn lines(&self, text: &str) -> Vec<TraceLine> {
-        self.items
-            .iter()
-            .map(|item| match *item {
+        let mut lines = crate::trace::LineBudget::default();
+        for item in &self.items {
+            lines.push_with(|| match *item {
                 MatchItem::Match { span, alternative } => TraceLine::new(0, Some(span))
                     .part(Role::Label, "match ")
                     .part(Role::Detail, format!("{:>9} ", span.to_string()))
@@ -117,8 +117,9 @@ impl MatchTrace {
                     .part(Role::Detail, format!("{:>9} ", span.to_string()))
                     .part(Role::Dropped, quote(span.slice(text)))
                     .part(Role::Detail, "  dropped"),
-            })
-            .collect()
+            });
+        }
+        lines.into_lines()
     }
 }
 

@@ -35,17 +35,83 @@ pub struct Trace {
     merges: Vec<WordSteps>,
 }
 
-impl Trace {
-    /// A trace of display lines only.
-    pub fn new(lines: Vec<TraceLine>) -> Trace {
-        Trace {
-            lines,
-            merges: Vec::new(),
+/// The most lines (and merge words) a trace keeps. A trace line costs a few hundred bytes and
+/// engines take one or more per character, so an unbounded trace of a 1 MB line took gigabytes;
+/// nobody reads past the first tens of thousands of lines, and the marker says what was left.
+pub const MAX_TRACE_LINES: usize = 50_000;
+
+/// Keeps the first [`MAX_TRACE_LINES`] of `lines`; the rest become one line saying how many
+/// there were.
+pub fn cap_lines(lines: &mut Vec<TraceLine>) {
+    if lines.len() > MAX_TRACE_LINES + 1 {
+        let more = lines.len() - MAX_TRACE_LINES;
+        lines.truncate(MAX_TRACE_LINES);
+        lines.shrink_to_fit();
+        lines.push(omitted_line(more));
+    }
+}
+
+/// The line that ends a capped trace: `… N more trace lines not kept`.
+pub fn omitted_line(more: usize) -> TraceLine {
+    omitted_items(more, "trace lines")
+}
+
+/// The line that ends a trace capped by items of its own (`… N more pieces not kept`).
+pub fn omitted_items(more: usize, what: &str) -> TraceLine {
+    TraceLine::new(0, None).part(
+        Role::Detail,
+        format!("… {more} more {what} not kept (a trace keeps the first {MAX_TRACE_LINES} lines)"),
+    )
+}
+
+/// Trace lines collected up to [`MAX_TRACE_LINES`]: lines past the cap are counted, not
+/// built, so an engine's `explain` takes memory for what is kept, whatever the text's length.
+#[derive(Debug, Default)]
+pub struct LineBudget {
+    lines: Vec<TraceLine>,
+    omitted: usize,
+}
+
+impl LineBudget {
+    /// Adds the line `make` builds, or counts it when the budget is spent.
+    pub fn push_with(&mut self, make: impl FnOnce() -> TraceLine) {
+        if self.is_full() {
+            self.omitted += 1;
+        } else {
+            self.lines.push(make());
         }
     }
 
-    /// A trace whose words also carry merge steps, for views that replay them.
-    pub fn with_merges(lines: Vec<TraceLine>, merges: Vec<WordSteps>) -> Trace {
+    /// Counts `count` lines not built (an engine that skips whole items past the cap).
+    pub fn omit(&mut self, count: usize) {
+        self.omitted += count;
+    }
+
+    /// Whether no more lines are kept.
+    pub fn is_full(&self) -> bool {
+        self.lines.len() >= MAX_TRACE_LINES
+    }
+
+    /// The lines kept, ending with the `… N more` line when some were not.
+    pub fn into_lines(mut self) -> Vec<TraceLine> {
+        if self.omitted > 0 {
+            self.lines.push(omitted_line(self.omitted));
+        }
+        self.lines
+    }
+}
+
+impl Trace {
+    /// A trace of display lines only (at most [`MAX_TRACE_LINES`] of them kept).
+    pub fn new(lines: Vec<TraceLine>) -> Trace {
+        Trace::with_merges(lines, Vec::new())
+    }
+
+    /// A trace whose words also carry merge steps, for views that replay them; at most
+    /// [`MAX_TRACE_LINES`] lines and words are kept.
+    pub fn with_merges(mut lines: Vec<TraceLine>, mut merges: Vec<WordSteps>) -> Trace {
+        cap_lines(&mut lines);
+        merges.truncate(MAX_TRACE_LINES);
         Trace { lines, merges }
     }
 
@@ -166,5 +232,24 @@ mod tests {
         ]);
         assert_eq!(trace.to_text(), "word «a\\tb»\n  step\n");
         assert!(trace.merge_words().is_empty());
+    }
+
+    #[test]
+    fn a_long_trace_keeps_its_start_and_says_how_much_more() {
+        let line = |i: usize| TraceLine::new(0, None).part(Role::Plain, i.to_string());
+        let trace = Trace::new((0..MAX_TRACE_LINES + 10).map(line).collect());
+        assert_eq!(trace.lines().len(), MAX_TRACE_LINES + 1);
+        assert_eq!(
+            trace.lines()[MAX_TRACE_LINES - 1],
+            line(MAX_TRACE_LINES - 1)
+        );
+        let last = trace.to_text().lines().last().unwrap().to_string();
+        assert!(last.starts_with("… 10 more trace lines not kept"), "{last}");
+        let exact = Trace::new((0..=MAX_TRACE_LINES).map(line).collect());
+        assert_eq!(
+            exact.lines().len(),
+            MAX_TRACE_LINES + 1,
+            "one over is kept whole"
+        );
     }
 }

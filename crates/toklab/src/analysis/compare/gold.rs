@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::boundary::Skeleton;
-use crate::analysis::align::{self, Costs};
+use super::placement::{self, Placement};
 use crate::error::{Error, Result};
 use crate::token::{Span, Token, TokenKind, Tokenization};
 
@@ -278,22 +278,11 @@ pub fn project(text: &str, gold: &GoldText) -> Projection {
         owned.push(start..g.len());
     }
     // For each gold character: the text position before it and after it.
-    let (before, after, edits): (Vec<usize>, Vec<usize>, u64) = if g == t {
-        ((0..g.len()).collect(), (1..=g.len()).collect(), 0)
-    } else {
-        let alignment = align::align(&g, &t, Costs::LEVENSHTEIN);
-        let (mut before, mut after) = (vec![0; g.len()], vec![0; g.len()]);
-        let mut position = 0;
-        for pair in &alignment.pairs {
-            let next = position + usize::from(pair.b.is_some());
-            if let Some(i) = pair.a {
-                before[i] = position;
-                after[i] = next;
-            }
-            position = next;
-        }
-        (before, after, alignment.cost)
-    };
+    let Placement {
+        before,
+        after,
+        edits,
+    } = placement::place(&g, &t);
     let mut tokens = Vec::with_capacity(gold.tokens.len());
     let mut position = 0;
     for (form, range) in gold.tokens.iter().zip(owned) {

@@ -7,6 +7,7 @@
 mod boundary;
 mod gold;
 mod inline;
+mod placement;
 mod scores;
 mod summary;
 mod tokens;

@@ -6,14 +6,21 @@ use std::path::Path;
 
 use rustc_hash::FxHashSet;
 
+use super::automaton::Automaton;
 use crate::error::{Error, Result};
 
-/// A set of words with the length of the longest, so a match tries at most that many lengths.
+/// A set of words, with the automata that find the longest of them at each point in time
+/// linear in the text.
 #[derive(Clone, Debug, Default)]
 pub struct WordList {
     words: FxHashSet<Box<str>>,
     /// The longest word, in characters.
     max_chars: usize,
+    /// The words as written: the longest word ending at each point (backward matching).
+    ending: Automaton,
+    /// The words reversed, run over the reversed text: the longest word starting at each
+    /// point (forward matching).
+    starting: Automaton,
     warnings: Vec<String>,
 }
 
@@ -61,7 +68,23 @@ impl WordList {
                 duplicates.len()
             ));
         }
+        list.ending = Automaton::new(list.words.iter().map(|w| w.chars()));
+        list.starting = Automaton::new(list.words.iter().map(|w| w.chars().rev()));
         Ok(list)
+    }
+
+    /// For each character of `run`, the length in characters of the longest word that ends
+    /// with it (0: none).
+    pub fn longest_ending(&self, run: &str) -> Vec<u32> {
+        self.ending.longest_ending(run.chars())
+    }
+
+    /// For each character of `run`, the length in characters of the longest word that starts
+    /// with it (0: none).
+    pub fn longest_starting(&self, run: &str) -> Vec<u32> {
+        let mut lengths = self.starting.longest_ending(run.chars().rev());
+        lengths.reverse();
+        lengths
     }
 
     /// Whether `word` is in the list, exactly as written.

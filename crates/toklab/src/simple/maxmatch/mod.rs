@@ -6,6 +6,7 @@
 //!
 //! Spec: `maxmatch:DICT?dir=fwd|bwd` (default `fwd`). Whitespace separates runs and is dropped.
 
+mod automaton;
 mod dict;
 
 pub use dict::WordList;
@@ -46,25 +47,32 @@ pub struct Piece {
     pub in_dictionary: bool,
 }
 
-/// Segments `text` in one direction: whitespace-separated runs, each matched greedily.
+/// Segments `text` in one direction: whitespace-separated runs, each matched greedily. The
+/// longest word at every point comes from one automaton pass over the run, so the cost is
+/// the run's length whatever the dictionary's longest word.
 pub fn segment(words: &WordList, text: &str, direction: Direction) -> Vec<Piece> {
     let mut pieces = Vec::new();
     for run in runs(text) {
         let bounds: Vec<usize> = run_bounds(text, run);
+        let run_text = run.slice(text);
+        // A match shorter than two characters is the one-character fallback anyway.
+        let reach = |len: u32| (len as usize).max(1);
         match direction {
             Direction::Forward => {
+                let starting = words.longest_starting(run_text);
                 let mut i = 0;
                 while i + 1 < bounds.len() {
-                    let j = longest(words, text, &bounds, i, true);
+                    let j = i + reach(starting[i]);
                     pieces.push(piece(words, text, bounds[i], bounds[j]));
                     i = j;
                 }
             }
             Direction::Backward => {
+                let ending = words.longest_ending(run_text);
                 let start = pieces.len();
                 let mut j = bounds.len() - 1;
                 while j > 0 {
-                    let i = longest(words, text, &bounds, j, false);
+                    let i = j - reach(ending[j - 1]);
                     pieces.push(piece(words, text, bounds[i], bounds[j]));
                     j = i;
                 }
@@ -79,24 +87,6 @@ fn piece(words: &WordList, text: &str, start: usize, end: usize) -> Piece {
     Piece {
         span: Span::new(start, end),
         in_dictionary: words.contains(&text[start..end]),
-    }
-}
-
-/// From char index `at`, the index of the other end of the longest dictionary word (forward:
-/// starting at `at`; backward: ending at `at`), or one character if none.
-fn longest(words: &WordList, text: &str, bounds: &[usize], at: usize, forward: bool) -> usize {
-    let max = words.max_chars().max(1);
-    if forward {
-        let far = (at + max).min(bounds.len() - 1);
-        (at + 2..=far)
-            .rev()
-            .find(|&j| words.contains(&text[bounds[at]..bounds[j]]))
-            .unwrap_or(at + 1)
-    } else {
-        let far = at.saturating_sub(max);
-        (far..at.saturating_sub(1))
-            .find(|&i| words.contains(&text[bounds[i]..bounds[at]]))
-            .unwrap_or(at - 1)
     }
 }
 
@@ -206,6 +196,8 @@ impl Tokenizer for MaxMatch {
 
     fn tokenize(&self, text: &str) -> Tokenization {
         let trace = self.trace(text);
+        // Pieces and ambiguous spans both run left to right: one pointer through the spans.
+        let mut ambiguous_spans = trace.ambiguous.iter().peekable();
         let tokens = trace
             .chosen()
             .iter()
@@ -215,10 +207,10 @@ impl Tokenizer for MaxMatch {
                     TokenKind::Word if !p.in_dictionary => TokenKind::Unknown,
                     kind => kind,
                 };
-                let ambiguous = trace
-                    .ambiguous
-                    .iter()
-                    .any(|a| a.start <= p.span.start && p.span.end <= a.end);
+                while ambiguous_spans.next_if(|a| a.end <= p.span.start).is_some() {}
+                let ambiguous = ambiguous_spans
+                    .peek()
+                    .is_some_and(|a| a.start <= p.span.start && p.span.end <= a.end);
                 Token::new(p.span, kind).with_origin(Origin::MaxMatch {
                     direction: self.direction.name(),
                     in_dictionary: p.in_dictionary,
@@ -266,32 +258,35 @@ impl MaxMatchTrace {
 
     /// The trace as lines: per disagreement, both directions' pieces.
     pub fn lines(&self, text: &str) -> Vec<TraceLine> {
+        // Pieces are in text order: the ones inside `span` are found by binary search, so
+        // the trace costs its own length, not pieces × spans.
         let show = |pieces: &[Piece], span: Span| {
-            pieces
+            let first = pieces.partition_point(|p| p.span.start < span.start);
+            pieces[first..]
                 .iter()
-                .filter(|p| span.start <= p.span.start && p.span.end <= span.end)
+                .take_while(|p| p.span.end <= span.end)
                 .map(|p| p.span.slice(text))
                 .collect::<Vec<_>>()
                 .join(" | ")
         };
-        let mut lines = Vec::new();
+        let mut lines = crate::trace::LineBudget::default();
         let mut next_ambiguous = self.ambiguous.iter().peekable();
         for p in self.chosen() {
             while let Some(a) = next_ambiguous.peek()
                 && a.start <= p.span.start
             {
-                lines.push(
+                lines.push_with(|| {
                     TraceLine::new(0, Some(**a))
                         .part(Role::Backtrack, "ambiguous ")
                         .part(Role::Token, quote(a.slice(text)))
                         .part(Role::Detail, "  fwd: ")
                         .part(Role::Plain, show(&self.forward, **a))
                         .part(Role::Detail, "   bwd: ")
-                        .part(Role::Plain, show(&self.backward, **a)),
-                );
+                        .part(Role::Plain, show(&self.backward, **a))
+                });
                 next_ambiguous.next();
             }
-            lines.push(
+            lines.push_with(|| {
                 TraceLine::new(1, Some(p.span))
                     .part(Role::Label, format!("{} ", self.direction.name()))
                     .part(Role::Token, quote(p.span.slice(text)))
@@ -302,10 +297,10 @@ impl MaxMatchTrace {
                         } else {
                             "  not in dictionary: one character"
                         },
-                    ),
-            );
+                    )
+            });
         }
-        lines
+        lines.into_lines()
     }
 }
 

@@ -1,9 +1,12 @@
 //! Special (added) tokens: strings matched literally in the input before anything else, each
 //! one token (`<|endoftext|>`, `<|fim_prefix|>`).
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 use crate::token::Span;
+
+/// Pattern bytes up to which the special-token matcher may be a DFA.
+const DFA_PATTERN_BYTES: usize = 4096;
 
 /// The special tokens of a model and a matcher that finds the leftmost, longest one.
 #[derive(Clone, Debug, Default)]
@@ -20,9 +23,15 @@ impl Specials {
             .filter(|(t, _)| !t.is_empty())
             .map(|(t, id)| (t.into_boxed_str(), id))
             .collect();
+        // The DFA is the fastest matcher but costs a full byte table per trie state: for a
+        // long added token (100,000 characters) that took half a minute to build. Beyond a
+        // few kilobytes of patterns the contiguous NFA, built in time linear in them, serves.
+        let total: usize = tokens.iter().map(|(t, _)| t.len()).sum();
+        let kind = (total > DFA_PATTERN_BYTES).then_some(AhoCorasickKind::ContiguousNFA);
         let matcher = (!tokens.is_empty()).then(|| {
             AhoCorasick::builder()
                 .match_kind(MatchKind::LeftmostLongest)
+                .kind(kind)
                 .build(tokens.iter().map(|(t, _)| t.as_bytes()))
                 .expect("a few literal strings always build")
         });

@@ -167,7 +167,13 @@ impl Tokenizer for BpeTokenizer {
 pub fn explain(model: &BpeModel, text: &str) -> BpeTrace {
     let formal = model.formal();
     let mut pieces = Vec::new();
+    let mut omitted_pieces = 0;
     model.encode_pieces(text, &mut |piece| {
+        // Each piece is a line at least: past the trace's cap, only count them.
+        if pieces.len() >= crate::trace::MAX_TRACE_LINES {
+            omitted_pieces += 1;
+            return;
+        }
         let mut tokens = Vec::new();
         piece_tokens(model, text, piece, &mut tokens);
         let steps = (!piece.special).then(|| {
@@ -205,6 +211,7 @@ pub fn explain(model: &BpeModel, text: &str) -> BpeTrace {
     BpeTrace {
         normalized: None,
         pieces,
+        omitted_pieces,
     }
 }
 

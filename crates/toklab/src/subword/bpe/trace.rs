@@ -5,15 +5,17 @@
 //! byte fallback, the unknown token, SentencePiece's unused pieces), and the tokens with ids.
 
 use crate::token::Span;
-use crate::trace::{Role, Trace, TraceLine, WordSteps, quote};
+use crate::trace::{MAX_TRACE_LINES, Role, Trace, TraceLine, WordSteps, omitted_items, quote};
 
 /// Every piece of the text, in order.
 #[derive(Clone, Debug)]
 pub struct BpeTrace {
     /// The text the model merged, when it normalizes first (SentencePiece).
     pub normalized: Option<String>,
-    /// The pieces in text order.
+    /// The pieces in text order: the first [`MAX_TRACE_LINES`] of them.
     pub pieces: Vec<PieceTrace>,
+    /// Pieces after those, counted but not traced (a trace keeps what is shown).
+    pub omitted_pieces: usize,
 }
 
 /// One piece: where it is, what made it a piece, its merge steps and the tokens it became.
@@ -61,7 +63,12 @@ impl BpeTrace {
                     .part(Role::Token, quote(normalized)),
             );
         }
+        let mut shown = 0;
         for piece in &self.pieces {
+            if lines.len() >= MAX_TRACE_LINES {
+                break;
+            }
+            shown += 1;
             let mut head = TraceLine::new(0, Some(piece.span))
                 .part(
                     Role::Label,
@@ -119,6 +126,18 @@ impl BpeTrace {
                 };
             }
             lines.push(result);
+        }
+        if lines.len() > MAX_TRACE_LINES {
+            // The last piece shown ran past the cap: it is left out whole.
+            while lines.len() > MAX_TRACE_LINES || lines.last().is_some_and(|l| l.depth > 0) {
+                lines.pop();
+            }
+            lines.pop();
+            shown -= 1;
+        }
+        let more = self.omitted_pieces + self.pieces.len() - shown;
+        if more > 0 {
+            lines.push(omitted_items(more, "pieces"));
         }
         lines
     }

@@ -231,38 +231,40 @@ impl WordPieceTokenizer {
 
     /// Each word and the pieces it was split into.
     pub fn trace(&self, text: &str) -> WordPieceTrace {
-        let mut lines = Vec::new();
+        let mut lines = crate::trace::LineBudget::default();
         self.model
             .tokenize_with(text, &mut |unit: WordOrSpecial<'_>| match unit {
-                WordOrSpecial::Special(span, id) => lines.push(
+                WordOrSpecial::Special(span, id) => lines.push_with(|| {
                     TraceLine::new(0, Some(span))
                         .part(Role::Label, "special ")
                         .part(Role::Detail, format!("{:>9} ", span.to_string()))
                         .part(Role::Token, quote(span.slice(text)))
-                        .part(Role::Detail, format!(":{id}")),
-                ),
+                        .part(Role::Detail, format!(":{id}"))
+                }),
                 WordOrSpecial::Word(span, pieces) => {
-                    lines.push(
+                    lines.push_with(|| {
                         TraceLine::new(0, Some(span))
                             .part(Role::Label, "word    ")
                             .part(Role::Detail, format!("{:>9} ", span.to_string()))
-                            .part(Role::Token, quote(span.slice(text))),
-                    );
-                    let line = TraceLine::new(1, Some(span)).part(Role::Label, "pieces ");
-                    lines.push(match pieces {
-                        Some(pieces) => pieces.iter().enumerate().fold(line, |line, (i, p)| {
+                            .part(Role::Token, quote(span.slice(text)))
+                    });
+                    let line = || TraceLine::new(1, Some(span)).part(Role::Label, "pieces ");
+                    lines.push_with(|| match pieces {
+                        Some(pieces) => pieces.iter().enumerate().fold(line(), |line, (i, p)| {
                             line.part(Role::Plain, if i > 0 { " " } else { "" })
                                 .part(Role::Token, quote(&p.form))
                                 .part(Role::Detail, format!(":{}", p.id))
                         }),
-                        None => line.part(
+                        None => line().part(
                             Role::Backtrack,
                             "no longest-match split (or over 100 characters): [UNK]",
                         ),
                     });
                 }
             });
-        WordPieceTrace { lines }
+        WordPieceTrace {
+            lines: lines.into_lines(),
+        }
     }
 }
 

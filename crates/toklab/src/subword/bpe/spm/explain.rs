@@ -18,7 +18,13 @@ impl SpmModel {
         let norm = normalized.normalized();
         let to_original = |at: usize| normalized.original_offset(at);
         let mut pieces = Vec::new();
+        let mut omitted_pieces = 0;
         self.segments(norm, &mut |start, end, user| {
+            // Each piece is a line at least: past the trace's cap, only count them.
+            if pieces.len() >= crate::trace::MAX_TRACE_LINES {
+                omitted_pieces += 1;
+                return;
+            }
             let mut tokens = Vec::new();
             match user {
                 Some(id) => tokens.push(SpmToken { id, start, end }),
@@ -77,6 +83,7 @@ impl SpmModel {
         BpeTrace {
             normalized: Some(norm.to_string()),
             pieces,
+            omitted_pieces,
         }
     }
 }

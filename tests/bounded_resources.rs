@@ -1,0 +1,232 @@
+//! Memory bounded by what the input justifies (issue 16, items 9–11): a trace keeps at most
+//! [`MAX_TRACE_LINES`] lines whatever the text, a finite-state network gets a matrix only when
+//! its edges justify one, a compressed network is inflated only as far as its header allows,
+//! and a long added token in a `tokenizer.json` loads in time linear in its length.
+
+use std::io::Write;
+use std::path::Path;
+
+use toklab::fst::{FstTokenizer, Matrix, Model, Network, Repr};
+use toklab::fst::{RawArc, RawNetwork, RawSymbol};
+use toklab::trace::MAX_TRACE_LINES;
+
+use crate::linearity::{growth, repeated};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Item 9: explaining a line of a million characters keeps the first lines of the trace and
+/// says how many more there were, for every engine whose trace grows with the text.
+#[test]
+fn explain_keeps_a_bounded_trace_of_a_long_line() {
+    let text = repeated("ab. ", 1_000_000);
+    for spec in [
+        "fst:samples/fst/english.fst",
+        "ws",
+        "pretok:gpt2",
+        "wordpiece:samples/bpe/sample-wordpiece.txt",
+        "maxmatch:samples/maxmatch/zh-words.txt",
+        "words",
+    ] {
+        let tokenizer = toklab::load_in(spec, root()).unwrap();
+        let trace = tokenizer.explain(&text);
+        assert_eq!(trace.lines().len(), MAX_TRACE_LINES + 1, "{spec}");
+        let last = trace.to_text().lines().last().unwrap().to_string();
+        assert!(
+            last.starts_with("… ") && last.contains("more trace lines not kept"),
+            "{spec}: {last}"
+        );
+    }
+    // BPE keeps its first pieces (a few lines each) and counts the rest.
+    let bpe = toklab::load_in("bpe:samples/bpe/gpt2", root()).unwrap();
+    let trace = bpe.explain(&text);
+    assert!(trace.lines().len() <= MAX_TRACE_LINES + 1);
+    assert!(trace.merge_words().len() <= MAX_TRACE_LINES);
+    let last = trace.to_text().lines().last().unwrap().to_string();
+    assert!(last.contains("more pieces not kept"), "bpe: {last}");
+    // A short text's trace is whole: no marker.
+    let fst = toklab::load_in("fst:samples/fst/english.fst", root()).unwrap();
+    assert!(!fst.explain("Hello world.").to_text().contains("not kept"));
+}
+
+/// A network over a large alphabet with few edges: `symbols` characters from the start state
+/// to a chain of `chain` states. Its matrix would be (chain + 3) × (symbols + specials) cells
+/// for about `symbols + chain` edges.
+fn sparse_network(symbols: u32, chain: u32) -> Network {
+    let mut raw_symbols = vec![Some(RawSymbol::Epsilon), Some(RawSymbol::Boundary)];
+    raw_symbols.push(Some(RawSymbol::Char('a')));
+    let first_char = raw_symbols.len() as u32;
+    for k in 0..symbols {
+        raw_symbols.push(Some(RawSymbol::Char(char::from_u32(0x4e00 + k).unwrap())));
+    }
+    let arc = |from, input, to| RawArc {
+        from,
+        input,
+        output: input,
+        to,
+        line: 0,
+    };
+    let mut arcs: Vec<RawArc> = (0..symbols).map(|k| arc(0, first_char + k, 1)).collect();
+    arcs.extend((1..chain).map(|s| arc(s, 2, s + 1)));
+    // A token ends at the end of the chain (ε:boundary): back to the start.
+    arcs.push(RawArc {
+        output: 1,
+        ..arc(chain, 0, 0)
+    });
+    Network::from_raw(RawNetwork {
+        path: "sparse".into(),
+        format: "test",
+        name: None,
+        symbols: raw_symbols,
+        state_count: chain + 1,
+        start: 0,
+        file_counts_from_one: false,
+        arcs,
+        warnings: vec![],
+    })
+    .unwrap()
+}
+
+/// Item 10: a sparse network over a large alphabet (as a 340 KB `.fst` of 65,000 symbols and
+/// 16,500 states, whose matrix was 4 GiB) gets the double array by default, and asking for
+/// the matrix is an error that says why, before anything is allocated.
+#[test]
+fn a_sparse_network_gets_no_matrix() {
+    let sparse = sparse_network(3_000, 2_000);
+    assert_eq!(Repr::for_network(&sparse), Repr::DoubleArray);
+    let error = Matrix::build(&sparse).unwrap_err().to_string();
+    assert!(
+        error.contains("2002 states × ") && error.contains("edges, too large; use ?repr=da"),
+        "{error}"
+    );
+    let model = |network| Model {
+        network,
+        path: "sparse.fst".into(),
+        stored_array: None,
+    };
+    let refused = FstTokenizer::from_model(model(sparse.clone()), Repr::Matrix, "s".into());
+    let message = refused.err().expect("the matrix is refused").to_string();
+    assert!(message.starts_with("sparse.fst: "), "{message}");
+    let da = FstTokenizer::from_model(model(sparse), Repr::DoubleArray, "s".into()).unwrap();
+    let text = format!("一{}", "a".repeat(1999));
+    assert_eq!(toklab::Tokenizer::tokenize(&da, &text).len(), 1);
+    // A dense network keeps the matrix: the shipped samples.
+    for name in ["toy.fst", "simple.fst", "english.fst"] {
+        let sample = Model::open(&root().join("samples/fst").join(name)).unwrap();
+        assert_eq!(Repr::for_network(&sample.network), Repr::Matrix, "{name}");
+    }
+    // A small table is always fine, however sparse.
+    assert_eq!(Repr::for_network(&sparse_network(300, 200)), Repr::Matrix);
+}
+
+/// Item 10: a gzip bomb is refused once it inflates past what its header can justify, with
+/// a message that says so, instead of inflating it all before the format error.
+#[test]
+fn a_gzip_bomb_is_refused_by_its_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bomb.fst");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(b"##foma-net 1.0##\n##props##\n2 10 5 10 1 1 1 1 1 1 1 1 bomb\n##sigma##\n")
+        .unwrap();
+    let junk = vec![b'0'; 1 << 20];
+    for _ in 0..40 {
+        gz.write_all(&junk).unwrap();
+    }
+    std::fs::write(&path, gz.finish().unwrap()).unwrap();
+    let error = Model::open(&path).err().expect("refused").to_string();
+    assert!(
+        error.contains("bomb.fst")
+            && error.contains("its props line's 10 arcs and 5 states")
+            && error.contains("refused"),
+        "{error}"
+    );
+    // Without a foma header, the bound is the general one; a real sample still loads.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    let english = std::fs::read(root().join("samples/fst/english.fst")).unwrap();
+    let plain = if english.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&english[..]), &mut out)
+            .unwrap();
+        out
+    } else {
+        english
+    };
+    gz.write_all(&plain).unwrap();
+    let again = dir.path().join("english.fst");
+    std::fs::write(&again, gz.finish().unwrap()).unwrap();
+    Model::open(&again).unwrap();
+}
+
+/// Item 11: a `tokenizer.json` with one very long added token loads in time linear in it (a
+/// 100,000-character one took 24–32 s: the matcher's automaton).
+#[test]
+fn a_long_added_token_loads_in_linear_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(root().join("samples/bpe/tokenizer.json")).unwrap())
+            .unwrap();
+    let (small, large): (usize, usize) = (10_000, 100_000);
+    for n in [small, large] {
+        let mut json = sample.clone();
+        let content: String = (0..n as u32)
+            .map(|i| char::from_u32(0x4e00 + (i * 7919) % 20_000).unwrap())
+            .collect();
+        json["added_tokens"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({
+                "id": 90_000, "content": content, "single_word": false, "lstrip": false,
+                "rstrip": false, "normalized": false, "special": true
+            }));
+        std::fs::write(
+            dir.path().join(format!("{n}.json")),
+            serde_json::to_vec(&json).unwrap(),
+        )
+        .unwrap();
+    }
+    let (_, t_large, ratio) = growth(small, large, |n| {
+        toklab::load_in(&format!("bpe:{n}.json"), dir.path()).unwrap();
+    });
+    assert!(
+        ratio < 25.0,
+        "ratio {ratio:.1} ({:.0} ms for the long token)",
+        t_large / 1e6
+    );
+}
+
+/// Item 11: gold whose forms differ from the text all along a long line (`will n't` for
+/// `won't`) is placed in time linear in the line (a 400 KB line took 20 s).
+#[test]
+fn gold_that_rewrites_a_long_line_is_placed_in_linear_time() {
+    use toklab::analysis::compare::{GoldText, project};
+    let sentence_count = |chars: usize| chars / "I won't go, he said. ".len();
+    let case = |n: usize| {
+        let count = sentence_count(n);
+        let text = "I won't go, he said. ".repeat(count);
+        let gold = GoldText {
+            line: 1,
+            text: None,
+            tokens: "I will n't go , he said ."
+                .split(' ')
+                .cycle()
+                .take(8 * count)
+                .map(str::to_string)
+                .collect(),
+            sentence_ends: Vec::new(),
+        };
+        (text, gold)
+    };
+    let (small, large) = (20_000, 200_000);
+    let cases = [case(small), case(large)];
+    let projection = project(&cases[1].0, &cases[1].1);
+    assert_eq!(projection.tokenization.check(&cases[1].0), Ok(()));
+    assert_eq!(projection.edits, 3 * sentence_count(large) as u64);
+    let will = &projection.tokenization.tokens[1];
+    assert_eq!(will.span.slice(&cases[1].0), "wo");
+    let (_, _, ratio) = growth(small, large, |n| {
+        let (text, gold) = &cases[usize::from(n == large)];
+        std::hint::black_box(project(text, gold));
+    });
+    assert!(ratio < 25.0, "ratio {ratio:.1}");
+}

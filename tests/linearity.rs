@@ -1,0 +1,283 @@
+//! Time linear in the input, for every kind the registry lists (issue 16): adversarial texts —
+//! long runs of one punctuation character (the rule engine was quadratic on `.` `'` `-` `"`
+//! `—`, item 7), of one letter, of spaces, CJK, combining marks, emoji ZWJ sequences, digits,
+//! URLs — go through a shipped model of each kind at two sizes ten times apart, and the CPU
+//! time may grow by at most [`MAX_RATIO`] (linear is ~10, quadratic ~100).
+//!
+//! By default the sizes are 2e3 and 2e4 characters so `cargo test` stays quick (a quadratic
+//! engine shows at that size already); `TOKLAB_LINEARITY=full` (set by .ci/run) uses 1e5
+//! and 1e6 (explain: 1e4 and 1e5); `--nocapture` prints the table of ratios. Times
+//! are the thread's own CPU time (`CLOCK_THREAD_CPUTIME_ID`), the best of three batches of
+//! at least 5 ms, so other tests running beside it do not count.
+
+use std::path::Path;
+use std::time::Instant;
+
+use toklab::Registry;
+use toklab::Tokenizer;
+
+/// The bound on time(10 n) / time(n).
+const MAX_RATIO: f64 = 25.0;
+
+/// One shipped model per kind (a kind may have more than one entry). Every kind the
+/// registry lists must be here: [`every_kind_has_a_model`].
+const MODELS: &[&str] = &[
+    "ws",
+    "words",
+    r"regex:\w+(?:['’]\w+)*|[^\w\s]",
+    "pretok:gpt2",
+    "pretok:cl100k",
+    "pretok:o200k",
+    "maxmatch:samples/maxmatch/zh-words.txt",
+    "maxmatch:samples/maxmatch/zh-words.txt?dir=bwd",
+    "fst:samples/fst/english.fst",
+    "fst:samples/fst/english.fst?repr=da",
+    "bpe:samples/bpe/gpt2",
+    "bpe:samples/bpe/split-tokenizer.json",
+    "tiktoken:samples/bpe/sample.tiktoken?pattern=cl100k",
+    "spm:samples/bpe/sample-spm.model",
+    "wordpiece:samples/bpe/sample-wordpiece.txt",
+    "rules:rules?lang=eng",
+    "ptb",
+    "sent",
+    "sent:ptb",
+];
+
+/// The adversarial texts: a name and a unit repeated to the wanted length (in characters).
+const TEXTS: &[(&str, &str)] = &[
+    ("dots", "."),
+    ("apostrophes", "'"),
+    ("hyphens", "-"),
+    ("quotes", "\""),
+    ("em dashes", "—"),
+    ("colons", ":"),
+    ("one letter", "a"),
+    ("spaces", " "),
+    ("CJK", "研究生命起源中文分词"),
+    (
+        "combining marks",
+        "e\u{301}\u{301}\u{301}\u{301}\u{301}\u{301}\u{301}",
+    ),
+    ("emoji ZWJ", "👩\u{200d}👩\u{200d}👧\u{200d}👦"),
+    ("digits", "7"),
+    ("URLs", "https://example.com/a.b/c?d=e&f=g "),
+    ("one long URL", "http://example.com/ab/c/"),
+];
+
+/// `unit` repeated to `chars` characters.
+pub fn repeated(unit: &str, chars: usize) -> String {
+    unit.chars().cycle().take(chars).collect()
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn full() -> bool {
+    std::env::var("TOKLAB_LINEARITY").is_ok_and(|v| v == "full")
+}
+
+/// Nanoseconds of CPU time this thread has used (wall time where the clock is missing).
+fn thread_time_ns() -> u128 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec it is given.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } == 0 {
+        return now.tv_sec as u128 * 1_000_000_000 + now.tv_nsec as u128;
+    }
+    START.get_or_init(Instant::now).elapsed().as_nanos()
+}
+
+/// Keeps freed memory in the process (glibc returns large blocks to the system at once), so
+/// each call at either size reuses pages already mapped: otherwise a million-character
+/// tokenization pays a page fault per 4 KB of its output on every call and the small one
+/// does not, which made a linear engine look 30 times slower at ten times the size.
+fn keep_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            // SAFETY: mallopt only changes glibc's allocation thresholds.
+            unsafe {
+                libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
+                libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
+            }
+        });
+    }
+}
+
+/// The CPU time of one call of `f`: batches of calls long enough to measure (≥ 5 ms), the best
+/// of three batches, divided by the batch's count.
+pub fn cost(mut f: impl FnMut()) -> f64 {
+    keep_freed_memory();
+    let mut best = f64::INFINITY;
+    let mut count = 1u32;
+    let mut batches = 0;
+    while batches < 3 {
+        let start = thread_time_ns();
+        for _ in 0..count {
+            f();
+        }
+        let spent = (thread_time_ns() - start) as f64;
+        if spent < 5e6 && count < 1 << 16 {
+            count *= 2;
+            continue;
+        }
+        best = best.min(spent / count as f64);
+        batches += 1;
+    }
+    best
+}
+
+/// time(f(large)) / time(f(small)), measured twice when the first says super-linear (a
+/// machine busy at the wrong moment should not fail the test; a quadratic engine fails both).
+pub fn growth(small: usize, large: usize, mut f: impl FnMut(usize)) -> (f64, f64, f64) {
+    let mut measure = || {
+        let t_small = cost(|| f(small));
+        let t_large = cost(|| f(large));
+        (t_small, t_large, t_large / t_small)
+    };
+    let first = measure();
+    if first.2 < MAX_RATIO {
+        return first;
+    }
+    measure()
+}
+
+/// Sizes for `tokenize`.
+fn sizes() -> (usize, usize) {
+    if full() {
+        (100_000, 1_000_000)
+    } else {
+        (2_000, 20_000)
+    }
+}
+
+/// Sizes for `explain`, whose traces are ten to a hundred times the text: 1e6 characters
+/// would take gigabytes before the trace is capped, so a tenth of `tokenize`'s.
+fn explain_sizes() -> (usize, usize) {
+    if full() {
+        (10_000, 100_000)
+    } else {
+        (1_000, 10_000)
+    }
+}
+
+fn load(spec: &str) -> Box<dyn Tokenizer> {
+    toklab::load_in(spec, root()).unwrap_or_else(|e| panic!("{spec}: {e}"))
+}
+
+/// Runs `what` (tokenize or explain) over every model and text; returns the failures and
+/// prints the ratio table.
+fn check_all(
+    what: &str,
+    (small, large): (usize, usize),
+    run: fn(&dyn Tokenizer, &str),
+    texts: &[(&str, &str)],
+) {
+    let mut failures = Vec::new();
+    println!("{what}: time({large}) / time({small}) per model and text");
+    for spec in MODELS {
+        let tokenizer = load(spec);
+        for (name, unit) in texts {
+            let inputs = [repeated(unit, small), repeated(unit, large)];
+            let (t_small, t_large, ratio) = growth(small, large, |n| {
+                run(tokenizer.as_ref(), &inputs[usize::from(n == large)]);
+            });
+            println!(
+                "  {spec:<52} {name:<16} {:>9.3} ms {:>9.3} ms  ratio {ratio:5.1}",
+                t_small / 1e6,
+                t_large / 1e6
+            );
+            if ratio >= MAX_RATIO {
+                failures.push(format!("{spec} on {name}: ratio {ratio:.1}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{what} is super-linear (ratio ≥ {MAX_RATIO} for 10× the input):\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_kind_has_a_model() {
+    for kind in Registry::builtin().kinds() {
+        assert!(
+            MODELS
+                .iter()
+                .any(|spec| toklab::Spec::kind_name(spec) == kind.name),
+            "kind {} has no model in tests/linearity.rs: add a shipped sample",
+            kind.name
+        );
+    }
+    for spec in MODELS {
+        load(spec);
+    }
+}
+
+#[test]
+fn tokenize_is_linear_in_the_text() {
+    check_all(
+        "tokenize",
+        sizes(),
+        |t, text| {
+            std::hint::black_box(t.tokenize(text));
+        },
+        TEXTS,
+    );
+}
+
+/// `explain` too (item 9): the full set under `TOKLAB_LINEARITY=full`, three texts by default.
+#[test]
+fn explain_is_linear_in_the_text() {
+    let texts: Vec<(&str, &str)> = if full() {
+        TEXTS.to_vec()
+    } else {
+        TEXTS
+            .iter()
+            .copied()
+            .filter(|(name, _)| ["dots", "CJK", "URLs"].contains(name))
+            .collect()
+    };
+    check_all(
+        "explain",
+        explain_sizes(),
+        |t, text| {
+            std::hint::black_box(t.explain(text));
+        },
+        &texts,
+    );
+}
+
+/// Item 8: maximum matching does not grow with the longest dictionary word. A text of n `a`s
+/// against a dictionary of `aa` and a word of L `a`s, L ten times longer in the second
+/// dictionary: trying every candidate length at every point cost n·L hash lookups of strings
+/// up to L long (33 s for n = 10,000, L = 20,000); now the cost is the text's, whatever L.
+#[test]
+fn maxmatch_does_not_grow_with_the_longest_word() {
+    let dir = tempfile::tempdir().unwrap();
+    let (short, long) = (2_000, 20_000);
+    let text = "a".repeat(20_000);
+    for length in [short, long] {
+        let words = format!("aa\n{}\n", "a".repeat(length));
+        std::fs::write(dir.path().join(format!("{length}.txt")), words).unwrap();
+    }
+    for dir_option in ["fwd", "bwd"] {
+        let tokenizers = [short, long].map(|length| {
+            let spec = format!("maxmatch:{length}.txt?dir={dir_option}");
+            toklab::load_in(&spec, dir.path()).unwrap()
+        });
+        assert_eq!(tokenizers[0].tokenize(&text).len(), 10, "{dir_option}");
+        assert_eq!(tokenizers[1].tokenize(&text).len(), 1, "{dir_option}");
+        let (_, _, ratio) = growth(short, long, |length| {
+            let i = usize::from(length == long);
+            std::hint::black_box(tokenizers[i].tokenize(&text));
+        });
+        assert!(ratio < MAX_RATIO, "maxmatch {dir_option}: ratio {ratio:.1}");
+    }
+}
