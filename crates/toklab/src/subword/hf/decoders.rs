@@ -282,9 +282,10 @@ mod tests {
         assert_eq!(
             decode(
                 r#"{"type":"Sequence","decoders":[{"type":"Replace","pattern":{"String":"▁"},"content":" "},{"type":"ByteFallback"},{"type":"Fuse"},{"type":"Strip","content":" ","start":1,"stop":0}]}"#,
-                &["▁a", "<0xE5>", "<0x80>", "<0x9A>", "<0xFF>", "▁b"]
+                &["▁a", "<0xE5>", "<0x80>", "<0x9A>", "▁b", "<0xE5>", "<0xFF>"]
             ),
-            "a倚\u{FFFD} b"
+            "a倚 b\u{FFFD}\u{FFFD}",
+            "a run of byte tokens that is not UTF-8 is one U+FFFD per byte, as in the reference"
         );
         assert_eq!(decode(r#"{"type":"CTC","pad_token":"<pad>","word_delimiter_token":"|","cleanup":true}"#, &["h", "h", "<pad>", "i", "|", "y", "o"]), "hi yo");
     }

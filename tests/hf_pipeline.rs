@@ -1,0 +1,95 @@
+//! The `hf:` pipeline against HuggingFace tokenizers 0.23.3 on small `tokenizer.json` files
+//! that exercise each stage (`tests/hf_data/gen_fixtures.py` made the files and the expected
+//! ids): ids without and with the post-processor's special tokens, spans that tile the text in
+//! order, and the decoder's text.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct Expected {
+    file: String,
+    text: String,
+    ids: Vec<u32>,
+    ids_special: Vec<u32>,
+    decoded: String,
+}
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hf_data")
+}
+
+fn ids(tokenizer: &dyn toklab::Tokenizer, text: &str) -> Vec<u32> {
+    let tokens = tokenizer.tokenize(text);
+    tokens.check(text).unwrap_or_else(|e| panic!("{text:?}: {e:?}"));
+    tokens.tokens.iter().map(|t| t.id.expect("an id")).collect()
+}
+
+#[test]
+fn every_stage_gives_the_reference_ids_and_text() {
+    let lines = std::fs::read_to_string(data().join("expected.jsonl")).unwrap();
+    let mut loaded: HashMap<String, (Box<dyn toklab::Tokenizer>, Box<dyn toklab::Tokenizer>)> =
+        HashMap::new();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for line in lines.lines() {
+        let want: Expected = serde_json::from_str(line).unwrap();
+        let (plain, with_special) = loaded.entry(want.file.clone()).or_insert_with(|| {
+            let path = data().join(&want.file);
+            (
+                toklab::load(&format!("hf:{}", path.display())).unwrap(),
+                toklab::load(&format!("hf:{}?special=add", path.display())).unwrap(),
+            )
+        });
+        let got = ids(plain.as_ref(), &want.text);
+        if got != want.ids {
+            failures.push(format!("{} {:?}: ids {got:?}, want {:?}", want.file, want.text, want.ids));
+        }
+        let got = ids(with_special.as_ref(), &want.text);
+        if got != want.ids_special {
+            failures.push(format!(
+                "{} {:?}: ids with specials {got:?}, want {:?}",
+                want.file, want.text, want.ids_special
+            ));
+        }
+        let decoded = plain.decode(&want.ids).unwrap();
+        if decoded != want.decoded {
+            failures.push(format!(
+                "{} {:?}: decoded {decoded:?}, want {:?}",
+                want.file, want.text, want.decoded
+            ));
+        }
+        checked += 1;
+    }
+    assert!(checked > 200, "only {checked} cases");
+    assert!(failures.is_empty(), "{} of {checked} differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn bpe_spec_of_a_tokenizer_json_is_the_same_pipeline() {
+    let path = data().join("bert_wordpiece.json");
+    let hf = toklab::load(&format!("hf:{}", path.display())).unwrap();
+    let bpe = toklab::load(&format!("bpe:{}", path.display())).unwrap();
+    let text = "Crème brûlée at the café";
+    assert_eq!(ids(hf.as_ref(), text), ids(bpe.as_ref(), text));
+}
+
+#[test]
+fn decode_of_an_unknown_id_is_an_error() {
+    let path = data().join("bert_wordpiece.json");
+    let hf = toklab::load(&format!("hf:{}", path.display())).unwrap();
+    let e = hf.decode(&[2, 999_999]).unwrap_err().to_string();
+    assert!(e.contains("999999") && e.contains("position 1"), "{e}");
+}
+
+#[test]
+fn special_option_is_checked() {
+    let path = data().join("bert_wordpiece.json");
+    let e = toklab::load(&format!("hf:{}?special=maybe", path.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("all, none or add"), "{e}");
+}
