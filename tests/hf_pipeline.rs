@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+/// A fixture loaded twice: matching special tokens, and adding the post-processor's too.
+type Loaded = (Box<dyn toklab::Tokenizer>, Box<dyn toklab::Tokenizer>);
+
 #[derive(Deserialize)]
 struct Expected {
     file: String,
@@ -23,15 +26,16 @@ fn data() -> PathBuf {
 
 fn ids(tokenizer: &dyn toklab::Tokenizer, text: &str) -> Vec<u32> {
     let tokens = tokenizer.tokenize(text);
-    tokens.check(text).unwrap_or_else(|e| panic!("{text:?}: {e:?}"));
+    tokens
+        .check(text)
+        .unwrap_or_else(|e| panic!("{text:?}: {e:?}"));
     tokens.tokens.iter().map(|t| t.id.expect("an id")).collect()
 }
 
 #[test]
 fn every_stage_gives_the_reference_ids_and_text() {
     let lines = std::fs::read_to_string(data().join("expected.jsonl")).unwrap();
-    let mut loaded: HashMap<String, (Box<dyn toklab::Tokenizer>, Box<dyn toklab::Tokenizer>)> =
-        HashMap::new();
+    let mut loaded: HashMap<String, Loaded> = HashMap::new();
     let mut failures = Vec::new();
     let mut checked = 0;
     for line in lines.lines() {
@@ -45,7 +49,10 @@ fn every_stage_gives_the_reference_ids_and_text() {
         });
         let got = ids(plain.as_ref(), &want.text);
         if got != want.ids {
-            failures.push(format!("{} {:?}: ids {got:?}, want {:?}", want.file, want.text, want.ids));
+            failures.push(format!(
+                "{} {:?}: ids {got:?}, want {:?}",
+                want.file, want.text, want.ids
+            ));
         }
         let got = ids(with_special.as_ref(), &want.text);
         if got != want.ids_special {
@@ -64,7 +71,12 @@ fn every_stage_gives_the_reference_ids_and_text() {
         checked += 1;
     }
     assert!(checked > 200, "only {checked} cases");
-    assert!(failures.is_empty(), "{} of {checked} differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -92,4 +104,28 @@ fn special_option_is_checked() {
         .unwrap()
         .to_string();
     assert!(e.contains("all, none or add"), "{e}");
+}
+
+proptest::proptest! {
+    #![proptest_config(crate::common::proptest_config(64))]
+
+    /// Any text: spans in order on character boundaries, one id per token, whatever the
+    /// pipeline (normalizers that expand, remove and insert; byte fallback; unknown tokens).
+    #[test]
+    fn spans_stay_valid_on_any_text(text in "\\PC{0,40}") {
+        for file in ["bert_wordpiece.json", "unigram_metaspace.json", "bpe_affixes.json", "byte_level_roberta.json", "wordlevel_chars.json"] {
+            let tokenizer = toklab::load(&format!("hf:{}", data().join(file).display())).unwrap();
+            let tokens = tokenizer.tokenize(&text);
+            proptest::prop_assert!(tokens.check(&text).is_ok(), "{file} {text:?}");
+        }
+    }
+
+    /// A byte-level pipeline without normalizer or prefix space loses nothing: decoding the ids
+    /// gives the text back.
+    #[test]
+    fn byte_level_decode_of_encode_is_the_text(text in "\\PC{0,40}") {
+        let tokenizer = toklab::load(&format!("hf:{}", data().join("split_isolated.json").display())).unwrap();
+        let ids: Vec<u32> = tokenizer.tokenize(&text).tokens.iter().map(|t| t.id.unwrap()).collect();
+        proptest::prop_assert_eq!(tokenizer.decode(&ids).unwrap(), text);
+    }
 }

@@ -122,7 +122,10 @@ impl AddedVocabulary {
         };
         let Some(matcher) = matcher else {
             if !piece.is_empty() {
-                out.push(Split { text: piece, added: None });
+                out.push(Split {
+                    text: piece,
+                    added: None,
+                });
             }
             return;
         };
@@ -154,17 +157,24 @@ impl AddedVocabulary {
         }
         if cuts.is_empty() {
             if !piece.is_empty() {
-                out.push(Split { text: piece, added: None });
+                out.push(Split {
+                    text: piece,
+                    added: None,
+                });
             }
             return;
         }
         if at < text.len() {
             cuts.push((at, text.len(), None));
         }
-        out.extend(cuts.into_iter().filter(|c| c.1 > c.0).map(|(start, end, added)| Split {
-            text: piece.slice(start..end),
-            added,
-        }));
+        out.extend(
+            cuts.into_iter()
+                .filter(|c| c.1 > c.0)
+                .map(|(start, end, added)| Split {
+                    text: piece.slice(start..end),
+                    added,
+                }),
+        );
     }
 }
 
@@ -206,7 +216,11 @@ mod tests {
         );
         assert_eq!(
             parts(&vocab, "a  <m> b"),
-            [("a".into(), None), ("  <m> ".into(), Some(5)), ("b".into(), None)]
+            [
+                ("a".into(), None),
+                ("  <m> ".into(), Some(5)),
+                ("b".into(), None)
+            ]
         );
         assert_eq!(
             parts(&vocab, "cats cat"),
@@ -216,7 +230,8 @@ mod tests {
 
     #[test]
     fn special_none_leaves_special_tokens_as_text() {
-        let vocab = AddedVocabulary::new(vec![token("<s>", 1, "s"), token("<x>", 2, "")], None, false);
+        let vocab =
+            AddedVocabulary::new(vec![token("<s>", 1, "s"), token("<x>", 2, "")], None, false);
         assert_eq!(
             parts(&vocab, "<s><x>"),
             [("<s>".into(), None), ("<x>".into(), Some(2))]

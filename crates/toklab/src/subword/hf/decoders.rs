@@ -104,7 +104,9 @@ impl Decoder {
             },
             "CTC" => Decoder::Ctc {
                 pad: string(value, "pad_token")?.unwrap_or("<pad>").to_string(),
-                word_delimiter: string(value, "word_delimiter_token")?.unwrap_or("|").to_string(),
+                word_delimiter: string(value, "word_delimiter_token")?
+                    .unwrap_or("|")
+                    .to_string(),
                 cleanup: flag(value, "cleanup", true)?,
             },
             other => return Err(format!("decoder {other} is not supported")),
@@ -180,8 +182,17 @@ impl Decoder {
                 .into_iter()
                 .map(|token| {
                     let chars: Vec<char> = token.chars().collect();
-                    let from = chars.iter().take(*start).take_while(|c| *c == content).count();
-                    let cut = chars[from..].iter().rev().take(*stop).take_while(|c| *c == content).count();
+                    let from = chars
+                        .iter()
+                        .take(*start)
+                        .take_while(|c| *c == content)
+                        .count();
+                    let cut = chars[from..]
+                        .iter()
+                        .rev()
+                        .take(*stop)
+                        .take_while(|c| *c == content)
+                        .count();
                     chars[from..chars.len() - cut].iter().collect()
                 })
                 .collect(),
@@ -245,7 +256,10 @@ fn byte_fallback(tokens: Vec<String>) -> Vec<String> {
         }
         match String::from_utf8(std::mem::take(bytes)) {
             Ok(text) => out.push(text),
-            Err(e) => out.extend(std::iter::repeat_n("\u{FFFD}".to_string(), e.as_bytes().len())),
+            Err(e) => out.extend(std::iter::repeat_n(
+                "\u{FFFD}".to_string(),
+                e.as_bytes().len(),
+            )),
         }
     };
     for token in tokens {
@@ -275,10 +289,31 @@ mod tests {
 
     #[test]
     fn each_decoder() {
-        assert_eq!(decode(r#"{"type":"ByteLevel"}"#, &["Hello", "Ġwor", "ld", "Ã©"]), "Hello worldé");
-        assert_eq!(decode(r#"{"type":"Metaspace","replacement":"▁","prepend_scheme":"always"}"#, &["▁Hi", "▁you"]), "Hi you");
-        assert_eq!(decode(r###"{"type":"WordPiece","prefix":"##","cleanup":true}"###, &["un", "##able", "do", "n't", "."]), "unable don't.");
-        assert_eq!(decode(r#"{"type":"BPEDecoder","suffix":"</w>"}"#, &["hel", "lo</w>", "you</w>"]), "hello you");
+        assert_eq!(
+            decode(r#"{"type":"ByteLevel"}"#, &["Hello", "Ġwor", "ld", "Ã©"]),
+            "Hello worldé"
+        );
+        assert_eq!(
+            decode(
+                r#"{"type":"Metaspace","replacement":"▁","prepend_scheme":"always"}"#,
+                &["▁Hi", "▁you"]
+            ),
+            "Hi you"
+        );
+        assert_eq!(
+            decode(
+                r###"{"type":"WordPiece","prefix":"##","cleanup":true}"###,
+                &["un", "##able", "do", "n't", "."]
+            ),
+            "unable don't."
+        );
+        assert_eq!(
+            decode(
+                r#"{"type":"BPEDecoder","suffix":"</w>"}"#,
+                &["hel", "lo</w>", "you</w>"]
+            ),
+            "hello you"
+        );
         assert_eq!(
             decode(
                 r#"{"type":"Sequence","decoders":[{"type":"Replace","pattern":{"String":"▁"},"content":" "},{"type":"ByteFallback"},{"type":"Fuse"},{"type":"Strip","content":" ","start":1,"stop":0}]}"#,
@@ -287,7 +322,13 @@ mod tests {
             "a倚 b\u{FFFD}\u{FFFD}",
             "a run of byte tokens that is not UTF-8 is one U+FFFD per byte, as in the reference"
         );
-        assert_eq!(decode(r#"{"type":"CTC","pad_token":"<pad>","word_delimiter_token":"|","cleanup":true}"#, &["h", "h", "<pad>", "i", "|", "y", "o"]), "hi yo");
+        assert_eq!(
+            decode(
+                r#"{"type":"CTC","pad_token":"<pad>","word_delimiter_token":"|","cleanup":true}"#,
+                &["h", "h", "<pad>", "i", "|", "y", "o"]
+            ),
+            "hi yo"
+        );
     }
 
     #[test]

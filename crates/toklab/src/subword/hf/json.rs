@@ -105,7 +105,10 @@ pub struct ModelJson<'a> {
 
 /// The `type` of a component.
 pub fn kind(value: &Value) -> &str {
-    value.get("type").and_then(Value::as_str).unwrap_or("(no type)")
+    value
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("(no type)")
 }
 
 /// A boolean option, `default` when absent or null.
@@ -113,7 +116,10 @@ pub fn flag(value: &Value, key: &str, default: bool) -> Parse<bool> {
     match value.get(key) {
         None | Some(Value::Null) => Ok(default),
         Some(Value::Bool(b)) => Ok(*b),
-        Some(other) => Err(format!("{} option {key} is not a boolean: {other}", kind(value))),
+        Some(other) => Err(format!(
+            "{} option {key} is not a boolean: {other}",
+            kind(value)
+        )),
     }
 }
 
@@ -122,7 +128,10 @@ pub fn string<'v>(value: &'v Value, key: &str) -> Parse<Option<&'v str>> {
     match value.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(format!("{} option {key} is not a string: {other}", kind(value))),
+        Some(other) => Err(format!(
+            "{} option {key} is not a string: {other}",
+            kind(value)
+        )),
     }
 }
 
@@ -157,6 +166,9 @@ pub fn single_char(value: &Value, key: &str) -> Parse<char> {
     let mut chars = text.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) => Ok(c),
-        _ => Err(format!("{} option {key} must be one character, not {text:?}", kind(value))),
+        _ => Err(format!(
+            "{} option {key} must be one character, not {text:?}",
+            kind(value)
+        )),
     }
 }

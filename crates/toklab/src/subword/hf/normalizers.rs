@@ -7,9 +7,7 @@ use unicode_segmentation::UnicodeSegmentation;
 use super::json::{Parse, flag, kind, list, required, string};
 use super::pattern::Pattern;
 use crate::normalized::{CharsMap, Form, NormalizedString};
-use crate::subword::wordpiece::basic::{
-    is_control, is_nonspacing_mark, is_whitespace,
-};
+use crate::subword::wordpiece::basic::{is_control, is_nonspacing_mark, is_whitespace};
 
 /// One normalizer of the pipeline.
 #[derive(Debug)]
@@ -259,7 +257,10 @@ fn base64_decode(text: &str) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(text.len() * 3 / 4);
     let mut buffer = 0u32;
     let mut bits = 0;
-    for c in text.bytes().filter(|&c| c != b'=' && !c.is_ascii_whitespace()) {
+    for c in text
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+    {
         let value = match c {
             b'A'..=b'Z' => c - b'A',
             b'a'..=b'z' => c - b'a' + 26,
@@ -294,18 +295,36 @@ mod tests {
         assert_eq!(normalize(r#"{"type":"NFKC"}"#, "ﬁ①"), "fi1");
         assert_eq!(normalize(r#"{"type":"NFD"}"#, "é").chars().count(), 2);
         assert_eq!(normalize(r#"{"type":"Lowercase"}"#, "ÀB"), "àb");
-        assert_eq!(normalize(r#"{"type":"Strip","strip_left":false,"strip_right":true}"#, " a "), " a");
         assert_eq!(
-            normalize(r#"{"type":"Sequence","normalizers":[{"type":"NFD"},{"type":"StripAccents"}]}"#, "café"),
+            normalize(
+                r#"{"type":"Strip","strip_left":false,"strip_right":true}"#,
+                " a "
+            ),
+            " a"
+        );
+        assert_eq!(
+            normalize(
+                r#"{"type":"Sequence","normalizers":[{"type":"NFD"},{"type":"StripAccents"}]}"#,
+                "café"
+            ),
             "cafe"
         );
-        assert_eq!(normalize(r#"{"type":"Sequence","normalizers":[]}"#, "As is"), "As is");
         assert_eq!(
-            normalize(r#"{"type":"Replace","pattern":{"Regex":" {2,}"},"content":" "}"#, "a   b  c d"),
+            normalize(r#"{"type":"Sequence","normalizers":[]}"#, "As is"),
+            "As is"
+        );
+        assert_eq!(
+            normalize(
+                r#"{"type":"Replace","pattern":{"Regex":" {2,}"},"content":" "}"#,
+                "a   b  c d"
+            ),
             "a b c d"
         );
         assert_eq!(
-            normalize(r#"{"type":"Replace","pattern":{"String":" "},"content":"▁"}"#, "a b"),
+            normalize(
+                r#"{"type":"Replace","pattern":{"String":" "},"content":"▁"}"#,
+                "a b"
+            ),
             "a▁b"
         );
         assert_eq!(normalize(r#"{"type":"Prepend","prepend":"▁"}"#, "x"), "▁x");
@@ -315,18 +334,25 @@ mod tests {
     #[test]
     fn bert_flags_each_on_their_own() {
         let bert = |flags: &str| format!(r#"{{"type":"BertNormalizer",{flags}}}"#);
-        let all = bert(r#""clean_text":true,"handle_chinese_chars":true,"strip_accents":null,"lowercase":true"#);
+        let all = bert(
+            r#""clean_text":true,"handle_chinese_chars":true,"strip_accents":null,"lowercase":true"#,
+        );
         assert_eq!(normalize(&all, "Héllo\u{0}\t日本"), "hello  日  本 ");
-        let lower_only = bert(r#""clean_text":false,"handle_chinese_chars":false,"strip_accents":false,"lowercase":true"#);
+        let lower_only = bert(
+            r#""clean_text":false,"handle_chinese_chars":false,"strip_accents":false,"lowercase":true"#,
+        );
         assert_eq!(normalize(&lower_only, "Héllo 日"), "héllo 日");
-        let accents_only = bert(r#""clean_text":false,"handle_chinese_chars":false,"strip_accents":true,"lowercase":false"#);
+        let accents_only = bert(
+            r#""clean_text":false,"handle_chinese_chars":false,"strip_accents":true,"lowercase":false"#,
+        );
         assert_eq!(normalize(&accents_only, "Héllo"), "Hello");
     }
 
     #[test]
     fn offsets_follow_a_regex_replace() {
         let normalizer = Normalizer::from_json(
-            &serde_json::from_str(r#"{"type":"Replace","pattern":{"Regex":"\\s+"},"content":"_"}"#).unwrap(),
+            &serde_json::from_str(r#"{"type":"Replace","pattern":{"Regex":"\\s+"},"content":"_"}"#)
+                .unwrap(),
         )
         .unwrap();
         let mut text = NormalizedString::new("ab   cd");
@@ -338,8 +364,11 @@ mod tests {
 
     #[test]
     fn unknown_normalizer_is_named() {
-        let e = Normalizer::from_json(&serde_json::from_str(r#"{"type":"Sequence","normalizers":[{"type":"Frobnicate"}]}"#).unwrap())
-            .unwrap_err();
+        let e = Normalizer::from_json(
+            &serde_json::from_str(r#"{"type":"Sequence","normalizers":[{"type":"Frobnicate"}]}"#)
+                .unwrap(),
+        )
+        .unwrap_err();
         assert_eq!(e, "normalizer Frobnicate is not supported");
     }
 

@@ -110,7 +110,9 @@ impl Pattern {
                     each(m.start(), m.end());
                 }
             }
-            Pattern::Known(matcher) => matcher.find(text, &mut |span, _| each(span.start, span.end)),
+            Pattern::Known(matcher) => {
+                matcher.find(text, &mut |span, _| each(span.start, span.end))
+            }
             Pattern::Chars(accept) => {
                 for (at, c) in text.char_indices() {
                     if accept(c) {
@@ -223,7 +225,10 @@ mod tests {
     fn every_behavior_as_the_reference_documents_it() {
         let dash = Pattern::Literal("-".into());
         let text = "the-final--countdown";
-        assert_eq!(cut(text, &dash, Behavior::Removed, false), ["the", "final", "countdown"]);
+        assert_eq!(
+            cut(text, &dash, Behavior::Removed, false),
+            ["the", "final", "countdown"]
+        );
         assert_eq!(
             cut(text, &dash, Behavior::Isolated, false),
             ["the", "-", "final", "-", "-", "countdown"]
@@ -245,14 +250,23 @@ mod tests {
     #[test]
     fn invert_keeps_the_matches() {
         let words = Pattern::regex(r"\w+").unwrap();
-        assert_eq!(cut("hi, you!", &words, Behavior::Removed, true), ["hi", "you"]);
-        assert_eq!(cut("hi, you!", &words, Behavior::Removed, false), [", ", "!"]);
+        assert_eq!(
+            cut("hi, you!", &words, Behavior::Removed, true),
+            ["hi", "you"]
+        );
+        assert_eq!(
+            cut("hi, you!", &words, Behavior::Removed, false),
+            [", ", "!"]
+        );
     }
 
     #[test]
     fn known_patterns_use_the_hand_written_matcher() {
         let source = pretok::pattern("cl100k").unwrap();
         assert!(matches!(Pattern::regex(source).unwrap(), Pattern::Known(_)));
-        assert!(matches!(Pattern::regex(r"\p{N}").unwrap(), Pattern::Regex(_)));
+        assert!(matches!(
+            Pattern::regex(r"\p{N}").unwrap(),
+            Pattern::Regex(_)
+        ));
     }
 }

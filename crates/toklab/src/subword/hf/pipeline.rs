@@ -95,15 +95,20 @@ impl Pipeline {
                 pre.name()
             )));
         }
-        let byte_level =
-            normalizer_byte_level || pre_tokenizer.as_ref().is_some_and(PreTokenizer::is_byte_level);
+        let byte_level = normalizer_byte_level
+            || pre_tokenizer
+                .as_ref()
+                .is_some_and(PreTokenizer::is_byte_level);
         let model = Model::from_json(path, &text, &json.model, byte_level, warnings)?;
         for added in &json.added_tokens {
             if added.id >= MAX_ID {
                 return Err(Error::format(
                     path,
                     line_of_key(&text, &added.content),
-                    format!("added token {:?} has id {} (too large)", added.content, added.id),
+                    format!(
+                        "added token {:?} has id {} (too large)",
+                        added.content, added.id
+                    ),
                 ));
             }
         }
@@ -125,9 +130,14 @@ impl Pipeline {
     /// The pieces the model encodes and the added tokens between them, in order: added tokens
     /// in the raw text, then each stretch between them normalized and searched for normalized
     /// added tokens, then pre-tokenized.
-    pub fn pre_tokens<'t>(&self, text: &'t str, mut trace: Option<&mut Vec<TraceLine>>) -> Vec<Split<'t>> {
+    pub fn pre_tokens<'t>(
+        &self,
+        text: &'t str,
+        mut trace: Option<&mut Vec<TraceLine>>,
+    ) -> Vec<Split<'t>> {
         let mut raw = Vec::new();
-        self.added.split(Stage::Raw, NormalizedString::new(text), &mut raw);
+        self.added
+            .split(Stage::Raw, NormalizedString::new(text), &mut raw);
         let mut normalized = Vec::with_capacity(raw.len());
         for split in raw {
             if split.added.is_some() {
@@ -166,13 +176,23 @@ impl Pipeline {
             }
             pieces.clear();
             pre.apply(split.text, &mut pieces);
-            out.extend(pieces.drain(..).filter(|p| !p.is_empty()).map(|text| Split { text, added: None }));
+            out.extend(
+                pieces
+                    .drain(..)
+                    .filter(|p| !p.is_empty())
+                    .map(|text| Split { text, added: None }),
+            );
         }
         out
     }
 
     /// The tokens of `text`; `trace` receives a line per stage.
-    pub fn encode(&self, text: &str, specials: Specials, mut trace: Option<&mut Vec<TraceLine>>) -> Vec<Token> {
+    pub fn encode(
+        &self,
+        text: &str,
+        specials: Specials,
+        mut trace: Option<&mut Vec<TraceLine>>,
+    ) -> Vec<Token> {
         let splits = self.pre_tokens(text, trace.as_deref_mut());
         let mut tokens = Vec::with_capacity(text.len() / 3 + 2);
         let mut pieces: Vec<Piece> = Vec::new();
@@ -203,7 +223,10 @@ impl Pipeline {
                             .part(Role::Detail, format!("{:>9} ", extent.to_string()))
                             .part(Role::Token, quote(norm)),
                     );
-                    let mut steps = Steps { lines, span: extent };
+                    let mut steps = Steps {
+                        lines,
+                        span: extent,
+                    };
                     self.model.tokenize(norm, &mut pieces, Some(&mut steps));
                 }
                 None => self.model.tokenize(norm, &mut pieces, None),
@@ -220,7 +243,9 @@ impl Pipeline {
                     }
                     line = line.part(Role::Token, quote(token.form(text))).part(
                         Role::Detail,
-                        token.id.map_or(":unknown".to_string(), |id| format!(":{id}")),
+                        token
+                            .id
+                            .map_or(":unknown".to_string(), |id| format!(":{id}")),
                     );
                 }
                 lines.push(line);
@@ -231,7 +256,7 @@ impl Pipeline {
         {
             let (mut before, mut after) = (Vec::new(), Vec::new());
             post.around(&mut before, &mut after);
-            if let Some(lines) = trace.as_deref_mut()
+            if let Some(lines) = trace
                 && !(before.is_empty() && after.is_empty())
             {
                 let show = |list: &[(String, u32)]| {
@@ -243,10 +268,19 @@ impl Pipeline {
                 lines.push(
                     TraceLine::new(0, None)
                         .part(Role::Label, "post-processor ")
-                        .part(Role::Plain, format!("adds [{}] before and [{}] after the text", show(&before), show(&after))),
+                        .part(
+                            Role::Plain,
+                            format!(
+                                "adds [{}] before and [{}] after the text",
+                                show(&before),
+                                show(&after)
+                            ),
+                        ),
                 );
             }
-            let at_start = before.iter().map(|(t, id)| special(Span::new(0, 0), *id, t));
+            let at_start = before
+                .iter()
+                .map(|(t, id)| special(Span::new(0, 0), *id, t));
             let end = Span::new(text.len(), text.len());
             let at_end: Vec<Token> = after.iter().map(|(t, id)| special(end, *id, t)).collect();
             tokens.splice(0..0, at_start);
@@ -293,7 +327,14 @@ impl Pipeline {
             })
         };
         let unknown = p.id == NO_ID || Some(p.id) == self.model.unk();
-        let mut token = Token::new(span, if unknown { TokenKind::Unknown } else { TokenKind::Subword });
+        let mut token = Token::new(
+            span,
+            if unknown {
+                TokenKind::Unknown
+            } else {
+                TokenKind::Subword
+            },
+        );
         if p.id != NO_ID {
             token = token.with_id(p.id).with_origin(Origin::Subword {
                 id: p.id,
@@ -412,7 +453,10 @@ impl Tokenizer for HfTokenizer {
         if let Some(pre) = &p.pre_tokenizer {
             head = head.part(Role::Plain, format!(", pre-tokenizer {}", pre.name()));
         }
-        head = head.part(Role::Plain, format!(", {} added tokens", p.added.tokens.len()));
+        head = head.part(
+            Role::Plain,
+            format!(", {} added tokens", p.added.tokens.len()),
+        );
         lines.push(head);
         p.encode(text, self.specials, Some(&mut lines));
         Trace::new(lines)

@@ -123,7 +123,9 @@ impl PreTokenizer {
             "Digits" => PreTokenizer::Digits {
                 individual: flag(value, "individual_digits", false)?,
             },
-            "CharDelimiterSplit" => PreTokenizer::CharDelimiterSplit(single_char(value, "delimiter")?),
+            "CharDelimiterSplit" => {
+                PreTokenizer::CharDelimiterSplit(single_char(value, "delimiter")?)
+            }
             other => return Err(format!("pre_tokenizer {other} is not supported")),
         })
     }
@@ -313,21 +315,42 @@ mod tests {
 
     #[test]
     fn each_pre_tokenizer() {
-        assert_eq!(pieces(r#"{"type":"Whitespace"}"#, "Hey, you!"), ["Hey", ",", "you", "!"]);
-        assert_eq!(pieces(r#"{"type":"WhitespaceSplit"}"#, "Hey, you!"), ["Hey,", "you!"]);
+        assert_eq!(
+            pieces(r#"{"type":"Whitespace"}"#, "Hey, you!"),
+            ["Hey", ",", "you", "!"]
+        );
+        assert_eq!(
+            pieces(r#"{"type":"WhitespaceSplit"}"#, "Hey, you!"),
+            ["Hey,", "you!"]
+        );
         assert_eq!(
             pieces(r#"{"type":"BertPreTokenizer"}"#, "Hey, you!!"),
             ["Hey", ",", "you", "!", "!"]
         );
         assert_eq!(
-            pieces(r#"{"type":"Punctuation","behavior":"MergedWithPrevious"}"#, "a,b."),
+            pieces(
+                r#"{"type":"Punctuation","behavior":"MergedWithPrevious"}"#,
+                "a,b."
+            ),
             ["a,", "b."]
         );
-        assert_eq!(pieces(r#"{"type":"Digits","individual_digits":true}"#, "a12"), ["a", "1", "2"]);
-        assert_eq!(pieces(r#"{"type":"Digits","individual_digits":false}"#, "a12"), ["a", "12"]);
-        assert_eq!(pieces(r#"{"type":"CharDelimiterSplit","delimiter":"|"}"#, "a|b"), ["a", "b"]);
         assert_eq!(
-            pieces(r#"{"type":"ByteLevel","add_prefix_space":true,"use_regex":true}"#, "Hi you"),
+            pieces(r#"{"type":"Digits","individual_digits":true}"#, "a12"),
+            ["a", "1", "2"]
+        );
+        assert_eq!(
+            pieces(r#"{"type":"Digits","individual_digits":false}"#, "a12"),
+            ["a", "12"]
+        );
+        assert_eq!(
+            pieces(r#"{"type":"CharDelimiterSplit","delimiter":"|"}"#, "a|b"),
+            ["a", "b"]
+        );
+        assert_eq!(
+            pieces(
+                r#"{"type":"ByteLevel","add_prefix_space":true,"use_regex":true}"#,
+                "Hi you"
+            ),
             [" Hi", " you"]
         );
     }
@@ -335,21 +358,30 @@ mod tests {
     #[test]
     fn metaspace_schemes() {
         let meta = |scheme: &str, split: bool| {
-            format!(r#"{{"type":"Metaspace","replacement":"▁","prepend_scheme":"{scheme}","split":{split}}}"#)
+            format!(
+                r#"{{"type":"Metaspace","replacement":"▁","prepend_scheme":"{scheme}","split":{split}}}"#
+            )
         };
         assert_eq!(pieces(&meta("always", true), "Hi you"), ["▁Hi", "▁you"]);
         assert_eq!(pieces(&meta("never", true), "Hi you"), ["Hi", "▁you"]);
         assert_eq!(pieces(&meta("first", false), "Hi you"), ["▁Hi▁you"]);
         assert_eq!(
-            pieces(r#"{"type":"Metaspace","replacement":"▁","add_prefix_space":true}"#, "a b"),
+            pieces(
+                r#"{"type":"Metaspace","replacement":"▁","add_prefix_space":true}"#,
+                "a b"
+            ),
             ["▁a", "▁b"]
         );
     }
 
     #[test]
     fn nothing_may_follow_byte_level() {
-        let json = r#"{"type":"Sequence","pretokenizers":[{"type":"ByteLevel"},{"type":"Digits"}]}"#;
+        let json =
+            r#"{"type":"Sequence","pretokenizers":[{"type":"ByteLevel"},{"type":"Digits"}]}"#;
         let pre = PreTokenizer::from_json(&serde_json::from_str(json).unwrap()).unwrap();
-        assert_eq!(pre.check().unwrap_err(), "pre_tokenizer Digits after ByteLevel is not supported");
+        assert_eq!(
+            pre.check().unwrap_err(),
+            "pre_tokenizer Digits after ByteLevel is not supported"
+        );
     }
 }

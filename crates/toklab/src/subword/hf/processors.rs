@@ -82,7 +82,9 @@ fn template(value: &Value) -> Parse<PostProcessor> {
     for piece in list(value, "single")? {
         if let Some(sequence) = piece.get("Sequence") {
             if sequence.get("id").and_then(Value::as_str) != Some("A") {
-                return Err(format!("TemplateProcessing single template uses sequence {sequence}"));
+                return Err(format!(
+                    "TemplateProcessing single template uses sequence {sequence}"
+                ));
             }
             seen_text = true;
             continue;
@@ -92,16 +94,28 @@ fn template(value: &Value) -> Parse<PostProcessor> {
             .and_then(|s| s.get("id"))
             .and_then(Value::as_str)
             .ok_or_else(|| format!("TemplateProcessing template piece {piece} is not supported"))?;
-        let special = specials
-            .get(name)
-            .ok_or_else(|| format!("TemplateProcessing special token {name} is not in special_tokens"))?;
-        let ids = special.get("ids").and_then(Value::as_array).cloned().unwrap_or_default();
-        let texts = special.get("tokens").and_then(Value::as_array).cloned().unwrap_or_default();
+        let special = specials.get(name).ok_or_else(|| {
+            format!("TemplateProcessing special token {name} is not in special_tokens")
+        })?;
+        let ids = special
+            .get("ids")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let texts = special
+            .get("tokens")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         for (i, id) in ids.iter().enumerate() {
             let id = id
                 .as_u64()
                 .ok_or_else(|| format!("TemplateProcessing special token {name} has id {id}"))?;
-            let text = texts.get(i).and_then(Value::as_str).unwrap_or(name).to_string();
+            let text = texts
+                .get(i)
+                .and_then(Value::as_str)
+                .unwrap_or(name)
+                .to_string();
             match seen_text {
                 false => before.push((text, id as u32)),
                 true => after.push((text, id as u32)),
@@ -119,16 +133,28 @@ mod tests {
         let p = PostProcessor::from_json(&serde_json::from_str(json).unwrap()).unwrap();
         let (mut before, mut after) = (Vec::new(), Vec::new());
         p.around(&mut before, &mut after);
-        (before.iter().map(|t| t.1).collect(), after.iter().map(|t| t.1).collect())
+        (
+            before.iter().map(|t| t.1).collect(),
+            after.iter().map(|t| t.1).collect(),
+        )
     }
 
     #[test]
     fn each_processor() {
-        assert_eq!(around(r#"{"type":"BertProcessing","sep":["[SEP]",102],"cls":["[CLS]",101]}"#), (vec![101], vec![102]));
-        assert_eq!(around(r#"{"type":"RobertaProcessing","sep":["</s>",2],"cls":["<s>",0],"trim_offsets":true,"add_prefix_space":true}"#), (vec![0], vec![2]));
+        assert_eq!(
+            around(r#"{"type":"BertProcessing","sep":["[SEP]",102],"cls":["[CLS]",101]}"#),
+            (vec![101], vec![102])
+        );
+        assert_eq!(
+            around(
+                r#"{"type":"RobertaProcessing","sep":["</s>",2],"cls":["<s>",0],"trim_offsets":true,"add_prefix_space":true}"#
+            ),
+            (vec![0], vec![2])
+        );
         let template = r#"{"type":"TemplateProcessing","single":[{"SpecialToken":{"id":"<s>","type_id":0}},{"Sequence":{"id":"A","type_id":0}},{"SpecialToken":{"id":"</s>","type_id":0}}],"pair":[],"special_tokens":{"<s>":{"id":"<s>","ids":[1],"tokens":["<s>"]},"</s>":{"id":"</s>","ids":[2],"tokens":["</s>"]}}}"#;
         assert_eq!(around(template), (vec![1], vec![2]));
-        let sequence = format!(r#"{{"type":"Sequence","processors":[{{"type":"ByteLevel"}},{template}]}}"#);
+        let sequence =
+            format!(r#"{{"type":"Sequence","processors":[{{"type":"ByteLevel"}},{template}]}}"#);
         assert_eq!(around(&sequence), (vec![1], vec![2]));
     }
 }

@@ -19,7 +19,10 @@ fn sentencepiece_like() -> Value {
     for b in 0..=255u32 {
         vocab.insert(format!("<0x{b:02X}>"), json!(3 + b));
     }
-    for (i, t) in ["▁", "a", "b", "c", "▁a", "ab", "▁ab", "bc"].iter().enumerate() {
+    for (i, t) in ["▁", "a", "b", "c", "▁a", "ab", "▁ab", "bc"]
+        .iter()
+        .enumerate()
+    {
         vocab.insert(t.to_string(), json!(259 + i));
     }
     json!({
@@ -58,7 +61,11 @@ fn load(json: &Value, specials: Specials) -> crate::Result<HfTokenizer> {
 }
 
 fn ids(t: &HfTokenizer, text: &str) -> Vec<u32> {
-    t.tokenize(text).tokens.iter().map(|t| t.id.unwrap()).collect()
+    t.tokenize(text)
+        .tokens
+        .iter()
+        .map(|t| t.id.unwrap())
+        .collect()
 }
 
 #[test]
@@ -84,7 +91,13 @@ fn sentencepiece_like_pipeline_merges_falls_back_and_decodes() {
 fn explain_shows_each_stage() {
     let t = load(&sentencepiece_like(), Specials::Match).unwrap();
     let shown = t.explain("ab c").to_text();
-    for expected in ["normalized", "«▁ab▁c»", "pre-token", "merge «▁a»:263 + «b»:261 → «▁ab»:265", "tokens"] {
+    for expected in [
+        "normalized",
+        "«▁ab▁c»",
+        "pre-token",
+        "merge «▁a»:263 + «b»:261 → «▁ab»:265",
+        "tokens",
+    ] {
         assert!(shown.contains(expected), "{expected} missing in:\n{shown}");
     }
 }
@@ -92,19 +105,47 @@ fn explain_shows_each_stage() {
 #[test]
 fn an_unbuilt_component_in_each_part_is_named() {
     let cases = [
-        ("normalizer", json!({"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Zalgo"}]}), "normalizer Zalgo is not supported"),
-        ("pre_tokenizer", json!({"type": "Sequence", "pretokenizers": [{"type": "UnicodeScripts"}]}), "pre_tokenizer UnicodeScripts is not supported"),
-        ("post_processor", json!({"type": "Mirror"}), "post_processor Mirror is not supported"),
-        ("decoder", json!({"type": "Reverse"}), "decoder Reverse is not supported"),
+        (
+            "normalizer",
+            json!({"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Zalgo"}]}),
+            "normalizer Zalgo is not supported",
+        ),
+        (
+            "pre_tokenizer",
+            json!({"type": "Sequence", "pretokenizers": [{"type": "UnicodeScripts"}]}),
+            "pre_tokenizer UnicodeScripts is not supported",
+        ),
+        (
+            "post_processor",
+            json!({"type": "Mirror"}),
+            "post_processor Mirror is not supported",
+        ),
+        (
+            "decoder",
+            json!({"type": "Reverse"}),
+            "decoder Reverse is not supported",
+        ),
     ];
     for (section, component, message) in cases {
         let mut file = sentencepiece_like();
         file[section] = component;
-        let error = load(&file, Specials::Match).err().expect("refused").to_string();
-        assert!(error.contains("tokenizer.json:") && error.ends_with(message), "{section}: {error}");
+        let error = load(&file, Specials::Match)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            error.contains("tokenizer.json:") && error.ends_with(message),
+            "{section}: {error}"
+        );
     }
     let mut file = sentencepiece_like();
     file["model"]["type"] = json!("Morfessor");
-    let error = load(&file, Specials::Match).err().expect("refused").to_string();
-    assert!(error.contains("tokenizer.json:") && error.ends_with("model Morfessor is not supported"), "{error}");
+    let error = load(&file, Specials::Match)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        error.contains("tokenizer.json:") && error.ends_with("model Morfessor is not supported"),
+        "{error}"
+    );
 }

@@ -11,12 +11,12 @@ use super::{Piece, Steps, Tokens};
 use crate::error::{Error, Result};
 use crate::subword::bpe::bytelevel;
 use crate::subword::bpe::load::line_of_key;
-use crate::subword::bpe::merge_table::{Merge, MergeTable};
-use crate::subword::bpe::vocab::Vocab;
 use crate::subword::bpe::merge_loop::{self, MergeStep, Symbol};
+use crate::subword::bpe::merge_table::{Merge, MergeTable};
+use crate::subword::bpe::render_bytes;
+use crate::subword::bpe::vocab::Vocab;
 use crate::subword::hf::json::ModelJson;
 use crate::trace::quote;
-use crate::subword::bpe::render_bytes;
 
 /// A BPE model and the options of the reference's BPE.
 pub struct Bpe {
@@ -71,13 +71,14 @@ impl Bpe {
                 format!("model BPE {name} {value:?} is not in the byte alphabet"),
             )
         };
-        let prefix_bytes = to_bytes(prefix).ok_or_else(|| bad_option("continuing_subword_prefix", prefix))?;
-        let suffix_bytes = to_bytes(suffix).ok_or_else(|| bad_option("end_of_word_suffix", suffix))?;
+        let prefix_bytes =
+            to_bytes(prefix).ok_or_else(|| bad_option("continuing_subword_prefix", prefix))?;
+        let suffix_bytes =
+            to_bytes(suffix).ok_or_else(|| bad_option("end_of_word_suffix", suffix))?;
         let merges_line = line_of_key(text, "merges");
         let merges: Vec<MergeJson> = match json.merges {
-            Some(raw) => serde_json::from_str(raw.get()).map_err(|e| {
-                Error::format(path, merges_line, format!("model merges: {e}"))
-            })?,
+            Some(raw) => serde_json::from_str(raw.get())
+                .map_err(|e| Error::format(path, merges_line, format!("model merges: {e}")))?,
             None => Vec::new(),
         };
         let table = merge_table(&tokens.vocab, &merges, prefix_bytes.len(), &to_bytes)
@@ -125,9 +126,16 @@ impl Bpe {
             && let Some(id) = vocab.id(bytes)
         {
             if let Some(steps) = steps.as_deref_mut() {
-                steps.note("lookup", format!("the whole pre-token is token {id} (ignore_merges): no merging"));
+                steps.note(
+                    "lookup",
+                    format!("the whole pre-token is token {id} (ignore_merges): no merging"),
+                );
             }
-            out.push(Piece { id, start: 0, end: bytes.len() });
+            out.push(Piece {
+                id,
+                start: 0,
+                end: bytes.len(),
+            });
             return;
         }
         let mut symbols = Vec::with_capacity(bytes.len());
@@ -152,8 +160,14 @@ impl Bpe {
         };
         merge_loop::merge(&mut symbols, bytes, &self.merges, &mut observe);
         for (i, symbol) in symbols.iter().enumerate() {
-            let end = symbols.get(i + 1).map_or(bytes.len(), |next| next.start as usize);
-            out.push(Piece { id: symbol.id, start: symbol.start as usize, end });
+            let end = symbols
+                .get(i + 1)
+                .map_or(bytes.len(), |next| next.start as usize);
+            out.push(Piece {
+                id: symbol.id,
+                start: symbol.start as usize,
+                end,
+            });
         }
     }
 
@@ -194,17 +208,26 @@ impl Bpe {
             };
             if let Some(id) = vocab.id(lookup) {
                 symbols.extend(pending_unk.take());
-                symbols.push(Symbol { id, start: start as u32 });
+                symbols.push(Symbol {
+                    id,
+                    start: start as u32,
+                });
                 continue;
             }
             if let Some(byte_ids) = &self.byte_ids
-                && let Some(ids) = lookup.iter().map(|&b| byte_ids[b as usize]).collect::<Option<Vec<u32>>>()
+                && let Some(ids) = lookup
+                    .iter()
+                    .map(|&b| byte_ids[b as usize])
+                    .collect::<Option<Vec<u32>>>()
             {
                 // The reference adds a pending unknown token only at the next known unit; its
                 // position here stays the unit's start so spans keep their order.
                 for (k, id) in ids.into_iter().enumerate() {
                     let at = (start + k).min(end - 1);
-                    symbols.push(Symbol { id, start: at as u32 });
+                    symbols.push(Symbol {
+                        id,
+                        start: at as u32,
+                    });
                 }
                 continue;
             }
@@ -216,9 +239,15 @@ impl Bpe {
                 (Some(run), true) => Some(run),
                 (Some(run), false) => {
                     symbols.push(run);
-                    Some(Symbol { id: unk, start: start as u32 })
+                    Some(Symbol {
+                        id: unk,
+                        start: start as u32,
+                    })
                 }
-                (None, _) => Some(Symbol { id: unk, start: start as u32 }),
+                (None, _) => Some(Symbol {
+                    id: unk,
+                    start: start as u32,
+                }),
             };
         }
         symbols.extend(pending_unk);
@@ -242,11 +271,19 @@ fn merge_table(
             MergeJson::Joined(joined) => joined
                 .split_once(' ')
                 .filter(|(_, r)| !r.contains(' '))
-                .ok_or_else(|| format!("merge {}: expected `left right`, found {joined:?}", rank + 1))?,
+                .ok_or_else(|| {
+                format!(
+                    "merge {}: expected `left right`, found {joined:?}",
+                    rank + 1
+                )
+            })?,
         };
         let id = |side: &str| -> std::result::Result<(u32, Vec<u8>), String> {
             let bytes = to_bytes(side).ok_or_else(|| {
-                format!("merge {}: {side:?} is not in the byte-level alphabet", rank + 1)
+                format!(
+                    "merge {}: {side:?} is not in the byte-level alphabet",
+                    rank + 1
+                )
             })?;
             let id = vocab
                 .id(&bytes)
@@ -265,7 +302,14 @@ fn merge_table(
                 render_bytes(&merged)
             )
         })?;
-        table.insert(left_id, right_id, Merge { rank: rank as u32, merged: merged_id });
+        table.insert(
+            left_id,
+            right_id,
+            Merge {
+                rank: rank as u32,
+                merged: merged_id,
+            },
+        );
     }
     Ok(table)
 }

@@ -16,8 +16,8 @@ use crate::error::{Error, Result};
 use crate::subword::bpe::bytelevel;
 use crate::subword::bpe::load::{JsonVocab, MAX_ID, line_of_key, vocab_conflict};
 use crate::subword::bpe::vocab::Vocab;
-use crate::trace::{Role, TraceLine, quote};
 use crate::token::Span;
+use crate::trace::{Role, TraceLine, quote};
 
 pub use bpe::Bpe;
 pub use unigram::Unigram;
@@ -167,7 +167,11 @@ impl Tokens {
         warnings: &mut Vec<String>,
     ) -> Result<Tokens> {
         let entries: JsonVocab = serde_json::from_str(raw).map_err(|e| {
-            Error::format(path, line_of_key(text, "vocab"), format!("model vocab: {e}"))
+            Error::format(
+                path,
+                line_of_key(text, "vocab"),
+                format!("model vocab: {e}"),
+            )
         })?;
         Tokens::from_entries(path, text, entries.0.into_iter(), byte_level, warnings)
     }
@@ -205,7 +209,10 @@ impl Tokens {
                 false => piece.as_bytes(),
             };
             if bytes.is_empty() {
-                warnings.push(format!("{}: the empty token (id {id}) never matches", path.display()));
+                warnings.push(format!(
+                    "{}: the empty token (id {id}) never matches",
+                    path.display()
+                ));
                 unreachable.insert(id as u32, piece);
                 continue;
             }

@@ -56,7 +56,11 @@ impl Unigram {
         warnings: &mut Vec<String>,
     ) -> Result<Unigram> {
         let entries: Vec<Entry> = serde_json::from_str(json.vocab.get()).map_err(|e| {
-            Error::format(path, line_of_key(text, "vocab"), format!("model Unigram vocab: {e}"))
+            Error::format(
+                path,
+                line_of_key(text, "vocab"),
+                format!("model Unigram vocab: {e}"),
+            )
         })?;
         let scores: Vec<f64> = entries.iter().map(|e| e.1).collect();
         let max_len = entries.iter().map(|e| e.0.len()).max().unwrap_or(1);
@@ -64,7 +68,10 @@ impl Unigram {
         let tokens = Tokens::from_entries(
             path,
             text,
-            entries.into_iter().enumerate().map(|(id, e)| (e.0, id as u64)),
+            entries
+                .into_iter()
+                .enumerate()
+                .map(|(id, e)| (e.0, id as u64)),
             false,
             warnings,
         )?;
@@ -73,7 +80,10 @@ impl Unigram {
                 return Err(Error::format(
                     path,
                     line_of_key(text, "unk_id"),
-                    format!("model Unigram unk_id {id} is outside the vocabulary of {}", scores.len()),
+                    format!(
+                        "model Unigram unk_id {id} is outside the vocabulary of {}",
+                        scores.len()
+                    ),
                 ));
             }
             other => other.map(|id| id as u32),
@@ -92,7 +102,14 @@ impl Unigram {
     pub fn tokenize(&self, text: &str, out: &mut Vec<Piece>, mut steps: Option<&mut Steps>) {
         let n = text.len();
         let unk = self.unk.unwrap_or(NO_ID);
-        let mut best = vec![Best { score: 0.0, start: None, id: unk }; n + 1];
+        let mut best = vec![
+            Best {
+                score: 0.0,
+                start: None,
+                id: unk
+            };
+            n + 1
+        ];
         let mut start = 0;
         while start < n {
             let here = best[start].score;
@@ -104,7 +121,11 @@ impl Unigram {
                     let score = here + self.scores[id as usize];
                     let target = &mut best[end];
                     if target.start.is_none() || score > target.score {
-                        *target = Best { score, start: Some(start), id };
+                        *target = Best {
+                            score,
+                            start: Some(start),
+                            id,
+                        };
                     }
                     single |= end - start == width;
                 }
@@ -114,7 +135,11 @@ impl Unigram {
                 let score = here + self.unk_score;
                 let target = &mut best[start + width];
                 if target.start.is_none() || score > target.score {
-                    *target = Best { score, start: Some(start), id: unk };
+                    *target = Best {
+                        score,
+                        start: Some(start),
+                        id: unk,
+                    };
                 }
             }
             start += width;
@@ -127,7 +152,11 @@ impl Unigram {
             let from = node.start.unwrap_or(0);
             match path.last_mut() {
                 Some(last) if node.id == unk && last.id == unk => last.start = from,
-                _ => path.push(Piece { id: node.id, start: from, end: at }),
+                _ => path.push(Piece {
+                    id: node.id,
+                    start: from,
+                    end: at,
+                }),
             }
             at = from;
         }
@@ -135,7 +164,15 @@ impl Unigram {
         if let Some(steps) = steps.as_deref_mut() {
             let shown: Vec<String> = path
                 .iter()
-                .map(|p| format!("{}:{} [{}..{}]", quote(&text[p.start..p.end]), p.id, p.start, p.end))
+                .map(|p| {
+                    format!(
+                        "{}:{} [{}..{}]",
+                        quote(&text[p.start..p.end]),
+                        p.id,
+                        p.start,
+                        p.end
+                    )
+                })
                 .collect();
             steps.note(
                 "viterbi",
@@ -151,7 +188,14 @@ impl Unigram {
                     .collect();
                 if let Some(ids) = ids {
                     if let Some(steps) = steps.as_deref_mut() {
-                        steps.note("then", format!("byte fallback spells {} in {} byte pieces", quote(&text[piece.start..piece.end]), ids.len()));
+                        steps.note(
+                            "then",
+                            format!(
+                                "byte fallback spells {} in {} byte pieces",
+                                quote(&text[piece.start..piece.end]),
+                                ids.len()
+                            ),
+                        );
                     }
                     // Every byte piece gets the run's range, as in the reference; spans later
                     // give it to the first of them.

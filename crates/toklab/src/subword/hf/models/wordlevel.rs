@@ -48,6 +48,10 @@ impl WordLevel {
             );
         }
         let id = found.or(self.unk).unwrap_or(NO_ID);
-        out.push(Piece { id, start: 0, end: word.len() });
+        out.push(Piece {
+            id,
+            start: 0,
+            end: word.len(),
+        });
     }
 }

@@ -64,14 +64,27 @@ impl WordPiece {
                 );
             }
         };
-        let split = longest_match_first(&self.tokens.vocab, word, &self.prefix, self.max_chars, &mut attempt);
+        let split = longest_match_first(
+            &self.tokens.vocab,
+            word,
+            &self.prefix,
+            self.max_chars,
+            &mut attempt,
+        );
         let unk = self.unk.expect("checked at load");
         match split {
             None => {
                 if let Some(steps) = steps {
-                    steps.note("unknown", format!("no split: the whole word is token {unk}"));
+                    steps.note(
+                        "unknown",
+                        format!("no split: the whole word is token {unk}"),
+                    );
                 }
-                out.push(Piece { id: unk, start: 0, end: word.len() });
+                out.push(Piece {
+                    id: unk,
+                    start: 0,
+                    end: word.len(),
+                });
             }
             Some(pieces) => {
                 let offsets: Vec<usize> = word
