@@ -8,7 +8,8 @@ Run with HuggingFace tokenizers installed (this was made with 0.23.3):
     /tmp/hfvenv/bin/python tests/hf_data/gen_fixtures.py
 Writes tests/hf_data/<name>.json and tests/hf_data/expected.jsonl (one line per fixture and
 text: {"file", "text", "ids", "ids_special", "decoded"}). The corpus and texts are written for
-this file.
+this file. The trainers may order tied entries differently from run to run, so the files and
+expected.jsonl are only meaningful together: regenerate both.
 """
 import json
 import os
@@ -48,6 +49,7 @@ TEXTS = [
     "",
     " ",
     "emoji 🙂 and \u00a0nbsp",
+    "tab\there\u200bzero\u0001ctl ＡＢＣ ｶﾀｶﾅ e\u0301 Å",
 ]
 
 BERT_SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
@@ -174,6 +176,71 @@ def wordlevel_chars():
     return tok
 
 
+def varint(data, at):
+    value, shift = 0, 0
+    while True:
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return value, at
+
+
+def fields(data):
+    """The (number, wire type, value) fields of a protobuf message (varints and bytes only)."""
+    at = 0
+    while at < len(data):
+        key, at = varint(data, at)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, at = varint(data, at)
+        elif wire == 2:
+            length, at = varint(data, at)
+            value, at = data[at:at + length], at + length
+        elif wire == 5:
+            value, at = data[at:at + 4], at + 4
+        elif wire == 1:
+            value, at = data[at:at + 8], at + 8
+        else:
+            raise ValueError(f"wire type {wire}")
+        yield number, wire, value
+
+
+def sample_charsmap():
+    """The precompiled character map (nmt_nfkc) of a SentencePiece model of the shared
+    conformance data (../shared from a checkout)."""
+    path = os.path.join(HERE, "..", "..", "..", "shared", "conformance", "bpe", "data",
+                        "sentencepiece", "botchan_en_unigram_1000.model")
+    data = open(path, "rb").read()
+    for number, _, value in fields(data):
+        if number == 3:  # normalizer_spec
+            for inner, _, blob in fields(value):
+                if inner == 2:  # precompiled_charsmap
+                    return blob
+    raise ValueError("no precompiled_charsmap")
+
+
+def precompiled_wordlevel():
+    """Nmt, the precompiled map and Metaspace before a character-level WordLevel model."""
+    vocab = {"<unk>": 0, "\u2581": 1}
+    for line in CORPUS + TEXTS:
+        for c in line.lower():
+            vocab.setdefault(c, len(vocab))
+    for extra in ["fi", "1", "2", "i"]:
+        vocab.setdefault(extra, len(vocab))
+    tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
+    tok.normalizer = normalizers.Sequence([normalizers.Nmt(),
+                                           normalizers.Precompiled(sample_charsmap()),
+                                           normalizers.Lowercase()])
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always", split=True),
+        pre_tokenizers.Split("", behavior="isolated"),
+        pre_tokenizers.Split(Regex("."), behavior="isolated")])
+    tok.decoder = decoders.Metaspace(replacement="\u2581", prepend_scheme="always")
+    return tok
+
+
 def main():
     fixtures = {
         "bert_wordpiece": bert_wordpiece(),
@@ -182,6 +249,7 @@ def main():
         "byte_level_roberta": byte_level_roberta(),
         "unigram_metaspace": unigram_metaspace(),
         "wordlevel_chars": wordlevel_chars(),
+        "precompiled_wordlevel": precompiled_wordlevel(),
     }
     for behavior in ["removed", "isolated", "merged_with_previous", "merged_with_next",
                      "contiguous"]:

@@ -50,6 +50,9 @@ pub enum Normalizer {
     /// `Precompiled`: SentencePiece's character map, grapheme by grapheme as the reference
     /// applies it.
     Precompiled(CharsMap),
+    /// `Nmt`: ASCII control characters removed, other space-like characters (tab, line
+    /// breaks, zero-width spaces, `▁`, BOM, U+FFFD) become a space.
+    Nmt,
     /// `ByteLevel`: the text becomes GPT-2's byte alphabet. toklab's byte-level models work on
     /// bytes directly, so this changes no text: it makes the model byte-level.
     ByteLevel,
@@ -103,6 +106,7 @@ impl Normalizer {
                     )
                 }
             }
+            "Nmt" => Normalizer::Nmt,
             "ByteLevel" => Normalizer::ByteLevel,
             other => return Err(format!("normalizer {other} is not supported")),
         })
@@ -172,6 +176,21 @@ impl Normalizer {
                 }
             }
             Normalizer::Precompiled(map) => precompiled(text, map),
+            Normalizer::Nmt => text.map_chars(|c, out| match c as u32 {
+                0x01..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F | 0x8F | 0x9F => {}
+                0x09
+                | 0x0A
+                | 0x0C
+                | 0x0D
+                | 0x1680
+                | 0x200B..=0x200F
+                | 0x2028
+                | 0x2029
+                | 0x2581
+                | 0xFEFF
+                | 0xFFFD => out.push(' '),
+                _ => out.push(c),
+            }),
             Normalizer::ByteLevel => {}
         }
     }
@@ -224,28 +243,34 @@ pub fn replace(text: &mut NormalizedString, pattern: &Pattern, content: &str) {
 }
 
 /// SentencePiece's character map as HuggingFace's `Precompiled` applies it: a grapheme shorter
-/// than six bytes that the map rewrites whole is rewritten whole, else character by character.
+/// than six bytes that some rule matches the start of is replaced whole by the replacement of
+/// the *shortest* such rule (the reference's first common-prefix hit, kept as it is because
+/// models were checked against it); otherwise each character is, the same way.
 fn precompiled(text: &mut NormalizedString, map: &CharsMap) {
-    let rewrite = |part: &str| map.rule(part).filter(|(_, len)| *len == part.len());
-    if !text
-        .normalized()
-        .graphemes(true)
-        .any(|g| rewrite(g).is_some() || g.chars().any(|c| rewrite(&c.to_string()).is_some()))
-    {
+    let rule = |part: &str| {
+        map.shortest(part.as_bytes())
+            .map(|(_, replacement)| String::from_utf8_lossy(replacement).into_owned())
+    };
+    let changes = text.normalized().graphemes(true).any(|g| {
+        (g.len() < 6 && rule(g).is_some())
+            || g.char_indices()
+                .any(|(i, c)| rule(&g[i..i + c.len_utf8()]).is_some())
+    });
+    if !changes {
         return;
     }
     text.rewrite(|rest, out| {
         let grapheme = rest.graphemes(true).next().unwrap_or(rest);
         if grapheme.len() < 6
-            && let Some((replacement, _)) = rewrite(grapheme)
+            && let Some(replacement) = rule(grapheme)
         {
-            out.push_str(replacement);
+            out.push_str(&replacement);
             return grapheme.len();
         }
         let c = grapheme.chars().next().unwrap_or(' ');
         let part = &rest[..c.len_utf8()];
-        match rewrite(part) {
-            Some((replacement, _)) => out.push_str(replacement),
+        match rule(part) {
+            Some(replacement) => out.push_str(&replacement),
             None => out.push_str(part),
         }
         part.len()
@@ -329,6 +354,10 @@ mod tests {
         );
         assert_eq!(normalize(r#"{"type":"Prepend","prepend":"▁"}"#, "x"), "▁x");
         assert_eq!(normalize(r#"{"type":"Prepend","prepend":"▁"}"#, ""), "");
+        assert_eq!(
+            normalize(r#"{"type":"Nmt"}"#, "a\u{1}b\u{200B}c\td"),
+            "ab c d"
+        );
     }
 
     #[test]
