@@ -129,3 +129,98 @@ proptest::proptest! {
         proptest::prop_assert_eq!(tokenizer.decode(&ids).unwrap(), text);
     }
 }
+
+/// `Tokenizer::decode` on the real tokenizer.json models of `../shared/realworld`: the
+/// reference ids of every development text decode to what HuggingFace tokenizers decodes them
+/// to (`tests/hf_data/gen_realworld_decoded.py` recorded the lines where that is not the text
+/// itself). Skipped with a note when the models are not fetched; in CI they must be there.
+#[test]
+fn realworld_models_decode_as_the_reference() {
+    let Some(shared) = crate::common::shared_dir("realworld_models_decode_as_the_reference") else {
+        return;
+    };
+    let realworld = shared.join("realworld");
+    let models_dir = match std::env::var_os("TOKLAB_MODELS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+            .join(".cache/toklab/realworld"),
+    };
+    let texts = std::fs::read_to_string(realworld.join("texts.txt")).unwrap();
+    let texts: Vec<&str> = texts
+        .strip_suffix('\n')
+        .unwrap_or(&texts)
+        .split('\n')
+        .collect();
+    let mut differing: HashMap<(String, usize), String> = HashMap::new();
+    for line in std::fs::read_to_string(data().join("realworld_decoded.jsonl"))
+        .unwrap()
+        .lines()
+    {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        differing.insert(
+            (
+                v["id"].as_str().unwrap().to_string(),
+                v["i"].as_u64().unwrap() as usize,
+            ),
+            v["decoded"].as_str().unwrap().to_string(),
+        );
+    }
+    let models: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(realworld.join("models.json")).unwrap())
+            .unwrap();
+    let mut failures = Vec::new();
+    for model in models
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["format"] == "tokenizer.json")
+    {
+        let id = model["id"].as_str().unwrap();
+        let file = models_dir.join(model["file"].as_str().unwrap());
+        if !file.exists() {
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!(
+                    "{} is missing; CI requires the realworld models (fetch.sh)",
+                    file.display()
+                );
+            }
+            crate::common::skip_note(&format!(
+                "realworld decode: skipped {id}: {} not fetched",
+                file.display()
+            ));
+            continue;
+        }
+        let tokenizer = toklab::load(&format!("hf:{}", file.display())).unwrap();
+        let expected =
+            std::fs::read_to_string(realworld.join("expected").join(format!("{id}.jsonl")))
+                .unwrap();
+        for line in expected.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let i = v["i"].as_u64().unwrap() as usize;
+            let ids: Vec<u32> = v["ids"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap() as u32)
+                .collect();
+            let want = differing
+                .get(&(id.to_string(), i))
+                .map_or(texts[i], String::as_str);
+            let got = tokenizer.decode(&ids).unwrap();
+            if got != want {
+                failures.push(format!("{id} line {i}: {got:?}, want {want:?}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} lines differ:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(10)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
