@@ -149,3 +149,20 @@ fn an_unbuilt_component_in_each_part_is_named() {
         "{error}"
     );
 }
+
+#[test]
+fn explain_shows_the_unigram_lattice_and_wordpiece_attempts() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/hf_data");
+    let unigram =
+        HfTokenizer::load("u", &data.join("unigram_metaspace.json"), Specials::Match).unwrap();
+    let shown = unigram.explain("ab").to_text();
+    assert!(
+        shown.contains("node") && shown.contains("viterbi best path"),
+        "{shown}"
+    );
+    let wordpiece =
+        HfTokenizer::load("w", &data.join("bert_wordpiece.json"), Specials::Add).unwrap();
+    let shown = wordpiece.explain("Hi there").to_text();
+    assert!(shown.contains("try «the» is token"), "{shown}");
+    assert!(shown.contains("post-processor adds"), "{shown}");
+}

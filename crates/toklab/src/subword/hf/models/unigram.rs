@@ -110,6 +110,9 @@ impl Unigram {
             };
             n + 1
         ];
+        // The lattice's nodes, for the trace: (start, end, id, score).
+        let mut nodes: Vec<(usize, usize, u32, f64)> = Vec::new();
+        let tracing = steps.is_some();
         let mut start = 0;
         while start < n {
             let here = best[start].score;
@@ -118,6 +121,9 @@ impl Unigram {
             let mut end = start + width;
             while end <= n && end - start <= self.max_len {
                 if let Some(id) = self.tokens.vocab.id(&text.as_bytes()[start..end]) {
+                    if tracing {
+                        nodes.push((start, end, id, self.scores[id as usize]));
+                    }
                     let score = here + self.scores[id as usize];
                     let target = &mut best[end];
                     if target.start.is_none() || score > target.score {
@@ -132,6 +138,9 @@ impl Unigram {
                 end += text[end..].chars().next().map_or(1, char::len_utf8);
             }
             if !single {
+                if tracing {
+                    nodes.push((start, start + width, unk, self.unk_score));
+                }
                 let score = here + self.unk_score;
                 let target = &mut best[start + width];
                 if target.start.is_none() || score > target.score {
@@ -162,6 +171,15 @@ impl Unigram {
         }
         path.reverse();
         if let Some(steps) = steps.as_deref_mut() {
+            for (start, end, id, score) in &nodes {
+                steps.note(
+                    "node",
+                    format!(
+                        "[{start}..{end}] {}:{id} score {score:.4}",
+                        quote(&text[*start..*end])
+                    ),
+                );
+            }
             let shown: Vec<String> = path
                 .iter()
                 .map(|p| {
