@@ -29,6 +29,7 @@ mod explain_snapshots;
 mod fst_conformance;
 mod fst_robustness;
 mod fst_samples;
+mod hf_pipeline;
 mod linearity;
 mod maxmatch_cli;
 mod maxmatch_props;

@@ -20,6 +20,7 @@ const BUILTIN: &[Kind] = &[
     crate::subword::bpe::BPE,
     crate::subword::bpe::TIKTOKEN,
     crate::subword::bpe::SPM,
+    crate::subword::hf::KIND,
     crate::subword::wordpiece::KIND,
     crate::rules::KIND,
     crate::sentence::KIND,

@@ -109,6 +109,11 @@ impl Spec {
         })
     }
 
+    /// Whether option `key` was given (and not taken yet).
+    pub fn has_option(&self, key: &str) -> bool {
+        self.options.iter().any(|(k, _)| k == key)
+    }
+
     /// Removes and returns option `key`.
     pub fn take_option(&mut self, key: &str) -> Option<String> {
         let index = self.options.iter().position(|(k, _)| k == key)?;

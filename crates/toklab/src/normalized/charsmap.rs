@@ -54,6 +54,19 @@ impl CharsMap {
     /// The longest rule matching a prefix of `input`: its length and replacement.
     #[inline]
     pub fn longest(&self, input: &[u8]) -> Option<(usize, &[u8])> {
+        self.prefix_rule(input, false)
+    }
+
+    /// The shortest rule matching a prefix of `input`: its length and replacement (what
+    /// HuggingFace's `Precompiled` normalizer takes, the first hit of a common-prefix search).
+    #[inline]
+    pub fn shortest(&self, input: &[u8]) -> Option<(usize, &[u8])> {
+        self.prefix_rule(input, true)
+    }
+
+    /// The longest (or, with `first`, the shortest) rule matching a prefix of `input`.
+    #[inline]
+    fn prefix_rule(&self, input: &[u8], first: bool) -> Option<(usize, &[u8])> {
         if self.units.is_empty() {
             return None;
         }
@@ -73,6 +86,9 @@ impl CharsMap {
             if has_leaf(u) {
                 let value = (unit(pos)? & ((1 << 31) - 1)) as usize;
                 best = Some((i + 1, value));
+                if first {
+                    break;
+                }
             }
         }
         let (len, value) = best?;

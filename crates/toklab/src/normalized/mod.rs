@@ -291,6 +291,33 @@ impl<'o> NormalizedString<'o> {
         self.edited = result.or(source);
     }
 
+    /// The normalized bytes `range` (clamped; its ends should be character boundaries) as a
+    /// value of their own, aligned to the same original: a pre-tokenizer's pieces are such
+    /// slices, so each piece's offsets still map to the text the user gave. The slice's
+    /// extent is the original span of `range`.
+    pub fn slice(&self, range: Range<usize>) -> NormalizedString<'o> {
+        let end = range.end.min(self.len());
+        let start = range.start.min(end);
+        match &self.edited {
+            None => NormalizedString {
+                original: self.original.clone(),
+                extent: (self.extent.0 + start, self.extent.0 + end),
+                edited: None,
+            },
+            Some(edited) => {
+                let span = self.original_span(start..end);
+                NormalizedString {
+                    original: self.original.clone(),
+                    extent: (span.start, span.end),
+                    edited: Some(Edited {
+                        text: edited.text[start..end].to_string(),
+                        origins: edited.origins[start..end].to_vec(),
+                    }),
+                }
+            }
+        }
+    }
+
     /// The text as edited, copied out of the original first if it was not yet.
     fn edited_mut(&mut self) -> &mut Edited {
         if self.edited.is_none() {

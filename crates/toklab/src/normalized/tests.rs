@@ -285,3 +285,20 @@ proptest! {
         prop_assert_eq!(text.normalized(), model.as_str());
     }
 }
+
+#[test]
+fn a_slice_keeps_mapping_to_the_first_original() {
+    let mut text = NormalizedString::new("ab  cd");
+    text.replace(" ", "\u{2581}");
+    text.prepend("\u{2581}");
+    // "▁ab▁▁cd": the slice "▁cd" comes from the second space and "cd".
+    let at = text.normalized().rfind('\u{2581}').unwrap();
+    let piece = text.slice(at..text.len());
+    assert_eq!(piece.normalized(), "\u{2581}cd");
+    assert_eq!(piece.original_span(0..piece.len()), span(3, 6));
+    assert_eq!(piece.extent(), span(3, 6));
+    let plain = NormalizedString::new("hello world").slice(6..11);
+    assert!(!plain.is_edited());
+    assert_eq!(plain.normalized(), "world");
+    assert_eq!(plain.original_span(1..3), span(7, 9));
+}

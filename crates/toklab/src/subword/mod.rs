@@ -6,6 +6,7 @@
 
 pub mod bpe;
 pub mod formal;
+pub mod hf;
 pub mod pretok;
 pub mod train;
 pub mod wordpiece;

@@ -20,8 +20,8 @@ pub mod bytelevel;
 mod dictionary;
 mod incremental;
 pub mod load;
-mod merge_loop;
-mod merge_table;
+pub(crate) mod merge_loop;
+pub(crate) mod merge_table;
 mod model;
 mod pieces;
 pub(crate) mod specials;
@@ -32,7 +32,7 @@ pub(crate) mod vocab;
 
 pub use dictionary::{FormalDictionary, RuleSource};
 pub use model::{Alphabet, BpeModel, Piece, PreToken, PreTokenizer, Rules};
-pub use tokenizer::BpeTokenizer;
+pub use tokenizer::{BpeTokenizer, render_bytes};
 pub use trace::{BpeTrace, PieceTrace};
 
 use crate::error::Result;
@@ -114,8 +114,14 @@ pub const SPM: Kind = Kind::new(
 )
 .with_options();
 
-/// Loads `bpe:`, `tiktoken:` and `spm:` specs.
+/// Loads `bpe:`, `tiktoken:` and `spm:` specs. A `bpe:` spec naming a `tokenizer.json` goes
+/// to the whole HuggingFace pipeline ([`crate::subword::hf`]) unless it asks for a
+/// `pattern` or `semantics`, which only the merge model of this module has.
 pub fn load(spec: Spec) -> Result<Box<dyn Tokenizer>> {
+    let merge_options = spec.has_option("pattern") || spec.has_option("semantics");
+    if spec.kind == "bpe" && !merge_options && !spec.path().is_dir() {
+        return crate::subword::hf::load(spec);
+    }
     Ok(load_subword(spec)?.into_tokenizer())
 }
 

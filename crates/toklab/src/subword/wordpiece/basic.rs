@@ -24,11 +24,17 @@ static CLASSES: LazyLock<Classes> = LazyLock::new(|| Classes {
     punctuation: CharClass::from_regex(r"\p{P}"),
 });
 
-fn is_control(c: char) -> bool {
+/// Whether `c` is a non-spacing mark (general category Mn), what stripping accents removes
+/// after NFD.
+pub(crate) fn is_nonspacing_mark(c: char) -> bool {
+    CLASSES.nonspacing_mark.contains(c)
+}
+
+pub(crate) fn is_control(c: char) -> bool {
     !matches!(c, '\t' | '\n' | '\r') && CLASSES.other.contains(c)
 }
 
-fn is_whitespace(c: char) -> bool {
+pub(crate) fn is_whitespace(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r') || c.is_whitespace()
 }
 
@@ -39,7 +45,7 @@ fn is_cjk(c: char) -> bool {
         | 0x2B740..=0x2B81F | 0x2B820..=0x2CEAF | 0xF900..=0xFAFF | 0x2F800..=0x2FA1F)
 }
 
-fn is_punctuation(c: char) -> bool {
+pub(crate) fn is_punctuation(c: char) -> bool {
     c.is_ascii_punctuation() || CLASSES.punctuation.contains(c)
 }
 

@@ -3,7 +3,7 @@
 //! with no split (or longer than 100 characters) is `[UNK]`. Special tokens (`[CLS]`, `[SEP]`,
 //! …) are matched in the text as HuggingFace's BERT tokenizer does.
 
-mod basic;
+pub(crate) mod basic;
 
 use crate::trace::{Observer, Quiet};
 use std::ops::Range;
@@ -92,35 +92,7 @@ impl WordPiece {
     /// Greedy longest-match-first over one word. `None` means no split exists: the word is
     /// `[UNK]`.
     pub fn split(&self, word: &str) -> Option<Vec<SubToken>> {
-        let chars: Vec<char> = word.chars().collect();
-        if chars.len() > MAX_WORD_CHARS {
-            return None;
-        }
-        let mut pieces = Vec::new();
-        let mut start = 0;
-        let mut candidate = String::new();
-        while start < chars.len() {
-            let mut found = None;
-            for end in (start + 1..=chars.len()).rev() {
-                candidate.clear();
-                if start > 0 {
-                    candidate.push_str("##");
-                }
-                candidate.extend(&chars[start..end]);
-                if let Some(id) = self.vocab.id(candidate.as_bytes()) {
-                    found = Some((id, end));
-                    break;
-                }
-            }
-            let (id, end) = found?;
-            pieces.push(SubToken {
-                id,
-                form: candidate.clone(),
-                chars: (start, end),
-            });
-            start = end;
-        }
-        Some(pieces)
+        longest_match_first(&self.vocab, word, "##", MAX_WORD_CHARS, &mut |_, _| {})
     }
 
     /// Tokens of `text` with spans in it; `trace` receives each word (its span and pieces,
@@ -193,6 +165,50 @@ impl WordPiece {
         }
         tokens
     }
+}
+
+/// Greedy longest-match-first over one word, continuations marked by `prefix`: from the
+/// left, the longest vocabulary piece each time. `None` when some position has no piece or the
+/// word is longer than `max_chars` characters (the whole word is then the unknown token).
+/// `attempt` sees every candidate tried and whether the vocabulary has it (its id).
+pub fn longest_match_first(
+    vocab: &Vocab,
+    word: &str,
+    prefix: &str,
+    max_chars: usize,
+    attempt: &mut dyn FnMut(&str, Option<u32>),
+) -> Option<Vec<SubToken>> {
+    let chars: Vec<char> = word.chars().collect();
+    if chars.len() > max_chars {
+        return None;
+    }
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    let mut candidate = String::new();
+    while start < chars.len() {
+        let mut found = None;
+        for end in (start + 1..=chars.len()).rev() {
+            candidate.clear();
+            if start > 0 {
+                candidate.push_str(prefix);
+            }
+            candidate.extend(&chars[start..end]);
+            let id = vocab.id(candidate.as_bytes());
+            attempt(&candidate, id);
+            if let Some(id) = id {
+                found = Some((id, end));
+                break;
+            }
+        }
+        let (id, end) = found?;
+        pieces.push(SubToken {
+            id,
+            form: candidate.clone(),
+            chars: (start, end),
+        });
+        start = end;
+    }
+    Some(pieces)
 }
 
 /// The span (in the text, the normalized stretch starting at byte `base`) of normalized bytes

@@ -1,0 +1,226 @@
+//! The `hf:` pipeline against HuggingFace tokenizers 0.23.3 on small `tokenizer.json` files
+//! that exercise each stage (`tests/hf_data/gen_fixtures.py` made the files and the expected
+//! ids): ids without and with the post-processor's special tokens, spans that tile the text in
+//! order, and the decoder's text.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// A fixture loaded twice: matching special tokens, and adding the post-processor's too.
+type Loaded = (Box<dyn toklab::Tokenizer>, Box<dyn toklab::Tokenizer>);
+
+#[derive(Deserialize)]
+struct Expected {
+    file: String,
+    text: String,
+    ids: Vec<u32>,
+    ids_special: Vec<u32>,
+    decoded: String,
+}
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hf_data")
+}
+
+fn ids(tokenizer: &dyn toklab::Tokenizer, text: &str) -> Vec<u32> {
+    let tokens = tokenizer.tokenize(text);
+    tokens
+        .check(text)
+        .unwrap_or_else(|e| panic!("{text:?}: {e:?}"));
+    tokens.tokens.iter().map(|t| t.id.expect("an id")).collect()
+}
+
+#[test]
+fn every_stage_gives_the_reference_ids_and_text() {
+    let lines = std::fs::read_to_string(data().join("expected.jsonl")).unwrap();
+    let mut loaded: HashMap<String, Loaded> = HashMap::new();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for line in lines.lines() {
+        let want: Expected = serde_json::from_str(line).unwrap();
+        let (plain, with_special) = loaded.entry(want.file.clone()).or_insert_with(|| {
+            let path = data().join(&want.file);
+            (
+                toklab::load(&format!("hf:{}", path.display())).unwrap(),
+                toklab::load(&format!("hf:{}?special=add", path.display())).unwrap(),
+            )
+        });
+        let got = ids(plain.as_ref(), &want.text);
+        if got != want.ids {
+            failures.push(format!(
+                "{} {:?}: ids {got:?}, want {:?}",
+                want.file, want.text, want.ids
+            ));
+        }
+        let got = ids(with_special.as_ref(), &want.text);
+        if got != want.ids_special {
+            failures.push(format!(
+                "{} {:?}: ids with specials {got:?}, want {:?}",
+                want.file, want.text, want.ids_special
+            ));
+        }
+        let decoded = plain.decode(&want.ids).unwrap();
+        if decoded != want.decoded {
+            failures.push(format!(
+                "{} {:?}: decoded {decoded:?}, want {:?}",
+                want.file, want.text, want.decoded
+            ));
+        }
+        checked += 1;
+    }
+    assert!(checked > 200, "only {checked} cases");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn bpe_spec_of_a_tokenizer_json_is_the_same_pipeline() {
+    let path = data().join("bert_wordpiece.json");
+    let hf = toklab::load(&format!("hf:{}", path.display())).unwrap();
+    let bpe = toklab::load(&format!("bpe:{}", path.display())).unwrap();
+    let text = "Crème brûlée at the café";
+    assert_eq!(ids(hf.as_ref(), text), ids(bpe.as_ref(), text));
+}
+
+#[test]
+fn decode_of_an_unknown_id_is_an_error() {
+    let path = data().join("bert_wordpiece.json");
+    let hf = toklab::load(&format!("hf:{}", path.display())).unwrap();
+    let e = hf.decode(&[2, 999_999]).unwrap_err().to_string();
+    assert!(e.contains("999999") && e.contains("position 1"), "{e}");
+}
+
+#[test]
+fn special_option_is_checked() {
+    let path = data().join("bert_wordpiece.json");
+    let e = toklab::load(&format!("hf:{}?special=maybe", path.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("all, none or add"), "{e}");
+}
+
+proptest::proptest! {
+    #![proptest_config(crate::common::proptest_config(64))]
+
+    /// Any text: spans in order on character boundaries, one id per token, whatever the
+    /// pipeline (normalizers that expand, remove and insert; byte fallback; unknown tokens).
+    #[test]
+    fn spans_stay_valid_on_any_text(text in "\\PC{0,40}") {
+        for file in ["bert_wordpiece.json", "unigram_metaspace.json", "bpe_affixes.json", "byte_level_roberta.json", "wordlevel_chars.json"] {
+            let tokenizer = toklab::load(&format!("hf:{}", data().join(file).display())).unwrap();
+            let tokens = tokenizer.tokenize(&text);
+            proptest::prop_assert!(tokens.check(&text).is_ok(), "{file} {text:?}");
+        }
+    }
+
+    /// A byte-level pipeline without normalizer or prefix space loses nothing: decoding the ids
+    /// gives the text back.
+    #[test]
+    fn byte_level_decode_of_encode_is_the_text(text in "\\PC{0,40}") {
+        let tokenizer = toklab::load(&format!("hf:{}", data().join("split_isolated.json").display())).unwrap();
+        let ids: Vec<u32> = tokenizer.tokenize(&text).tokens.iter().map(|t| t.id.unwrap()).collect();
+        proptest::prop_assert_eq!(tokenizer.decode(&ids).unwrap(), text);
+    }
+}
+
+/// `Tokenizer::decode` on the real tokenizer.json models of `../shared/realworld`: the
+/// reference ids of every development text decode to what HuggingFace tokenizers decodes them
+/// to (`tests/hf_data/gen_realworld_decoded.py` recorded the lines where that is not the text
+/// itself). Skipped with a note when the models are not fetched; in CI they must be there.
+#[test]
+fn realworld_models_decode_as_the_reference() {
+    let Some(shared) = crate::common::shared_dir("realworld_models_decode_as_the_reference") else {
+        return;
+    };
+    let realworld = shared.join("realworld");
+    let models_dir = match std::env::var_os("TOKLAB_MODELS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+            .join(".cache/toklab/realworld"),
+    };
+    let texts = std::fs::read_to_string(realworld.join("texts.txt")).unwrap();
+    let texts: Vec<&str> = texts
+        .strip_suffix('\n')
+        .unwrap_or(&texts)
+        .split('\n')
+        .collect();
+    let mut differing: HashMap<(String, usize), String> = HashMap::new();
+    for line in std::fs::read_to_string(data().join("realworld_decoded.jsonl"))
+        .unwrap()
+        .lines()
+    {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        differing.insert(
+            (
+                v["id"].as_str().unwrap().to_string(),
+                v["i"].as_u64().unwrap() as usize,
+            ),
+            v["decoded"].as_str().unwrap().to_string(),
+        );
+    }
+    let models: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(realworld.join("models.json")).unwrap())
+            .unwrap();
+    let mut failures = Vec::new();
+    for model in models
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["format"] == "tokenizer.json")
+    {
+        let id = model["id"].as_str().unwrap();
+        let file = models_dir.join(model["file"].as_str().unwrap());
+        if !file.exists() {
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!(
+                    "{} is missing; CI requires the realworld models (fetch.sh)",
+                    file.display()
+                );
+            }
+            crate::common::skip_note(&format!(
+                "realworld decode: skipped {id}: {} not fetched",
+                file.display()
+            ));
+            continue;
+        }
+        let tokenizer = toklab::load(&format!("hf:{}", file.display())).unwrap();
+        let expected =
+            std::fs::read_to_string(realworld.join("expected").join(format!("{id}.jsonl")))
+                .unwrap();
+        for line in expected.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let i = v["i"].as_u64().unwrap() as usize;
+            let ids: Vec<u32> = v["ids"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap() as u32)
+                .collect();
+            let want = differing
+                .get(&(id.to_string(), i))
+                .map_or(texts[i], String::as_str);
+            let got = tokenizer.decode(&ids).unwrap();
+            if got != want {
+                failures.push(format!("{id} line {i}: {got:?}, want {want:?}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} lines differ:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(10)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
