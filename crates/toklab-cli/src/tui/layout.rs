@@ -92,6 +92,13 @@ impl LineLayout {
     }
 }
 
+/// Whether `text` has characters whose display width terminals do not agree on: regional
+/// indicators (flags), zero-width joiners (emoji sequences) and emoji variation selectors.
+pub fn has_unsteady_width(text: &str) -> bool {
+    text.chars()
+        .any(|c| matches!(c, '\u{1F1E6}'..='\u{1F1FF}' | '\u{200D}' | '\u{FE0F}'))
+}
+
 /// A grapheme as it should appear: tabs and control characters get a visible stand-in so no
 /// character is invisible or moves the cursor; zero-width clusters get a dotted circle.
 fn visible(grapheme: &str) -> String {

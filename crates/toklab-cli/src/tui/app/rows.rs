@@ -2,7 +2,7 @@
 //! of the current line, and a watch on the files it was loaded from so an edited rule file
 //! reloads by itself — keeping the last good tokenizer when the new file is broken.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -11,8 +11,10 @@ use crate::tui::layout::LineLayout;
 use toklab::token::{Token, Tokenization};
 use toklab::tokenizer::Tokenizer;
 
-/// Loads a spec into a tokenizer; shared with background threads.
-pub type Loader = Arc<dyn Fn(&str) -> Result<Box<dyn Tokenizer>, String> + Send + Sync>;
+/// Loads a spec into a tokenizer, relative paths against the folder given (or, without one,
+/// the loader's own: the workspace's folder); shared with background threads.
+pub type Loader =
+    Arc<dyn Fn(&str, Option<&Path>) -> Result<Box<dyn Tokenizer>, String> + Send + Sync>;
 
 /// A tokenizer to show, as named in a workspace or on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +23,9 @@ pub struct RowSetup {
     pub spec: String,
     /// A colour name or `#rrggbb`, as written in the workspace.
     pub colour: Option<String>,
+    /// Where the spec's relative paths resolve when not against the workspace's folder: the
+    /// folder the user started in, for a spec typed at the `a` prompt.
+    pub folder: Option<PathBuf>,
 }
 
 impl RowSetup {
@@ -29,6 +34,7 @@ impl RowSetup {
             label: spec.to_string(),
             spec: spec.to_string(),
             colour: None,
+            folder: None,
         }
     }
 }
@@ -40,6 +46,17 @@ pub enum Engine {
     Loading(Job<LoadResult>),
     Ready(Arc<dyn Tokenizer>),
     Failed(String),
+}
+
+/// What happened to a row's tokenizer on a tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowEvent {
+    /// The first load ended (well or not).
+    Loaded,
+    /// A reload (the `r` key, or a watched file changed) replaced the tokenizer.
+    Reloaded,
+    /// A reload failed; the last good tokenizer stays.
+    ReloadFailed,
 }
 
 /// What identifies a file's content cheaply: an editor that replaces the file changes it too.
@@ -84,7 +101,7 @@ impl Row {
     /// Starts loading `setup`'s tokenizer in the background.
     pub fn load(setup: RowSetup, loader: &Loader) -> Row {
         Row {
-            engine: Engine::Loading(spawn_load(&setup.spec, loader)),
+            engine: Engine::Loading(spawn_load(&setup, loader)),
             setup,
             tokens: Tokenization::default(),
             owners: Vec::new(),
@@ -114,12 +131,12 @@ impl Row {
         }
     }
 
-    /// Advances loading, watching and reloading. Returns true when the tokenizer changed, so
-    /// the current line must be tokenized again.
-    pub fn tick(&mut self, loader: &Loader, now: Instant) -> bool {
+    /// Advances loading, watching and reloading. Returns what happened, if anything: after
+    /// `Loaded` and `Reloaded` the current line must be tokenized again.
+    pub fn tick(&mut self, loader: &Loader, now: Instant) -> Option<RowEvent> {
         if let Engine::Loading(job) = &self.engine {
             match job.poll() {
-                None => return false,
+                None => return None,
                 Some(Ok(Ok(tokenizer))) => {
                     self.watch(&tokenizer);
                     self.engine = Engine::Ready(tokenizer);
@@ -129,27 +146,30 @@ impl Row {
                     self.engine = Engine::Failed("loading stopped unexpectedly".into())
                 }
             }
-            return true;
+            return Some(RowEvent::Loaded);
         }
         if let Some(job) = &self.reload {
-            let Some(result) = job.poll() else {
-                return false;
-            };
+            let result = job.poll()?;
             self.reload = None;
             match result {
                 Ok(Ok(tokenizer)) => {
                     self.watch(&tokenizer);
                     self.engine = Engine::Ready(tokenizer);
                     self.reload_error = None;
-                    return true;
+                    return Some(RowEvent::Reloaded);
                 }
                 Ok(Err(error)) => self.reload_error = Some(error),
                 Err(()) => self.reload_error = Some("reloading stopped unexpectedly".into()),
             }
-            return false;
+            return Some(RowEvent::ReloadFailed);
         }
         self.check_sources(loader, now);
-        false
+        None
+    }
+
+    /// Whether a load or reload is under way.
+    pub fn is_reloading(&self) -> bool {
+        self.reload.is_some() || self.is_loading()
     }
 
     fn watch(&mut self, tokenizer: &Arc<dyn Tokenizer>) {
@@ -187,10 +207,8 @@ impl Row {
     /// Loads the tokenizer again in the background (the `r` key, or a watched file changed).
     pub fn reload(&mut self, loader: &Loader) {
         match self.engine {
-            Engine::Ready(_) => self.reload = Some(spawn_load(&self.setup.spec, loader)),
-            Engine::Failed(_) => {
-                self.engine = Engine::Loading(spawn_load(&self.setup.spec, loader))
-            }
+            Engine::Ready(_) => self.reload = Some(spawn_load(&self.setup, loader)),
+            Engine::Failed(_) => self.engine = Engine::Loading(spawn_load(&self.setup, loader)),
             Engine::Loading(_) => {}
         }
     }
@@ -206,11 +224,12 @@ impl Row {
     }
 }
 
-fn spawn_load(spec: &str, loader: &Loader) -> Job<LoadResult> {
-    let spec = spec.to_string();
+fn spawn_load(setup: &RowSetup, loader: &Loader) -> Job<LoadResult> {
+    let spec = setup.spec.clone();
+    let folder = setup.folder.clone();
     let loader = Arc::clone(loader);
     Job::spawn(format!("load {spec}"), 0, move |_| {
-        Some(loader(&spec).map(Arc::from))
+        Some(loader(&spec, folder.as_deref()).map(Arc::from))
     })
 }
 
@@ -281,13 +300,18 @@ impl Rows {
         }
     }
 
-    /// Advances loading and watching; true when a tokenizer changed.
-    pub fn tick(&mut self, now: Instant) -> bool {
-        let mut changed = false;
-        for row in &mut self.list {
-            changed |= row.tick(&self.loader, now);
-        }
-        changed
+    /// Advances loading and watching; what happened, by row.
+    pub fn tick(&mut self, now: Instant) -> Vec<(usize, RowEvent)> {
+        self.list
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(i, row)| Some((i, row.tick(&self.loader, now)?)))
+            .collect()
+    }
+
+    /// Whether any row is loading or reloading.
+    pub fn is_reloading(&self) -> bool {
+        self.list.iter().any(Row::is_reloading)
     }
 
     pub fn is_loading(&self) -> bool {
