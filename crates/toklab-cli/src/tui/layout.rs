@@ -92,6 +92,24 @@ impl LineLayout {
     }
 }
 
+/// For each of `count` tokens, its colour (0 or 1) given the cells they own (`owners`): the
+/// colour changes from one token shown to the next, counting only tokens that own a cell.
+pub fn shades(owners: &[Option<usize>], count: usize) -> Vec<usize> {
+    let mut shades = vec![0; count];
+    let mut shown = 0;
+    let mut last = None;
+    for &owner in owners.iter().flatten() {
+        if last != Some(owner) {
+            if let Some(shade) = shades.get_mut(owner) {
+                *shade = shown % 2;
+            }
+            shown += 1;
+            last = Some(owner);
+        }
+    }
+    shades
+}
+
 /// Whether `text` has characters whose display width terminals do not agree on: regional
 /// indicators (flags), zero-width joiners (emoji sequences) and emoji variation selectors.
 pub fn has_unsteady_width(text: &str) -> bool {
@@ -149,6 +167,13 @@ mod tests {
             layout.owners(&tokens),
             [Some(0), Some(1), None, None, Some(2)]
         );
+    }
+
+    #[test]
+    fn colours_alternate_between_tokens_shown() {
+        // Tokens 1 and 2 are empty, token 3 ends inside the first cell's character.
+        let owners = [Some(0), Some(3), Some(5), Some(6), Some(6)];
+        assert_eq!(shades(&owners, 7), [0, 0, 0, 1, 0, 0, 1]);
     }
 
     #[test]

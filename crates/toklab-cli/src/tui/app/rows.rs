@@ -87,6 +87,10 @@ pub struct Row {
     pub tokens: Tokenization,
     /// For each cell of the line layout, the token covering it.
     pub owners: Vec<Option<usize>>,
+    /// For each token, which of the two alternating colours it is drawn in: tokens that own
+    /// no cell (empty spans, pieces of one character's bytes) are skipped, so neighbours on
+    /// screen always differ.
+    pub shades: Vec<usize>,
     /// Byte offsets where this row has a boundary the selected row lacks, or lacks one the
     /// selected row has (the first character after the boundary).
     pub disagree: Vec<usize>,
@@ -105,6 +109,7 @@ impl Row {
             setup,
             tokens: Tokenization::default(),
             owners: Vec::new(),
+            shades: Vec::new(),
             disagree: Vec::new(),
             reload_error: None,
             reload: None,
@@ -336,6 +341,7 @@ impl Rows {
         for row in &mut self.list {
             row.tokenize(text, previous);
             row.owners = layout.owners(&row.tokens);
+            row.shades = crate::tui::layout::shades(&row.owners, row.tokens.len());
         }
         if let Some(t) = self.token
             && t >= self.token_count()

@@ -515,3 +515,36 @@ fn typed_specs_and_completion_use_the_folder_the_user_started_in() {
     assert_eq!(folders[0], None, "workspace rows: the loader's own folder");
     assert_eq!(folders[1], Some(start), "typed: the start folder");
 }
+
+#[test]
+fn ctrl_l_and_moving_past_flags_ask_for_a_full_redraw() {
+    let mut app = app("plain\nplain too\nflags 🇩🇪🇨🇳\nplain", &["ws"]);
+    app.viewport.text_lines = 2;
+    app.apply(Action::Redraw);
+    assert!(std::mem::take(&mut app.redraw));
+    app.apply(Action::LineDown);
+    assert!(!app.redraw, "no flag among the lines shown");
+    app.apply(Action::LineDown);
+    assert!(std::mem::take(&mut app.redraw), "a flag scrolled into view");
+    app.apply(Action::ViewDown(1));
+    assert!(!app.redraw, "nothing moved in the text pane");
+}
+
+#[test]
+fn reloading_says_when_it_is_done() {
+    let mut app = app("a b", &["ws", "words"]);
+    app.apply(Action::ReloadRows);
+    for effect in app.take_effects() {
+        crate::tui::effect::perform(&mut app, effect);
+    }
+    assert!(app.message.as_ref().unwrap().0.contains("reloading"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while app.rows.is_reloading() && std::time::Instant::now() < deadline {
+        app.tick();
+    }
+    app.tick();
+    assert_eq!(
+        app.message.as_ref().unwrap().0,
+        "reloaded every tokenizer (2)"
+    );
+}

@@ -240,14 +240,14 @@ fn token_cells(
             // A boundary this row does not share with the selected row starts here.
             Some(t) if row.disagree.binary_search(&cell.start).is_ok() => Span::styled(
                 cell.symbol.clone(),
-                theme.token[t % 2].patch(theme.disagree),
+                theme.token[shade(row, *t)].patch(theme.disagree),
             ),
             // A token whose output form differs from its surface (won't → will) is italic.
             Some(t) if row.tokens.tokens[*t].rewritten.is_some() => Span::styled(
                 cell.symbol.clone(),
-                theme.token[t % 2].add_modifier(ratatui::style::Modifier::ITALIC),
+                theme.token[shade(row, *t)].add_modifier(ratatui::style::Modifier::ITALIC),
             ),
-            Some(t) => Span::styled(cell.symbol.clone(), theme.token[t % 2]),
+            Some(t) => Span::styled(cell.symbol.clone(), theme.token[shade(row, *t)]),
             None if cell.is_space && ends.binary_search(&cell.start).is_ok() => {
                 Span::styled(format!("¶{}", "·".repeat(cell.width - 1)), theme.key)
             }
@@ -255,6 +255,11 @@ fn token_cells(
             None => Span::styled(cell.symbol.clone(), theme.dropped),
         })
         .collect()
+}
+
+/// The colour (0 or 1) token `t` of `row` alternates with.
+fn shade(row: &Row, t: usize) -> usize {
+    row.shades.get(t).copied().unwrap_or(t % 2)
 }
 
 /// Two lines about the selected token (or a hint when none is selected).

@@ -595,3 +595,26 @@ fn the_caret_stays_visible_on_a_line_wider_than_the_pane() {
     assert!(row_text(&buffer, ruler).contains("text word word"));
     assert_eq!(app.rows.hscroll, 0);
 }
+
+#[test]
+fn byte_level_tokens_inside_flags_leave_the_next_word_its_own_colour() {
+    // GPT-2 splits the flags' bytes into pieces, several with empty spans; ` d` after them
+    // must not share the last flag's colour.
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/bpe/gpt2");
+    let mut app = app(" 🇩🇪🇨🇳 done", &[("gpt2", &format!("bpe:{model}"))]);
+    assert!(
+        app.rows[0].tokens.tokens.iter().any(|t| t.span.is_empty()),
+        "the sample model makes empty spans here"
+    );
+    let theme = Theme::dark();
+    let buffer = render_to_buffer(&mut app, &theme, 50, 12);
+    let y = find_row(&buffer, "gpt2");
+    let x = column(&buffer, y, "done");
+    let (space, d) = (buffer[(x - 1, y)].bg, buffer[(x, y)].bg);
+    assert_eq!(buffer[(x - 3, y)].symbol(), "🇨🇳");
+    let flag = buffer[(x - 3, y)].bg;
+    assert_ne!(flag, space, "« d» is its own colour");
+    assert_eq!(space, d);
+    assert_eq!(buffer[(x - 5, y)].symbol(), "🇩🇪");
+    assert_ne!(buffer[(x - 5, y)].bg, flag, "the two flags differ");
+}
