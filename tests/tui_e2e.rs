@@ -278,9 +278,17 @@ fn escape_keeps_edits_and_a_panic_gives_the_terminal_back() {
     // The planted panic (debug builds, F12 with TOKLAB_TEST_PANIC): the terminal is restored.
     s.keys(&["F12"]);
     let screen = s.wait_text("toklab-exited-101");
-    assert!(!screen.contains("┌"), "the alternate screen is gone:\n{screen}");
-    assert!(screen.contains("planted panic"), "the message shows:\n{screen}");
-    s.run("stty -a | grep -q -- ' icanon' && stty -a | grep -q -- ' echo ' && echo cooked-mode-back");
+    assert!(
+        !screen.contains("┌"),
+        "the alternate screen is gone:\n{screen}"
+    );
+    assert!(
+        screen.contains("planted panic"),
+        "the message shows:\n{screen}"
+    );
+    s.run(
+        "stty -a | grep -q -- ' icanon' && stty -a | grep -q -- ' echo ' && echo cooked-mode-back",
+    );
     s.wait_text("cooked-mode-back");
 }
 
@@ -346,7 +354,10 @@ fn the_caret_stays_visible_and_the_pair_matrix_scrolls_at_80x24() {
     assert!(hash_row(&screen), "{screen}");
     s.keys(&["J", "J"]);
     s.wait_for("the matrix to scroll", |screen| {
-        !hash_row(screen) && screen.lines().any(|l| l.trim_start_matches('│').starts_with("b "))
+        !hash_row(screen)
+            && screen
+                .lines()
+                .any(|l| l.trim_start_matches('│').starts_with("b "))
     });
     s.keys(&["r"]);
     s.wait_text("reloaded every tokenizer (2)");

@@ -194,9 +194,9 @@ impl App {
         }
     }
 
-    /// Waits until every row has loaded (tests and benchmarks).
+    /// Waits until every row has loaded and tokenized the line (tests and benchmarks).
     pub fn finish_loading(&mut self) {
-        while self.rows.is_loading() {
+        while self.rows.is_loading() || self.rows.is_tokenizing() {
             std::thread::sleep(std::time::Duration::from_millis(1));
             self.tick();
         }
@@ -207,6 +207,7 @@ impl App {
         self.panes.busy()
             || !self.doc.lines.is_indexed()
             || self.rows.is_loading()
+            || self.rows.is_tokenizing()
             || self.doc.search.as_ref().is_some_and(|s| s.job.is_some())
     }
 
@@ -232,7 +233,7 @@ impl App {
     fn retokenize_from(&mut self, previous: Option<&str>) {
         self.doc.layout = LineLayout::new(&self.doc.text);
         self.rows
-            .tokenize(&self.doc.text, previous, &self.doc.layout);
+            .tokenize(&self.doc.text, previous.is_some(), &self.doc.layout);
     }
 
     /// Called on every turn of the event loop: finished loads, file changes, search and
@@ -244,6 +245,13 @@ impl App {
         let changed = events
             .iter()
             .any(|(_, e)| matches!(e, RowEvent::Loaded | RowEvent::Reloaded));
+        if self.rows.poll_tokens(&self.doc.layout) {
+            let cx = Context {
+                doc: &self.doc,
+                rows: &self.rows,
+            };
+            self.panes.current_mut().follow_token(&cx);
+        }
         if changed || !self.doc.line_available {
             let (token, hscroll) = (self.rows.token, self.rows.hscroll);
             self.load_line();
@@ -525,6 +533,10 @@ impl App {
         } else if let Some(job) = self.doc.search.as_mut().and_then(|s| s.job.take()) {
             job.cancel();
             self.flash("search cancelled");
+        } else if self.rows.stop_tokenizing() {
+            self.flash(
+                "stopped waiting for the line's tokens: an edit or another line starts again",
+            );
         } else if self.panes.stats.cancel() {
             self.flash("statistics cancelled: the figures so far are marked partial");
         } else {

@@ -99,7 +99,20 @@ pub struct Row {
     reload: Option<Job<LoadResult>>,
     watched: Vec<(PathBuf, Option<Stamp>)>,
     changed_at: Option<Instant>,
+    /// The text `tokens` are of.
+    tokens_of: Arc<str>,
+    /// A long line being tokenized in the background, and its text.
+    job: Option<(Arc<str>, Job<Tokenization>)>,
+    /// The tokens are of an earlier text (kept while they still fit the current one) or
+    /// missing, until the background tokenization of the current text ends.
+    pub stale: bool,
+    /// Esc stopped waiting for this row's tokens of the current line.
+    pub stopped: bool,
 }
+
+/// Lines up to this long are tokenized at once; longer ones in the background, so that no
+/// engine, however slow on a long line, freezes the workbench.
+pub const SYNC_BYTES: usize = 4096;
 
 impl Row {
     /// Starts loading `setup`'s tokenizer in the background.
@@ -115,6 +128,10 @@ impl Row {
             reload: None,
             watched: Vec::new(),
             changed_at: None,
+            tokens_of: Arc::from(""),
+            job: None,
+            stale: false,
+            stopped: false,
         }
     }
 
@@ -218,15 +235,107 @@ impl Row {
         }
     }
 
-    /// Tokenizes `text`; `previous` is the text the current tokens are of, when this is an
-    /// edit of it (engines re-tokenize incrementally then).
-    pub fn tokenize(&mut self, text: &str, previous: Option<&str>) {
-        self.tokens = match (&self.engine, previous) {
-            (Engine::Ready(t), Some(old)) => t.retokenize(old, &self.tokens, text),
-            (Engine::Ready(t), None) => t.tokenize(text),
-            _ => Tokenization::default(),
+    /// Tokenizes `text`, at once when it is short and in the background when it is long;
+    /// `edit` says it is an edit of the text the current tokens are of (engines re-tokenize
+    /// incrementally then).
+    pub fn tokenize(&mut self, text: &Arc<str>, edit: bool) {
+        self.stopped = false;
+        let Engine::Ready(tokenizer) = &self.engine else {
+            self.tokens = Tokenization::default();
+            self.tokens_of = Arc::clone(text);
+            self.stale = false;
+            self.job = None;
+            return;
         };
+        if text.len() <= SYNC_BYTES {
+            self.tokens = if edit && !self.stale {
+                tokenizer.retokenize(&self.tokens_of, &self.tokens, text)
+            } else {
+                tokenizer.tokenize(text)
+            };
+            self.tokens_of = Arc::clone(text);
+            self.stale = false;
+            self.job = None;
+            return;
+        }
+        // Coalescing: while one runs, later edits wait for it; the newest text is tokenized
+        // when it ends (`poll_tokens`).
+        if self.job.is_none() {
+            self.spawn_tokenize(text, edit);
+        }
+        self.stale = true;
+        if !fits(&self.tokens, text) {
+            self.tokens = Tokenization::default();
+        }
     }
+
+    fn spawn_tokenize(&mut self, text: &Arc<str>, edit: bool) {
+        let Some(tokenizer) = self.tokenizer().cloned() else {
+            return;
+        };
+        let old = (edit && !self.stale).then(|| (Arc::clone(&self.tokens_of), self.tokens.clone()));
+        let new = Arc::clone(text);
+        let job = Job::spawn("tokenize", 0, move |_| {
+            Some(match old {
+                Some((old_text, old_tokens)) => tokenizer.retokenize(&old_text, &old_tokens, &new),
+                None => tokenizer.tokenize(&new),
+            })
+        });
+        self.job = Some((Arc::clone(text), job));
+    }
+
+    /// Takes the background tokenization's result if it is done: true when the row now has
+    /// the tokens of `current`. A result for an older text starts the newest one instead.
+    pub fn poll_tokens(&mut self, current: &Arc<str>) -> bool {
+        let Some(result) = self.job.as_ref().and_then(|(_, job)| job.poll()) else {
+            return false;
+        };
+        let (text, _) = self.job.take().expect("a job was polled");
+        match result {
+            Ok(tokens) if *text == **current => {
+                self.tokens = tokens;
+                self.tokens_of = text;
+                self.stale = false;
+                true
+            }
+            Ok(_) => {
+                self.spawn_tokenize(current, false);
+                false
+            }
+            Err(()) => {
+                self.stopped = true;
+                false
+            }
+        }
+    }
+
+    /// Whether this row's tokens of the current line are still being computed.
+    pub fn is_tokenizing(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Stops waiting for the background tokenization (Esc). The engine cannot be interrupted,
+    /// so its thread runs to the end, but its result is dropped and nothing waits for it.
+    pub fn stop_tokenizing(&mut self) -> bool {
+        match self.job.take() {
+            Some((_, job)) => {
+                job.cancel();
+                self.stopped = true;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Whether every span of `tokens` lies in `text` on character boundaries (so old tokens can
+/// be shown over a longer or edited line without slicing it wrongly).
+fn fits(tokens: &Tokenization, text: &str) -> bool {
+    tokens.tokens.iter().all(|t| {
+        t.span.end <= text.len()
+            && text.is_char_boundary(t.span.start)
+            && text.is_char_boundary(t.span.end)
+    })
 }
 
 fn spawn_load(setup: &RowSetup, loader: &Loader) -> Job<LoadResult> {
@@ -251,6 +360,8 @@ pub struct Rows {
     /// Bumped whenever the tokens shown change (the line, a tokenizer, the rows or the
     /// selected row), so panes know to refresh.
     pub version: u64,
+    /// The line every row tokenizes, shared with the background tokenizations.
+    text: Arc<str>,
 }
 
 impl std::ops::Deref for Rows {
@@ -277,6 +388,7 @@ impl Rows {
             token: None,
             hscroll: 0,
             version: 0,
+            text: Arc::from(""),
         }
     }
 
@@ -336,13 +448,52 @@ impl Rows {
         self.selected_row().map_or(0, |r| r.tokens.len())
     }
 
-    /// Tokenizes `text` in every row; `previous` is the text before an edit.
-    pub fn tokenize(&mut self, text: &str, previous: Option<&str>, layout: &LineLayout) {
+    /// Tokenizes `text` in every row (long lines in the background); `edit` says it is an
+    /// edit of the line the rows show.
+    pub fn tokenize(&mut self, text: &str, edit: bool, layout: &LineLayout) {
+        self.text = Arc::from(text);
         for row in &mut self.list {
-            row.tokenize(text, previous);
+            row.tokenize(&self.text, edit);
             row.owners = layout.owners(&row.tokens);
             row.shades = crate::tui::layout::shades(&row.owners, row.tokens.len());
         }
+        self.settle(text);
+    }
+
+    /// Installs the background tokenizations that ended; true when a row's tokens changed.
+    pub fn poll_tokens(&mut self, layout: &LineLayout) -> bool {
+        let mut changed = false;
+        for row in &mut self.list {
+            if row.poll_tokens(&self.text) {
+                row.owners = layout.owners(&row.tokens);
+                row.shades = crate::tui::layout::shades(&row.owners, row.tokens.len());
+                changed = true;
+            }
+        }
+        if changed {
+            let text = Arc::clone(&self.text);
+            self.settle(&text);
+        }
+        changed
+    }
+
+    /// Whether any row's tokens of the current line are still being computed.
+    pub fn is_tokenizing(&self) -> bool {
+        self.list.iter().any(Row::is_tokenizing)
+    }
+
+    /// Stops waiting for every background tokenization (Esc); true if one was running.
+    pub fn stop_tokenizing(&mut self) -> bool {
+        let mut stopped = false;
+        for row in &mut self.list {
+            stopped |= row.stop_tokenizing();
+        }
+        stopped
+    }
+
+    /// After the tokens changed: the selected token stays in range and the rows' differences
+    /// are marked again.
+    fn settle(&mut self, text: &str) {
         if let Some(t) = self.token
             && t >= self.token_count()
         {

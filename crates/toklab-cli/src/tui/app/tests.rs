@@ -548,3 +548,47 @@ fn reloading_says_when_it_is_done() {
         "reloaded every tokenizer (2)"
     );
 }
+
+#[test]
+fn a_long_line_tokenizes_in_the_background_and_esc_stops_waiting() {
+    let dots = ".".repeat(200_000);
+    let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/rules");
+    let mut app = app(
+        &format!("short line\n{dots}\nlast"),
+        &["ws", &format!("rules:{rules}?lang=eng")],
+    );
+    let started = std::time::Instant::now();
+    app.apply(Action::LineDown);
+    app.tick();
+    assert!(
+        started.elapsed() < std::time::Duration::from_millis(500),
+        "the key returned without waiting for the rules ({:?})",
+        started.elapsed()
+    );
+    assert!(app.rows[1].stale && app.rows.is_tokenizing());
+    assert!(app.busy(), "the loop keeps polling for the result");
+    app.apply(Action::Back);
+    assert!(!app.rows.is_tokenizing() && app.rows[1].stopped);
+    assert!(app.message.as_ref().unwrap().0.contains("stopped waiting"));
+    assert!(!app.quit);
+    // Another line is tokenized at once again.
+    app.apply(Action::LineDown);
+    assert_eq!(app.doc.text, "last");
+    assert_eq!(app.rows[1].tokens.len(), 1);
+    assert!(!app.rows[1].stale);
+}
+
+#[test]
+fn edits_to_a_long_line_are_tokenized_together_once_the_running_one_ends() {
+    let long = "word ".repeat(2000);
+    let mut app = app(&format!("{long}\n"), &["ws"]);
+    assert_eq!(app.rows[0].tokens.len(), 2000);
+    app.apply(Action::Edit);
+    app.apply(Action::CaretEnd);
+    type_text(&mut app, "abc");
+    app.finish_loading();
+    assert!(!app.rows[0].stale);
+    assert_eq!(app.rows[0].tokens.len(), 2001);
+    let last = app.rows[0].tokens.tokens.last().unwrap();
+    assert_eq!(last.form(&app.doc.text), "abc");
+}

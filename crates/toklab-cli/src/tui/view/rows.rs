@@ -91,10 +91,26 @@ pub fn draw(
             (false, Some(colour)) => theme.label.fg(colour),
             (false, None) => theme.label,
         };
-        let marker = if row.reload_error.is_some() { "!" } else { "" };
+        let marker = if row.reload_error.is_some() {
+            "!"
+        } else if row.stale {
+            "…"
+        } else {
+            ""
+        };
         let label = pad(&format!("{}{marker}", row.setup.label), label_width);
         let body = if row.is_loading() {
             vec![Span::styled("loading…", theme.dim)]
+        } else if row.stopped && row.stale {
+            vec![Span::styled(
+                "tokenizing stopped (Esc): edit or move to start again",
+                theme.dim,
+            )]
+        } else if row.stale && row.tokens.is_empty() {
+            vec![Span::styled(
+                "tokenizing this long line… (Esc stops)",
+                theme.dim,
+            )]
         } else if let Some(error) = row.error() {
             vec![Span::styled(error.to_string(), theme.error)]
         } else {
