@@ -364,3 +364,38 @@ fn the_caret_stays_visible_and_the_pair_matrix_scrolls_at_80x24() {
     s.keys(&["Q"]);
     s.wait_text("toklab-exited-0");
 }
+
+#[test]
+fn a_long_line_with_a_rules_row_never_freezes_the_workbench() {
+    if !available("a_long_line_with_a_rules_row_never_freezes_the_workbench") {
+        return;
+    }
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    std::fs::write(dir.join("t.txt"), format!("short\n{}\n", ".".repeat(200_000))).unwrap();
+    let s = Session::start("dots", 110, 36, dir, &[]);
+    let rules = repo().join("rules");
+    s.run(&format!(
+        "{} --with ws --with 'rules:{}?lang=eng' t.txt; echo toklab-exited-$?",
+        bin(),
+        rules.display()
+    ));
+    s.wait_text("ws 1");
+    // The line is tokenized in the background (how long that takes depends on the engine and
+    // the machine; the unit tests pin down the waiting state): the interface answers at once.
+    s.keys(&["j", "?"]);
+    s.wait_text("next / previous tokenizer row");
+    s.keys(&["Escape"]);
+    s.wait_for("help closed", |screen| {
+        !screen.contains("next / previous tokenizer row")
+    });
+    // Esc stops waiting (or, if the rules were quick, has nothing to stop).
+    s.keys(&["Escape"]);
+    s.wait_for("Esc to answer", |screen| {
+        screen.contains("tokenizing stopped (Esc)") || screen.contains("nothing to close")
+    });
+    s.keys(&["k"]);
+    s.wait_text("line 1 ·");
+    s.keys(&["q"]);
+    s.wait_text("toklab-exited-0");
+}
