@@ -372,7 +372,11 @@ fn a_long_line_with_a_rules_row_never_freezes_the_workbench() {
     }
     let temp = tempfile::tempdir().unwrap();
     let dir = temp.path();
-    std::fs::write(dir.join("t.txt"), format!("short\n{}\n", ".".repeat(200_000))).unwrap();
+    std::fs::write(
+        dir.join("t.txt"),
+        format!("short\n{}\n", ".".repeat(200_000)),
+    )
+    .unwrap();
     let s = Session::start("dots", 110, 36, dir, &[]);
     let rules = repo().join("rules");
     s.run(&format!(
