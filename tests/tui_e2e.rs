@@ -199,6 +199,7 @@ fn an_edited_rule_file_reloads_the_row() {
     let mut text = std::fs::read_to_string(&file).unwrap();
     text.push_str("::abbrev Zzz. ::exp Sleepy ::lcode eng\n");
     std::fs::write(&file, &text).unwrap();
+    s.wait_text("rules:rules?lang=eng reloaded from its changed files");
     s.wait_text("rules:rules?lang=eng 6");
     // A typo: the error shows, the last good rules stay.
     std::fs::write(&file, format!("{text}::abbrev Yyy. ::bogus-slot x\n")).unwrap();
