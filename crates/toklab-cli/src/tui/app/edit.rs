@@ -181,7 +181,11 @@ impl App {
             }
         }
         self.set_caret(caret);
-        self.retokenize_from(Some(&old));
+        if self.doc.text.len() > super::rows::SYNC_BYTES {
+            self.edit_pending = true;
+        } else {
+            self.retokenize(true);
+        }
     }
 
     pub(super) fn insert_str(&mut self, s: &str) {

@@ -151,6 +151,9 @@ pub struct App {
     quit_armed: bool,
     /// `r` reloads every row: say so when the last one is done.
     reloading: bool,
+    /// The current line was edited and not laid out and tokenized again yet (long lines:
+    /// keys are coalesced).
+    edit_pending: bool,
     /// The screen must be drawn again from scratch (Ctrl-L, or after lines whose character
     /// widths terminals disagree on).
     pub redraw: bool,
@@ -173,6 +176,7 @@ impl App {
             quit: false,
             quit_armed: false,
             reloading: false,
+            edit_pending: false,
             redraw: false,
             viewport: Viewport {
                 text_lines: 10,
@@ -196,6 +200,7 @@ impl App {
 
     /// Waits until every row has loaded and tokenized the line (tests and benchmarks).
     pub fn finish_loading(&mut self) {
+        self.flush_edit();
         while self.rows.is_loading() || self.rows.is_tokenizing() {
             std::thread::sleep(std::time::Duration::from_millis(1));
             self.tick();
@@ -204,7 +209,8 @@ impl App {
 
     /// Whether background work is running (the loop then polls more often to show progress).
     pub fn busy(&self) -> bool {
-        self.panes.busy()
+        self.edit_pending
+            || self.panes.busy()
             || !self.doc.lines.is_indexed()
             || self.rows.is_loading()
             || self.rows.is_tokenizing()
@@ -226,20 +232,34 @@ impl App {
         self.doc.read_line();
         self.rows.token = None;
         self.rows.hscroll = 0;
-        self.retokenize_from(None);
+        self.retokenize(false);
     }
 
-    /// Re-tokenizes the current text in every row; `previous` is the text before an edit.
-    fn retokenize_from(&mut self, previous: Option<&str>) {
+    /// Lays out and re-tokenizes the current text in every row; `edit` says it is an edit of
+    /// the line the rows show.
+    fn retokenize(&mut self, edit: bool) {
+        self.edit_pending = false;
         self.doc.layout = LineLayout::new(&self.doc.text);
-        self.rows
-            .tokenize(&self.doc.text, previous.is_some(), &self.doc.layout);
+        self.rows.tokenize(&self.doc.text, edit, &self.doc.layout);
+    }
+
+    /// Keys typed into a long line are applied to the text at once, but the line is laid out
+    /// and handed to the tokenizers once per batch of keys (before the next frame, or before
+    /// a key that needs the layout).
+    fn flush_edit(&mut self) {
+        if self.edit_pending {
+            self.retokenize(true);
+            if let Mode::Insert { caret } = self.mode {
+                self.reveal_byte(caret);
+            }
+        }
     }
 
     /// Called on every turn of the event loop: finished loads, file changes, search and
     /// statistics results, playing demos, and the cursor line once background indexing has
     /// reached it.
     pub fn tick(&mut self) {
+        self.flush_edit();
         let events = self.rows.tick(Instant::now());
         self.report_reloads(&events);
         let changed = events
@@ -279,6 +299,9 @@ impl App {
     }
 
     pub fn apply(&mut self, action: Action) {
+        if !matches!(action, Action::Type(_) | Action::Backspace | Action::Delete) {
+            self.flush_edit();
+        }
         if action != Action::Quit && action != Action::Back {
             self.quit_armed = false;
         }

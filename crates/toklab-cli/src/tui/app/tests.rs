@@ -585,7 +585,10 @@ fn edits_to_a_long_line_are_tokenized_together_once_the_running_one_ends() {
     assert_eq!(app.rows[0].tokens.len(), 2000);
     app.apply(Action::Edit);
     app.apply(Action::CaretEnd);
+    let version = app.rows.version;
     type_text(&mut app, "abc");
+    assert_eq!(app.rows.version, version, "keys on a long line are batched");
+    assert!(app.busy());
     app.finish_loading();
     assert!(!app.rows[0].stale);
     assert_eq!(app.rows[0].tokens.len(), 2001);
