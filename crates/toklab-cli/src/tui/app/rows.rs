@@ -505,19 +505,33 @@ impl Rows {
     /// Marks, in every row but the selected one, the boundaries it does not share with the
     /// selected row.
     pub fn mark_disagreements(&mut self, text: &str) {
-        let reference = self.list.get(self.selected).map(|r| r.tokens.clone());
-        for (i, row) in self.list.iter_mut().enumerate() {
-            row.disagree = match &reference {
-                Some(reference) if i != self.selected && row.tokenizer().is_some() => {
-                    toklab::analysis::compare::BoundaryDiff::new(text, reference, &row.tokens)
-                        .boundaries
-                        .iter()
-                        .filter(|b| b.side != toklab::analysis::compare::Presence::Both)
-                        .map(|b| b.at)
-                        .collect()
+        // Rows whose tokens are of an earlier text (a long line tokenizing) are not compared:
+        // the marks would be wrong and the work is done again when the tokens arrive.
+        let reference = self.list.get(self.selected).filter(|r| !r.stale);
+        let marks: Vec<Vec<usize>> = self
+            .list
+            .iter()
+            .enumerate()
+            .map(|(i, row)| match reference {
+                Some(reference)
+                    if i != self.selected && row.tokenizer().is_some() && !row.stale =>
+                {
+                    toklab::analysis::compare::BoundaryDiff::new(
+                        text,
+                        &reference.tokens,
+                        &row.tokens,
+                    )
+                    .boundaries
+                    .iter()
+                    .filter(|b| b.side != toklab::analysis::compare::Presence::Both)
+                    .map(|b| b.at)
+                    .collect()
                 }
                 _ => Vec::new(),
-            };
+            })
+            .collect();
+        for (row, marks) in self.list.iter_mut().zip(marks) {
+            row.disagree = marks;
         }
         self.version += 1;
     }
