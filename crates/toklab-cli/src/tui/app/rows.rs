@@ -178,6 +178,9 @@ impl Row {
                     self.watch(&tokenizer);
                     self.engine = Engine::Ready(tokenizer);
                     self.reload_error = None;
+                    // A tokenization by the replaced tokenizer is of no use any more.
+                    self.job = None;
+                    self.stale = false;
                     return Some(RowEvent::Reloaded);
                 }
                 Ok(Err(error)) => self.reload_error = Some(error),
@@ -264,7 +267,9 @@ impl Row {
             self.spawn_tokenize(text, edit);
         }
         self.stale = true;
-        if !fits(&self.tokens, text) {
+        // An edited line keeps showing its last tokens while they fit; another line's would
+        // mislead.
+        if !edit || !fits(&self.tokens, text) {
             self.tokens = Tokenization::default();
         }
     }
