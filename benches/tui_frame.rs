@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use toklab_cli::cli::workbench::{Args, build_app};
-use toklab_cli::tui::app::Action;
+use toklab_cli::tui::app::{Action, View};
 use toklab_cli::tui::render_to_buffer;
 use toklab_cli::tui::theme::Theme;
 
@@ -48,6 +48,11 @@ fn median(times: &mut [Duration]) -> Duration {
 }
 
 fn main() {
+    // `TUI_FRAME_ONLY=typing` runs only the long-line part (for profiling it).
+    if std::env::var("TUI_FRAME_ONLY").is_ok_and(|v| v == "typing") {
+        typing_on_a_long_line(&Theme::dark());
+        return;
+    }
     let file = big_file();
     let size = file.metadata().unwrap().len();
     let theme = Theme::dark();
@@ -122,4 +127,105 @@ fn main() {
         max.as_secs_f64() * 1e3,
         med.as_secs_f64() / BUDGET.as_secs_f64()
     );
+    typing_on_a_long_line(&theme);
+}
+
+/// CPU time of the calling thread so far (Linux: /proc/thread-self/stat, in clock ticks of
+/// 10 ms), to tell the work a key costs from waiting for a busy machine's cores.
+fn thread_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// The budget for a keypress on a long line (issue 12): the frame after a typed key, in every
+/// view, with the default workspace's rows tokenizing a 100 KB line.
+const LONG_LINE_BUDGET: Duration = Duration::from_millis(50);
+
+/// Typing at the end of a 100 KB line (words of the KJV text): per view, the time from the
+/// key to its frame (apply, tick, draw), and how long until every row's tokens and the view's
+/// background work (the trace) have caught up after the last key.
+fn typing_on_a_long_line(theme: &Theme) {
+    let corpus = std::fs::read_to_string(shared().join("corpora/kjv-en.txt"))
+        .expect("../shared/corpora/kjv-en.txt (set TOKLAB_SHARED)");
+    let mut line = String::new();
+    for word in corpus.split_whitespace() {
+        if line.len() >= 100 * 1024 {
+            break;
+        }
+        line.push_str(word);
+        line.push(' ');
+    }
+    let path = std::env::temp_dir().join("toklab-bench-100kb-line.txt");
+    std::fs::write(&path, format!("{line}\nsecond line\n")).unwrap();
+    let args = Args {
+        file: Some(path),
+        ..Args::default()
+    };
+    let mut app = build_app(&args).expect("open the workbench");
+    app.finish_loading();
+    while !app.doc.lines.is_indexed() {
+        std::thread::sleep(Duration::from_millis(1));
+        app.tick();
+    }
+    app.tick();
+    app.finish_loading();
+    println!(
+        "  typing on a {:.0} KB line, {} rows:",
+        app.doc.text.len() as f64 / 1024.0,
+        app.rows.len()
+    );
+    for view in View::ALL {
+        if matches!(view, View::Stats | View::Train) {
+            // Both work over the whole file in the background; the keypress path is the same.
+            app.apply(Action::ShowView(view));
+            app.panes.stats.cancel();
+        }
+        app.apply(Action::ShowView(view));
+        app.apply(Action::Edit);
+        app.apply(Action::CaretEnd);
+        let mut times = Vec::new();
+        let cpu_before = thread_cpu();
+        for c in "typing here".chars() {
+            let t = Instant::now();
+            app.apply(Action::Type(c));
+            app.tick();
+            render_to_buffer(&mut app, theme, 120, 40);
+            times.push(t.elapsed());
+        }
+        let cpu = thread_cpu()
+            .zip(cpu_before)
+            .map(|(after, before)| (after - before) / times.len() as u32);
+        let t = Instant::now();
+        while app.rows.is_tokenizing() || app.busy() && view == View::Trace {
+            std::thread::sleep(Duration::from_millis(1));
+            app.tick();
+        }
+        render_to_buffer(&mut app, theme, 120, 40);
+        let caught_up = t.elapsed();
+        app.apply(Action::Back);
+        let count = times.len();
+        let med = median(&mut times);
+        let max = times[count - 1];
+        println!(
+            "    {:<7} keypress → frame: median {:.2} ms, max {:.2} ms wall (budget {} ms: {}); UI thread CPU {} per key; rows and view caught up {:.0} ms after the last key",
+            view.name(),
+            med.as_secs_f64() * 1e3,
+            max.as_secs_f64() * 1e3,
+            LONG_LINE_BUDGET.as_millis(),
+            if max <= LONG_LINE_BUDGET {
+                "within"
+            } else {
+                "OVER"
+            },
+            cpu.map_or("unknown".into(), |c| format!(
+                "{:.1} ms",
+                c.as_secs_f64() * 1e3
+            )),
+            caught_up.as_secs_f64() * 1e3
+        );
+    }
 }

@@ -199,6 +199,7 @@ fn an_edited_rule_file_reloads_the_row() {
     let mut text = std::fs::read_to_string(&file).unwrap();
     text.push_str("::abbrev Zzz. ::exp Sleepy ::lcode eng\n");
     std::fs::write(&file, &text).unwrap();
+    s.wait_text("rules:rules?lang=eng reloaded from its changed files");
     s.wait_text("rules:rules?lang=eng 6");
     // A typo: the error shows, the last good rules stay.
     std::fs::write(&file, format!("{text}::abbrev Yyy. ::bogus-slot x\n")).unwrap();
@@ -249,6 +250,157 @@ fn a_bpe_lesson_trains_and_replays_merges() {
             .lines()
             .any(|l| l.contains("word « new» · step") && !l.contains("step 0/"))
     });
+    s.keys(&["q"]);
+    s.wait_text("toklab-exited-0");
+}
+
+#[test]
+fn escape_keeps_edits_and_a_panic_gives_the_terminal_back() {
+    if !available("escape_keeps_edits_and_a_panic_gives_the_terminal_back") {
+        return;
+    }
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    std::fs::write(dir.join("t.txt"), "one two\n").unwrap();
+    let s = Session::start("escpanic", 100, 30, dir, &[("TOKLAB_TEST_PANIC", "1")]);
+    s.run(&format!("{} --with ws t.txt; echo toklab-exited-$?", bin()));
+    s.wait_text("ws 2");
+    s.keys(&["i", "End"]);
+    s.keys(&["-l", " three"]);
+    s.wait_text("ws 3");
+    // A reflexive Esc Esc Esc: out of insert mode, then nothing; the edits stay.
+    for _ in 0..3 {
+        s.keys(&["Escape"]);
+        std::thread::sleep(std::time::Duration::from_millis(80));
+    }
+    let screen = s.wait_text("q quits");
+    assert!(screen.contains("t.txt [+]"), "{screen}");
+    assert!(!screen.contains("toklab-exited"), "{screen}");
+    // The planted panic (debug builds, F12 with TOKLAB_TEST_PANIC): the terminal is restored.
+    s.keys(&["F12"]);
+    let screen = s.wait_text("toklab-exited-101");
+    assert!(
+        !screen.contains("┌"),
+        "the alternate screen is gone:\n{screen}"
+    );
+    assert!(
+        screen.contains("planted panic"),
+        "the message shows:\n{screen}"
+    );
+    s.run(
+        "stty -a | grep -q -- ' icanon' && stty -a | grep -q -- ' echo ' && echo cooked-mode-back",
+    );
+    s.wait_text("cooked-mode-back");
+}
+
+#[test]
+fn the_matrix_of_a_million_character_line_is_refused_and_ctrl_l_redraws() {
+    if !available("the_matrix_of_a_million_character_line_is_refused_and_ctrl_l_redraws") {
+        return;
+    }
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    std::fs::write(dir.join("t.txt"), format!("{}\n", "a".repeat(1_000_000))).unwrap();
+    let s = Session::start("bigmatrix", 120, 40, dir, &[]);
+    s.run(&format!(
+        "{} --with ws --with words t.txt; echo toklab-exited-$?",
+        bin()
+    ));
+    s.wait_text("words 1");
+    s.keys(&["3"]);
+    s.wait_text("A ws  vs  B words");
+    s.keys(&["c"]);
+    let screen = s.wait_text("no matrix:");
+    assert!(screen.contains("1000002000001 cells"), "{screen}");
+    // Something else writes over the screen; Ctrl-L draws it again.
+    std::fs::write(s.tty(), "\x1b[3;5HSTRAY-OUTPUT").unwrap();
+    s.wait_text("STRAY-OUTPUT");
+    s.keys(&["C-l"]);
+    s.wait_for("the stray text to go", |screen| {
+        !screen.contains("STRAY-OUTPUT") && screen.contains("no matrix:")
+    });
+    s.keys(&["q"]);
+    s.wait_text("toklab-exited-0");
+}
+
+#[test]
+fn the_caret_stays_visible_and_the_pair_matrix_scrolls_at_80x24() {
+    if !available("the_caret_stays_visible_and_the_pair_matrix_scrolls_at_80x24") {
+        return;
+    }
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    let long = format!("abcdefg {}tail\n", "word ".repeat(40));
+    std::fs::write(dir.join("t.txt"), long).unwrap();
+    let s = Session::start("caret", 80, 24, dir, &[]);
+    s.run(&format!(
+        "{} --with 'regex:[a-d]+|[e-g]+|\\w+' --with ws t.txt; echo toklab-exited-$?",
+        bin()
+    ));
+    s.wait_text("ws 42");
+    s.keys(&["i", "End"]);
+    s.keys(&["-l", "XYZ"]);
+    let screen = s.wait_text("tailXYZ");
+    assert!(screen.contains("from column"), "{screen}");
+    s.keys(&["Escape"]);
+    s.wait_text("NORMAL");
+    // The pair «abcd» × «abcdefg»: its `#` row shows, and J scrolls it away.
+    let hash_row = |screen: &str| {
+        screen
+            .lines()
+            .any(|l| l.trim_start_matches('│').starts_with("# "))
+    };
+    s.keys(&["3", "Enter"]);
+    let screen = s.wait_text("matrix of «abcd» vs «abcdefg»");
+    assert!(hash_row(&screen), "{screen}");
+    s.keys(&["J", "J"]);
+    s.wait_for("the matrix to scroll", |screen| {
+        !hash_row(screen)
+            && screen
+                .lines()
+                .any(|l| l.trim_start_matches('│').starts_with("b "))
+    });
+    s.keys(&["r"]);
+    s.wait_text("reloaded every tokenizer (2)");
+    s.keys(&["Q"]);
+    s.wait_text("toklab-exited-0");
+}
+
+#[test]
+fn a_long_line_with_a_rules_row_never_freezes_the_workbench() {
+    if !available("a_long_line_with_a_rules_row_never_freezes_the_workbench") {
+        return;
+    }
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    std::fs::write(
+        dir.join("t.txt"),
+        format!("short\n{}\n", ".".repeat(200_000)),
+    )
+    .unwrap();
+    let s = Session::start("dots", 110, 36, dir, &[]);
+    let rules = repo().join("rules");
+    s.run(&format!(
+        "{} --with ws --with 'rules:{}?lang=eng' t.txt; echo toklab-exited-$?",
+        bin(),
+        rules.display()
+    ));
+    s.wait_text("ws 1");
+    // The line is tokenized in the background (how long that takes depends on the engine and
+    // the machine; the unit tests pin down the waiting state): the interface answers at once.
+    s.keys(&["j", "?"]);
+    s.wait_text("next / previous tokenizer row");
+    s.keys(&["Escape"]);
+    s.wait_for("help closed", |screen| {
+        !screen.contains("next / previous tokenizer row")
+    });
+    // Esc stops waiting (or, if the rules were quick, has nothing to stop).
+    s.keys(&["Escape"]);
+    s.wait_for("Esc to answer", |screen| {
+        screen.contains("tokenizing stopped (Esc)") || screen.contains("nothing to close")
+    });
+    s.keys(&["k"]);
+    s.wait_text("line 1 ·");
     s.keys(&["q"]);
     s.wait_text("toklab-exited-0");
 }

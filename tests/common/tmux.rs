@@ -111,3 +111,15 @@ impl Drop for Session {
             .output();
     }
 }
+
+impl Session {
+    /// The terminal device of the session's pane, to write to it from outside as another
+    /// program would.
+    pub fn tty(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["display-message", "-p", "-t", &self.name, "#{pane_tty}"])
+            .output()
+            .expect("tmux display-message");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+}

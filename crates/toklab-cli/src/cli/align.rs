@@ -8,9 +8,9 @@ use anyhow::bail;
 
 use toklab::analysis::align::{self, Costs, Interner, Matrix, MatrixStyle, Unit};
 
-/// The largest matrix `--matrix` and `--all` will build (cells), so a long input gets a clear
+/// The largest matrix `--matrix` and `--all` (and the workbench) will build (cells), so a long input gets a clear
 /// error instead of exhausting memory; plain alignment has no such limit (Hirschberg).
-const MATRIX_CELL_LIMIT: usize = 16_000_000;
+pub const MATRIX_CELL_LIMIT: usize = 16_000_000;
 
 /// The command line of `toklab align`.
 #[derive(clap::Args)]

@@ -1,7 +1,7 @@
 //! The `toklab` command line: one file per subcommand. With no subcommand it opens the
 //! workbench on the shipped samples.
 
-mod align;
+pub(crate) mod align;
 mod bpe;
 mod choice;
 mod compare;

@@ -86,6 +86,7 @@ pub fn build_app(args: &Args) -> anyhow::Result<App> {
                 label: t.label().to_string(),
                 spec: t.spec.clone(),
                 colour: t.colour.clone(),
+                folder: None,
             })
             .collect()
     } else {
@@ -107,8 +108,9 @@ pub fn build_app(args: &Args) -> anyhow::Result<App> {
     };
     let doc = Document::open(&text_path)
         .with_context(|| format!("cannot open {}", text_path.display()))?;
-    let loader: Loader =
-        Arc::new(move |spec: &str| toklab::load_in(spec, &base).map_err(|e| e.to_string()));
+    let loader: Loader = Arc::new(move |spec: &str, folder: Option<&std::path::Path>| {
+        toklab::load_in(spec, folder.unwrap_or(&base)).map_err(|e| e.to_string())
+    });
     let mut app = App::new(doc, setups, loader);
     if let Some(view) = workspace.view.as_deref().and_then(View::from_name) {
         // Opening the view as a key would, so views that start work (training, statistics) do.
@@ -123,6 +125,7 @@ pub fn build_app(args: &Args) -> anyhow::Result<App> {
     app.workspace = WorkspacePlace {
         base: workspace.base,
         path: given_workspace.then_some(workspace_path),
+        start: std::env::current_dir().unwrap_or_default(),
     };
     Ok(app)
 }

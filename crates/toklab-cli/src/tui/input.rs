@@ -85,9 +85,9 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
     (
         "general",
         &[
-            ("?  F1", "this help"),
-            ("q  Esc", "quit (Esc closes or cancels first)"),
-            ("Q  Ctrl-c", "quit now, even with unsaved edits"),
+            ("?  F1 · Ctrl-l", "this help · draw the screen again"),
+            ("Esc", "close, leave editing, cancel work (never quits)"),
+            ("q  Q Ctrl-c", "quit (q asks first if edits are unsaved)"),
         ],
     ),
 ];
@@ -141,6 +141,7 @@ fn normal_key(key: &KeyEvent) -> Option<Action> {
         KeyCode::Char('u') if ctrl => Action::ViewUp(10),
         KeyCode::Char('r') if ctrl => Action::Redo,
         KeyCode::Char('s') if ctrl => Action::Save,
+        KeyCode::Char('l') if ctrl => Action::Redraw,
         KeyCode::Up | KeyCode::Char('k') => Action::LineUp,
         KeyCode::Down | KeyCode::Char('j') => Action::LineDown,
         KeyCode::PageUp => Action::PageUp,
@@ -199,6 +200,7 @@ fn insert_key(key: &KeyEvent) -> Option<Action> {
     Some(match key.code {
         KeyCode::Char('c') if ctrl => Action::Back,
         KeyCode::Char('s') if ctrl => Action::Save,
+        KeyCode::Char('l') if ctrl => Action::Redraw,
         KeyCode::Char(c) if !ctrl => Action::Type(c),
         KeyCode::Tab => Action::Type('\t'),
         KeyCode::Backspace => Action::Backspace,

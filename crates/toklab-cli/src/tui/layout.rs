@@ -16,8 +16,9 @@ pub struct Cell {
     /// Display column of its first terminal cell.
     pub column: usize,
     pub width: usize,
-    /// What to draw: the grapheme, or a visible stand-in for tabs and control characters.
-    pub symbol: String,
+    /// A visible stand-in for tabs, control characters and zero-width clusters; `None` draws
+    /// the grapheme itself (most cells: no allocation per cell on long lines).
+    pub stand_in: Option<String>,
     pub is_space: bool,
 }
 
@@ -34,14 +35,14 @@ impl LineLayout {
         let mut column = 0;
         for (start, grapheme) in text.grapheme_indices(true) {
             let is_space = grapheme.chars().all(char::is_whitespace);
-            let symbol = visible(grapheme);
-            let width = symbol.width().max(1);
+            let stand_in = stand_in(grapheme);
+            let width = stand_in.as_deref().unwrap_or(grapheme).width().max(1);
             cells.push(Cell {
                 start,
                 end: start + grapheme.len(),
                 column,
                 width,
-                symbol,
+                stand_in,
                 is_space,
             });
             column += width;
@@ -92,10 +93,44 @@ impl LineLayout {
     }
 }
 
-/// A grapheme as it should appear: tabs and control characters get a visible stand-in so no
+/// For each of `count` tokens, its colour (0 or 1) given the cells they own (`owners`): the
+/// colour changes from one token shown to the next, counting only tokens that own a cell.
+pub fn shades(owners: &[Option<usize>], count: usize) -> Vec<usize> {
+    let mut shades = vec![0; count];
+    let mut shown = 0;
+    let mut last = None;
+    for &owner in owners.iter().flatten() {
+        if last != Some(owner) {
+            if let Some(shade) = shades.get_mut(owner) {
+                *shade = shown % 2;
+            }
+            shown += 1;
+            last = Some(owner);
+        }
+    }
+    shades
+}
+
+/// Whether `text` has characters whose display width terminals do not agree on: regional
+/// indicators (flags), zero-width joiners (emoji sequences) and emoji variation selectors.
+pub fn has_unsteady_width(text: &str) -> bool {
+    text.chars()
+        .any(|c| matches!(c, '\u{1F1E6}'..='\u{1F1FF}' | '\u{200D}' | '\u{FE0F}'))
+}
+
+impl Cell {
+    /// What to draw for this cell of `line` (the text the layout was made of).
+    pub fn symbol<'a>(&'a self, line: &'a str) -> &'a str {
+        self.stand_in
+            .as_deref()
+            .unwrap_or_else(|| line.get(self.start..self.end).unwrap_or("�"))
+    }
+}
+
+/// The stand-in a grapheme needs to be seen: tabs and control characters get one so no
 /// character is invisible or moves the cursor; zero-width clusters get a dotted circle.
-fn visible(grapheme: &str) -> String {
-    match grapheme {
+fn stand_in(grapheme: &str) -> Option<String> {
+    Some(match grapheme {
         "\t" => "→".to_string(),
         g if g.chars().all(|c| c.is_control()) => g
             .chars()
@@ -106,8 +141,8 @@ fn visible(grapheme: &str) -> String {
             })
             .collect(),
         g if g.width() == 0 => format!("◌{g}"),
-        g => g.to_string(),
-    }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -120,8 +155,9 @@ mod tests {
         let layout = LineLayout::new("a語\te\u{301}b");
         let columns: Vec<usize> = layout.cells.iter().map(|c| c.column).collect();
         assert_eq!(columns, [0, 1, 3, 4, 5]);
-        assert_eq!(layout.cells[2].symbol, "→");
-        assert_eq!(layout.cells[3].symbol, "e\u{301}");
+        let text = "a語\te\u{301}b";
+        assert_eq!(layout.cells[2].symbol(text), "→");
+        assert_eq!(layout.cells[3].symbol(text), "e\u{301}");
         assert_eq!(layout.width, 6);
         assert_eq!(layout.column_of_byte(1), 1);
         assert_eq!(layout.column_of_byte(4), 3);
@@ -145,8 +181,15 @@ mod tests {
     }
 
     #[test]
+    fn colours_alternate_between_tokens_shown() {
+        // Tokens 1 and 2 are empty, token 3 ends inside the first cell's character.
+        let owners = [Some(0), Some(3), Some(5), Some(6), Some(6)];
+        assert_eq!(shades(&owners, 7), [0, 0, 0, 1, 0, 0, 1]);
+    }
+
+    #[test]
     fn control_characters_are_visible() {
-        assert_eq!(LineLayout::new("\u{1}").cells[0].symbol, "␁");
-        assert_eq!(LineLayout::new("\u{85}").cells[0].symbol, "�");
+        assert_eq!(LineLayout::new("\u{1}").cells[0].symbol("\u{1}"), "␁");
+        assert_eq!(LineLayout::new("\u{85}").cells[0].symbol("\u{85}"), "�");
     }
 }

@@ -35,6 +35,9 @@ pub fn run(mut app: App, theme: Theme) -> io::Result<()> {
         if app.mouse != guard.mouse {
             guard.set_mouse(app.mouse)?;
         }
+        if std::mem::take(&mut app.redraw) {
+            guard.terminal.clear()?;
+        }
         guard.terminal.draw(|frame| {
             let (viewport, drawn) = view::draw(frame, &app, &theme);
             app.viewport = viewport;
@@ -50,6 +53,8 @@ pub fn run(mut app: App, theme: Theme) -> io::Result<()> {
         // down never queues frames.
         loop {
             let event = event::read()?;
+            #[cfg(debug_assertions)]
+            planted_panic(&event);
             match &event {
                 Event::Paste(text) => app.paste(text),
                 _ => {
@@ -69,6 +74,21 @@ pub fn run(mut app: App, theme: Theme) -> io::Result<()> {
     Ok(())
 }
 
+/// Debug builds only: with `TOKLAB_TEST_PANIC` set, F12 panics, so a test can check that a
+/// panic in the workbench gives the terminal back.
+#[cfg(debug_assertions)]
+fn planted_panic(event: &Event) {
+    use ratatui::crossterm::event::{KeyCode, KeyEvent};
+    if let Event::Key(KeyEvent {
+        code: KeyCode::F(12),
+        ..
+    }) = event
+        && std::env::var_os("TOKLAB_TEST_PANIC").is_some()
+    {
+        panic!("planted panic (TOKLAB_TEST_PANIC and F12)");
+    }
+}
+
 /// Raw mode, the alternate screen, bracketed paste and (optionally) mouse capture, undone on
 /// drop.
 struct TerminalGuard {
@@ -80,8 +100,16 @@ impl TerminalGuard {
     fn enter(mouse: bool) -> io::Result<TerminalGuard> {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            restore();
-            previous(info);
+            // A background job's panic ends only that job (it reports "stopped
+            // unexpectedly"); printing over the screen or leaving it would break the
+            // workbench, which goes on.
+            let worker = std::thread::current()
+                .name()
+                .is_some_and(|n| n.starts_with("toklab-"));
+            if !worker {
+                restore();
+                previous(info);
+            }
         }));
         terminal::enable_raw_mode()?;
         let mut stdout = io::stdout();

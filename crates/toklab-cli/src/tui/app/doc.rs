@@ -63,6 +63,11 @@ impl DocState {
         }
     }
 
+    /// Whether there are unsaved edits: changes made and not undone back to the saved text.
+    pub fn is_dirty(&self) -> bool {
+        self.lines.is_dirty() && !self.history.at_saved()
+    }
+
     /// The last line's index.
     pub fn last_line(&self) -> usize {
         self.lines.line_count().saturating_sub(1)

@@ -24,16 +24,64 @@ enum Change {
     },
 }
 
-/// Undo and redo stacks of change groups.
-#[derive(Default)]
+/// Changes applied together and undone together, with an id that names the state of the text
+/// after them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Group {
+    id: u64,
+    changes: Vec<Change>,
+}
+
+/// Undo and redo stacks of change groups, and which state of the text is the one saved, so
+/// undoing back to it leaves nothing unsaved.
 pub struct History {
-    undo: Vec<Vec<Change>>,
-    redo: Vec<Vec<Change>>,
+    undo: Vec<Group>,
+    redo: Vec<Group>,
     open: Vec<Change>,
+    next_id: u64,
+    /// The state (see [`History::state`]) the file holds; `None` once that state can no
+    /// longer be reached (an edit after undoing past it dropped its redo).
+    saved: Option<u64>,
+}
+
+impl Default for History {
+    fn default() -> History {
+        History {
+            undo: Vec::new(),
+            redo: Vec::new(),
+            open: Vec::new(),
+            next_id: 1,
+            saved: Some(0),
+        }
+    }
 }
 
 impl History {
+    /// The state of the text: the id of the last group applied (0 for none), `None` while a
+    /// group is still open.
+    fn state(&self) -> Option<u64> {
+        if self.open.is_empty() {
+            Some(self.undo.last().map_or(0, |g| g.id))
+        } else {
+            None
+        }
+    }
+
+    /// Whether the text is as it was last saved (or opened), whatever was done in between.
+    pub fn at_saved(&self) -> bool {
+        self.saved.is_some() && self.state() == self.saved
+    }
+
+    /// The text was saved as it is now.
+    pub fn mark_saved(&mut self) {
+        self.close();
+        self.saved = self.state();
+    }
+
     fn record(&mut self, change: Change) {
+        if self.redo.iter().any(|g| Some(g.id) == self.saved) {
+            self.saved = None;
+        }
         self.redo.clear();
         // Consecutive keystrokes on one line collapse into one change.
         if let (
@@ -54,7 +102,12 @@ impl History {
 
     fn close(&mut self) {
         if !self.open.is_empty() {
-            self.undo.push(std::mem::take(&mut self.open));
+            let id = self.next_id;
+            self.next_id += 1;
+            self.undo.push(Group {
+                id,
+                changes: std::mem::take(&mut self.open),
+            });
         }
     }
 }
@@ -128,7 +181,11 @@ impl App {
             }
         }
         self.set_caret(caret);
-        self.retokenize_from(Some(&old));
+        if self.doc.text.len() > super::rows::SYNC_BYTES {
+            self.edit_pending = true;
+        } else {
+            self.retokenize(true);
+        }
     }
 
     pub(super) fn insert_str(&mut self, s: &str) {
@@ -225,7 +282,7 @@ impl App {
             return;
         };
         let mut line = self.doc.line;
-        for change in group.iter().rev() {
+        for change in group.changes.iter().rev() {
             line = self.revert(change);
         }
         self.doc.history.redo.push(group);
@@ -238,7 +295,7 @@ impl App {
             return;
         };
         let mut line = self.doc.line;
-        for change in &group {
+        for change in &group.changes {
             line = self.replay(change);
         }
         self.doc.history.undo.push(group);
@@ -319,6 +376,39 @@ mod tests {
         assert_eq!(app.doc.lines.line(0).unwrap(), "We are");
         app.apply(Action::Redo);
         assert_eq!(app.doc.text, "We aren't");
+    }
+
+    #[test]
+    fn undoing_back_to_the_saved_text_leaves_nothing_unsaved() {
+        let mut app = app("one", &["ws"]);
+        assert!(!app.doc.is_dirty());
+        app.apply(Action::Edit);
+        assert!(!app.doc.is_dirty(), "entering insert mode changes nothing");
+        type_text(&mut app, "x");
+        assert!(app.doc.is_dirty());
+        app.apply(Action::Back);
+        app.apply(Action::Undo);
+        assert!(!app.doc.is_dirty(), "back to the opened text");
+        app.apply(Action::Redo);
+        assert!(app.doc.is_dirty());
+        // Saved after the edit: undo makes it unsaved, redo saved again.
+        app.text_saved(std::path::PathBuf::from("/nonexistent/saved.txt"));
+        assert!(!app.doc.is_dirty());
+        app.apply(Action::Undo);
+        assert!(app.doc.is_dirty());
+        app.apply(Action::Redo);
+        assert!(!app.doc.is_dirty());
+        // An edit after undoing past the saved state makes it unreachable.
+        app.apply(Action::Undo);
+        app.apply(Action::Edit);
+        type_text(&mut app, "y");
+        app.apply(Action::Back);
+        assert!(app.doc.is_dirty());
+        app.apply(Action::Undo);
+        assert!(
+            app.doc.is_dirty(),
+            "the saved text was «xone», this is «one»"
+        );
     }
 
     #[test]

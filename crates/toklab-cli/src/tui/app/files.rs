@@ -8,18 +8,36 @@ use super::{App, DocState, Effect, Mode, Prompt, PromptKind};
 use crate::tui::document::Document;
 use crate::workspace::{TokenizerEntry, Workspace};
 
-/// Where the workspace is: the folder relative paths are resolved against, and the file `W`
-/// saves to (none until the user names one, so the shipped default is not overwritten).
+/// Where the workspace is: the folder its relative paths are resolved against, and the file
+/// `W` saves to (none until the user names one, so the shipped default is not overwritten);
+/// and the folder the user started in, which paths typed at the prompts are relative to.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WorkspacePlace {
     pub base: PathBuf,
     pub path: Option<PathBuf>,
+    pub start: PathBuf,
+}
+
+impl WorkspacePlace {
+    /// A path typed at a prompt, resolved against the folder the user started in.
+    pub fn typed(&self, input: &str) -> PathBuf {
+        self.start_folder().join(input)
+    }
+
+    /// The folder the user started in (the current folder when unknown).
+    pub fn start_folder(&self) -> &std::path::Path {
+        if self.start.as_os_str().is_empty() {
+            std::path::Path::new(".")
+        } else {
+            &self.start
+        }
+    }
 }
 
 impl App {
     /// Asks for another text (refused while there are unsaved edits).
     pub(super) fn open_text(&mut self, path: PathBuf) {
-        if self.doc.lines.is_dirty() {
+        if self.doc.is_dirty() {
             self.flash("unsaved edits: Ctrl-s saves them first (or u undoes them)");
             return;
         }
@@ -53,6 +71,7 @@ impl App {
     pub fn text_saved(&mut self, path: PathBuf) {
         self.flash(format!("saved {}", path.display()));
         self.doc.lines.mark_saved(path);
+        self.doc.history.mark_saved();
     }
 
     /// The workspace as it is now: text, rows and view.

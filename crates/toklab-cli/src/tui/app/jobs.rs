@@ -48,6 +48,7 @@ impl<T: Send + 'static> Job<T> {
         std::thread::Builder::new()
             .name(format!("toklab-{label}"))
             .spawn(move || {
+                lower_priority();
                 if let Some(result) = work(&worker) {
                     let _ = sender.send(result);
                 }
@@ -81,6 +82,17 @@ impl<T: Send + 'static> Job<T> {
 
     pub fn cancel(&self) {
         self.progress.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Makes the calling thread yield to the interface thread: on Linux a thread has its own nice
+/// value, so this leaves the rest of the process alone. Best effort: failure changes nothing.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority with PRIO_PROCESS and who = 0 only changes the calling thread's nice
+    // value (Linux keeps one per thread); it touches no memory.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
     }
 }
 

@@ -18,7 +18,6 @@ pub mod stats;
 pub mod train;
 mod views;
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 pub use doc::DocState;
@@ -26,7 +25,7 @@ pub use effect::Effect;
 pub use files::WorkspacePlace;
 pub use panes::{Context, Pane, Panes, Reply};
 pub use prompt::{Prompt, PromptKind};
-pub use rows::{Engine, Loader, Row, RowSetup, Rows};
+pub use rows::{Engine, Loader, Row, RowEvent, RowSetup, Rows};
 pub use views::View;
 
 use search::Search;
@@ -97,6 +96,8 @@ pub enum Action {
     ShrinkView,
     ToggleHelp,
     ToggleMouse,
+    /// Draws the whole screen again (Ctrl-L).
+    Redraw,
     // Editing.
     Edit,
     OpenLine,
@@ -120,7 +121,7 @@ pub enum Action {
     ReloadRows,
     SaveWorkspace,
     ComputeStats,
-    /// Closes an overlay, leaves a mode, cancels work — or quits when there is nothing to close.
+    /// Closes an overlay, leaves a mode or cancels work; never quits.
     Back,
     Quit,
     /// Quits even with unsaved edits.
@@ -132,6 +133,8 @@ pub enum Action {
 pub struct Viewport {
     pub text_lines: usize,
     pub row_columns: usize,
+    /// How far the help overlay can scroll (its lines that do not fit).
+    pub help_scroll: usize,
 }
 
 /// The whole state of the workbench.
@@ -146,6 +149,14 @@ pub struct App {
     pub quit: bool,
     /// `q` was pressed once with unsaved edits: a second one quits.
     quit_armed: bool,
+    /// `r` reloads every row: say so when the last one is done.
+    reloading: bool,
+    /// The current line was edited and not laid out and tokenized again yet (long lines:
+    /// keys are coalesced).
+    edit_pending: bool,
+    /// The screen must be drawn again from scratch (Ctrl-L, or after lines whose character
+    /// widths terminals disagree on).
+    pub redraw: bool,
     pub viewport: Viewport,
     pub workspace: WorkspacePlace,
     /// File work asked for and not performed yet.
@@ -164,9 +175,13 @@ impl App {
             mouse: true,
             quit: false,
             quit_armed: false,
+            reloading: false,
+            edit_pending: false,
+            redraw: false,
             viewport: Viewport {
                 text_lines: 10,
                 row_columns: 60,
+                help_scroll: 0,
             },
             workspace: WorkspacePlace::default(),
             effects: Vec::new(),
@@ -183,9 +198,10 @@ impl App {
         }
     }
 
-    /// Waits until every row has loaded (tests and benchmarks).
+    /// Waits until every row has loaded and tokenized the line (tests and benchmarks).
     pub fn finish_loading(&mut self) {
-        while self.rows.is_loading() {
+        self.flush_edit();
+        while self.rows.is_loading() || self.rows.is_tokenizing() {
             std::thread::sleep(std::time::Duration::from_millis(1));
             self.tick();
         }
@@ -193,9 +209,11 @@ impl App {
 
     /// Whether background work is running (the loop then polls more often to show progress).
     pub fn busy(&self) -> bool {
-        self.panes.busy()
+        self.edit_pending
+            || self.panes.busy()
             || !self.doc.lines.is_indexed()
             || self.rows.is_loading()
+            || self.rows.is_tokenizing()
             || self.doc.search.as_ref().is_some_and(|s| s.job.is_some())
     }
 
@@ -214,21 +232,47 @@ impl App {
         self.doc.read_line();
         self.rows.token = None;
         self.rows.hscroll = 0;
-        self.retokenize_from(None);
+        self.retokenize(false);
     }
 
-    /// Re-tokenizes the current text in every row; `previous` is the text before an edit.
-    fn retokenize_from(&mut self, previous: Option<&str>) {
+    /// Lays out and re-tokenizes the current text in every row; `edit` says it is an edit of
+    /// the line the rows show.
+    fn retokenize(&mut self, edit: bool) {
+        self.edit_pending = false;
         self.doc.layout = LineLayout::new(&self.doc.text);
-        self.rows
-            .tokenize(&self.doc.text, previous, &self.doc.layout);
+        self.rows.tokenize(&self.doc.text, edit, &self.doc.layout);
+    }
+
+    /// Keys typed into a long line are applied to the text at once, but the line is laid out
+    /// and handed to the tokenizers once per batch of keys (before the next frame, or before
+    /// a key that needs the layout).
+    fn flush_edit(&mut self) {
+        if self.edit_pending {
+            self.retokenize(true);
+            if let Mode::Insert { caret } = self.mode {
+                self.reveal_byte(caret);
+            }
+        }
     }
 
     /// Called on every turn of the event loop: finished loads, file changes, search and
     /// statistics results, playing demos, and the cursor line once background indexing has
     /// reached it.
     pub fn tick(&mut self) {
-        if self.rows.tick(Instant::now()) || !self.doc.line_available {
+        self.flush_edit();
+        let events = self.rows.tick(Instant::now());
+        self.report_reloads(&events);
+        let changed = events
+            .iter()
+            .any(|(_, e)| matches!(e, RowEvent::Loaded | RowEvent::Reloaded));
+        if self.rows.poll_tokens(&self.doc.layout) {
+            let cx = Context {
+                doc: &self.doc,
+                rows: &self.rows,
+            };
+            self.panes.current_mut().follow_token(&cx);
+        }
+        if changed || !self.doc.line_available {
             let (token, hscroll) = (self.rows.token, self.rows.hscroll);
             self.load_line();
             self.rows.token = token.filter(|&t| t < self.rows.token_count());
@@ -255,16 +299,20 @@ impl App {
     }
 
     pub fn apply(&mut self, action: Action) {
+        if !matches!(action, Action::Type(_) | Action::Backspace | Action::Delete) {
+            self.flush_edit();
+        }
         if action != Action::Quit && action != Action::Back {
             self.quit_armed = false;
         }
         if action != Action::LastLine {
             self.doc.to_last_line = false;
         }
-        if self.panes.help.handle(action) {
+        if self.panes.help.handle(action, self.viewport.help_scroll) {
             return;
         }
         let page = self.viewport.text_lines.max(1);
+        let shown_before = (self.doc.line, self.doc.top);
         match action {
             Action::LineUp => self.go_to_line(self.doc.line.saturating_sub(1)),
             Action::LineDown => self.go_to_line(self.doc.line + 1),
@@ -290,6 +338,11 @@ impl App {
             Action::TokenFirst => self.select_token(Some(0)),
             Action::TokenLast => self.select_token(self.rows.token_count().checked_sub(1)),
             Action::Pick { row, column } => self.pick(row, column),
+            Action::ScrollLeft | Action::ScrollRight
+                if self.panes.current == View::Align && self.panes.align.choice.matrix =>
+            {
+                self.pane_action(View::Align, action)
+            }
             Action::ScrollLeft => self.rows.hscroll = self.rows.hscroll.saturating_sub(8),
             Action::ScrollRight => {
                 let max = self
@@ -323,6 +376,7 @@ impl App {
             Action::ShrinkView => self.panes.split = self.panes.split.saturating_sub(10).max(10),
             // Handled by the help overlay above.
             Action::ToggleHelp => {}
+            Action::Redraw => self.redraw = true,
             Action::ToggleMouse => {
                 self.mouse = !self.mouse;
                 self.flash(if self.mouse {
@@ -369,7 +423,7 @@ impl App {
             }
             Action::Complete => {
                 if let Mode::Prompt(prompt) = &mut self.mode {
-                    prompt.complete(&self.workspace.base);
+                    prompt.complete(self.workspace.start_folder());
                 }
             }
             Action::SearchNext => self.search_again(true),
@@ -377,14 +431,35 @@ impl App {
             Action::RemoveRow => self.remove_row(),
             Action::ReloadRows => {
                 self.effects.push(Effect::ReloadRows);
-                self.flash("reloading every tokenizer");
+                self.reloading = true;
+                self.flash("reloading every tokenizer…");
             }
             Action::SaveWorkspace => self.save_workspace(None),
             Action::Back => self.back(),
             Action::Quit => self.request_quit(),
             Action::ForceQuit => self.quit = true,
         }
+        if let Mode::Insert { caret } = self.mode {
+            self.reveal_byte(caret);
+        }
+        if shown_before != (self.doc.line, self.doc.top)
+            && self.shows_unsteady_widths(shown_before.1)
+        {
+            self.redraw = true;
+        }
         self.refresh_pane();
+    }
+
+    /// Whether the text pane showed (from line `old_top`) or shows characters whose width
+    /// terminals disagree on (flags, emoji sequences): moving past them can leave stray
+    /// glyphs that only a full redraw clears.
+    fn shows_unsteady_widths(&self, old_top: usize) -> bool {
+        let page = self.viewport.text_lines.max(1);
+        let lines = |top: usize| top..top + page;
+        lines(old_top)
+            .chain(lines(self.doc.top))
+            .filter_map(|n| self.doc.lines.line(n))
+            .any(|line| crate::tui::layout::has_unsteady_width(&line))
     }
 
     /// Refreshes the pane on screen (the others wait until they are shown).
@@ -454,7 +529,10 @@ impl App {
         }
         match prompt.kind {
             PromptKind::AddTokenizer => {
-                self.rows.add(RowSetup::new(&input));
+                self.rows.add(RowSetup {
+                    folder: Some(self.workspace.start_folder().to_path_buf()),
+                    ..RowSetup::new(&input)
+                });
                 self.flash(format!("loading {input}"));
             }
             PromptKind::Search => {
@@ -464,9 +542,9 @@ impl App {
                 });
                 self.search_again(true);
             }
-            PromptKind::OpenText => self.open_text(self.workspace.base.join(&input)),
-            PromptKind::SaveTextAs => self.save_text(Some(PathBuf::from(input))),
-            PromptKind::SaveWorkspaceAs => self.save_workspace(Some(PathBuf::from(input))),
+            PromptKind::OpenText => self.open_text(self.workspace.typed(&input)),
+            PromptKind::SaveTextAs => self.save_text(Some(self.workspace.typed(&input))),
+            PromptKind::SaveWorkspaceAs => self.save_workspace(Some(self.workspace.typed(&input))),
         }
     }
 
@@ -478,15 +556,49 @@ impl App {
         } else if let Some(job) = self.doc.search.as_mut().and_then(|s| s.job.take()) {
             job.cancel();
             self.flash("search cancelled");
+        } else if self.rows.stop_tokenizing() {
+            self.flash(
+                "stopped waiting for the line's tokens: an edit or another line starts again",
+            );
         } else if self.panes.stats.cancel() {
-            self.flash("statistics cancelled");
+            self.flash("statistics cancelled: the figures so far are marked partial");
         } else {
-            self.request_quit();
+            // A reflexive Esc never quits (and so never loses edits): q does.
+            self.flash("nothing to close or cancel: q quits");
+        }
+    }
+
+    /// Messages about reloads: a watched file's row reloaded (or failed to: the error stays on
+    /// screen), and the end of an `r` with how it went.
+    fn report_reloads(&mut self, events: &[(usize, RowEvent)]) {
+        if self.reloading {
+            if !self.rows.is_reloading() {
+                self.reloading = false;
+                let failed = self
+                    .rows
+                    .iter()
+                    .filter(|r| r.reload_error.is_some())
+                    .count();
+                let count = self.rows.len();
+                self.flash(match failed {
+                    0 => format!("reloaded every tokenizer ({count})"),
+                    _ => format!(
+                        "reloaded: {failed} of {count} failed, keeping their last good version"
+                    ),
+                });
+            }
+            return;
+        }
+        for &(row, event) in events {
+            if event == RowEvent::Reloaded {
+                let label = self.rows[row].setup.label.clone();
+                self.flash(format!("{label} reloaded from its changed files"));
+            }
         }
     }
 
     fn request_quit(&mut self) {
-        if self.doc.lines.is_dirty() && !self.quit_armed {
+        if self.doc.is_dirty() && !self.quit_armed {
             self.quit_armed = true;
             self.flash("unsaved edits: Ctrl-s saves; q again (or Q) quits without saving");
         } else {

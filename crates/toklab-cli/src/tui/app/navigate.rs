@@ -101,6 +101,20 @@ impl App {
         }
     }
 
+    /// Scrolls horizontally (the rows and the text pane) so the caret at byte `byte` of the
+    /// line is in view, with a few columns of context on the side it moves to.
+    pub(super) fn reveal_byte(&mut self, byte: usize) {
+        let column = self.doc.layout.column_of_byte(byte);
+        let width = self.viewport.row_columns.max(1);
+        let margin = (width / 4).min(8);
+        let hscroll = &mut self.rows.hscroll;
+        if column < *hscroll {
+            *hscroll = column.saturating_sub(margin);
+        } else if column >= *hscroll + width {
+            *hscroll = (column + 1 + margin).saturating_sub(width);
+        }
+    }
+
     /// Shows a view; one shown anew starts at the top (the tokens table at the selected
     /// token).
     pub(super) fn show_view(&mut self, view: View) {

@@ -2,7 +2,7 @@
 //! of the current line, and a watch on the files it was loaded from so an edited rule file
 //! reloads by itself — keeping the last good tokenizer when the new file is broken.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -11,8 +11,10 @@ use crate::tui::layout::LineLayout;
 use toklab::token::{Token, Tokenization};
 use toklab::tokenizer::Tokenizer;
 
-/// Loads a spec into a tokenizer; shared with background threads.
-pub type Loader = Arc<dyn Fn(&str) -> Result<Box<dyn Tokenizer>, String> + Send + Sync>;
+/// Loads a spec into a tokenizer, relative paths against the folder given (or, without one,
+/// the loader's own: the workspace's folder); shared with background threads.
+pub type Loader =
+    Arc<dyn Fn(&str, Option<&Path>) -> Result<Box<dyn Tokenizer>, String> + Send + Sync>;
 
 /// A tokenizer to show, as named in a workspace or on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +23,9 @@ pub struct RowSetup {
     pub spec: String,
     /// A colour name or `#rrggbb`, as written in the workspace.
     pub colour: Option<String>,
+    /// Where the spec's relative paths resolve when not against the workspace's folder: the
+    /// folder the user started in, for a spec typed at the `a` prompt.
+    pub folder: Option<PathBuf>,
 }
 
 impl RowSetup {
@@ -29,6 +34,7 @@ impl RowSetup {
             label: spec.to_string(),
             spec: spec.to_string(),
             colour: None,
+            folder: None,
         }
     }
 }
@@ -40,6 +46,17 @@ pub enum Engine {
     Loading(Job<LoadResult>),
     Ready(Arc<dyn Tokenizer>),
     Failed(String),
+}
+
+/// What happened to a row's tokenizer on a tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowEvent {
+    /// The first load ended (well or not).
+    Loaded,
+    /// A reload (the `r` key, or a watched file changed) replaced the tokenizer.
+    Reloaded,
+    /// A reload failed; the last good tokenizer stays.
+    ReloadFailed,
 }
 
 /// What identifies a file's content cheaply: an editor that replaces the file changes it too.
@@ -70,6 +87,10 @@ pub struct Row {
     pub tokens: Tokenization,
     /// For each cell of the line layout, the token covering it.
     pub owners: Vec<Option<usize>>,
+    /// For each token, which of the two alternating colours it is drawn in: tokens that own
+    /// no cell (empty spans, pieces of one character's bytes) are skipped, so neighbours on
+    /// screen always differ.
+    pub shades: Vec<usize>,
     /// Byte offsets where this row has a boundary the selected row lacks, or lacks one the
     /// selected row has (the first character after the boundary).
     pub disagree: Vec<usize>,
@@ -78,21 +99,39 @@ pub struct Row {
     reload: Option<Job<LoadResult>>,
     watched: Vec<(PathBuf, Option<Stamp>)>,
     changed_at: Option<Instant>,
+    /// The text `tokens` are of.
+    tokens_of: Arc<str>,
+    /// A long line being tokenized in the background, and its text.
+    job: Option<(Arc<str>, Job<Tokenization>)>,
+    /// The tokens are of an earlier text (kept while they still fit the current one) or
+    /// missing, until the background tokenization of the current text ends.
+    pub stale: bool,
+    /// Esc stopped waiting for this row's tokens of the current line.
+    pub stopped: bool,
 }
+
+/// Lines up to this long are tokenized at once; longer ones in the background, so that no
+/// engine, however slow on a long line, freezes the workbench.
+pub const SYNC_BYTES: usize = 4096;
 
 impl Row {
     /// Starts loading `setup`'s tokenizer in the background.
     pub fn load(setup: RowSetup, loader: &Loader) -> Row {
         Row {
-            engine: Engine::Loading(spawn_load(&setup.spec, loader)),
+            engine: Engine::Loading(spawn_load(&setup, loader)),
             setup,
             tokens: Tokenization::default(),
             owners: Vec::new(),
+            shades: Vec::new(),
             disagree: Vec::new(),
             reload_error: None,
             reload: None,
             watched: Vec::new(),
             changed_at: None,
+            tokens_of: Arc::from(""),
+            job: None,
+            stale: false,
+            stopped: false,
         }
     }
 
@@ -114,12 +153,12 @@ impl Row {
         }
     }
 
-    /// Advances loading, watching and reloading. Returns true when the tokenizer changed, so
-    /// the current line must be tokenized again.
-    pub fn tick(&mut self, loader: &Loader, now: Instant) -> bool {
+    /// Advances loading, watching and reloading. Returns what happened, if anything: after
+    /// `Loaded` and `Reloaded` the current line must be tokenized again.
+    pub fn tick(&mut self, loader: &Loader, now: Instant) -> Option<RowEvent> {
         if let Engine::Loading(job) = &self.engine {
             match job.poll() {
-                None => return false,
+                None => return None,
                 Some(Ok(Ok(tokenizer))) => {
                     self.watch(&tokenizer);
                     self.engine = Engine::Ready(tokenizer);
@@ -129,27 +168,33 @@ impl Row {
                     self.engine = Engine::Failed("loading stopped unexpectedly".into())
                 }
             }
-            return true;
+            return Some(RowEvent::Loaded);
         }
         if let Some(job) = &self.reload {
-            let Some(result) = job.poll() else {
-                return false;
-            };
+            let result = job.poll()?;
             self.reload = None;
             match result {
                 Ok(Ok(tokenizer)) => {
                     self.watch(&tokenizer);
                     self.engine = Engine::Ready(tokenizer);
                     self.reload_error = None;
-                    return true;
+                    // A tokenization by the replaced tokenizer is of no use any more.
+                    self.job = None;
+                    self.stale = false;
+                    return Some(RowEvent::Reloaded);
                 }
                 Ok(Err(error)) => self.reload_error = Some(error),
                 Err(()) => self.reload_error = Some("reloading stopped unexpectedly".into()),
             }
-            return false;
+            return Some(RowEvent::ReloadFailed);
         }
         self.check_sources(loader, now);
-        false
+        None
+    }
+
+    /// Whether a load or reload is under way.
+    pub fn is_reloading(&self) -> bool {
+        self.reload.is_some() || self.is_loading()
     }
 
     fn watch(&mut self, tokenizer: &Arc<dyn Tokenizer>) {
@@ -187,30 +232,123 @@ impl Row {
     /// Loads the tokenizer again in the background (the `r` key, or a watched file changed).
     pub fn reload(&mut self, loader: &Loader) {
         match self.engine {
-            Engine::Ready(_) => self.reload = Some(spawn_load(&self.setup.spec, loader)),
-            Engine::Failed(_) => {
-                self.engine = Engine::Loading(spawn_load(&self.setup.spec, loader))
-            }
+            Engine::Ready(_) => self.reload = Some(spawn_load(&self.setup, loader)),
+            Engine::Failed(_) => self.engine = Engine::Loading(spawn_load(&self.setup, loader)),
             Engine::Loading(_) => {}
         }
     }
 
-    /// Tokenizes `text`; `previous` is the text the current tokens are of, when this is an
-    /// edit of it (engines re-tokenize incrementally then).
-    pub fn tokenize(&mut self, text: &str, previous: Option<&str>) {
-        self.tokens = match (&self.engine, previous) {
-            (Engine::Ready(t), Some(old)) => t.retokenize(old, &self.tokens, text),
-            (Engine::Ready(t), None) => t.tokenize(text),
-            _ => Tokenization::default(),
+    /// Tokenizes `text`, at once when it is short and in the background when it is long;
+    /// `edit` says it is an edit of the text the current tokens are of (engines re-tokenize
+    /// incrementally then).
+    pub fn tokenize(&mut self, text: &Arc<str>, edit: bool) {
+        self.stopped = false;
+        let Engine::Ready(tokenizer) = &self.engine else {
+            self.tokens = Tokenization::default();
+            self.tokens_of = Arc::clone(text);
+            self.stale = false;
+            self.job = None;
+            return;
         };
+        if text.len() <= SYNC_BYTES {
+            self.tokens = if edit && !self.stale {
+                tokenizer.retokenize(&self.tokens_of, &self.tokens, text)
+            } else {
+                tokenizer.tokenize(text)
+            };
+            self.tokens_of = Arc::clone(text);
+            self.stale = false;
+            self.job = None;
+            return;
+        }
+        // Coalescing: while one runs, later edits wait for it; the newest text is tokenized
+        // when it ends (`poll_tokens`).
+        if self.job.is_none() {
+            self.spawn_tokenize(text, edit);
+        }
+        self.stale = true;
+        // An edited line keeps showing its last tokens while they fit; another line's would
+        // mislead.
+        if !edit || !fits(&self.tokens, text) {
+            self.tokens = Tokenization::default();
+        }
+    }
+
+    fn spawn_tokenize(&mut self, text: &Arc<str>, edit: bool) {
+        let Some(tokenizer) = self.tokenizer().cloned() else {
+            return;
+        };
+        let old = (edit && !self.stale).then(|| (Arc::clone(&self.tokens_of), self.tokens.clone()));
+        let new = Arc::clone(text);
+        let job = Job::spawn("tokenize", 0, move |_| {
+            Some(match old {
+                Some((old_text, old_tokens)) => tokenizer.retokenize(&old_text, &old_tokens, &new),
+                None => tokenizer.tokenize(&new),
+            })
+        });
+        self.job = Some((Arc::clone(text), job));
+    }
+
+    /// Takes the background tokenization's result if it is done: true when the row now has
+    /// the tokens of `current`. A result for an older text starts the newest one instead.
+    pub fn poll_tokens(&mut self, current: &Arc<str>) -> bool {
+        let Some(result) = self.job.as_ref().and_then(|(_, job)| job.poll()) else {
+            return false;
+        };
+        let (text, _) = self.job.take().expect("a job was polled");
+        match result {
+            Ok(tokens) if *text == **current => {
+                self.tokens = tokens;
+                self.tokens_of = text;
+                self.stale = false;
+                true
+            }
+            Ok(_) => {
+                self.spawn_tokenize(current, false);
+                false
+            }
+            Err(()) => {
+                self.stopped = true;
+                false
+            }
+        }
+    }
+
+    /// Whether this row's tokens of the current line are still being computed.
+    pub fn is_tokenizing(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Stops waiting for the background tokenization (Esc). The engine cannot be interrupted,
+    /// so its thread runs to the end, but its result is dropped and nothing waits for it.
+    pub fn stop_tokenizing(&mut self) -> bool {
+        match self.job.take() {
+            Some((_, job)) => {
+                job.cancel();
+                self.stopped = true;
+                true
+            }
+            None => false,
+        }
     }
 }
 
-fn spawn_load(spec: &str, loader: &Loader) -> Job<LoadResult> {
-    let spec = spec.to_string();
+/// Whether every span of `tokens` lies in `text` on character boundaries (so old tokens can
+/// be shown over a longer or edited line without slicing it wrongly).
+fn fits(tokens: &Tokenization, text: &str) -> bool {
+    tokens.tokens.iter().all(|t| {
+        t.span.end <= text.len()
+            && text.is_char_boundary(t.span.start)
+            && text.is_char_boundary(t.span.end)
+    })
+}
+
+fn spawn_load(setup: &RowSetup, loader: &Loader) -> Job<LoadResult> {
+    let spec = setup.spec.clone();
+    let folder = setup.folder.clone();
     let loader = Arc::clone(loader);
     Job::spawn(format!("load {spec}"), 0, move |_| {
-        Some(loader(&spec).map(Arc::from))
+        Some(loader(&spec, folder.as_deref()).map(Arc::from))
     })
 }
 
@@ -227,6 +365,8 @@ pub struct Rows {
     /// Bumped whenever the tokens shown change (the line, a tokenizer, the rows or the
     /// selected row), so panes know to refresh.
     pub version: u64,
+    /// The line every row tokenizes, shared with the background tokenizations.
+    text: Arc<str>,
 }
 
 impl std::ops::Deref for Rows {
@@ -253,6 +393,7 @@ impl Rows {
             token: None,
             hscroll: 0,
             version: 0,
+            text: Arc::from(""),
         }
     }
 
@@ -281,13 +422,18 @@ impl Rows {
         }
     }
 
-    /// Advances loading and watching; true when a tokenizer changed.
-    pub fn tick(&mut self, now: Instant) -> bool {
-        let mut changed = false;
-        for row in &mut self.list {
-            changed |= row.tick(&self.loader, now);
-        }
-        changed
+    /// Advances loading and watching; what happened, by row.
+    pub fn tick(&mut self, now: Instant) -> Vec<(usize, RowEvent)> {
+        self.list
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(i, row)| Some((i, row.tick(&self.loader, now)?)))
+            .collect()
+    }
+
+    /// Whether any row is loading or reloading.
+    pub fn is_reloading(&self) -> bool {
+        self.list.iter().any(Row::is_reloading)
     }
 
     pub fn is_loading(&self) -> bool {
@@ -307,12 +453,52 @@ impl Rows {
         self.selected_row().map_or(0, |r| r.tokens.len())
     }
 
-    /// Tokenizes `text` in every row; `previous` is the text before an edit.
-    pub fn tokenize(&mut self, text: &str, previous: Option<&str>, layout: &LineLayout) {
+    /// Tokenizes `text` in every row (long lines in the background); `edit` says it is an
+    /// edit of the line the rows show.
+    pub fn tokenize(&mut self, text: &str, edit: bool, layout: &LineLayout) {
+        self.text = Arc::from(text);
         for row in &mut self.list {
-            row.tokenize(text, previous);
+            row.tokenize(&self.text, edit);
             row.owners = layout.owners(&row.tokens);
+            row.shades = crate::tui::layout::shades(&row.owners, row.tokens.len());
         }
+        self.settle(text);
+    }
+
+    /// Installs the background tokenizations that ended; true when a row's tokens changed.
+    pub fn poll_tokens(&mut self, layout: &LineLayout) -> bool {
+        let mut changed = false;
+        for row in &mut self.list {
+            if row.poll_tokens(&self.text) {
+                row.owners = layout.owners(&row.tokens);
+                row.shades = crate::tui::layout::shades(&row.owners, row.tokens.len());
+                changed = true;
+            }
+        }
+        if changed {
+            let text = Arc::clone(&self.text);
+            self.settle(&text);
+        }
+        changed
+    }
+
+    /// Whether any row's tokens of the current line are still being computed.
+    pub fn is_tokenizing(&self) -> bool {
+        self.list.iter().any(Row::is_tokenizing)
+    }
+
+    /// Stops waiting for every background tokenization (Esc); true if one was running.
+    pub fn stop_tokenizing(&mut self) -> bool {
+        let mut stopped = false;
+        for row in &mut self.list {
+            stopped |= row.stop_tokenizing();
+        }
+        stopped
+    }
+
+    /// After the tokens changed: the selected token stays in range and the rows' differences
+    /// are marked again.
+    fn settle(&mut self, text: &str) {
         if let Some(t) = self.token
             && t >= self.token_count()
         {
@@ -324,19 +510,33 @@ impl Rows {
     /// Marks, in every row but the selected one, the boundaries it does not share with the
     /// selected row.
     pub fn mark_disagreements(&mut self, text: &str) {
-        let reference = self.list.get(self.selected).map(|r| r.tokens.clone());
-        for (i, row) in self.list.iter_mut().enumerate() {
-            row.disagree = match &reference {
-                Some(reference) if i != self.selected && row.tokenizer().is_some() => {
-                    toklab::analysis::compare::BoundaryDiff::new(text, reference, &row.tokens)
-                        .boundaries
-                        .iter()
-                        .filter(|b| b.side != toklab::analysis::compare::Presence::Both)
-                        .map(|b| b.at)
-                        .collect()
+        // Rows whose tokens are of an earlier text (a long line tokenizing) are not compared:
+        // the marks would be wrong and the work is done again when the tokens arrive.
+        let reference = self.list.get(self.selected).filter(|r| !r.stale);
+        let marks: Vec<Vec<usize>> = self
+            .list
+            .iter()
+            .enumerate()
+            .map(|(i, row)| match reference {
+                Some(reference)
+                    if i != self.selected && row.tokenizer().is_some() && !row.stale =>
+                {
+                    toklab::analysis::compare::BoundaryDiff::new(
+                        text,
+                        &reference.tokens,
+                        &row.tokens,
+                    )
+                    .boundaries
+                    .iter()
+                    .filter(|b| b.side != toklab::analysis::compare::Presence::Both)
+                    .map(|b| b.at)
+                    .collect()
                 }
                 _ => Vec::new(),
-            };
+            })
+            .collect();
+        for (row, marks) in self.list.iter_mut().zip(marks) {
+            row.disagree = marks;
         }
         self.version += 1;
     }

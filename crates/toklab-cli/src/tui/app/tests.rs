@@ -9,7 +9,9 @@ use crate::workspace::Workspace;
 /// An app over `text` with one row per spec, every row loaded.
 pub(crate) fn app(text: &str, specs: &[&str]) -> App {
     let setups = specs.iter().map(|s| RowSetup::new(s)).collect();
-    let loader: Loader = Arc::new(|spec: &str| toklab::load(spec).map_err(|e| e.to_string()));
+    let loader: Loader = Arc::new(|spec: &str, _: Option<&std::path::Path>| {
+        toklab::load(spec).map_err(|e| e.to_string())
+    });
     let mut app = App::new(Document::from_text(text), setups, loader);
     app.finish_loading();
     app
@@ -85,13 +87,28 @@ fn broken_spec_becomes_an_error_row() {
 }
 
 #[test]
-fn escape_closes_help_before_quitting() {
+fn escape_closes_help_and_never_quits() {
     let mut app = app("x", &["ws"]);
     app.apply(Action::ToggleHelp);
     app.apply(Action::Back);
     assert!(!app.panes.help.open && !app.quit);
     app.apply(Action::Back);
-    assert!(app.quit);
+    assert!(!app.quit, "a reflexive Esc at the top level does not quit");
+    assert!(app.message.as_ref().unwrap().0.contains("q quits"));
+    app.apply(Action::Quit);
+    assert!(app.quit, "q does");
+}
+
+#[test]
+fn escapes_after_editing_keep_the_edits() {
+    let mut app = app("x", &["ws"]);
+    app.apply(Action::Edit);
+    app.apply(Action::Type('y'));
+    for _ in 0..3 {
+        app.apply(Action::Back);
+    }
+    assert!(!app.quit);
+    assert_eq!(app.doc.lines.line(0).unwrap(), "xy");
 }
 
 #[test]
@@ -394,7 +411,9 @@ fn opening_a_text_is_an_effect_and_replaces_the_document_state_whole() {
     let dir = temp.path();
     std::fs::write(dir.join("other.txt"), "alpha beta\ngamma\n").unwrap();
     let mut app = app("a b\nc d\ne", &["ws"]);
-    app.workspace.base = dir.to_path_buf();
+    // A typed path is relative to the folder the user started in, not the workspace's.
+    app.workspace.start = dir.to_path_buf();
+    app.workspace.base = dir.join("elsewhere");
     app.apply(Action::ShowView(View::Train));
     let first_doc = app.doc.id;
     assert!(app.panes.train.demo(&app.context()).is_some());
@@ -465,4 +484,114 @@ fn panes_refresh_only_when_what_they_show_changed() {
     assert_eq!(app.panes.trace.lines().len(), 1, "the next line's trace");
     // The alignment is not computed while its view is not shown.
     assert!(app.panes.align.data(&app.context()).is_none());
+}
+
+#[test]
+fn typed_specs_and_completion_use_the_folder_the_user_started_in() {
+    let temp = tempfile::tempdir().unwrap();
+    let start = temp.path().join("start");
+    std::fs::create_dir_all(start.join("dicts")).unwrap();
+    std::fs::write(start.join("dicts/words.txt"), "a\n").unwrap();
+    let folders = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = Arc::clone(&folders);
+    let loader: Loader = Arc::new(move |spec: &str, folder: Option<&std::path::Path>| {
+        seen.lock().unwrap().push(folder.map(|f| f.to_path_buf()));
+        toklab::load(spec).map_err(|e| e.to_string())
+    });
+    let mut app = App::new(Document::from_text("x"), vec![RowSetup::new("ws")], loader);
+    app.finish_loading();
+    app.workspace.start = start.clone();
+    app.workspace.base = temp.path().join("workspace");
+    app.apply(Action::StartPrompt(PromptKind::AddTokenizer));
+    type_text(&mut app, "maxmatch:di");
+    app.apply(Action::Complete);
+    let Mode::Prompt(prompt) = &app.mode else {
+        panic!("the prompt is open");
+    };
+    assert_eq!(prompt.input, "maxmatch:dicts/");
+    app.apply(Action::Enter);
+    app.finish_loading();
+    let folders = folders.lock().unwrap();
+    assert_eq!(folders[0], None, "workspace rows: the loader's own folder");
+    assert_eq!(folders[1], Some(start), "typed: the start folder");
+}
+
+#[test]
+fn ctrl_l_and_moving_past_flags_ask_for_a_full_redraw() {
+    let mut app = app("plain\nplain too\nflags 🇩🇪🇨🇳\nplain", &["ws"]);
+    app.viewport.text_lines = 2;
+    app.apply(Action::Redraw);
+    assert!(std::mem::take(&mut app.redraw));
+    app.apply(Action::LineDown);
+    assert!(!app.redraw, "no flag among the lines shown");
+    app.apply(Action::LineDown);
+    assert!(std::mem::take(&mut app.redraw), "a flag scrolled into view");
+    app.apply(Action::ViewDown(1));
+    assert!(!app.redraw, "nothing moved in the text pane");
+}
+
+#[test]
+fn reloading_says_when_it_is_done() {
+    let mut app = app("a b", &["ws", "words"]);
+    app.apply(Action::ReloadRows);
+    for effect in app.take_effects() {
+        crate::tui::effect::perform(&mut app, effect);
+    }
+    assert!(app.message.as_ref().unwrap().0.contains("reloading"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while app.rows.is_reloading() && std::time::Instant::now() < deadline {
+        app.tick();
+    }
+    app.tick();
+    assert_eq!(
+        app.message.as_ref().unwrap().0,
+        "reloaded every tokenizer (2)"
+    );
+}
+
+#[test]
+fn a_long_line_tokenizes_in_the_background_and_esc_stops_waiting() {
+    let dots = ".".repeat(200_000);
+    let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/rules");
+    let mut app = app(
+        &format!("short line\n{dots}\nlast"),
+        &["ws", &format!("rules:{rules}?lang=eng")],
+    );
+    let started = std::time::Instant::now();
+    app.apply(Action::LineDown);
+    app.tick();
+    assert!(
+        started.elapsed() < std::time::Duration::from_millis(500),
+        "the key returned without waiting for the rules ({:?})",
+        started.elapsed()
+    );
+    assert!(app.rows[1].stale && app.rows.is_tokenizing());
+    assert!(app.busy(), "the loop keeps polling for the result");
+    app.apply(Action::Back);
+    assert!(!app.rows.is_tokenizing() && app.rows[1].stopped);
+    assert!(app.message.as_ref().unwrap().0.contains("stopped waiting"));
+    assert!(!app.quit);
+    // Another line is tokenized at once again.
+    app.apply(Action::LineDown);
+    assert_eq!(app.doc.text, "last");
+    assert_eq!(app.rows[1].tokens.len(), 1);
+    assert!(!app.rows[1].stale);
+}
+
+#[test]
+fn edits_to_a_long_line_are_tokenized_together_once_the_running_one_ends() {
+    let long = "word ".repeat(2000);
+    let mut app = app(&format!("{long}\n"), &["ws"]);
+    assert_eq!(app.rows[0].tokens.len(), 2000);
+    app.apply(Action::Edit);
+    app.apply(Action::CaretEnd);
+    let version = app.rows.version;
+    type_text(&mut app, "abc");
+    assert_eq!(app.rows.version, version, "keys on a long line are batched");
+    assert!(app.busy());
+    app.finish_loading();
+    assert!(!app.rows[0].stale);
+    assert_eq!(app.rows[0].tokens.len(), 2001);
+    let last = app.rows[0].tokens.tokens.last().unwrap();
+    assert_eq!(last.form(&app.doc.text), "abc");
 }

@@ -27,9 +27,14 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &AlignPane, cx: &Context, theme
         frame.render_widget(Paragraph::new(Line::styled(hint, theme.dim)), area);
         return;
     };
-    match &data.matrix {
-        Some(matrix) => draw_matrix(frame, area, pane, cx, data, matrix, theme),
-        None => draw_tokens(frame, area, pane, cx, data, theme),
+    match (&data.matrix, &data.refused) {
+        (Some(matrix), _) => draw_matrix(frame, area, pane, cx, data, matrix, theme),
+        (None, Some(refused)) => frame.render_widget(
+            Paragraph::new(Line::styled(refused.clone(), theme.error))
+                .wrap(ratatui::widgets::Wrap { trim: true }),
+            area,
+        ),
+        (None, None) => draw_tokens(frame, area, pane, cx, data, theme),
     }
 }
 
@@ -126,9 +131,13 @@ fn draw_matrix(
     view: &MatrixView,
     theme: &Theme,
 ) {
+    let (rows, cols) = (view.matrix.rows(), view.matrix.cols());
+    // In a low pane the key hints give way to the matrix's `#` row (the demo's explanation
+    // stays).
+    let explain_height = u16::from(view.last.is_some() || area.height >= 5);
     let [head, step_line, grid] = Layout::vertical([
         Constraint::Length(1),
-        Constraint::Length(1),
+        Constraint::Length(explain_height),
         Constraint::Min(0),
     ])
     .areas(area);
@@ -171,16 +180,13 @@ fn draw_matrix(
                 if step.equal { "  (same character: ↖ costs 0)" } else { "" }
             )
         }
-        None => ". fills the next cell, , takes one back, p plays, f fills all, c whole line / pair, Enter tokens".into(),
+        None => ". fills the next cell, , takes one back, p plays, f fills all, J K < > scroll, c whole line / pair, Enter tokens".into(),
     };
     frame.render_widget(Paragraph::new(Line::styled(explain, theme.dim)), step_line);
 
-    let (rows, cols) = (view.matrix.rows(), view.matrix.cols());
-    let value_width = (0..rows)
-        .flat_map(|i| (0..cols).map(move |j| (i, j)))
-        .filter_map(|(i, j)| view.matrix.value(i, j))
-        .max()
-        .map_or(1, |v| v.to_string().len());
+    // Unit costs: no value exceeds the longer side, so its digits are wide enough (reading
+    // every cell of a large matrix on every frame is not needed).
+    let value_width = (rows.max(cols) - 1).max(1).to_string().len();
     let cell_width = 3 + 1 + value_width;
     let head_width = view
         .source
@@ -192,9 +198,17 @@ fn draw_matrix(
     let visible_cols =
         ((grid.width as usize).saturating_sub(head_width + 1) / (cell_width + 1)).max(1);
     let visible_rows = (grid.height as usize).saturating_sub(1).max(1);
-    let focus = view.last.map_or((rows - 1, cols - 1), |s| (s.i, s.j));
-    let col0 = window_start(focus.1, visible_cols, cols);
-    let row0 = window_start(focus.0, visible_rows, rows);
+    let (row0, col0) = match (pane.choice.scroll, view.last) {
+        (Some((row, col)), _) => (
+            row.min(rows.saturating_sub(visible_rows)),
+            col.min(cols.saturating_sub(visible_cols)),
+        ),
+        (None, Some(s)) => (
+            window_start(s.i, visible_rows, rows),
+            window_start(s.j, visible_cols, cols),
+        ),
+        (None, None) => (0, 0),
+    };
     let on_path = |i, j| view.path.contains(&(i, j));
 
     let mut lines = Vec::with_capacity(visible_rows + 1);

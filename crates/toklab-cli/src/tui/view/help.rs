@@ -9,7 +9,8 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use crate::tui::input::KEYS;
 use crate::tui::theme::Theme;
 
-pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) {
+/// Draws the overlay; returns how far it can scroll (lines that do not fit).
+pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) -> usize {
     let all = KEYS.iter().flat_map(|(_, keys)| keys.iter());
     let key_width = all
         .clone()
@@ -34,11 +35,18 @@ pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) {
     let total: usize = groups.iter().map(Vec::len).sum();
     let two_columns = area.width >= column_width * 2 + 3;
     let columns: Vec<Vec<Line>> = if two_columns {
-        // Fill the first column with whole groups up to about half the lines.
+        // Whole groups in each column, split where the taller column is shortest.
+        let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
+        let split = (1..groups.len())
+            .min_by_key(|&k| {
+                let left: usize = sizes[..k].iter().sum();
+                left.max(total - left)
+            })
+            .unwrap_or(groups.len());
         let mut first = Vec::new();
         let mut second = Vec::new();
-        for group in groups {
-            if first.len() < total / 2 {
+        for (i, group) in groups.into_iter().enumerate() {
+            if i < split {
                 first.extend(group)
             } else {
                 second.extend(group)
@@ -72,8 +80,10 @@ pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) {
     frame.render_widget(block, popup);
     let areas =
         Layout::horizontal(vec![Constraint::Length(column_width); columns.len()]).split(inner);
+    let max_scroll = (tallest as usize).saturating_sub(inner.height as usize);
+    let scroll = scroll.min(max_scroll) as u16;
     for (lines, column) in columns.into_iter().zip(areas.iter()) {
-        let scroll = scroll.min(u16::MAX as usize) as u16;
         frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), *column);
     }
+    max_scroll
 }

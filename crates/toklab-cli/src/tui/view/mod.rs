@@ -107,13 +107,16 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) -> (Viewport, Regions) 
         pane::draw(frame, view_area, app, theme, &mut regions);
     }
     status::draw(frame, status_area, app, theme);
-    if app.panes.help.open {
-        help::draw(frame, area, app.panes.help.scroll, theme);
-    }
+    let help_scroll = if app.panes.help.open {
+        help::draw(frame, area, app.panes.help.scroll, theme)
+    } else {
+        0
+    };
     (
         Viewport {
             text_lines,
             row_columns,
+            help_scroll,
         },
         regions,
     )

@@ -67,7 +67,7 @@ pub fn draw(
                 Some((_, Mark::Backtrack)) => theme.backtrack,
                 None => base,
             };
-            Span::styled(cell.symbol.clone(), style)
+            Span::styled(cell.symbol(&app.doc.text).to_string(), style)
         })
         .collect();
     lines.push(labelled(pad("text", label_width), theme.dim, ruler));
@@ -91,10 +91,26 @@ pub fn draw(
             (false, Some(colour)) => theme.label.fg(colour),
             (false, None) => theme.label,
         };
-        let marker = if row.reload_error.is_some() { "!" } else { "" };
+        let marker = if row.reload_error.is_some() {
+            "!"
+        } else if row.stale {
+            "…"
+        } else {
+            ""
+        };
         let label = pad(&format!("{}{marker}", row.setup.label), label_width);
         let body = if row.is_loading() {
             vec![Span::styled("loading…", theme.dim)]
+        } else if row.stopped && row.stale {
+            vec![Span::styled(
+                "tokenizing stopped (Esc): edit or move to start again",
+                theme.dim,
+            )]
+        } else if row.stale && row.tokens.is_empty() {
+            vec![Span::styled(
+                "tokenizing this long line… (Esc stops)",
+                theme.dim,
+            )]
         } else if let Some(error) = row.error() {
             vec![Span::styled(error.to_string(), theme.error)]
         } else {
@@ -226,6 +242,7 @@ fn token_cells(
         .map(|&t| row.tokens.tokens[t].span.end)
         .collect();
     let layout = &app.doc.layout;
+    let text = &app.doc.text;
     let first = layout
         .cell_at_column(window.start)
         .unwrap_or(layout.cells.len());
@@ -235,26 +252,31 @@ fn token_cells(
         .take_while(|(c, _)| c.column + c.width <= window.end)
         .map(|(cell, owner)| match owner {
             Some(t) if Some(*t) == selected => {
-                Span::styled(cell.symbol.clone(), theme.selected_token)
+                Span::styled(cell.symbol(text).to_string(), theme.selected_token)
             }
             // A boundary this row does not share with the selected row starts here.
             Some(t) if row.disagree.binary_search(&cell.start).is_ok() => Span::styled(
-                cell.symbol.clone(),
-                theme.token[t % 2].patch(theme.disagree),
+                cell.symbol(text).to_string(),
+                theme.token[shade(row, *t)].patch(theme.disagree),
             ),
             // A token whose output form differs from its surface (won't → will) is italic.
             Some(t) if row.tokens.tokens[*t].rewritten.is_some() => Span::styled(
-                cell.symbol.clone(),
-                theme.token[t % 2].add_modifier(ratatui::style::Modifier::ITALIC),
+                cell.symbol(text).to_string(),
+                theme.token[shade(row, *t)].add_modifier(ratatui::style::Modifier::ITALIC),
             ),
-            Some(t) => Span::styled(cell.symbol.clone(), theme.token[t % 2]),
+            Some(t) => Span::styled(cell.symbol(text).to_string(), theme.token[shade(row, *t)]),
             None if cell.is_space && ends.binary_search(&cell.start).is_ok() => {
                 Span::styled(format!("¶{}", "·".repeat(cell.width - 1)), theme.key)
             }
             None if cell.is_space => Span::styled("·".repeat(cell.width), theme.dropped),
-            None => Span::styled(cell.symbol.clone(), theme.dropped),
+            None => Span::styled(cell.symbol(text).to_string(), theme.dropped),
         })
         .collect()
+}
+
+/// The colour (0 or 1) token `t` of `row` alternates with.
+fn shade(row: &Row, t: usize) -> usize {
+    row.shades.get(t).copied().unwrap_or(t % 2)
 }
 
 /// Two lines about the selected token (or a hint when none is selected).

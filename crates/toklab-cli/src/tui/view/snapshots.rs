@@ -22,6 +22,8 @@ fn sample_app() -> App {
         ..Args::default()
     };
     let mut app = build_app(&args).expect("the shipped workspace opens");
+    // As if started in the samples folder: prompts complete there.
+    app.workspace.start = samples_dir();
     settle(&mut app);
     app
 }
@@ -164,7 +166,14 @@ fn help_overlay() {
 
 #[test]
 fn help_overlay_scrolled() {
-    snapshot_after("help_scrolled", &[Action::ToggleHelp, Action::ViewDown(5)]);
+    // Drawn once before scrolling, as the workbench does: how far it scrolls depends on the
+    // size.
+    let mut app = sample_app();
+    app.apply(Action::ToggleHelp);
+    render_to_buffer(&mut app, &Theme::dark(), 80, 24);
+    app.apply(Action::ViewDown(5));
+    let buffer = render_to_buffer(&mut app, &Theme::dark(), 80, 24);
+    insta::assert_snapshot!("help_scrolled_80x24", screen(&buffer));
 }
 
 #[test]

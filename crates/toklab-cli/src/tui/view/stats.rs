@@ -12,6 +12,8 @@ use ratatui::widgets::{
     Paragraph, Row, Sparkline, Table,
 };
 
+use unicode_width::UnicodeWidthStr;
+
 use crate::tui::app::Context;
 use crate::tui::app::panes::StatsPane;
 use crate::tui::app::stats::FileStats;
@@ -23,15 +25,20 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &StatsPane, cx: &Context, theme
     let file = pane.run(cx).map(|s| s.figures());
     let running = pane.run(cx).and_then(|s| s.job.as_ref());
     let table_height = (cx.rows.len() as u16 + 1).min(area.height);
-    let gauge_height = u16::from(running.is_some());
+    // Figures of a cancelled computation cover only part of the file: say so.
+    let partial = file
+        .as_ref()
+        .filter(|f| running.is_none() && !f.complete)
+        .map(|f| (f.lines_done, f.lines_total));
+    let gauge_height = u16::from(running.is_some() || partial.is_some());
     // Wide terminals: figures and the sparkline on the left, bar charts on the right.
     let label_width = cx
         .rows
         .iter()
-        .map(|r| r.setup.label.chars().count())
+        .map(|r| r.setup.label.width())
         .max()
         .unwrap_or(9)
-        .max(9) as u16;
+        .clamp(9, MAX_LABEL) as u16;
     let table_width = label_width + 56;
     let (left, right) = if area.width >= table_width + 30 {
         let [l, r] =
@@ -47,6 +54,15 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &StatsPane, cx: &Context, theme
     ])
     .areas(left);
     draw_table(frame, table_area, cx, file.as_ref(), label_width, theme);
+    if let Some((done, total)) = partial {
+        frame.render_widget(
+            Paragraph::new(Line::styled(
+                format!("partial: cancelled after {done} of {total} lines — s computes again"),
+                theme.error,
+            )),
+            gauge_area,
+        );
+    }
     if let Some(job) = running {
         let label = format!(
             "statistics over {}: {:.0}% — Esc cancels",
@@ -100,7 +116,7 @@ fn draw_table(
             let whole = file_row(file, &row.setup.label);
             let heaps = heaps_row(file, &row.setup.label);
             let cells = vec![
-                Cell::from(row.setup.label.clone()),
+                Cell::from(shorten(&row.setup.label, label_width as usize)),
                 Cell::from(line.tokens.to_string()),
                 Cell::from(format!("{:.2}", line.chars_per_token())),
                 Cell::from(whole.map_or("…".into(), |w| w.tokens.to_string())),
@@ -273,7 +289,11 @@ fn draw_bars(frame: &mut Frame, area: Rect, cx: &Context, file: Option<&FileStat
     // Tokens per tokenizer: the whole file when known, else this line.
     let (title, values): (&str, Vec<u64>) = match file.filter(|f| f.lines_done > 0) {
         Some(f) => (
-            " tokens in the file ",
+            if f.complete {
+                " tokens in the file "
+            } else {
+                " tokens in the file (partial) "
+            },
             cx.rows
                 .iter()
                 .map(|r| file_row(Some(f), &r.setup.label).map_or(0, |s| s.tokens))
@@ -284,6 +304,8 @@ fn draw_bars(frame: &mut Frame, area: Rect, cx: &Context, file: Option<&FileStat
             cx.rows.iter().map(|r| r.tokens.len() as u64).collect(),
         ),
     };
+    // Labels take at most a third of the chart, so the bars keep room.
+    let bar_label = (compare_area.width as usize / 3).clamp(4, MAX_LABEL);
     let bars: Vec<Bar> = cx
         .rows
         .iter()
@@ -291,7 +313,7 @@ fn draw_bars(frame: &mut Frame, area: Rect, cx: &Context, file: Option<&FileStat
         .map(|(row, &v)| {
             Bar::default()
                 .value(v)
-                .label(Line::from(row.setup.label.clone()))
+                .label(Line::from(shorten(&row.setup.label, bar_label)))
                 .text_value(v.to_string())
         })
         .collect();
@@ -400,6 +422,31 @@ fn draw_sparkline(
     }
 }
 
+/// The longest row label shown whole; longer ones are shortened in the middle.
+const MAX_LABEL: usize = 24;
+
+/// `label` in at most `width` columns: its start and its end around `…` when it is longer
+/// (a path's file name stays visible).
+fn shorten(label: &str, width: usize) -> String {
+    if label.width() <= width {
+        return label.to_string();
+    }
+    let keep = width.saturating_sub(1);
+    let head: String = super::text::clip(label, keep - keep / 2);
+    let mut tail: Vec<char> = Vec::new();
+    let mut used = 0;
+    for c in label.chars().rev() {
+        let w = c.to_string().width();
+        if used + w > keep / 2 {
+            break;
+        }
+        tail.push(c);
+        used += w;
+    }
+    tail.reverse();
+    format!("{head}…{}", tail.into_iter().collect::<String>())
+}
+
 /// At most `width` values: the maximum of each bucket of consecutive lines.
 fn downsample(values: &[u32], width: usize) -> Vec<u64> {
     if width == 0 {
@@ -414,7 +461,16 @@ fn downsample(values: &[u32], width: usize) -> Vec<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::downsample;
+    use super::{downsample, shorten};
+
+    #[test]
+    fn long_labels_keep_their_start_and_end() {
+        assert_eq!(shorten("ws", 9), "ws");
+        let long = "rules:/home/someone/projects/toklab/rules?lang=eng";
+        let short = shorten(long, 16);
+        assert_eq!(short, "rules:/h…ang=eng");
+        assert_eq!(unicode_width::UnicodeWidthStr::width(short.as_str()), 16);
+    }
 
     #[test]
     fn downsample_keeps_peaks() {

@@ -87,7 +87,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             app.doc.lines.progress() * 100.0
         )
     };
-    let dirty = if app.doc.lines.is_dirty() { " [+]" } else { "" };
+    let dirty = if app.doc.is_dirty() { " [+]" } else { "" };
     let mut spans = vec![
         mode,
         Span::raw(format!(

@@ -264,8 +264,9 @@ impl toklab::tokenizer::Tokenizer for Sentences {
 
 #[test]
 fn sentence_ends_show_in_the_dropped_space_after_them() {
-    let loader: Loader =
-        Arc::new(|_: &str| Ok(Box::new(Sentences) as Box<dyn toklab::tokenizer::Tokenizer>));
+    let loader: Loader = Arc::new(|_: &str, _: Option<&std::path::Path>| {
+        Ok(Box::new(Sentences) as Box<dyn toklab::tokenizer::Tokenizer>)
+    });
     let mut app = App::new(
         Document::from_text("One. Two three."),
         vec![RowSetup::new("s")],
@@ -303,7 +304,9 @@ fn alignment_view_colours_operations_and_marks_the_pair() {
 
 #[test]
 fn matrix_view_shows_values_arrows_and_the_path() {
-    let loader: Loader = Arc::new(|spec: &str| toklab::load(spec).map_err(|e| e.to_string()));
+    let loader: Loader = Arc::new(|spec: &str, _: Option<&std::path::Path>| {
+        toklab::load(spec).map_err(|e| e.to_string())
+    });
     let mut app = App::new(
         Document::from_text("intention"),
         vec![RowSetup::new("ws"), RowSetup::new("words")],
@@ -388,7 +391,7 @@ impl toklab::tokenizer::Tokenizer for PaperBpe {
 #[test]
 fn merges_view_replays_both_semantics_and_shows_where_they_part() {
     // The paper's Example 3: D = [ab a, a b] on abababab parts at step 2.
-    let loader: Loader = Arc::new(|_: &str| {
+    let loader: Loader = Arc::new(|_: &str, _: Option<&std::path::Path>| {
         let d = toklab::subword::formal::Dictionary::parse_paper("ab a, a b").unwrap();
         Ok(Box::new(PaperBpe(d)) as Box<dyn toklab::tokenizer::Tokenizer>)
     });
@@ -515,4 +518,162 @@ fn one_row_and_one_token_are_counted_in_the_singular() {
     let screen = dump(&buffer);
     assert!(screen.contains("· 1 tokenizer "), "{screen}");
     assert!(screen.contains("ws · 1 token · "), "{screen}");
+}
+
+#[test]
+fn stats_with_long_labels_keep_their_bars_and_labels_apart() {
+    let text: String = (0..50).map(|i| format!("word{i} and more\n")).collect();
+    let long = "a tokenizer label far longer than any chart has room for";
+    let mut app = app(
+        &text,
+        &[
+            (long, "ws"),
+            ("another very long label indeed", "regex:\\S"),
+        ],
+    );
+    app.apply(Action::ShowView(View::Stats));
+    while app.busy() {
+        app.tick();
+    }
+    let buffer = render_to_buffer(&mut app, &Theme::dark(), 160, 45);
+    let screen = dump(&buffer);
+    // In the figures table and the comparison chart the label is shortened in the middle.
+    assert!(screen.contains("a tokenizer …as room for"), "{screen}");
+    assert!(screen.contains("a toke…om for 150██"), "{screen}");
+    // The comparison chart has its bars: a block character right of a shortened label.
+    let y = (0..buffer.area.height)
+        .find(|&y| row_text(&buffer, y).contains("tokens in the file"))
+        .expect("the comparison chart");
+    let bars = (y + 1..buffer.area.height)
+        .take(3)
+        .filter(|&y| {
+            let line = row_text(&buffer, y);
+            line.contains('…') && line.contains('█')
+        })
+        .count();
+    assert!(bars >= 1, "no bars beside the labels:\n{screen}");
+}
+
+#[test]
+fn cancelled_statistics_are_marked_partial() {
+    let text: String = (0..200_000).map(|i| format!("w{i} x\n")).collect();
+    let mut app = app(&text, &[("ws", "ws")]);
+    app.apply(Action::ShowView(View::Stats));
+    app.apply(Action::Back);
+    // Wait for the worker to stop.
+    let t = std::time::Instant::now();
+    while app.busy() && t.elapsed().as_secs() < 10 {
+        app.tick();
+    }
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 160, 45));
+    assert!(screen.contains("partial: cancelled after"), "{screen}");
+}
+
+#[test]
+fn the_matrix_of_a_very_long_line_is_refused_with_a_reason() {
+    let line = "a".repeat(1_000_000);
+    let mut app = app(&line, &[("ws", "ws"), ("chars", "regex:\\S")]);
+    app.apply(Action::ShowView(View::Align));
+    app.apply(Action::ToggleMatrixScope);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 120, 40));
+    assert!(screen.contains("no matrix:"), "{screen}");
+    assert!(screen.contains("more than the 16000000"), "{screen}");
+}
+
+#[test]
+fn the_whole_line_matrix_scrolls_and_a_small_one_keeps_its_hash_row() {
+    // A 4×7 pair: «abcd» (row A) against «abcdefg» (row B).
+    let mut app = app(
+        "abcdefg",
+        &[("halves", "regex:[a-d]+|[e-g]+"), ("ws", "ws")],
+    );
+    app.apply(Action::ShowView(View::Align));
+    app.apply(Action::ToggleMatrix);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 80, 24));
+    let hash_row = screen
+        .lines()
+        .any(|l| l.trim_start_matches('│').starts_with("# "));
+    assert!(hash_row, "the # row at 80×24:\n{screen}");
+    // The whole line of a longer text: J and > move the window.
+    let text = "the quick brown fox jumps over the lazy dog again and again";
+    let mut line = self::app(text, &[("ws", "ws"), ("chars", "regex:\\S")]);
+    line.apply(Action::ShowView(View::Align));
+    line.apply(Action::ToggleMatrixScope);
+    let before = dump(&render_to_buffer(&mut line, &Theme::dark(), 80, 24));
+    for _ in 0..5 {
+        line.apply(Action::ViewDown(1));
+        line.apply(Action::ScrollRight);
+    }
+    assert_eq!(line.panes.align.choice.scroll, Some((5, 20)));
+    let after = dump(&render_to_buffer(&mut line, &Theme::dark(), 80, 24));
+    assert_ne!(before, after);
+    assert_eq!(
+        line.rows.hscroll, 0,
+        "< > scrolled the matrix, not the rows"
+    );
+}
+
+#[test]
+fn help_does_not_scroll_past_its_end() {
+    let mut app = app("x", &[("ws", "ws")]);
+    app.apply(Action::ToggleHelp);
+    render_to_buffer(&mut app, &Theme::dark(), 60, 20);
+    let max = app.viewport.help_scroll;
+    assert!(max > 0, "the help is taller than 20 lines");
+    for _ in 0..200 {
+        app.apply(Action::ViewDown(1));
+    }
+    assert_eq!(app.panes.help.scroll, max);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 60, 20));
+    assert!(
+        screen.contains("quit (q asks first"),
+        "the last key line shows:\n{screen}"
+    );
+    app.apply(Action::ViewUp(1));
+    assert_eq!(app.panes.help.scroll, max - 1);
+}
+
+#[test]
+fn the_caret_stays_visible_on_a_line_wider_than_the_pane() {
+    let line = format!("{}END", "word ".repeat(60));
+    let mut app = app(&line, &[("ws", "ws")]);
+    render_to_buffer(&mut app, &Theme::dark(), 80, 24);
+    app.apply(Action::Edit);
+    app.apply(Action::CaretEnd);
+    crate::tui::app::tests::type_text(&mut app, "XYZ");
+    let buffer = render_to_buffer(&mut app, &Theme::dark(), 80, 24);
+    let screen = dump(&buffer);
+    let ruler = find_row(&buffer, "text");
+    assert!(row_text(&buffer, ruler).contains("ENDXYZ"), "{screen}");
+    assert!(
+        screen.contains("from column"),
+        "the text pane scrolled too:\n{screen}"
+    );
+    app.apply(Action::CaretHome);
+    let buffer = render_to_buffer(&mut app, &Theme::dark(), 80, 24);
+    assert!(row_text(&buffer, ruler).contains("text word word"));
+    assert_eq!(app.rows.hscroll, 0);
+}
+
+#[test]
+fn byte_level_tokens_inside_flags_leave_the_next_word_its_own_colour() {
+    // GPT-2 splits the flags' bytes into pieces, several with empty spans; ` d` after them
+    // must not share the last flag's colour.
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/bpe/gpt2");
+    let mut app = app(" 🇩🇪🇨🇳 done", &[("gpt2", &format!("bpe:{model}"))]);
+    assert!(
+        app.rows[0].tokens.tokens.iter().any(|t| t.span.is_empty()),
+        "the sample model makes empty spans here"
+    );
+    let theme = Theme::dark();
+    let buffer = render_to_buffer(&mut app, &theme, 50, 12);
+    let y = find_row(&buffer, "gpt2");
+    let x = column(&buffer, y, "done");
+    let (space, d) = (buffer[(x - 1, y)].bg, buffer[(x, y)].bg);
+    assert_eq!(buffer[(x - 3, y)].symbol(), "🇨🇳");
+    let flag = buffer[(x - 3, y)].bg;
+    assert_ne!(flag, space, "« d» is its own colour");
+    assert_eq!(space, d);
+    assert_eq!(buffer[(x - 5, y)].symbol(), "🇩🇪");
+    assert_ne!(buffer[(x - 5, y)].bg, flag, "the two flags differ");
 }

@@ -34,6 +34,13 @@ pub fn draw(
             app.doc.lines.progress() * 100.0
         )
     };
+    // Scrolled sideways with the rows (the caret of a long line, < and >): say from where.
+    let skip = app.rows.hscroll;
+    let title = if skip > 0 {
+        format!("{title}· from column {} ", skip + 1)
+    } else {
+        title
+    };
     let block = Block::new()
         .borders(Borders::ALL)
         .border_style(theme.border)
@@ -54,7 +61,7 @@ pub fn draw(
         .map(|n| {
             let content = app.doc.lines.line(n).unwrap_or_default();
             let number = Span::styled(format!("{:>number_width$} ", n + 1), theme.line_number);
-            let body = Span::raw(clip(&content, text_width));
+            let body = Span::raw(clip_from(&content, skip, text_width));
             let line = Line::from(vec![number, body]);
             if n == app.doc.line {
                 line.style(theme.cursor_line)
@@ -72,8 +79,14 @@ pub fn draw(
 /// The start of `text` that fits in `width` columns, with tabs and control characters made
 /// visible the same way the rows show them.
 pub fn clip(text: &str, width: usize) -> String {
+    clip_from(text, 0, width)
+}
+
+/// The part of `text` from display column `skip` that fits in `width` columns (a wide
+/// character cut by the left edge shows as a space).
+pub fn clip_from(text: &str, skip: usize, width: usize) -> String {
     let mut out = String::new();
-    let mut used = 0;
+    let (mut column, mut used) = (0, 0);
     for grapheme in text.graphemes(true) {
         let shown = match grapheme {
             "\t" => "→",
@@ -81,11 +94,33 @@ pub fn clip(text: &str, width: usize) -> String {
             g => g,
         };
         let w = shown.width();
+        let start = column;
+        column += w;
+        if column <= skip {
+            continue;
+        }
+        let (shown, w) = if start < skip {
+            (" ".repeat(column - skip), column - skip)
+        } else {
+            (shown.to_string(), w)
+        };
         if used + w > width {
             break;
         }
-        out.push_str(shown);
+        out.push_str(&shown);
         used += w;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clip_from;
+
+    #[test]
+    fn clipping_from_a_column_cuts_wide_characters_into_spaces() {
+        assert_eq!(clip_from("abcdef", 2, 3), "cde");
+        assert_eq!(clip_from("a語b", 2, 5), " b");
+        assert_eq!(clip_from("a\tb", 1, 5), "→b");
+    }
 }

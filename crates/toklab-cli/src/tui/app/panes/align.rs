@@ -8,6 +8,7 @@ use std::time::Instant;
 use toklab::analysis::align::{Alignment, Costs, FillSteps, Interner, Matrix, Unit, segment};
 
 use super::{Context, Pane, Reply};
+use crate::cli::align::MATRIX_CELL_LIMIT;
 use crate::tui::app::{Action, step_due};
 use toklab::analysis::compare::align_tokens;
 
@@ -23,6 +24,9 @@ pub struct AlignChoice {
     /// Cells filled so far in the step-by-step demo; `None` shows the matrix complete.
     pub step: Option<usize>,
     pub playing: Option<Instant>,
+    /// The matrix's first row and column shown once the user scrolled it (J/K, < >); `None`
+    /// follows the demo's last cell, or shows the top left (the `#` row and column).
+    pub scroll: Option<(usize, usize)>,
 }
 
 /// The character-level DP matrix shown, with its labels and (once complete) backtrace path.
@@ -43,6 +47,8 @@ pub struct AlignData {
     pub b: usize,
     pub tokens: Alignment,
     pub matrix: Option<MatrixView>,
+    /// Why the matrix asked for was not built (more cells than the budget).
+    pub refused: Option<String>,
     key: AlignKey,
 }
 
@@ -97,6 +103,7 @@ impl AlignData {
         pair: usize,
     ) -> AlignData {
         let tokens = align_tokens(text, a.1, text, b.1, Costs::LEVENSHTEIN);
+        let mut refused = None;
         let matrix = choice.matrix.then(|| {
             let (source, target) = if choice.whole_line {
                 (joined(text, a.1), joined(text, b.1))
@@ -112,12 +119,15 @@ impl AlignData {
                 )
             };
             matrix_view(&source, &target, choice.step)
+                .map_err(|e| refused = Some(e))
+                .ok()
         });
         AlignData {
             a: a.0,
             b: b.0,
             tokens,
-            matrix,
+            matrix: matrix.flatten(),
+            refused,
             key: AlignKey::new(version, a.0, b.0, choice, pair),
         }
     }
@@ -134,12 +144,22 @@ fn joined(text: &str, tokens: &toklab::token::Tokenization) -> String {
 }
 
 /// The code-point Levenshtein matrix (costs 1/1/1, `toklab align`'s default) of two strings,
-/// filled up to `step` cells while the demo runs.
-fn matrix_view(source: &str, target: &str, step: Option<usize>) -> MatrixView {
+/// filled up to `step` cells while the demo runs; refused, with the reason, beyond the cell
+/// budget `toklab align --matrix` has, so a long line cannot exhaust memory or freeze the
+/// workbench.
+fn matrix_view(source: &str, target: &str, step: Option<usize>) -> Result<MatrixView, String> {
+    let (chars_a, chars_b) = (source.chars().count(), target.chars().count());
+    let cells = (chars_a + 1).saturating_mul(chars_b + 1);
+    if cells > MATRIX_CELL_LIMIT {
+        return Err(format!(
+            "no matrix: {} × {} characters make {cells} cells, more than the {MATRIX_CELL_LIMIT} \
+             a matrix may have; c shows the selected pair's, Enter the token alignment",
+            chars_a, chars_b
+        ));
+    }
     let mut interner = Interner::new();
     let (a, a_labels) = segment(source, Unit::Codepoint, &mut interner);
     let (b, b_labels) = segment(target, Unit::Codepoint, &mut interner);
-    let cells = (a.len() + 1) * (b.len() + 1);
     let costs = Costs::LEVENSHTEIN;
     let (matrix, last) = match step {
         None => (Matrix::new(&a, &b, costs), None),
@@ -153,14 +173,14 @@ fn matrix_view(source: &str, target: &str, step: Option<usize>) -> MatrixView {
         Some(alignment) if matrix.is_complete() => matrix.path(&alignment),
         _ => Vec::new(),
     };
-    MatrixView {
+    Ok(MatrixView {
         source: a_labels,
         target: b_labels,
         matrix,
         path,
         cells,
         last,
-    }
+    })
 }
 
 /// The alignment view: what the user chose, the selected pair and the computed alignment.
@@ -217,6 +237,7 @@ impl AlignPane {
     fn step(&mut self, forward: bool, cx: &Context) {
         self.choice.matrix = true;
         self.choice.playing = None;
+        self.choice.scroll = None;
         let cells = self
             .data(cx)
             .and_then(|d| d.matrix.as_ref())
@@ -232,8 +253,26 @@ impl AlignPane {
         });
     }
 
+    /// J/K move the matrix window by rows, < and > by columns (stopping at the last).
+    fn scroll_matrix(&mut self, action: Action, cx: &Context) {
+        let matrix = self.data(cx).and_then(|d| d.matrix.as_ref());
+        let (rows, cols) = matrix.map_or((1, 1), |m| (m.matrix.rows(), m.matrix.cols()));
+        let from = matrix.and_then(|m| m.last).map_or((0, 0), |s| (s.i, s.j));
+        let (row, col) = self.choice.scroll.get_or_insert(from);
+        match action {
+            Action::ViewDown(n) => *row = (*row + n).min(rows.saturating_sub(1)),
+            Action::ViewUp(n) => *row = row.saturating_sub(n),
+            Action::ScrollRight => *col = (*col + 4).min(cols.saturating_sub(1)),
+            Action::ScrollLeft => *col = col.saturating_sub(4),
+            _ => {}
+        }
+        // Scrolling stops following the demo's cell.
+        self.choice.playing = None;
+    }
+
     fn play(&mut self, cx: &Context) {
         self.choice.matrix = true;
+        self.choice.scroll = None;
         if self.choice.playing.take().is_none() {
             if self.choice.step.is_none() || self.fill_done(cx) {
                 self.choice.step = Some(0);
@@ -258,11 +297,18 @@ impl Pane for AlignPane {
                 self.choice.matrix = !self.choice.matrix;
                 self.choice.step = None;
                 self.choice.playing = None;
+                self.choice.scroll = None;
             }
             Action::ToggleMatrixScope => {
                 self.choice.matrix = true;
                 self.choice.whole_line = !self.choice.whole_line;
                 self.choice.step = None;
+                self.choice.scroll = None;
+            }
+            Action::ViewDown(_) | Action::ViewUp(_) | Action::ScrollLeft | Action::ScrollRight
+                if self.choice.matrix =>
+            {
+                self.scroll_matrix(action, cx)
             }
             Action::DemoStep(forward) => self.step(forward, cx),
             Action::DemoPlay => self.play(cx),
@@ -355,15 +401,29 @@ mod tests {
 
     #[test]
     fn textbook_matrix_and_demo() {
-        let view = matrix_view("intention", "execution", None);
+        let view = matrix_view("intention", "execution", None).unwrap();
         assert_eq!(view.matrix.distance(), Some(5));
         assert_eq!(view.path.first(), Some(&(0, 0)));
         assert_eq!(view.path.last(), Some(&(9, 9)));
-        let partial = matrix_view("intention", "execution", Some(12));
+        let partial = matrix_view("intention", "execution", Some(12)).unwrap();
         assert!(!partial.matrix.is_complete());
         assert!(partial.path.is_empty());
         assert!(partial.last.is_some());
         assert_eq!(partial.cells, 100);
+    }
+
+    #[test]
+    fn a_matrix_beyond_the_cell_budget_is_refused_without_building_it() {
+        let long = "a".repeat(1_000_000);
+        let refused = matrix_view(&long, &long, None).err().expect("refused");
+        assert!(refused.contains("1000002000001 cells"), "{refused}");
+        assert!(
+            refused.contains(&MATRIX_CELL_LIMIT.to_string()),
+            "{refused}"
+        );
+        let over = "b".repeat(4000);
+        assert!(matrix_view(&over, &over, None).is_err(), "4001² cells");
+        assert!(matrix_view(&over[..100], &over[..100], None).is_ok());
     }
 
     #[test]

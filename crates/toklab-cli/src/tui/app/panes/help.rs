@@ -10,16 +10,16 @@ pub struct HelpPane {
 }
 
 impl HelpPane {
-    /// Toggles the overlay and scrolls it while it is open; false for actions it leaves to
-    /// the rest of the workbench.
-    pub fn handle(&mut self, action: Action) -> bool {
+    /// Toggles the overlay and scrolls it while it is open, no further than `max_scroll` (as
+    /// last drawn); false for actions it leaves to the rest of the workbench.
+    pub fn handle(&mut self, action: Action, max_scroll: usize) -> bool {
         match action {
             Action::ToggleHelp => {
                 self.open = !self.open;
                 self.scroll = 0;
             }
             Action::Back if self.open => self.open = false,
-            Action::ViewDown(n) if self.open => self.scroll += n,
+            Action::ViewDown(n) if self.open => self.scroll = (self.scroll + n).min(max_scroll),
             Action::ViewUp(n) if self.open => self.scroll = self.scroll.saturating_sub(n),
             _ => return false,
         }

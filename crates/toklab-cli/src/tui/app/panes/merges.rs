@@ -105,6 +105,6 @@ impl Pane for MergesPane {
     }
 
     fn busy(&self) -> bool {
-        self.replay.playing.is_some()
+        self.replay.playing.is_some() || self.trace.is_running()
     }
 }

@@ -2,6 +2,8 @@
 //! is shown and only again when the line's tokens or the selected row change.
 
 use super::{Context, Pane, Reply};
+use crate::tui::app::jobs::Job;
+use crate::tui::app::rows::SYNC_BYTES;
 use crate::tui::app::{Action, Row};
 use toklab::tokenizer::{Trace, TraceLine};
 
@@ -14,29 +16,53 @@ struct TraceKey {
 }
 
 /// The selected row's trace of the current line and its lines, with what it was computed for.
+/// A long line is explained in the background (the last trace stays on screen meanwhile), and
+/// edits made while that runs are explained together once it ends.
 #[derive(Default)]
 pub struct TraceCache {
     key: Option<TraceKey>,
     trace: Option<Trace>,
+    running: Option<(TraceKey, Job<Option<Trace>>)>,
 }
 
 impl TraceCache {
-    /// Explains the line again if the line or the selected row changed; true if it did.
+    /// Explains the line again if the line or the selected row changed; true if the trace
+    /// changed.
     pub fn refresh(&mut self, cx: &Context) -> bool {
+        let mut changed = false;
+        if let Some(result) = self.running.as_ref().and_then(|(_, job)| job.poll()) {
+            let (key, _) = self.running.take().expect("a job was polled");
+            if let Ok(trace) = result {
+                self.trace = trace;
+                self.key = Some(key);
+                changed = true;
+            }
+        }
         let key = TraceKey {
             version: cx.rows.version,
             row: cx.rows.selected,
         };
-        if self.key == Some(key) {
-            return false;
+        if self.key == Some(key) || self.running.is_some() {
+            return changed;
         }
         let text = cx.text();
-        self.trace = cx
-            .selected_row()
-            .and_then(Row::tokenizer)
-            .map(|t| t.explain(text));
-        self.key = Some(key);
-        true
+        let tokenizer = cx.selected_row().and_then(Row::tokenizer).cloned();
+        if text.len() <= SYNC_BYTES || tokenizer.is_none() {
+            self.trace = tokenizer.map(|t| t.explain(text));
+            self.key = Some(key);
+            return true;
+        }
+        let text = text.to_string();
+        let job = Job::spawn("trace", 0, move |_| {
+            Some(tokenizer.map(|t| t.explain(&text)))
+        });
+        self.running = Some((key, job));
+        changed
+    }
+
+    /// Whether a trace is being computed in the background.
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
     }
 
     pub fn lines(&self) -> &[TraceLine] {
@@ -105,5 +131,9 @@ impl Pane for TracePane {
 
     fn reset_cursor(&mut self) {
         self.cursor = 0;
+    }
+
+    fn busy(&self) -> bool {
+        self.cache.is_running()
     }
 }
