@@ -32,6 +32,7 @@ mod merges_check;
 mod merges_incremental;
 mod merges_semantics;
 mod registry;
+mod reliability;
 mod rules_cli;
 mod rules_conformance;
 mod rules_context;

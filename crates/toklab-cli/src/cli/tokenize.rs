@@ -26,16 +26,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut lines = Lines::open(args.input.as_deref(), args.lossy)?;
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut gave_up = 0usize;
     let result = (|| -> anyhow::Result<()> {
         let mut number = 0;
         while let Some(text) = lines.next_text()? {
             number += 1;
             let tokens = tokenizer.tokenize(&text);
             output::write_record(&mut out, args.format, number, &text, &tokens)?;
+            if let Some((span, reason)) = tokens.gave_up() {
+                out.flush()?;
+                eprintln!(
+                    "toklab: error: {}:{number}: {reason}; from byte {} on the line is one unknown token",
+                    lines.name(),
+                    span.start
+                );
+                gave_up += 1;
+            }
         }
         out.flush()?;
         Ok(())
     })();
     lines.report();
-    super::finish_output(result)
+    let exit = super::finish_output(result)?;
+    Ok(if gave_up > 0 { ExitCode::FAILURE } else { exit })
 }
