@@ -63,3 +63,81 @@ fn split_pattern_backtrack_limit_is_reported() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("<stdin>:1:"), "{}", stderr(&out));
 }
+
+/// A merge list that does not cover the vocabulary (empty, or cut after a quarter of its
+/// lines) is refused by loading and by `bpe check`; the words it lacks never become special
+/// tokens.
+#[test]
+fn empty_or_truncated_merge_list_is_refused() {
+    let gpt2 = samples().join("bpe/gpt2");
+    let merges = std::fs::read_to_string(gpt2.join("merges.txt")).unwrap();
+    let lines: Vec<&str> = merges.lines().collect();
+    let quarter = lines[..lines.len() / 4].join("\n");
+    for (what, content) in [("empty", String::new()), ("truncated", quarter)] {
+        let scratch = scratch();
+        let dir = scratch.path();
+        std::fs::copy(gpt2.join("vocab.json"), dir.join("vocab.json")).unwrap();
+        std::fs::write(dir.join("merges.txt"), content).unwrap();
+        let spec = format!("bpe:{}", dir.display());
+        let e = toklab::load(&spec).err().expect(what).to_string();
+        assert!(e.contains("merges.txt"), "{what}: {e}");
+        assert!(e.contains("no merge makes"), "{what}: {e}");
+        let out = run(&["bpe", "check", &dir.display().to_string()], b"");
+        assert!(!out.status.success(), "{what}: bpe check accepted it");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("proper: yes"));
+    }
+    // The whole list loads.
+    toklab::load(&format!("bpe:{}", gpt2.display())).unwrap();
+}
+
+/// A SentencePiece model cut short is refused, wherever the cut falls: inside a field or
+/// cleanly between two pieces (the first 1%, 2%, … of the file).
+#[test]
+fn truncated_sentencepiece_model_is_refused() {
+    let model = std::fs::read(samples().join("bpe/sample-spm.model")).unwrap();
+    let scratch = scratch();
+    let path = scratch.path().join("cut.model");
+    for percent in 1..100 {
+        std::fs::write(&path, &model[..model.len() * percent / 100]).unwrap();
+        let Err(e) = toklab::load(&format!("spm:{}", path.display())) else {
+            panic!("{percent}% of the model loaded");
+        };
+        assert!(e.to_string().contains("cut.model"), "{e}");
+    }
+    let mut cuts = 0;
+    for len in 1..model.len() {
+        std::fs::write(&path, &model[..len]).unwrap();
+        let message = match toklab::load(&format!("spm:{}", path.display())) {
+            Ok(_) => panic!("{len} of {} bytes loaded", model.len()),
+            Err(e) => e.to_string(),
+        };
+        cuts += message.contains("truncated") as usize;
+        if len > model.len() / 10 {
+            break;
+        }
+    }
+    assert!(cuts > 0, "no cut fell between two pieces");
+}
+
+/// Files given to the wrong loader say what they are not.
+#[test]
+fn wrong_format_errors_say_what_the_file_is_not() {
+    let spec = format!("spm:{}", samples().join("bpe/tokenizer.json").display());
+    let e = toklab::load(&spec).err().unwrap().to_string();
+    assert!(e.contains("not a SentencePiece model"), "{e}");
+    // GPT-2's encoder.json on its own, as if it were a tokenizer.json: no serde column.
+    let spec = format!("bpe:{}", samples().join("bpe/gpt2/vocab.json").display());
+    let e = toklab::load(&spec).err().unwrap().to_string();
+    assert!(e.contains("not a tokenizer.json"), "{e}");
+    assert!(e.contains("bpe:DIR"), "{e}");
+    // A JSON syntax error is file:line:column, the position said once.
+    let scratch = scratch();
+    let path = scratch.path().join("tokenizer.json");
+    std::fs::write(&path, "{\"model\":\n  {\"type\": BPE}}").unwrap();
+    let e = toklab::load(&format!("bpe:{}", path.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("tokenizer.json:2:12: invalid JSON"), "{e}");
+    assert!(!e.contains("at line"), "{e}");
+}
