@@ -141,3 +141,120 @@ fn wrong_format_errors_say_what_the_file_is_not() {
     assert!(e.contains("tokenizer.json:2:12: invalid JSON"), "{e}");
     assert!(!e.contains("at line"), "{e}");
 }
+
+/// `bpe train -o DIR` and `fst convert IN OUT` leave existing files alone unless `--force`.
+#[test]
+fn nothing_is_overwritten_without_force() {
+    let scratch = scratch();
+    let dir = scratch.path();
+    let corpus = dir.join("corpus.txt");
+    std::fs::write(&corpus, "set new new renew reset renew\n").unwrap();
+    let model = dir.join("model");
+    std::fs::create_dir(&model).unwrap();
+    std::fs::write(model.join("vocab.bpe"), "mine\n").unwrap();
+    let train = |force: bool| {
+        let mut args = vec![
+            "bpe",
+            "train",
+            "--merges",
+            "3",
+            corpus.to_str().unwrap(),
+            "-o",
+            model.to_str().unwrap(),
+        ];
+        if force {
+            args.push("--force");
+        }
+        run(&args, b"")
+    };
+    let out = train(false);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("vocab.bpe exists; give --force"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(model.join("vocab.bpe")).unwrap(), "mine\n");
+    assert!(train(true).status.success(), "{}", stderr(&train(true)));
+    assert_ne!(std::fs::read_to_string(model.join("vocab.bpe")).unwrap(), "mine\n");
+
+    let fst = samples().join("fst/toy.fst");
+    let existing = dir.join("existing.tlfst");
+    std::fs::write(&existing, "precious").unwrap();
+    let convert = |force: &[&str]| {
+        let mut args = vec!["fst", "convert", fst.to_str().unwrap(), existing.to_str().unwrap()];
+        args.extend_from_slice(force);
+        run(&args, b"")
+    };
+    let out = convert(&[]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("existing.tlfst exists; give --force"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&existing).unwrap(), "precious");
+    assert!(convert(&["--force"]).status.success());
+    assert_ne!(std::fs::read(&existing).unwrap(), b"precious");
+}
+
+/// `toklab align --matrix A B | head -1`: the reader leaving is a normal end (exit 0), with
+/// output far larger than a pipe's buffer so the write really fails.
+#[test]
+fn align_matrix_into_a_closed_pipe_exits_zero() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let a = "kitten sitting on the mat ".repeat(12);
+    let b = "sitting kitten on a mat ".repeat(12);
+    let mut child = crate::common::toklab()
+        .args(["align", "--matrix", &a, &b])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The read end is dropped here, as `head -1` exits.
+    let out = child.wait_with_output().unwrap();
+    assert!(!first.is_empty());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("Broken pipe"), "{}", stderr(&out));
+}
+
+/// `explain` on invalid UTF-8 suggests `--lossy`, and accepts it.
+#[test]
+fn explain_accepts_the_lossy_it_suggests() {
+    let out = run(&["explain", "--with", "ws"], b"a\xffb\n");
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--lossy"), "{}", stderr(&out));
+    let out = run(&["explain", "--with", "ws", "--lossy"], b"a\xffb\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("a\u{fffd}b"));
+    assert!(stderr(&out).contains("replaced with U+FFFD in 1 line"));
+}
+
+/// An empty maximum-matching dictionary is refused, naming the file.
+#[test]
+fn empty_maxmatch_dictionary_is_refused() {
+    let scratch = scratch();
+    let path = scratch.path().join("words.txt");
+    std::fs::write(&path, "# nothing yet\n\n").unwrap();
+    let e = toklab::load(&format!("maxmatch:{}", path.display()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("words.txt") && e.contains("no words"), "{e}");
+}
+
+/// `rules check` reports a wrapped-around `::char-split` and an empty headword, and the
+/// entry with the huge split never yields an empty token.
+#[test]
+fn rules_check_reports_char_split_overflow_and_empty_headwords() {
+    let scratch = scratch();
+    let path = scratch.path().join("bad-rules.txt");
+    std::fs::write(
+        &path,
+        "::contraction dont ::target do n't ::char-split 18446744073709551615,5\n::punct-split  ::side both\n",
+    )
+    .unwrap();
+    let out = run(&["rules", "check", path.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(shown.contains("bad-rules.txt:1:"), "{shown}");
+    assert!(shown.contains("adds up to more than any text has"), "{shown}");
+    assert!(shown.contains("bad-rules.txt:2:1: error: `::punct-split` has no text"), "{shown}");
+}

@@ -54,6 +54,13 @@ impl WordList {
             }
             list.max_chars = list.max_chars.max(word.chars().count());
         }
+        if list.words.is_empty() {
+            return Err(Error::format(
+                path,
+                None,
+                "the word list has no words (only blank lines and comments): maximum matching would cut every character apart",
+            ));
+        }
         if let Some(first) = duplicates.first() {
             list.warnings.push(format!(
                 "{}: {} duplicate word(s), first on line {first}",
@@ -111,6 +118,14 @@ mod tests {
             list.warnings()
         );
         assert!(list.warnings()[1].contains("first on line 5"));
+    }
+
+    #[test]
+    fn a_list_without_words_is_refused() {
+        for empty in [&b""[..], b"\n\n", b"# only a comment\n  \n"] {
+            let e = WordList::parse(Path::new("d.txt"), empty).unwrap_err();
+            assert!(e.to_string().starts_with("d.txt: the word list has no words"), "{e}");
+        }
     }
 
     #[test]
