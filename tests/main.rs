@@ -23,6 +23,7 @@ mod cli_tokenize;
 mod compare_cli;
 mod compare_props;
 mod explain_snapshots;
+mod fuzz_regressions;
 mod fst_conformance;
 mod fst_robustness;
 mod fst_samples;

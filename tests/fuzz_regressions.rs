@@ -1,0 +1,38 @@
+//! The fuzzing harness's memory: every input it ever failed on (fuzz/regressions/TARGET/) is
+//! replayed through the same checks, and each target's first iterations run as a smoke test,
+//! so `cargo test` catches a regression without a fuzzing run.
+
+use toklab_fuzz::{Prepared, Target, replay_regressions};
+
+#[test]
+fn every_kept_failure_passes_now() {
+    let failures = replay_regressions();
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures
+            .iter()
+            .map(|(file, e)| format!("{}: {e}", file.display()))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn every_target_passes_its_first_iterations() {
+    toklab_fuzz::quiet_panics();
+    for target in Target::all() {
+        let scratch = tempfile::tempdir().unwrap();
+        let prepared = Prepared::new(target, scratch.path()).unwrap();
+        let iterations = match target {
+            Target::Tokenizer(_) => 40,
+            Target::Loader(_) => 8,
+        };
+        for n in 0..iterations {
+            let input = prepared.input(2026, n);
+            if let Err(e) = prepared.check(&input) {
+                panic!("{} iteration {n}: {e}\ninput: {input:?}", target.name());
+            }
+        }
+    }
+}
