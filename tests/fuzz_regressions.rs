@@ -2,11 +2,30 @@
 //! replayed through the same checks, and each target's first iterations run as a smoke test,
 //! so `cargo test` catches a regression without a fuzzing run.
 
-use toklab_fuzz::{Prepared, Target, replay_regressions};
+use toklab_fuzz::{Prepared, Target, replay_open, replay_regressions};
 
 #[test]
 fn every_kept_failure_passes_now() {
     let failures = replay_regressions();
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures
+            .iter()
+            .map(|(file, e)| format!("{}: {e}", file.display()))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// Failures the harness found that are not fixed yet, kept under fuzz/regressions/open/: run
+/// with `cargo test --test main -- --ignored open_failures`; once one passes, move its file up
+/// to fuzz/regressions/TARGET/.
+#[test]
+#[ignore = "open bugs found by fuzzing: incremental BPE re-tokenization gives a different span \
+            to a byte-fallback token after an edit of a long piece of combining marks"]
+fn open_failures_pass() {
+    let failures = replay_open();
     assert!(
         failures.is_empty(),
         "{}",
