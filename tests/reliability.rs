@@ -169,22 +169,41 @@ fn nothing_is_overwritten_without_force() {
     };
     let out = train(false);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("vocab.bpe exists; give --force"), "{}", stderr(&out));
-    assert_eq!(std::fs::read_to_string(model.join("vocab.bpe")).unwrap(), "mine\n");
+    assert!(
+        stderr(&out).contains("vocab.bpe exists; give --force"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(model.join("vocab.bpe")).unwrap(),
+        "mine\n"
+    );
     assert!(train(true).status.success(), "{}", stderr(&train(true)));
-    assert_ne!(std::fs::read_to_string(model.join("vocab.bpe")).unwrap(), "mine\n");
+    assert_ne!(
+        std::fs::read_to_string(model.join("vocab.bpe")).unwrap(),
+        "mine\n"
+    );
 
     let fst = samples().join("fst/toy.fst");
     let existing = dir.join("existing.tlfst");
     std::fs::write(&existing, "precious").unwrap();
     let convert = |force: &[&str]| {
-        let mut args = vec!["fst", "convert", fst.to_str().unwrap(), existing.to_str().unwrap()];
+        let mut args = vec![
+            "fst",
+            "convert",
+            fst.to_str().unwrap(),
+            existing.to_str().unwrap(),
+        ];
         args.extend_from_slice(force);
         run(&args, b"")
     };
     let out = convert(&[]);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("existing.tlfst exists; give --force"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("existing.tlfst exists; give --force"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(std::fs::read_to_string(&existing).unwrap(), "precious");
     assert!(convert(&["--force"]).status.success());
     assert_ne!(std::fs::read(&existing).unwrap(), b"precious");
@@ -255,6 +274,12 @@ fn rules_check_reports_char_split_overflow_and_empty_headwords() {
     assert_eq!(out.status.code(), Some(1));
     let shown = String::from_utf8_lossy(&out.stdout);
     assert!(shown.contains("bad-rules.txt:1:"), "{shown}");
-    assert!(shown.contains("adds up to more than any text has"), "{shown}");
-    assert!(shown.contains("bad-rules.txt:2:1: error: `::punct-split` has no text"), "{shown}");
+    assert!(
+        shown.contains("adds up to more than any text has"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("bad-rules.txt:2:1: error: `::punct-split` has no text"),
+        "{shown}"
+    );
 }

@@ -39,10 +39,11 @@ const TOKENS: &[&[u8]] = &[
 
 /// A mutated copy of `original` (1–4 mutations).
 pub fn mutate(rng: &mut Rng, original: &[u8]) -> Vec<u8> {
-    if original.starts_with(&[0x1f, 0x8b]) && !rng.one_in(4) {
-        if let Some(inner) = gunzip(original) {
-            return gzip(&mutate_plain(rng, &inner));
-        }
+    if original.starts_with(&[0x1f, 0x8b])
+        && !rng.one_in(4)
+        && let Some(inner) = gunzip(original)
+    {
+        return gzip(&mutate_plain(rng, &inner));
     }
     mutate_plain(rng, original)
 }
@@ -54,7 +55,7 @@ fn mutate_plain(rng: &mut Rng, original: &[u8]) -> Vec<u8> {
         let at = rng.below(len + 1);
         match rng.below(8) {
             0 if len > 0 => data[at.min(len - 1)] ^= 1 << rng.below(8),
-            1 if len > 0 => data[at.min(len - 1)] = rng.next() as u8,
+            1 if len > 0 => data[at.min(len - 1)] = rng.next_u64() as u8,
             2 => data.truncate(at),
             3 => {
                 let end = (at + rng.below(64)).min(len);

@@ -159,8 +159,8 @@ impl Prepared {
                 let path = root.join(l.file);
                 let original = std::fs::read(&path).map_err(|e| format!("{}: {e}", l.file))?;
                 if l.whole_folder {
-                    for entry in std::fs::read_dir(path.parent().unwrap())
-                        .map_err(|e| e.to_string())?
+                    for entry in
+                        std::fs::read_dir(path.parent().unwrap()).map_err(|e| e.to_string())?
                     {
                         let entry = entry.map_err(|e| e.to_string())?;
                         if entry.path().is_file() {
@@ -315,12 +315,16 @@ pub fn quiet_panics() {
             .location()
             .map(|l| format!(" at {}:{}", l.file(), l.line()))
             .unwrap_or_default();
-        *PANIC_MESSAGE.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!("{message}{place}"));
+        *PANIC_MESSAGE.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some(format!("{message}{place}"));
     }));
 }
 
 fn take_panic_message() -> Option<String> {
-    PANIC_MESSAGE.lock().unwrap_or_else(|e| e.into_inner()).take()
+    PANIC_MESSAGE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take()
 }
 
 /// Keeps a failing input as `fuzz/regressions/TARGET/NAME`, named by its content's hash so the
@@ -368,10 +372,8 @@ fn replay_folder(root: &Path) -> Vec<(PathBuf, String)> {
             failures.push((folder, format!("no target called {name}")));
             continue;
         };
-        let scratch = std::env::temp_dir().join(format!(
-            "toklab-fuzz-replay-{}-{name}",
-            std::process::id()
-        ));
+        let scratch =
+            std::env::temp_dir().join(format!("toklab-fuzz-replay-{}-{name}", std::process::id()));
         let _ = std::fs::create_dir_all(&scratch);
         let prepared = match Prepared::new(target, &scratch) {
             Ok(p) => p,
@@ -443,7 +445,10 @@ mod tests {
             new: "abc ".into(),
         };
         let panicked = prepared.check(&input).unwrap_err();
-        assert!(panicked.starts_with("panic: explain is broken"), "{panicked}");
+        assert!(
+            panicked.starts_with("panic: explain is broken"),
+            "{panicked}"
+        );
     }
 
     #[test]

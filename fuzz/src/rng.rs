@@ -9,12 +9,12 @@ impl Rng {
     /// A generator for iteration `n` of a run seeded with `seed`.
     pub fn new(seed: u64, n: u64) -> Rng {
         let mut rng = Rng(seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        rng.next();
+        rng.next_u64();
         rng
     }
 
     /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -27,7 +27,7 @@ impl Rng {
         if n == 0 {
             0
         } else {
-            (self.next() % n as u64) as usize
+            (self.next_u64() % n as u64) as usize
         }
     }
 

@@ -61,7 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             to,
             force,
         } => {
-            super::refuse_to_overwrite(&[output.clone()], force)?;
+            super::refuse_to_overwrite(std::slice::from_ref(&output), force)?;
             let to = to.unwrap_or(match output.extension().and_then(|e| e.to_str()) {
                 Some("matok") => Target::Matok,
                 Some("datok") => Target::Datok,

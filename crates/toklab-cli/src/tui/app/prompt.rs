@@ -65,9 +65,7 @@ impl Prompt {
             | PromptKind::SaveTextAs
             | PromptKind::SaveWorkspaceAs
             | PromptKind::OverwriteText
-            | PromptKind::OverwriteWorkspace => {
-                complete_path(&self.input, base)
-            }
+            | PromptKind::OverwriteWorkspace => complete_path(&self.input, base),
             PromptKind::Search => return,
         };
         self.input = completed;

@@ -367,7 +367,10 @@ fn saving_is_an_effect_holding_the_text_and_nothing_is_written_by_apply() {
         panic!("one save: {effects:?}");
     };
     assert_eq!(target, &path);
-    assert!(overwrite, "Ctrl-s replaces the text's own file without asking");
+    assert!(
+        overwrite,
+        "Ctrl-s replaces the text's own file without asking"
+    );
     assert_eq!(text.line_count(), 2);
     assert_eq!(text.line(0).unwrap(), "one!");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "one\ntwo\n");
@@ -535,5 +538,11 @@ fn w_asks_before_replacing_a_workspace_file_then_saves_again_freely() {
     app.apply(Action::SaveWorkspace);
     crate::tui::effect::perform_all(&mut app);
     assert!(matches!(app.mode, Mode::Normal));
-    assert!(app.message.as_ref().unwrap().0.starts_with("saved workspace"));
+    assert!(
+        app.message
+            .as_ref()
+            .unwrap()
+            .0
+            .starts_with("saved workspace")
+    );
 }

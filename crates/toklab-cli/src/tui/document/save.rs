@@ -83,7 +83,12 @@ mod tests {
         let link = temp.path().join("link.txt");
         symlink("real.txt", &link).unwrap();
         replace_file(&link, |out| out.write_all(b"new")).unwrap();
-        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
         assert_eq!(fs::read_to_string(&real).unwrap(), "new");
         let mode = fs::metadata(&real).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o640);

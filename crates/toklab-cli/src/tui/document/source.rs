@@ -136,7 +136,7 @@ impl Snapshot {
         let convention = self.original_ending(0).unwrap_or(b"\n");
         let count = self.line_count();
         for n in 0..count {
-            let (content, ending): (Cow<'_, [u8]>, Option<&[u8]>) =
+            let (content, ending): LineParts<'_> =
                 match self.lines.as_ref().map(|lines| &lines[n]) {
                     None => self.original_parts(n).unwrap_or_default(),
                     Some(LineRef::Original(k)) => self.original_parts(*k).unwrap_or_default(),
@@ -155,7 +155,7 @@ impl Snapshot {
 
     /// Original line `k` as bytes, split into its content and its ending (none on a final
     /// line without one).
-    fn original_parts(&self, k: usize) -> Option<(Cow<'_, [u8]>, Option<&'static [u8]>)> {
+    fn original_parts(&self, k: usize) -> Option<LineParts<'_>> {
         let mut bytes = self.original_bytes(k)?;
         let ending = line_ending(&bytes);
         let keep = bytes.len() - ending.map_or(0, <[u8]>::len);
@@ -223,6 +223,9 @@ impl Snapshot {
         }
     }
 }
+
+/// A line's content bytes and its ending (`\n`, `\r\n`, or none).
+type LineParts<'a> = (Cow<'a, [u8]>, Option<&'static [u8]>);
 
 /// The line ending that ends `line`: `\r\n`, `\n`, or none (a final line without one).
 fn line_ending(line: &[u8]) -> Option<&'static [u8]> {

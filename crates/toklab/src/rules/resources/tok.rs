@@ -187,7 +187,8 @@ impl Resources {
         // that looks right.
         let total = splits.iter().try_fold(0usize, |sum, &n| sum.checked_add(n));
         if total != Some(s.chars().count()) {
-            let total = total.map_or_else(|| "more than any text has".to_string(), |t| t.to_string());
+            let total =
+                total.map_or_else(|| "more than any text has".to_string(), |t| t.to_string());
             self.diagnostics.push(Diagnostic::error(
                 path,
                 number,
@@ -300,10 +301,17 @@ mod tests {
         let r = load("::contraction dont ::target do n't ::char-split 18446744073709551615,5\n");
         let msgs: Vec<String> = r.diagnostics.iter().map(|d| d.to_string()).collect();
         assert_eq!(msgs.len(), 1, "{msgs:?}");
-        assert!(msgs[0].contains("adds up to more than any text has"), "{msgs:?}");
+        assert!(
+            msgs[0].contains("adds up to more than any text has"),
+            "{msgs:?}"
+        );
         assert!(r.entries.iter().all(|e| e.char_splits.is_none()));
         let r = load("::contraction dont ::target do n't ::char-split 4,0\n");
-        assert!(r.diagnostics[0].to_string().contains("part of 0 characters"));
+        assert!(
+            r.diagnostics[0]
+                .to_string()
+                .contains("part of 0 characters")
+        );
     }
 
     #[test]
@@ -311,8 +319,14 @@ mod tests {
         let r = load("::punct-split  ::side both\n::abbrev ::exp nothing\n");
         let msgs: Vec<String> = r.diagnostics.iter().map(|d| d.to_string()).collect();
         assert_eq!(msgs.len(), 2, "{msgs:?}");
-        assert!(msgs[0].starts_with("t.txt:1:1: error: `::punct-split` has no text"), "{msgs:?}");
-        assert!(msgs[1].starts_with("t.txt:2:1: error: `::abbrev` has no text"), "{msgs:?}");
+        assert!(
+            msgs[0].starts_with("t.txt:1:1: error: `::punct-split` has no text"),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs[1].starts_with("t.txt:2:1: error: `::abbrev` has no text"),
+            "{msgs:?}"
+        );
         assert!(r.entries.is_empty());
     }
 }

@@ -124,7 +124,11 @@ mod tests {
     fn a_list_without_words_is_refused() {
         for empty in [&b""[..], b"\n\n", b"# only a comment\n  \n"] {
             let e = WordList::parse(Path::new("d.txt"), empty).unwrap_err();
-            assert!(e.to_string().starts_with("d.txt: the word list has no words"), "{e}");
+            assert!(
+                e.to_string()
+                    .starts_with("d.txt: the word list has no words"),
+                "{e}"
+            );
         }
     }
 

@@ -221,8 +221,9 @@ pub fn parse(data: &[u8]) -> Result<ModelProto, ProtoError> {
     if matches!(text_start, Some(b'{' | b'[')) {
         return Err(ProtoError {
             offset: 0,
-            message: "not a SentencePiece model: this is JSON (a tokenizer.json loads with bpe:PATH)"
-                .into(),
+            message:
+                "not a SentencePiece model: this is JSON (a tokenizer.json loads with bpe:PATH)"
+                    .into(),
         });
     }
     let result = parse_fields(data, &mut model);
@@ -271,7 +272,11 @@ fn parse_fields(data: &[u8], model: &mut ModelProto) -> Result<(), ProtoError> {
             message: format!(
                 "the file ends after {} pieces with no {}: it is truncated or not a whole SentencePiece model",
                 model.pieces.len(),
-                if trainer { "normalizer_spec" } else { "trainer_spec" }
+                if trainer {
+                    "normalizer_spec"
+                } else {
+                    "trainer_spec"
+                }
             ),
         });
     }
@@ -413,7 +418,11 @@ mod tests {
     #[test]
     fn json_and_garbage_are_not_models() {
         let e = parse(b"{\"model\": {}}").unwrap_err();
-        assert!(e.message.starts_with("not a SentencePiece model: this is JSON"), "{e:?}");
+        assert!(
+            e.message
+                .starts_with("not a SentencePiece model: this is JSON"),
+            "{e:?}"
+        );
         let e = parse(&[0xff, 0xff]).unwrap_err();
         assert!(e.message.starts_with("not a SentencePiece model"), "{e:?}");
     }
