@@ -136,15 +136,15 @@ impl Snapshot {
         let convention = self.original_ending(0).unwrap_or(b"\n");
         let count = self.line_count();
         for n in 0..count {
-            let (content, ending): LineParts<'_> =
-                match self.lines.as_ref().map(|lines| &lines[n]) {
-                    None => self.original_parts(n).unwrap_or_default(),
-                    Some(LineRef::Original(k)) => self.original_parts(*k).unwrap_or_default(),
-                    Some(LineRef::Text { text, ending_of }) => (
-                        Cow::Borrowed(text.as_bytes()),
-                        ending_of.and_then(|k| self.original_ending(k)),
-                    ),
-                };
+            let (content, ending): LineParts<'_> = match self.lines.as_ref().map(|lines| &lines[n])
+            {
+                None => self.original_parts(n).unwrap_or_default(),
+                Some(LineRef::Original(k)) => self.original_parts(*k).unwrap_or_default(),
+                Some(LineRef::Text { text, ending_of }) => (
+                    Cow::Borrowed(text.as_bytes()),
+                    ending_of.and_then(|k| self.original_ending(k)),
+                ),
+            };
             out.write_all(&content)?;
             if n + 1 < count || self.ends_with_newline() {
                 out.write_all(ending.unwrap_or(convention))?;
