@@ -69,16 +69,17 @@ impl Resources {
                     .push(Diagnostic::error(path, number, col, message));
             }
         };
-        if s.is_empty() {
-            if first {
-                self.diagnostics.push(Diagnostic::error(
-                    path,
-                    number,
-                    1,
-                    format!("`::{head}` has no text (the headword is empty): the entry can never match; ignored"),
-                ));
-            }
-            return;
+        // utoken loads such an entry (and counts it), so it is loaded too; it is reported
+        // because it can never match.
+        if s.is_empty() && first {
+            self.diagnostics.push(Diagnostic::warning(
+                path,
+                number,
+                1,
+                format!(
+                    "`::{head}` has no text (the headword is empty): the entry can never match"
+                ),
+            ));
         }
         let target = match kind {
             EntryKind::Contraction | EntryKind::Repair => {
@@ -315,18 +316,19 @@ mod tests {
     }
 
     #[test]
-    fn empty_headwords_are_reported_and_skipped() {
+    fn empty_headwords_are_reported() {
         let r = load("::punct-split  ::side both\n::abbrev ::exp nothing\n");
         let msgs: Vec<String> = r.diagnostics.iter().map(|d| d.to_string()).collect();
         assert_eq!(msgs.len(), 2, "{msgs:?}");
         assert!(
-            msgs[0].starts_with("t.txt:1:1: error: `::punct-split` has no text"),
+            msgs[0].starts_with("t.txt:1:1: warning: `::punct-split` has no text"),
             "{msgs:?}"
         );
         assert!(
-            msgs[1].starts_with("t.txt:2:1: error: `::abbrev` has no text"),
+            msgs[1].starts_with("t.txt:2:1: warning: `::abbrev` has no text"),
             "{msgs:?}"
         );
-        assert!(r.entries.is_empty());
+        // Loaded all the same, as utoken does (its entry counts include them).
+        assert_eq!(r.entries.len(), 2);
     }
 }
