@@ -22,8 +22,7 @@ fn every_kept_failure_passes_now() {
 /// with `cargo test --test main -- --ignored open_failures`; once one passes, move its file up
 /// to fuzz/regressions/TARGET/.
 #[test]
-#[ignore = "open bugs found by fuzzing: incremental BPE re-tokenization gives a different span \
-            to a byte-fallback token after an edit of a long piece of combining marks"]
+#[ignore = "failures found by fuzzing and not fixed yet (fuzz/regressions/open/; none at present)"]
 fn open_failures_pass() {
     let failures = replay_open();
     assert!(
