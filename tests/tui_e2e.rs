@@ -404,3 +404,49 @@ fn a_long_line_with_a_rules_row_never_freezes_the_workbench() {
     s.keys(&["q"]);
     s.wait_text("toklab-exited-0");
 }
+
+#[test]
+fn a_signal_restores_the_terminal() {
+    if !available("a_signal_restores_the_terminal") {
+        return;
+    }
+    for (signal, code) in [("TERM", 143), ("HUP", 129)] {
+        let temp = tempfile::tempdir().unwrap();
+        let pid_file = temp.path().join("pid");
+        let s = Session::start(&format!("signal-{signal}"), 100, 32, repo(), &[]);
+        // The inner shell writes its pid, then becomes toklab (exec keeps the pid).
+        s.run(&format!(
+            "bash -c 'echo $$ > {}; exec {}'; echo toklab-exited-$?",
+            pid_file.display(),
+            bin()
+        ));
+        s.wait_for("every row loaded", |screen| {
+            screen.contains("We're·350·dogs!·Um,·lunch?") && !screen.contains("loading…")
+        });
+        // The alternate screen and mouse capture are on while the workbench runs.
+        assert_eq!(s.pane_format("#{alternate_on}"), "1");
+        assert_ne!(
+            s.pane_format("#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}"),
+            "000"
+        );
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        let status = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), pid.trim()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        s.wait_text(&format!("toklab-exited-{code}"));
+        assert_eq!(s.pane_format("#{alternate_on}"), "0", "{signal}");
+        assert_eq!(
+            s.pane_format("#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}"),
+            "000",
+            "{signal}: mouse capture left on"
+        );
+        s.run("stty -a | tr ' ' '\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ,; echo");
+        let screen = s.wait_for("stty output", |screen| screen.contains("icanon,"));
+        assert!(
+            screen.contains("icanon,echo,") || screen.contains("echo,icanon,"),
+            "{signal}: the terminal was left raw:\n{screen}"
+        );
+    }
+}

@@ -83,6 +83,15 @@ impl Session {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// A tmux format evaluated for the pane (`#{alternate_on}`, `#{mouse_any_flag}`, …).
+    pub fn pane_format(&self, format: &str) -> String {
+        let out = Command::new("tmux")
+            .args(["display-message", "-p", "-t", &self.name, format])
+            .output()
+            .expect("tmux display-message");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
     /// Waits until the screen satisfies `ready` (10 s at most), returning it.
     pub fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + Duration::from_secs(10);

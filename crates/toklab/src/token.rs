@@ -256,6 +256,13 @@ pub enum Origin {
         /// The rank of the merge that makes it, if one does.
         rank: Option<u32>,
     },
+    /// Text an engine gave up on (a regex past its backtrack limit): `reason` says why. The
+    /// token covers the text so nothing is lost, and [`Tokenization::gave_up`] finds it so
+    /// callers can report the line as an error instead of trusting the tokens.
+    GaveUp {
+        /// Why the engine gave up.
+        reason: &'static str,
+    },
     /// An engine's own provenance (the rule engine's `RuleOrigin`). Behind a pointer so every
     /// other engine's tokens stay small (a token is copied millions of times when a corpus is
     /// tokenized), and shared so copying a token does not copy it.
@@ -301,6 +308,7 @@ impl fmt::Display for Origin {
         match self {
             Origin::Engine => f.write_str("-"),
             Origin::Pattern { alternative } => write!(f, "pattern {alternative}"),
+            Origin::GaveUp { reason } => write!(f, "gave up: {reason}"),
             Origin::MaxMatch {
                 direction,
                 in_dictionary,
@@ -412,6 +420,15 @@ impl Tokenization {
             tokens,
             sentence_ends: Vec::new(),
         }
+    }
+
+    /// Where the engine gave up on the text, if it did: the first such token's span and the
+    /// reason (see [`Origin::GaveUp`]).
+    pub fn gave_up(&self) -> Option<(Span, &'static str)> {
+        self.tokens.iter().find_map(|t| match t.origin {
+            Origin::GaveUp { reason } => Some((t.span, reason)),
+            _ => None,
+        })
     }
 
     /// The number of tokens.

@@ -85,60 +85,64 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ),
     };
 
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    if args.distance {
-        writeln!(out, "{}", align::distance(&a, &b, costs))?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let unit_name = unit.plural();
-    if args.matrix || args.all {
-        let cells = (a.len() + 1).saturating_mul(b.len() + 1);
-        if cells > MATRIX_CELL_LIMIT {
-            bail!(
-                "--matrix and --all build the whole matrix: {cells} cells here, at most {MATRIX_CELL_LIMIT}; \
-                 without them the alignment is computed in linear memory"
-            );
+    // The reader going away (`| head -1`) ends the output quietly, as in every command.
+    let result = (|| -> anyhow::Result<()> {
+        let stdout = io::stdout();
+        let mut out = stdout.lock();
+        if args.distance {
+            writeln!(out, "{}", align::distance(&a, &b, costs))?;
+            return Ok(());
         }
-        let matrix = Matrix::new(&a, &b, costs);
-        let best = matrix.backtrace().expect("a new matrix is complete");
-        if args.matrix {
-            let style = MatrixStyle {
-                colour: io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-            };
-            let path = matrix.path(&best);
-            out.write_all(
-                align::render_matrix(&matrix, &a_labels, &b_labels, &path, style).as_bytes(),
-            )?;
-            writeln!(out)?;
-        }
-        if args.all {
-            let all = matrix.alignments(args.limit);
-            for alignment in &all.alignments {
-                write_rows(&mut out, alignment, &a_labels, &b_labels)?;
+        let unit_name = unit.plural();
+        if args.matrix || args.all {
+            let cells = (a.len() + 1).saturating_mul(b.len() + 1);
+            if cells > MATRIX_CELL_LIMIT {
+                bail!(
+                    "--matrix and --all build the whole matrix: {cells} cells here, at most {MATRIX_CELL_LIMIT}; \
+                     without them the alignment is computed in linear memory"
+                );
+            }
+            let matrix = Matrix::new(&a, &b, costs);
+            let best = matrix.backtrace().expect("a new matrix is complete");
+            if args.matrix {
+                let style = MatrixStyle {
+                    colour: io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+                };
+                let path = matrix.path(&best);
+                out.write_all(
+                    align::render_matrix(&matrix, &a_labels, &b_labels, &path, style).as_bytes(),
+                )?;
                 writeln!(out)?;
             }
-            let total = if all.saturated {
-                format!("more than {}", u128::MAX)
+            if args.all {
+                let all = matrix.alignments(args.limit);
+                for alignment in &all.alignments {
+                    write_rows(&mut out, alignment, &a_labels, &b_labels)?;
+                    writeln!(out)?;
+                }
+                let total = if all.saturated {
+                    format!("more than {}", u128::MAX)
+                } else {
+                    all.total.to_string()
+                };
+                writeln!(
+                    out,
+                    "{} of {total} minimum-cost alignments shown (--limit {})",
+                    all.alignments.len(),
+                    args.limit
+                )?;
             } else {
-                all.total.to_string()
-            };
-            writeln!(
-                out,
-                "{} of {total} minimum-cost alignments shown (--limit {})",
-                all.alignments.len(),
-                args.limit
-            )?;
+                write_rows(&mut out, &best, &a_labels, &b_labels)?;
+            }
+            writeln!(out, "distance {} ({costs}; {unit_name})", best.cost)?;
         } else {
-            write_rows(&mut out, &best, &a_labels, &b_labels)?;
+            let alignment = align::align(&a, &b, costs);
+            write_rows(&mut out, &alignment, &a_labels, &b_labels)?;
+            writeln!(out, "distance {} ({costs}; {unit_name})", alignment.cost)?;
         }
-        writeln!(out, "distance {} ({costs}; {unit_name})", best.cost)?;
-    } else {
-        let alignment = align::align(&a, &b, costs);
-        write_rows(&mut out, &alignment, &a_labels, &b_labels)?;
-        writeln!(out, "distance {} ({costs}; {unit_name})", alignment.cost)?;
-    }
-    Ok(ExitCode::SUCCESS)
+        Ok(())
+    })();
+    super::finish_output(result)
 }
 
 fn write_rows(

@@ -63,6 +63,9 @@ struct TrainArgs {
     /// The directory to write encoder.json and vocab.bpe into.
     #[arg(short = 'o', long = "output")]
     output: PathBuf,
+    /// Replace encoder.json and vocab.bpe if the directory already has them.
+    #[arg(long)]
+    force: bool,
     /// Print every merge on standard output: rank, left, right, new token, count.
     #[arg(long)]
     log: bool,
@@ -276,6 +279,13 @@ fn list(values: &[u32], n: usize) -> String {
 }
 
 fn train(args: TrainArgs) -> anyhow::Result<ExitCode> {
+    super::refuse_to_overwrite(
+        &[
+            args.output.join("encoder.json"),
+            args.output.join("vocab.bpe"),
+        ],
+        args.force,
+    )?;
     let bytes = std::fs::read(&args.corpus)
         .with_context(|| format!("reading {}", args.corpus.display()))?;
     let corpus = match String::from_utf8(bytes) {

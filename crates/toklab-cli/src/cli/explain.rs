@@ -13,6 +13,10 @@ pub struct Args {
     /// The text to explain; without it, every line of INPUT (or standard input) is explained.
     #[arg(long, short = 't')]
     text: Option<String>,
+    /// Replace invalid UTF-8 in the input with U+FFFD instead of stopping (a warning counts the
+    /// lines).
+    #[arg(long, conflicts_with = "text")]
+    lossy: bool,
     /// Input file when no --text is given; standard input when absent or `-`.
     #[arg(conflicts_with = "text")]
     input: Option<std::path::PathBuf>,
@@ -27,7 +31,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             out.write_all(tokenizer.explain(text).to_text().as_bytes())?;
             return Ok(());
         }
-        let mut lines = Lines::open(args.input.as_deref(), false)?;
+        let mut lines = Lines::open(args.input.as_deref(), args.lossy)?;
         let mut first = true;
         while let Some(text) = lines.next_text()? {
             if !first {
@@ -37,6 +41,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             writeln!(out, "# {}", toklab::tokenizer::quote(&text))?;
             out.write_all(tokenizer.explain(&text).to_text().as_bytes())?;
         }
+        lines.report();
         Ok(())
     })();
     super::finish_output(result)

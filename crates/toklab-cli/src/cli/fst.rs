@@ -34,6 +34,9 @@ enum Command {
         /// The format to write; by default from OUTPUT's extension (.matok, .datok), else toklab.
         #[arg(long, value_enum)]
         to: Option<Target>,
+        /// Replace OUTPUT if it exists.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -52,7 +55,13 @@ enum Target {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         Command::Info { file } => info(&file),
-        Command::Convert { input, output, to } => {
+        Command::Convert {
+            input,
+            output,
+            to,
+            force,
+        } => {
+            super::refuse_to_overwrite(std::slice::from_ref(&output), force)?;
             let to = to.unwrap_or(match output.extension().and_then(|e| e.to_str()) {
                 Some("matok") => Target::Matok,
                 Some("datok") => Target::Datok,

@@ -76,6 +76,11 @@ impl Lines {
     }
 
     /// Prints the `--lossy` summary if anything was replaced.
+    /// The input's name in messages (the file, or `<stdin>`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     pub fn report(&self) {
         if self.replaced > 0 {
             eprintln!(

@@ -123,6 +123,21 @@ fn load(spec: &str) -> anyhow::Result<Box<dyn toklab::Tokenizer>> {
     Ok(tokenizer)
 }
 
+/// Stops a command before it replaces files the user has: without `--force`, an existing
+/// file among `paths` is an error naming it.
+fn refuse_to_overwrite(paths: &[std::path::PathBuf], force: bool) -> anyhow::Result<()> {
+    if force {
+        return Ok(());
+    }
+    if let Some(existing) = paths.iter().find(|p| p.exists()) {
+        anyhow::bail!(
+            "{} exists; give --force to overwrite it",
+            existing.display()
+        );
+    }
+    Ok(())
+}
+
 /// The exit of a command that writes to standard output: the reader going away (`| head`)
 /// is not an error.
 fn finish_output(result: anyhow::Result<()>) -> anyhow::Result<ExitCode> {

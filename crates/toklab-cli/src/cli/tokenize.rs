@@ -33,27 +33,53 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let threads = args
         .threads
         .map_or_else(batch::default_threads, |n| n as usize);
+    let mut gave_up = 0usize;
+    let name = lines.name().to_string();
     let result = batch::ordered_map(
         threads,
         || lines.next_batch(),
         |batch| records(tokenizer.as_ref(), args.format, &batch),
-        |records| Ok(out.write_all(&records?)?),
+        |records| {
+            let (records, gave_up_on) = records?;
+            out.write_all(&records)?;
+            if !gave_up_on.is_empty() {
+                out.flush()?;
+            }
+            for (number, span, reason) in gave_up_on {
+                eprintln!(
+                    "toklab: error: {name}:{number}: {reason}; from byte {} on the line is one unknown token",
+                    span.start
+                );
+                gave_up += 1;
+            }
+            Ok(())
+        },
     )
     .and_then(|()| Ok(out.flush()?));
     lines.report();
-    super::finish_output(result)
+    let exit = super::finish_output(result)?;
+    Ok(if gave_up > 0 { ExitCode::FAILURE } else { exit })
 }
 
-/// The output records of one batch, as the writer will write them.
+/// A line where the tokenizer gave up on the rest (a regex over its backtrack limit): its
+/// number, the rest's span and why.
+type GaveUp = (usize, toklab::Span, &'static str);
+
+/// The output records of one batch, as the writer will write them, and the lines in it where
+/// the tokenizer gave up.
 fn records(
     tokenizer: &dyn toklab::Tokenizer,
     format: Format,
     batch: &Batch,
-) -> io::Result<Vec<u8>> {
+) -> io::Result<(Vec<u8>, Vec<GaveUp>)> {
     let mut records = Vec::with_capacity(batch.texts.iter().map(|t| 2 * t.len() + 16).sum());
+    let mut gave_up = Vec::new();
     for (i, text) in batch.texts.iter().enumerate() {
         let tokens = tokenizer.tokenize(text);
         output::write_record(&mut records, format, batch.first + i, text, &tokens)?;
+        if let Some((span, reason)) = tokens.gave_up() {
+            gave_up.push((batch.first + i, span, reason));
+        }
     }
-    Ok(records)
+    Ok((records, gave_up))
 }

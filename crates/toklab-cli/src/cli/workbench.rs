@@ -120,12 +120,14 @@ pub fn build_app(args: &Args) -> anyhow::Result<App> {
         app.panes.split = split.clamp(10, 80);
     }
     app.mouse = !args.no_mouse;
-    // A workspace named on the command line is where `W` saves; the shipped default is not
-    // overwritten without asking for a name.
+    // A workspace named on the command line is where `W` saves (after asking once, as the
+    // file is the user's or a shipped sample); the shipped default is not saved to without
+    // asking for a name.
     app.workspace = WorkspacePlace {
         base: workspace.base,
         path: given_workspace.then_some(workspace_path),
         start: std::env::current_dir().unwrap_or_default(),
+        written: false,
     };
     Ok(app)
 }

@@ -1,7 +1,7 @@
 //! Performing the workbench's effects: the file reads and writes `App::apply` asked for, their
 //! outcome handed back to the app (a new document, a message).
 
-use crate::tui::app::{App, Effect};
+use crate::tui::app::{App, Effect, PromptKind};
 use crate::tui::document::Document;
 
 /// Performs every effect the app queued, in order.
@@ -14,7 +14,12 @@ pub fn perform_all(app: &mut App) {
 /// Performs one effect.
 pub fn perform(app: &mut App, effect: Effect) {
     match effect {
-        Effect::SaveText { path, text } => match text.write_to(&path) {
+        Effect::SaveText {
+            path,
+            overwrite: false,
+            ..
+        } if path.exists() => app.confirm_overwrite(PromptKind::OverwriteText, &path),
+        Effect::SaveText { path, text, .. } => match text.write_to(&path) {
             Ok(()) => app.text_saved(path),
             Err(e) => app.flash(format!("could not save: {e}")),
         },
@@ -25,10 +30,18 @@ pub fn perform(app: &mut App, effect: Effect) {
             }
             Err(e) => app.flash(format!("cannot open {}: {e}", path.display())),
         },
-        Effect::SaveWorkspace { path, workspace } => match workspace.save(&path) {
+        Effect::SaveWorkspace {
+            path,
+            overwrite: false,
+            ..
+        } if path.exists() => app.confirm_overwrite(PromptKind::OverwriteWorkspace, &path),
+        Effect::SaveWorkspace {
+            path, workspace, ..
+        } => match workspace.save(&path) {
             Ok(()) => {
                 app.flash(format!("saved workspace {}", path.display()));
                 app.workspace.path = Some(path);
+                app.workspace.written = true;
             }
             Err(e) => app.flash(format!("could not save the workspace: {e}")),
         },

@@ -26,7 +26,9 @@ use app::App;
 use theme::Theme;
 
 /// Runs the workbench until the user quits. The terminal is restored on every way out:
-/// normal return, error, and panic (the panic hook restores before the message prints).
+/// normal return, error, panic (the panic hook restores before the message prints), and the
+/// signals that end a program (a thread of their own restores it, even while the UI thread is
+/// busy).
 pub fn run(mut app: App, theme: Theme) -> io::Result<()> {
     let mut guard = TerminalGuard::enter(app.mouse)?;
     let mut regions = view::Regions::default();
@@ -111,6 +113,7 @@ impl TerminalGuard {
                 previous(info);
             }
         }));
+        restore_on_signals()?;
         terminal::enable_raw_mode()?;
         let mut stdout = io::stdout();
         let entered = execute!(
@@ -149,6 +152,24 @@ impl Drop for TerminalGuard {
     fn drop(&mut self) {
         restore();
     }
+}
+
+/// On SIGTERM, SIGHUP, SIGINT or SIGQUIT: restores the terminal and exits with 128 + the
+/// signal's number, as a shell reports a program a signal ended. Without this the default
+/// action would kill the program with the terminal raw, on the alternate screen, with mouse
+/// capture on.
+fn restore_on_signals() -> io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT])?;
+    std::thread::Builder::new()
+        .name("toklab-signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                restore();
+                std::process::exit(128 + signal);
+            }
+        })?;
+    Ok(())
 }
 
 /// Puts the terminal back as it was; safe to call more than once, and harmless for modes that

@@ -13,7 +13,7 @@ use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
 use crate::tokenizer::Tokenizer;
 use crate::trace::{Role, Trace, TraceLine, quote};
 
-pub use self::regex::{PatternError, RegexMatcher};
+pub use self::regex::{GAVE_UP, PatternError, RegexMatcher};
 pub use self::whitespace::WhitespaceMatcher;
 pub use self::words::WordsMatcher;
 
@@ -48,10 +48,12 @@ impl<M: Matcher> Tokenizer for MatchTokenizer<M> {
     fn tokenize(&self, text: &str) -> Tokenization {
         let mut tokens = Vec::new();
         self.matcher.find(text, &mut |span, alternative| {
-            tokens.push(
+            tokens.push(if alternative == GAVE_UP {
+                Token::new(span, TokenKind::Unknown).with_origin(Origin::GaveUp { reason: GAVE_UP })
+            } else {
                 Token::new(span, TokenKind::classify(span.slice(text)))
-                    .with_origin(Origin::Pattern { alternative }),
-            );
+                    .with_origin(Origin::Pattern { alternative })
+            });
         });
         Tokenization::new(tokens)
     }

@@ -45,15 +45,24 @@ impl From<PatternError> for crate::Error {
     }
 }
 
+/// The label a matcher gives the rest of a text after its regex exceeded fancy-regex's
+/// backtrack limit. Stopping there keeps the tool from hanging, and handing the rest on under
+/// this label (a token of kind `Unknown` with [`crate::Origin::GaveUp`]) keeps it from being
+/// dropped in silence: the CLI reports the line and exits non-zero.
+pub const GAVE_UP: &str = "the pattern exceeded the regex engine's backtrack limit";
+
 impl Matcher for RegexMatcher {
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
+        let mut at = 0;
         for m in self.regex.find_iter(text) {
-            // A pattern that exceeds fancy-regex's backtrack limit ends the matches here rather
-            // than hanging the tool; the remaining text shows as a gap in the trace.
-            let Ok(m) = m else { break };
+            let Ok(m) = m else {
+                found(Span::new(at, text.len()), GAVE_UP);
+                return;
+            };
             if !m.as_str().is_empty() {
                 found(Span::new(m.start(), m.end()), "match");
             }
+            at = m.end();
         }
     }
 }
@@ -88,6 +97,17 @@ mod tests {
     #[test]
     fn look_around_is_supported() {
         assert_eq!(forms(r"\w+(?=!)", "hey you! now!"), ["you", "now"]);
+    }
+
+    #[test]
+    fn backtrack_limit_is_an_unknown_token_over_the_rest() {
+        let text = format!("{}! hello world", "a".repeat(30));
+        let t = MatchTokenizer::new("re", RegexMatcher::new(r"(a|aa)+(?=b)|\w+").unwrap())
+            .tokenize(&text);
+        let (span, reason) = t.gave_up().expect("the engine gave up");
+        assert_eq!(reason, GAVE_UP);
+        assert_eq!(span, Span::new(0, text.len()));
+        assert_eq!(t.tokens[0].kind, crate::TokenKind::Unknown);
     }
 
     #[test]

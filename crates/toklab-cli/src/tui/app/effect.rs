@@ -9,12 +9,21 @@ use crate::workspace::Workspace;
 
 /// File work the workbench asked for.
 pub enum Effect {
-    /// Write the text (with its edits) to `path`.
-    SaveText { path: PathBuf, text: Snapshot },
+    /// Write the text (with its edits) to `path`; an existing file other than the text's own
+    /// is replaced only when `overwrite` (the user confirmed), else the user is asked.
+    SaveText {
+        path: PathBuf,
+        text: Snapshot,
+        overwrite: bool,
+    },
     /// Read another text in place of this one.
     OpenText(PathBuf),
-    /// Write the workspace file.
-    SaveWorkspace { path: PathBuf, workspace: Workspace },
+    /// Write the workspace file; an existing file is replaced only when `overwrite`.
+    SaveWorkspace {
+        path: PathBuf,
+        workspace: Workspace,
+        overwrite: bool,
+    },
     /// Load every row's tokenizer again from its files.
     ReloadRows,
 }
@@ -22,7 +31,7 @@ pub enum Effect {
 impl std::fmt::Debug for Effect {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Effect::SaveText { path, text } => write!(
+            Effect::SaveText { path, text, .. } => write!(
                 f,
                 "SaveText({}, {} lines)",
                 path.display(),

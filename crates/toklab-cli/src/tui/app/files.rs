@@ -16,6 +16,9 @@ pub struct WorkspacePlace {
     pub base: PathBuf,
     pub path: Option<PathBuf>,
     pub start: PathBuf,
+    /// Whether this session wrote `path` already: `W` then saves again without asking, where
+    /// the first save over a file it did not write (a shipped sample) asks first.
+    pub written: bool,
 }
 
 impl WorkspacePlace {
@@ -54,7 +57,7 @@ impl App {
 
     /// Asks for the text to be written to `path` (its own file when `None`; without one, the
     /// prompt asks for a name).
-    pub(super) fn save_text(&mut self, path: Option<PathBuf>) {
+    pub(super) fn save_text(&mut self, path: Option<PathBuf>, confirmed: bool) {
         let Some(path) = path.or_else(|| self.doc.lines.path.clone()) else {
             self.mode = Mode::Prompt(Prompt::new(PromptKind::SaveTextAs, ""));
             return;
@@ -64,7 +67,19 @@ impl App {
             return;
         }
         let text = self.doc.lines.snapshot();
-        self.effects.push(Effect::SaveText { path, text });
+        // The text's own file is what Ctrl-s is for; any other existing file is asked about.
+        let overwrite = confirmed || self.doc.lines.path.as_ref() == Some(&path);
+        self.effects.push(Effect::SaveText {
+            path,
+            text,
+            overwrite,
+        });
+    }
+
+    /// `path` exists and is not the file being saved over on purpose: the prompt asks, with
+    /// the name ready to edit for a save under another name.
+    pub fn confirm_overwrite(&mut self, kind: PromptKind, path: &std::path::Path) {
+        self.mode = Mode::Prompt(Prompt::new(kind, path.display().to_string()));
     }
 
     /// The text was written to `path`: it is now the text's file, with nothing unsaved.
@@ -98,13 +113,19 @@ impl App {
         }
     }
 
-    pub(super) fn save_workspace(&mut self, path: Option<PathBuf>) {
+    pub(super) fn save_workspace(&mut self, path: Option<PathBuf>, confirmed: bool) {
         let Some(path) = path.or_else(|| self.workspace.path.clone()) else {
             self.mode = Mode::Prompt(Prompt::new(PromptKind::SaveWorkspaceAs, "workspace.toml"));
             return;
         };
+        let overwrite =
+            confirmed || (self.workspace.written && self.workspace.path.as_ref() == Some(&path));
         let workspace = self.current_workspace();
-        self.effects.push(Effect::SaveWorkspace { path, workspace });
+        self.effects.push(Effect::SaveWorkspace {
+            path,
+            workspace,
+            overwrite,
+        });
     }
 }
 

@@ -408,7 +408,7 @@ impl App {
             Action::Enter => self.enter(),
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
-            Action::Save => self.save_text(None),
+            Action::Save => self.save_text(None, false),
             Action::StartPrompt(kind) => {
                 let initial = match kind {
                     PromptKind::SaveWorkspaceAs => self
@@ -434,7 +434,7 @@ impl App {
                 self.reloading = true;
                 self.flash("reloading every tokenizer…");
             }
-            Action::SaveWorkspace => self.save_workspace(None),
+            Action::SaveWorkspace => self.save_workspace(None, false),
             Action::Back => self.back(),
             Action::Quit => self.request_quit(),
             Action::ForceQuit => self.quit = true,
@@ -543,8 +543,20 @@ impl App {
                 self.search_again(true);
             }
             PromptKind::OpenText => self.open_text(self.workspace.typed(&input)),
-            PromptKind::SaveTextAs => self.save_text(Some(self.workspace.typed(&input))),
-            PromptKind::SaveWorkspaceAs => self.save_workspace(Some(self.workspace.typed(&input))),
+            PromptKind::SaveTextAs => self.save_text(Some(self.workspace.typed(&input)), false),
+            PromptKind::SaveWorkspaceAs => {
+                self.save_workspace(Some(self.workspace.typed(&input)), false)
+            }
+            // Enter on the name as offered confirms; an edited name is a save under it, asked
+            // about in turn if it exists too.
+            PromptKind::OverwriteText => {
+                let same = input == prompt.offered;
+                self.save_text(Some(self.workspace.typed(&input)), same)
+            }
+            PromptKind::OverwriteWorkspace => {
+                let same = input == prompt.offered;
+                self.save_workspace(Some(self.workspace.typed(&input)), same)
+            }
         }
     }
 

@@ -13,6 +13,10 @@ pub enum PromptKind {
     OpenText,
     SaveTextAs,
     SaveWorkspaceAs,
+    /// The text's save-as names a file that exists: Enter replaces it, or edit the name.
+    OverwriteText,
+    /// The workspace file exists and this session did not write it.
+    OverwriteWorkspace,
 }
 
 impl PromptKind {
@@ -23,6 +27,9 @@ impl PromptKind {
             PromptKind::OpenText => "open text file (Tab completes)",
             PromptKind::SaveTextAs => "save text as",
             PromptKind::SaveWorkspaceAs => "save workspace as",
+            PromptKind::OverwriteText | PromptKind::OverwriteWorkspace => {
+                "file exists: Enter overwrites it, edit the name to save elsewhere, Esc cancels"
+            }
         }
     }
 }
@@ -32,15 +39,20 @@ impl PromptKind {
 pub struct Prompt {
     pub kind: PromptKind,
     pub input: String,
+    /// The input as the prompt offered it (a file name to confirm), to tell a confirmation
+    /// from an edited answer.
+    pub offered: String,
     /// Candidates of the last completion, shown above the prompt when there are several.
     pub candidates: Vec<String>,
 }
 
 impl Prompt {
     pub fn new(kind: PromptKind, input: impl Into<String>) -> Prompt {
+        let input = input.into();
         Prompt {
             kind,
-            input: input.into(),
+            offered: input.clone(),
+            input,
             candidates: Vec::new(),
         }
     }
@@ -49,9 +61,11 @@ impl Prompt {
     pub fn complete(&mut self, base: &Path) {
         let (completed, candidates) = match self.kind {
             PromptKind::AddTokenizer => complete_spec(&self.input, base),
-            PromptKind::OpenText | PromptKind::SaveTextAs | PromptKind::SaveWorkspaceAs => {
-                complete_path(&self.input, base)
-            }
+            PromptKind::OpenText
+            | PromptKind::SaveTextAs
+            | PromptKind::SaveWorkspaceAs
+            | PromptKind::OverwriteText
+            | PromptKind::OverwriteWorkspace => complete_path(&self.input, base),
             PromptKind::Search => return,
         };
         self.input = completed;

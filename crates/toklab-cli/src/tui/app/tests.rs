@@ -373,10 +373,21 @@ fn saving_is_an_effect_holding_the_text_and_nothing_is_written_by_apply() {
     app.apply(Action::Back);
     app.apply(Action::Save);
     let effects = app.take_effects();
-    let [Effect::SaveText { path: target, text }] = &effects[..] else {
+    let [
+        Effect::SaveText {
+            path: target,
+            text,
+            overwrite,
+        },
+    ] = &effects[..]
+    else {
         panic!("one save: {effects:?}");
     };
     assert_eq!(target, &path);
+    assert!(
+        overwrite,
+        "Ctrl-s replaces the text's own file without asking"
+    );
     assert_eq!(text.line_count(), 2);
     assert_eq!(text.line(0).unwrap(), "one!");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "one\ntwo\n");
@@ -594,4 +605,73 @@ fn edits_to_a_long_line_are_tokenized_together_once_the_running_one_ends() {
     assert_eq!(app.rows[0].tokens.len(), 2001);
     let last = app.rows[0].tokens.tokens.last().unwrap();
     assert_eq!(last.form(&app.doc.text), "abc");
+}
+
+#[test]
+fn saving_over_another_existing_file_asks_first() {
+    let temp = tempfile::tempdir().unwrap();
+    let other = temp.path().join("other.txt");
+    std::fs::write(&other, "precious\n").unwrap();
+    let mut app = app("x", &["ws"]);
+    app.apply(Action::Save);
+    type_text(&mut app, &other.display().to_string());
+    app.apply(Action::Enter);
+    crate::tui::effect::perform_all(&mut app);
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "precious\n");
+    assert!(matches!(&app.mode, Mode::Prompt(p) if p.kind == PromptKind::OverwriteText));
+    // Esc cancels; asked again, Enter on the offered name confirms.
+    app.apply(Action::Back);
+    assert!(matches!(app.mode, Mode::Normal));
+    app.apply(Action::Save);
+    type_text(&mut app, &other.display().to_string());
+    app.apply(Action::Enter);
+    crate::tui::effect::perform_all(&mut app);
+    app.apply(Action::Enter);
+    crate::tui::effect::perform_all(&mut app);
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "x");
+}
+
+#[test]
+fn w_asks_before_replacing_a_workspace_file_then_saves_again_freely() {
+    let temp = tempfile::tempdir().unwrap();
+    let path = temp.path().join("shipped.toml");
+    std::fs::write(&path, "# the shipped sample\n").unwrap();
+    let mut app = app("x", &["ws"]);
+    app.workspace.base = temp.path().to_path_buf();
+    app.workspace.path = Some(path.clone());
+    app.apply(Action::SaveWorkspace);
+    crate::tui::effect::perform_all(&mut app);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "# the shipped sample\n"
+    );
+    let Mode::Prompt(prompt) = &app.mode else {
+        panic!("no confirmation asked");
+    };
+    assert_eq!(prompt.kind, PromptKind::OverwriteWorkspace);
+    // Editing the name saves elsewhere: the shipped file stays as it was.
+    let mine = temp.path().join("mine.toml");
+    app.mode = Mode::Prompt(Prompt {
+        input: mine.display().to_string(),
+        ..prompt.clone()
+    });
+    app.apply(Action::Enter);
+    crate::tui::effect::perform_all(&mut app);
+    assert!(Workspace::load(&mine).is_ok());
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "# the shipped sample\n"
+    );
+    assert_eq!(app.workspace.path.as_ref(), Some(&mine));
+    // The session wrote mine.toml: W saves to it again without asking.
+    app.apply(Action::SaveWorkspace);
+    crate::tui::effect::perform_all(&mut app);
+    assert!(matches!(app.mode, Mode::Normal));
+    assert!(
+        app.message
+            .as_ref()
+            .unwrap()
+            .0
+            .starts_with("saved workspace")
+    );
 }

@@ -2,6 +2,7 @@
 //! as a line list over it, materialized on the first edit, so an untouched 100 MB file never
 //! costs more than its line index.
 
+mod save;
 mod source;
 
 use std::borrow::Cow;
@@ -87,7 +88,7 @@ impl Document {
         match &self.lines {
             Some(lines) => match lines.get(n)? {
                 LineRef::Original(k) => self.base.line(*k),
-                LineRef::Text(text) => Some(Cow::Borrowed(text)),
+                LineRef::Text { text, .. } => Some(Cow::Borrowed(text)),
             },
             None => self.base.line(n),
         }
@@ -115,7 +116,12 @@ impl Document {
     /// Replaces line `n`; returns what it was.
     pub fn set_line(&mut self, n: usize, text: String) -> Result<String, EditError> {
         let old = self.line(n).ok_or(EditError::NoSuchLine(n))?.into_owned();
-        self.edit_lines()?[n] = LineRef::Text(text);
+        let line = &mut self.edit_lines()?[n];
+        let ending_of = match line {
+            LineRef::Original(k) => Some(*k),
+            LineRef::Text { ending_of, .. } => *ending_of,
+        };
+        *line = LineRef::Text { text, ending_of };
         Ok(old)
     }
 
@@ -124,7 +130,13 @@ impl Document {
         if n > self.line_count() {
             return Err(EditError::NoSuchLine(n));
         }
-        self.edit_lines()?.insert(n, LineRef::Text(text));
+        self.edit_lines()?.insert(
+            n,
+            LineRef::Text {
+                text,
+                ending_of: None,
+            },
+        );
         Ok(())
     }
 
@@ -134,7 +146,10 @@ impl Document {
         let old = self.line(n).ok_or(EditError::NoSuchLine(n))?.into_owned();
         let lines = self.edit_lines()?;
         if lines.len() == 1 {
-            lines[0] = LineRef::Text(String::new());
+            lines[0] = LineRef::Text {
+                text: String::new(),
+                ending_of: None,
+            };
         } else {
             lines.remove(n);
         }
@@ -224,5 +239,51 @@ mod tests {
             assert_eq!(std::fs::read_to_string(&path).unwrap(), expected);
             assert!(!doc.is_dirty());
         }
+    }
+
+    fn saved_after(original: &[u8], edit: impl FnOnce(&mut Document)) -> Vec<u8> {
+        let temp = tempfile::tempdir().unwrap();
+        let path = temp.path().join("t.txt");
+        std::fs::write(&path, original).unwrap();
+        let mut doc = Document::open(&path).unwrap();
+        while !doc.is_indexed() {
+            std::thread::yield_now();
+        }
+        edit(&mut doc);
+        doc.save(None).unwrap();
+        std::fs::read(&path).unwrap()
+    }
+
+    #[test]
+    fn save_writes_untouched_lines_byte_for_byte() {
+        // CRLF endings, a Latin-1 byte and a lone CR inside a line survive; only line 2 changes,
+        // keeping its own CRLF.
+        let original = b"caf\xe9\r\nb\r\nx\ry\r\nlast";
+        assert_eq!(
+            saved_after(original, |doc| {
+                doc.set_line(1, "B".into()).unwrap();
+            }),
+            b"caf\xe9\r\nB\r\nx\ry\r\nlast"
+        );
+        // Nothing edited: the file comes back exactly as it was.
+        assert_eq!(saved_after(original, |_| {}), original);
+    }
+
+    #[test]
+    fn new_lines_take_the_texts_ending() {
+        assert_eq!(
+            saved_after(b"a\r\nb", |doc| {
+                doc.insert_line(2, "c".into()).unwrap();
+                doc.insert_line(0, "z".into()).unwrap();
+            }),
+            b"z\r\na\r\nb\r\nc"
+        );
+        assert_eq!(
+            saved_after(b"a\r\nb\r\n", |doc| {
+                doc.remove_line(1).unwrap();
+                doc.insert_line(1, "n".into()).unwrap();
+            }),
+            b"a\r\nn\r\n"
+        );
     }
 }

@@ -20,7 +20,12 @@ enum Source {
 #[derive(Clone, Debug)]
 pub enum LineRef {
     Original(usize),
-    Text(String),
+    /// Typed text; `ending_of` is the original line it replaced, whose line ending (`\n` or
+    /// `\r\n`) it keeps when saved.
+    Text {
+        text: String,
+        ending_of: Option<usize>,
+    },
 }
 
 /// Line starts found so far, shared with the indexing thread.
@@ -65,7 +70,11 @@ impl Snapshot {
     /// Opens a file and starts indexing it in the background.
     pub fn open(path: &Path) -> std::io::Result<Snapshot> {
         let file = File::open(path)?;
-        let len = file.metadata()?.len();
+        let meta = file.metadata()?;
+        if meta.is_dir() {
+            return Err(std::io::Error::other("it is a directory, not a text file"));
+        }
+        let len = meta.len();
         let index = Arc::new(LineIndex {
             starts: Mutex::new(vec![0]),
             indexed_bytes: AtomicU64::new(0),
@@ -110,29 +119,64 @@ impl Snapshot {
         self.index.final_newline.load(Ordering::Acquire)
     }
 
-    /// Writes the text to `path` through a temporary file and a rename, so a failed save
-    /// never leaves a half-written file; the final newline is kept as the original had it.
+    /// Writes the text to `path` through a temporary file beside the file it names (following
+    /// symbolic links) and a rename, so a failed save never leaves a half-written file and a
+    /// link stays a link. Untouched lines are written back byte for byte (their line ending
+    /// and any bytes that are not UTF-8 with them); an edited line keeps the ending of the line
+    /// it replaced, a new line takes the text's first ending; the final newline is kept as the
+    /// original had it, and the file keeps its permissions.
     pub fn write_to(&self, path: &Path) -> std::io::Result<()> {
         if !self.is_indexed() {
             return Err(std::io::Error::other("the file is still being indexed"));
         }
-        let tmp = path.with_extension(format!("toklab-{}.tmp", std::process::id()));
-        let result = (|| {
-            let mut out = std::io::BufWriter::new(File::create(&tmp)?);
-            let count = self.line_count();
-            for n in 0..count {
-                out.write_all(self.line(n).unwrap_or_default().as_bytes())?;
-                if n + 1 < count || self.ends_with_newline() {
-                    out.write_all(b"\n")?;
-                }
+        super::save::replace_file(path, |out| self.write_lines(out))
+    }
+
+    fn write_lines(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let convention = self.original_ending(0).unwrap_or(b"\n");
+        let count = self.line_count();
+        for n in 0..count {
+            let (content, ending): LineParts<'_> = match self.lines.as_ref().map(|lines| &lines[n])
+            {
+                None => self.original_parts(n).unwrap_or_default(),
+                Some(LineRef::Original(k)) => self.original_parts(*k).unwrap_or_default(),
+                Some(LineRef::Text { text, ending_of }) => (
+                    Cow::Borrowed(text.as_bytes()),
+                    ending_of.and_then(|k| self.original_ending(k)),
+                ),
+            };
+            out.write_all(&content)?;
+            if n + 1 < count || self.ends_with_newline() {
+                out.write_all(ending.unwrap_or(convention))?;
             }
-            out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-            std::fs::rename(&tmp, path)
-        })();
-        if result.is_err() {
-            let _ = std::fs::remove_file(&tmp);
         }
-        result
+        Ok(())
+    }
+
+    /// Original line `k` as bytes, split into its content and its ending (none on a final
+    /// line without one).
+    fn original_parts(&self, k: usize) -> Option<LineParts<'_>> {
+        let mut bytes = self.original_bytes(k)?;
+        let ending = line_ending(&bytes);
+        let keep = bytes.len() - ending.map_or(0, <[u8]>::len);
+        match &mut bytes {
+            Cow::Borrowed(b) => *b = &b[..keep],
+            Cow::Owned(b) => b.truncate(keep),
+        }
+        Some((bytes, ending))
+    }
+
+    fn original_ending(&self, k: usize) -> Option<&'static [u8]> {
+        line_ending(&self.original_bytes(k)?)
+    }
+
+    /// The bytes of original line `k` with its line ending.
+    fn original_bytes(&self, k: usize) -> Option<Cow<'_, [u8]>> {
+        let (start, end) = {
+            let starts = self.index.starts.lock().expect("index lock");
+            (*starts.get(k)?, *starts.get(k + 1)?)
+        };
+        Some(self.read(start, end))
     }
 
     /// How far indexing has got, 0.0 to 1.0.
@@ -149,21 +193,11 @@ impl Snapshot {
         let n = match &self.lines {
             Some(lines) => match lines.get(n)? {
                 LineRef::Original(k) => *k,
-                LineRef::Text(text) => return Some(Cow::Borrowed(text)),
+                LineRef::Text { text, .. } => return Some(Cow::Borrowed(text)),
             },
             None => n,
         };
-        let (start, end) = {
-            let starts = self.index.starts.lock().expect("index lock");
-            (*starts.get(n)?, *starts.get(n + 1)?)
-        };
-        let mut bytes = self.read(start, end);
-        if bytes.last() == Some(&b'\n') {
-            bytes.to_mut().pop();
-            if bytes.last() == Some(&b'\r') {
-                bytes.to_mut().pop();
-            }
-        }
+        let (bytes, _) = self.original_parts(n)?;
         Some(match bytes {
             Cow::Borrowed(b) => String::from_utf8_lossy(b),
             Cow::Owned(b) => Cow::Owned(String::from_utf8_lossy(&b).into_owned()),
@@ -187,6 +221,20 @@ impl Snapshot {
                 Cow::Owned(buf)
             }
         }
+    }
+}
+
+/// A line's content bytes and its ending (`\n`, `\r\n`, or none).
+type LineParts<'a> = (Cow<'a, [u8]>, Option<&'static [u8]>);
+
+/// The line ending that ends `line`: `\r\n`, `\n`, or none (a final line without one).
+fn line_ending(line: &[u8]) -> Option<&'static [u8]> {
+    if line.ends_with(b"\r\n") {
+        Some(b"\r\n")
+    } else if line.ends_with(b"\n") {
+        Some(b"\n")
+    } else {
+        None
     }
 }
 
@@ -265,5 +313,12 @@ mod tests {
         assert_eq!(doc.line(50_000).unwrap(), "café ÿ\u{fffd}");
         assert_eq!(doc.progress(), 1.0);
         assert!(!doc.ends_with_newline());
+    }
+
+    #[test]
+    fn a_directory_is_not_a_text() {
+        let temp = tempfile::tempdir().unwrap();
+        let err = Snapshot::open(temp.path()).err().unwrap();
+        assert!(err.to_string().contains("directory"), "{err}");
     }
 }

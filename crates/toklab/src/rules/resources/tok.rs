@@ -69,6 +69,18 @@ impl Resources {
                     .push(Diagnostic::error(path, number, col, message));
             }
         };
+        // utoken loads such an entry (and counts it), so it is loaded too; it is reported
+        // because it can never match.
+        if s.is_empty() && first {
+            self.diagnostics.push(Diagnostic::warning(
+                path,
+                number,
+                1,
+                format!(
+                    "`::{head}` has no text (the headword is empty): the entry can never match"
+                ),
+            ));
+        }
         let target = match kind {
             EntryKind::Contraction | EntryKind::Repair => {
                 slot_value(text, "target").map(str::to_string)
@@ -163,8 +175,21 @@ impl Resources {
             ));
             return None;
         }
-        let total: usize = splits.iter().sum();
-        if total != s.chars().count() {
+        if splits.contains(&0) {
+            self.diagnostics.push(Diagnostic::error(
+                path,
+                number,
+                col,
+                format!("`::char-split {value}` has a part of 0 characters, which would be an empty token; ignored"),
+            ));
+            return None;
+        }
+        // Summed with a check: numbers near usize::MAX must not wrap around to a total
+        // that looks right.
+        let total = splits.iter().try_fold(0usize, |sum, &n| sum.checked_add(n));
+        if total != Some(s.chars().count()) {
+            let total =
+                total.map_or_else(|| "more than any text has".to_string(), |t| t.to_string());
             self.diagnostics.push(Diagnostic::error(
                 path,
                 number,
@@ -270,5 +295,40 @@ mod tests {
         // abbreviation without its broken condition.
         assert_eq!(r.entries.len(), 4);
         assert!(r.entries[3].cond.right.is_none() && r.entries[3].s == "No.");
+    }
+
+    #[test]
+    fn char_split_never_wraps_around() {
+        let r = load("::contraction dont ::target do n't ::char-split 18446744073709551615,5\n");
+        let msgs: Vec<String> = r.diagnostics.iter().map(|d| d.to_string()).collect();
+        assert_eq!(msgs.len(), 1, "{msgs:?}");
+        assert!(
+            msgs[0].contains("adds up to more than any text has"),
+            "{msgs:?}"
+        );
+        assert!(r.entries.iter().all(|e| e.char_splits.is_none()));
+        let r = load("::contraction dont ::target do n't ::char-split 4,0\n");
+        assert!(
+            r.diagnostics[0]
+                .to_string()
+                .contains("part of 0 characters")
+        );
+    }
+
+    #[test]
+    fn empty_headwords_are_reported() {
+        let r = load("::punct-split  ::side both\n::abbrev ::exp nothing\n");
+        let msgs: Vec<String> = r.diagnostics.iter().map(|d| d.to_string()).collect();
+        assert_eq!(msgs.len(), 2, "{msgs:?}");
+        assert!(
+            msgs[0].starts_with("t.txt:1:1: warning: `::punct-split` has no text"),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs[1].starts_with("t.txt:2:1: warning: `::abbrev` has no text"),
+            "{msgs:?}"
+        );
+        // Loaded all the same, as utoken does (its entry counts include them).
+        assert_eq!(r.entries.len(), 2);
     }
 }

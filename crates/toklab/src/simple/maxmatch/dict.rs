@@ -28,7 +28,20 @@ impl WordList {
     /// Reads a word list file.
     pub fn load(path: &Path) -> Result<WordList> {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        WordList::parse(path, &bytes)
+        WordList::parse(path, &bytes)?.with_words(path)
+    }
+
+    /// A word list file without a word is refused: maximum matching would cut every character
+    /// apart, silently.
+    fn with_words(self, path: &Path) -> Result<WordList> {
+        if self.words.is_empty() {
+            return Err(Error::format(
+                path,
+                None,
+                "the word list has no words (only blank lines and comments): maximum matching would cut every character apart",
+            ));
+        }
+        Ok(self)
     }
 
     /// Parses a word list; `path` names it in errors and warnings.
@@ -134,6 +147,20 @@ mod tests {
             list.warnings()
         );
         assert!(list.warnings()[1].contains("first on line 5"));
+    }
+
+    #[test]
+    fn a_list_without_words_is_refused() {
+        for empty in [&b""[..], b"\n\n", b"# only a comment\n  \n"] {
+            let e = WordList::parse(Path::new("d.txt"), empty)
+                .and_then(|list| list.with_words(Path::new("d.txt")))
+                .unwrap_err();
+            assert!(
+                e.to_string()
+                    .starts_with("d.txt: the word list has no words"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

@@ -237,6 +237,18 @@ fn remerged_tokens(
     let ends = raw_ends(model, old_bytes, kept)?;
     let ids: Vec<u32> = kept.iter().filter_map(|t| t.id).collect();
     let done = remerge(model, old_bytes, &ends, &ids, bytes);
+    // A kept token is moved, not rebuilt, so its span must be its bytes exactly: a token that
+    // starts or ends inside a character has a span widened to that character's boundaries,
+    // which depend on the character, and the character around the same bytes can differ
+    // after the edit (the byte 0x81 ends both U+0301 and U+2581). Found by fuzzing.
+    let exact = |t: &Token| {
+        t.id.and_then(|id| model.vocab.bytes(id))
+            .is_some_and(|b| b.len() == t.span.end - t.span.start)
+    };
+    let (lead, trail) = (&kept[..done.lead], &kept[kept.len() - done.trail..]);
+    if !lead.iter().chain(trail).all(exact) {
+        return None;
+    }
     let mut tokens = Vec::with_capacity(done.symbols.len());
     let head = cut.span.start as isize - old_cut.span.start as isize;
     tokens.extend(kept[..done.lead].iter().map(|t| moved(t, head)));

@@ -113,14 +113,14 @@ pub(crate) fn piece_tokens(model: &BpeModel, text: &str, piece: &Piece, tokens: 
                 .or_else(|| model.specials.text(id).map(str::as_bytes))
                 .unwrap_or(exact),
         };
-        tokens.push(subword_token(
-            model,
-            text,
-            span,
-            symbol.id,
-            piece.special,
-            form_bytes,
-        ));
+        let token = subword_token(model, text, span, symbol.id, piece.special, form_bytes);
+        tokens.push(if piece.alternative == crate::simple::GAVE_UP {
+            token.with_origin(Origin::GaveUp {
+                reason: crate::simple::GAVE_UP,
+            })
+        } else {
+            token
+        });
     }
 }
 

@@ -1,7 +1,7 @@
 //! A pre-tokenizer from any regex, as HuggingFace's `Split` with behaviour `Isolated`: the
 //! matches are pieces and so is the text between them, so nothing is lost.
 
-use crate::simple::{Matcher, PatternError};
+use crate::simple::{GAVE_UP, Matcher, PatternError};
 use crate::token::Span;
 
 /// Splits text into the matches of a pattern and the gaps between them.
@@ -22,8 +22,11 @@ impl Matcher for RegexSplit {
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
         let mut at = 0;
         for m in self.regex.find_iter(text) {
-            // Past fancy-regex's backtrack limit the rest of the text is one gap piece.
-            let Ok(m) = m else { break };
+            // Past fancy-regex's backtrack limit the rest of the text is one piece, marked.
+            let Ok(m) = m else {
+                found(Span::new(at, text.len()), GAVE_UP);
+                return;
+            };
             if m.start() > at {
                 found(Span::new(at, m.start()), "between matches");
             }

@@ -75,7 +75,7 @@ pub fn load(dir: &Path) -> Result<Loaded> {
         false => Alphabet::Chars,
     };
     model.pretok = crate::subword::bpe::model::PreTokenizer::named("gpt2").expect("known");
-    model.specials = unmade_tokens_as_specials(&model, byte_level);
+    model.specials = unmade_tokens_as_specials(&model, byte_level, &merges_path)?;
     Ok(Loaded {
         model,
         warnings,
@@ -140,22 +140,54 @@ pub fn parse_merges<'a>(
     Ok(table)
 }
 
-/// Tokens of more than one symbol that no merge makes (GPT-2's `<|endoftext|>`) can only be
-/// meant as special tokens: they are matched literally in the text.
-pub fn unmade_tokens_as_specials(model: &BpeModel, byte_level: bool) -> Specials {
-    let tokens = model
-        .vocab
-        .iter()
-        .filter(|&(id, bytes)| {
-            let single = match byte_level {
-                true => bytes.len() == 1,
-                false => std::str::from_utf8(bytes).is_ok_and(|s| s.chars().count() == 1),
-            };
-            !single && model.rank_of_token(id).is_none()
-        })
-        .filter_map(|(id, bytes)| Some((String::from_utf8(bytes.to_vec()).ok()?, id)))
-        .collect();
-    Specials::new(tokens)
+/// Tokens of more than one symbol that no merge makes are GPT-2's way of declaring special
+/// tokens (`<|endoftext|>`), matched literally in the text, when they are written as control
+/// tokens are (`<…>`, `[…]`). Any other unmade token (`Hello`) means the merge list does not
+/// cover the vocabulary (an empty or truncated `vocab.bpe`, or one of another model): that is
+/// an error naming the merge file, not a silent special token.
+pub fn unmade_tokens_as_specials(
+    model: &BpeModel,
+    byte_level: bool,
+    merges_path: &Path,
+) -> Result<Specials> {
+    let mut specials = Vec::new();
+    let mut unmade = Vec::new();
+    for (id, bytes) in model.vocab.iter() {
+        let single = match byte_level {
+            true => bytes.len() == 1,
+            false => std::str::from_utf8(bytes).is_ok_and(|s| s.chars().count() == 1),
+        };
+        if single || model.rank_of_token(id).is_some() {
+            continue;
+        }
+        match std::str::from_utf8(bytes) {
+            Ok(text) if looks_like_a_control_token(text) => specials.push((text.to_string(), id)),
+            _ => unmade.push((id, bytes)),
+        }
+    }
+    if let Some(&(id, bytes)) = unmade.iter().min_by_key(|(id, _)| *id) {
+        return Err(Error::format(
+            merges_path,
+            None,
+            format!(
+                "{} vocabulary entr{} no merge makes (the first, id {id}: {:?}): the merge list does not cover the vocabulary (empty, truncated, or from another model)",
+                unmade.len(),
+                if unmade.len() == 1 { "y" } else { "ies" },
+                String::from_utf8_lossy(bytes)
+            ),
+        ));
+    }
+    Ok(Specials::new(specials))
+}
+
+/// Whether `text` is written as models write their control tokens: `<…>` or `[…]` around
+/// something without spaces (`<|endoftext|>`, `<s>`, `[CLS]`).
+fn looks_like_a_control_token(text: &str) -> bool {
+    let inner = text
+        .strip_prefix('<')
+        .and_then(|t| t.strip_suffix('>'))
+        .or_else(|| text.strip_prefix('[').and_then(|t| t.strip_suffix(']')));
+    inner.is_some_and(|inner| !inner.is_empty() && !inner.chars().any(char::is_whitespace))
 }
 
 #[cfg(test)]
@@ -193,9 +225,22 @@ mod tests {
     }
 
     #[test]
-    fn unmade_multi_byte_tokens_are_special() {
+    fn unmade_control_tokens_are_special() {
         let model = BpeModel::new(vocab(), Rules::Table(merges("a b").unwrap()));
-        let specials = unmade_tokens_as_specials(&model, true);
+        let specials = unmade_tokens_as_specials(&model, true, Path::new("m.txt")).unwrap();
         assert_eq!(specials.iter().collect::<Vec<_>>(), [("<|x|>", 3)]);
+    }
+
+    #[test]
+    fn unmade_words_mean_the_merge_list_is_short() {
+        // An empty merge list: `ab` is made by nothing, and it is no control token.
+        let model = BpeModel::new(vocab(), Rules::Table(merges("#version: 0.2\n").unwrap()));
+        let e = unmade_tokens_as_specials(&model, true, Path::new("m.txt"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("m.txt: 1 vocabulary entry no merge makes (the first, id 2: \"ab\")"),
+            "{e}"
+        );
     }
 }

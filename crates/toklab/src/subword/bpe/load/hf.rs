@@ -80,7 +80,17 @@ struct PreTokenizing {
 /// Loads a `tokenizer.json`.
 pub fn load(path: &Path) -> Result<Loaded> {
     let text = read_text(path)?;
-    let json: TokenizerJson = serde_json::from_str(&text).map_err(|e| json_error(path, e))?;
+    let json: TokenizerJson = serde_json::from_str(&text).map_err(|e| {
+        if serde_json::from_str::<JsonVocab>(&text).is_ok() {
+            Error::format(
+                path,
+                None,
+                "a vocabulary (token → id) only, not a tokenizer.json: for GPT-2's encoder.json or vocab.json give the folder that holds it and its merges (bpe:DIR)",
+            )
+        } else {
+            json_error(path, e)
+        }
+    })?;
     let unsupported = |what: String| Error::format(path, None, what);
     let model_json = &json.model;
     if let Some(kind) = model_json.kind.as_deref().filter(|k| *k != "BPE") {

@@ -41,11 +41,18 @@ pub fn line_of(bytes: &[u8], at: usize) -> usize {
 
 /// A JSON parse error as a format error with its line and column.
 pub fn json_error(path: &Path, error: serde_json::Error) -> Error {
+    // serde's message ends in "at line L column C"; the position goes into the error's own
+    // fields (shown as path:L:C) rather than twice.
+    let message = error.to_string();
+    let message = match message.rfind(" at line ") {
+        Some(at) => message[..at].to_string(),
+        None => message,
+    };
     Error::Format {
         path: path.to_path_buf(),
         line: Some(error.line()),
         column: Some(error.column()),
-        message: format!("invalid JSON: {error}"),
+        message: format!("invalid JSON: {message}"),
     }
 }
 

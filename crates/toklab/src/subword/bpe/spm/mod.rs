@@ -163,11 +163,11 @@ impl SpmModel {
     pub fn load(path: &Path) -> Result<SpmModel> {
         let data = super::load::read_bytes(path)?;
         let proto = proto::parse(&data).map_err(|e| {
-            Error::format(
-                path,
-                None,
-                format!("{} at byte offset {}", e.message, e.offset),
-            )
+            let message = match e.offset {
+                0 => e.message,
+                at => format!("{} at byte offset {at}", e.message),
+            };
+            Error::format(path, None, message)
         })?;
         SpmModel::from_proto(path, proto)
     }

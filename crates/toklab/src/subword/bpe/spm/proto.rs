@@ -217,13 +217,43 @@ pub fn parse(data: &[u8]) -> Result<ModelProto, ProtoError> {
         treat_whitespace_as_suffix: false,
         normalizer: NormalizerSpec::default(),
     };
+    let text_start = data.iter().find(|b| !b.is_ascii_whitespace());
+    if matches!(text_start, Some(b'{' | b'[')) {
+        return Err(ProtoError {
+            offset: 0,
+            message:
+                "not a SentencePiece model: this is JSON (a tokenizer.json loads with bpe:PATH)"
+                    .into(),
+        });
+    }
+    let result = parse_fields(data, &mut model);
+    // Nothing that reads as a piece before the first error: not a model at all.
+    result.map_err(|e| match model.pieces.is_empty() {
+        true => ProtoError {
+            message: format!("not a SentencePiece model: {}", e.message),
+            ..e
+        },
+        false => e,
+    })?;
+    Ok(model)
+}
+
+/// The fields of a `ModelProto` into `model`, checking that it is whole.
+fn parse_fields(data: &[u8], model: &mut ModelProto) -> Result<(), ProtoError> {
     let mut fields = Fields::new(data, 0);
+    let (mut trainer, mut normalizer) = (false, false);
     while let Some(field) = fields.next_field() {
         let at = fields.base + fields.at;
         match field? {
             (1, Value::Bytes(bytes, start)) => model.pieces.push(parse_piece(bytes, start)?),
-            (2, Value::Bytes(bytes, start)) => parse_trainer(bytes, start, &mut model)?,
-            (3, Value::Bytes(bytes, start)) => model.normalizer = parse_normalizer(bytes, start)?,
+            (2, Value::Bytes(bytes, start)) => {
+                parse_trainer(bytes, start, model)?;
+                trainer = true;
+            }
+            (3, Value::Bytes(bytes, start)) => {
+                model.normalizer = parse_normalizer(bytes, start)?;
+                normalizer = true;
+            }
             (1..=3, _) => return Err(wrong_type(at, "a ModelProto field")),
             _ => {}
         }
@@ -231,10 +261,26 @@ pub fn parse(data: &[u8]) -> Result<ModelProto, ProtoError> {
     if model.pieces.is_empty() {
         return Err(ProtoError {
             offset: data.len(),
-            message: "no pieces: not a SentencePiece model".into(),
+            message: "it has no pieces".into(),
         });
     }
-    Ok(model)
+    // SentencePiece writes the pieces, then its trainer and normalizer specs: a file that
+    // ends without them was cut short, however cleanly the cut fell between pieces.
+    if !(trainer && normalizer) {
+        return Err(ProtoError {
+            offset: data.len(),
+            message: format!(
+                "the file ends after {} pieces with no {}: it is truncated or not a whole SentencePiece model",
+                model.pieces.len(),
+                if trainer {
+                    "normalizer_spec"
+                } else {
+                    "trainer_spec"
+                }
+            ),
+        });
+    }
+    Ok(())
 }
 
 fn parse_piece(data: &[u8], base: usize) -> Result<ProtoPiece, ProtoError> {
@@ -345,9 +391,14 @@ mod tests {
         trainer.push(2);
         varint(35 << 3, &mut trainer);
         trainer.push(1);
+        let mut normalizer = Vec::new();
+        bytes_field(1, b"identity", &mut normalizer);
         let mut data = Vec::new();
         bytes_field(1, &piece, &mut data);
+        let pieces_only = data.clone();
         bytes_field(2, &trainer, &mut data);
+        let without_normalizer = data.clone();
+        bytes_field(3, &normalizer, &mut data);
         let model = parse(&data).unwrap();
         assert_eq!(model.pieces[0].piece, "▁a");
         assert_eq!(model.pieces[0].score, -1.5);
@@ -356,5 +407,23 @@ mod tests {
         assert!(model.normalizer.add_dummy_prefix);
         let e = parse(&data[..data.len() - 2]).unwrap_err();
         assert!(e.message.contains("past the end"), "{e:?}");
+        // Cut cleanly between fields: still refused.
+        let e = parse(&pieces_only).unwrap_err();
+        assert!(e.message.contains("no trainer_spec"), "{e:?}");
+        assert!(e.message.contains("truncated"), "{e:?}");
+        let e = parse(&without_normalizer).unwrap_err();
+        assert!(e.message.contains("no normalizer_spec"), "{e:?}");
+    }
+
+    #[test]
+    fn json_and_garbage_are_not_models() {
+        let e = parse(b"{\"model\": {}}").unwrap_err();
+        assert!(
+            e.message
+                .starts_with("not a SentencePiece model: this is JSON"),
+            "{e:?}"
+        );
+        let e = parse(&[0xff, 0xff]).unwrap_err();
+        assert!(e.message.starts_with("not a SentencePiece model"), "{e:?}");
     }
 }

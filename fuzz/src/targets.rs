@@ -1,0 +1,189 @@
+//! The targets: one per tokenizer kind (a spec on the shipped samples, fed mutated texts) and
+//! one per loader (a shipped model file, mutated, then loaded).
+
+/// Which bytes of the text a kind's tokens must cover: what "lossless" means for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coverage {
+    /// Every byte is in a token (subword models, pre-tokenizers).
+    Everything,
+    /// Every byte that is not whitespace is in a token; whitespace may be dropped.
+    AllButWhitespace,
+    /// As `AllButWhitespace`, and control and invisible format characters (BOM, zero-width
+    /// space, direction marks) may be dropped too: the rule engine deletes them as utoken does.
+    AllButWhitespaceAndControls,
+    /// Tokens are what the kind finds; the rest is dropped by design (`regex:` drops what no
+    /// match covers; a finite-state tokenizer may delete characters on its edges).
+    Matches,
+}
+
+/// A tokenizer kind on a spec of the shipped samples.
+#[derive(Clone, Copy, Debug)]
+pub struct TokenizerTarget {
+    /// The target's name (`tok-` and the kind).
+    pub name: &'static str,
+    /// The spec, paths relative to the repository.
+    pub spec: &'static str,
+    /// What its tokens must cover.
+    pub coverage: Coverage,
+}
+
+/// A loader, fed mutated copies of a shipped model file.
+#[derive(Clone, Copy, Debug)]
+pub struct LoaderTarget {
+    /// The target's name (`load-` and the format).
+    pub name: &'static str,
+    /// The file mutated, relative to the repository.
+    pub file: &'static str,
+    /// The spec loading it: `{}` stands for the mutated file (or its folder when
+    /// `whole_folder`).
+    pub spec: &'static str,
+    /// Whether the file's siblings are copied beside it and the folder is loaded.
+    pub whole_folder: bool,
+}
+
+/// Every tokenizer target.
+pub const TOKENIZERS: &[TokenizerTarget] = &[
+    TokenizerTarget {
+        name: "tok-ws",
+        spec: "ws",
+        coverage: Coverage::AllButWhitespace,
+    },
+    TokenizerTarget {
+        name: "tok-words",
+        spec: "words",
+        coverage: Coverage::AllButWhitespace,
+    },
+    TokenizerTarget {
+        name: "tok-regex",
+        spec: r"regex:\w+(?='s)|\w+|[^\w\s]+",
+        coverage: Coverage::Matches,
+    },
+    TokenizerTarget {
+        name: "tok-pretok-gpt2",
+        spec: "pretok:gpt2",
+        coverage: Coverage::Everything,
+    },
+    TokenizerTarget {
+        name: "tok-pretok-cl100k",
+        spec: "pretok:cl100k",
+        coverage: Coverage::Everything,
+    },
+    TokenizerTarget {
+        name: "tok-pretok-o200k",
+        spec: "pretok:o200k",
+        coverage: Coverage::Everything,
+    },
+    TokenizerTarget {
+        name: "tok-maxmatch",
+        spec: "maxmatch:samples/maxmatch/zh-words.txt",
+        coverage: Coverage::AllButWhitespace,
+    },
+    TokenizerTarget {
+        name: "tok-maxmatch-bwd",
+        spec: "maxmatch:samples/maxmatch/zh-words.txt?dir=bwd",
+        coverage: Coverage::AllButWhitespace,
+    },
+    TokenizerTarget {
+        name: "tok-fst",
+        spec: "fst:samples/fst/english.fst",
+        coverage: Coverage::Matches,
+    },
+    TokenizerTarget {
+        name: "tok-fst-da",
+        spec: "fst:samples/fst/english.fst?repr=da",
+        coverage: Coverage::Matches,
+    },
+    TokenizerTarget {
+        name: "tok-bpe-gpt2",
+        spec: "bpe:samples/bpe/gpt2",
+        coverage: Coverage::Everything,
+    },
+    TokenizerTarget {
+        name: "tok-bpe-hf",
+        spec: "bpe:samples/bpe/tokenizer.json?semantics=hf",
+        coverage: Coverage::Everything,
+    },
+    TokenizerTarget {
+        name: "tok-bpe-split",
+        spec: "bpe:samples/bpe/split-tokenizer.json",
+        coverage: Coverage::Everything,
+    },
+    TokenizerTarget {
+        name: "tok-tiktoken",
+        spec: "tiktoken:samples/bpe/sample.tiktoken?pattern=cl100k",
+        coverage: Coverage::Everything,
+    },
+    TokenizerTarget {
+        name: "tok-spm",
+        spec: "spm:samples/bpe/sample-spm.model",
+        coverage: Coverage::Matches,
+    },
+    TokenizerTarget {
+        name: "tok-wordpiece",
+        spec: "wordpiece:samples/bpe/sample-wordpiece.txt",
+        coverage: Coverage::Matches,
+    },
+    TokenizerTarget {
+        name: "tok-rules",
+        spec: "rules:rules?lang=eng",
+        coverage: Coverage::AllButWhitespaceAndControls,
+    },
+];
+
+/// Every loader target.
+pub const LOADERS: &[LoaderTarget] = &[
+    LoaderTarget {
+        name: "load-gpt2-merges",
+        file: "samples/bpe/gpt2/merges.txt",
+        spec: "bpe:{}",
+        whole_folder: true,
+    },
+    LoaderTarget {
+        name: "load-gpt2-vocab",
+        file: "samples/bpe/gpt2/vocab.json",
+        spec: "bpe:{}",
+        whole_folder: true,
+    },
+    LoaderTarget {
+        name: "load-tokenizer-json",
+        file: "samples/bpe/tokenizer.json",
+        spec: "bpe:{}",
+        whole_folder: false,
+    },
+    LoaderTarget {
+        name: "load-tiktoken",
+        file: "samples/bpe/sample.tiktoken",
+        spec: "tiktoken:{}?pattern=cl100k",
+        whole_folder: false,
+    },
+    LoaderTarget {
+        name: "load-spm",
+        file: "samples/bpe/sample-spm.model",
+        spec: "spm:{}",
+        whole_folder: false,
+    },
+    LoaderTarget {
+        name: "load-wordpiece",
+        file: "samples/bpe/sample-wordpiece.txt",
+        spec: "wordpiece:{}",
+        whole_folder: false,
+    },
+    LoaderTarget {
+        name: "load-maxmatch",
+        file: "samples/maxmatch/zh-words.txt",
+        spec: "maxmatch:{}",
+        whole_folder: false,
+    },
+    LoaderTarget {
+        name: "load-fst-foma",
+        file: "samples/fst/english.fst",
+        spec: "fst:{}",
+        whole_folder: false,
+    },
+    LoaderTarget {
+        name: "load-rules",
+        file: "rules/tok-resource-eng.txt",
+        spec: "rules:{}?lang=eng",
+        whole_folder: true,
+    },
+];
