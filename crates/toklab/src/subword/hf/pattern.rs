@@ -94,8 +94,9 @@ impl Pattern {
     }
 
     /// The matches in `text`, left to right, as byte ranges (empty ones included, as the
-    /// reference does; they cut nothing).
-    pub fn matches(&self, text: &str, each: &mut dyn FnMut(usize, usize)) {
+    /// reference does; they cut nothing). A regex past fancy-regex's backtrack limit stops
+    /// there: the offset it gave up at is returned, so the caller can say so.
+    pub fn matches(&self, text: &str, each: &mut dyn FnMut(usize, usize)) -> Option<usize> {
         match self {
             Pattern::Literal(s) if s.is_empty() => {}
             Pattern::Literal(s) => {
@@ -104,10 +105,11 @@ impl Pattern {
                 }
             }
             Pattern::Regex(regex) => {
+                let mut at = 0;
                 for m in regex.find_iter(text) {
-                    // Past fancy-regex's backtrack limit the rest is left unmatched.
-                    let Ok(m) = m else { break };
+                    let Ok(m) = m else { return Some(at) };
                     each(m.start(), m.end());
+                    at = m.end();
                 }
             }
             Pattern::Known(matcher) => {
@@ -121,14 +123,16 @@ impl Pattern {
                 }
             }
         }
+        None
     }
 
     /// `text` cut into matches and the stretches between them: `(start, end, is_match)`,
-    /// covering the text.
-    pub fn parts(&self, text: &str) -> Vec<(usize, usize, bool)> {
+    /// covering the text; and where the pattern gave up, if it did (the rest is one
+    /// stretch).
+    pub fn parts(&self, text: &str) -> (Vec<(usize, usize, bool)>, Option<usize>) {
         let mut parts = Vec::new();
         let mut at = 0;
-        self.matches(text, &mut |start, end| {
+        let gave_up = self.matches(text, &mut |start, end| {
             if start > at {
                 parts.push((at, start, false));
             }
@@ -138,21 +142,23 @@ impl Pattern {
         if at < text.len() {
             parts.push((at, text.len(), false));
         }
-        parts
+        (parts, gave_up)
     }
 }
 
 /// Cuts `piece` at the matches of `pattern` (swapped with `invert`) by `behavior`, appending
-/// the non-empty parts to `out`.
+/// the non-empty parts to `out`. Returns the original offset where the pattern gave up (past
+/// the regex engine's backtrack limit), so the tokens from there on can say so.
 pub fn split<'o>(
     piece: &NormalizedString<'o>,
     pattern: &Pattern,
     behavior: Behavior,
     invert: bool,
     out: &mut Vec<NormalizedString<'o>>,
-) {
+) -> Option<usize> {
     let text = piece.normalized();
-    let mut parts = pattern.parts(text);
+    let (mut parts, gave_up) = pattern.parts(text);
+    let gave_up = gave_up.map(|at| piece.original_offset(at));
     if invert {
         for part in &mut parts {
             part.2 = !part.2;
@@ -161,7 +167,7 @@ pub fn split<'o>(
     let ranges = apply_behavior(parts, behavior);
     if ranges.len() == 1 && ranges[0] == (0, text.len()) {
         out.push(piece.clone());
-        return;
+        return gave_up;
     }
     out.extend(
         ranges
@@ -169,6 +175,7 @@ pub fn split<'o>(
             .filter(|(start, end)| end > start)
             .map(|(start, end)| piece.slice(start..end)),
     );
+    gave_up
 }
 
 /// The ranges `behavior` keeps of the parts, merged as it says.

@@ -13,7 +13,7 @@ use super::pre_tokenizers::PreTokenizer;
 use super::processors::PostProcessor;
 use crate::error::{Error, Result};
 use crate::normalized::NormalizedString;
-use crate::subword::bpe::load::{MAX_ID, json_error, line_of_key, read_text};
+use crate::subword::bpe::load::{MAX_ID, line_of_key, read_text, tokenizer_json_error};
 use crate::subword::bpe::merge_loop::NO_ID;
 use crate::subword::bpe::render_bytes;
 use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
@@ -62,7 +62,8 @@ impl Pipeline {
     /// the line of its section); warnings go to `warnings`.
     pub fn load(path: &Path, specials: Specials, warnings: &mut Vec<String>) -> Result<Pipeline> {
         let text = read_text(path)?;
-        let json: TokenizerJson = serde_json::from_str(&text).map_err(|e| json_error(path, e))?;
+        let json: TokenizerJson =
+            serde_json::from_str(&text).map_err(|e| tokenizer_json_error(path, &text, e))?;
         let component = |section: &str| {
             let line = line_of_key(&text, section);
             move |message: String| Error::format(path, line, message)
@@ -129,12 +130,13 @@ impl Pipeline {
 
     /// The pieces the model encodes and the added tokens between them, in order: added tokens
     /// in the raw text, then each stretch between them normalized and searched for normalized
-    /// added tokens, then pre-tokenized.
+    /// added tokens, then pre-tokenized. Also the original offset where a pre-tokenizer's
+    /// pattern gave up (past the regex engine's backtrack limit), if one did.
     pub fn pre_tokens<'t>(
         &self,
         text: &'t str,
         mut trace: Option<&mut Vec<TraceLine>>,
-    ) -> Vec<Split<'t>> {
+    ) -> (Vec<Split<'t>>, Option<usize>) {
         let mut raw = Vec::new();
         self.added
             .split(Stage::Raw, NormalizedString::new(text), &mut raw);
@@ -165,8 +167,9 @@ impl Pipeline {
             self.added.split(Stage::Normalized, piece, &mut normalized);
         }
         let Some(pre) = &self.pre_tokenizer else {
-            return normalized;
+            return (normalized, None);
         };
+        let mut gave_up = None;
         let mut out = Vec::with_capacity(normalized.len() * 4);
         let mut pieces = Vec::new();
         for split in normalized {
@@ -175,7 +178,9 @@ impl Pipeline {
                 continue;
             }
             pieces.clear();
-            pre.apply(split.text, &mut pieces);
+            if let Some(at) = pre.apply(split.text, &mut pieces) {
+                gave_up = Some(gave_up.map_or(at, |g: usize| g.min(at)));
+            }
             out.extend(
                 pieces
                     .drain(..)
@@ -183,7 +188,7 @@ impl Pipeline {
                     .map(|text| Split { text, added: None }),
             );
         }
-        out
+        (out, gave_up)
     }
 
     /// The tokens of `text`; `trace` receives a line per stage.
@@ -193,7 +198,7 @@ impl Pipeline {
         specials: Specials,
         mut trace: Option<&mut Vec<TraceLine>>,
     ) -> Vec<Token> {
-        let splits = self.pre_tokens(text, trace.as_deref_mut());
+        let (splits, gave_up) = self.pre_tokens(text, trace.as_deref_mut());
         let mut tokens = Vec::with_capacity(text.len() / 3 + 2);
         let mut pieces: Vec<Piece> = Vec::new();
         for split in &splits {
@@ -285,6 +290,15 @@ impl Pipeline {
             let at_end: Vec<Token> = after.iter().map(|(t, id)| special(end, *id, t)).collect();
             tokens.splice(0..0, at_start);
             tokens.extend(at_end);
+        }
+        if let Some(at) = gave_up {
+            // Still encoded (the ids stay the model's), but the pre-tokenizer did not cut
+            // this stretch: the tokens say so, and the CLI reports the line.
+            for token in tokens.iter_mut().filter(|t| t.span.start >= at) {
+                token.origin = Origin::GaveUp {
+                    reason: crate::simple::GAVE_UP,
+                };
+            }
         }
         ordered(&mut tokens);
         tokens

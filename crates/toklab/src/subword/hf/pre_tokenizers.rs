@@ -174,19 +174,27 @@ impl PreTokenizer {
         }
     }
 
-    /// Cuts `piece`, appending the non-empty pieces to `out`.
-    pub fn apply<'o>(&self, piece: NormalizedString<'o>, out: &mut Vec<NormalizedString<'o>>) {
+    /// Cuts `piece`, appending the non-empty pieces to `out`. Returns the original offset
+    /// where a pattern gave up (see [`split`]), the first if several did.
+    pub fn apply<'o>(
+        &self,
+        piece: NormalizedString<'o>,
+        out: &mut Vec<NormalizedString<'o>>,
+    ) -> Option<usize> {
         match self {
             PreTokenizer::Sequence(all) => {
                 let mut pieces = vec![piece];
+                let mut gave_up: Option<usize> = None;
                 for stage in all {
                     let mut next = Vec::with_capacity(pieces.len() * 2);
                     for piece in pieces {
-                        stage.apply(piece, &mut next);
+                        let here = stage.apply(piece, &mut next);
+                        gave_up = gave_up.into_iter().chain(here).min();
                     }
                     pieces = next;
                 }
                 out.extend(pieces);
+                gave_up
             }
             PreTokenizer::ByteLevel {
                 add_prefix_space,
@@ -198,7 +206,10 @@ impl PreTokenizer {
                 }
                 match use_regex {
                     true => split(&piece, &GPT2, Behavior::Isolated, false, out),
-                    false => out.push(piece),
+                    false => {
+                        out.push(piece);
+                        None
+                    }
                 }
             }
             PreTokenizer::Split {
@@ -231,7 +242,10 @@ impl PreTokenizer {
                         false,
                         out,
                     ),
-                    false => out.push(piece),
+                    false => {
+                        out.push(piece);
+                        None
+                    }
                 }
             }
             PreTokenizer::Whitespace => split(&piece, &WORDS, Behavior::Removed, true, out),
@@ -243,6 +257,7 @@ impl PreTokenizer {
                 out,
             ),
             PreTokenizer::Bert => {
+                // Character classes: these patterns cannot give up.
                 let mut words = Vec::new();
                 split(
                     &piece,
@@ -260,6 +275,7 @@ impl PreTokenizer {
                         out,
                     );
                 }
+                None
             }
             PreTokenizer::Punctuation(behavior) => split(
                 &piece,

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::gpt2::{Loaded, parse_merges};
-use super::{JsonVocab, json_error, line_of_key, read_text, vocab_from_json};
+use super::{JsonVocab, line_of_key, read_text, tokenizer_json_error, vocab_from_json};
 use crate::error::{Error, Result};
 use crate::subword::bpe::bytelevel;
 use crate::subword::bpe::model::{Alphabet, BpeModel, PreTokenizer, Rules};
@@ -80,17 +80,8 @@ struct PreTokenizing {
 /// Loads a `tokenizer.json`.
 pub fn load(path: &Path) -> Result<Loaded> {
     let text = read_text(path)?;
-    let json: TokenizerJson = serde_json::from_str(&text).map_err(|e| {
-        if serde_json::from_str::<JsonVocab>(&text).is_ok() {
-            Error::format(
-                path,
-                None,
-                "a vocabulary (token → id) only, not a tokenizer.json: for GPT-2's encoder.json or vocab.json give the folder that holds it and its merges (bpe:DIR)",
-            )
-        } else {
-            json_error(path, e)
-        }
-    })?;
+    let json: TokenizerJson =
+        serde_json::from_str(&text).map_err(|e| tokenizer_json_error(path, &text, e))?;
     let unsupported = |what: String| Error::format(path, None, what);
     let model_json = &json.model;
     if let Some(kind) = model_json.kind.as_deref().filter(|k| *k != "BPE") {

@@ -39,6 +39,20 @@ pub fn line_of(bytes: &[u8], at: usize) -> usize {
     1 + memchr::memchr_iter(b'\n', &bytes[..at.min(bytes.len())]).count()
 }
 
+/// A `tokenizer.json` that does not parse: a bare vocabulary (GPT-2's encoder.json given as
+/// the file) says so and what to give instead; anything else is the JSON error at its place.
+pub fn tokenizer_json_error(path: &Path, text: &str, error: serde_json::Error) -> Error {
+    if serde_json::from_str::<JsonVocab>(text).is_ok() {
+        Error::format(
+            path,
+            None,
+            "a vocabulary (token → id) only, not a tokenizer.json: for GPT-2's encoder.json or vocab.json give the folder that holds it and its merges (bpe:DIR)",
+        )
+    } else {
+        json_error(path, error)
+    }
+}
+
 /// A JSON parse error as a format error with its line and column.
 pub fn json_error(path: &Path, error: serde_json::Error) -> Error {
     // serde's message ends in "at line L column C"; the position goes into the error's own
