@@ -37,6 +37,7 @@ mod rules_conformance;
 mod rules_context;
 mod rules_robust;
 mod span_invariants;
+mod spm_unigram;
 mod tui_e2e;
 
 /// Every `tests/*.rs` file is declared above: a file without its `mod` line would compile

@@ -20,6 +20,10 @@ const BUILTIN: &[Kind] = &[
     crate::subword::bpe::TIKTOKEN,
     crate::subword::bpe::SPM,
     crate::subword::wordpiece::KIND,
+    crate::subword::rwkv::KIND,
+    crate::subword::tekken::KIND,
+    crate::subword::claude::KIND,
+    crate::subword::clip::KIND,
     crate::rules::KIND,
 ];
 

@@ -5,7 +5,13 @@
 //! merges from a text ([`train`]).
 
 pub mod bpe;
+pub mod bytes;
+pub mod claude;
+pub mod clip;
 pub mod formal;
+pub mod normalizing;
 pub mod pretok;
+pub mod rwkv;
+pub mod tekken;
 pub mod train;
 pub mod wordpiece;
