@@ -31,6 +31,7 @@ mod maxmatch_props;
 mod merges_check;
 mod merges_incremental;
 mod merges_semantics;
+mod realworld;
 mod registry;
 mod rules_cli;
 mod rules_conformance;

@@ -5,6 +5,7 @@ mod align;
 mod bpe;
 mod choice;
 mod compare;
+mod decode;
 mod explain;
 mod fst;
 mod input;
@@ -39,6 +40,8 @@ enum Command {
     Tokenize(tokenize::Args),
     /// Show how a tokenizer arrived at its tokens for a text.
     Explain(explain::Args),
+    /// Turn ids (one line of space-separated ids per text) back into text.
+    Decode(decode::Args),
     /// Open the workbench (the default command).
     Tui(workbench::Args),
     /// Open the workbench on a saved workspace.
@@ -64,6 +67,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Tokenize(args)) => tokenize::run(args),
         Some(Command::Explain(args)) => explain::run(args),
+        Some(Command::Decode(args)) => decode::run(args),
         Some(Command::Tui(args)) => workbench::run(args),
         Some(Command::Open(args)) => workbench::run(args.into()),
         Some(Command::Kinds) => kinds::run(),
