@@ -22,6 +22,7 @@ mod bpe_train;
 mod cli_tokenize;
 mod compare_cli;
 mod compare_props;
+mod decode_roundtrip;
 mod explain_snapshots;
 mod fst_conformance;
 mod fst_robustness;

@@ -163,8 +163,8 @@ impl Spec {
     }
 }
 
-/// Options whose value runs verbatim to the end of the spec, so a regex may hold `?`, `&` and
-/// `=`: such an option must come last (`tiktoken:FILE?special=none&pattern=(?i:'s)| ?\p{L}+`).
+/// Options whose value, unless it is a plain word, runs verbatim to the end of the spec, so a
+/// regex may hold `?`, `&` and `=`: such an option must come last (`tiktoken:FILE?special=none&pattern=(?i:'s)| ?\p{L}+`).
 const VERBATIM_OPTIONS: &[&str] = &["pattern"];
 
 /// Splits `FILE?OPTIONS` at the first `?` that starts an option (`?key=`), so a verbatim option
@@ -187,10 +187,16 @@ fn parse_options(spec: &str, query: &str) -> Result<Vec<(String, String)>> {
     let mut at = 0;
     while at < query.len() {
         let pair = &query[at..];
-        if let Some(key) = VERBATIM_OPTIONS
-            .iter()
-            .find(|k| pair.strip_prefix(**k).is_some_and(|v| v.starts_with('=')))
-        {
+        // A plain word (`pattern=cl100k&special=none`) is an ordinary value.
+        let plain = |value: &str| {
+            let word = value.split('&').next().unwrap_or("");
+            !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        if let Some(key) = VERBATIM_OPTIONS.iter().find(|k| {
+            pair.strip_prefix(**k)
+                .and_then(|v| v.strip_prefix('='))
+                .is_some_and(|v| !plain(v))
+        }) {
             verbatim = Some((key.to_string(), pair[key.len() + 1..].to_string()));
             rest = &query[..at.saturating_sub(1)];
             break;
@@ -246,6 +252,10 @@ mod tests {
         );
         let plain = Spec::parse_as(&kind, "k:f?x=1&y=2", Path::new("")).unwrap();
         assert_eq!((plain.arg.as_str(), plain.options.len()), ("f", 2));
+        let mut named =
+            Spec::parse_as(&kind, "k:f?pattern=cl100k&special=none", Path::new("")).unwrap();
+        assert_eq!(named.take_option("pattern").as_deref(), Some("cl100k"));
+        assert_eq!(named.take_option("special").as_deref(), Some("none"));
     }
 
     #[test]
