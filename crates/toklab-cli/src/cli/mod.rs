@@ -10,6 +10,7 @@ mod explain;
 mod fst;
 mod input;
 mod kinds;
+mod models;
 mod rules;
 mod tokenize;
 pub mod workbench;
@@ -48,6 +49,8 @@ enum Command {
     Open(workbench::OpenArgs),
     /// List the tokenizer kinds a spec can name.
     Kinds,
+    /// List the models of the local HuggingFace cache and their tokenizer files.
+    Models,
     /// Edit distance and a minimum-cost alignment of two texts (code points, graphemes, bytes
     /// or tokens), optionally with the DP matrix.
     Align(align::Args),
@@ -71,6 +74,7 @@ pub fn main() -> ExitCode {
         Some(Command::Tui(args)) => workbench::run(args),
         Some(Command::Open(args)) => workbench::run(args.into()),
         Some(Command::Kinds) => kinds::run(),
+        Some(Command::Models) => models::run(),
         Some(Command::Align(args)) => align::run(args),
         Some(Command::Compare(args)) => compare::run(args),
         Some(Command::Bpe(args)) => bpe::run(args),
