@@ -44,6 +44,9 @@ static PATTERN: LazyLock<fancy_regex::Regex> = LazyLock::new(|| {
     .expect("valid pattern")
 });
 
+/// A token of a piece: its id and byte range in the piece.
+type Symbol = (u32, usize, usize);
+
 /// Loads `clip:FILE`.
 pub fn load(spec: Spec) -> Result<Box<dyn Tokenizer>> {
     spec.finish(&[])?;
@@ -133,12 +136,12 @@ impl ClipBpe {
     }
 
     /// The tokens of one piece (cleaned text): ids with their byte ranges in the piece.
-    fn encode_piece(&self, piece: &str) -> Vec<(u32, usize, usize)> {
+    fn encode_piece(&self, piece: &str) -> Vec<Symbol> {
         if let Some(i) = SPECIALS.iter().position(|s| *s == piece) {
             return vec![((self.tokens.len() - 2 + i) as u32, 0, piece.len())];
         }
         let bytes = piece.as_bytes();
-        let mut symbols: Vec<(u32, usize, usize)> = bytes
+        let mut symbols: Vec<Symbol> = bytes
             .iter()
             .enumerate()
             .map(|(i, &b)| (byte_id(b), i, i + 1))
@@ -171,7 +174,7 @@ impl ClipBpe {
     }
 
     /// Pieces of cleaned text with their tokens.
-    fn pieces<'t>(&self, text: &'t str) -> Vec<(Span, Vec<(u32, usize, usize)>)> {
+    fn pieces(&self, text: &str) -> Vec<(Span, Vec<Symbol>)> {
         PATTERN
             .find_iter(text)
             .map_while(|m| m.ok())
