@@ -125,8 +125,22 @@ pub fn model_of(vocab: Vocab, pretok: PreTokenizer, specials: &[(String, u32)]) 
 /// The pre-tokenizer of a `pattern=` value: one of the named patterns (their hand-written
 /// matchers) or any regex in fancy-regex syntax, applied as tiktoken does (matches only).
 pub fn pretokenizer(pattern: &str) -> std::result::Result<PreTokenizer, String> {
+    if let Some(known) = encoding(pattern) {
+        return Ok(PreTokenizer::named(known.pattern).expect("known pattern"));
+    }
     if let Some(named) = PreTokenizer::named(pattern) {
         return Ok(named);
+    }
+    // A plain word is a misspelt name, not a regex that would match only itself.
+    if pattern
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
+        let known: Vec<&str> = ENCODINGS.iter().map(|e| e.name).collect();
+        return Err(format!(
+            "unknown pattern `{pattern}` (known: {}, or a regex)",
+            known.join(", ")
+        ));
     }
     let findall = RegexFindAll::new(pattern).map_err(|e| format!("pattern `{pattern}`: {e}"))?;
     Ok(PreTokenizer {
@@ -311,6 +325,12 @@ mod tests {
         // Single letters are pieces, so `ab` never merges; `-` matches nothing and is dropped.
         assert_eq!(model.encode("ab -"), [0, 1, 3]);
         assert!(pretokenizer("(unclosed").unwrap_err().contains("(unclosed"));
+        assert!(
+            pretokenizer("cl100")
+                .unwrap_err()
+                .contains("unknown pattern `cl100`")
+        );
+        assert_eq!(pretokenizer("p50k_edit").unwrap().name, "gpt2");
     }
 
     #[test]
