@@ -22,6 +22,10 @@ const BUILTIN: &[Kind] = &[
     crate::subword::bpe::SPM,
     crate::subword::hf::KIND,
     crate::subword::wordpiece::KIND,
+    crate::subword::rwkv::KIND,
+    crate::subword::tekken::KIND,
+    crate::subword::claude::KIND,
+    crate::subword::clip::KIND,
     crate::rules::KIND,
     crate::sentence::KIND,
 ];

@@ -95,7 +95,7 @@ impl Spec {
                 usage: String::new(),
             });
         }
-        let (arg, options) = match (bare_options, rest.rsplit_once('?')) {
+        let (arg, options) = match (bare_options, split_query(rest)) {
             (Some(query), _) => ("", parse_options(text, query)?),
             (None, Some((arg, query))) if kind.takes_options => (arg, parse_options(text, query)?),
             _ => (rest, Vec::new()),
@@ -168,7 +168,52 @@ impl Spec {
     }
 }
 
+/// Options whose value, unless it is a plain word, runs verbatim to the end of the spec, so a
+/// regex may hold `?`, `&` and `=`: such an option must come last (`tiktoken:FILE?special=none&pattern=(?i:'s)| ?\p{L}+`).
+const VERBATIM_OPTIONS: &[&str] = &["pattern"];
+
+/// Splits `FILE?OPTIONS` at the first `?` that starts an option (`?key=`), so a verbatim option
+/// may hold `?`; when none does, at the last `?` as before.
+fn split_query(rest: &str) -> Option<(&str, &str)> {
+    let starts_option = |query: &str| {
+        query.split_once('=').is_some_and(|(key, _)| {
+            !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+    };
+    rest.match_indices('?')
+        .map(|(at, _)| (&rest[..at], &rest[at + 1..]))
+        .find(|(_, query)| starts_option(query))
+        .or_else(|| rest.rsplit_once('?'))
+}
+
 fn parse_options(spec: &str, query: &str) -> Result<Vec<(String, String)>> {
+    let mut verbatim = None;
+    let mut rest = query;
+    let mut at = 0;
+    while at < query.len() {
+        let pair = &query[at..];
+        // A plain word (`pattern=cl100k&special=none`) is an ordinary value.
+        let plain = |value: &str| {
+            let word = value.split('&').next().unwrap_or("");
+            !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        if let Some(key) = VERBATIM_OPTIONS.iter().find(|k| {
+            pair.strip_prefix(**k)
+                .and_then(|v| v.strip_prefix('='))
+                .is_some_and(|v| !plain(v))
+        }) {
+            verbatim = Some((key.to_string(), pair[key.len() + 1..].to_string()));
+            rest = &query[..at.saturating_sub(1)];
+            break;
+        }
+        at += pair.find('&').map_or(pair.len(), |i| i + 1);
+    }
+    let mut options = parse_pairs(spec, rest)?;
+    options.extend(verbatim);
+    Ok(options)
+}
+
+fn parse_pairs(spec: &str, query: &str) -> Result<Vec<(String, String)>> {
     query
         .split('&')
         .filter(|pair| !pair.is_empty())
@@ -193,6 +238,30 @@ mod tests {
 
     const PLAIN: Kind = Kind::new("plain", "plain:ARG", "an argument taken whole", never);
     const OPTIONS: Kind = Kind::new("opts", "opts:ARG?k=v", "options", never).with_options();
+
+    #[test]
+    fn a_pattern_option_takes_the_rest_of_the_spec() {
+        let kind = Kind::new("k", "k:FILE", "", |_| unreachable!()).with_options();
+        let spec = Spec::parse_as(
+            &kind,
+            "k:f.txt?special=none&pattern=(?i:'s)| ?\\p{L}+|a&b=c",
+            Path::new(""),
+        )
+        .unwrap();
+        assert_eq!(spec.arg, "f.txt");
+        let mut spec = spec;
+        assert_eq!(spec.take_option("special").as_deref(), Some("none"));
+        assert_eq!(
+            spec.take_option("pattern").as_deref(),
+            Some("(?i:'s)| ?\\p{L}+|a&b=c")
+        );
+        let plain = Spec::parse_as(&kind, "k:f?x=1&y=2", Path::new("")).unwrap();
+        assert_eq!((plain.arg.as_str(), plain.options.len()), ("f", 2));
+        let mut named =
+            Spec::parse_as(&kind, "k:f?pattern=cl100k&special=none", Path::new("")).unwrap();
+        assert_eq!(named.take_option("pattern").as_deref(), Some("cl100k"));
+        assert_eq!(named.take_option("special").as_deref(), Some("none"));
+    }
 
     #[test]
     fn kind_arg_and_options() {

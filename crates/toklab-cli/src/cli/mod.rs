@@ -5,11 +5,13 @@ pub(crate) mod align;
 mod bpe;
 mod choice;
 mod compare;
+mod decode;
 mod detokenize;
 mod explain;
 mod fst;
 mod input;
 mod kinds;
+mod models;
 mod rules;
 mod tokenize;
 pub mod workbench;
@@ -43,12 +45,16 @@ enum Command {
     /// Join tokens (one text per line, separated by spaces) back into text with a
     /// tokenizer's detokenizer (ptb: Treebank's; sent:SPEC: SPEC's).
     Detokenize(detokenize::Args),
+    /// Turn ids (one line of space-separated ids per text) back into text.
+    Decode(decode::Args),
     /// Open the workbench (the default command).
     Tui(workbench::Args),
     /// Open the workbench on a saved workspace.
     Open(workbench::OpenArgs),
     /// List the tokenizer kinds a spec can name.
     Kinds,
+    /// List the models of the local HuggingFace cache and their tokenizer files.
+    Models,
     /// Edit distance and a minimum-cost alignment of two texts (code points, graphemes, bytes
     /// or tokens), optionally with the DP matrix.
     Align(align::Args),
@@ -69,9 +75,11 @@ pub fn main() -> ExitCode {
         Some(Command::Tokenize(args)) => tokenize::run(args),
         Some(Command::Explain(args)) => explain::run(args),
         Some(Command::Detokenize(args)) => detokenize::run(args),
+        Some(Command::Decode(args)) => decode::run(args),
         Some(Command::Tui(args)) => workbench::run(args),
         Some(Command::Open(args)) => workbench::run(args.into()),
         Some(Command::Kinds) => kinds::run(),
+        Some(Command::Models) => models::run(),
         Some(Command::Align(args)) => align::run(args),
         Some(Command::Compare(args)) => compare::run(args),
         Some(Command::Bpe(args)) => bpe::run(args),

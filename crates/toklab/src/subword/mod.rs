@@ -5,8 +5,15 @@
 //! merges from a text ([`train`]).
 
 pub mod bpe;
+pub mod bytes;
+pub mod claude;
+pub mod clip;
 pub mod formal;
 pub mod hf;
+pub mod hub;
+pub mod normalizing;
 pub mod pretok;
+pub mod rwkv;
+pub mod tekken;
 pub mod train;
 pub mod wordpiece;

@@ -7,7 +7,9 @@
 //! Specs:
 //! - `bpe:DIR` — `encoder.json`/`vocab.json` + `vocab.bpe`/`merges.txt`;
 //! - `bpe:FILE.json` — a HuggingFace `tokenizer.json` with a BPE model;
-//! - `tiktoken:FILE?pattern=r50k|p50k|p50k_edit|cl100k|o200k` (default from the file name);
+//! - `tiktoken:FILE?pattern=r50k|p50k|p50k_edit|cl100k|o200k|REGEX` (default from the file
+//!   name; a regex must be the last option and runs to the end of the spec) and
+//!   `specials=FILE` (`TOKEN ID` lines, replacing the named encoding's special tokens);
 //! - `spm:FILE.model` — a SentencePiece model.
 //!
 //! Options: `pattern=gpt2|cl100k|o200k|none` replaces the pre-tokenizer of `bpe:`;
@@ -100,7 +102,7 @@ pub const BPE: Kind = Kind::new(
 pub const TIKTOKEN: Kind = Kind::new(
     "tiktoken",
     "tiktoken:FILE",
-    "tiktoken rank file; ?pattern=r50k|p50k|p50k_edit|cl100k|o200k (default from the file name)&special=all|none&semantics=sp|hf",
+    "tiktoken rank file; ?specials=FILE (TOKEN ID lines)&special=all|none&semantics=sp|hf&pattern=r50k|p50k|p50k_edit|cl100k|o200k|REGEX (default from the file name; last, runs to the end)",
     load,
 )
 .with_options();
@@ -174,7 +176,8 @@ pub fn load_subword(mut spec: Spec) -> Result<Subword> {
             )))
         }
         "tiktoken" => {
-            spec.finish(&["pattern", "special", "semantics"])?;
+            let specials_file = spec.take_option("specials");
+            spec.finish(&["pattern", "special", "semantics", "specials"])?;
             let known = || {
                 tiktoken::ENCODINGS
                     .iter()
@@ -182,22 +185,37 @@ pub fn load_subword(mut spec: Spec) -> Result<Subword> {
                     .collect::<Vec<_>>()
                     .join(", ")
             };
-            let encoding = match pattern {
-                Some(p) => tiktoken::ENCODINGS
-                    .iter()
-                    .map(|e| e.name)
-                    .find(|e| *e == p)
+            let pattern = match pattern {
+                Some(p) => p,
+                None => tiktoken::encoding_from_file_name(&path)
                     .ok_or_else(|| {
-                        spec.bad(format!("unknown pattern `{p}` (known: {})", known()))
-                    })?,
-                None => tiktoken::encoding_from_file_name(&path).ok_or_else(|| {
-                    spec.bad(format!(
-                        "cannot tell the encoding from the file name; add ?pattern= one of {}",
-                        known()
-                    ))
-                })?,
+                        spec.bad(format!(
+                            "cannot tell the encoding from the file name; add ?pattern= one of {} or a regex",
+                            known()
+                        ))
+                    })?
+                    .to_string(),
             };
-            let mut model = tiktoken::load(&path, encoding, special)?;
+            let pretok = tiktoken::pretokenizer(&pattern).map_err(|e| spec.bad(e))?;
+            let mut sources = vec![path.clone()];
+            let specials = match (special, specials_file) {
+                (false, _) => Vec::new(),
+                (true, Some(file)) => {
+                    let file = spec.base.join(file);
+                    let declared = tiktoken::read_specials(&file)?;
+                    sources.push(file);
+                    declared
+                }
+                (true, None) => tiktoken::encoding(&pattern)
+                    .map(|e| {
+                        e.specials
+                            .iter()
+                            .map(|(t, id)| (t.to_string(), *id))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            };
+            let mut model = tiktoken::load_with(&path, pretok, &specials)?;
             if let Some(semantics) = semantics {
                 model.semantics = semantics;
             }
@@ -205,7 +223,7 @@ pub fn load_subword(mut spec: Spec) -> Result<Subword> {
                 name,
                 model,
                 Vec::new(),
-                vec![path],
+                sources,
             )))
         }
         "spm" => {

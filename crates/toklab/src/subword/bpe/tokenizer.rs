@@ -159,6 +159,16 @@ impl Tokenizer for BpeTokenizer {
     fn sources(&self) -> Vec<PathBuf> {
         self.sources.clone()
     }
+
+    /// The tokens' bytes, concatenated (special tokens as their text): exact for byte-level
+    /// models (GPT-2, tiktoken), whose tokens are the bytes of the text.
+    fn decode(&self, ids: &[u32]) -> crate::error::Result<String> {
+        let bytes = self
+            .model
+            .decode(ids)
+            .map_err(|index| crate::subword::bytes::unknown_id(&self.name, ids[index], index))?;
+        crate::subword::bytes::utf8(&self.name, bytes)
+    }
 }
 
 /// The trace of encoding `text`: each piece with its merge steps under both semantics (the

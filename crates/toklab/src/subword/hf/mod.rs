@@ -50,10 +50,25 @@ pub fn specials_option(spec: &mut Spec) -> Result<Specials> {
     }
 }
 
-/// Loads an `hf:` spec (and a `bpe:` spec naming a `.json` file).
+/// Loads an `hf:` spec (and a `bpe:` spec naming a `.json` file). `hf:ORG/NAME`, when no such
+/// file exists, is a model in the local HuggingFace cache (no network): its `tokenizer.json`,
+/// or else its `tokenizer.model` (SentencePiece) or `vocab.txt` (WordPiece).
 pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
     let specials = specials_option(&mut spec)?;
     spec.finish(&["special"])?;
     let name = spec.text.trim().to_string();
-    Ok(Box::new(HfTokenizer::load(name, &spec.path(), specials)?))
+    let mut path = spec.path();
+    if spec.kind == KIND.name && !path.exists() && crate::subword::hub::looks_like_repo(&spec.arg) {
+        path = crate::subword::hub::resolve(&spec.arg)?;
+        let kind = match path.file_name().and_then(|n| n.to_str()) {
+            Some("tokenizer.model") => Some("spm"),
+            Some("vocab.txt") => Some("wordpiece"),
+            _ => None,
+        };
+        if let Some(kind) = kind {
+            let resolved = format!("{kind}:{}", path.display());
+            return crate::registry::load_in(&resolved, std::path::Path::new(""));
+        }
+    }
+    Ok(Box::new(HfTokenizer::load(name, &path, specials)?))
 }

@@ -39,6 +39,7 @@ pub(crate) use agrees_with_fancy_regex;
 
 mod cl100k;
 mod class;
+mod findall;
 mod gpt2;
 mod o200k;
 mod scan;
@@ -46,6 +47,7 @@ mod split;
 
 pub use cl100k::{CL100K_PATTERN, Cl100kMatcher};
 pub use class::CharClass;
+pub use findall::RegexFindAll;
 pub use gpt2::{GPT2_PATTERN, Gpt2Matcher};
 pub use o200k::{O200K_PATTERN, O200kMatcher};
 pub use split::RegexSplit;

@@ -50,9 +50,11 @@ pub(crate) fn is_punctuation(c: char) -> bool {
 }
 
 /// BERT's normalization of `text`: control characters, NUL and U+FFFD removed; with
-/// `lowercase`, every character but CJK ideographs and whitespace decomposed (NFD), stripped
-/// of non-spacing marks and lowercased (its pieces all come from it).
-pub fn normalize(text: &str, lowercase: bool) -> NormalizedString<'_> {
+/// `strip_accents`, every character but CJK ideographs and whitespace decomposed (NFD) and
+/// stripped of non-spacing marks; with `lowercase`, lowercased (its pieces all come from it).
+/// HuggingFace's `BertNormalizer` takes the two flags apart (`strip_accents: false` with
+/// `lowercase: true` exists: Devanagari vowel signs are marks that must stay).
+pub fn normalize(text: &str, lowercase: bool, strip_accents: bool) -> NormalizedString<'_> {
     let mut normalized = NormalizedString::new(text);
     let removed = |c: char| c == '\0' || c == '\u{FFFD}' || is_control(c);
     let mut expanded = String::new();
@@ -60,15 +62,21 @@ pub fn normalize(text: &str, lowercase: bool) -> NormalizedString<'_> {
         if removed(c) {
             return;
         }
-        if !lowercase || is_whitespace(c) || is_cjk(c) {
+        if !(lowercase || strip_accents) || is_whitespace(c) || is_cjk(c) {
             out.push(c);
             return;
         }
         expanded.clear();
-        for d in std::iter::once(c).nfd() {
-            if !CLASSES.nonspacing_mark.contains(d) {
-                expanded.extend(d.to_lowercase());
-            }
+        let mut push = |d: char| match lowercase {
+            true => expanded.extend(d.to_lowercase()),
+            false => expanded.push(d),
+        };
+        match strip_accents {
+            true => std::iter::once(c)
+                .nfd()
+                .filter(|d| !CLASSES.nonspacing_mark.contains(*d))
+                .for_each(&mut push),
+            false => push(c),
         }
         out.push_str(&expanded);
     });
@@ -100,13 +108,37 @@ pub fn words(text: &str, out: &mut Vec<Range<usize>>) {
     flush(&mut word, out, text.len());
 }
 
+/// The words of HuggingFace's `Whitespace` pre-tokenizer (`\w+|[^\w\s]+`, what is not
+/// matched dropped) over BERT-normalized text, where CJK ideographs stand alone (the
+/// normalizer's `handle_chinese_chars` pads them with spaces).
+pub fn whitespace_words(text: &str, out: &mut Vec<Range<usize>>) {
+    static WORD: LazyLock<fancy_regex::Regex> =
+        LazyLock::new(|| fancy_regex::Regex::new(r"\w+|[^\w\s]+").expect("valid pattern"));
+    for m in WORD.find_iter(text).flatten() {
+        let mut start = m.start();
+        for (i, c) in m.as_str().char_indices() {
+            if is_cjk(c) {
+                let at = m.start() + i;
+                if at > start {
+                    out.push(start..at);
+                }
+                out.push(at..at + c.len_utf8());
+                start = at + c.len_utf8();
+            }
+        }
+        if start < m.end() {
+            out.push(start..m.end());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::token::Span;
 
     fn forms(text: &str) -> Vec<String> {
-        let normalized = normalize(text, true);
+        let normalized = normalize(text, true, true);
         let mut out = Vec::new();
         words(normalized.normalized(), &mut out);
         out.into_iter()
@@ -122,8 +154,26 @@ mod tests {
     }
 
     #[test]
+    fn lowercase_keeps_marks_when_accents_stay() {
+        assert_eq!(
+            normalize("Éa\u{93f}", true, false).normalized(),
+            "éa\u{93f}"
+        );
+        assert_eq!(normalize("É", false, true).normalized(), "E");
+    }
+
+    #[test]
+    fn whitespace_words_split_word_characters_from_the_rest() {
+        let text = "ab,.c 中d\u{93f}";
+        let mut out = Vec::new();
+        whitespace_words(text, &mut out);
+        let words: Vec<&str> = out.into_iter().map(|r| &text[r]).collect();
+        assert_eq!(words, ["ab", ",.", "c", "中", "d\u{93f}"]);
+    }
+
+    #[test]
     fn characters_remember_their_origin() {
-        let normalized = normalize("xé", true);
+        let normalized = normalize("xé", true, true);
         assert_eq!(normalized.normalized(), "xe");
         assert_eq!(normalized.original_span(1..2), Span::new(1, 3));
     }

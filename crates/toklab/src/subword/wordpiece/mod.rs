@@ -31,10 +31,24 @@ pub struct WordPiece {
     pub vocab: Vocab,
     /// Id of `[UNK]`, for words that cannot be split.
     pub unk: u32,
-    /// Whether text is lower-cased and stripped of accents first (uncased models).
+    /// Whether text is lower-cased first (uncased models).
     pub lowercase: bool,
+    /// Whether accents are stripped first (by default as `lowercase`, as BERT's).
+    pub strip_accents: bool,
+    /// How normalized text is cut into words.
+    pub words: WordSplit,
     /// Special tokens of the vocabulary, matched whole in the text.
     pub specials: Specials,
+}
+
+/// The pre-tokenizer that cuts normalized text into the words WordPiece splits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WordSplit {
+    /// BERT's (`BertPreTokenizer`): whitespace separates words, every punctuation character
+    /// and CJK ideograph is a word.
+    Bert,
+    /// HuggingFace's `Whitespace`: `\w+|[^\w\s]+`, so runs of punctuation stay together.
+    Whitespace,
 }
 
 /// What `tokenize_with` reports: a word and its pieces (`None`: no split, so `[UNK]`), or a
@@ -60,6 +74,16 @@ pub struct SubToken {
 impl WordPiece {
     /// Reads `vocab.txt`: one piece per line, id = line number − 1.
     pub fn load(path: &Path, lowercase: bool) -> Result<WordPiece> {
+        Self::load_with(path, lowercase, lowercase, WordSplit::Bert)
+    }
+
+    /// Reads `vocab.txt` with the normalizer's flags and the pre-tokenizer given.
+    pub fn load_with(
+        path: &Path,
+        lowercase: bool,
+        strip_accents: bool,
+        words: WordSplit,
+    ) -> Result<WordPiece> {
         let text = crate::subword::bpe::load::read_text(path)?;
         let mut vocab = Vocab::with_capacity(32_000, text.len());
         for (index, line) in text.lines().enumerate() {
@@ -85,6 +109,8 @@ impl WordPiece {
             vocab,
             unk,
             lowercase,
+            strip_accents,
+            words,
             specials,
         })
     }
@@ -108,10 +134,13 @@ impl WordPiece {
         loop {
             let special = self.specials.find(text, at);
             let end = special.map_or(text.len(), |(s, _)| s.start);
-            let normalized = basic::normalize(&text[at..end], self.lowercase);
+            let normalized = basic::normalize(&text[at..end], self.lowercase, self.strip_accents);
             let norm = normalized.normalized();
             words.clear();
-            basic::words(norm, &mut words);
+            match self.words {
+                WordSplit::Bert => basic::words(norm, &mut words),
+                WordSplit::Whitespace => basic::whitespace_words(norm, &mut words),
+            }
             for word in &words {
                 let word_span = owned_span(&normalized, at, word.clone());
                 let split = self.split(&norm[word.clone()]);
@@ -300,13 +329,52 @@ impl Tokenizer for WordPieceTokenizer {
     fn sources(&self) -> Vec<PathBuf> {
         self.sources.clone()
     }
+
+    /// HuggingFace's WordPiece decoder: pieces joined by spaces, a `##` continuation glued to
+    /// the piece before, then its clean-up (no space before `.` `,` `!` `?`, and in `n't`
+    /// `'m` `'s` `'ve` `'re`). What normalization removed (case, accents) does not come back.
+    fn decode(&self, ids: &[u32]) -> Result<String> {
+        let mut out = String::new();
+        for (index, &id) in ids.iter().enumerate() {
+            let piece = self
+                .model
+                .vocab
+                .bytes(id)
+                .ok_or_else(|| crate::subword::bytes::unknown_id(&self.name, id, index))?;
+            let piece = std::str::from_utf8(piece).expect("vocab.txt is UTF-8");
+            match piece.strip_prefix("##") {
+                Some(rest) => out.push_str(rest),
+                None => {
+                    if !out.is_empty() {
+                        out.push(' ');
+                    }
+                    out.push_str(piece);
+                }
+            }
+        }
+        for (from, to) in [
+            (" .", "."),
+            (" ?", "?"),
+            (" !", "!"),
+            (" ,", ","),
+            (" ' ", "'"),
+            (" n't", "n't"),
+            (" 'm", "'m"),
+            (" 's", "'s"),
+            (" 've", "'ve"),
+            (" 're", "'re"),
+        ] {
+            out = out.replace(from, to);
+        }
+        Ok(out)
+    }
 }
 
 /// `wordpiece:vocab.txt`: BERT's WordPiece.
 pub const KIND: Kind = Kind::new(
     "wordpiece",
     "wordpiece:vocab.txt",
-    "BERT WordPiece: basic pre-split, greedy longest match with ##; ?lowercase=true|false&special=all|none",
+    "BERT WordPiece: basic pre-split, greedy longest match with ##; ?lowercase=true|false&accents=strip|keep (default strip when lowercase)&words=bert|whitespace&special=all|none",
     load,
 )
 .with_options();
@@ -321,9 +389,28 @@ pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
             return Err(spec.bad(format!("option `special` wants all or none, not `{other}`")));
         }
     };
-    spec.finish(&["lowercase", "special"])?;
+    let strip_accents = match spec.take_option("accents").as_deref() {
+        None => lowercase,
+        Some("strip") => true,
+        Some("keep") => false,
+        Some(other) => {
+            return Err(spec.bad(format!(
+                "option `accents` wants strip or keep, not `{other}`"
+            )));
+        }
+    };
+    let words = match spec.take_option("words").as_deref() {
+        None | Some("bert") => WordSplit::Bert,
+        Some("whitespace") => WordSplit::Whitespace,
+        Some(other) => {
+            return Err(spec.bad(format!(
+                "option `words` wants bert or whitespace, not `{other}`"
+            )));
+        }
+    };
+    spec.finish(&["lowercase", "accents", "words", "special"])?;
     let path = spec.path();
-    let mut model = WordPiece::load(&path, lowercase)?;
+    let mut model = WordPiece::load_with(&path, lowercase, strip_accents, words)?;
     if !special {
         model.specials = Specials::default();
     }

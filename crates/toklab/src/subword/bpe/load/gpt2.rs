@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{JsonVocab, json_error, read_text, vocab_from_json};
+use super::{JsonVocab, json_error, line_of_key, read_text, vocab_from_json};
 use crate::error::{Error, Result};
 use crate::subword::bpe::bytelevel;
 use crate::subword::bpe::merge_table::{Merge, MergeTable};
@@ -47,14 +47,30 @@ pub fn load(dir: &Path) -> Result<Loaded> {
     let (vocab_path, merges_path) = files(dir)?;
     let text = read_text(&vocab_path)?;
     let entries: JsonVocab = serde_json::from_str(&text).map_err(|e| json_error(&vocab_path, e))?;
-    let (vocab, byte_level) = vocab_from_json(&vocab_path, &text, &entries, true)?;
-    let mut warnings = Vec::new();
-    if !byte_level {
-        warnings.push(format!(
-            "{}: not every entry is in GPT-2's byte alphabet; entries are read as plain text and words are split into characters",
-            vocab_path.display()
+    // A GPT-2 vocabulary is byte-level: an entry outside the byte alphabet means the file is
+    // not what it claims, and reading every entry as plain text instead would give wrong ids
+    // on every line, so it is refused, naming the entry.
+    if let Some((piece, _)) = entries
+        .0
+        .iter()
+        .find(|(p, _)| bytelevel::decode(p).is_none())
+    {
+        let outside = entries
+            .0
+            .iter()
+            .filter(|(p, _)| bytelevel::decode(p).is_none())
+            .count();
+        return Err(Error::format(
+            &vocab_path,
+            line_of_key(&text, piece),
+            format!(
+                "entry {piece:?} is not in GPT-2's byte alphabet ({outside} of {} entries are not): a GPT-2 vocabulary must be byte-level",
+                entries.0.len()
+            ),
         ));
     }
+    let (vocab, byte_level) = vocab_from_json(&vocab_path, &text, &entries, true)?;
+    let mut warnings = Vec::new();
     let merges_text = read_text(&merges_path)?;
     let decode = |s: &str| match byte_level {
         true => bytelevel::decode(s),
@@ -210,6 +226,22 @@ mod tests {
             |s| Some(s.as_bytes().to_vec()),
             &mut Vec::new(),
         )
+    }
+
+    #[test]
+    fn entries_outside_the_byte_alphabet_are_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("vocab.json"),
+            "{\"a\": 0,\n \"b\": 1,\n \"\u{2581}ab\": 2}",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("merges.txt"), "#version: 0.2\na b\n").unwrap();
+        let e = load(dir.path()).err().unwrap().to_string();
+        assert!(
+            e.contains("vocab.json:3") && e.contains("\"\u{2581}ab\"") && e.contains("1 of 3"),
+            "{e}"
+        );
     }
 
     #[test]

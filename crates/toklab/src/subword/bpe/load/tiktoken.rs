@@ -1,6 +1,7 @@
 //! tiktoken rank files: one `base64(token bytes) rank` per line. The file has no merge list:
 //! a pair merges when the concatenation is a token, ranked by that token's rank. The special
-//! tokens and the pattern belong to the encoding, not the file, so they come by name.
+//! tokens and the pattern belong to the encoding, not the file, so they come by name or are
+//! given: `pattern=` any regex, `specials=FILE` with `TOKEN ID` lines.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -10,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::subword::bpe::model::{Alphabet, BpeModel, PreTokenizer, Rules};
 use crate::subword::bpe::specials::Specials;
 use crate::subword::bpe::vocab::Vocab;
+use crate::subword::pretok::RegexFindAll;
 
 /// An encoding tiktoken defines over a rank file: its pattern and special tokens.
 pub struct Encoding {
@@ -72,31 +74,111 @@ pub fn encoding_from_file_name(path: &Path) -> Option<&'static str> {
     names.into_iter().find(|n| name.contains(n))
 }
 
-/// Loads a rank file with the named encoding's pattern and special tokens.
+/// The encoding of a name (`cl100k`), if toklab knows it.
+pub fn encoding(name: &str) -> Option<&'static Encoding> {
+    ENCODINGS.iter().find(|e| e.name == name)
+}
+
+/// Loads a rank file with the named encoding's pattern and (with `specials`) special tokens.
 pub fn load(path: &Path, encoding: &str, specials: bool) -> Result<BpeModel> {
-    let Encoding {
-        pattern,
-        specials: special_tokens,
-        ..
-    } = ENCODINGS
-        .iter()
-        .find(|e| e.name == encoding)
-        .expect("callers pass a known encoding");
+    let known = self::encoding(encoding).expect("callers pass a known encoding");
+    let specials: Vec<(String, u32)> = match specials {
+        true => known
+            .specials
+            .iter()
+            .map(|(t, id)| (t.to_string(), *id))
+            .collect(),
+        false => Vec::new(),
+    };
+    let pretok = PreTokenizer::named(known.pattern).expect("known pattern");
+    load_with(path, pretok, &specials)
+}
+
+/// Loads a rank file with a pre-tokenizer and special tokens (given, since the file has
+/// neither). A special token whose id is a token of the file is left out: the file wins.
+pub fn load_with(
+    path: &Path,
+    pretok: PreTokenizer,
+    specials: &[(String, u32)],
+) -> Result<BpeModel> {
     let vocab = parse(path, &read_bytes(path)?)?;
+    Ok(model_of(vocab, pretok, specials))
+}
+
+/// A tiktoken model over a vocabulary of ranks (also for formats that hold the ranks in
+/// another layout: tekken, the tiktoken JSON of `claude.json`).
+pub fn model_of(vocab: Vocab, pretok: PreTokenizer, specials: &[(String, u32)]) -> BpeModel {
     let mut model = BpeModel::new(vocab, Rules::Concatenation(OnceLock::new()));
     model.alphabet = Alphabet::bytes_of(&model.vocab);
-    model.pretok = PreTokenizer::named(pattern).expect("known pattern");
+    model.pretok = pretok;
     model.whole_piece_first = true;
-    if specials {
-        model.specials = Specials::new(
-            special_tokens
-                .iter()
-                .filter(|(_, id)| model.vocab.bytes(*id).is_none())
-                .map(|(t, id)| (t.to_string(), *id))
-                .collect(),
-        );
+    model.specials = Specials::new(
+        specials
+            .iter()
+            .filter(|(_, id)| model.vocab.bytes(*id).is_none())
+            .cloned()
+            .collect(),
+    );
+    model
+}
+
+/// The pre-tokenizer of a `pattern=` value: one of the named patterns (their hand-written
+/// matchers) or any regex in fancy-regex syntax, applied as tiktoken does (matches only).
+pub fn pretokenizer(pattern: &str) -> std::result::Result<PreTokenizer, String> {
+    if let Some(known) = encoding(pattern) {
+        return Ok(PreTokenizer::named(known.pattern).expect("known pattern"));
     }
-    Ok(model)
+    if let Some(named) = PreTokenizer::named(pattern) {
+        return Ok(named);
+    }
+    // A plain word is a misspelt name, not a regex that would match only itself.
+    if pattern
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
+        let known: Vec<&str> = ENCODINGS.iter().map(|e| e.name).collect();
+        return Err(format!(
+            "unknown pattern `{pattern}` (known: {}, or a regex)",
+            known.join(", ")
+        ));
+    }
+    let findall = RegexFindAll::new(pattern).map_err(|e| format!("pattern `{pattern}`: {e}"))?;
+    Ok(PreTokenizer {
+        name: format!("regex {pattern}"),
+        matcher: Some(Box::new(findall)),
+    })
+}
+
+/// Reads a special-token file: one `TOKEN ID` per line (the id after the last space), blank
+/// lines and lines starting with `#` ignored.
+pub fn read_specials(path: &Path) -> Result<Vec<(String, u32)>> {
+    let text = super::read_text(path)?;
+    let mut specials = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |message: String| Error::format(path, Some(index + 1), message);
+        let (token, id) = line
+            .rsplit_once(' ')
+            .ok_or_else(|| bad("expected `TOKEN ID`, found no space".into()))?;
+        let id = id
+            .parse::<u64>()
+            .ok()
+            .filter(|&id| id < MAX_ID)
+            .ok_or_else(|| bad(format!("id `{id}` is not a number below {MAX_ID}")))?;
+        if token.is_empty() {
+            return Err(bad("empty special token".into()));
+        }
+        if let Some((_, other)) = specials.iter().find(|(t, _)| t == token) {
+            return Err(bad(format!(
+                "special token {token:?} is declared twice (ids {other} and {id})"
+            )));
+        }
+        specials.push((token.to_string(), id as u32));
+    }
+    Ok(specials)
 }
 
 /// Parses the lines of a rank file into a vocabulary (id = rank).
@@ -124,10 +206,12 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<Vocab> {
         };
         let (token, rank) = (&line[..space], &line[space + 1..]);
         decoded.clear();
-        base64_decode(token, &mut decoded)
-            .map_err(|at| bad(format!("invalid base64 at column {}", at + 1)))?;
-        if decoded.is_empty() {
-            return Err(bad("empty token".into()));
+        // `=` (or nothing) is the empty token, which Python's b64decode accepts and some
+        // files hold (Whisper's `= 50256`); it can never be produced, so it takes no id.
+        let empty = token.iter().all(|&b| b == b'=');
+        if !empty {
+            base64_decode(token, &mut decoded)
+                .map_err(|at| bad(format!("invalid base64 at column {}", at + 1)))?;
         }
         let rank = std::str::from_utf8(rank)
             .ok()
@@ -139,6 +223,9 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<Vocab> {
                     String::from_utf8_lossy(rank)
                 ))
             })?;
+        if empty {
+            continue;
+        }
         vocab.insert(rank as u32, &decoded).map_err(|conflict| {
             let piece = String::from_utf8_lossy(&decoded);
             vocab_conflict(path, Some(number), &piece, rank, conflict)
@@ -222,6 +309,46 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("x:1") && e.contains("not a number"), "{e}");
+    }
+
+    #[test]
+    fn the_empty_token_line_is_accepted_and_takes_no_id() {
+        let vocab = parse(Path::new("w"), b"YQ== 0\n= 1\nYg== 2\n").unwrap();
+        assert_eq!((vocab.id(b"a"), vocab.id(b"b")), (Some(0), Some(2)));
+        assert_eq!(vocab.bytes(1), None);
+    }
+
+    #[test]
+    fn any_pattern_is_applied_as_tiktoken_does() {
+        let vocab = parse(Path::new("w"), b"YQ== 0\nYg== 1\nYWI= 2\nIA== 3\n").unwrap();
+        let model = model_of(vocab, pretokenizer(r"\p{L}{1,1}| ").unwrap(), &[]);
+        // Single letters are pieces, so `ab` never merges; `-` matches nothing and is dropped.
+        assert_eq!(model.encode("ab -"), [0, 1, 3]);
+        assert!(pretokenizer("(unclosed").unwrap_err().contains("(unclosed"));
+        assert!(
+            pretokenizer("cl100")
+                .unwrap_err()
+                .contains("unknown pattern `cl100`")
+        );
+        assert_eq!(pretokenizer("p50k_edit").unwrap().name, "gpt2");
+    }
+
+    #[test]
+    fn special_files_name_their_bad_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.txt");
+        std::fs::write(
+            &path,
+            "# Llama 3\n<|begin_of_text|> 128000\n\n<|eot_id|> x\n",
+        )
+        .unwrap();
+        let e = read_specials(&path).unwrap_err().to_string();
+        assert!(e.contains("s.txt:4") && e.contains("`x`"), "{e}");
+        std::fs::write(&path, "<|begin_of_text|> 128000\n").unwrap();
+        assert_eq!(
+            read_specials(&path).unwrap(),
+            [("<|begin_of_text|>".to_string(), 128000)]
+        );
     }
 
     #[test]

@@ -177,6 +177,12 @@ impl SpmModel {
         let normalized = self.normalizer.normalize(text);
         let mut tokens = Vec::new();
         let norm = normalized.normalized();
+        // The unigram lattice holds user-defined pieces itself (scored to always win) and its
+        // `f32` totals run across them, so the text is not cut at them as for BPE.
+        if let Some(unigram) = &self.unigram {
+            unigram.encode(self, norm, 0, &mut tokens);
+            return (normalized, tokens);
+        }
         self.segments(norm, &mut |start, end, user| match user {
             Some(id) => tokens.push(SpmToken { id, start, end }),
             None => self.encode_segment(norm, start, end, &mut tokens),
@@ -406,5 +412,15 @@ impl Tokenizer for SpmTokenizer {
 
     fn sources(&self) -> Vec<PathBuf> {
         self.sources.clone()
+    }
+
+    /// SentencePiece's decoder: `▁` as a space, byte pieces as their bytes, control pieces
+    /// as nothing, the unknown piece as ` ⁇ `, the dummy prefix's space dropped.
+    fn decode(&self, ids: &[u32]) -> Result<String> {
+        let bytes = self
+            .model
+            .decode(ids)
+            .map_err(|index| crate::subword::bytes::unknown_id(&self.name, ids[index], index))?;
+        crate::subword::bytes::utf8(&self.name, bytes)
     }
 }
