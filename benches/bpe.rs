@@ -14,7 +14,7 @@ mod timing;
 use std::hint::black_box;
 
 use timing::{corpora, mb_per_s, median, model_dir};
-use toklab::subword::bpe::load::{gpt2, tiktoken};
+use toklab::subword::bpe::{gpt2, tiktoken};
 use toklab::subword::pretok;
 
 const RUNS: usize = 7;

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use toklab::Tokenizer;
-use toklab::subword::bpe::load::gpt2;
+use toklab::subword::bpe::gpt2;
 use toklab::subword::formal::{Dictionary, Semantics, SymbolUnit, encode_ends, retokenize};
 use toklab::subword::train::{Pretok, Trainer};
 

@@ -137,7 +137,7 @@ fn trained_model_reads_back_and_reproduces_the_training_segmentation() {
                 .unwrap();
         let mut bytes_of = vec![Vec::new(); encoder.len()];
         for (piece, id) in &encoder {
-            bytes_of[*id as usize] = toklab::subword::bpe::bytelevel::decode(piece).unwrap();
+            bytes_of[*id as usize] = toklab::subword::bpe::bytes_of_byte_level(piece).unwrap();
         }
         for semantics in ["sp", "hf"] {
             let spec = format!("bpe:{}?semantics={semantics}", dir.display());

@@ -18,10 +18,10 @@
 //! SentencePiece do) or Definition 4 of Berglund & van der Merwe (OpenAI's original
 //! `encoder.py`), see [`crate::subword::formal`].
 
-pub mod bytelevel;
+pub(crate) mod bytelevel;
 mod dictionary;
 mod incremental;
-pub mod load;
+pub(crate) mod load;
 pub(crate) mod merge_loop;
 pub(crate) mod merge_table;
 mod model;
@@ -32,7 +32,12 @@ mod tokenizer;
 mod trace;
 pub(crate) mod vocab;
 
+/// GPT-2's byte-to-character alphabet, both ways: for tools that read or write byte-level
+/// vocabularies.
+pub use bytelevel::{byte_to_char, decode as bytes_of_byte_level, encode as byte_level_of_bytes};
 pub use dictionary::{FormalDictionary, RuleSource};
+/// The loaders of each file format, for programs that want a model rather than a tokenizer.
+pub use load::{gpt2, hf, tiktoken};
 pub use model::{Alphabet, BpeModel, Piece, PreToken, PreTokenizer, Rules};
 pub use tokenizer::{BpeTokenizer, render_bytes};
 pub use trace::{BpeTrace, PieceTrace};
@@ -41,7 +46,6 @@ use crate::error::Result;
 use crate::spec::{Kind, Spec};
 use crate::subword::formal::Semantics;
 use crate::tokenizer::Tokenizer;
-use load::tiktoken;
 use spm::{SpmModel, SpmTokenizer};
 
 /// A model loaded from a `bpe:`, `tiktoken:` or `spm:` spec, before it becomes a boxed

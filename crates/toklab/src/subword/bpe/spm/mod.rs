@@ -7,7 +7,8 @@
 mod explain;
 mod incremental;
 mod normalizer;
-pub mod proto;
+pub(crate) mod proto;
+pub use proto::ModelType;
 mod unigram;
 
 use std::path::{Path, PathBuf};
@@ -16,7 +17,7 @@ use std::sync::Arc;
 use aho_corasick::{AhoCorasick, MatchKind};
 
 use self::normalizer::{CharsMap, Normalizer, SPACE};
-use self::proto::{ModelType, PieceType, ProtoPiece};
+use self::proto::{PieceType, ProtoPiece};
 use super::merge_loop::{MergeStep, NO_ID, Symbol};
 use super::merge_table::MergeTable;
 use super::model::{Alphabet, BpeModel, Rules};
