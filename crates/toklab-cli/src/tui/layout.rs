@@ -129,7 +129,7 @@ impl Cell {
 
 /// The stand-in a grapheme needs to be seen: tabs and control characters get one so no
 /// character is invisible or moves the cursor; zero-width clusters get a dotted circle.
-fn stand_in(grapheme: &str) -> Option<String> {
+pub(crate) fn stand_in(grapheme: &str) -> Option<String> {
     Some(match grapheme {
         "\t" => "→".to_string(),
         g if g.chars().all(|c| c.is_control()) => g

@@ -88,11 +88,8 @@ pub fn clip_from(text: &str, skip: usize, width: usize) -> String {
     let mut out = String::new();
     let (mut column, mut used) = (0, 0);
     for grapheme in text.graphemes(true) {
-        let shown = match grapheme {
-            "\t" => "→",
-            g if g.chars().all(char::is_control) => "�",
-            g => g,
-        };
+        let stand_in = crate::tui::layout::stand_in(grapheme);
+        let shown = stand_in.as_deref().unwrap_or(grapheme);
         let w = shown.width();
         let start = column;
         column += w;
@@ -122,5 +119,11 @@ mod tests {
         assert_eq!(clip_from("abcdef", 2, 3), "cde");
         assert_eq!(clip_from("a語b", 2, 5), " b");
         assert_eq!(clip_from("a\tb", 1, 5), "→b");
+    }
+
+    #[test]
+    fn control_characters_show_as_the_rows_show_them() {
+        assert_eq!(clip_from("a\rb\0c\u{85}", 0, 10), "a␍b␀c�");
+        assert_eq!(clip_from("e\u{301}", 0, 5), "e\u{301}");
     }
 }
