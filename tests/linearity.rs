@@ -10,6 +10,7 @@
 //! are the thread's own CPU time (`CLOCK_THREAD_CPUTIME_ID`), the best of three batches of
 //! at least 5 ms, so other tests running beside it do not count.
 
+use crate::common;
 use std::path::Path;
 use std::time::Instant;
 
@@ -45,6 +46,36 @@ const MODELS: &[&str] = &[
     "sent",
     "sent:ptb",
 ];
+
+/// Kinds whose only models are the real files people download (`../shared/realworld`, restored
+/// into the models folder by its `fetch.sh`; claude.json by `.ci/run`): checked when present, a
+/// visible skip otherwise, a failure with `CI=true`.
+const FETCHED_MODELS: &[&str] = &[
+    "tekken:{models}/mistral-tekken_240718.json",
+    "rwkv:{models}/rwkv_vocab_v20230424.txt",
+    "clip:{models}/clip-bpe_simple_vocab_16e6.txt.gz",
+    "claude:{models}/claude.json",
+];
+
+/// Every model to check: the shipped ones and the fetched ones that are there.
+fn models() -> Vec<String> {
+    let dir = common::models_dir();
+    let mut all: Vec<String> = MODELS.iter().map(|s| s.to_string()).collect();
+    for spec in FETCHED_MODELS {
+        let spec = spec.replace("{models}", &dir.display().to_string());
+        let file = Path::new(spec.split_once(':').map_or("", |(_, f)| f));
+        if file.exists() {
+            all.push(spec);
+        } else if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("linearity: {} is missing; CI requires it", file.display());
+        } else {
+            common::skip_note(&format!(
+                "linearity: skipped {spec}: no such file (run ../shared/realworld/fetch.sh)"
+            ));
+        }
+    }
+    all
+}
 
 /// The adversarial texts: a name and a unit repeated to the wanted length (in characters).
 const TEXTS: &[(&str, &str)] = &[
@@ -183,7 +214,7 @@ fn check_all(
 ) {
     let mut failures = Vec::new();
     println!("{what}: time({large}) / time({small}) per model and text");
-    for spec in MODELS {
+    for spec in &models() {
         let tokenizer = load(spec);
         for (name, unit) in texts {
             let inputs = [repeated(unit, small), repeated(unit, large)];
@@ -213,12 +244,13 @@ fn every_kind_has_a_model() {
         assert!(
             MODELS
                 .iter()
+                .chain(FETCHED_MODELS)
                 .any(|spec| toklab::Spec::kind_name(spec) == kind.name),
             "kind {} has no model in tests/linearity.rs: add a shipped sample",
             kind.name
         );
     }
-    for spec in MODELS {
+    for spec in &models() {
         load(spec);
     }
 }

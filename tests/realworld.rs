@@ -9,7 +9,7 @@
 //! difference left (ai21_j2: a tie after a user-defined piece; clip_bpe: a Unicode 16 letter
 //! Python 3.11 does not lowercase), held at today's count so losing a line fails.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::common;
 
@@ -96,13 +96,7 @@ const EXTRA: &[(&str, &str, &str, Bar)] = &[(
     All,
 )];
 
-fn models_dir() -> PathBuf {
-    match std::env::var_os("TOKLAB_MODELS") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
-            .join(".cache/toklab/realworld"),
-    }
-}
+use common::models_dir;
 
 fn missing(what: &str) {
     if std::env::var("CI").is_ok_and(|v| v == "true") {

@@ -32,6 +32,16 @@ pub fn shared_dir(test: &str) -> Option<PathBuf> {
     None
 }
 
+/// The folder of the real models `../shared/realworld/fetch.sh` restores: `$TOKLAB_MODELS`, or
+/// `~/.cache/toklab/realworld`.
+pub fn models_dir() -> PathBuf {
+    match std::env::var_os("TOKLAB_MODELS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+            .join(".cache/toklab/realworld"),
+    }
+}
+
 /// Says on the terminal that a test did not run. Written to the process's standard error
 /// directly, not with `eprintln!`, which the test harness captures and hides for tests that
 /// pass: a skipped test passes, and the note must still be seen.

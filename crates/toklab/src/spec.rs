@@ -148,13 +148,15 @@ impl Spec {
         }
     }
 
-    /// The argument as a path, resolved against the spec's base folder.
+    /// The argument as a path, resolved against the spec's base folder. A workspace in
+    /// `samples/` naming `../rules` gives `rules`, not `samples/../rules`, so origins and
+    /// messages show the path a user would write.
     pub fn path(&self) -> PathBuf {
         let path = Path::new(&self.arg);
         if path.is_absolute() || self.base.as_os_str().is_empty() {
             path.to_path_buf()
         } else {
-            self.base.join(path)
+            without_parent_steps(&self.base.join(path))
         }
     }
 
@@ -228,9 +230,43 @@ fn parse_pairs(spec: &str, query: &str) -> Result<Vec<(String, String)>> {
         .collect()
 }
 
+/// `path` with each `folder/..` pair taken out where `folder` is a plain name; a leading `..`
+/// stays (there is nothing to take it from).
+fn without_parent_steps(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut kept: Vec<Component> = Vec::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir if matches!(kept.last(), Some(Component::Normal(_))) => {
+                kept.pop();
+            }
+            Component::CurDir if !kept.is_empty() => {}
+            other => kept.push(other),
+        }
+    }
+    if kept.is_empty() {
+        PathBuf::from(".")
+    } else {
+        kept.iter().collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_from_a_workspace_folder_loses_its_parent_steps() {
+        let clean = |p: &str| without_parent_steps(Path::new(p));
+        assert_eq!(clean("samples/../rules"), Path::new("rules"));
+        assert_eq!(
+            clean("samples/./bpe/../fst/x.fst"),
+            Path::new("samples/fst/x.fst")
+        );
+        assert_eq!(clean("../shared/data"), Path::new("../shared/data"));
+        assert_eq!(clean("/a/b/../c"), Path::new("/a/c"));
+        assert_eq!(clean("samples/.."), Path::new("."));
+    }
 
     fn never(_: Spec) -> Result<Box<dyn Tokenizer>> {
         unimplemented!("only parsed here")
