@@ -1,7 +1,7 @@
 //! `hf:ORG/NAME`: a model in the local HuggingFace cache, found without any network, and
 //! `toklab models` listing what the cache holds.
 
-use crate::common::toklab;
+use crate::common::{run_command, toklab};
 
 /// A cache folder laid out as huggingface_hub writes it, with two models: one with a
 /// tokenizer.json, one with only a WordPiece vocab.txt.
@@ -26,22 +26,9 @@ fn cache() -> tempfile::TempDir {
 }
 
 fn run_in(cache: &std::path::Path, args: &[&str], stdin: &str) -> std::process::Output {
-    use std::io::Write;
-    let mut child = toklab()
-        .args(args)
-        .env("HF_HUB_CACHE", cache)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    let mut command = toklab();
+    command.args(args).env("HF_HUB_CACHE", cache);
+    run_command(command, stdin.as_bytes())
 }
 
 #[test]

@@ -8,20 +8,8 @@ const OURS: &str = "rules:rules?lang=eng";
 
 fn in_crate(args: &[&str], stdin: &str) -> std::process::Output {
     let mut cmd = common::toklab();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    let mut child = cmd.spawn().expect("spawn toklab");
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR")).args(args);
+    common::run_command(cmd, stdin.as_bytes())
 }
 
 fn text(out: &[u8]) -> String {

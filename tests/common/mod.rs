@@ -70,9 +70,16 @@ pub fn toklab() -> Command {
 
 /// Runs `toklab ARGS` with `stdin` as standard input.
 pub fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut command = toklab();
+    command.args(args);
+    run_command(command, stdin)
+}
+
+/// Runs a prepared `toklab` command (its own folder or environment) with `stdin` as standard
+/// input, written from a thread so a large input cannot deadlock against the output.
+pub fn run_command(mut command: Command, stdin: &[u8]) -> Output {
     use std::io::Write;
-    let mut child = toklab()
-        .args(args)
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -13,6 +13,7 @@ use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
 use crate::tokenizer::Tokenizer;
 use crate::trace::{Role, Trace, TraceLine, quote};
 
+pub(crate) use self::regex::each_match;
 pub use self::regex::{GAVE_UP, PatternError, RegexMatcher};
 pub use self::whitespace::WhitespaceMatcher;
 pub use self::words::WordsMatcher;

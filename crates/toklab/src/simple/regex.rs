@@ -51,18 +51,32 @@ impl From<PatternError> for crate::Error {
 /// dropped in silence: the CLI reports the line and exits non-zero.
 pub const GAVE_UP: &str = "the pattern exceeded the regex engine's backtrack limit";
 
+/// The matches of `regex` in `text`, left to right, empty ones included. Past fancy-regex's
+/// backtrack limit it stops and returns the offset it gave up at (the end of the last match),
+/// for every caller to say so rather than drop the rest.
+pub(crate) fn each_match(
+    regex: &fancy_regex::Regex,
+    text: &str,
+    mut each: impl FnMut(Span),
+) -> Option<usize> {
+    let mut at = 0;
+    for m in regex.find_iter(text) {
+        let Ok(m) = m else { return Some(at) };
+        each(Span::new(m.start(), m.end()));
+        at = m.end();
+    }
+    None
+}
+
 impl Matcher for RegexMatcher {
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
-        let mut at = 0;
-        for m in self.regex.find_iter(text) {
-            let Ok(m) = m else {
-                found(Span::new(at, text.len()), GAVE_UP);
-                return;
-            };
-            if !m.as_str().is_empty() {
-                found(Span::new(m.start(), m.end()), "match");
+        let gave_up = each_match(&self.regex, text, |m| {
+            if !m.is_empty() {
+                found(m, "match");
             }
-            at = m.end();
+        });
+        if let Some(at) = gave_up {
+            found(Span::new(at, text.len()), GAVE_UP);
         }
     }
 }

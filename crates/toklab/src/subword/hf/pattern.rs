@@ -105,12 +105,7 @@ impl Pattern {
                 }
             }
             Pattern::Regex(regex) => {
-                let mut at = 0;
-                for m in regex.find_iter(text) {
-                    let Ok(m) = m else { return Some(at) };
-                    each(m.start(), m.end());
-                    at = m.end();
-                }
+                return crate::simple::each_match(regex, text, |m| each(m.start, m.end));
             }
             Pattern::Known(matcher) => {
                 matcher.find(text, &mut |span, _| each(span.start, span.end))

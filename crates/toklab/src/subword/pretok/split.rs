@@ -1,7 +1,7 @@
 //! A pre-tokenizer from any regex, as HuggingFace's `Split` with behaviour `Isolated`: the
 //! matches are pieces and so is the text between them, so nothing is lost.
 
-use crate::simple::{GAVE_UP, Matcher, PatternError};
+use crate::simple::{GAVE_UP, Matcher, PatternError, each_match};
 use crate::token::Span;
 
 /// Splits text into the matches of a pattern and the gaps between them.
@@ -21,21 +21,19 @@ impl RegexSplit {
 impl Matcher for RegexSplit {
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
         let mut at = 0;
-        for m in self.regex.find_iter(text) {
-            // Past fancy-regex's backtrack limit the rest of the text is one piece, marked.
-            let Ok(m) = m else {
-                found(Span::new(at, text.len()), GAVE_UP);
-                return;
-            };
-            if m.start() > at {
-                found(Span::new(at, m.start()), "between matches");
+        let gave_up = each_match(&self.regex, text, |m| {
+            if m.start > at {
+                found(Span::new(at, m.start), "between matches");
             }
-            if m.end() > m.start() {
-                found(Span::new(m.start(), m.end()), "match");
+            if !m.is_empty() {
+                found(m, "match");
             }
-            at = at.max(m.end());
-        }
-        if at < text.len() {
+            at = at.max(m.end);
+        });
+        // Past fancy-regex's backtrack limit the rest of the text is one piece, marked.
+        if let Some(at) = gave_up {
+            found(Span::new(at, text.len()), GAVE_UP);
+        } else if at < text.len() {
             found(Span::new(at, text.len()), "between matches");
         }
     }
