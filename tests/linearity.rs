@@ -17,8 +17,11 @@ use std::time::Instant;
 use toklab::Registry;
 use toklab::Tokenizer;
 
-/// The bound on time(10 n) / time(n).
-const MAX_RATIO: f64 = 25.0;
+/// The bound on time(10 n) / time(n). Linear is 10 and quadratic 100. Engines that make one
+/// token per character (the FST on runs of `'`, `"` or `:`) write 72 MB of tokens at 1e6
+/// characters, which no cache holds, and measured 27–38 in one CI run and under 25 in the
+/// next: 40 leaves room for that and still fails anything quadratic.
+const MAX_RATIO: f64 = 40.0;
 
 /// One shipped model per kind (a kind may have more than one entry). Every kind the
 /// registry lists must be here: [`every_kind_has_a_model`].
