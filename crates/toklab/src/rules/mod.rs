@@ -20,6 +20,7 @@ mod contraction;
 mod diag;
 mod dictionary_steps;
 mod expand;
+mod lang_files;
 mod line;
 mod lint;
 mod markup;
@@ -89,6 +90,9 @@ impl RulesTokenizer {
                 message: "not a folder of rule files (rules:DIR) nor a rule file (rules:FILE)"
                     .into(),
             });
+        }
+        if langs.is_empty() {
+            res.diagnostics.extend(lang_files::no_lang_warning(dir));
         }
         for lang in &langs {
             let path = dir.join(format!("tok-resource-{lang}.txt"));
@@ -228,16 +232,15 @@ impl RulesTokenizer {
             let (sentence, _) = self.line_tokens(line, Some(&mut |e| events.push(e)));
             let mut entries: Vec<(u32, crate::token::SourceLoc)> = Vec::new();
             for event in &events {
-                let tokens = match &event.what {
+                let ids: Vec<Option<u32>> = match &event.what {
                     split::EventKind::Split { tokens, .. } | split::EventKind::Main { tokens } => {
-                        tokens.as_slice()
+                        tokens.iter().map(|t| t.entry).collect()
                     }
-                    split::EventKind::Guard { .. } => &[],
+                    split::EventKind::NearMiss { entry, .. } => vec![*entry],
+                    split::EventKind::Guard { .. } => Vec::new(),
                 };
-                for t in tokens {
-                    if let Some(id) = t.entry
-                        && !entries.iter().any(|(i, _)| *i == id)
-                    {
+                for id in ids.into_iter().flatten() {
+                    if !entries.iter().any(|(i, _)| *i == id) {
                         entries.push((id, self.rules.res.entries[id as usize].loc.clone()));
                     }
                 }
