@@ -51,6 +51,8 @@ mod sent_golden;
 mod span_invariants;
 mod spm_unigram;
 mod tui_e2e;
+mod tui_e2e_author;
+mod xfst_compile;
 
 /// Every `tests/*.rs` file is declared above: a file without its `mod` line would compile
 /// nowhere and its tests would silently not run.

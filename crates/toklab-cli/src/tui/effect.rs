@@ -46,5 +46,17 @@ pub fn perform(app: &mut App, effect: Effect) {
             Err(e) => app.flash(format!("could not save the workspace: {e}")),
         },
         Effect::ReloadRows => app.rows.reload_all(),
+        Effect::EditFile { path, line } => {
+            let outcome = crate::tui::editor::edit(&path, line, app.mouse);
+            app.redraw = true;
+            match outcome {
+                Ok(status) if status.success() => {
+                    app.rows.reload_all();
+                    app.flash(format!("edited {}:{line}; reloading", path.display()));
+                }
+                Ok(status) => app.flash(format!("the editor ended with {status}")),
+                Err(e) => app.flash(e.to_string()),
+            }
+        }
     }
 }

@@ -68,6 +68,10 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
                 "reload every tokenizer (rule files reload by themselves)",
             ),
             ("W", "save the workspace"),
+            (
+                "E",
+                "edit the selected token's rule ($VISUAL/$EDITOR, at its line)",
+            ),
             ("m", "mouse capture on / off"),
         ],
     ),
@@ -186,6 +190,7 @@ fn normal_key(key: &KeyEvent) -> Option<Action> {
         KeyCode::Char('X') => Action::RemoveRow,
         KeyCode::Char('r') => Action::ReloadRows,
         KeyCode::Char('W') => Action::SaveWorkspace,
+        KeyCode::Char('E') => Action::EditOrigin,
         KeyCode::Char('m') => Action::ToggleMouse,
         KeyCode::Char('?') | KeyCode::F(1) => Action::ToggleHelp,
         KeyCode::Char('q') => Action::Quit,

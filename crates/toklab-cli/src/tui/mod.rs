@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod document;
+pub mod editor;
 pub mod effect;
 pub mod input;
 pub mod layout;
@@ -174,7 +175,7 @@ fn restore_on_signals() -> io::Result<()> {
 
 /// Puts the terminal back as it was; safe to call more than once, and harmless for modes that
 /// were never switched on.
-fn restore() {
+pub(crate) fn restore() {
     let mut stdout = io::stdout();
     let _ = execute!(
         stdout,

@@ -21,6 +21,7 @@ mod network;
 mod raw;
 mod runner;
 mod trace;
+pub mod xfst;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -224,7 +225,8 @@ enum Engine {
 /// A loaded finite-state tokenizer.
 pub struct FstTokenizer {
     name: String,
-    path: PathBuf,
+    /// The files a live view watches: the network, or an XFST script and what it reads.
+    sources: Vec<PathBuf>,
     network: Network,
     engine: Engine,
 }
@@ -253,7 +255,7 @@ impl FstTokenizer {
         };
         Ok(FstTokenizer {
             name,
-            path: model.path,
+            sources: vec![model.path],
             network: model.network,
             engine,
         })
@@ -311,7 +313,7 @@ impl Tokenizer for FstTokenizer {
     }
 
     fn sources(&self) -> Vec<PathBuf> {
-        vec![self.path.clone()]
+        self.sources.clone()
     }
 }
 
@@ -319,7 +321,7 @@ impl Tokenizer for FstTokenizer {
 pub const KIND: Kind = Kind::new(
     "fst",
     "fst:FILE[?repr=matrix|da]",
-    "a finite-state tokenizer (foma .fst, AT&T, Datok .matok/.datok) run as Datok runs it",
+    "a finite-state tokenizer (foma .fst, an .xfst script compiled with foma, AT&T, Datok .matok/.datok) run as Datok runs it",
     load,
 )
 .with_options();
@@ -338,11 +340,16 @@ pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
         return Err(spec.bad("`fst:` needs a file: fst:FILE[?repr=matrix|da]"));
     }
     let path = spec.path();
-    let model = Model::open(&path)?;
+    let compiled = if xfst::is_script(&path) {
+        Some(xfst::compile(&path)?)
+    } else {
+        None
+    };
+    let model = Model::open(compiled.as_ref().map_or(&path, |c| &c.fst))?;
     let repr = repr.unwrap_or_else(|| Repr::for_network(&model.network));
-    Ok(Box::new(FstTokenizer::from_model(
-        model,
-        repr,
-        format!("fst:{}", spec.arg),
-    )?))
+    let mut tokenizer = FstTokenizer::from_model(model, repr, format!("fst:{}", spec.arg))?;
+    if let Some(compiled) = compiled {
+        tokenizer.sources = compiled.sources;
+    }
+    Ok(Box::new(tokenizer))
 }

@@ -26,6 +26,8 @@ pub enum Effect {
     },
     /// Load every row's tokenizer again from its files.
     ReloadRows,
+    /// Open a rule file in the user's editor at a line, then reload the rows.
+    EditFile { path: PathBuf, line: usize },
 }
 
 impl std::fmt::Debug for Effect {
@@ -40,6 +42,7 @@ impl std::fmt::Debug for Effect {
             Effect::OpenText(path) => write!(f, "OpenText({})", path.display()),
             Effect::SaveWorkspace { path, .. } => write!(f, "SaveWorkspace({})", path.display()),
             Effect::ReloadRows => f.write_str("ReloadRows"),
+            Effect::EditFile { path, line } => write!(f, "EditFile({}:{line})", path.display()),
         }
     }
 }

@@ -10,6 +10,7 @@ mod effect;
 mod files;
 pub mod jobs;
 mod navigate;
+mod origin;
 pub mod panes;
 mod prompt;
 mod rows;
@@ -120,6 +121,8 @@ pub enum Action {
     RemoveRow,
     ReloadRows,
     SaveWorkspace,
+    /// Opens the selected token's rule file in the user's editor at its line.
+    EditOrigin,
     ComputeStats,
     /// Closes an overlay, leaves a mode or cancels work; never quits.
     Back,
@@ -435,6 +438,7 @@ impl App {
                 self.flash("reloading every tokenizer…");
             }
             Action::SaveWorkspace => self.save_workspace(None, false),
+            Action::EditOrigin => self.edit_origin(),
             Action::Back => self.back(),
             Action::Quit => self.request_quit(),
             Action::ForceQuit => self.quit = true,
