@@ -62,7 +62,11 @@ fn an_xfst_script_compiles_with_foma_and_is_cached_by_content() {
     let (ok, out, err) = tokenize(&spec, "ab a b\n", &cache, None);
     assert!(ok, "{err}");
     assert_eq!(out.trim(), "ab a b");
-    let cached = || std::fs::read_dir(cache.join("toklab/xfst")).unwrap().count();
+    let cached = || {
+        std::fs::read_dir(cache.join("toklab/xfst"))
+            .unwrap()
+            .count()
+    };
     assert_eq!(cached(), 1);
     // Unchanged: the cached network loads, even with foma gone.
     let (ok, out, err) = tokenize(&spec, "ab\n", &cache, Some("/no/such/foma"));
@@ -86,8 +90,11 @@ fn foma_errors_and_a_missing_foma_are_explained() {
     let dir = temp.path();
     let cache = dir.join("cache");
     let script = dir.join("bad.xfst");
-    std::fs::write(&script, "define TB \"@_TOKEN_BOUND_@\" ;\ndefine A [ a | b ;\nregex A ;\n")
-        .unwrap();
+    std::fs::write(
+        &script,
+        "define TB \"@_TOKEN_BOUND_@\" ;\ndefine A [ a | b ;\nregex A ;\n",
+    )
+    .unwrap();
     let spec = format!("fst:{}", script.display());
     let (ok, _, err) = tokenize(&spec, "a\n", &cache, Some("/no/such/foma"));
     assert!(!ok);
@@ -112,8 +119,7 @@ fn foma_errors_and_a_missing_foma_are_explained() {
 
 #[test]
 fn the_shipped_english_grammar_compiles_to_the_shipped_network_without_warnings() {
-    if !have_foma("the_shipped_english_grammar_compiles_to_the_shipped_network_without_warnings")
-    {
+    if !have_foma("the_shipped_english_grammar_compiles_to_the_shipped_network_without_warnings") {
         return;
     }
     let temp = tempfile::tempdir().unwrap();
@@ -152,7 +158,11 @@ fn a_rules_folder_without_lang_says_which_language_files_it_skips() {
         "{err}"
     );
     let out = common::run(
-        &["tokenize", "--with", &format!("rules:{}?lang=eng", rules.display())],
+        &[
+            "tokenize",
+            "--with",
+            &format!("rules:{}?lang=eng", rules.display()),
+        ],
         b"see fig. 3\n",
     );
     assert!(!String::from_utf8_lossy(&out.stderr).contains("no ?lang="));

@@ -70,10 +70,9 @@ fn set_or_remove(table: &mut Table, key: &str, new: Option<&str>) {
 /// Replaces a value only when it changed, so an unchanged one keeps its formatting (a
 /// literal string, a trailing comment).
 fn set_if_changed(table: &mut Table, key: &str, new: toml_edit::Value) {
-    let same = table
-        .get(key)
-        .and_then(Item::as_value)
-        .is_some_and(|old| old.to_string().trim() == new.to_string().trim() || same_value(old, &new));
+    let same = table.get(key).and_then(Item::as_value).is_some_and(|old| {
+        old.to_string().trim() == new.to_string().trim() || same_value(old, &new)
+    });
     if !same {
         match table.get_mut(key).and_then(Item::as_value_mut) {
             // Keep the comments around the old value.

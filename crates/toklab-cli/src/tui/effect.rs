@@ -50,9 +50,9 @@ pub fn perform(app: &mut App, effect: Effect) {
             let outcome = crate::tui::editor::edit(&path, line, app.mouse);
             app.redraw = true;
             match outcome {
+                // The rows watching the file reload by themselves (and only they).
                 Ok(status) if status.success() => {
-                    app.rows.reload_all();
-                    app.flash(format!("edited {}:{line}; reloading", path.display()));
+                    app.flash(format!("edited {}:{line}", path.display()))
                 }
                 Ok(status) => app.flash(format!("the editor ended with {status}")),
                 Err(e) => app.flash(e.to_string()),

@@ -8,6 +8,29 @@ use ratatui::crossterm::event::{
 use super::app::{Action, Mode, PromptKind, View};
 use super::view::Regions;
 
+/// Two-key commands in normal mode: `]` or `[` waits for the key after it.
+pub fn prefix_of(event: &Event, mode: &Mode) -> Option<char> {
+    match (event, mode) {
+        (Event::Key(key), Mode::Normal) if key.kind != KeyEventKind::Release => match key.code {
+            KeyCode::Char(c @ (']' | '[')) => Some(c),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The action of the key after a `]` or `[` (none for a key that completes no command).
+pub fn after_prefix(prefix: char, event: &Event) -> Option<Action> {
+    let Event::Key(key) = event else {
+        return None;
+    };
+    match (prefix, key.code) {
+        (']', KeyCode::Char('c')) => Some(Action::ChangedLine(true)),
+        ('[', KeyCode::Char('c')) => Some(Action::ChangedLine(false)),
+        _ => None,
+    }
+}
+
 /// The key bindings as the help overlay shows them, by group.
 pub const KEYS: &[(&str, &[(&str, &str)])] = &[
     (
@@ -71,6 +94,10 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
             (
                 "E",
                 "edit the selected token's rule ($VISUAL/$EDITOR, at its line)",
+            ),
+            (
+                "]c [c",
+                "next / previous line the last reload tokenizes differently",
             ),
             ("m", "mouse capture on / off"),
         ],

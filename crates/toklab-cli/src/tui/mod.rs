@@ -33,6 +33,8 @@ use theme::Theme;
 pub fn run(mut app: App, theme: Theme) -> io::Result<()> {
     let mut guard = TerminalGuard::enter(app.mouse)?;
     let mut regions = view::Regions::default();
+    // A `]` or `[` waiting for its second key.
+    let mut prefix: Option<char> = None;
     while !app.quit {
         app.tick();
         if app.mouse != guard.mouse {
@@ -60,6 +62,16 @@ pub fn run(mut app: App, theme: Theme) -> io::Result<()> {
             planted_panic(&event);
             match &event {
                 Event::Paste(text) => app.paste(text),
+                Event::Key(key) if key.kind == event::KeyEventKind::Release => {}
+                _ if prefix.is_some() => {
+                    let first = prefix.take().unwrap_or(']');
+                    if let Some(action) = input::after_prefix(first, &event) {
+                        app.apply(action);
+                    }
+                }
+                _ if !app.panes.help.open && input::prefix_of(&event, &app.mode).is_some() => {
+                    prefix = input::prefix_of(&event, &app.mode);
+                }
                 _ => {
                     let help = app.panes.help.open;
                     if let Some(action) = input::action_for(&event, &app.mode, help, &regions) {

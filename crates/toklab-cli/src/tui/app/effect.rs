@@ -26,7 +26,7 @@ pub enum Effect {
     },
     /// Load every row's tokenizer again from its files.
     ReloadRows,
-    /// Open a rule file in the user's editor at a line, then reload the rows.
+    /// Open a rule file in the user's editor at a line (the rows watching it then reload).
     EditFile { path: PathBuf, line: usize },
 }
 

@@ -4,6 +4,7 @@
 //! the rows ([`Rows`]) and the lower pane's views ([`Panes`]), each view owning its state.
 //! Engine work is only called through the `Tokenizer` trait; long work runs in [`jobs`].
 
+mod changes;
 pub mod doc;
 mod edit;
 mod effect;
@@ -123,6 +124,8 @@ pub enum Action {
     SaveWorkspace,
     /// Opens the selected token's rule file in the user's editor at its line.
     EditOrigin,
+    /// `]c` / `[c`: the next (true) or previous line the last reload tokenizes differently.
+    ChangedLine(bool),
     ComputeStats,
     /// Closes an overlay, leaves a mode or cancels work; never quits.
     Back,
@@ -164,6 +167,8 @@ pub struct App {
     pub workspace: WorkspacePlace,
     /// File work asked for and not performed yet.
     effects: Vec<Effect>,
+    /// The lines the last reload changed (compared in the background).
+    changes: Option<changes::ChangeRun>,
 }
 
 impl App {
@@ -188,6 +193,7 @@ impl App {
             },
             workspace: WorkspacePlace::default(),
             effects: Vec::new(),
+            changes: None,
         };
         app.load_line();
         app
@@ -439,6 +445,7 @@ impl App {
             }
             Action::SaveWorkspace => self.save_workspace(None, false),
             Action::EditOrigin => self.edit_origin(),
+            Action::ChangedLine(forward) => self.go_to_change(forward),
             Action::Back => self.back(),
             Action::Quit => self.request_quit(),
             Action::ForceQuit => self.quit = true,
@@ -607,6 +614,7 @@ impl App {
         }
         for &(row, event) in events {
             if event == RowEvent::Reloaded {
+                self.compare_reload(row);
                 let label = self.rows[row].setup.label.clone();
                 self.flash(format!("{label} reloaded from its changed files"));
             }

@@ -96,6 +96,8 @@ pub struct Row {
     pub disagree: Vec<usize>,
     /// Why the last reload failed; the row keeps showing the last good tokenizer meanwhile.
     pub reload_error: Option<String>,
+    /// The tokenizer the last reload replaced (to show what the reload changed).
+    pub replaced: Option<Arc<dyn Tokenizer>>,
     reload: Option<Job<LoadResult>>,
     watched: Vec<(PathBuf, Option<Stamp>)>,
     changed_at: Option<Instant>,
@@ -125,6 +127,7 @@ impl Row {
             shades: Vec::new(),
             disagree: Vec::new(),
             reload_error: None,
+            replaced: None,
             reload: None,
             watched: Vec::new(),
             changed_at: None,
@@ -176,7 +179,11 @@ impl Row {
             match result {
                 Ok(Ok(tokenizer)) => {
                     self.watch(&tokenizer);
-                    self.engine = Engine::Ready(tokenizer);
+                    let old = std::mem::replace(&mut self.engine, Engine::Ready(tokenizer));
+                    self.replaced = match old {
+                        Engine::Ready(old) => Some(old),
+                        _ => None,
+                    };
                     self.reload_error = None;
                     // A tokenization by the replaced tokenizer is of no use any more.
                     self.job = None;

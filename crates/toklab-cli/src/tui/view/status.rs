@@ -110,6 +110,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             };
             spans.push(Span::raw(format!("│ {} {} ", row.setup.label, count)));
         }
+        if let Some(changed) = app.changed_summary() {
+            spans.push(Span::styled(format!("│ {changed} (]c [c) "), theme.key));
+        }
     }
     let help = Span::styled(" ? help  q quit ", theme.key);
     let help_width = help.width() as u16;
