@@ -94,9 +94,10 @@ impl App {
     /// A row's tokenizer was replaced: compare the old one with the new on the whole text
     /// (replacing the comparison of an earlier reload).
     pub(super) fn compare_reload(&mut self, row: usize) {
-        let Some(row) = self.rows.iter().nth(row) else {
+        if row >= self.rows.len() {
             return;
-        };
+        }
+        let row = &self.rows[row];
         let (Some(old), Some(new)) = (row.replaced.clone(), row.tokenizer().cloned()) else {
             return;
         };
