@@ -1,5 +1,5 @@
 //! SentencePiece unigram models: the best segmentation by total piece score (Viterbi), as
-//! SentencePiece computes it — user-defined pieces scored by length, unused pieces left out,
+//! SentencePiece (0.2.3) computes it — user-defined pieces scored by length, unused pieces left out,
 //! an unknown character scored 10 below the lowest piece, runs of unknowns fused (and spelled
 //! in byte pieces when the model has byte fallback).
 //!
@@ -8,7 +8,8 @@
 //! total is strictly greater (so among equal totals the earliest start wins), with every total
 //! a `f32` sum. Where piece scores are exact multiples (runs of `a`, of `▁`: `▁▁▁▁` scores four
 //! `▁`) which equal-looking paths win is decided by `f32` rounding of the growing totals, so
-//! `f64` sums choose differently.
+//! `f64` sums choose differently. For the same reason the totals are shifted back to zero the
+//! way SentencePiece shifts them when they pass ±100,000 on a long text.
 
 use super::proto::{PieceType, ProtoPiece};
 use super::{SpmModel, SpmToken};
@@ -19,11 +20,19 @@ pub struct Unigram {
     scores: Vec<f32>,
     kinds: Vec<PieceType>,
     max_len: usize,
-    max_score: f32,
     min_score: f32,
 }
 
 const UNK_PENALTY: f32 = 10.0;
+
+/// Where SentencePiece shifts the running totals back to zero (`kScoreResetThreshold`).
+const SCORE_RESET: f32 = 100_000.0;
+
+/// A user-defined piece's score: positive and growing with its length in bytes, so it always
+/// wins (SentencePiece 0.2.3's `GetUserDefinedScore`, a `float` of the `double` product).
+fn user_defined_score(bytes: usize) -> f32 {
+    (0.1 * (bytes as f64 - 1.0)) as f32
+}
 
 /// A candidate piece over `start..end` of the text.
 struct Node {
@@ -35,19 +44,15 @@ struct Node {
 
 impl Unigram {
     pub fn new(pieces: &[ProtoPiece], _vocab: &Vocab) -> Unigram {
-        let normal = pieces.iter().filter(|p| p.kind == PieceType::Normal);
-        // SentencePiece starts the maximum at FLT_MIN, the smallest *positive* float, so with
-        // the usual all-negative scores user-defined pieces score `length × FLT_MIN − 0.1`.
-        let max_score = normal
-            .clone()
+        let min_score = pieces
+            .iter()
+            .filter(|p| p.kind == PieceType::Normal)
             .map(|p| p.score)
-            .fold(f32::MIN_POSITIVE, f32::max);
-        let min_score = normal.map(|p| p.score).fold(f32::MAX, f32::min);
+            .fold(f32::MAX, f32::min);
         Unigram {
             scores: pieces.iter().map(|p| p.score).collect(),
             kinds: pieces.iter().map(|p| p.kind).collect(),
             max_len: pieces.iter().map(|p| p.piece.len()).max().unwrap_or(1),
-            max_score,
             min_score,
         }
     }
@@ -67,10 +72,9 @@ impl Unigram {
             let Some(id) = model.bpe.vocab.id(&text.as_bytes()[i..j]) else {
                 continue;
             };
-            // Computed in double (the C++ `- 0.1` is a double), added as a float.
             let score = match self.kinds[id as usize] {
                 PieceType::Normal => self.scores[id as usize],
-                PieceType::UserDefined => ((j - i) as f64 * f64::from(self.max_score) - 0.1) as f32,
+                PieceType::UserDefined => user_defined_score(j - i),
                 _ => continue,
             };
             single_char |= j == i + c.len_utf8();
@@ -104,11 +108,20 @@ impl Unigram {
         // best[j]: the best total of a path over text[..j], its last piece and that piece's start.
         let mut best: Vec<Option<(f32, u32, usize)>> = vec![None; n + 1];
         best[0] = Some((0.0, unk, 0));
+        // The furthest end any candidate has reached: the totals a reset must shift.
+        let mut frontier = 0;
         for (i, c) in text.char_indices() {
-            let Some((here, _, _)) = best[i] else {
+            let Some((mut here, _, _)) = best[i] else {
                 continue;
             };
+            if !(-SCORE_RESET..=SCORE_RESET).contains(&here) {
+                for (total, _, _) in best[i..=frontier.max(i)].iter_mut().flatten() {
+                    *total -= here;
+                }
+                here = 0.0;
+            }
             for node in self.candidates(model, text, i, c, unk) {
+                frontier = frontier.max(node.end);
                 let total = here + node.score;
                 if best[node.end].is_none_or(|(b, _, _)| total > b) {
                     best[node.end] = Some((total, node.id, node.start));
