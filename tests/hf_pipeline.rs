@@ -34,7 +34,10 @@ fn ids(tokenizer: &dyn toklab::Tokenizer, text: &str) -> Vec<u32> {
 
 #[test]
 fn every_stage_gives_the_reference_ids_and_text() {
-    let lines = std::fs::read_to_string(data().join("expected.jsonl")).unwrap();
+    // expected_scripts.jsonl: the UnicodeScripts fixture (gen_scripts_fixture.py).
+    let lines = ["expected.jsonl", "expected_scripts.jsonl"]
+        .map(|file| std::fs::read_to_string(data().join(file)).unwrap())
+        .concat();
     let mut loaded: HashMap<String, Loaded> = HashMap::new();
     let mut failures = Vec::new();
     let mut checked = 0;
