@@ -25,7 +25,12 @@ enum Command {
         words: PathBuf,
         /// The z-score that separates a word's frequent (functional) from its rare (lexical)
         /// positions.
-        #[arg(long, value_name = "Z", default_value_t = 0.0, allow_negative_numbers = true)]
+        #[arg(
+            long,
+            value_name = "Z",
+            default_value_t = 0.0,
+            allow_negative_numbers = true
+        )]
         threshold: f64,
         /// How a wordmap is cleaned: runs (only the leading and trailing runs of matches
         /// survive) or regex (one non-overlapping pass of 01+0 → zeros).

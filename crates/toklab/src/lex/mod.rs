@@ -81,7 +81,8 @@ fn lower(c: char) -> char {
 
 /// Words (runs of alphanumeric characters and marks) and single other non-space characters.
 fn pieces(text: &str) -> Vec<(Span, bool)> {
-    let is_word_char = |c: char| c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c);
+    let is_word_char =
+        |c: char| c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c);
     let mut out: Vec<(Span, bool)> = Vec::new();
     for (i, c) in text.char_indices() {
         let end = i + c.len_utf8();

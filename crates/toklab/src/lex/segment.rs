@@ -59,6 +59,15 @@ pub fn score(lengths: &[usize], root: Root) -> f64 {
 /// word's length, and a word past it is segmented over the ones found (the trace says so).
 pub const MAX_SEGMENTATIONS: usize = 4096;
 
+/// The most tree nodes grown for one word: dead ends count too, so a long word with many
+/// partial matches stays bounded even when few segmentations complete.
+pub const MAX_NODES: usize = 50_000;
+
+/// Words longer than this (in characters) are not segmented: the tree of a run of letters
+/// with no spaces (a pasted hash, a megabyte of one letter) would only hit the limits above,
+/// and verbs are far shorter.
+pub const MAX_WORD_CHARS: usize = 64;
+
 /// The segmenter's vocabulary: segments longer than one character (Algorithm 2, line 8),
 /// in the vocabulary's order, indexed by first character.
 #[derive(Clone, Debug, Default)]
@@ -120,8 +129,10 @@ pub struct Segmentation {
     /// The index in `all` of the highest score (the first of equals); `None` when there is no
     /// complete segmentation and the word stays whole.
     pub chosen: Option<usize>,
-    /// Whether enumeration stopped at [`MAX_SEGMENTATIONS`].
+    /// Whether enumeration stopped at [`MAX_SEGMENTATIONS`] or [`MAX_NODES`].
     pub truncated: bool,
+    /// Whether the word is longer than [`MAX_WORD_CHARS`], so it was not segmented.
+    pub too_long: bool,
 }
 
 impl Segmentation {
@@ -136,10 +147,26 @@ impl Segmentation {
 
 /// Segments one (lower-cased) word.
 pub fn segment(word: &[char], morphemes: &Morphemes, root: Root) -> Segmentation {
-    let mut all = Vec::new();
-    let mut path = Vec::new();
-    let mut truncated = false;
-    let tree = grow(word, 0, morphemes, &mut path, &mut all, &mut truncated);
+    if word.len() > MAX_WORD_CHARS {
+        return Segmentation {
+            len: word.len(),
+            tree: Vec::new(),
+            all: Vec::new(),
+            chosen: None,
+            truncated: false,
+            too_long: true,
+        };
+    }
+    let mut grower = Grower {
+        word,
+        morphemes,
+        path: Vec::new(),
+        all: Vec::new(),
+        nodes: 0,
+        truncated: false,
+    };
+    let tree = grower.grow(0);
+    let (all, truncated) = (grower.all, grower.truncated);
     let all: Vec<(Vec<usize>, f64)> = all
         .into_iter()
         .map(|lengths: Vec<usize>| {
@@ -161,57 +188,66 @@ pub fn segment(word: &[char], morphemes: &Morphemes, root: Root) -> Segmentation
         all,
         chosen,
         truncated,
+        too_long: false,
     }
 }
 
-/// SEGMENTER from `start`: one child per morpheme the rest starts with.
-fn grow(
-    word: &[char],
-    start: usize,
-    morphemes: &Morphemes,
-    path: &mut Vec<usize>,
-    all: &mut Vec<Vec<usize>>,
-    truncated: &mut bool,
-) -> Vec<Node> {
-    let mut nodes = Vec::new();
-    for m in morphemes.starting(&word[start..]) {
-        if all.len() >= MAX_SEGMENTATIONS {
-            *truncated = true;
-            break;
-        }
-        let end = start + m.len();
-        path.push(m.len());
-        let mut node = Node {
-            start,
-            len: m.len(),
-            added_last: false,
-            children: Vec::new(),
-            complete: None,
-        };
-        match word.len() - end {
-            0 => {
-                node.complete = Some(all.len());
-                all.push(path.clone());
+/// SEGMENTER's recursion state: the word, the path of segment lengths so far, and the
+/// complete segmentations found.
+struct Grower<'a> {
+    word: &'a [char],
+    morphemes: &'a Morphemes,
+    path: Vec<usize>,
+    all: Vec<Vec<usize>>,
+    nodes: usize,
+    truncated: bool,
+}
+
+impl Grower<'_> {
+    /// SEGMENTER from `start`: one child per morpheme the rest starts with.
+    fn grow(&mut self, start: usize) -> Vec<Node> {
+        let mut nodes = Vec::new();
+        let word = self.word;
+        for m in self.morphemes.starting(&word[start..]) {
+            if self.all.len() >= MAX_SEGMENTATIONS || self.nodes >= MAX_NODES {
+                self.truncated = true;
+                break;
             }
-            // Lines 13-16: one character left is accepted as the last segment.
-            1 => {
-                path.push(1);
-                node.children.push(Node {
-                    start: end,
-                    len: 1,
-                    added_last: true,
-                    children: Vec::new(),
-                    complete: Some(all.len()),
-                });
-                all.push(path.clone());
-                path.pop();
+            self.nodes += 1;
+            let end = start + m.len();
+            self.path.push(m.len());
+            let mut node = Node {
+                start,
+                len: m.len(),
+                added_last: false,
+                children: Vec::new(),
+                complete: None,
+            };
+            match word.len() - end {
+                0 => {
+                    node.complete = Some(self.all.len());
+                    self.all.push(self.path.clone());
+                }
+                // Lines 13-16: one character left is accepted as the last segment.
+                1 => {
+                    self.path.push(1);
+                    node.children.push(Node {
+                        start: end,
+                        len: 1,
+                        added_last: true,
+                        children: Vec::new(),
+                        complete: Some(self.all.len()),
+                    });
+                    self.all.push(self.path.clone());
+                    self.path.pop();
+                }
+                _ => node.children = self.grow(end),
             }
-            _ => node.children = grow(word, end, morphemes, path, all, truncated),
+            self.path.pop();
+            nodes.push(node);
         }
-        path.pop();
-        nodes.push(node);
+        nodes
     }
-    nodes
 }
 
 #[cfg(test)]
@@ -242,12 +278,7 @@ mod tests {
         let (segs, chosen) = all("verstehen", "ver vers steh stehen teh en st ehen e");
         assert_eq!(
             segs,
-            [
-                "ver|steh|en",
-                "ver|stehen",
-                "ver|st|ehen",
-                "vers|teh|en",
-            ]
+            ["ver|steh|en", "ver|stehen", "ver|st|ehen", "vers|teh|en",]
         );
         // (3.1) with the |s|-th root depends only on the lengths: the first of equals wins.
         assert_eq!(chosen, "ver|steh|en");
@@ -274,8 +305,21 @@ mod tests {
         let count = score(&[3, 4, 2], Root::Count);
         assert!((count - 1.4302).abs() < 1e-3, "{count}");
         let length = score(&[3, 4, 2], Root::Length);
-        let expected = (1.0f64 / 9.0).powf(1.0 / 3.0) + (4.0f64 / 27.0).powf(0.25) + (2.0f64 / 27.0).sqrt();
+        let expected =
+            (1.0f64 / 9.0).powf(1.0 / 3.0) + (4.0f64 / 27.0).powf(0.25) + (2.0f64 / 27.0).sqrt();
         assert!((length - expected).abs() < 1e-12);
         assert_eq!(score(&[9], Root::Count), 1.0);
+    }
+
+    #[test]
+    fn long_words_and_wide_trees_stay_bounded() {
+        let m = Morphemes::new(["aa", "aaa"]);
+        let long: Vec<char> = "a".repeat(MAX_WORD_CHARS + 1).chars().collect();
+        let s = segment(&long, &m, Root::Count);
+        assert!(s.too_long && s.chosen.is_none());
+        let wide: Vec<char> = "a".repeat(MAX_WORD_CHARS).chars().collect();
+        let s = segment(&wide, &m, Root::Count);
+        assert!(s.truncated && s.all.len() <= MAX_SEGMENTATIONS);
+        assert!(s.chosen.is_some());
     }
 }

@@ -99,8 +99,20 @@ impl LexTrace {
                     TraceLine::new(1, Some(word.span)).part(
                         Role::Backtrack,
                         format!(
-                            "stopped after {} segmentations: the choice is among these",
-                            super::MAX_SEGMENTATIONS
+                            "stopped at {} segmentations or {} nodes: the choice is among these",
+                            super::MAX_SEGMENTATIONS,
+                            super::segment::MAX_NODES
+                        ),
+                    )
+                });
+            }
+            if seg.too_long {
+                lines.push_with(|| {
+                    TraceLine::new(1, Some(word.span)).part(
+                        Role::Backtrack,
+                        format!(
+                            "longer than {} characters: not segmented",
+                            super::segment::MAX_WORD_CHARS
                         ),
                     )
                 });
@@ -130,7 +142,8 @@ impl LexTrace {
     ) {
         let span = word.node_span(node);
         lines.push_with(|| {
-            let mut line = TraceLine::new(depth, Some(span)).part(Role::Token, quote(span.slice(text)));
+            let mut line =
+                TraceLine::new(depth, Some(span)).part(Role::Token, quote(span.slice(text)));
             if node.added_last {
                 line = line.part(Role::Detail, "  (the missing last character, accepted)");
             }

@@ -80,8 +80,10 @@ impl Vocabulary {
                 *counts.entry(s).or_default() += 1;
             }
         }
-        let mut entries: Vec<(String, u32)> =
-            counts.into_iter().map(|(s, c)| (s.to_string(), c)).collect();
+        let mut entries: Vec<(String, u32)> = counts
+            .into_iter()
+            .map(|(s, c)| (s.to_string(), c))
+            .collect();
         entries.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         Vocabulary { entries }
     }
@@ -199,9 +201,9 @@ mod tests {
         // Expected values from an independent Python transcription of Algorithm 1.
         let words: Vec<String> =
             "verstehen vergehen verleben verraten gehen stehen leben raten verlernen lernen"
-            .split(' ')
-            .map(str::to_string)
-            .collect();
+                .split(' ')
+                .map(str::to_string)
+                .collect();
         let analyses = analyse(&words, BuildOptions::default());
         assert_eq!(analyses[0].counts, [5, 5, 5, 2, 2, 4, 4, 10, 10]);
         assert_eq!(analyses[0].segments, ["versteh", "en"]);

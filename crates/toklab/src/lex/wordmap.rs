@@ -62,7 +62,8 @@ pub fn wordmaps(target: &[char], word: &[char]) -> Vec<Wordmap> {
     };
     let delta = long.len() - short.len();
     // WORDMAP(l, s, d): l[i + d] == s[i] for every i of s.
-    let compare = |d: usize| -> Vec<bool> { (0..short.len()).map(|i| long[i + d] == short[i]).collect() };
+    let compare =
+        |d: usize| -> Vec<bool> { (0..short.len()).map(|i| long[i + d] == short[i]).collect() };
     let pad = |bits: Vec<bool>, on_left: bool| -> Vec<bool> {
         if !target_longer || delta == 0 {
             return bits;

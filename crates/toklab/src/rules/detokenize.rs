@@ -49,7 +49,12 @@ impl Detokenizer {
     /// other languages are left out, as utoken does).
     pub fn load(files: &[PathBuf], langs: &[String]) -> Result<Detokenizer, String> {
         let mut ordered: Vec<&PathBuf> = Vec::new();
-        let name = |p: &PathBuf| p.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
+        let name = |p: &PathBuf| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("")
+                .to_string()
+        };
         let rank = |p: &PathBuf| match (FileRole::of(p), name(p).as_str()) {
             (FileRole::Tld, _) => None,
             (FileRole::Detok, _) => Some(0),
@@ -70,80 +75,86 @@ impl Detokenizer {
     }
 
     fn read(&mut self, res: &mut Resources, path: &Path, text: &str, langs: &[String]) {
-        res.read_entry_lines(path, text, FileRole::Detok, is_tokenizer_only, |res, line| {
-            let text = line.text.as_str();
-            let Some(head) = text
-                .strip_prefix("::")
-                .and_then(|r| r.split(char::is_whitespace).next())
-                .filter(|h| !h.is_empty())
-            else {
-                return;
-            };
-            let line_langs: Vec<String> = slot_value(text, "lcode")
-                .filter(|v| !v.is_empty())
-                .map(|v| split_codes(v).into_iter().map(str::to_string).collect())
-                .unwrap_or_default();
-            if !langs.is_empty()
-                && !line_langs.is_empty()
-                && !line_langs.iter().any(|l| langs.contains(l))
-            {
-                return;
-            }
-            let s = slot_value(text, head).unwrap_or("").to_string();
-            let mut cond = || res.conditions_of(text, path, line.number, line.raw, true);
-            match head {
-                "auto-attach" => {
-                    let side = slot_value(text, "side").unwrap_or("");
-                    let group = flag(text, "group");
-                    let attach = |cond| Attach {
-                        s: s.clone(),
-                        group,
-                        langs: line_langs.clone(),
-                        cond,
-                    };
-                    let key = s.to_lowercase();
-                    if matches!(side, "left" | "both") {
-                        let c = cond();
-                        self.left.entry(key.clone()).or_default().push(attach(c));
-                    }
-                    if matches!(side, "right" | "both") {
-                        let c = cond();
-                        self.right.entry(key).or_default().push(attach(c));
-                    }
+        res.read_entry_lines(
+            path,
+            text,
+            FileRole::Detok,
+            is_tokenizer_only,
+            |res, line| {
+                let text = line.text.as_str();
+                let Some(head) = text
+                    .strip_prefix("::")
+                    .and_then(|r| r.split(char::is_whitespace).next())
+                    .filter(|h| !h.is_empty())
+                else {
+                    return;
+                };
+                let line_langs: Vec<String> = slot_value(text, "lcode")
+                    .filter(|v| !v.is_empty())
+                    .map(|v| split_codes(v).into_iter().map(str::to_string).collect())
+                    .unwrap_or_default();
+                if !langs.is_empty()
+                    && !line_langs.is_empty()
+                    && !line_langs.iter().any(|l| langs.contains(l))
+                {
+                    return;
                 }
-                "contraction" if !flag(text, "nonstandard") && !flag(text, "substandard") => {
-                    let target = slot_value(text, "target").unwrap_or("").to_string();
-                    let c = cond();
-                    self.contractions
-                        .entry(target.to_lowercase())
-                        .or_default()
-                        .push(Contraction {
-                            contraction: s,
-                            target,
-                            cond: c,
-                        });
-                }
-                "lexical" => {
-                    let tag = slot_value(text, "tag").unwrap_or("");
-                    let key = s.to_lowercase();
-                    let attach = |cond| Attach {
-                        s: s.clone(),
-                        group: false,
-                        langs: Vec::new(),
-                        cond,
-                    };
-                    if matches!(tag, "DECONTRACTION-L" | "DECONTRACTION-B") {
-                        let c = cond();
-                        self.right.entry(key.clone()).or_default().push(attach(c));
+                let s = slot_value(text, head).unwrap_or("").to_string();
+                let mut cond = || res.conditions_of(text, path, line.number, line.raw, true);
+                match head {
+                    "auto-attach" => {
+                        let side = slot_value(text, "side").unwrap_or("");
+                        let group = flag(text, "group");
+                        let attach = |cond| Attach {
+                            s: s.clone(),
+                            group,
+                            langs: line_langs.clone(),
+                            cond,
+                        };
+                        let key = s.to_lowercase();
+                        if matches!(side, "left" | "both") {
+                            let c = cond();
+                            self.left.entry(key.clone()).or_default().push(attach(c));
+                        }
+                        if matches!(side, "right" | "both") {
+                            let c = cond();
+                            self.right.entry(key).or_default().push(attach(c));
+                        }
                     }
-                    if matches!(tag, "DECONTRACTION-R" | "DECONTRACTION-B") {
+                    "contraction" if !flag(text, "nonstandard") && !flag(text, "substandard") => {
+                        let target = slot_value(text, "target").unwrap_or("").to_string();
                         let c = cond();
-                        self.left.entry(key).or_default().push(attach(c));
+                        self.contractions
+                            .entry(target.to_lowercase())
+                            .or_default()
+                            .push(Contraction {
+                                contraction: s,
+                                target,
+                                cond: c,
+                            });
                     }
+                    "lexical" => {
+                        let tag = slot_value(text, "tag").unwrap_or("");
+                        let key = s.to_lowercase();
+                        let attach = |cond| Attach {
+                            s: s.clone(),
+                            group: false,
+                            langs: Vec::new(),
+                            cond,
+                        };
+                        if matches!(tag, "DECONTRACTION-L" | "DECONTRACTION-B") {
+                            let c = cond();
+                            self.right.entry(key.clone()).or_default().push(attach(c));
+                        }
+                        if matches!(tag, "DECONTRACTION-R" | "DECONTRACTION-B") {
+                            let c = cond();
+                            self.left.entry(key).or_default().push(attach(c));
+                        }
+                    }
+                    _ => {}
                 }
-                _ => {}
-            }
-        });
+            },
+        );
     }
 
     /// Detokenizes one tokenized line as `Detokenizer.detokenize_string` does; `lang` is the
@@ -254,9 +265,14 @@ fn attaches(
 ) -> bool {
     let lc = token.to_lowercase();
     let holds = |e: &Attach, group: bool| {
-        fulfils(&e.s, &e.langs, e.group, &e.cond, token, left, right, lang, group)
+        fulfils(
+            &e.s, &e.langs, e.group, &e.cond, token, left, right, lang, group,
+        )
     };
-    if table.get(&lc).is_some_and(|es| es.iter().any(|e| holds(e, false))) {
+    if table
+        .get(&lc)
+        .is_some_and(|es| es.iter().any(|e| holds(e, false)))
+    {
         return true;
     }
     let Some(first) = lc.chars().next() else {
@@ -332,7 +348,10 @@ fn adjust_capitalization(s: &str, orig: &str) -> String {
 fn capitalize(s: &str) -> String {
     let mut chars = s.chars();
     match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect(),
+        Some(first) => first
+            .to_uppercase()
+            .chain(chars.flat_map(char::to_lowercase))
+            .collect(),
         None => String::new(),
     }
 }

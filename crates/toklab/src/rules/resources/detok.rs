@@ -24,9 +24,15 @@ pub(in crate::rules) fn is_tokenizer_only(line: &str) -> bool {
 impl Resources {
     /// Loads the detokenizer file's mark-up entries for the run's languages.
     pub fn load_detok_text(&mut self, path: &Path, text: &str, langs: &[String]) {
-        self.read_entry_lines(path, text, FileRole::Detok, is_tokenizer_only, |res, line| {
-            res.markup_entry(path, &line, langs);
-        });
+        self.read_entry_lines(
+            path,
+            text,
+            FileRole::Detok,
+            is_tokenizer_only,
+            |res, line| {
+                res.markup_entry(path, &line, langs);
+            },
+        );
     }
 
     /// The mark-up entry of one (expanded) line of the detokenizer file, if it makes one for
