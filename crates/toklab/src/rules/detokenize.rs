@@ -191,13 +191,15 @@ impl Detokenizer {
             let next_offset = if i + 1 < n { offsets[i + 1] } else { s.len() };
             let right = &s[next_offset..];
             let marked = markup(token);
-            if !no_space
-                && !(marked && token.starts_with(ATTACH_TAG))
-                && !attaches(&self.left, token, &result, right, lang)
-                && !CLOSE_TAG.is_match(token)
-                && !OPEN_TAG_AT_END.is_match(&result)
-                && !name_initial(token, &result, lang)
-            {
+            // No space before the first token, a token marked up on its left, one that
+            // attaches left, a closing tag, after an opening tag, or a Kazakh initial.
+            let glued = no_space
+                || (marked && token.starts_with(ATTACH_TAG))
+                || attaches(&self.left, token, &result, right, lang)
+                || CLOSE_TAG.is_match(token)
+                || OPEN_TAG_AT_END.is_match(&result)
+                || name_initial(token, &result, lang);
+            if !glued {
                 result.push(' ');
             }
             result.push_str(if marked {
