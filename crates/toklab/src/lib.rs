@@ -28,6 +28,7 @@ pub mod trace;
 
 // The engines, one folder per family.
 pub mod fst;
+pub mod lex;
 pub mod rules;
 pub mod sentence;
 pub mod simple;

@@ -16,6 +16,7 @@ const BUILTIN: &[Kind] = &[
     crate::simple::ptb::KIND,
     crate::subword::pretok::KIND,
     crate::simple::maxmatch::KIND,
+    crate::lex::KIND,
     crate::fst::KIND,
     crate::subword::bpe::BPE,
     crate::subword::bpe::TIKTOKEN,

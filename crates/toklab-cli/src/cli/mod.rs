@@ -11,6 +11,7 @@ mod explain;
 mod fst;
 mod input;
 mod kinds;
+mod lex;
 mod models;
 mod rules;
 mod tokenize;
@@ -66,6 +67,8 @@ enum Command {
     Fst(fst::Args),
     /// Work with rule files in utoken's format (`toklab rules check FILE…`).
     Rules(rules::Args),
+    /// Jung's lexicalized segmenter: build its POS vocabulary (`toklab lex vocab`).
+    Lex(lex::Args),
 }
 
 /// Runs the command line; errors are printed as `toklab: …` with exit status 1.
@@ -85,6 +88,7 @@ pub fn main() -> ExitCode {
         Some(Command::Bpe(args)) => bpe::run(args),
         Some(Command::Fst(args)) => fst::run(args),
         Some(Command::Rules(args)) => rules::run(args),
+        Some(Command::Lex(args)) => lex::run(args),
         None => workbench::run(cli.workbench),
     };
     match result {
