@@ -106,7 +106,10 @@ impl Matrix {
 
     /// [`Matrix::fits`] for a network stored as a double array with `states` states: its
     /// edges are the cells a state owns.
-    pub(crate) fn fits_double_array(array: &DoubleArray, states: u32) -> Result<(), MatrixTooLarge> {
+    pub(crate) fn fits_double_array(
+        array: &DoubleArray,
+        states: u32,
+    ) -> Result<(), MatrixTooLarge> {
         let edges = array.cells().iter().filter(|c| c.check & CELL != 0).count();
         fits_shape(states as usize + 1, array.width(), edges)
     }
@@ -148,7 +151,9 @@ impl Matrix {
             if state > states {
                 return Err(bad(format!("cell {rep} names state {state} of {states}")));
             }
-            if let (true, Some((cell, c))) = (state != 0, child(rep, BOUNDARY as usize)) {
+            if state != 0
+                && let Some((cell, c)) = child(rep, BOUNDARY as usize)
+            {
                 boundary[state as usize] = target_of(cell, c)?;
             }
         }

@@ -3,8 +3,8 @@
 //! both representations are built from it, so they cannot disagree about what was loaded.
 
 use super::alphabet::{Alphabet, BOUNDARY, IDENTITY, Sym, UNKNOWN};
-use super::runner::{DELETES, STATE, Transitions};
 use super::raw::RawNetwork;
+use super::runner::{DELETES, STATE, Transitions};
 use crate::error::Result;
 
 /// What an edge does with the input.
