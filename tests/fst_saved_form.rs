@@ -81,7 +81,7 @@ fn samples_load_through_the_short_cut_as_through_the_network() {
 }
 
 #[test]
-fn double_array_spec_builds_the_array_from_a_saved_matrix() {
+fn double_array_spec_reads_the_stored_array() {
     let dir = tempfile::tempdir().unwrap();
     let network = Model::open(&sample("english.fst")).unwrap().network;
     let path = save(dir.path(), &network);
