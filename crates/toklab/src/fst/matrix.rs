@@ -211,7 +211,7 @@ impl Matrix {
         }
         if let Some(at) = cells.iter().position(|&v| {
             let row = (v & STATE) as usize;
-            row % width != 0 || row >= cells.len()
+            !row.is_multiple_of(width) || row >= cells.len()
         }) {
             return Err(bad(format!("matrix cell {at} names no row")));
         }
