@@ -31,6 +31,7 @@ mod explain_snapshots;
 mod fst_conformance;
 mod fst_robustness;
 mod fst_samples;
+mod fst_saved_form;
 mod fuzz_regressions;
 mod hf_hub;
 mod hf_pipeline;
