@@ -52,9 +52,9 @@ fn hues_follow_the_id_in_every_row_and_ids_replace_the_forms() {
     let buffer = render_to_buffer(&mut app, &theme, 80, 20);
     let (one, two) = (find_row(&buffer, "one"), find_row(&buffer, "two"));
     let x0 = column(&buffer, one, "the theme");
-    let tokens = &app.rows[0].tokens.tokens;
+    let tokens = app.rows[0].tokens.tokens.clone();
     let mut hues = std::collections::HashSet::new();
-    for token in tokens {
+    for token in &tokens {
         let x = x0 + app.doc.layout.column_of_byte(token.span.start) as u16;
         let cell = &buffer[(x, one)];
         let want = super::ids::hue(token, text, &theme, 0).bg.unwrap();
