@@ -47,13 +47,14 @@ impl Prefix {
             .count
             .take()
             .filter(|(_, at, _)| at.elapsed() < COUNT_WAIT);
-        if let Some(forward) = self.bracket.take() {
-            if key.code == KeyCode::Char('d') && key.modifiers.is_empty() {
-                let (n, view) = count.map_or((1, None), |(n, _, v)| (n, Some(v)));
-                let mut actions = restore_view(view, app);
-                actions.push(Action::DiffJump { forward, count: n });
-                return actions;
-            }
+        if let Some(forward) = self.bracket.take()
+            && key.code == KeyCode::Char('d')
+            && key.modifiers.is_empty()
+        {
+            let (n, view) = count.map_or((1, None), |(n, _, v)| (n, Some(v)));
+            let mut actions = restore_view(view, app);
+            actions.push(Action::DiffJump { forward, count: n });
+            return actions;
         }
         match (key.code, count) {
             (KeyCode::Char(c @ (']' | '[')), _) => {
