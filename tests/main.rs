@@ -22,6 +22,7 @@ mod bpe_semantics;
 mod bpe_train;
 mod cli_threads;
 mod cli_tokenize;
+mod compare_bytes;
 mod compare_cli;
 mod compare_props;
 mod decode_roundtrip;
@@ -54,6 +55,7 @@ mod sent_golden;
 mod span_invariants;
 mod spm_unigram;
 mod tui_e2e;
+mod tui_e2e_compare;
 
 /// Every `tests/*.rs` file is declared above: a file without its `mod` line would compile
 /// nowhere and its tests would silently not run.

@@ -46,5 +46,8 @@ pub fn perform(app: &mut App, effect: Effect) {
             Err(e) => app.flash(format!("could not save the workspace: {e}")),
         },
         Effect::ReloadRows => app.rows.reload_all(),
+        Effect::Copy { text, what, file } => {
+            crate::tui::app::yank::deliver(app, &text, &what, file)
+        }
     }
 }

@@ -26,6 +26,13 @@ pub enum Effect {
     },
     /// Load every row's tokenizer again from its files.
     ReloadRows,
+    /// Put `text` on the clipboard (OSC 52), or write it to `file`; `what` names it for the
+    /// status bar.
+    Copy {
+        text: String,
+        what: String,
+        file: Option<PathBuf>,
+    },
 }
 
 impl std::fmt::Debug for Effect {
@@ -40,6 +47,7 @@ impl std::fmt::Debug for Effect {
             Effect::OpenText(path) => write!(f, "OpenText({})", path.display()),
             Effect::SaveWorkspace { path, .. } => write!(f, "SaveWorkspace({})", path.display()),
             Effect::ReloadRows => f.write_str("ReloadRows"),
+            Effect::Copy { what, file, .. } => write!(f, "Copy({what}, {file:?})"),
         }
     }
 }

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use super::jobs::Job;
 use crate::tui::layout::LineLayout;
+use toklab::analysis::compare::Presence;
 use toklab::token::{Token, Tokenization};
 use toklab::tokenizer::Tokenizer;
 
@@ -94,6 +95,9 @@ pub struct Row {
     /// Byte offsets where this row has a boundary the selected row lacks, or lacks one the
     /// selected row has (the first character after the boundary).
     pub disagree: Vec<usize>,
+    /// The part of `disagree` where the selected row has a boundary and this row lacks it
+    /// (drawn with the second underline style).
+    pub lacking: Vec<usize>,
     /// Why the last reload failed; the row keeps showing the last good tokenizer meanwhile.
     pub reload_error: Option<String>,
     reload: Option<Job<LoadResult>>,
@@ -124,6 +128,7 @@ impl Row {
             owners: Vec::new(),
             shades: Vec::new(),
             disagree: Vec::new(),
+            lacking: Vec::new(),
             reload_error: None,
             reload: None,
             watched: Vec::new(),
@@ -513,7 +518,7 @@ impl Rows {
         // Rows whose tokens are of an earlier text (a long line tokenizing) are not compared:
         // the marks would be wrong and the work is done again when the tokens arrive.
         let reference = self.list.get(self.selected).filter(|r| !r.stale);
-        let marks: Vec<Vec<usize>> = self
+        let marks: Vec<Vec<(usize, bool)>> = self
             .list
             .iter()
             .enumerate()
@@ -528,15 +533,16 @@ impl Rows {
                     )
                     .boundaries
                     .iter()
-                    .filter(|b| b.side != toklab::analysis::compare::Presence::Both)
-                    .map(|b| b.at)
+                    .filter(|b| b.side != Presence::Both)
+                    .map(|b| (b.at, b.side == Presence::OnlyA))
                     .collect()
                 }
                 _ => Vec::new(),
             })
             .collect();
         for (row, marks) in self.list.iter_mut().zip(marks) {
-            row.disagree = marks;
+            row.disagree = marks.iter().map(|&(at, _)| at).collect();
+            row.lacking = marks.iter().filter(|m| m.1).map(|&(at, _)| at).collect();
         }
         self.version += 1;
     }

@@ -2,7 +2,10 @@
 //! about geometry (pane sizes, where rows and tabs are) is returned for paging and mouse hits.
 
 mod align;
+mod align_spans;
 mod help;
+mod ids;
+mod marks;
 mod merges;
 mod pane;
 mod rows;
@@ -133,6 +136,9 @@ fn window_start(cursor: usize, height: usize, len: usize) -> usize {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod tests_compare;
 
 #[cfg(test)]
 mod snapshots;
