@@ -23,6 +23,7 @@ mod bpe_train;
 mod cli_threads;
 mod cli_tokenize;
 mod compare_cli;
+mod compare_fertility;
 mod compare_props;
 mod decode_roundtrip;
 mod detokenize_cli;
@@ -43,6 +44,7 @@ mod ptb_conformance;
 mod realworld;
 mod registry;
 mod reliability;
+mod render;
 mod rules_cli;
 mod rules_conformance;
 mod rules_context;
@@ -51,6 +53,7 @@ mod sent_golden;
 mod span_invariants;
 mod spm_unigram;
 mod tui_e2e;
+mod tui_e2e_render;
 
 /// Every `tests/*.rs` file is declared above: a file without its `mod` line would compile
 /// nowhere and its tests would silently not run.

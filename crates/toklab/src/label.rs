@@ -151,13 +151,15 @@ mod tests {
     }
 
     #[test]
-    fn a_label_is_what_comes_before_the_first_equals_sign_without_colon_question_mark_or_slash()
-    {
+    fn a_label_is_what_comes_before_the_first_equals_sign_without_colon_question_mark_or_slash() {
         assert_eq!(
             parts("cl100k=tiktoken:/a/cl100k_base.tiktoken"),
             (Some("cl100k"), "tiktoken:/a/cl100k_base.tiktoken")
         );
-        assert_eq!(parts(" my rules = rules:x.txt "), (Some("my rules"), "rules:x.txt"));
+        assert_eq!(
+            parts(" my rules = rules:x.txt "),
+            (Some("my rules"), "rules:x.txt")
+        );
         // The `=` belongs to the spec's options or argument.
         assert_eq!(parts("ws?x=1"), (None, "ws?x=1"));
         assert_eq!(

@@ -46,5 +46,9 @@ pub fn perform(app: &mut App, effect: Effect) {
             Err(e) => app.flash(format!("could not save the workspace: {e}")),
         },
         Effect::ReloadRows => app.rows.reload_all(),
+        Effect::ExportPicture { stem, svg, html } => {
+            let message = crate::tui::app::picture::write_picture(&stem, &svg, &html);
+            app.flash(message);
+        }
     }
 }

@@ -39,11 +39,7 @@ pub fn html(picture: &Picture) -> String {
             let _ = write!(out, "<tr><th>{}", escape(row.label));
             match row.tokens {
                 Err(error) => {
-                    let _ = writeln!(
-                        out,
-                        "</th><td class=\"error\">{}</td></tr>",
-                        escape(error)
-                    );
+                    let _ = writeln!(out, "</th><td class=\"error\">{}</td></tr>", escape(error));
                 }
                 Ok(tokens) => {
                     let _ = write!(
@@ -127,7 +123,10 @@ mod tests {
                 ],
             }],
         });
-        assert!(page.contains("title=\"id 12 · bytes 0–2 · subword\">ab</span>"), "{page}");
+        assert!(
+            page.contains("title=\"id 12 · bytes 0–2 · subword\">ab</span>"),
+            "{page}"
+        );
         assert!(page.contains("title=\"id 99 · bytes 2–4 · subword\">␣c</span>"));
         assert!(page.contains("<th>m&lt;1&gt;<small>2 tokens · 2.00 chars/token</small>"));
         assert!(page.contains("<td class=\"error\">no such file</td>"));

@@ -32,7 +32,10 @@ pub fn svg(picture: &Picture) -> String {
         .iter()
         .flat_map(|line| {
             line.rows.iter().map(|row| {
-                let figures = row.tokens.map(|t| figures(line.text, t)).unwrap_or_default();
+                let figures = row
+                    .tokens
+                    .map(|t| figures(line.text, t))
+                    .unwrap_or_default();
                 (row.label.width() as f64 * CELL).max(figures.width() as f64 * SMALL_CELL)
             })
         })
@@ -62,10 +65,26 @@ pub fn svg(picture: &Picture) -> String {
         y += 24.0;
         for row in &line.rows {
             let top = y;
-            text(&mut body, MARGIN, top + 16.0, FONT, "#222222", row.label, "bold");
+            text(
+                &mut body,
+                MARGIN,
+                top + 16.0,
+                FONT,
+                "#222222",
+                row.label,
+                "bold",
+            );
             let height = match row.tokens {
                 Err(error) => {
-                    text(&mut body, left, top + 16.0, FONT, "#b00020", error, "normal");
+                    text(
+                        &mut body,
+                        left,
+                        top + 16.0,
+                        FONT,
+                        "#b00020",
+                        error,
+                        "normal",
+                    );
                     widest = widest.max(error.width() as f64 * CELL);
                     ROW_MIN
                 }
@@ -90,7 +109,15 @@ pub fn svg(picture: &Picture) -> String {
         y += 10.0;
     }
     for sentence in LEGEND {
-        text(&mut body, MARGIN, y + 12.0, 12, "#444444", sentence, "normal");
+        text(
+            &mut body,
+            MARGIN,
+            y + 12.0,
+            12,
+            "#444444",
+            sentence,
+            "normal",
+        );
         widest = widest.max(sentence.width() as f64 * 7.2 - label_column);
         y += 18.0;
     }
@@ -172,10 +199,7 @@ mod tests {
     use super::super::{PictureLine, PictureRow};
     use super::*;
 
-    fn picture_of<'a>(
-        text: &'a str,
-        rows: Vec<PictureRow<'a>>,
-    ) -> Picture<'a> {
+    fn picture_of<'a>(text: &'a str, rows: Vec<PictureRow<'a>>) -> Picture<'a> {
         Picture {
             title: "t <&>".into(),
             lines: vec![PictureLine {
@@ -204,7 +228,11 @@ mod tests {
                 },
             ],
         ));
-        assert_eq!(svg.matches("<rect ").count(), 1 + 3, "background and 3 boxes");
+        assert_eq!(
+            svg.matches("<rect ").count(),
+            1 + 3,
+            "background and 3 boxes"
+        );
         assert!(svg.contains(">&lt;b&gt;</text>"), "{svg}");
         assert!(svg.contains("<title>bytes 2–5 · word</title>"), "{svg}");
         assert!(svg.contains(">line 3: a &lt;b&gt; c</text>"));

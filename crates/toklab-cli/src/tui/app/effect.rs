@@ -26,6 +26,12 @@ pub enum Effect {
     },
     /// Load every row's tokenizer again from its files.
     ReloadRows,
+    /// Write a picture of the rows as `stem.svg` and `stem.html` (under free names).
+    ExportPicture {
+        stem: PathBuf,
+        svg: String,
+        html: String,
+    },
 }
 
 impl std::fmt::Debug for Effect {
@@ -40,6 +46,7 @@ impl std::fmt::Debug for Effect {
             Effect::OpenText(path) => write!(f, "OpenText({})", path.display()),
             Effect::SaveWorkspace { path, .. } => write!(f, "SaveWorkspace({})", path.display()),
             Effect::ReloadRows => f.write_str("ReloadRows"),
+            Effect::ExportPicture { stem, .. } => write!(f, "ExportPicture({})", stem.display()),
         }
     }
 }

@@ -11,6 +11,7 @@ mod files;
 pub mod jobs;
 mod navigate;
 pub mod panes;
+pub mod picture;
 mod prompt;
 mod rows;
 pub mod search;
@@ -120,6 +121,8 @@ pub enum Action {
     RemoveRow,
     ReloadRows,
     SaveWorkspace,
+    /// Writes the current line's rows as an SVG image and an HTML page.
+    ExportPicture,
     ComputeStats,
     /// Closes an overlay, leaves a mode or cancels work; never quits.
     Back,
@@ -435,6 +438,7 @@ impl App {
                 self.flash("reloading every tokenizer…");
             }
             Action::SaveWorkspace => self.save_workspace(None, false),
+            Action::ExportPicture => self.export_picture(),
             Action::Back => self.back(),
             Action::Quit => self.request_quit(),
             Action::ForceQuit => self.quit = true,
