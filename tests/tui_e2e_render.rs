@@ -12,7 +12,7 @@ fn e_exports_the_line_and_labels_name_the_rows() {
     let dir = tempfile::tempdir().unwrap();
     let text = dir.path().join("t.txt");
     std::fs::write(&text, "first line\nsecond line here\n").unwrap();
-    let s = Session::start("render", 100, 30, dir.path(), &[]);
+    let s = Session::start("render", 100, 60, dir.path(), &[]);
     s.run(&format!(
         "{} --with white=ws --with bpe:{}/samples/bpe/gpt2 t.txt; echo toklab-exited-$?",
         env!("CARGO_BIN_EXE_toklab"),
@@ -20,12 +20,12 @@ fn e_exports_the_line_and_labels_name_the_rows() {
     ));
     // The labels: as given, and from the model's folder name (the spec is long).
     let screen = s.wait_for("rows loaded", |screen| {
-        screen.contains("white") && screen.contains("gpt2") && !screen.contains("loading…")
+        screen.contains("line 1 · 2 tokenizers") && !screen.contains("loading…")
     });
-    assert!(
-        !screen.contains("samples/bpe/gpt2"),
-        "no path as a label:\n{screen}"
-    );
+    let rows = screen.split("line 1 · 2 tokenizers").nth(1).unwrap();
+    assert!(rows.contains("│white  first·line"), "{screen}");
+    assert!(rows.contains("│gpt2 "), "{screen}");
+    assert!(!rows.contains("samples/bpe/gpt2"), "no path as a label:\n{screen}");
     s.keys(&["j", "E"]);
     let screen = s.wait_text("wrote ");
     assert!(screen.contains("toklab-line2.svg"), "{screen}");
@@ -40,6 +40,8 @@ fn e_exports_the_line_and_labels_name_the_rows() {
     // The help lists the key.
     s.keys(&["?"]);
     s.wait_text("export the line's rows");
-    s.keys(&["Escape", "q"]);
+    s.keys(&["Escape"]);
+    s.wait_for("help closed", |screen| !screen.contains("export the line's rows"));
+    s.keys(&["q"]);
     s.wait_text("toklab-exited-0");
 }
