@@ -1,7 +1,7 @@
 //! The statistics view: per tokenizer, tokens on this line and in the whole file, characters
-//! per token, the Heaps' law exponent β, tokens per word and the share of words split
-//! (fertility), and as pictures the comparison between tokenizers, the selected row's token
-//! lengths, its tokens per line over the file and every row's vocabulary growth on log-log axes.
+//! per token, the Heaps' law exponent β, and as pictures the comparison between
+//! tokenizers, the selected row's token lengths, its tokens per line over the file and every
+//! row's vocabulary growth on log-log axes.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
@@ -39,7 +39,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &StatsPane, cx: &Context, theme
         .max()
         .unwrap_or(9)
         .clamp(9, MAX_LABEL) as u16;
-    let table_width = label_width + 71;
+    let table_width = label_width + 56;
     let (left, right) = if area.width >= table_width + 30 {
         let [l, r] =
             Layout::horizontal([Constraint::Length(table_width), Constraint::Min(30)]).areas(area);
@@ -115,10 +115,6 @@ fn draw_table(
             let line = TokenStats::of(cx.text(), &row.tokens);
             let whole = file_row(file, &row.setup.label);
             let heaps = heaps_row(file, &row.setup.label);
-            let fertility = file.and_then(|f| {
-                let i = f.labels.iter().position(|l| *l == row.setup.label)?;
-                f.fertility.get(i)
-            });
             let cells = vec![
                 Cell::from(shorten(&row.setup.label, label_width as usize)),
                 Cell::from(line.tokens.to_string()),
@@ -130,10 +126,6 @@ fn draw_table(
                     heaps
                         .and_then(|c| c.fit())
                         .map_or("…".into(), |f| format!("{:.3}", f.beta)),
-                ),
-                Cell::from(fertility.map_or("…".into(), |f| format!("{:.2}", f.tokens_per_word()))),
-                Cell::from(
-                    fertility.map_or("…".into(), |f| format!("{:.0}%", 100.0 * f.split_share())),
                 ),
             ];
             let r = Row::new(cells);
@@ -152,8 +144,6 @@ fn draw_table(
         "chars/tok",
         "per line",
         "β",
-        "tok/word",
-        "split",
     ])
     .style(theme.title);
     let widths = [
@@ -164,8 +154,6 @@ fn draw_table(
         Constraint::Length(9),
         Constraint::Length(8),
         Constraint::Length(6),
-        Constraint::Length(8),
-        Constraint::Length(5),
     ];
     frame.render_widget(
         Table::new(rows, widths).header(header).column_spacing(1),
