@@ -25,7 +25,10 @@ fn e_exports_the_line_and_labels_name_the_rows() {
     let rows = screen.split("line 1 · 2 tokenizers").nth(1).unwrap();
     assert!(rows.contains("│white  first·line"), "{screen}");
     assert!(rows.contains("│gpt2 "), "{screen}");
-    assert!(!rows.contains("samples/bpe/gpt2"), "no path as a label:\n{screen}");
+    assert!(
+        !rows.contains("samples/bpe/gpt2"),
+        "no path as a label:\n{screen}"
+    );
     s.keys(&["j", "E"]);
     let screen = s.wait_text("wrote ");
     assert!(screen.contains("toklab-line2.svg"), "{screen}");
@@ -41,7 +44,9 @@ fn e_exports_the_line_and_labels_name_the_rows() {
     s.keys(&["?"]);
     s.wait_text("export the line's rows");
     s.keys(&["Escape"]);
-    s.wait_for("help closed", |screen| !screen.contains("export the line's rows"));
+    s.wait_for("help closed", |screen| {
+        !screen.contains("export the line's rows")
+    });
     s.keys(&["q"]);
     s.wait_text("toklab-exited-0");
 }
