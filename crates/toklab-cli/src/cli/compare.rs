@@ -459,27 +459,6 @@ fn report_json(
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_tag_column_is_split_off_the_text() {
-        assert_eq!(
-            split_column("en\tThe cat", 1).unwrap(),
-            ("en".to_string(), "The cat".to_string())
-        );
-        assert_eq!(
-            split_column("1\tDer Hund\tde", 3).unwrap(),
-            ("de".to_string(), "1\tDer Hund".to_string())
-        );
-        assert_eq!(
-            split_column("no tab", 2).unwrap_err(),
-            "no column 2 for --by (the line has 1 TAB-separated column)"
-        );
-    }
-}
-
 /// The Heaps' law table: per tokenizer, tokens N, types |V| and the fit of |V| = k·N^β.
 fn write_heaps(
     out: &mut impl Write,
@@ -520,4 +499,25 @@ fn write_heaps(
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tag_column_is_split_off_the_text() {
+        assert_eq!(
+            split_column("en\tThe cat", 1).unwrap(),
+            ("en".to_string(), "The cat".to_string())
+        );
+        assert_eq!(
+            split_column("1\tDer Hund\tde", 3).unwrap(),
+            ("de".to_string(), "1\tDer Hund".to_string())
+        );
+        assert_eq!(
+            split_column("no tab", 2).unwrap_err(),
+            "no column 2 for --by (the line has 1 TAB-separated column)"
+        );
+    }
 }
