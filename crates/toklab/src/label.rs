@@ -37,7 +37,7 @@ pub fn split(text: &str) -> Labelled<'_> {
 }
 
 /// Labels this long or shorter are the spec itself (`ws`, `pretok:gpt2`).
-const SHORT: usize = 16;
+const SHORT: usize = 24;
 
 /// File stems that say nothing about the model (`…/gpt2/tokenizer.json`): the folder is used
 /// instead.
@@ -192,7 +192,11 @@ mod tests {
             "english"
         );
         // Not a path: cut with an ellipsis.
-        assert_eq!(derive("regex:[[:alpha:]]+|[0-9]+"), "regex:[[:alpha:…");
+        assert_eq!(derive("rules:rules?lang=eng"), "rules:rules?lang=eng");
+        assert_eq!(
+            derive("regex:[[:alpha:]]+|[0-9]+|[^\\s]"),
+            "regex:[[:alpha:]]+|[0-9…"
+        );
     }
 
     #[test]
