@@ -24,6 +24,7 @@ mod cli_threads;
 mod cli_tokenize;
 mod compare_bytes;
 mod compare_cli;
+mod compare_fertility;
 mod compare_props;
 mod decode_roundtrip;
 mod detok_utoken;
@@ -47,6 +48,7 @@ mod ptb_conformance;
 mod realworld;
 mod registry;
 mod reliability;
+mod render;
 mod rules_cli;
 mod rules_conformance;
 mod rules_context;
@@ -56,6 +58,7 @@ mod span_invariants;
 mod spm_unigram;
 mod tui_e2e;
 mod tui_e2e_compare;
+mod tui_e2e_render;
 
 /// Every `tests/*.rs` file is declared above: a file without its `mod` line would compile
 /// nowhere and its tests would silently not run.

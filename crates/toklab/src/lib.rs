@@ -17,9 +17,11 @@ mod choice;
 
 // The core: the span model, the one engine shape, specs and the registry. It names no engine.
 pub mod error;
+pub mod label;
 pub mod normalized;
 pub mod offsets;
 pub mod output;
+pub mod picture;
 pub mod registry;
 pub mod spec;
 pub mod token;

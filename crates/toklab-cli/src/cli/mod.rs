@@ -8,11 +8,13 @@ mod compare;
 mod decode;
 mod detokenize;
 mod explain;
+mod fertility;
 mod fst;
 mod input;
 mod kinds;
 mod lex;
 mod models;
+mod render;
 mod rules;
 mod tokenize;
 pub mod workbench;
@@ -61,6 +63,8 @@ enum Command {
     Align(align::Args),
     /// Compare tokenizers on the same texts (or against gold): agreement, F1, inline diffs.
     Compare(compare::Args),
+    /// Draw the side-by-side rows of a text as a standalone SVG image or HTML page.
+    Render(render::Args),
     /// BPE dictionaries: check (properness, useful rules, lookahead), train, steps.
     Bpe(bpe::Args),
     /// Inspect a finite-state network, or save it in toklab's compiled form.
@@ -85,6 +89,7 @@ pub fn main() -> ExitCode {
         Some(Command::Models) => models::run(),
         Some(Command::Align(args)) => align::run(args),
         Some(Command::Compare(args)) => compare::run(args),
+        Some(Command::Render(args)) => render::run(args),
         Some(Command::Bpe(args)) => bpe::run(args),
         Some(Command::Fst(args)) => fst::run(args),
         Some(Command::Rules(args)) => rules::run(args),

@@ -33,6 +33,12 @@ pub enum Effect {
         what: String,
         file: Option<PathBuf>,
     },
+    /// Write a picture of the rows as `stem.svg` and `stem.html` (under free names).
+    ExportPicture {
+        stem: PathBuf,
+        svg: String,
+        html: String,
+    },
 }
 
 impl std::fmt::Debug for Effect {
@@ -48,6 +54,7 @@ impl std::fmt::Debug for Effect {
             Effect::SaveWorkspace { path, .. } => write!(f, "SaveWorkspace({})", path.display()),
             Effect::ReloadRows => f.write_str("ReloadRows"),
             Effect::Copy { what, file, .. } => write!(f, "Copy({what}, {file:?})"),
+            Effect::ExportPicture { stem, .. } => write!(f, "ExportPicture({})", stem.display()),
         }
     }
 }

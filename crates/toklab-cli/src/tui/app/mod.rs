@@ -14,6 +14,7 @@ mod ids;
 pub mod jobs;
 mod navigate;
 pub mod panes;
+pub mod picture;
 mod prompt;
 mod rows;
 pub mod search;
@@ -126,6 +127,8 @@ pub enum Action {
     RemoveRow,
     ReloadRows,
     SaveWorkspace,
+    /// Writes the current line's rows as an SVG image and an HTML page.
+    ExportPicture,
     ComputeStats,
     /// Copies to the clipboard (OSC 52).
     Yank(Yank),
@@ -477,6 +480,7 @@ impl App {
                 choice.by_spans = !choice.by_spans;
                 choice.matrix = false;
             }
+            Action::ExportPicture => self.export_picture(),
             Action::Back => self.back(),
             Action::Quit => self.request_quit(),
             Action::ForceQuit => self.quit = true,

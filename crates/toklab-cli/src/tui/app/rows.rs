@@ -30,10 +30,14 @@ pub struct RowSetup {
 }
 
 impl RowSetup {
-    pub fn new(spec: &str) -> RowSetup {
+    /// A row for `LABEL=SPEC` or `SPEC` (labelled from its file name, `toklab::label`).
+    pub fn new(text: &str) -> RowSetup {
+        let parts = toklab::label::split(text);
         RowSetup {
-            label: spec.to_string(),
-            spec: spec.to_string(),
+            label: parts
+                .label
+                .map_or_else(|| toklab::label::derive(parts.spec), str::to_string),
+            spec: parts.spec.to_string(),
             colour: None,
             folder: None,
         }
@@ -403,7 +407,9 @@ impl Rows {
     }
 
     /// Adds a row (loading in the background) and selects it.
-    pub fn add(&mut self, setup: RowSetup) {
+    pub fn add(&mut self, mut setup: RowSetup) {
+        let taken: Vec<&str> = self.list.iter().map(|r| r.setup.label.as_str()).collect();
+        setup.label = toklab::label::unique(&taken, &setup.label);
         self.list.push(Row::load(setup, &self.loader));
         self.selected = self.list.len() - 1;
     }

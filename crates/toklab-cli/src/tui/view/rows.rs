@@ -18,7 +18,9 @@ use toklab::offsets::CodePoints;
 use toklab::token::Span as ByteSpan;
 use toklab::tokenizer::{Role, quote};
 
-const MAX_LABEL: usize = 18;
+/// The label column takes at most a quarter of the pane, and never less than this: labels are
+/// short (`toklab::label`), and a long one is clipped rather than squeezing the tokens.
+const MIN_LABEL_CAP: usize = 12;
 
 /// Draws the pane; returns how many token columns fit.
 pub fn draw(
@@ -48,7 +50,7 @@ pub fn draw(
         .map(|r| r.setup.label.width() + 1)
         .max()
         .unwrap_or(4)
-        .clamp(4, MAX_LABEL);
+        .clamp(4, (inner.width as usize / 4).max(MIN_LABEL_CAP));
     let columns = (inner.width as usize).saturating_sub(label_width + 1);
     let window = app.rows.hscroll..app.rows.hscroll + columns;
 
