@@ -148,6 +148,19 @@ fn main() {
             reference: serde_json::json!({"name": name, "a": a, "b": b}),
         });
     }
+    let token_cases = vec![
+        token_case(
+            "tokens_10k_same_verses_ws_vs_words",
+            token_forms("ws", &kjv, 0, 10_000),
+            token_forms("words", &kjv, 0, 10_000),
+        ),
+        token_case(
+            "tokens_10k_different_passages",
+            token_forms("words", &kjv, 0, 10_000),
+            token_forms("words", &kjv, 20_000, 10_000),
+        ),
+    ];
+
     let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/criterion-align");
     let mut c = Criterion::default()
         .output_directory(&out_dir)
