@@ -11,6 +11,8 @@ mod common;
 
 mod align_cli;
 mod align_conformance;
+mod align_fast;
+mod align_pairs_cli;
 mod align_props;
 mod bounded_resources;
 mod bpe_cli;

@@ -9,6 +9,7 @@ mod incremental;
 mod normalizer;
 pub(crate) mod proto;
 pub use proto::ModelType;
+mod trie;
 mod unigram;
 
 use std::path::{Path, PathBuf};
