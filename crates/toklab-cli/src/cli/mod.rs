@@ -14,6 +14,7 @@ mod kinds;
 mod models;
 mod rules;
 mod tokenize;
+mod unigram;
 pub mod workbench;
 
 use std::process::ExitCode;
@@ -62,6 +63,8 @@ enum Command {
     Compare(compare::Args),
     /// BPE dictionaries: check (properness, useful rules, lookahead), train, steps.
     Bpe(bpe::Args),
+    /// Unigram language models: train one (EM and pruning) into a SentencePiece .model.
+    Unigram(unigram::Args),
     /// Inspect a finite-state network, or save it in toklab's compiled form.
     Fst(fst::Args),
     /// Work with rule files in utoken's format (`toklab rules check FILE…`).
@@ -83,6 +86,7 @@ pub fn main() -> ExitCode {
         Some(Command::Align(args)) => align::run(args),
         Some(Command::Compare(args)) => compare::run(args),
         Some(Command::Bpe(args)) => bpe::run(args),
+        Some(Command::Unigram(args)) => unigram::run(args),
         Some(Command::Fst(args)) => fst::run(args),
         Some(Command::Rules(args)) => rules::run(args),
         None => workbench::run(cli.workbench),

@@ -3,6 +3,7 @@
 
 mod align;
 mod help;
+mod lattice;
 mod merges;
 mod pane;
 mod rows;

@@ -26,11 +26,11 @@ pub struct Unigram {
 const UNK_PENALTY: f32 = 10.0;
 
 /// A candidate piece over `start..end` of the text.
-struct Node {
-    start: usize,
-    end: usize,
-    id: u32,
-    score: f32,
+pub(super) struct Node {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) id: u32,
+    pub(super) score: f32,
 }
 
 impl Unigram {
@@ -54,7 +54,7 @@ impl Unigram {
 
     /// The candidate pieces starting at byte `i` of `text` (first character `c`); the unknown
     /// piece when no piece covers `c` alone.
-    fn candidates(&self, model: &SpmModel, text: &str, i: usize, c: char, unk: u32) -> Vec<Node> {
+    pub(super) fn candidates(&self, model: &SpmModel, text: &str, i: usize, c: char, unk: u32) -> Vec<Node> {
         let mut nodes = Vec::new();
         let mut single_char = false;
         let ends = text[i..]
@@ -122,8 +122,25 @@ impl Unigram {
             path.push((start, at, id));
             at = start;
         }
+        path.reverse();
+        self.emit(model, text, base, &path, out);
+    }
+
+    /// Appends the tokens of a path of pieces `(start, end, id)` over `text` (a segment starting
+    /// at `base`) to `out` as SentencePiece outputs them: runs of unknowns fused into one, then
+    /// spelled in byte pieces when the model has byte fallback. Shared by the best path, the
+    /// n-best paths and sampled paths.
+    pub(super) fn emit(
+        &self,
+        model: &SpmModel,
+        text: &str,
+        base: usize,
+        path: &[(usize, usize, u32)],
+        out: &mut Vec<SpmToken>,
+    ) {
+        let unk = model.bpe.unk.unwrap_or(u32::MAX);
         let mut tokens: Vec<SpmToken> = Vec::with_capacity(path.len());
-        for (start, end, id) in path.into_iter().rev() {
+        for &(start, end, id) in path {
             match tokens.last_mut() {
                 Some(last) if last.id == unk && id == unk => last.end = base + end,
                 _ => tokens.push(SpmToken {
