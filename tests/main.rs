@@ -52,6 +52,7 @@ mod span_invariants;
 mod spm_unigram;
 mod tui_e2e;
 mod unigram_nbest;
+mod unigram_train;
 
 /// Every `tests/*.rs` file is declared above: a file without its `mod` line would compile
 /// nowhere and its tests would silently not run.

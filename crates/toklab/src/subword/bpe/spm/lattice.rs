@@ -133,7 +133,7 @@ impl Lattice {
             let hyp = hyps[top.hyp];
             if hyp.start == 0 {
                 results.push(LatticePath {
-                    nodes: self.chain(&hyps, hyp.next),
+                    nodes: self.chain(&hyps, Some(top.hyp)),
                     score: hyp.gx,
                 });
                 if results.len() == n {
