@@ -92,7 +92,11 @@ fn nbest_equals_sentencepiece() {
             .collect();
         // Best first in both, exactly where no scores tie.
         let order = |v: &[(i64, String)]| v.iter().map(|(s, _)| *s).collect::<Vec<_>>();
-        assert_eq!(order(&got_by_score), order(&want_by_score), "{text:?}: scores");
+        assert_eq!(
+            order(&got_by_score),
+            order(&want_by_score),
+            "{text:?}: scores"
+        );
         got_by_score.sort();
         want_by_score.sort();
         assert_eq!(got_by_score, want_by_score, "{text:?}: segmentations");
@@ -110,7 +114,10 @@ fn chi_square(a: &BTreeMap<String, u64>, b: &BTreeMap<String, u64>) -> (f64, usi
     let mut cells = Vec::new();
     let (mut rare_a, mut rare_b) = (0, 0);
     for k in keys {
-        let (x, y) = (a.get(k).copied().unwrap_or(0), b.get(k).copied().unwrap_or(0));
+        let (x, y) = (
+            a.get(k).copied().unwrap_or(0),
+            b.get(k).copied().unwrap_or(0),
+        );
         if x + y < 10 {
             rare_a += x;
             rare_b += y;

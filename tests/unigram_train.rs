@@ -5,7 +5,9 @@ use crate::common;
 
 /// A corpus written for this test: a few words in many inflections.
 fn corpus() -> String {
-    let stems = ["walk", "talk", "play", "jump", "read", "mark", "train", "count"];
+    let stems = [
+        "walk", "talk", "play", "jump", "read", "mark", "train", "count",
+    ];
     let endings = ["", "s", "ed", "ing", "er", "ers"];
     let mut text = String::new();
     for round in 0..12 {
@@ -91,6 +93,9 @@ fn a_vocabulary_smaller_than_the_alphabet_is_refused() {
     );
     let err = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success());
-    assert!(err.contains("corpus.txt") && err.contains("too small"), "{err}");
+    assert!(
+        err.contains("corpus.txt") && err.contains("too small"),
+        "{err}"
+    );
     assert!(!model.exists());
 }

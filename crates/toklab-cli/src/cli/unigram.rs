@@ -54,7 +54,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn train_command(args: TrainArgs) -> anyhow::Result<ExitCode> {
     super::refuse_to_overwrite(std::slice::from_ref(&args.output), args.force)?;
     if !(args.shrinking_factor > 0.0 && args.shrinking_factor < 1.0) {
-        bail!("--shrinking-factor wants a number between 0 and 1, not {}", args.shrinking_factor);
+        bail!(
+            "--shrinking-factor wants a number between 0 and 1, not {}",
+            args.shrinking_factor
+        );
     }
     if args.max_piece_length == 0 {
         bail!("--max-piece-length wants 1 or more");
@@ -125,9 +128,8 @@ fn train_command(args: TrainArgs) -> anyhow::Result<ExitCode> {
             );
         }
     };
-    let model = train(&corpus, &config, &mut log).map_err(|e| {
-        anyhow::anyhow!("{}: {e}", args.corpus.display())
-    })?;
+    let model = train(&corpus, &config, &mut log)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.corpus.display()))?;
     if bar {
         eprintln!();
     }

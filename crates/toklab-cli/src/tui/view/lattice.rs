@@ -17,7 +17,13 @@ use toklab::subword::bpe::spm::lesson::ViterbiLesson;
 use toklab::tokenizer::quote;
 
 /// Draws the lesson at its step; `false` when there is none to draw.
-pub fn draw(frame: &mut Frame, area: Rect, state: &LatticeLesson, cx: &Context, theme: &Theme) -> bool {
+pub fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    state: &LatticeLesson,
+    cx: &Context,
+    theme: &Theme,
+) -> bool {
     let (Some(lesson), Some(word)) = (&state.lesson, state.word) else {
         return false;
     };
@@ -118,7 +124,12 @@ fn draw_step(
     done: bool,
     theme: &Theme,
 ) {
-    let inner = boxed(frame, area, " Viterbi: best total ending at each position ", theme);
+    let inner = boxed(
+        frame,
+        area,
+        " Viterbi: best total ending at each position ",
+        theme,
+    );
     let mut lines = Vec::new();
     let totals = lesson.best_totals(step.min(lesson.steps.len()));
     if step == 0 {
@@ -149,7 +160,11 @@ fn draw_step(
                     total,
                     if kept { "  kept" } else { "" }
                 ),
-                if kept { theme.selected_token } else { Style::new() },
+                if kept {
+                    theme.selected_token
+                } else {
+                    Style::new()
+                },
             ));
         }
     } else {
@@ -169,7 +184,11 @@ fn draw_step(
             .map(|&k| format!("{:.3}", lesson.nodes[k].score))
             .collect();
         lines.push(Line::styled(
-            format!("read back from the end: {} = {:.3}", sum.join(" + "), lesson.total),
+            format!(
+                "read back from the end: {} = {:.3}",
+                sum.join(" + "),
+                lesson.total
+            ),
             theme.dim,
         ));
     }

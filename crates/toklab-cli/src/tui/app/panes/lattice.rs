@@ -116,7 +116,10 @@ impl LatticeLesson {
 pub fn selected_word(text: &str, at: Option<usize>) -> Option<Span> {
     let mut words = Vec::new();
     let mut start = None;
-    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
         match (c.is_whitespace(), start) {
             (true, Some(s)) => {
                 words.push(Span::new(s, i));

@@ -264,9 +264,7 @@ impl PartialOrd for Entry {
 }
 impl Ord for Entry {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.fx
-            .total_cmp(&other.fx)
-            .then(other.hyp.cmp(&self.hyp))
+        self.fx.total_cmp(&other.fx).then(other.hyp.cmp(&self.hyp))
     }
 }
 

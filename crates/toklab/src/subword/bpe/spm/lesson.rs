@@ -59,12 +59,16 @@ impl ViterbiLesson {
             let Some(&(first, first_total)) = candidates.first() else {
                 continue;
             };
-            let (winner, total) = candidates
-                .iter()
-                .skip(1)
-                .fold((first, first_total), |(w, t), &(k, s)| {
-                    if s > t { (k, s) } else { (w, t) }
-                });
+            let (winner, total) =
+                candidates
+                    .iter()
+                    .skip(1)
+                    .fold(
+                        (first, first_total),
+                        |(w, t), &(k, s)| {
+                            if s > t { (k, s) } else { (w, t) }
+                        },
+                    );
             best_at[end] = Some(total);
             steps.push(ForwardStep {
                 end,
@@ -154,14 +158,26 @@ mod tests {
         let lesson = ViterbiLesson::new(&model, "ab").unwrap();
         assert_eq!(lesson.text, "▁ab");
         // ▁ + ab = -3.5 beats ▁ab = -4 and ▁ + a + b = -4.
-        let path: Vec<&str> = lesson.best_path.iter().map(|&k| lesson.pieces[k].as_str()).collect();
+        let path: Vec<&str> = lesson
+            .best_path
+            .iter()
+            .map(|&k| lesson.pieces[k].as_str())
+            .collect();
         assert_eq!(path, ["▁", "ab"]);
         assert_eq!(lesson.total, -3.5);
-        let ids: Vec<u32> = lesson.best_path.iter().map(|&k| lesson.nodes[k].id).collect();
+        let ids: Vec<u32> = lesson
+            .best_path
+            .iter()
+            .map(|&k| lesson.nodes[k].id)
+            .collect();
         assert_eq!(ids, model.encode("ab"));
         // Positions 3 (after ▁), 4 (a), 5 (b): one step each.
         assert_eq!(lesson.steps.len(), 3);
-        assert_eq!(lesson.steps[2].candidates.len(), 3, "b, ab and ▁ab end there");
+        assert_eq!(
+            lesson.steps[2].candidates.len(),
+            3,
+            "b, ab and ▁ab end there"
+        );
         assert_eq!(lesson.best_totals(3).last(), Some(&(5, -3.5)));
     }
 }

@@ -445,7 +445,12 @@ impl Tokenizer for SpmTokenizer {
         if let Some(sampler) = &self.sampler
             && let Some((tokens, score)) = sampler.tokenize(&self.model, text)
         {
-            lines.push(regularize::sample_lines(sampler.sampling, score, &tokens, text));
+            lines.push(regularize::sample_lines(
+                sampler.sampling,
+                score,
+                &tokens,
+                text,
+            ));
         }
         if options.lattice {
             lines.extend(regularize::lattice_lines(&self.model, text));

@@ -47,9 +47,11 @@ impl UnigramOptions {
         let number = |spec: &mut Spec, key: &str| -> Result<Option<f64>> {
             match spec.take_option(key) {
                 None => Ok(None),
-                Some(v) => v.trim().parse::<f64>().map(Some).map_err(|_| {
-                    spec.bad(format!("option `{key}` wants a number, not `{v}`"))
-                }),
+                Some(v) => v
+                    .trim()
+                    .parse::<f64>()
+                    .map(Some)
+                    .map_err(|_| spec.bad(format!("option `{key}` wants a number, not `{v}`"))),
             }
         };
         let nbest = number(spec, "nbest")?;
@@ -124,7 +126,10 @@ impl SpmModel {
 
     fn segmentation(&self, norm: &str, lattice: &Lattice, path: &LatticePath) -> Segmentation {
         let mut tokens = Vec::new();
-        let unigram = self.unigram.as_ref().expect("a lattice means a unigram model");
+        let unigram = self
+            .unigram
+            .as_ref()
+            .expect("a lattice means a unigram model");
         unigram.emit(self, norm, 0, &lattice.pieces(path), &mut tokens);
         Segmentation {
             tokens,
@@ -234,7 +239,12 @@ pub fn nbest_lines(model: &SpmModel, text: &str, n: usize) -> Vec<TraceLine> {
 }
 
 /// The explain line of a sampled segmentation.
-pub fn sample_lines(sampling: Sampling, score: f32, tokens: &Tokenization, text: &str) -> TraceLine {
+pub fn sample_lines(
+    sampling: Sampling,
+    score: f32,
+    tokens: &Tokenization,
+    text: &str,
+) -> TraceLine {
     let source = match sampling.nbest {
         n if n <= 0 => "every path of the lattice".to_string(),
         1 => "the best path only (nbest=1 does not sample)".to_string(),
@@ -258,17 +268,13 @@ pub fn lattice_lines(model: &SpmModel, text: &str) -> Vec<TraceLine> {
         return Vec::new();
     };
     let best: Vec<usize> = lattice.nbest(1).pop().map(|p| p.nodes).unwrap_or_default();
-    let mut lines = vec![
-        TraceLine::new(0, None)
-            .part(Role::Label, "lattice ")
-            .part(
-                Role::Plain,
-                format!(
-                    "{} candidate pieces; * marks the best path",
-                    lattice.nodes.len()
-                ),
-            ),
-    ];
+    let mut lines = vec![TraceLine::new(0, None).part(Role::Label, "lattice ").part(
+        Role::Plain,
+        format!(
+            "{} candidate pieces; * marks the best path",
+            lattice.nodes.len()
+        ),
+    )];
     for (k, node) in lattice.nodes.iter().enumerate() {
         if lines.len() >= MAX_TRACE_LINES {
             lines.push(omitted_items(lattice.nodes.len() - k, "candidate pieces"));

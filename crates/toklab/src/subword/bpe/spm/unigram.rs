@@ -54,7 +54,14 @@ impl Unigram {
 
     /// The candidate pieces starting at byte `i` of `text` (first character `c`); the unknown
     /// piece when no piece covers `c` alone.
-    pub(super) fn candidates(&self, model: &SpmModel, text: &str, i: usize, c: char, unk: u32) -> Vec<Node> {
+    pub(super) fn candidates(
+        &self,
+        model: &SpmModel,
+        text: &str,
+        i: usize,
+        c: char,
+        unk: u32,
+    ) -> Vec<Node> {
         let mut nodes = Vec::new();
         let mut single_char = false;
         let ends = text[i..]

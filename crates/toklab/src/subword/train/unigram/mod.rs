@@ -233,7 +233,8 @@ pub(crate) fn digamma(mut x: f64) -> f64 {
         x += 1.0;
     }
     let f = 1.0 / (x * x);
-    result + x.ln() - 0.5 / x
+    result + x.ln()
+        - 0.5 / x
         - f * (1.0 / 12.0 - f * (1.0 / 120.0 - f * (1.0 / 252.0 - f * (1.0 / 240.0 - f / 132.0))))
 }
 
@@ -251,8 +252,8 @@ mod tests {
 
     #[test]
     fn training_keeps_every_character_and_reaches_the_size() {
-        let corpus = "the cat sat on the mat with the other cat\nthe hat that the cat ate\n"
-            .repeat(20);
+        let corpus =
+            "the cat sat on the mat with the other cat\nthe hat that the cat ate\n".repeat(20);
         let config = UnigramConfig::new(20);
         let mut events = Vec::new();
         let model = train(&corpus, &config, &mut |e| events.push(e.clone())).unwrap();
@@ -264,7 +265,11 @@ mod tests {
         }
         assert!(model.pieces.iter().any(|(p, _)| p == "▁the"), "{model:?}");
         assert!(matches!(events[0], UnigramEvent::Seeded { .. }));
-        assert!(events.iter().any(|e| matches!(e, UnigramEvent::Pruned { .. })));
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, UnigramEvent::Pruned { .. }))
+        );
         let losses: Vec<f64> = events
             .iter()
             .filter_map(|e| match e {
@@ -272,7 +277,10 @@ mod tests {
                 _ => None,
             })
             .collect();
-        assert!(losses[1] <= losses[0] + 1e-9, "EM does not lose likelihood: {losses:?}");
+        assert!(
+            losses[1] <= losses[0] + 1e-9,
+            "EM does not lose likelihood: {losses:?}"
+        );
     }
 
     #[test]

@@ -71,10 +71,7 @@ pub fn seed_pieces(
             }
         }
     }
-    let mut scored: Vec<(String, u64)> = chars
-        .iter()
-        .map(|(c, f)| (c.to_string(), *f))
-        .collect();
+    let mut scored: Vec<(String, u64)> = chars.iter().map(|(c, f)| (c.to_string(), *f)).collect();
     let mut candidates: Vec<(String, u64)> = substrings
         .into_iter()
         .filter(|(_, f)| *f > 1)
