@@ -76,7 +76,7 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
         &[
             (
                 ". ,",
-                "next / previous step (word's merges or unigram lattice; training)",
+                "next / previous step (merges or the unigram lattice; training)",
             ),
             ("p", "play or pause"),
             ("f", "to the last step (training: 100 merges more)"),
