@@ -115,7 +115,7 @@ pub const TIKTOKEN: Kind = Kind::new(
 pub const SPM: Kind = Kind::new(
     "spm",
     "spm:FILE.model",
-    "SentencePiece model, BPE or unigram (its normalizer, ▁ for spaces, byte fallback); ?semantics=sp|hf for BPE; unigram: ?nbest=N (explain lists the N best), ?alpha=A&nbest=L&seed=S (sampling), ?lattice",
+    "SentencePiece model, BPE or unigram (its normalizer, ▁ for spaces, byte fallback); ?semantics=sp|hf for BPE; unigram: ?nbest=N (explain lists the N best), ?alpha=A&nbest=L&seed=S (sampling), ?lattice=true",
     load,
 )
 .with_options();

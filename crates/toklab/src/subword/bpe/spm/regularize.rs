@@ -1,7 +1,7 @@
 //! The unigram model beyond its best path: the n best segmentations with their scores
 //! (`?nbest=N`, SentencePiece's `NBestEncode`) and sampled segmentations for subword
 //! regularisation (`?alpha=A&nbest=L&seed=S`, SentencePiece's `SampleEncode`), with the trace
-//! lines `explain` shows for them and for the whole lattice (`?lattice`).
+//! lines `explain` shows for them and for the whole lattice (`?lattice=true`).
 
 use std::sync::Mutex;
 
@@ -34,7 +34,7 @@ pub struct UnigramOptions {
     pub sampling: Option<Sampling>,
     /// `?seed=S`: the sampler's seed (0 when absent).
     pub seed: u64,
-    /// `?lattice`: `explain` lists every candidate piece of the lattice.
+    /// `?lattice=true`: `explain` lists every candidate piece of the lattice.
     pub lattice: bool,
 }
 
