@@ -61,6 +61,8 @@ mod spm_unigram;
 mod tui_e2e;
 mod tui_e2e_compare;
 mod tui_e2e_render;
+mod unigram_nbest;
+mod unigram_train;
 
 /// Every `tests/*.rs` file is declared above: a file without its `mod` line would compile
 /// nowhere and its tests would silently not run.

@@ -17,6 +17,7 @@ mod models;
 mod render;
 mod rules;
 mod tokenize;
+mod unigram;
 pub mod workbench;
 
 use std::process::ExitCode;
@@ -67,6 +68,8 @@ enum Command {
     Render(render::Args),
     /// BPE dictionaries: check (properness, useful rules, lookahead), train, steps.
     Bpe(bpe::Args),
+    /// Unigram language models: train one (EM and pruning) into a SentencePiece .model.
+    Unigram(unigram::Args),
     /// Inspect a finite-state network, or save it in toklab's compiled form.
     Fst(fst::Args),
     /// Work with rule files in utoken's format (`toklab rules check FILE…`).
@@ -91,6 +94,7 @@ pub fn main() -> ExitCode {
         Some(Command::Compare(args)) => compare::run(args),
         Some(Command::Render(args)) => render::run(args),
         Some(Command::Bpe(args)) => bpe::run(args),
+        Some(Command::Unigram(args)) => unigram::run(args),
         Some(Command::Fst(args)) => fst::run(args),
         Some(Command::Rules(args)) => rules::run(args),
         Some(Command::Lex(args)) => lex::run(args),

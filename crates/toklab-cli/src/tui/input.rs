@@ -107,7 +107,7 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
         &[
             (
                 ". ,",
-                "next / previous merge step (of the selected word; of training)",
+                "next / previous step (merges or the unigram lattice; training)",
             ),
             ("p", "play or pause"),
             ("f", "to the last step (training: 100 merges more)"),

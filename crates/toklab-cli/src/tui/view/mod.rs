@@ -6,6 +6,7 @@ mod align_spans;
 mod help;
 mod ids;
 mod marks;
+mod lattice;
 mod merges;
 mod pane;
 mod rows;

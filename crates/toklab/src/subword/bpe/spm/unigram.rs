@@ -40,6 +40,15 @@ fn user_defined_score(bytes: usize) -> f32 {
     (0.1 * (bytes as f64 - 1.0)) as f32
 }
 
+/// A candidate piece over `start..end` of the text, for the whole lattice (n-best, sampling,
+/// the lesson).
+pub(super) struct Node {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) id: u32,
+    pub(super) score: f32,
+}
+
 /// The Viterbi lattice being filled: `best[j]` is the best total of a path over `text[..j]`,
 /// its last piece and that piece's start; the rest describes the start being expanded.
 struct Lattice {
@@ -127,6 +136,38 @@ impl Unigram {
         }
     }
 
+    /// The candidate pieces starting at byte `i` of `text` (first character `c`), shortest
+    /// first, from the same trie the Viterbi search walks; the unknown piece when no piece
+    /// covers `c` alone.
+    pub(super) fn candidates(
+        &self,
+        text: &str,
+        i: usize,
+        c: char,
+        unk: u32,
+    ) -> Vec<Node> {
+        let mut nodes = Vec::new();
+        let mut single_char = false;
+        self.trie.prefixes(&text.as_bytes()[i..], |length, id, score| {
+            single_char |= length == c.len_utf8();
+            nodes.push(Node {
+                start: i,
+                end: i + length,
+                id,
+                score,
+            });
+        });
+        if !single_char {
+            nodes.push(Node {
+                start: i,
+                end: i + c.len_utf8(),
+                id: unk,
+                score: self.min_score - UNK_PENALTY,
+            });
+        }
+        nodes
+    }
+
     /// Appends the best segmentation of `text` (a segment starting at `base` of the normalized
     /// text) to `out`.
     pub fn encode(&self, model: &SpmModel, text: &str, base: usize, out: &mut Vec<SpmToken>) {
@@ -192,8 +233,25 @@ impl Unigram {
             path.push((start, at, id));
             at = start;
         }
+        path.reverse();
+        self.emit(model, text, base, &path, out);
+    }
+
+    /// Appends the tokens of a path of pieces `(start, end, id)` over `text` (a segment starting
+    /// at `base`) to `out` as SentencePiece outputs them: runs of unknowns fused into one, then
+    /// spelled in byte pieces when the model has byte fallback. Shared by the best path, the
+    /// n-best paths and sampled paths.
+    pub(super) fn emit(
+        &self,
+        model: &SpmModel,
+        text: &str,
+        base: usize,
+        path: &[(usize, usize, u32)],
+        out: &mut Vec<SpmToken>,
+    ) {
+        let unk = model.bpe.unk.unwrap_or(u32::MAX);
         let mut tokens: Vec<SpmToken> = Vec::with_capacity(path.len());
-        for (start, end, id) in path.into_iter().rev() {
+        for &(start, end, id) in path {
             match tokens.last_mut() {
                 Some(last) if last.id == unk && id == unk => last.end = base + end,
                 _ => tokens.push(SpmToken {
