@@ -58,5 +58,12 @@ pub fn perform(app: &mut App, effect: Effect) {
                 Err(e) => app.flash(e.to_string()),
             }
         }
+        Effect::Copy { text, what, file } => {
+            crate::tui::app::yank::deliver(app, &text, &what, file)
+        }
+        Effect::ExportPicture { stem, svg, html } => {
+            let message = crate::tui::app::picture::write_picture(&stem, &svg, &html);
+            app.flash(message);
+        }
     }
 }

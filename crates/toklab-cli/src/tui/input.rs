@@ -5,31 +5,8 @@ use ratatui::crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
 };
 
-use super::app::{Action, Mode, PromptKind, View};
+use super::app::{Action, Mode, PromptKind, View, Yank};
 use super::view::Regions;
-
-/// Two-key commands in normal mode: `]` or `[` waits for the key after it.
-pub fn prefix_of(event: &Event, mode: &Mode) -> Option<char> {
-    match (event, mode) {
-        (Event::Key(key), Mode::Normal) if key.kind != KeyEventKind::Release => match key.code {
-            KeyCode::Char(c @ (']' | '[')) => Some(c),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// The action of the key after a `]` or `[` (none for a key that completes no command).
-pub fn after_prefix(prefix: char, event: &Event) -> Option<Action> {
-    let Event::Key(key) = event else {
-        return None;
-    };
-    match (prefix, key.code) {
-        (']', KeyCode::Char('c')) => Some(Action::ChangedLine(true)),
-        ('[', KeyCode::Char('c')) => Some(Action::ChangedLine(false)),
-        _ => None,
-    }
-}
 
 /// The key bindings as the help overlay shows them, by group.
 pub const KEYS: &[(&str, &[(&str, &str)])] = &[
@@ -65,8 +42,38 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
             ("b  click a label", "choose row B"),
             ("Enter", "tokens ↔ DP matrix of the selected pair"),
             ("c", "matrix of the whole line ↔ of the pair"),
+            (
+                "S",
+                "align by character spans (boundary agreement) ↔ by forms",
+            ),
             (". ,  p  f", "demo: next cell / back / play / fill all"),
-            ("underlined red", "a boundary the row does not share with A"),
+        ],
+    ),
+    (
+        "comparing rows",
+        &[
+            (
+                "5j  12G  3l",
+                "a number before a move repeats it (G: to that line)",
+            ),
+            (
+                ":",
+                ":N go to line · :yank token|row|ids|line [FILE] · :ids · :diffs",
+            ),
+            ("]d [d", "next / previous line where the rows disagree"),
+            (
+                "y  Y",
+                "copy the token / the row's tokens (ids when # shows ids) via OSC 52",
+            ),
+            ("#", "ids: a hue per token id → ids instead of forms → off"),
+            (
+                "underlined bold red",
+                "a boundary this row has and the selected row lacks",
+            ),
+            (
+                "underlined, yellow line",
+                "a boundary the selected row has and this row lacks",
+            ),
         ],
     ),
     (
@@ -99,6 +106,7 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
                 "]c [c",
                 "next / previous line the last reload tokenizes differently",
             ),
+            ("P", "export the line's rows as toklab-lineN.svg and .html"),
             ("m", "mouse capture on / off"),
         ],
     ),
@@ -107,7 +115,7 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
         &[
             (
                 ". ,",
-                "next / previous merge step (of the selected word; of training)",
+                "next / previous step (merges or the unigram lattice; training)",
             ),
             ("p", "play or pause"),
             ("f", "to the last step (training: 100 merges more)"),
@@ -218,7 +226,13 @@ fn normal_key(key: &KeyEvent) -> Option<Action> {
         KeyCode::Char('r') => Action::ReloadRows,
         KeyCode::Char('W') => Action::SaveWorkspace,
         KeyCode::Char('E') => Action::EditOrigin,
+        KeyCode::Char('P') => Action::ExportPicture,
         KeyCode::Char('m') => Action::ToggleMouse,
+        KeyCode::Char(':') => Action::StartPrompt(PromptKind::Command),
+        KeyCode::Char('y') => Action::Yank(Yank::Token),
+        KeyCode::Char('Y') => Action::Yank(Yank::Row),
+        KeyCode::Char('#') => Action::ToggleIds,
+        KeyCode::Char('S') => Action::ToggleAlignBySpans,
         KeyCode::Char('?') | KeyCode::F(1) => Action::ToggleHelp,
         KeyCode::Char('q') => Action::Quit,
         KeyCode::Char('Q') => Action::ForceQuit,

@@ -7,7 +7,9 @@ pub mod document;
 pub mod editor;
 pub mod effect;
 pub mod input;
+pub mod keys;
 pub mod layout;
+pub mod osc52;
 pub mod theme;
 pub mod view;
 
@@ -33,8 +35,7 @@ use theme::Theme;
 pub fn run(mut app: App, theme: Theme) -> io::Result<()> {
     let mut guard = TerminalGuard::enter(app.mouse)?;
     let mut regions = view::Regions::default();
-    // A `]` or `[` waiting for its second key.
-    let mut prefix: Option<char> = None;
+    let mut prefix = keys::Prefix::default();
     while !app.quit {
         app.tick();
         if app.mouse != guard.mouse {
@@ -63,24 +64,22 @@ pub fn run(mut app: App, theme: Theme) -> io::Result<()> {
             match &event {
                 Event::Paste(text) => app.paste(text),
                 Event::Key(key) if key.kind == event::KeyEventKind::Release => {}
-                _ if prefix.is_some() => {
-                    let first = prefix.take().unwrap_or(']');
-                    if let Some(action) = input::after_prefix(first, &event) {
-                        app.apply(action);
-                    }
-                }
-                _ if !app.panes.help.open && input::prefix_of(&event, &app.mode).is_some() => {
-                    prefix = input::prefix_of(&event, &app.mode);
-                }
                 _ => {
-                    let help = app.panes.help.open;
-                    if let Some(action) = input::action_for(&event, &app.mode, help, &regions) {
+                    for action in prefix.actions(&event, &app, &regions) {
                         app.apply(action);
                     }
                 }
             }
             // File work the action asked for, done before the next event sees the state.
             effect::perform_all(&mut app);
+            if !app.to_terminal.is_empty() {
+                use std::io::Write;
+                let backend = guard.terminal.backend_mut();
+                let bytes = std::mem::take(&mut app.to_terminal);
+                if let Err(e) = backend.write_all(&bytes).and_then(|()| backend.flush()) {
+                    app.flash(format!("could not copy to the clipboard: {e}"));
+                }
+            }
             if app.quit || !event::poll(Duration::ZERO)? {
                 break;
             }

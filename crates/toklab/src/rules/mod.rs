@@ -17,6 +17,7 @@ pub(crate) mod chart;
 mod conditions;
 mod context;
 mod contraction;
+mod detokenize;
 mod diag;
 mod dictionary_steps;
 mod expand;
@@ -75,6 +76,8 @@ impl Default for LoadOptions {
 pub struct RulesTokenizer {
     name: String,
     rules: Rules,
+    /// utoken's detokenizer tables, read from the same files the first time they are needed.
+    detok: std::sync::OnceLock<std::result::Result<detokenize::Detokenizer, String>>,
 }
 
 impl RulesTokenizer {
@@ -203,6 +206,7 @@ impl RulesTokenizer {
         }
         Ok(RulesTokenizer {
             name,
+            detok: std::sync::OnceLock::new(),
             rules: Rules {
                 res,
                 lang,
@@ -405,6 +409,24 @@ impl Tokenizer for RulesTokenizer {
 
     fn sources(&self) -> Vec<PathBuf> {
         self.rules.res.files.clone()
+    }
+
+    /// utoken's detokenizer over the same files (`utoken.detokenize`): the tokens are joined
+    /// with spaces into the line it would read.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        let lang = self.rules.lang.as_deref();
+        let detok = self.detok.get_or_init(|| {
+            detokenize::Detokenizer::load(&self.rules.res.files, &lang_codes(lang))
+        });
+        match detok {
+            Ok(d) => Ok(d.line(&tokens.join(" "), lang, &|t| {
+                self.rules.res.is_markup_token(t)
+            })),
+            Err(message) => Err(crate::Error::Unsupported {
+                tokenizer: self.name.clone(),
+                operation: format!("detokenize: {message}"),
+            }),
+        }
     }
 }
 

@@ -28,6 +28,19 @@ pub enum Effect {
     ReloadRows,
     /// Open a rule file in the user's editor at a line (the rows watching it then reload).
     EditFile { path: PathBuf, line: usize },
+    /// Put `text` on the clipboard (OSC 52), or write it to `file`; `what` names it for the
+    /// status bar.
+    Copy {
+        text: String,
+        what: String,
+        file: Option<PathBuf>,
+    },
+    /// Write a picture of the rows as `stem.svg` and `stem.html` (under free names).
+    ExportPicture {
+        stem: PathBuf,
+        svg: String,
+        html: String,
+    },
 }
 
 impl std::fmt::Debug for Effect {
@@ -43,6 +56,8 @@ impl std::fmt::Debug for Effect {
             Effect::SaveWorkspace { path, .. } => write!(f, "SaveWorkspace({})", path.display()),
             Effect::ReloadRows => f.write_str("ReloadRows"),
             Effect::EditFile { path, line } => write!(f, "EditFile({}:{line})", path.display()),
+            Effect::Copy { what, file, .. } => write!(f, "Copy({what}, {file:?})"),
+            Effect::ExportPicture { stem, .. } => write!(f, "ExportPicture({})", stem.display()),
         }
     }
 }

@@ -5,30 +5,37 @@
 //! Engine work is only called through the `Tokenizer` trait; long work runs in [`jobs`].
 
 mod changes;
+mod command;
+pub mod diffs;
 pub mod doc;
 mod edit;
 mod effect;
 mod files;
+mod ids;
 pub mod jobs;
 mod navigate;
 mod origin;
 pub mod panes;
+pub mod picture;
 mod prompt;
 mod rows;
 pub mod search;
 pub mod stats;
 pub mod train;
 mod views;
+pub mod yank;
 
 use std::time::{Duration, Instant};
 
 pub use doc::DocState;
 pub use effect::Effect;
 pub use files::WorkspacePlace;
+pub use ids::IdsMode;
 pub use panes::{Context, Pane, Panes, Reply};
 pub use prompt::{Prompt, PromptKind};
 pub use rows::{Engine, Loader, Row, RowEvent, RowSetup, Rows};
 pub use views::View;
+pub use yank::Yank;
 
 use search::Search;
 
@@ -126,7 +133,20 @@ pub enum Action {
     EditOrigin,
     /// `]c` / `[c`: the next (true) or previous line the last reload tokenizes differently.
     ChangedLine(bool),
+    /// Writes the current line's rows as an SVG image and an HTML page.
+    ExportPicture,
     ComputeStats,
+    /// Copies to the clipboard (OSC 52).
+    Yank(Yank),
+    /// To the `count`-th next (`forward`) or previous line where the rows disagree.
+    DiffJump {
+        forward: bool,
+        count: usize,
+    },
+    /// Ids off → hues → ids instead of forms.
+    ToggleIds,
+    /// Alignment view: by character spans ↔ by forms.
+    ToggleAlignBySpans,
     /// Closes an overlay, leaves a mode or cancels work; never quits.
     Back,
     Quit,
@@ -169,6 +189,12 @@ pub struct App {
     effects: Vec<Effect>,
     /// The lines the last reload changed (compared in the background).
     changes: Option<changes::ChangeRun>,
+    /// How the rows show token ids.
+    pub ids: IdsMode,
+    /// The background count of the lines where the rows disagree (`]d`, `[d`).
+    pub diffs: Option<diffs::DiffScan>,
+    /// Bytes for the terminal itself (OSC 52 copies), written by the event loop.
+    pub to_terminal: Vec<u8>,
 }
 
 impl App {
@@ -194,6 +220,9 @@ impl App {
             workspace: WorkspacePlace::default(),
             effects: Vec::new(),
             changes: None,
+            ids: IdsMode::Off,
+            diffs: None,
+            to_terminal: Vec::new(),
         };
         app.load_line();
         app
@@ -224,6 +253,7 @@ impl App {
             || self.rows.is_loading()
             || self.rows.is_tokenizing()
             || self.doc.search.as_ref().is_some_and(|s| s.job.is_some())
+            || self.diffs.as_ref().is_some_and(diffs::DiffScan::is_running)
     }
 
     /// Shows a message in the status bar for a few seconds.
@@ -250,6 +280,9 @@ impl App {
         self.edit_pending = false;
         self.doc.layout = LineLayout::new(&self.doc.text);
         self.rows.tokenize(&self.doc.text, edit, &self.doc.layout);
+        if edit {
+            self.note_edited_line();
+        }
     }
 
     /// Keys typed into a long line are applied to the text at once, but the line is laid out
@@ -292,6 +325,7 @@ impl App {
             self.go_to_line(usize::MAX);
         }
         self.poll_search();
+        self.poll_diffs();
         if self
             .message
             .as_ref()
@@ -446,6 +480,18 @@ impl App {
             Action::SaveWorkspace => self.save_workspace(None, false),
             Action::EditOrigin => self.edit_origin(),
             Action::ChangedLine(forward) => self.go_to_change(forward),
+            // With the ids shown instead of the forms, Y copies the ids.
+            Action::Yank(Yank::Row) if self.ids == IdsMode::Ids => self.yank(Yank::Ids, None),
+            Action::Yank(what) => self.yank(what, None),
+            Action::DiffJump { forward, count } => self.jump_to_diff(forward, count),
+            Action::ToggleIds => self.set_ids(self.ids.next()),
+            Action::ToggleAlignBySpans => {
+                self.show_view(View::Align);
+                let choice = &mut self.panes.align.choice;
+                choice.by_spans = !choice.by_spans;
+                choice.matrix = false;
+            }
+            Action::ExportPicture => self.export_picture(),
             Action::Back => self.back(),
             Action::Quit => self.request_quit(),
             Action::ForceQuit => self.quit = true,
@@ -553,6 +599,7 @@ impl App {
                 });
                 self.search_again(true);
             }
+            PromptKind::Command => self.run_command(&input),
             PromptKind::OpenText => self.open_text(self.workspace.typed(&input)),
             PromptKind::SaveTextAs => self.save_text(Some(self.workspace.typed(&input)), false),
             PromptKind::SaveWorkspaceAs => {
@@ -642,3 +689,6 @@ impl App {
 
 #[cfg(test)]
 pub(crate) mod tests;
+
+#[cfg(test)]
+mod tests_compare;

@@ -2,7 +2,11 @@
 //! about geometry (pane sizes, where rows and tabs are) is returned for paging and mouse hits.
 
 mod align;
+mod align_spans;
 mod help;
+mod ids;
+mod marks;
+mod lattice;
 mod merges;
 mod pane;
 mod rows;
@@ -133,6 +137,9 @@ fn window_start(cursor: usize, height: usize, len: usize) -> usize {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod tests_compare;
 
 #[cfg(test)]
 mod snapshots;

@@ -11,6 +11,7 @@
 //! ␣renew, se, set.
 
 mod gpt2;
+pub mod unigram;
 
 pub use gpt2::{Written, write_gpt2};
 
