@@ -54,8 +54,12 @@ pub fn pipelines(texts: &[(&'static str, String)], runs: usize, filter: &str) {
             theirs.as_secs_f64() / ours.as_secs_f64()
         );
         let toklab: &'static dyn toklab::Tokenizer = Box::leak(toklab::load(&spec).unwrap());
-        let hf: &'static tokenizers::Tokenizer =
-            Box::leak(Box::new(tokenizers::Tokenizer::from_file(&path).unwrap()));
+        // Truncation and padding as a file configures them (MiniLM: 128) are the library's
+        // batching options, not tokenization: off, as in the reference ids.
+        let mut hf = tokenizers::Tokenizer::from_file(&path).unwrap();
+        hf.with_truncation(None).unwrap();
+        hf.with_padding(None);
+        let hf: &'static tokenizers::Tokenizer = Box::leak(Box::new(hf));
         let ours: Encode<'static> = Box::new(move |t| {
             toklab
                 .tokenize(t)
