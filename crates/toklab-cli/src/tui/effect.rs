@@ -46,5 +46,9 @@ pub fn perform(app: &mut App, effect: Effect) {
             Err(e) => app.flash(format!("could not save the workspace: {e}")),
         },
         Effect::ReloadRows => app.rows.reload_all(),
+        Effect::SaveModel(dir) => {
+            let message = app.panes.train.save(&dir);
+            app.flash(message);
+        }
     }
 }

@@ -26,6 +26,8 @@ pub enum Effect {
     },
     /// Load every row's tokenizer again from its files.
     ReloadRows,
+    /// Write the model being trained into a folder (GPT-2 `vocab.json` + `merges.txt`).
+    SaveModel(PathBuf),
 }
 
 impl std::fmt::Debug for Effect {
@@ -40,6 +42,7 @@ impl std::fmt::Debug for Effect {
             Effect::OpenText(path) => write!(f, "OpenText({})", path.display()),
             Effect::SaveWorkspace { path, .. } => write!(f, "SaveWorkspace({})", path.display()),
             Effect::ReloadRows => f.write_str("ReloadRows"),
+            Effect::SaveModel(path) => write!(f, "SaveModel({})", path.display()),
         }
     }
 }

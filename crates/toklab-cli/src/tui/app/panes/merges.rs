@@ -93,7 +93,7 @@ impl Pane for MergesPane {
     }
 
     fn tick(&mut self, cx: &Context) {
-        if !step_due(self.replay.playing) {
+        if !step_due(self.replay.playing, cx.play_step) {
             return;
         }
         if self.replay.step >= self.steps(cx) {
