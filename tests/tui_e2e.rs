@@ -167,7 +167,10 @@ fn alignment_and_the_matrix_demo() {
     s.wait_text("matrix of «intention» vs «i»");
     s.keys(&[".", ".", "."]);
     let screen = s.wait_text("cell 3/20");
-    assert!(screen.contains("D[1,0] = min( ↑ 1  ) = 1"), "{screen}");
+    assert!(
+        screen.contains("D[1,0] = D[0,0] + del(i) = 0 + 1 = 1"),
+        "{screen}"
+    );
     s.keys(&["f"]);
     s.wait_text("distance 8");
     s.keys(&["q"]);

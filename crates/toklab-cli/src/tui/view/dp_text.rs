@@ -34,7 +34,11 @@ pub fn explain_cell(
         term(c.up, (i - 1, j), format!("del({})", symbol(source, i - 1)));
     }
     if j > 0 {
-        term(c.left, (i, j - 1), format!("ins({})", symbol(target, j - 1)));
+        term(
+            c.left,
+            (i, j - 1),
+            format!("ins({})", symbol(target, j - 1)),
+        );
     }
     let same = if step.equal {
         "  (same symbol: sub costs 0)"
@@ -44,7 +48,11 @@ pub fn explain_cell(
     match terms.len() {
         0 => format!("D[{i},{j}] = {}", step.value),
         1 => format!("D[{i},{j}] = {} = {}{same}", terms[0], step.value),
-        _ => format!("D[{i},{j}] = min( {} ) = {}{same}", terms.join(", "), step.value),
+        _ => format!(
+            "D[{i},{j}] = min( {} ) = {}{same}",
+            terms.join(", "),
+            step.value
+        ),
     }
 }
 
@@ -69,7 +77,12 @@ mod tests {
             pointers: Pointers::DIAGONAL,
             equal: false,
         };
-        let shown = explain_cell(&step, |i, j| values(i, j).map(|v| v.min(1)), &["T".into()], &["a".into()]);
+        let shown = explain_cell(
+            &step,
+            |i, j| values(i, j).map(|v| v.min(1)),
+            &["T".into()],
+            &["a".into()],
+        );
         assert_eq!(
             shown,
             "D[1,1] = min( D[0,0] + sub(T,a) = 0 + 1, D[0,1] + del(T) = 1 + 1, \

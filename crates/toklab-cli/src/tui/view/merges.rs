@@ -41,7 +41,10 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &MergesPane, cx: &Context, them
         Paragraph::new(Line::from(vec![
             Span::styled("word ", theme.dim),
             Span::styled(
-                format!("«{}»", Dictionary::show(&word.derivation.word).replace(' ', "␣")),
+                format!(
+                    "«{}»",
+                    Dictionary::show(&word.derivation.word).replace(' ', "␣")
+                ),
                 theme.title,
             ),
             Span::raw(format!(" · step {}/{}{parting}", step.min(steps), steps)),
@@ -184,7 +187,11 @@ fn draw_derivation(
         };
         let mark = if parting { "≠" } else { " " };
         let rule = match i.checked_sub(1) {
-            Some(r) => format!("    {}  rank {}", visible_spaces(&rules[r]), d.steps[r].rank),
+            Some(r) => format!(
+                "    {}  rank {}",
+                visible_spaces(&rules[r]),
+                d.steps[r].rank
+            ),
             None => String::new(),
         };
         lines.push(Line::styled(

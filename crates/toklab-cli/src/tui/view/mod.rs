@@ -154,3 +154,6 @@ mod tests;
 
 #[cfg(test)]
 mod snapshots;
+
+#[cfg(test)]
+mod teach_tests;

@@ -187,11 +187,7 @@ fn corpus_description(pane: &TrainPane, demo: &TrainDemo) -> String {
     };
     let shown = span(c.first, c.lines);
     let cut = if c.lines < c.wanted {
-        format!(
-            " of {} (the first {} KiB)",
-            c.wanted,
-            CORPUS_LIMIT / 1024
-        )
+        format!(" of {} (the first {} KiB)", c.wanted, CORPUS_LIMIT / 1024)
     } else {
         String::new()
     };

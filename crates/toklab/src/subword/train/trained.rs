@@ -4,12 +4,12 @@
 
 use super::{Pretok, Trainer};
 use crate::simple::Matcher;
+use crate::subword::formal::MergeTrace;
 use crate::subword::formal::{Comparison, Dictionary, Semantics, WordSteps, encode_ends};
 use crate::subword::pretok::Gpt2Matcher;
 use crate::token::{Span, Token, TokenKind, Tokenization};
 use crate::tokenizer::Tokenizer;
 use crate::trace::Trace;
-use crate::subword::formal::MergeTrace;
 
 /// The end-of-word marker of [`Pretok::Textbook`]: `low` is trained and encoded as `low_`.
 pub const END_OF_WORD: &str = "_";
@@ -90,7 +90,10 @@ impl Tokenizer for TrainedTokenizer {
             encode_ends(&self.dictionary, &word, Semantics::SentencePiece, &mut ends);
             let mut at = 0;
             for &end in &ends {
-                let piece = Span::new(span.start + at.min(span.len()), span.start + end.min(span.len()));
+                let piece = Span::new(
+                    span.start + at.min(span.len()),
+                    span.start + end.min(span.len()),
+                );
                 let form = Dictionary::show(&word[at..end]);
                 let mut token = Token::new(piece, TokenKind::Subword);
                 if form != piece.slice(text) {
