@@ -51,6 +51,7 @@ mod sent_golden;
 mod span_invariants;
 mod spm_unigram;
 mod tui_e2e;
+mod tui_e2e_teach;
 
 /// Every `tests/*.rs` file is declared above: a file without its `mod` line would compile
 /// nowhere and its tests would silently not run.
