@@ -231,7 +231,7 @@ fn a_bpe_lesson_trains_and_replays_merges() {
         "{} open samples/bpe-lesson.toml; echo toklab-exited-$?",
         bin()
     ));
-    s.wait_text("0 merges learned from 3 lines");
+    s.wait_text("0 merges learned · on the file: lines 1–3");
     s.keys(&["."]);
     s.wait_text("1 n + e → ne 8×");
     s.keys(&["."]);
@@ -242,7 +242,7 @@ fn a_bpe_lesson_trains_and_replays_merges() {
     s.keys(&["4"]);
     s.wait_text("word «set»");
     s.keys(&["l", "l", "l"]);
-    let screen = s.wait_text("word « new»");
+    let screen = s.wait_text("word «␣new»");
     assert!(
         screen.contains("SentencePiece") && screen.contains("HuggingFace"),
         "{screen}"
@@ -251,7 +251,7 @@ fn a_bpe_lesson_trains_and_replays_merges() {
     s.wait_for("the last step", |screen| {
         screen
             .lines()
-            .any(|l| l.contains("word « new» · step") && !l.contains("step 0/"))
+            .any(|l| l.contains("word «␣new» · step") && !l.contains("step 0/"))
     });
     s.keys(&["q"]);
     s.wait_text("toklab-exited-0");
