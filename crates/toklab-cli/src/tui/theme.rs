@@ -24,7 +24,7 @@ impl ThemeName {
     pub fn names() -> Vec<String> {
         <ThemeName as clap::ValueEnum>::value_variants()
             .iter()
-            .filter_map(|v| clap::ValueEnum::to_possible_value(v))
+            .filter_map(clap::ValueEnum::to_possible_value)
             .map(|v| v.get_name().to_string())
             .collect()
     }

@@ -135,6 +135,7 @@ mod tests {
 
     fn forms(t: &TrainedTokenizer, text: &str) -> Vec<String> {
         t.tokenize(text)
+            .tokens
             .iter()
             .map(|tok| tok.form(text).to_string())
             .collect()
