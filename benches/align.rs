@@ -1,13 +1,16 @@
 //! Edit-distance benchmarks against rapidfuzz measured in the same run.
 //!
-//! - distance only (bit-parallel) on the long reference pairs of ../shared/conformance/align
-//!   (1,000, 3,000 and 10,000 code points), Levenshtein and the insertion/deletion variant;
-//! - alignment of two 10,000-token sequences from ../shared/corpora/kjv-en.txt (linear
-//!   memory): two tokenizations of the same verses (similar), and two different passages.
+//! - distance only (bit-parallel), Levenshtein and the insertion/deletion variant, and one
+//!   Levenshtein alignment (what `toklab align` prints; rapidfuzz's `Levenshtein.editops`) of
+//!   n = 100, 1,000, 10,000 and 100,000 code points of ../shared/corpora/kjv-en.txt against a
+//!   copy with one edit in ten code points (insertions, deletions, substitutions);
+//! - alignment of two 10,000-token sequences from the KJV (linear memory): two tokenizations of
+//!   the same verses (similar), and two different passages.
 //!
 //! Criterion measures ours; benches/rapidfuzz_reference.py times rapidfuzz 3.14.6 on the same
 //! inputs when a Python with rapidfuzz is found ($TOKLAB_RAPIDFUZZ_PYTHON, else
 //! /tmp/toklab-rapidfuzz/bin/python), and a table of medians and ratios is printed at the end.
+//! `ALIGN_BENCH_MAX=N` leaves out the sizes above N.
 //!
 //!     cargo bench --bench align
 
@@ -35,16 +38,33 @@ struct Case {
     reference: serde_json::Value,
 }
 
-fn long_pairs(shared: &Path) -> Vec<(String, String, String)> {
-    let path = shared.join("conformance/align/pairs.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .filter_map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
-            let (a, b) = (v["a"].as_str()?.to_string(), v["b"].as_str()?.to_string());
-            (a.chars().count() >= 1000).then(|| (format!("{}", a.chars().count()), a, b))
-        })
-        .collect()
+/// `n` code points of `text` from `skip` on, and a copy with one edit in ten (a substitution,
+/// a deletion or an insertion, chosen by a fixed pseudo-random sequence so every run and
+/// rapidfuzz see the same pair).
+fn edited_pair(text: &str, skip: usize, n: usize) -> (String, String) {
+    let a: String = text.chars().skip(skip).take(n).collect();
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut b = String::with_capacity(a.len() + n / 10);
+    for c in a.chars() {
+        let roll = next();
+        let other = char::from(b'a' + (roll >> 40) as u8 % 26);
+        match roll % 30 {
+            0 => b.push(other),
+            1 => {}
+            2 => {
+                b.push(other);
+                b.push(c);
+            }
+            _ => b.push(c),
+        }
+    }
+    (a, b)
 }
 
 /// The forms of the first `count` tokens `spec` makes of the lines of `text` from `skip` on.
@@ -93,13 +113,23 @@ fn main() {
         eprintln!("bench align: skipped: the shared folder is missing (set TOKLAB_SHARED)");
         return;
     };
+    let max_size: usize = std::env::var("ALIGN_BENCH_MAX")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
+    let kjv = std::fs::read_to_string(shared.join("corpora/kjv-en.txt")).expect("kjv-en.txt");
     let mut distance_cases = Vec::new();
-    for (length, a, b) in long_pairs(&shared) {
+    let mut editops_cases = Vec::new();
+    for n in [100, 1_000, 10_000, 100_000]
+        .into_iter()
+        .filter(|&n| n <= max_size)
+    {
+        let (a, b) = edited_pair(&kjv, 5_000, n);
         for (variant, costs, weights) in [
             ("lev", Costs::LEVENSHTEIN, [1, 1, 1]),
             ("indel", Costs::INDEL, [1, 1, 2]),
         ] {
-            let name = format!("{variant}_{length}");
+            let name = format!("{variant}_{n}");
             distance_cases.push((
                 Case {
                     name: name.clone(),
@@ -110,9 +140,15 @@ fn main() {
                 costs,
             ));
         }
+        let name = format!("align_{n}");
+        editops_cases.push(Case {
+            name: name.clone(),
+            a: align::codepoints(&a),
+            b: align::codepoints(&b),
+            reference: serde_json::json!({"name": name, "a": a, "b": b}),
+        });
     }
-    let kjv = std::fs::read_to_string(shared.join("corpora/kjv-en.txt")).expect("kjv-en.txt");
-    let alignment_cases = vec![
+    let token_cases = vec![
         token_case(
             "tokens_10k_same_verses_ws_vs_words",
             token_forms("ws", &kjv, 0, 10_000),
@@ -137,11 +173,13 @@ fn main() {
         });
     }
     group.finish();
+    // `align::align`: what `toklab align` computes (the matrix's backtrace up to
+    // align::FULL_MATRIX_CELLS, Hirschberg above); the token cases are Hirschberg's.
     let mut group = c.benchmark_group("alignment");
     group.sample_size(10);
-    for case in &alignment_cases {
+    for case in editops_cases.iter().chain(&token_cases) {
         group.bench_function(&case.name, |b| {
-            b.iter(|| align::hirschberg(black_box(&case.a), black_box(&case.b), Costs::LEVENSHTEIN))
+            b.iter(|| align::align(black_box(&case.a), black_box(&case.b), Costs::LEVENSHTEIN))
         });
     }
     group.finish();
@@ -155,8 +193,8 @@ fn main() {
             (value, median_ns(&out_dir, "distance", &case.name)),
         );
     }
-    for case in &alignment_cases {
-        let value = align::hirschberg(&case.a, &case.b, Costs::LEVENSHTEIN).cost;
+    for case in editops_cases.iter().chain(&token_cases) {
+        let value = align::align(&case.a, &case.b, Costs::LEVENSHTEIN).cost;
         ours.insert(
             case.name.clone(),
             (value, median_ns(&out_dir, "alignment", &case.name)),
@@ -172,7 +210,7 @@ fn main() {
         Some(python) => {
             let tasks = serde_json::json!({
                 "distance": distance_cases.iter().map(|(c, _)| &c.reference).collect::<Vec<_>>(),
-                "editops": alignment_cases.iter().map(|c| &c.reference).collect::<Vec<_>>(),
+                "editops": editops_cases.iter().chain(&token_cases).map(|c| &c.reference).collect::<Vec<_>>(),
             });
             let tasks_path = out_dir.join("rapidfuzz-tasks.json");
             std::fs::create_dir_all(&out_dir).expect("criterion's folder");
@@ -224,7 +262,7 @@ fn main() {
         println!("{name:<38} {ours_text:>14} {theirs_text:>16} {ratio:>8}  {check}");
     }
     println!(
-        "(ratio = toklab / rapidfuzz: below 1 is faster; alignment rows: toklab's Hirschberg vs rapidfuzz's Levenshtein.editops)"
+        "(ratio = toklab / rapidfuzz: below 1 is faster; align_N and tokens_* rows: toklab's alignment vs rapidfuzz's Levenshtein.editops)"
     );
 }
 

@@ -1,5 +1,6 @@
 //! Every subword loader on broken input: truncated real files and random bytes give an error
-//! naming the file, never a panic.
+//! naming the file, never a panic (GPT-2 folders, tiktoken, tokenizer.json through `bpe:` and
+//! `hf:`, SentencePiece, WordPiece, tekken, RWKV, CLIP, claude.json).
 
 use std::path::{Path, PathBuf};
 
@@ -34,9 +35,42 @@ const SINGLE_FILES: &[(&str, &str, &str, &str)] = &[
     ("tiktoken", "?pattern=r50k", "x.tiktoken", "sample.tiktoken"),
     ("bpe", "", "tokenizer.json", "tokenizer.json"),
     ("bpe", "", "tokenizer.json", "split-tokenizer.json"),
+    ("hf", "", "tokenizer.json", "tokenizer.json"),
+    ("hf", "", "tokenizer.json", "split-tokenizer.json"),
     ("spm", "", "x.model", "sample-spm.model"),
     ("wordpiece", "", "vocab.txt", "sample-wordpiece.txt"),
 ];
+
+/// Small valid files of the formats no sample ships (their real models are fetched, and
+/// large): (spec kind, file name, contents).
+fn written_files() -> Vec<(&'static str, &'static str, Vec<u8>)> {
+    let tekken = r#"{"config": {"pattern": "\\p{L}+|\\s+", "default_vocab_size": 4,
+        "default_num_special_tokens": 1, "num_vocab_tokens": 4, "version": "v3"},
+        "vocab": [{"rank": 0, "token_bytes": "YQ=="}, {"rank": 1, "token_bytes": "Yg=="},
+                  {"rank": 2, "token_bytes": "YWI="}, {"rank": 3, "token_bytes": "YmE="}]}"#;
+    let mut rwkv: String = (0..=255u8)
+        .map(|b| format!("{} b'\\x{b:02x}' 1\n", u32::from(b) + 1))
+        .collect();
+    rwkv.push_str("257 'ab' 2\n258 \"it's\" 4\n");
+    // CLIP's loader wants all the 48,894 merges it uses: pairs of byte-alphabet symbols.
+    let alphabet: Vec<char> = (0..=255u8).map(toklab::subword::bpe::byte_to_char).collect();
+    let mut clip = String::from("#version: 0.2\n");
+    for (left, right) in alphabet
+        .iter()
+        .flat_map(|l| alphabet.iter().map(move |r| (l, r)))
+        .take(48_894)
+    {
+        clip.push_str(&format!("{left} {right}\n"));
+    }
+    let claude = r#"{"explicit_n_vocab": 6, "pat_str": " ?\\p{L}+|\\s+",
+        "special_tokens": {"<EOT>": 0}, "bpe_ranks": "! 1 YQ== Yg== YWI= IA== IGE="}"#;
+    vec![
+        ("tekken", "tekken.json", tekken.as_bytes().to_vec()),
+        ("rwkv", "rwkv_vocab.txt", rwkv.into_bytes()),
+        ("clip", "merges.txt", clip.as_bytes().to_vec()),
+        ("claude", "claude.json", claude.as_bytes().to_vec()),
+    ]
+}
 
 fn check_single_files(data_of: impl Fn(&[u8]) -> Vec<u8>) {
     let scratch = scratch();
@@ -46,6 +80,11 @@ fn check_single_files(data_of: impl Fn(&[u8]) -> Vec<u8>) {
         let path = dir.join(name);
         std::fs::write(&path, data_of(&original)).unwrap();
         load_never_panics(&format!("{kind}:{}{options}", path.display()), &path);
+    }
+    for (kind, name, original) in written_files() {
+        let path = dir.join(name);
+        std::fs::write(&path, data_of(&original)).unwrap();
+        load_never_panics(&format!("{kind}:{}", path.display()), &path);
     }
     // The GPT-2 folder: each of its two files broken in turn.
     for broken in ["vocab.json", "merges.txt"] {
@@ -167,14 +206,14 @@ fn unsupported_tokenizer_json_components_are_named() {
         "{e}"
     );
     json["normalizer"] = serde_json::Value::Null;
-    json["pre_tokenizer"] = serde_json::json!({"type": "UnicodeScripts"});
+    json["pre_tokenizer"] = serde_json::json!({"type": "Syllables"});
     std::fs::write(&path, serde_json::to_string_pretty(&json).unwrap()).unwrap();
     let e = toklab::load(&format!("bpe:{}", path.display()))
         .err()
         .unwrap()
         .to_string();
     assert!(
-        e.contains("pre_tokenizer UnicodeScripts is not supported"),
+        e.contains("pre_tokenizer Syllables is not supported"),
         "{e}"
     );
 }
@@ -235,5 +274,20 @@ fn tokenizer_json_other_split_pattern_matches_huggingface() {
         tokens.check(text).unwrap();
         let ids: Vec<u32> = tokens.tokens.iter().map(|t| t.id.unwrap()).collect();
         assert_eq!(ids, want, "{text:?}");
+    }
+}
+
+/// The written samples of the formats without a shipped sample are valid: the broken-input
+/// tests above start from files that load.
+#[test]
+fn the_written_samples_load() {
+    let scratch = scratch();
+    for (kind, name, contents) in written_files() {
+        let path = scratch.path().join(name);
+        std::fs::write(&path, contents).unwrap();
+        let spec = format!("{kind}:{}", path.display());
+        let tokenizer = toklab::load(&spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        let tokens = tokenizer.tokenize("ab ba");
+        tokens.check("ab ba").unwrap();
     }
 }

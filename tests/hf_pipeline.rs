@@ -34,7 +34,10 @@ fn ids(tokenizer: &dyn toklab::Tokenizer, text: &str) -> Vec<u32> {
 
 #[test]
 fn every_stage_gives_the_reference_ids_and_text() {
-    let lines = std::fs::read_to_string(data().join("expected.jsonl")).unwrap();
+    // expected_scripts.jsonl: the UnicodeScripts fixture (gen_scripts_fixture.py).
+    let lines = ["expected.jsonl", "expected_scripts.jsonl"]
+        .map(|file| std::fs::read_to_string(data().join(file)).unwrap())
+        .concat();
     let mut loaded: HashMap<String, Loaded> = HashMap::new();
     let mut failures = Vec::new();
     let mut checked = 0;
@@ -223,4 +226,47 @@ fn realworld_models_decode_as_the_reference() {
             .collect::<Vec<_>>()
             .join("\n")
     );
+}
+
+/// `decode --skip-special` as HuggingFace's `decode(ids, skip_special_tokens=True)`: the ids
+/// with the post-processor's special tokens of every fixture (gen_decode_skip.py).
+#[test]
+fn decoding_without_special_tokens_matches_huggingface() {
+    #[derive(serde::Deserialize)]
+    struct Case {
+        file: String,
+        ids: Vec<u32>,
+        decoded: String,
+    }
+    let lines = std::fs::read_to_string(data().join("expected_decode_skip.jsonl")).unwrap();
+    let mut loaded: HashMap<String, Box<dyn toklab::Tokenizer>> = HashMap::new();
+    let mut failures = Vec::new();
+    for line in lines.lines() {
+        let case: Case = serde_json::from_str(line).unwrap();
+        let tokenizer = loaded.entry(case.file.clone()).or_insert_with(|| {
+            toklab::load(&format!("hf:{}", data().join(&case.file).display())).unwrap()
+        });
+        let kept: Vec<u32> = case
+            .ids
+            .iter()
+            .copied()
+            .filter(|&id| !tokenizer.is_special(id))
+            .collect();
+        let got = tokenizer.decode(&kept).unwrap();
+        if got != case.decoded {
+            failures.push(format!("{} {:?}: {got:?}, want {:?}", case.file, case.ids, case.decoded));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_decode_command_skips_special_tokens_when_asked() {
+    let spec = format!("hf:{}", data().join("bert_wordpiece.json").display());
+    // [CLS] = 2 and [SEP] = 3 around the ids of "the pilot counted lanterns."
+    let ids = "2 116 276 350 305 9 3\n";
+    let kept = crate::common::stdout_of(&["decode", "--with", &spec, "--skip-special"], ids);
+    assert_eq!(kept, "the pilot counted lanterns.\n");
+    let all = crate::common::stdout_of(&["decode", "--with", &spec], ids);
+    assert!(all.starts_with("[CLS]") && all.trim_end().ends_with("[SEP]"), "{all}");
 }

@@ -34,6 +34,7 @@ const MODELS: &[&str] = &[
     "pretok:o200k",
     "maxmatch:samples/maxmatch/zh-words.txt",
     "maxmatch:samples/maxmatch/zh-words.txt?dir=bwd",
+    "lex:samples/lex/de-verbs.vocab",
     "fst:samples/fst/english.fst",
     "fst:samples/fst/english.fst?repr=da",
     "bpe:samples/bpe/gpt2",

@@ -2,7 +2,8 @@
 //! (tests/bpe_data/make_unigram_regressions.py): byte fallback spells a character the
 //! vocabulary lacks in byte pieces (`倚` is three, not `<unk>`), and runs whose segmentations
 //! tie (500 × `a` with `a`, `aa`, `aaaa` scored 1, 2 and 4 times one score) come out as
-//! SentencePiece's float32 path totals decide.
+//! SentencePiece's float32 path totals decide, also where runs hold user-defined pieces (`,`,
+//! scored `0.1 × (bytes − 1)`).
 
 use std::path::Path;
 
@@ -22,11 +23,6 @@ fn ids(tokenizer: &dyn toklab::Tokenizer, text: &str) -> Vec<u32> {
         .collect()
 }
 
-/// Cases where toklab still breaks a tie differently: long runs that hold a user-defined piece
-/// (`,`), like ai21-j2's one differing real-world line. Listed, so a fix shows up as a failure
-/// to update this list; every other case must agree.
-const KNOWN_DIFFERENT: &[&str] = &["x, x, x", "aaaaaaaaaa"];
-
 #[test]
 fn byte_fallback_and_float32_ties_agree_with_sentencepiece() {
     let model = toklab::load(&format!("spm:{}", data("unigram-regressions.model"))).unwrap();
@@ -36,15 +32,7 @@ fn byte_fallback_and_float32_ties_agree_with_sentencepiece() {
         let case: serde_json::Value = serde_json::from_str(line).unwrap();
         let text = case["text"].as_str().unwrap();
         let want: Vec<u32> = serde_json::from_value(case["ids"].clone()).unwrap();
-        let known = text.contains(',') && KNOWN_DIFFERENT.iter().any(|k| text.starts_with(k));
-        match known {
-            false => assert_eq!(ids(&*model, text), want, "{text:?}"),
-            true => assert_ne!(
-                ids(&*model, text),
-                want,
-                "fixed: remove {text:?} from KNOWN_DIFFERENT"
-            ),
-        }
+        assert_eq!(ids(&*model, text), want, "{text:?}");
         cases += 1;
     }
     assert_eq!(cases, 10);

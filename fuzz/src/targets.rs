@@ -84,6 +84,11 @@ pub const TOKENIZERS: &[TokenizerTarget] = &[
         coverage: Coverage::AllButWhitespace,
     },
     TokenizerTarget {
+        name: "tok-lex",
+        spec: "lex:samples/lex/de-verbs.vocab",
+        coverage: Coverage::AllButWhitespace,
+    },
+    TokenizerTarget {
         name: "tok-fst",
         spec: "fst:samples/fst/english.fst",
         coverage: Coverage::Matches,
@@ -172,6 +177,12 @@ pub const LOADERS: &[LoaderTarget] = &[
         name: "load-maxmatch",
         file: "samples/maxmatch/zh-words.txt",
         spec: "maxmatch:{}",
+        whole_folder: false,
+    },
+    LoaderTarget {
+        name: "load-lex",
+        file: "samples/lex/de-verbs.vocab",
+        spec: "lex:{}",
         whole_folder: false,
     },
     LoaderTarget {

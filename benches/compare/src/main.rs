@@ -1,5 +1,6 @@
 //! toklab's BPE encoder next to tiktoken-rs, HuggingFace tokenizers and GitHub's bpe-openai,
-//! measured in the same run on the shared corpora. Prints MB/s (medians) and the ratio of
+//! and its `tokenizer.json` pipeline next to HuggingFace tokenizers (`pipeline.rs`), measured
+//! in the same run on the shared corpora. Prints MB/s (medians) and the ratio of
 //! toklab's throughput to each library's; checks that the ids agree before timing.
 //!
 //!   cargo run --release --manifest-path benches/compare/Cargo.toml [RUNS [FILTER]]
@@ -8,6 +9,8 @@
 
 #[path = "../../bpe_timing/mod.rs"]
 mod timing;
+
+mod pipeline;
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -88,6 +91,8 @@ fn main() {
             ],
         ),
     ];
+
+    pipeline::pipelines(&texts, runs, &filter);
 
     for per_line in [false, true] {
         println!(

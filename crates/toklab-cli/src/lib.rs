@@ -8,3 +8,4 @@ pub mod cli;
 pub mod counted;
 pub mod tui;
 pub mod workspace;
+pub mod workspace_toml;

@@ -116,13 +116,14 @@ impl Workspace {
     }
 
     /// Writes the workspace as TOML (paths stay as they are: relative to its folder).
+    /// An existing file is edited in place: its comments, key order and layout stay.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let body =
-            toml::to_string_pretty(self).map_err(|e| Error::format(path, None, e.to_string()))?;
-        let text = format!(
-            "# toklab workspace: `toklab open {}` restores it.\n{body}",
+        let existing = std::fs::read_to_string(path).ok();
+        let header = format!(
+            "# toklab workspace: `toklab open {}` restores it.\n",
             path.display()
         );
+        let text = crate::workspace_toml::render(existing.as_deref(), self, &header);
         std::fs::write(path, text).map_err(|e| Error::io(path, e))
     }
 

@@ -17,9 +17,11 @@ mod choice;
 
 // The core: the span model, the one engine shape, specs and the registry. It names no engine.
 pub mod error;
+pub mod label;
 pub mod normalized;
 pub mod offsets;
 pub mod output;
+pub mod picture;
 pub mod registry;
 pub mod spec;
 pub mod token;
@@ -28,6 +30,7 @@ pub mod trace;
 
 // The engines, one folder per family.
 pub mod fst;
+pub mod lex;
 pub mod rules;
 pub mod sentence;
 pub mod simple;

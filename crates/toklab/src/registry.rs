@@ -16,6 +16,7 @@ const BUILTIN: &[Kind] = &[
     crate::simple::ptb::KIND,
     crate::subword::pretok::KIND,
     crate::simple::maxmatch::KIND,
+    crate::lex::KIND,
     crate::fst::KIND,
     crate::subword::bpe::BPE,
     crate::subword::bpe::TIKTOKEN,
@@ -126,9 +127,10 @@ impl Registry {
         Spec::parse_as(kind, text, base).map_err(|e| self.with_usage(e))
     }
 
-    /// Loads the tokenizer a spec names, resolving relative paths against `base`.
+    /// Loads the tokenizer a spec names, resolving relative paths against `base`. A
+    /// `LABEL=` before the spec ([`crate::label`]) is for the views and is ignored here.
     pub fn load(&self, text: &str, base: &Path) -> Result<Box<dyn Tokenizer>> {
-        self.load_spec(self.parse(text, base)?)
+        self.load_spec(self.parse(crate::label::split(text).spec, base)?)
     }
 
     /// Loads a parsed spec with its kind's loader.

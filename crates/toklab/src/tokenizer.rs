@@ -51,6 +51,14 @@ pub trait Tokenizer: Send + Sync {
         })
     }
 
+    /// Whether `id` is a special token (`<s>`, `[CLS]`, `<|endoftext|>`), which `toklab decode
+    /// --skip-special` leaves out as HuggingFace's `decode(skip_special_tokens=True)` does.
+    /// Kinds that do not know keep this default: none is.
+    fn is_special(&self, id: u32) -> bool {
+        let _ = id;
+        false
+    }
+
     /// Joins token forms back into text the way this tokenizer's conventions ask (utoken's
     /// detokenizer for rules, Treebank's for `ptb`, the decoder for subword kinds). Kinds
     /// without a detokenizer keep this default, which says so.

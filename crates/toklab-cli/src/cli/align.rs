@@ -1,11 +1,13 @@
 //! `toklab align`: the edit distance and a minimum-cost alignment of two texts, as the textbook
 //! draws them; `--matrix` adds the DP matrix with its arrows and the backtrace marked.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::bail;
+use anyhow::{Context, bail};
 
+use toklab::Tokenizer;
 use toklab::analysis::align::{self, Costs, Interner, Matrix, MatrixStyle, Unit};
 
 /// The largest matrix `--matrix` and `--all` (and the workbench) will build (cells), so a long input gets a clear
@@ -42,10 +44,16 @@ pub struct Args {
     /// How many alignments --all prints at most.
     #[arg(long, value_name = "N", default_value_t = 20, requires = "all")]
     limit: usize,
+    /// Align every pair of FILE (`-`: standard input): one pair a line, source and target
+    /// separated by the line's first TAB; each pair's output is what `toklab align A B` prints.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["a", "b"])]
+    pairs: Option<PathBuf>,
     /// The source (the matrix's rows).
-    a: String,
+    #[arg(required_unless_present = "pairs")]
+    a: Option<String>,
     /// The target (the matrix's columns).
-    b: String,
+    #[arg(required_unless_present = "pairs")]
+    b: Option<String>,
 }
 
 /// Runs `toklab align`.
@@ -62,33 +70,92 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (Some(unit), None) => unit,
     };
     let costs = Costs::new(args.ins_cost, args.del_cost, args.sub_cost);
-    let mut interner = Interner::new();
-    let ((a, a_labels), (b, b_labels)) = match (&args.with, unit) {
-        (Some(spec), _) => {
-            let tokenizer = super::load(spec)?;
-            let mut tokens = |text: &str| -> (Vec<u32>, Vec<String>) {
-                let tokenization = tokenizer.tokenize(text);
-                tokenization
-                    .tokens
-                    .iter()
-                    .map(|t| {
-                        let form = t.form(text);
-                        (interner.intern(form), align::display_label(form))
-                    })
-                    .unzip()
-            };
-            (tokens(&args.a), tokens(&args.b))
-        }
-        _ => (
-            align::segment(&args.a, unit, &mut interner),
-            align::segment(&args.b, unit, &mut interner),
-        ),
+    let tokenizer = args.with.as_deref().map(super::load).transpose()?;
+    let job = Job {
+        args: &args,
+        unit,
+        costs,
+        tokenizer: tokenizer.as_deref(),
     };
-
     // The reader going away (`| head -1`) ends the output quietly, as in every command.
     let result = (|| -> anyhow::Result<()> {
         let stdout = io::stdout();
-        let mut out = stdout.lock();
+        let mut out = io::BufWriter::new(stdout.lock());
+        match (&args.pairs, &args.a, &args.b) {
+            (Some(path), _, _) => {
+                let text = read_pairs(path)?;
+                for (number, line) in text.lines().enumerate() {
+                    let Some((a, b)) = line.split_once('\t') else {
+                        bail!(
+                            "{}:{}: no TAB: a line of --pairs is a source and a target separated by a TAB",
+                            path.display(),
+                            number + 1
+                        );
+                    };
+                    job.align(a, b, &mut out)?;
+                }
+            }
+            (None, Some(a), Some(b)) => job.align(a, b, &mut out)?,
+            _ => bail!("toklab align needs two texts, or --pairs FILE"),
+        }
+        out.flush()?;
+        Ok(())
+    })();
+    super::finish_output(result)
+}
+
+/// The text of a --pairs file, or of standard input for `-`, as UTF-8 (an error names the
+/// line of the first invalid byte).
+fn read_pairs(path: &Path) -> anyhow::Result<String> {
+    let bytes = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        io::stdin()
+            .read_to_end(&mut bytes)
+            .context("reading the pairs from standard input")?;
+        bytes
+    } else {
+        std::fs::read(path).with_context(|| format!("{}: cannot read the pairs", path.display()))?
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
+        anyhow::anyhow!("{}:{line}: not UTF-8", path.display())
+    })
+}
+
+/// What every pair of one run is aligned with.
+struct Job<'r> {
+    args: &'r Args,
+    unit: Unit,
+    costs: Costs,
+    tokenizer: Option<&'r dyn Tokenizer>,
+}
+
+impl Job<'_> {
+    /// Writes what `toklab align A B` prints for one pair.
+    fn align(&self, a_text: &str, b_text: &str, out: &mut dyn Write) -> anyhow::Result<()> {
+        let (args, unit, costs) = (self.args, self.unit, self.costs);
+        let mut interner = Interner::new();
+        let ((a, a_labels), (b, b_labels)) = match self.tokenizer {
+            Some(tokenizer) => {
+                let mut tokens = |text: &str| -> (Vec<u32>, Vec<String>) {
+                    let tokenization = tokenizer.tokenize(text);
+                    tokenization
+                        .tokens
+                        .iter()
+                        .map(|t| {
+                            let form = t.form(text);
+                            (interner.intern(form), align::display_label(form))
+                        })
+                        .unzip()
+                };
+                (tokens(a_text), tokens(b_text))
+            }
+            None => (
+                align::segment(a_text, unit, &mut interner),
+                align::segment(b_text, unit, &mut interner),
+            ),
+        };
         if args.distance {
             writeln!(out, "{}", align::distance(&a, &b, costs))?;
             return Ok(());
@@ -117,7 +184,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if args.all {
                 let all = matrix.alignments(args.limit);
                 for alignment in &all.alignments {
-                    write_rows(&mut out, alignment, &a_labels, &b_labels)?;
+                    write_rows(out, alignment, &a_labels, &b_labels)?;
                     writeln!(out)?;
                 }
                 let total = if all.saturated {
@@ -132,17 +199,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     args.limit
                 )?;
             } else {
-                write_rows(&mut out, &best, &a_labels, &b_labels)?;
+                write_rows(out, &best, &a_labels, &b_labels)?;
             }
             writeln!(out, "distance {} ({costs}; {unit_name})", best.cost)?;
         } else {
             let alignment = align::align(&a, &b, costs);
-            write_rows(&mut out, &alignment, &a_labels, &b_labels)?;
+            write_rows(out, &alignment, &a_labels, &b_labels)?;
             writeln!(out, "distance {} ({costs}; {unit_name})", alignment.cost)?;
         }
         Ok(())
-    })();
-    super::finish_output(result)
+    }
 }
 
 fn write_rows(

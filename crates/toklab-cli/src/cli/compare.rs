@@ -8,17 +8,22 @@ use std::process::ExitCode;
 use anyhow::bail;
 
 use super::input::Lines;
-use toklab::analysis::VocabularyGrowth;
 use toklab::analysis::compare::{Comparison, Gold, GoldFormat, GoldText, Projection, project};
+use toklab::analysis::{FertilityTable, VocabularyGrowth};
 use toklab::batch;
 use toklab::token::Tokenization;
 
 /// The command line of `toklab compare`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A tokenizer, as a spec (see `toklab kinds`); give two or more, or one with --gold. The
-    /// first is the reference when there is no gold.
-    #[arg(long = "with", short = 'w', value_name = "SPEC", required = true)]
+    /// A tokenizer, as a spec or LABEL=SPEC (see `toklab kinds`); give two or more, or one with
+    /// --gold. The first is the reference when there is no gold.
+    #[arg(
+        long = "with",
+        short = 'w',
+        value_name = "[LABEL=]SPEC",
+        required = true
+    )]
     with: Vec<String>,
     /// Reference tokenization: one line per input line with tokens separated by spaces, or
     /// CoNLL-U (which carries its own texts, so no INPUT).
@@ -36,8 +41,26 @@ pub struct Args {
     /// Threads to tokenize on (the report is the same); default: every core.
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
-    /// Input file, one text per line; standard input when absent or `-`.
-    input: Option<PathBuf>,
+    /// Fertility per group: column N (1-based) of each TAB-separated line is its group (a
+    /// language tag, say); the text compared is the line without that column.
+    #[arg(long, value_name = "COLUMN", value_parser = clap::value_parser!(u64).range(1..))]
+    by: Option<u64>,
+    /// text (the report) or json (one object with the same figures).
+    #[arg(long, short = 'f', value_enum, default_value = "text")]
+    format: ReportFormat,
+    /// Input files, one text per line; standard input when absent or `-`. With several, each
+    /// file is a group of the fertility table (named by its stem) and lines are numbered on
+    /// across the files.
+    inputs: Vec<PathBuf>,
+}
+
+/// How `toklab compare` writes its report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ReportFormat {
+    /// The report for reading.
+    Text,
+    /// One JSON object: agreement per tokenizer, fertility, Heaps' law.
+    Json,
 }
 
 fn parse_show(value: &str) -> Result<usize, String> {
@@ -62,6 +85,8 @@ struct Projected {
 struct Tokenized {
     line: usize,
     text: String,
+    /// The text's group for the fertility table (its tag or its file).
+    group: Option<String>,
     /// The gold's projection, when there is a gold; otherwise the first tokenization is the
     /// reference.
     projection: Option<(usize, Projection)>,
@@ -74,6 +99,7 @@ fn tokenize_text(
     line: usize,
     text: String,
     gold: Option<&GoldText>,
+    group: Option<String>,
 ) -> anyhow::Result<Tokenized> {
     let tokenizations: Vec<Tokenization> = tokenizers.iter().map(|t| t.tokenize(&text)).collect();
     // Comparisons index the text by the spans: a broken engine is an error, not a panic.
@@ -89,6 +115,7 @@ fn tokenize_text(
         line,
         projection: gold.map(|g| (g.line, project(&text, g))),
         text,
+        group,
         tokenizations,
     })
 }
@@ -98,6 +125,8 @@ struct Tally {
     projected: Projected,
     /// Each tokenizer's vocabulary as the texts are read, for the Heaps' law table.
     growth: Vec<VocabularyGrowth>,
+    /// Tokens per word and per character, over all texts and per group.
+    fertility: FertilityTable,
 }
 
 impl Tally {
@@ -106,6 +135,11 @@ impl Tally {
         for (growth, tokens) in self.growth.iter_mut().zip(&tokenized.tokenizations) {
             growth.add(&tokenized.text, tokens);
         }
+        self.fertility.add(
+            tokenized.group.as_deref(),
+            &tokenized.text,
+            &tokenized.tokenizations,
+        );
         let reference = match tokenized.projection {
             Some((gold_line, projection)) => {
                 let projected = &mut self.projected;
@@ -130,7 +164,7 @@ impl Tally {
 }
 
 /// Texts handed to a thread together, with their line numbers and gold lines.
-type Texts<'g> = Vec<(usize, String, Option<&'g GoldText>)>;
+type Texts<'g> = Vec<(usize, String, Option<&'g GoldText>, Option<String>)>;
 
 /// Adds the texts `next` gives to `comparison`, tokenized on `threads` threads.
 fn compare_all<'g>(
@@ -146,7 +180,7 @@ fn compare_all<'g>(
         |texts: Texts| {
             texts
                 .into_iter()
-                .map(|(line, text, gold)| tokenize_text(tokenizers, line, text, gold))
+                .map(|(line, text, gold, group)| tokenize_text(tokenizers, line, text, gold, group))
                 .collect::<anyhow::Result<Vec<_>>>()
         },
         |tokenized| {
@@ -168,11 +202,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|spec| super::load(spec))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let names: Vec<String> = tokenizers.iter().map(|t| t.name().to_string()).collect();
+    let names = toklab::label::labels(&args.with);
     let gold = match &args.gold {
         Some(path) => Some(Gold::read(path, args.gold_format)?),
         None => None,
     };
+    if gold.is_some() && args.inputs.len() > 1 {
+        bail!("--gold goes with one INPUT, not {}", args.inputs.len());
+    }
     let (reference, compared) = match &gold {
         Some(_) => ("gold".to_string(), names.clone()),
         None => (names[0].clone(), names[1..].to_vec()),
@@ -181,17 +218,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut tally = Tally {
         projected: Projected::default(),
         growth: vec![VocabularyGrowth::default(); tokenizers.len()],
+        fertility: FertilityTable::new(tokenizers.len()),
     };
     let threads = args
         .threads
         .map_or_else(batch::default_threads, |n| n as usize);
     match &gold {
         Some(gold) if gold.format == GoldFormat::Conllu => {
-            if args.input.is_some() {
+            if !args.inputs.is_empty() {
                 bail!(
                     "{}: CoNLL-U gold carries its own texts (# text =); give no INPUT",
                     gold.path.display()
                 );
+            }
+            if args.by.is_some() {
+                bail!("--by reads a column of INPUT; CoNLL-U gold has no INPUT");
             }
             let mut texts = gold.texts.chunks(256);
             compare_all(
@@ -201,7 +242,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     Ok(texts.next().map(|chunk| {
                         chunk
                             .iter()
-                            .map(|g| (g.line, g.text.clone().unwrap_or_default(), Some(g)))
+                            .map(|g| (g.line, g.text.clone().unwrap_or_default(), Some(g), None))
                             .collect()
                     }))
                 },
@@ -210,37 +251,59 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )?;
         }
         _ => {
-            let mut lines = Lines::open(args.input.as_deref(), args.lossy)?;
+            let inputs: Vec<Option<&std::path::Path>> = if args.inputs.is_empty() {
+                vec![None]
+            } else {
+                args.inputs.iter().map(|p| Some(p.as_path())).collect()
+            };
+            let several = inputs.len() > 1;
+            // Lines are numbered on across the files.
             let mut number = 0;
-            compare_all(
-                threads,
-                &tokenizers,
-                || {
-                    let Some(batch) = lines.next_batch()? else {
-                        return Ok(None);
-                    };
-                    let mut texts = Vec::with_capacity(batch.texts.len());
-                    for (i, text) in batch.texts.into_iter().enumerate() {
-                        number = batch.first + i;
-                        let gold_text = match &gold {
-                            Some(gold) => match gold.texts.get(number - 1) {
-                                Some(g) => Some(g),
-                                None => bail!(
-                                    "{}: the gold has {} lines but the input has more (line {number})",
-                                    gold.path.display(),
-                                    gold.texts.len()
-                                ),
-                            },
-                            None => None,
+            for input in inputs {
+                let mut lines = Lines::open(input, args.lossy)?;
+                let file_group = several.then(|| group_of_file(input));
+                let offset = number;
+                compare_all(
+                    threads,
+                    &tokenizers,
+                    || {
+                        let Some(batch) = lines.next_batch()? else {
+                            return Ok(None);
                         };
-                        texts.push((number, text, gold_text));
-                    }
-                    Ok(Some(texts))
-                },
-                &mut comparison,
-                &mut tally,
-            )?;
-            lines.report();
+                        let mut texts = Vec::with_capacity(batch.texts.len());
+                        for (i, text) in batch.texts.into_iter().enumerate() {
+                            let in_file = batch.first + i;
+                            number = offset + in_file;
+                            let (text, group) = match args.by {
+                                Some(column) => {
+                                    let (tag, rest) = split_column(&text, column as usize)
+                                        .map_err(|m| {
+                                            anyhow::anyhow!("{}:{in_file}: {m}", lines.name())
+                                        })?;
+                                    (rest, Some(tag))
+                                }
+                                None => (text, file_group.clone()),
+                            };
+                            let gold_text = match &gold {
+                                Some(gold) => match gold.texts.get(number - 1) {
+                                    Some(g) => Some(g),
+                                    None => bail!(
+                                        "{}: the gold has {} lines but the input has more (line {number})",
+                                        gold.path.display(),
+                                        gold.texts.len()
+                                    ),
+                                },
+                                None => None,
+                            };
+                            texts.push((number, text, gold_text, group));
+                        }
+                        Ok(Some(texts))
+                    },
+                    &mut comparison,
+                    &mut tally,
+                )?;
+                lines.report();
+            }
             if let Some(gold) = &gold
                 && gold.texts.len() > number
             {
@@ -256,18 +319,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let colour = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    if let Some(gold) = &gold {
-        writeln!(
-            out,
-            "gold: {} ({})",
-            gold.path.display(),
-            toklab::Choice::about(gold.format)
-        )?;
-    }
-    let written = comparison
-        .write_report(&mut out, colour)
-        .and_then(|()| write_heaps(&mut out, &names, &tally.growth))
-        .and_then(|()| out.flush());
+    let written = match args.format {
+        ReportFormat::Json => {
+            let value = report_json(&args.with, &names, &comparison, &tally);
+            serde_json::to_writer_pretty(&mut out, &value)
+                .map_err(io::Error::from)
+                .and_then(|()| writeln!(out))
+                .and_then(|()| out.flush())
+        }
+        ReportFormat::Text => {
+            if let Some(gold) = &gold {
+                writeln!(
+                    out,
+                    "gold: {} ({})",
+                    gold.path.display(),
+                    toklab::Choice::about(gold.format)
+                )?;
+            }
+            write_labels(&mut out, &args.with, &names)
+                .and_then(|()| comparison.write_report(&mut out, colour))
+                .and_then(|()| super::fertility::write_table(&mut out, &names, &tally.fertility))
+                .and_then(|()| write_heaps(&mut out, &names, &tally.growth))
+                .and_then(|()| out.flush())
+        }
+    };
     if let Err(e) = written {
         if e.kind() == io::ErrorKind::BrokenPipe {
             return Ok(ExitCode::SUCCESS);
@@ -295,6 +370,93 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A file's group in the fertility table: its name without the extension.
+fn group_of_file(input: Option<&std::path::Path>) -> String {
+    input.and_then(|p| p.file_stem()).map_or_else(
+        || "<stdin>".to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    )
+}
+
+/// Splits TAB-separated column `column` (1-based) off `line`: the tag, and the line without
+/// it (the other columns joined by TABs again).
+fn split_column(line: &str, column: usize) -> Result<(String, String), String> {
+    let fields: Vec<&str> = line.split('\t').collect();
+    if column > fields.len() {
+        return Err(format!(
+            "no column {column} for --by (the line has {} TAB-separated column{})",
+            fields.len(),
+            if fields.len() == 1 { "" } else { "s" }
+        ));
+    }
+    let tag = fields[column - 1].trim().to_string();
+    let rest: Vec<&str> = fields
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != column - 1)
+        .map(|(_, f)| *f)
+        .collect();
+    Ok((tag, rest.join("\t")))
+}
+
+/// Which label stands for which spec, when a label is not the spec itself.
+fn write_labels(out: &mut impl Write, with: &[String], names: &[String]) -> io::Result<()> {
+    let mut any = false;
+    for (text, name) in with.iter().zip(names) {
+        let spec = toklab::label::split(text).spec;
+        if spec != name {
+            writeln!(out, "{name} = {spec}")?;
+            any = true;
+        }
+    }
+    if any {
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// The report as one JSON object.
+fn report_json(
+    with: &[String],
+    names: &[String],
+    comparison: &Comparison,
+    tally: &Tally,
+) -> serde_json::Value {
+    use serde_json::json;
+    let f1 = |c: &toklab::analysis::compare::Counts| c.f1();
+    json!({
+        "tokenizers": with.iter().zip(names).map(|(text, name)| json!({
+            "label": name,
+            "spec": toklab::label::split(text).spec,
+        })).collect::<Vec<_>>(),
+        "reference": comparison.reference,
+        "lines": comparison.lines,
+        "bytes": comparison.bytes,
+        "disagreeing_lines": comparison.disagreeing,
+        "compared": comparison.compared.iter().map(|t| json!({
+            "label": t.name,
+            "tokens": t.tokens,
+            "lines_with_same_cuts": t.same_boundaries,
+            "lines_with_same_forms": t.same_forms,
+            "boundary_f1": f1(&t.scores.boundaries),
+            "token_f1": f1(&t.scores.tokens),
+            "sentence_f1": f1(&t.scores.sentences),
+        })).collect::<Vec<_>>(),
+        "fertility": super::fertility::to_json(names, &tally.fertility),
+        "heaps": names.iter().zip(&tally.growth).map(|(name, growth)| {
+            let fit = growth.curve().fit();
+            json!({
+                "tokenizer": name,
+                "tokens": growth.tokens(),
+                "types": growth.types(),
+                "k": fit.as_ref().map(|f| f.k),
+                "beta": fit.as_ref().map(|f| f.beta),
+                "r_squared": fit.as_ref().map(|f| f.r_squared),
+            })
+        }).collect::<Vec<_>>(),
+    })
 }
 
 /// The Heaps' law table: per tokenizer, tokens N, types |V| and the fit of |V| = k·N^β.
@@ -337,4 +499,25 @@ fn write_heaps(
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tag_column_is_split_off_the_text() {
+        assert_eq!(
+            split_column("en\tThe cat", 1).unwrap(),
+            ("en".to_string(), "The cat".to_string())
+        );
+        assert_eq!(
+            split_column("1\tDer Hund\tde", 3).unwrap(),
+            ("de".to_string(), "1\tDer Hund".to_string())
+        );
+        assert_eq!(
+            split_column("no tab", 2).unwrap_err(),
+            "no column 2 for --by (the line has 1 TAB-separated column)"
+        );
+    }
 }

@@ -14,6 +14,10 @@ pub struct Args {
     /// The tokenizer, as a spec (see `toklab kinds`).
     #[arg(long = "with", short = 'w', value_name = "SPEC")]
     with: String,
+    /// Leave special tokens (`<s>`, `[CLS]`, …) out of the text, as HuggingFace's
+    /// `decode(ids, skip_special_tokens=True)` does (tokenizer.json models).
+    #[arg(long)]
+    skip_special: bool,
     /// Input file of ids; standard input when absent or `-`.
     input: Option<std::path::PathBuf>,
 }
@@ -27,13 +31,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut number = 0;
         while let Some(line) = lines.next_text()? {
             number += 1;
-            let ids = line
+            let mut ids = line
                 .split_ascii_whitespace()
                 .map(|id| {
                     id.parse::<u32>()
                         .with_context(|| format!("line {number}: `{id}` is not an id"))
                 })
                 .collect::<anyhow::Result<Vec<u32>>>()?;
+            if args.skip_special {
+                ids.retain(|&id| !tokenizer.is_special(id));
+            }
             let text = tokenizer
                 .decode(&ids)
                 .with_context(|| format!("line {number}"))?;

@@ -2,6 +2,7 @@
 //! and saving it in toklab's compiled form.
 
 use std::path::PathBuf;
+use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -89,48 +90,56 @@ fn info(path: &std::path::Path) -> anyhow::Result<ExitCode> {
     let stats = &network.stats;
     let chars = network.alphabet.chars();
     let non_ascii = chars.iter().filter(|c| !c.is_ascii()).count();
-    println!("file          {}", path.display());
-    println!("format        {}", network.format);
+    // Written whole at the end, so `| head` closing the pipe is not an error.
+    let mut out = String::new();
+    writeln!(out, "file          {}", path.display())?;
+    writeln!(out, "format        {}", network.format)?;
     if let Some(name) = &network.name {
-        println!("name          {name}");
+        writeln!(out, "name          {name}")?;
     }
-    println!(
+    writeln!(
+        out,
         "states        {} ({} reachable from the start, state {})",
         network.state_count(),
         network.reachable().len(),
         network.start
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "edges         {}: identity {} (of them ?:? {}), deletion {}, ε:boundary {}",
         network.edge_count(),
         stats.identity,
         stats.identity_unknown,
         stats.deletion,
         stats.boundary
-    );
+    )?;
     if stats.reading_boundary + stats.multichar > 0 {
-        println!(
+        writeln!(
+        out,
             "ignored       {} TB:TB edges, {} on multi-character symbols",
             stats.reading_boundary, stats.multichar
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        out,
         "alphabet      {} characters ({} outside ASCII) + the boundary, identity and unknown symbols",
         chars.len(),
         non_ascii
-    );
+    )?;
     match &matrix {
         Ok(matrix) => {
             let (rows, columns) = matrix.shape();
-            println!(
+            writeln!(
+        out,
                 "matrix        {rows} rows × {columns} columns, {}, built in {:.1} ms",
                 bytes(matrix.memory()),
                 matrix_time.as_secs_f64() * 1e3
-            );
+            )?;
         }
-        Err(e) => println!("matrix        none: {e}"),
+        Err(e) => writeln!(out, "matrix        none: {e}")?,
     }
-    println!(
+    writeln!(
+        out,
         "double array  {} cells, {}, load factor {:.1} %, {} in {:.1} ms",
         array.cells().len(),
         bytes(array.memory()),
@@ -141,12 +150,17 @@ fn info(path: &std::path::Path) -> anyhow::Result<ExitCode> {
             "built"
         },
         array_time.as_secs_f64() * 1e3
-    );
-    println!("loaded in     {:.1} ms", load.as_secs_f64() * 1e3);
+    )?;
+    writeln!(out, "loaded in     {:.1} ms", load.as_secs_f64() * 1e3)?;
     for warning in &network.warnings {
-        println!("warning       {warning}");
+        writeln!(out, "warning       {warning}")?;
     }
-    Ok(ExitCode::SUCCESS)
+    let mut stdout = std::io::stdout().lock();
+    super::finish_output(
+        std::io::Write::write_all(&mut stdout, out.as_bytes())
+            .and_then(|()| std::io::Write::flush(&mut stdout))
+            .map_err(anyhow::Error::from),
+    )
 }
 
 fn convert(

@@ -8,12 +8,16 @@ mod compare;
 mod decode;
 mod detokenize;
 mod explain;
+mod fertility;
 mod fst;
 mod input;
 mod kinds;
+mod lex;
 mod models;
+mod render;
 mod rules;
 mod tokenize;
+mod unigram;
 pub mod workbench;
 
 use std::process::ExitCode;
@@ -60,12 +64,18 @@ enum Command {
     Align(align::Args),
     /// Compare tokenizers on the same texts (or against gold): agreement, F1, inline diffs.
     Compare(compare::Args),
+    /// Draw the side-by-side rows of a text as a standalone SVG image or HTML page.
+    Render(render::Args),
     /// BPE dictionaries: check (properness, useful rules, lookahead), train, steps.
     Bpe(bpe::Args),
+    /// Unigram language models: train one (EM and pruning) into a SentencePiece .model.
+    Unigram(unigram::Args),
     /// Inspect a finite-state network, or save it in toklab's compiled form.
     Fst(fst::Args),
     /// Work with rule files in utoken's format (`toklab rules check FILE…`).
     Rules(rules::Args),
+    /// Jung's lexicalized segmenter: build its POS vocabulary (`toklab lex vocab`).
+    Lex(lex::Args),
 }
 
 /// Runs the command line; errors are printed as `toklab: …` with exit status 1.
@@ -82,9 +92,12 @@ pub fn main() -> ExitCode {
         Some(Command::Models) => models::run(),
         Some(Command::Align(args)) => align::run(args),
         Some(Command::Compare(args)) => compare::run(args),
+        Some(Command::Render(args)) => render::run(args),
         Some(Command::Bpe(args)) => bpe::run(args),
+        Some(Command::Unigram(args)) => unigram::run(args),
         Some(Command::Fst(args)) => fst::run(args),
         Some(Command::Rules(args)) => rules::run(args),
+        Some(Command::Lex(args)) => lex::run(args),
         None => workbench::run(cli.workbench),
     };
     match result {

@@ -13,8 +13,9 @@ use crate::workspace::Workspace;
 
 #[derive(clap::Args, Default)]
 pub struct Args {
-    /// A tokenizer to show (repeat for more rows); without any, the workspace's tokenizers.
-    #[arg(long = "with", short = 'w', value_name = "SPEC")]
+    /// A tokenizer to show, as SPEC or LABEL=SPEC (repeat for more rows); without any, the
+    /// workspace's tokenizers.
+    #[arg(long = "with", short = 'w', value_name = "[LABEL=]SPEC")]
     pub with: Vec<String>,
     /// A workspace file (TOML) naming the text and tokenizers; default: samples/workspace.toml.
     #[arg(long)]
@@ -87,19 +88,35 @@ pub fn build_app(args: &Args) -> anyhow::Result<App> {
         Workspace::default()
     };
     let use_workspace_rows = args.with.is_empty();
+    // Rows are labelled as written (`label = …`, or LABEL=SPEC) or from their file names,
+    // made distinct across the rows.
     let setups: Vec<RowSetup> = if use_workspace_rows {
+        let specs: Vec<&str> = workspace
+            .tokenizers
+            .iter()
+            .map(|t| t.spec.as_str())
+            .collect();
+        let derived = toklab::label::labels(&specs);
         workspace
             .tokenizers
             .iter()
-            .map(|t| RowSetup {
-                label: t.label().to_string(),
-                spec: t.spec.clone(),
+            .zip(derived)
+            .map(|(t, derived)| RowSetup {
+                label: t.label.clone().unwrap_or(derived),
                 colour: t.colour.clone(),
-                folder: None,
+                ..RowSetup::new(&t.spec)
             })
             .collect()
     } else {
-        args.with.iter().map(|s| RowSetup::new(s)).collect()
+        let labels = toklab::label::labels(&args.with);
+        args.with
+            .iter()
+            .zip(labels)
+            .map(|(s, label)| RowSetup {
+                label,
+                ..RowSetup::new(s)
+            })
+            .collect()
     };
     // Specs from a workspace resolve against its folder; specs typed on the command line
     // against the working folder.

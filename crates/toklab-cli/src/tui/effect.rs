@@ -50,5 +50,24 @@ pub fn perform(app: &mut App, effect: Effect) {
             let message = app.panes.train.save(&dir);
             app.flash(message);
         }
+        Effect::EditFile { path, line } => {
+            let outcome = crate::tui::editor::edit(&path, line, app.mouse);
+            app.redraw = true;
+            match outcome {
+                // The rows watching the file reload by themselves (and only they).
+                Ok(status) if status.success() => {
+                    app.flash(format!("edited {}:{line}", path.display()))
+                }
+                Ok(status) => app.flash(format!("the editor ended with {status}")),
+                Err(e) => app.flash(e.to_string()),
+            }
+        }
+        Effect::Copy { text, what, file } => {
+            crate::tui::app::yank::deliver(app, &text, &what, file)
+        }
+        Effect::ExportPicture { stem, svg, html } => {
+            let message = crate::tui::app::picture::write_picture(&stem, &svg, &html);
+            app.flash(message);
+        }
     }
 }

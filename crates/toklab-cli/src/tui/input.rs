@@ -5,7 +5,7 @@ use ratatui::crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
 };
 
-use super::app::{Action, Mode, PromptKind, View};
+use super::app::{Action, Mode, PromptKind, View, Yank};
 use super::view::Regions;
 
 /// The key bindings as the help overlay shows them, by group.
@@ -43,8 +43,38 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
             ("b  click a label", "choose row B"),
             ("Enter", "tokens ↔ DP matrix of the selected pair"),
             ("c", "matrix of the whole line ↔ of the pair"),
+            (
+                "S",
+                "align by character spans (boundary agreement) ↔ by forms",
+            ),
             (". ,  p  f", "demo: next cell / back / play / fill all"),
-            ("underlined red", "a boundary the row does not share with A"),
+        ],
+    ),
+    (
+        "comparing rows",
+        &[
+            (
+                "5j  12G  3l",
+                "a number before a move repeats it (G: to that line)",
+            ),
+            (
+                ":",
+                ":N go to line · :yank token|row|ids|line [FILE] · :ids · :diffs",
+            ),
+            ("]d [d", "next / previous line where the rows disagree"),
+            (
+                "y  Y",
+                "copy the token / the row's tokens (ids when # shows ids) via OSC 52",
+            ),
+            ("#", "ids: a hue per token id → ids instead of forms → off"),
+            (
+                "underlined bold red",
+                "a boundary this row has and the selected row lacks",
+            ),
+            (
+                "underlined, yellow line",
+                "a boundary the selected row has and this row lacks",
+            ),
         ],
     ),
     (
@@ -69,6 +99,15 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
                 "reload every tokenizer (rule files reload by themselves)",
             ),
             ("W", "save the workspace"),
+            (
+                "E",
+                "edit the selected token's rule ($VISUAL/$EDITOR, at its line)",
+            ),
+            (
+                "]c [c",
+                "next / previous line the last reload tokenizes differently",
+            ),
+            ("P", "export the line's rows as toklab-lineN.svg and .html"),
             ("m", "mouse capture on / off"),
         ],
     ),
@@ -77,7 +116,7 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
         &[
             (
                 ". ,",
-                "next / previous merge step (of the selected word; of training)",
+                "next / previous step (merges or the unigram lattice; training)",
             ),
             ("p", "play or pause"),
             ("f", "to the last step (training: 100 merges more)"),
@@ -86,7 +125,7 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
             ("V", "mark a line: the selection runs to the cursor"),
             ("T", "pre-tokenize as GPT-2 or as the textbook (words + _)"),
             ("R", "the model being trained as a row (on / off)"),
-            ("S", "save the trained model (vocab.json + merges.txt)"),
+            ("M", "save the trained model (vocab.json + merges.txt)"),
         ],
     ),
     (
@@ -189,7 +228,7 @@ fn normal_key(key: &KeyEvent) -> Option<Action> {
         KeyCode::Char('T') => Action::TrainPretok,
         KeyCode::Char('V') => Action::MarkLine,
         KeyCode::Char('R') => Action::ToggleTrainedRow,
-        KeyCode::Char('S') => Action::SaveModel,
+        KeyCode::Char('M') => Action::SaveModel,
         KeyCode::Char('i') => Action::Edit,
         KeyCode::Char('o') => Action::OpenLine,
         KeyCode::Char('u') => Action::Undo,
@@ -201,7 +240,14 @@ fn normal_key(key: &KeyEvent) -> Option<Action> {
         KeyCode::Char('X') => Action::RemoveRow,
         KeyCode::Char('r') => Action::ReloadRows,
         KeyCode::Char('W') => Action::SaveWorkspace,
+        KeyCode::Char('E') => Action::EditOrigin,
+        KeyCode::Char('P') => Action::ExportPicture,
         KeyCode::Char('m') => Action::ToggleMouse,
+        KeyCode::Char(':') => Action::StartPrompt(PromptKind::Command),
+        KeyCode::Char('y') => Action::Yank(Yank::Token),
+        KeyCode::Char('Y') => Action::Yank(Yank::Row),
+        KeyCode::Char('#') => Action::ToggleIds,
+        KeyCode::Char('S') => Action::ToggleAlignBySpans,
         KeyCode::Char('?') | KeyCode::F(1) => Action::ToggleHelp,
         KeyCode::Char('q') => Action::Quit,
         KeyCode::Char('Q') => Action::ForceQuit,

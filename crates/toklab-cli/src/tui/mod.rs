@@ -4,9 +4,12 @@
 
 pub mod app;
 pub mod document;
+pub mod editor;
 pub mod effect;
 pub mod input;
+pub mod keys;
 pub mod layout;
+pub mod osc52;
 pub mod theme;
 pub mod view;
 
@@ -32,6 +35,7 @@ use theme::Theme;
 pub fn run(mut app: App, theme: Theme) -> io::Result<()> {
     let mut guard = TerminalGuard::enter(app.mouse)?;
     let mut regions = view::Regions::default();
+    let mut prefix = keys::Prefix::default();
     while !app.quit {
         app.tick();
         if app.mouse != guard.mouse {
@@ -59,15 +63,23 @@ pub fn run(mut app: App, theme: Theme) -> io::Result<()> {
             planted_panic(&event);
             match &event {
                 Event::Paste(text) => app.paste(text),
+                Event::Key(key) if key.kind == event::KeyEventKind::Release => {}
                 _ => {
-                    let help = app.panes.help.open;
-                    if let Some(action) = input::action_for(&event, &app.mode, help, &regions) {
+                    for action in prefix.actions(&event, &app, &regions) {
                         app.apply(action);
                     }
                 }
             }
             // File work the action asked for, done before the next event sees the state.
             effect::perform_all(&mut app);
+            if !app.to_terminal.is_empty() {
+                use std::io::Write;
+                let backend = guard.terminal.backend_mut();
+                let bytes = std::mem::take(&mut app.to_terminal);
+                if let Err(e) = backend.write_all(&bytes).and_then(|()| backend.flush()) {
+                    app.flash(format!("could not copy to the clipboard: {e}"));
+                }
+            }
             if app.quit || !event::poll(Duration::ZERO)? {
                 break;
             }
@@ -174,7 +186,7 @@ fn restore_on_signals() -> io::Result<()> {
 
 /// Puts the terminal back as it was; safe to call more than once, and harmless for modes that
 /// were never switched on.
-fn restore() {
+pub(crate) fn restore() {
     let mut stdout = io::stdout();
     let _ = execute!(
         stdout,

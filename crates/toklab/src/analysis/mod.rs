@@ -20,8 +20,10 @@
 
 pub mod align;
 pub mod compare;
+mod fertility;
 mod heaps;
 mod stats;
 
+pub use fertility::{Fertility, FertilityTable};
 pub use heaps::{HeapsCurve, HeapsFit, VocabularyGrowth, fit as fit_heaps};
 pub use stats::{LENGTH_BUCKETS, TokenStats};

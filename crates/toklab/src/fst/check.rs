@@ -319,7 +319,17 @@ impl<'a> Checker<'a> {
 /// A cycle of ε:boundary edges would make the tokenizer emit boundaries forever at the end of
 /// a text (Datok loops there); each state has at most one such edge, so following them finds it.
 pub(crate) fn check_boundary_cycles(network: &Network, path: &std::path::Path) -> Result<()> {
-    let n = network.state_count() as usize + 1;
+    check_boundary_chains(network.state_count(), |s| network.boundary(s), path)
+}
+
+/// [`check_boundary_cycles`] for any representation: `boundary(s)` is the target of state
+/// `s`'s ε:boundary edge (states `1..=states`; targets must be among them).
+pub(crate) fn check_boundary_chains(
+    states: u32,
+    boundary: impl Fn(u32) -> Option<u32>,
+    path: &std::path::Path,
+) -> Result<()> {
+    let n = states as usize + 1;
     // 0 = unvisited, 1 = on the current chain, 2 = known to end.
     let mut mark = vec![0u8; n];
     for first in 1..n {
@@ -328,12 +338,12 @@ pub(crate) fn check_boundary_cycles(network: &Network, path: &std::path::Path) -
         while mark[s] == 0 {
             mark[s] = 1;
             chain.push(s);
-            match network.boundary(s as u32) {
+            match boundary(s as u32) {
                 Some(t) => s = t as usize,
                 None => break,
             }
         }
-        if mark[s] == 1 && network.boundary(s as u32).is_some() && chain.contains(&s) {
+        if mark[s] == 1 && boundary(s as u32).is_some() && chain.contains(&s) {
             let at = chain.iter().position(|&c| c == s).unwrap_or(0);
             let cycle: Vec<String> = chain[at..].iter().map(|s| s.to_string()).collect();
             return Err(Error::format(

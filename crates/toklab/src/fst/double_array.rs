@@ -154,6 +154,11 @@ impl DoubleArray {
         })
     }
 
+    /// Symbols per state: the alphabet's symbol count the array was built for.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
     /// The cells, for saving and for `fst info`.
     pub fn cells(&self) -> &[Cell] {
         &self.cells

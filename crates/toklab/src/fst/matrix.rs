@@ -8,6 +8,7 @@
 //! remember the state).
 
 use super::alphabet::{BOUNDARY, Sym};
+use super::double_array::{CELL, Cell, DELETION_TARGET, DoubleArray, SEPARATE};
 use super::network::{EdgeKind, Network};
 use super::runner::{DELETES, LEADS_TO_BOUNDARY, STATE, Transitions};
 
@@ -100,13 +101,140 @@ impl Matrix {
     pub fn fits(network: &Network) -> Result<(), MatrixTooLarge> {
         let width = network.alphabet.symbol_count();
         let rows = network.state_count() as usize + 1;
-        let edges = network.edge_count();
-        let cells = rows.saturating_mul(width);
-        let justified = FREE_CELLS.max(CELLS_PER_EDGE.saturating_mul(edges + rows));
-        if cells > STATE as usize || cells > justified {
-            return Err(MatrixTooLarge { rows, width, edges });
+        fits_shape(rows, width, network.edge_count())
+    }
+
+    /// [`Matrix::fits`] for a network stored as a double array with `states` states: its
+    /// edges are the cells a state owns.
+    pub(crate) fn fits_double_array(
+        array: &DoubleArray,
+        states: u32,
+    ) -> Result<(), MatrixTooLarge> {
+        let edges = array.cells().iter().filter(|c| c.check & CELL != 0).count();
+        fits_shape(states as usize + 1, array.width(), edges)
+    }
+
+    /// Fills the table straight from a stored double array (toklab's saved form), without a
+    /// network in between: one pass over each state's cells, as [`Matrix::build`] makes one
+    /// over its edges. `states` is the network's state count, `start` its start state. Errors
+    /// name the cell that leads nowhere; a boundary cycle is refused as when checking a network.
+    pub(crate) fn from_double_array(
+        array: &DoubleArray,
+        states: u32,
+        start: u32,
+        path: &std::path::Path,
+    ) -> crate::Result<Matrix> {
+        Matrix::fits_double_array(array, states)?;
+        let (width, cells_of, state_of) = (array.width(), array.cells(), array.state_of_cell());
+        let bad = |message: String| crate::Error::format(path, None, message);
+        // The cell a state's edge on `symbol` leads to, if the state has that edge.
+        let child = |rep: usize, symbol: usize| -> Option<(usize, Cell)> {
+            let cell = (cells_of[rep].base & CELL) as usize + symbol;
+            let c = *cells_of.get(cell)?;
+            ((c.check & CELL) as usize == rep).then_some((cell, c))
+        };
+        let target_of = |cell: usize, c: Cell| -> crate::Result<u32> {
+            let rep = if c.base & SEPARATE != 0 {
+                (c.base & CELL) as usize
+            } else {
+                cell
+            };
+            match state_of.get(rep).copied() {
+                Some(t) if t != 0 && t <= states => Ok(t),
+                _ => Err(bad(format!(
+                    "cell {cell} leads to cell {rep}, which is no state"
+                ))),
+            }
+        };
+        let mut boundary = vec![0u32; states as usize + 1];
+        for (rep, &state) in state_of.iter().enumerate() {
+            if state > states {
+                return Err(bad(format!("cell {rep} names state {state} of {states}")));
+            }
+            if state != 0
+                && let Some((cell, c)) = child(rep, BOUNDARY as usize)
+            {
+                boundary[state as usize] = target_of(cell, c)?;
+            }
         }
-        Ok(())
+        super::check::check_boundary_chains(
+            states,
+            |s| Some(boundary[s as usize]).filter(|&t| t != 0),
+            path,
+        )?;
+        let entry = |state: u32| -> u32 {
+            let flag = if boundary[state as usize] != 0 {
+                LEADS_TO_BOUNDARY
+            } else {
+                0
+            };
+            (state as usize * width) as u32 | flag
+        };
+        let mut cells = vec![0u32; (states as usize + 1) * width];
+        for (rep, &state) in state_of.iter().enumerate() {
+            if state == 0 {
+                continue;
+            }
+            let row = &mut cells[state as usize * width..][..width];
+            for (symbol, slot) in row.iter_mut().enumerate().skip(1) {
+                if let Some((cell, c)) = child(rep, symbol) {
+                    let deletes = symbol != BOUNDARY as usize && c.check & DELETION_TARGET != 0;
+                    *slot = entry(target_of(cell, c)?) | if deletes { DELETES } else { 0 };
+                }
+            }
+        }
+        Ok(Matrix {
+            width,
+            cells,
+            start: entry(start),
+        })
+    }
+
+    /// A table as toklab's saved form stores it (the cells as [`Matrix::cells`] gives them),
+    /// trusted as the file's CRC vouches for it except for what could send the runner
+    /// astray: each cell must name a row of the table, and boundary edges must not form a
+    /// cycle (the runner would insert boundaries without end).
+    pub(crate) fn from_stored(
+        cells: Vec<u32>,
+        width: usize,
+        states: u32,
+        start: u32,
+        path: &std::path::Path,
+    ) -> crate::Result<Matrix> {
+        let rows = states as usize + 1;
+        let bad = |message: String| crate::Error::format(path, None, message);
+        if width <= BOUNDARY as usize || cells.len() != rows * width || start as usize >= rows {
+            return Err(bad(format!(
+                "the matrix has {} cells, not {rows} states × {width} symbols",
+                cells.len()
+            )));
+        }
+        if let Some(at) = cells.iter().position(|&v| {
+            let row = (v & STATE) as usize;
+            !row.is_multiple_of(width) || row >= cells.len()
+        }) {
+            return Err(bad(format!("matrix cell {at} names no row")));
+        }
+        let boundary = |s: u32| {
+            let v = cells[s as usize * width + BOUNDARY as usize];
+            (v != 0).then(|| ((v & STATE) as usize / width) as u32)
+        };
+        super::check::check_boundary_chains(states, boundary, path)?;
+        let flag = if boundary(start).is_some() {
+            LEADS_TO_BOUNDARY
+        } else {
+            0
+        };
+        Ok(Matrix {
+            start: (start as usize * width) as u32 | flag,
+            width,
+            cells,
+        })
+    }
+
+    /// The cells, row by row, as the runner reads them (for toklab's saved form).
+    pub(crate) fn cells(&self) -> &[u32] {
+        &self.cells
     }
 
     /// Bytes the table occupies.
@@ -118,6 +246,16 @@ impl Matrix {
     pub fn shape(&self) -> (usize, usize) {
         (self.cells.len() / self.width.max(1), self.width)
     }
+}
+
+/// [`Matrix::fits`] for a table of `rows` × `width` cells holding `edges` edges.
+fn fits_shape(rows: usize, width: usize, edges: usize) -> Result<(), MatrixTooLarge> {
+    let cells = rows.saturating_mul(width);
+    let justified = FREE_CELLS.max(CELLS_PER_EDGE.saturating_mul(edges + rows));
+    if cells > STATE as usize || cells > justified {
+        return Err(MatrixTooLarge { rows, width, edges });
+    }
+    Ok(())
 }
 
 impl Transitions for Matrix {

@@ -21,10 +21,13 @@ mod network;
 mod raw;
 mod runner;
 mod trace;
+pub mod xfst;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
+use alphabet::Alphabet;
 pub use alphabet::{BOUNDARY, Sym};
 pub use compact::write as write_compact;
 pub use datok_models::{write_datok, write_matok};
@@ -101,8 +104,11 @@ impl Model {
 
     /// Reads a model from the bytes of the file at `path` (the path names it in messages).
     pub fn from_bytes(path: &Path, data: &[u8]) -> Result<Model> {
-        let data = gunzip(path, data)?;
-        let data = data.as_ref();
+        Model::from_inflated(path, gunzip(path, data)?.as_ref())
+    }
+
+    /// [`Model::from_bytes`] after decompression.
+    fn from_inflated(path: &Path, data: &[u8]) -> Result<Model> {
         let raw = if data.starts_with(b"##foma-net") {
             foma::parse(path, data)?
         } else if data.starts_with(b"MATOK") {
@@ -224,16 +230,62 @@ enum Engine {
 /// A loaded finite-state tokenizer.
 pub struct FstTokenizer {
     name: String,
-    path: PathBuf,
-    network: Network,
+    /// The files a live view watches: the network, or an XFST script and what it reads.
+    sources: Vec<PathBuf>,
+    alphabet: Alphabet,
+    /// The network's state count and name, to recover it from the engine.
+    states: u32,
+    network_name: Option<String>,
+    /// The checked network: read with the model, or (for a matrix loaded straight from
+    /// toklab's saved form) recovered from the engine the first time a view asks.
+    network: OnceLock<Network>,
     engine: Engine,
 }
 
 impl FstTokenizer {
     /// Loads `path` and builds `repr` (reusing a stored double array).
     pub fn open(path: &Path, repr: Repr) -> Result<FstTokenizer> {
-        let model = Model::open(path)?;
         let name = format!("fst:{}?repr={}", path.display(), repr.name());
+        FstTokenizer::open_as(path, Some(repr), name)
+    }
+
+    /// Loads `path` in `repr`, or in the representation [`Repr::for_network`] picks. toklab's
+    /// saved form was checked when it was written and carries a CRC, so its matrix is filled
+    /// straight from the stored array and the network is recovered only if a view asks;
+    /// every other format is read into a network and checked first.
+    fn open_as(path: &Path, repr: Option<Repr>, name: String) -> Result<FstTokenizer> {
+        let data = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let data = gunzip(path, &data)?;
+        if data.starts_with(compact::MAGIC) && repr != Some(Repr::DoubleArray) {
+            let saved = compact::read_compiled(path, &data, compact::Want::Matrix)?;
+            let matrix = match (saved.matrix, &saved.array) {
+                (Some(matrix), _) => Some(matrix),
+                (None, Some(array)) => {
+                    let fits = Matrix::fits_double_array(array, saved.states);
+                    if repr == Some(Repr::Matrix) || fits.is_ok() {
+                        fits.map_err(|e| Error::format(path, None, e.to_string()))?;
+                        let (states, start) = (saved.states, saved.start);
+                        Some(Matrix::from_double_array(array, states, start, path)?)
+                    } else {
+                        None
+                    }
+                }
+                (None, None) => None,
+            };
+            if let Some(matrix) = matrix {
+                return Ok(FstTokenizer {
+                    name,
+                    sources: vec![path.to_path_buf()],
+                    alphabet: saved.alphabet,
+                    states: saved.states,
+                    network_name: (!saved.name.is_empty()).then_some(saved.name),
+                    network: OnceLock::new(),
+                    engine: Engine::Matrix(matrix),
+                });
+            }
+        }
+        let model = Model::from_inflated(path, &data)?;
+        let repr = repr.unwrap_or_else(|| Repr::for_network(&model.network));
         FstTokenizer::from_model(model, repr, name)
     }
 
@@ -253,15 +305,32 @@ impl FstTokenizer {
         };
         Ok(FstTokenizer {
             name,
-            path: model.path,
-            network: model.network,
+            sources: vec![model.path],
+            alphabet: model.network.alphabet.clone(),
+            states: model.network.state_count(),
+            network_name: model.network.name.clone(),
+            network: OnceLock::from(model.network),
             engine,
         })
     }
 
     /// The checked network, for views that show states, edges and the alphabet.
     pub fn network(&self) -> &Network {
-        &self.network
+        self.network.get_or_init(|| {
+            let (alphabet, name) = (self.alphabet.clone(), self.network_name.clone());
+            match &self.engine {
+                Engine::Matrix(m) => {
+                    let (rows, width) = m.shape();
+                    let rows = (1..rows as u32).map(|s| s * width as u32);
+                    Network::from_transitions(m, rows, self.states, alphabet, name)
+                }
+                Engine::DoubleArray(d) => {
+                    let reps = d.state_of_cell().iter().enumerate();
+                    let reps = reps.filter(|(_, s)| **s != 0).map(|(c, _)| c as u32);
+                    Network::from_transitions(d, reps, self.states, alphabet, name)
+                }
+            }
+        })
     }
 
     /// Which representation runs.
@@ -285,7 +354,7 @@ impl FstTokenizer {
     }
 
     fn run<O: Observer<trace::FstStep>>(&self, text: &str, observer: &mut O) -> Tokenization {
-        let alphabet = &self.network.alphabet;
+        let alphabet = &self.alphabet;
         match &self.engine {
             Engine::Matrix(m) => runner::run(m, alphabet, text, observer),
             Engine::DoubleArray(d) => runner::run(d, alphabet, text, observer),
@@ -307,11 +376,15 @@ impl Tokenizer for FstTokenizer {
     }
 
     fn warnings(&self) -> Vec<String> {
-        self.network.warnings.clone()
+        // A network recovered from a saved form has none: its file was checked when written.
+        self.network
+            .get()
+            .map(|n| n.warnings.clone())
+            .unwrap_or_default()
     }
 
     fn sources(&self) -> Vec<PathBuf> {
-        vec![self.path.clone()]
+        self.sources.clone()
     }
 }
 
@@ -319,7 +392,7 @@ impl Tokenizer for FstTokenizer {
 pub const KIND: Kind = Kind::new(
     "fst",
     "fst:FILE[?repr=matrix|da]",
-    "a finite-state tokenizer (foma .fst, AT&T, Datok .matok/.datok) run as Datok runs it",
+    "a finite-state tokenizer (foma .fst, an .xfst script compiled with foma, AT&T, Datok .matok/.datok) run as Datok runs it",
     load,
 )
 .with_options();
@@ -338,11 +411,16 @@ pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
         return Err(spec.bad("`fst:` needs a file: fst:FILE[?repr=matrix|da]"));
     }
     let path = spec.path();
-    let model = Model::open(&path)?;
-    let repr = repr.unwrap_or_else(|| Repr::for_network(&model.network));
-    Ok(Box::new(FstTokenizer::from_model(
-        model,
-        repr,
-        format!("fst:{}", spec.arg),
-    )?))
+    let compiled = if xfst::is_script(&path) {
+        Some(xfst::compile(&path)?)
+    } else {
+        None
+    };
+    let name = format!("fst:{}", spec.arg);
+    let network = compiled.as_ref().map_or(&path, |c| &c.fst);
+    let mut tokenizer = FstTokenizer::open_as(network, repr, name)?;
+    if let Some(compiled) = compiled {
+        tokenizer.sources = compiled.sources;
+    }
+    Ok(Box::new(tokenizer))
 }

@@ -2,8 +2,9 @@
 //! only (identity, deletion, ε:boundary). Every file format is checked into this one shape, and
 //! both representations are built from it, so they cannot disagree about what was loaded.
 
-use super::alphabet::{Alphabet, IDENTITY, Sym, UNKNOWN};
+use super::alphabet::{Alphabet, BOUNDARY, IDENTITY, Sym, UNKNOWN};
 use super::raw::RawNetwork;
+use super::runner::{DELETES, STATE, Transitions};
 use crate::error::Result;
 
 /// What an edge does with the input.
@@ -122,6 +123,45 @@ impl Network {
             stats,
             warnings: Vec::new(),
         }
+    }
+
+    /// The network a representation holds, read back through its transitions: `handles` are
+    /// the representation's own numbers of its states (a matrix's rows, a double array's
+    /// representative cells), `states` the network's state count. For views of a model whose
+    /// representation was loaded straight from toklab's saved form, without a network.
+    pub(crate) fn from_transitions<T: Transitions>(
+        fsa: &T,
+        handles: impl Iterator<Item = u32>,
+        states: u32,
+        alphabet: Alphabet,
+        name: Option<String>,
+    ) -> Network {
+        let width = alphabet.symbol_count();
+        let mut per_state = vec![Vec::new(); states as usize + 1];
+        for handle in handles {
+            let Some(edges) = per_state.get_mut(fsa.network_state(handle) as usize) else {
+                continue;
+            };
+            for symbol in BOUNDARY..width as Sym {
+                let next = fsa.step(handle, symbol);
+                if next == 0 {
+                    continue;
+                }
+                edges.push(Edge {
+                    symbol,
+                    target: fsa.network_state(next & STATE),
+                    kind: if symbol == BOUNDARY {
+                        EdgeKind::Boundary
+                    } else if next & DELETES != 0 {
+                        EdgeKind::Deletion
+                    } else {
+                        EdgeKind::Identity
+                    },
+                });
+            }
+        }
+        let start = fsa.network_state(fsa.start() & STATE);
+        Network::from_edges(alphabet, start, per_state, name, "toklab saved form")
     }
 
     /// Checks that a file's network is a tokenizer and builds it; errors name the state, the

@@ -65,14 +65,23 @@ impl NormalizedString<'_> {
 
     /// Lowercases character by character (`char::to_lowercase`, so a final sigma is `σ`).
     pub fn lowercase(&mut self) {
+        self.lowercase_where(|_| true);
+    }
+
+    /// Lowercases the characters `cased` accepts and keeps the others: a reference that
+    /// lowercases with an older Unicode version leaves the letters cased since then alone.
+    pub fn lowercase_where(&mut self, cased: impl Fn(char) -> bool) {
         let changes = |c: char| {
             let mut lower = c.to_lowercase();
-            lower.next() != Some(c) || lower.next().is_some()
+            cased(c) && (lower.next() != Some(c) || lower.next().is_some())
         };
         if !self.normalized().chars().any(changes) {
             return;
         }
-        self.map_chars(|c, out| out.extend(c.to_lowercase()));
+        self.map_chars(|c, out| match cased(c) {
+            true => out.extend(c.to_lowercase()),
+            false => out.push(c),
+        });
     }
 
     /// Unicode normalization, grapheme by grapheme (canonical composition and reordering

@@ -3,6 +3,7 @@
 //! by one, …), with the extra rules for abbreviations and lexical entries.
 
 use crate::rules::chars::{self, Bits, L, M, ND};
+use crate::rules::context::Context;
 use crate::rules::matcher::Seg;
 use crate::rules::resources::{Conditions, Entry};
 use crate::rules::split::Run;
@@ -33,10 +34,49 @@ fn starts_dashed_digit(seg: &Seg, p: usize) -> bool {
 
 const APOSTROPHE_PLUS: &str = "'‘’`";
 
+/// The general condition that rejects every prefix of a longer word (`fig` in `figure`): not
+/// worth showing as a near miss.
+pub(super) const LETTER_FOLLOWS: &str = "a letter follows it";
+
+/// Which condition rejected a dictionary candidate, for the trace's near misses.
+#[derive(Debug)]
+pub(super) enum Failed<'c> {
+    /// `::case-sensitive` and the case differs.
+    Case,
+    /// `::lcode-not` names the loaded language.
+    Language,
+    /// A context condition does not hold.
+    Context(&'c Context),
+    /// One of utoken's general, abbreviation or lexical conditions.
+    Rule(&'static str),
+}
+
+impl Failed<'_> {
+    /// What failed, as the trace says it.
+    pub(super) fn describe(&self) -> String {
+        match self {
+            Failed::Case => "::case-sensitive and the case differs".into(),
+            Failed::Language => "::lcode-not names this language".into(),
+            Failed::Context(c) => format!("::{} {} does not hold", c.kind.slot(), c.source),
+            Failed::Rule(why) => (*why).into(),
+        }
+    }
+}
+
 impl Run<'_> {
     /// The entry's own conditions: case, contexts on the whole sentence, excluded languages.
     pub(super) fn entry_conditions(&self, entry: &Entry, start: usize, end: usize) -> bool {
-        self.conditions_hold(
+        self.entry_fails(entry, start, end).is_none()
+    }
+
+    /// The first of the entry's own conditions that fails, if any.
+    pub(super) fn entry_fails<'e>(
+        &self,
+        entry: &'e Entry,
+        start: usize,
+        end: usize,
+    ) -> Option<Failed<'e>> {
+        self.first_failed(
             &entry.cond,
             &entry.s,
             self.text(start, end),
@@ -57,13 +97,25 @@ impl Run<'_> {
         left: &str,
         right: &str,
     ) -> bool {
+        self.first_failed(cond, s, surface, left, right).is_none()
+    }
+
+    /// The first condition (in [`Self::conditions_hold`]'s order) that fails.
+    fn first_failed<'c>(
+        &self,
+        cond: &'c Conditions,
+        s: &str,
+        surface: &str,
+        left: &str,
+        right: &str,
+    ) -> Option<Failed<'c>> {
         if cond.case_sensitive && s != surface {
-            return false;
+            return Some(Failed::Case);
         }
         if let Some(lang) = &self.rules.lang
             && cond.lcode_not.iter().any(|l| l == lang)
         {
-            return false;
+            return Some(Failed::Language);
         }
         let contexts = [
             (&cond.right, right),
@@ -77,26 +129,33 @@ impl Run<'_> {
                     && c.uses_look_around() == slow
                     && !c.holds(text)
                 {
-                    return false;
+                    return Some(Failed::Context(c));
                 }
             }
         }
-        true
+        None
     }
 
-    /// utoken's general conditions for a candidate `seg[st..end]` of a segment.
-    pub(super) fn general_ok(&self, a: usize, b: usize, st: usize, end: usize) -> bool {
+    /// Which of utoken's general conditions rejects a candidate `seg[st..end]` of a segment
+    /// (None when all hold).
+    pub(super) fn general_fails(
+        &self,
+        a: usize,
+        b: usize,
+        st: usize,
+        end: usize,
+    ) -> Option<Failed<'static>> {
         let seg = self.seg(a, b);
         let n = seg.len();
         let lc0: Bits = if st > 0 { seg.bits[st - 1] } else { 0 };
         let rc0: Bits = if end < n { seg.bits[end] } else { 0 };
         // A token ending in a letter is not followed by a letter.
         if rc0 & chars::ALPHA != 0 && ends_letter(&seg, st, end) {
-            return false;
+            return Some(Failed::Rule(LETTER_FOLLOWS));
         }
         // Nor by an orphan mark, unless it ends in punctuation.
         if rc0 & chars::MODIFIER != 0 && !seg.is(end - 1, chars::P) {
-            return false;
+            return Some(Failed::Rule("a combining mark follows it"));
         }
         let lv = self.lv();
         if lv & chars::QUOTE != 0 {
@@ -104,7 +163,7 @@ impl Run<'_> {
             let ends_apos = APOSTROPHE_PLUS.contains(seg.chars[end - 1]);
             // don't split off c' from 'c'
             if starts_letter && ends_apos && st > 0 && APOSTROPHE_PLUS.contains(seg.chars[st - 1]) {
-                return false;
+                return Some(Failed::Rule("it would split c' off 'c'"));
             }
             // don't split off 'd from 'd'
             if APOSTROPHE_PLUS.contains(seg.chars[st])
@@ -112,7 +171,7 @@ impl Run<'_> {
                 && end < n
                 && APOSTROPHE_PLUS.contains(seg.chars[end])
             {
-                return false;
+                return Some(Failed::Rule("it would split 'd off 'd'"));
             }
         }
         if lv & chars::AMPERSAND != 0 {
@@ -136,7 +195,7 @@ impl Run<'_> {
             };
             if short && ((end < n && seg.chars[end] == '&') || (st > 0 && seg.chars[st - 1] == '&'))
             {
-                return false;
+                return Some(Failed::Rule("one or two letters next to &"));
             }
         }
         if lv & chars::ATTACH_TAG != 0 {
@@ -148,10 +207,10 @@ impl Run<'_> {
                 && is_markup()
                 && second_blank((end + 1 < n).then_some(end + 1))
             {
-                return false;
+                return Some(Failed::Rule("a mark-up @ follows it"));
             }
             if lc0 & chars::ATTACH_TAG != 0 && is_markup() && second_blank((st >= 2).then_some(1)) {
-                return false;
+                return Some(Failed::Rule("a mark-up @ precedes it"));
             }
         }
         if lv & chars::HEBREW_BLOCK != 0 {
@@ -169,26 +228,27 @@ impl Run<'_> {
                 }
                 let letter_next = seg.is(i, L) || (seg.in_set(i, "'") && seg.is(i + 1, L));
                 if i > end + 1 || !letter_next {
-                    return false;
+                    return Some(Failed::Rule("a gershayim inside a Hebrew word"));
                 }
             }
             if token == ['\''] && lc0 & chars::HEBREW_BLOCK != 0 {
-                return false;
+                return Some(Failed::Rule("a geresh after a Hebrew letter"));
             }
         }
-        true
+        None
     }
 
-    pub(super) fn abbrev_ok(
+    /// Which of utoken's abbreviation conditions rejects a candidate (None when all hold).
+    pub(super) fn abbrev_fails(
         &self,
         a: usize,
         b: usize,
         st: usize,
         end: usize,
         entry: &Entry,
-    ) -> bool {
+    ) -> Option<Failed<'static>> {
         if entry.sem_class.as_deref() == Some("currency-unit") {
-            return true;
+            return None;
         }
         let seg = self.seg(a, b);
         if ends_letter_or_digit(&seg, st, end)
@@ -202,7 +262,9 @@ impl Run<'_> {
                     .as_ref()
                     .is_some_and(|c| c.holds(self.text(a + end, b)));
             if !allowed {
-                return false;
+                return Some(Failed::Rule(
+                    "a number follows and no ::right-context allows it",
+                ));
             }
         }
         if seg.chars[end - 1] == '.' && seg.is(end, L) {
@@ -212,7 +274,7 @@ impl Run<'_> {
                 j += 1;
             }
             if !seg.is(j, L) && seg.bits[end] & (chars::HANGUL | chars::INDIC) == 0 {
-                return false;
+                return Some(Failed::Rule("a word continues after its period"));
             }
         }
         if st > 0
@@ -221,19 +283,20 @@ impl Run<'_> {
             && st >= 2
             && ends_letter(&seg, 0, st - 1)
         {
-            return false;
+            return Some(Failed::Rule("a period after a letter precedes it"));
         }
-        true
+        None
     }
 
-    pub(super) fn lexical_ok(
+    /// Which of utoken's lexical-entry conditions rejects a candidate (None when all hold).
+    pub(super) fn lexical_fails(
         &self,
         a: usize,
         b: usize,
         st: usize,
         end: usize,
         entry: &Entry,
-    ) -> bool {
+    ) -> Option<Failed<'static>> {
         let seg = self.seg(a, b);
         let right_holds = || {
             entry
@@ -254,7 +317,9 @@ impl Run<'_> {
                 (ends_letter(&seg, st, end) && starts_dashed_digit(&seg, end) && right_holds())
                     || (ends_digit(&seg, st, end) && seg.is(end, L) && right_holds());
             if !ok {
-                return false;
+                return Some(Failed::Rule(
+                    "a letter or digit follows and no ::right-context allows it",
+                ));
             }
         }
         if ends_letter_or_digit(&seg, 0, st) && seg.is(st, L | ND) {
@@ -267,7 +332,9 @@ impl Run<'_> {
                     && seg.is(st - 1, chars::LATIN_LETTER)
                     && seg.bits[st] & (chars::INDIC | chars::HANGUL) != 0);
             if !ok {
-                return false;
+                return Some(Failed::Rule(
+                    "a letter or digit precedes it and no ::left-context allows it",
+                ));
             }
         }
         // don't split off d' from d's
@@ -276,8 +343,8 @@ impl Run<'_> {
             && matches!(seg.chars[end], 's' | 'S' | 'ſ')
             && !seg.is(end + 1, L | ND)
         {
-            return false;
+            return Some(Failed::Rule("it would split d' off d's"));
         }
-        true
+        None
     }
 }

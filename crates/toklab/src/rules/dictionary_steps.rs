@@ -4,10 +4,14 @@
 use std::sync::Arc;
 
 use super::chars::{self, Bits};
+use super::conditions::Failed;
 use super::contraction::map_contraction;
 use super::origin::ChartType;
 use super::resources::{Entry, EntryKind, SplitSide, Trie};
 use super::split::{Found, Run};
+
+/// Why a punct-split entry with a `::side` did not apply.
+const SIDE: &str = "its ::side is not at a word's edge";
 /// Where a dictionary token may start, as utoken's scan decides: not at a mark, not at a
 /// letter after a letter and (for step 10, `digits`) not at a digit after a digit — "after"
 /// meaning after the last position not skipped itself.
@@ -54,19 +58,26 @@ impl Run<'_> {
         for st in token_starts(&self.s.bits[a..b], true) {
             self.walk(&res.main, &lower, st, &mut ends);
             for &(end, node) in &ends {
-                if !self.general_ok(a, b, st, end) {
+                if let Some(failed) = self.general_fails(a, b, st, end) {
+                    let first = res.main.entries(node).first().copied();
+                    self.near_miss(a + st, a + end, first, failed);
                     continue;
                 }
                 for &id in res.main.entries(node) {
                     let entry = &res.entries[id as usize];
-                    if !self.entry_conditions(entry, a + st, a + end) {
+                    if let Some(failed) = self.entry_fails(entry, a + st, a + end) {
+                        self.near_miss(a + st, a + end, Some(id), failed);
                         continue;
                     }
                     let text = self.text(a + st, a + end);
                     let found = match entry.kind {
-                        EntryKind::Abbrev if self.abbrev_ok(a, b, st, end, entry) => {
-                            self.entry_found(st, end, ChartType::Abbrev, entry, id)
-                        }
+                        EntryKind::Abbrev => match self.abbrev_fails(a, b, st, end, entry) {
+                            None => self.entry_found(st, end, ChartType::Abbrev, entry, id),
+                            Some(failed) => {
+                                self.near_miss(a + st, a + end, Some(id), failed);
+                                continue;
+                            }
+                        },
                         EntryKind::LexicalPriority => {
                             let t = if entry.sem_class.as_deref() == Some("url") {
                                 ChartType::UrlL
@@ -134,19 +145,25 @@ impl Run<'_> {
         for st in token_starts(&self.s.bits[a..b], false) {
             self.walk(&res.lexical, &lower, st, &mut ends);
             for &(end, node) in &ends {
-                if !self.general_ok(a, b, st, end) {
+                if let Some(failed) = self.general_fails(a, b, st, end) {
+                    let first = res.lexical.entries(node).first().copied();
+                    self.near_miss(a + st, a + end, first, failed);
                     continue;
                 }
                 for &id in res.lexical.entries(node) {
                     let entry = &res.entries[id as usize];
-                    if self.entry_conditions(entry, a + st, a + end)
-                        && self.lexical_ok(a, b, st, end, entry)
-                    {
-                        let t = match &entry.tag {
-                            Some(tag) => ChartType::Tag(Arc::clone(tag)),
-                            None => ChartType::Lexical,
-                        };
-                        return Some(self.entry_found(st, end, t, entry, id));
+                    let failed = self
+                        .entry_fails(entry, a + st, a + end)
+                        .or_else(|| self.lexical_fails(a, b, st, end, entry));
+                    match failed {
+                        Some(failed) => self.near_miss(a + st, a + end, Some(id), failed),
+                        None => {
+                            let t = match &entry.tag {
+                                Some(tag) => ChartType::Tag(Arc::clone(tag)),
+                                None => ChartType::Lexical,
+                            };
+                            return Some(self.entry_found(st, end, t, entry, id));
+                        }
                     }
                 }
             }
@@ -171,7 +188,9 @@ impl Run<'_> {
                 if chars_[st..end] != lower[st..end] {
                     continue;
                 }
-                if !self.general_ok(a, b, st, end) {
+                if let Some(failed) = self.general_fails(a, b, st, end) {
+                    let first = res.punct.entries(node).first().copied();
+                    self.near_miss(a + st, a + end, first, failed);
                     continue;
                 }
                 for &id in res.punct.entries(node) {
@@ -183,7 +202,8 @@ impl Run<'_> {
                     } else {
                         end
                     };
-                    if !self.entry_conditions(entry, a + st, a + end2) {
+                    if let Some(failed) = self.entry_fails(entry, a + st, a + end2) {
+                        self.near_miss(a + st, a + end2, Some(id), failed);
                         continue;
                     }
                     let chart_type = match entry.side {
@@ -198,7 +218,10 @@ impl Run<'_> {
                         {
                             ChartType::PunctE
                         }
-                        _ => continue,
+                        _ => {
+                            self.near_miss(a + st, a + end2, Some(id), Failed::Rule(SIDE));
+                            continue;
+                        }
                     };
                     let mut found = self.entry_found(st, end2, chart_type, entry, id);
                     found.left_done = false;

@@ -17,9 +17,11 @@ pub(crate) mod chart;
 mod conditions;
 mod context;
 mod contraction;
+mod detokenize;
 mod diag;
 mod dictionary_steps;
 mod expand;
+mod lang_files;
 mod line;
 mod lint;
 mod markup;
@@ -74,6 +76,8 @@ impl Default for LoadOptions {
 pub struct RulesTokenizer {
     name: String,
     rules: Rules,
+    /// utoken's detokenizer tables, read from the same files the first time they are needed.
+    detok: std::sync::OnceLock<std::result::Result<detokenize::Detokenizer, String>>,
 }
 
 impl RulesTokenizer {
@@ -89,6 +93,9 @@ impl RulesTokenizer {
                 message: "not a folder of rule files (rules:DIR) nor a rule file (rules:FILE)"
                     .into(),
             });
+        }
+        if langs.is_empty() {
+            res.diagnostics.extend(lang_files::no_lang_warning(dir));
         }
         for lang in &langs {
             let path = dir.join(format!("tok-resource-{lang}.txt"));
@@ -199,6 +206,7 @@ impl RulesTokenizer {
         }
         Ok(RulesTokenizer {
             name,
+            detok: std::sync::OnceLock::new(),
             rules: Rules {
                 res,
                 lang,
@@ -228,16 +236,15 @@ impl RulesTokenizer {
             let (sentence, _) = self.line_tokens(line, Some(&mut |e| events.push(e)));
             let mut entries: Vec<(u32, crate::token::SourceLoc)> = Vec::new();
             for event in &events {
-                let tokens = match &event.what {
+                let ids: Vec<Option<u32>> = match &event.what {
                     split::EventKind::Split { tokens, .. } | split::EventKind::Main { tokens } => {
-                        tokens.as_slice()
+                        tokens.iter().map(|t| t.entry).collect()
                     }
-                    split::EventKind::Guard { .. } => &[],
+                    split::EventKind::NearMiss { entry, .. } => vec![*entry],
+                    split::EventKind::Guard { .. } => Vec::new(),
                 };
-                for t in tokens {
-                    if let Some(id) = t.entry
-                        && !entries.iter().any(|(i, _)| *i == id)
-                    {
+                for id in ids.into_iter().flatten() {
+                    if !entries.iter().any(|(i, _)| *i == id) {
                         entries.push((id, self.rules.res.entries[id as usize].loc.clone()));
                     }
                 }
@@ -402,6 +409,24 @@ impl Tokenizer for RulesTokenizer {
 
     fn sources(&self) -> Vec<PathBuf> {
         self.rules.res.files.clone()
+    }
+
+    /// utoken's detokenizer over the same files (`utoken.detokenize`): the tokens are joined
+    /// with spaces into the line it would read.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        let lang = self.rules.lang.as_deref();
+        let detok = self.detok.get_or_init(|| {
+            detokenize::Detokenizer::load(&self.rules.res.files, &lang_codes(lang))
+        });
+        match detok {
+            Ok(d) => Ok(d.line(&tokens.join(" "), lang, &|t| {
+                self.rules.res.is_markup_token(t)
+            })),
+            Err(message) => Err(crate::Error::Unsupported {
+                tokenizer: self.name.clone(),
+                operation: format!("detokenize: {message}"),
+            }),
+        }
     }
 }
 

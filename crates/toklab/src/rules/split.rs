@@ -14,6 +14,7 @@
 use std::sync::Arc;
 
 use super::chars::{self, Bits};
+use super::conditions::{Failed, LETTER_FOLLOWS};
 use super::matcher::{Prog, Scratch, Seg};
 use super::normalize::Sentence;
 use super::origin::{ChartType, Step};
@@ -145,11 +146,29 @@ pub enum EventKind {
         /// The whitespace-separated tokens.
         tokens: Vec<Tok>,
     },
+    /// A dictionary entry matched the text (`segment` is the candidate) but a condition
+    /// rejected it: the "why not" of a rule author whose entry did not fire.
+    NearMiss {
+        /// The step that looked the candidate up.
+        step: Step,
+        /// The entry (for a general condition, the first entry with that headword).
+        entry: Option<u32>,
+        /// Which condition failed, as the trace says it.
+        reason: String,
+    },
     /// One of utoken's depth limits was reached.
     Guard {
         /// Which limit, for the trace.
         message: String,
     },
+}
+
+/// A rejected dictionary candidate waiting for its step to finish.
+struct NearMiss {
+    start: u32,
+    end: u32,
+    entry: Option<u32>,
+    reason: String,
 }
 
 /// The state of tokenizing one line.
@@ -168,6 +187,9 @@ pub(crate) struct Run<'r> {
     pub scratch: Scratch,
     /// Where the recursion reports its events, when a trace is asked for.
     observer: Option<&'r mut dyn Observer<Event>>,
+    /// The near misses of the step being tried (collected only for a trace; the steps look
+    /// candidates up through `&self`).
+    near_misses: std::cell::RefCell<Vec<NearMiss>>,
     /// The step each pending segment entered at (for the trace).
     entered: Step,
     /// Word positions for the paired-delimiter mark-up, built on first use.
@@ -200,6 +222,7 @@ impl<'r> Run<'r> {
             symbol_depth: 0,
             scratch: Scratch::default(),
             observer,
+            near_misses: std::cell::RefCell::new(Vec::new()),
             entered: Step::Xml,
             words: std::cell::OnceCell::new(),
             runs: std::cell::OnceCell::new(),
@@ -285,6 +308,7 @@ impl<'r> Run<'r> {
                 return true;
             }
         };
+        self.report_near_misses(step, level);
         match found {
             Some(found) => {
                 self.rec_tok(step, a, b, found, level);
@@ -423,6 +447,39 @@ impl<'r> Run<'r> {
                 a: a as u32,
                 b: start as u32,
                 level: level + 1,
+            });
+        }
+    }
+
+    /// Records a candidate a condition rejected, when a trace is being made. `start..end` are
+    /// sentence positions.
+    pub fn near_miss(&self, start: usize, end: usize, entry: Option<u32>, failed: Failed) {
+        if self.observer.is_none() || matches!(failed, Failed::Rule(LETTER_FOLLOWS)) {
+            return;
+        }
+        self.near_misses.borrow_mut().push(NearMiss {
+            start: start as u32,
+            end: end as u32,
+            entry,
+            reason: failed.describe(),
+        });
+    }
+
+    /// Hands the near misses of a step to the observer, before what the step found.
+    fn report_near_misses(&mut self, step: Step, level: u32) {
+        let Some(observer) = &mut self.observer else {
+            return;
+        };
+        for miss in self.near_misses.get_mut().drain(..) {
+            observer.observe(Event {
+                level,
+                segment: (miss.start, miss.end),
+                entered: self.entered,
+                what: EventKind::NearMiss {
+                    step,
+                    entry: miss.entry,
+                    reason: miss.reason,
+                },
             });
         }
     }

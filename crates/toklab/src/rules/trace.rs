@@ -85,8 +85,21 @@ impl RuleTrace {
                     TraceLine::new(0, Some(span)).part(Role::Label, format!("line {}", number + 1)),
                 );
             }
+            // A step's near misses come before what the segment became; they are shown
+            // under it, as the reasons its earlier steps found nothing.
+            let mut misses: Vec<&Event> = Vec::new();
             for event in &line.events {
+                if matches!(event.what, EventKind::NearMiss { .. }) {
+                    misses.push(event);
+                    continue;
+                }
                 out.push(render(line, event, base));
+                for miss in misses.drain(..) {
+                    out.push(render(line, miss, base + 1));
+                }
+            }
+            for miss in misses {
+                out.push(render(line, miss, base + 1));
             }
         }
         out
@@ -173,6 +186,21 @@ fn render(line: &LineTrace, event: &Event, base: usize) -> TraceLine {
                 tokens_part(l, line, tokens)
             };
         }
+        EventKind::NearMiss {
+            step,
+            entry,
+            reason,
+        } => {
+            l = l
+                .part(Role::Backtrack, "near miss ")
+                .part(Role::Label, format!("{step}"));
+            if let Some(loc) = line.entry(*entry) {
+                l = l.part(Role::Detail, format!(" ({loc})"));
+            }
+            l = l
+                .part(Role::Plain, ": ")
+                .part(Role::Backtrack, reason.clone());
+        }
         EventKind::Guard { message } => {
             l = l.part(Role::Backtrack, format!("limit: {message}"));
         }
@@ -187,5 +215,56 @@ fn passed(entered: Step, taken: Step) -> String {
         format!("step {last} nothing, ")
     } else {
         format!("steps {}–{last} nothing, ", entered.number())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{FileRole, LoadOptions, RulesTokenizer};
+    use crate::tokenizer::Tokenizer;
+
+    const RULES: &str = "::abbrev fig. ::exp figure ::lcode eng ::right-context \\s*\\d\n\
+                         ::abbrev p. ::exp page ::lcode eng ::case-sensitive True\n";
+
+    fn explain(text: &str) -> String {
+        let options = LoadOptions {
+            lang: Some("eng".into()),
+            ..LoadOptions::default()
+        };
+        let rules =
+            RulesTokenizer::from_texts(&[("tok-resource-eng.txt", FileRole::Tok, RULES)], &options)
+                .unwrap();
+        rules.explain(text).to_text()
+    }
+
+    #[test]
+    fn a_failed_right_context_is_a_near_miss_with_its_entry_and_condition() {
+        let trace = explain("see fig. here");
+        assert!(
+            trace.contains(
+                "«fig.» near miss step 10 tokenize_according_to_resource_entries (tok-resource-eng.txt:1): ::right-context \\s*\\d does not hold"
+            ),
+            "{trace}"
+        );
+        // Where the context holds, the entry fires and there is no near miss.
+        let trace = explain("see fig. 3");
+        assert!(!trace.contains("near miss"), "{trace}");
+    }
+
+    #[test]
+    fn a_case_sensitive_entry_in_another_case_is_a_near_miss() {
+        let trace = explain("on P. 3");
+        assert!(
+            trace.contains("«P.» near miss step 10 tokenize_according_to_resource_entries (tok-resource-eng.txt:2): ::case-sensitive and the case differs"),
+            "{trace}"
+        );
+    }
+
+    #[test]
+    fn prefixes_of_longer_words_are_not_near_misses() {
+        // `p` is not an entry, but `fig.` would be a prefix only with the period; a word such
+        // as `figs.` passes through step 10 without noise.
+        let trace = explain("figs. p");
+        assert!(!trace.contains("a letter follows it"), "{trace}");
     }
 }

@@ -28,6 +28,21 @@ pub enum Effect {
     ReloadRows,
     /// Write the model being trained into a folder (GPT-2 `vocab.json` + `merges.txt`).
     SaveModel(PathBuf),
+    /// Open a rule file in the user's editor at a line (the rows watching it then reload).
+    EditFile { path: PathBuf, line: usize },
+    /// Put `text` on the clipboard (OSC 52), or write it to `file`; `what` names it for the
+    /// status bar.
+    Copy {
+        text: String,
+        what: String,
+        file: Option<PathBuf>,
+    },
+    /// Write a picture of the rows as `stem.svg` and `stem.html` (under free names).
+    ExportPicture {
+        stem: PathBuf,
+        svg: String,
+        html: String,
+    },
 }
 
 impl std::fmt::Debug for Effect {
@@ -43,6 +58,9 @@ impl std::fmt::Debug for Effect {
             Effect::SaveWorkspace { path, .. } => write!(f, "SaveWorkspace({})", path.display()),
             Effect::ReloadRows => f.write_str("ReloadRows"),
             Effect::SaveModel(path) => write!(f, "SaveModel({})", path.display()),
+            Effect::EditFile { path, line } => write!(f, "EditFile({}:{line})", path.display()),
+            Effect::Copy { what, file, .. } => write!(f, "Copy({what}, {file:?})"),
+            Effect::ExportPicture { stem, .. } => write!(f, "ExportPicture({})", stem.display()),
         }
     }
 }

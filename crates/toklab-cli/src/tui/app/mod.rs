@@ -4,13 +4,19 @@
 //! the rows ([`Rows`]) and the lower pane's views ([`Panes`]), each view owning its state.
 //! Engine work is only called through the `Tokenizer` trait; long work runs in [`jobs`].
 
+mod changes;
+mod command;
+pub mod diffs;
 pub mod doc;
 mod edit;
 mod effect;
 mod files;
+mod ids;
 pub mod jobs;
 mod navigate;
+mod origin;
 pub mod panes;
+pub mod picture;
 mod prompt;
 mod rows;
 pub mod search;
@@ -18,16 +24,19 @@ pub mod stats;
 pub mod teach;
 pub mod train;
 mod views;
+pub mod yank;
 
 use std::time::{Duration, Instant};
 
 pub use doc::DocState;
 pub use effect::Effect;
 pub use files::WorkspacePlace;
+pub use ids::IdsMode;
 pub use panes::{Context, Pane, Panes, Reply};
 pub use prompt::{Prompt, PromptKind};
 pub use rows::{Engine, Loader, Row, RowEvent, RowSetup, Rows};
 pub use views::View;
+pub use yank::Yank;
 
 use search::Search;
 
@@ -122,6 +131,12 @@ pub enum Action {
     RemoveRow,
     ReloadRows,
     SaveWorkspace,
+    /// Opens the selected token's rule file in the user's editor at its line.
+    EditOrigin,
+    /// `]c` / `[c`: the next (true) or previous line the last reload tokenizes differently.
+    ChangedLine(bool),
+    /// Writes the current line's rows as an SVG image and an HTML page.
+    ExportPicture,
     ComputeStats,
     /// Teaching: the training view's scope (line, selection, file) and pre-tokenization, the
     /// selection's mark, the model being trained as a row, play speed, the lower pane
@@ -134,6 +149,17 @@ pub enum Action {
     PlaySlower,
     PlayFaster,
     ToggleMaximise,
+    /// Copies to the clipboard (OSC 52).
+    Yank(Yank),
+    /// To the `count`-th next (`forward`) or previous line where the rows disagree.
+    DiffJump {
+        forward: bool,
+        count: usize,
+    },
+    /// Ids off → hues → ids instead of forms.
+    ToggleIds,
+    /// Alignment view: by character spans ↔ by forms.
+    ToggleAlignBySpans,
     /// Closes an overlay, leaves a mode or cancels work; never quits.
     Back,
     Quit,
@@ -174,6 +200,14 @@ pub struct App {
     pub workspace: WorkspacePlace,
     /// File work asked for and not performed yet.
     effects: Vec<Effect>,
+    /// The lines the last reload changed (compared in the background).
+    changes: Option<changes::ChangeRun>,
+    /// How the rows show token ids.
+    pub ids: IdsMode,
+    /// The background count of the lines where the rows disagree (`]d`, `[d`).
+    pub diffs: Option<diffs::DiffScan>,
+    /// Bytes for the terminal itself (OSC 52 copies), written by the event loop.
+    pub to_terminal: Vec<u8>,
 }
 
 impl App {
@@ -198,6 +232,10 @@ impl App {
             },
             workspace: WorkspacePlace::default(),
             effects: Vec::new(),
+            changes: None,
+            ids: IdsMode::Off,
+            diffs: None,
+            to_terminal: Vec::new(),
         };
         app.load_line();
         app
@@ -229,6 +267,7 @@ impl App {
             || self.rows.is_loading()
             || self.rows.is_tokenizing()
             || self.doc.search.as_ref().is_some_and(|s| s.job.is_some())
+            || self.diffs.as_ref().is_some_and(diffs::DiffScan::is_running)
     }
 
     /// Shows a message in the status bar for a few seconds.
@@ -255,6 +294,9 @@ impl App {
         self.edit_pending = false;
         self.doc.layout = LineLayout::new(&self.doc.text);
         self.rows.tokenize(&self.doc.text, edit, &self.doc.layout);
+        if edit {
+            self.note_edited_line();
+        }
     }
 
     /// Keys typed into a long line are applied to the text at once, but the line is laid out
@@ -298,6 +340,7 @@ impl App {
             self.go_to_line(usize::MAX);
         }
         self.poll_search();
+        self.poll_diffs();
         if self
             .message
             .as_ref()
@@ -460,6 +503,20 @@ impl App {
                 self.flash("reloading every tokenizer…");
             }
             Action::SaveWorkspace => self.save_workspace(None, false),
+            Action::EditOrigin => self.edit_origin(),
+            Action::ChangedLine(forward) => self.go_to_change(forward),
+            // With the ids shown instead of the forms, Y copies the ids.
+            Action::Yank(Yank::Row) if self.ids == IdsMode::Ids => self.yank(Yank::Ids, None),
+            Action::Yank(what) => self.yank(what, None),
+            Action::DiffJump { forward, count } => self.jump_to_diff(forward, count),
+            Action::ToggleIds => self.set_ids(self.ids.next()),
+            Action::ToggleAlignBySpans => {
+                self.show_view(View::Align);
+                let choice = &mut self.panes.align.choice;
+                choice.by_spans = !choice.by_spans;
+                choice.matrix = false;
+            }
+            Action::ExportPicture => self.export_picture(),
             Action::Back => self.back(),
             Action::Quit => self.request_quit(),
             Action::ForceQuit => self.quit = true,
@@ -570,6 +627,7 @@ impl App {
                 });
                 self.search_again(true);
             }
+            PromptKind::Command => self.run_command(&input),
             PromptKind::OpenText => self.open_text(self.workspace.typed(&input)),
             PromptKind::SaveTextAs => self.save_text(Some(self.workspace.typed(&input)), false),
             PromptKind::SaveWorkspaceAs => {
@@ -632,6 +690,7 @@ impl App {
         }
         for &(row, event) in events {
             if event == RowEvent::Reloaded {
+                self.compare_reload(row);
                 let label = self.rows[row].setup.label.clone();
                 self.flash(format!("{label} reloaded from its changed files"));
             }
@@ -659,3 +718,6 @@ impl App {
 
 #[cfg(test)]
 pub(crate) mod tests;
+
+#[cfg(test)]
+mod tests_compare;

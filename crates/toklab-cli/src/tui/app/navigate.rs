@@ -43,6 +43,7 @@ impl App {
                 .or(tokens.len().checked_sub(1))
         });
         self.reveal_token();
+        self.follow_token_in_pane();
     }
 
     pub(super) fn step_token(&mut self, forward: bool) {
@@ -122,6 +123,9 @@ impl App {
         if self.panes.current != view {
             self.panes.current = view;
             self.panes.pane_mut(view).reset_cursor();
+            // A view shown anew starts at the selected token (the trace at the step that
+            // made it), when one is selected.
+            self.follow_token_in_pane();
         }
     }
 }

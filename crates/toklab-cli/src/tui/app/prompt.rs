@@ -10,6 +10,8 @@ use toklab::Registry;
 pub enum PromptKind {
     AddTokenizer,
     Search,
+    /// The `:` command line.
+    Command,
     OpenText,
     SaveTextAs,
     SaveWorkspaceAs,
@@ -26,6 +28,7 @@ impl PromptKind {
         match self {
             PromptKind::AddTokenizer => "add tokenizer (spec, Tab completes)",
             PromptKind::Search => "search",
+            PromptKind::Command => "command",
             PromptKind::OpenText => "open text file (Tab completes)",
             PromptKind::SaveTextAs => "save text as",
             PromptKind::SaveWorkspaceAs => "save workspace as",
@@ -70,7 +73,7 @@ impl Prompt {
             | PromptKind::SaveModel
             | PromptKind::OverwriteText
             | PromptKind::OverwriteWorkspace => complete_path(&self.input, base),
-            PromptKind::Search => return,
+            PromptKind::Search | PromptKind::Command => return,
         };
         self.input = completed;
         self.candidates = if candidates.len() > 1 {

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use super::jobs::Job;
 use crate::tui::layout::LineLayout;
+use toklab::analysis::compare::Presence;
 use toklab::token::{Token, Tokenization};
 use toklab::tokenizer::Tokenizer;
 
@@ -29,10 +30,14 @@ pub struct RowSetup {
 }
 
 impl RowSetup {
-    pub fn new(spec: &str) -> RowSetup {
+    /// A row for `LABEL=SPEC` or `SPEC` (labelled from its file name, `toklab::label`).
+    pub fn new(text: &str) -> RowSetup {
+        let parts = toklab::label::split(text);
         RowSetup {
-            label: spec.to_string(),
-            spec: spec.to_string(),
+            label: parts
+                .label
+                .map_or_else(|| toklab::label::derive(parts.spec), str::to_string),
+            spec: parts.spec.to_string(),
             colour: None,
             folder: None,
         }
@@ -94,8 +99,13 @@ pub struct Row {
     /// Byte offsets where this row has a boundary the selected row lacks, or lacks one the
     /// selected row has (the first character after the boundary).
     pub disagree: Vec<usize>,
+    /// The part of `disagree` where the selected row has a boundary and this row lacks it
+    /// (drawn with the second underline style).
+    pub lacking: Vec<usize>,
     /// Why the last reload failed; the row keeps showing the last good tokenizer meanwhile.
     pub reload_error: Option<String>,
+    /// The tokenizer the last reload replaced (to show what the reload changed).
+    pub replaced: Option<Arc<dyn Tokenizer>>,
     reload: Option<Job<LoadResult>>,
     watched: Vec<(PathBuf, Option<Stamp>)>,
     changed_at: Option<Instant>,
@@ -135,7 +145,9 @@ impl Row {
             owners: Vec::new(),
             shades: Vec::new(),
             disagree: Vec::new(),
+            lacking: Vec::new(),
             reload_error: None,
+            replaced: None,
             reload: None,
             watched: Vec::new(),
             changed_at: None,
@@ -187,7 +199,11 @@ impl Row {
             match result {
                 Ok(Ok(tokenizer)) => {
                     self.watch(&tokenizer);
-                    self.engine = Engine::Ready(tokenizer);
+                    let old = std::mem::replace(&mut self.engine, Engine::Ready(tokenizer));
+                    self.replaced = match old {
+                        Engine::Ready(old) => Some(old),
+                        _ => None,
+                    };
                     self.reload_error = None;
                     // A tokenization by the replaced tokenizer is of no use any more.
                     self.job = None;
@@ -409,7 +425,9 @@ impl Rows {
     }
 
     /// Adds a row (loading in the background) and selects it.
-    pub fn add(&mut self, setup: RowSetup) {
+    pub fn add(&mut self, mut setup: RowSetup) {
+        let taken: Vec<&str> = self.list.iter().map(|r| r.setup.label.as_str()).collect();
+        setup.label = toklab::label::unique(&taken, &setup.label);
         self.list.push(Row::load(setup, &self.loader));
         self.selected = self.list.len() - 1;
     }
@@ -544,7 +562,7 @@ impl Rows {
         // Rows whose tokens are of an earlier text (a long line tokenizing) are not compared:
         // the marks would be wrong and the work is done again when the tokens arrive.
         let reference = self.list.get(self.selected).filter(|r| !r.stale);
-        let marks: Vec<Vec<usize>> = self
+        let marks: Vec<Vec<(usize, bool)>> = self
             .list
             .iter()
             .enumerate()
@@ -559,15 +577,16 @@ impl Rows {
                     )
                     .boundaries
                     .iter()
-                    .filter(|b| b.side != toklab::analysis::compare::Presence::Both)
-                    .map(|b| b.at)
+                    .filter(|b| b.side != Presence::Both)
+                    .map(|b| (b.at, b.side == Presence::OnlyA))
                     .collect()
                 }
                 _ => Vec::new(),
             })
             .collect();
         for (row, marks) in self.list.iter_mut().zip(marks) {
-            row.disagree = marks;
+            row.disagree = marks.iter().map(|&(at, _)| at).collect();
+            row.lacking = marks.iter().filter(|m| m.1).map(|&(at, _)| at).collect();
         }
         self.version += 1;
     }

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use super::jobs::Job;
 use crate::tui::document::Snapshot;
-use toklab::analysis::{HeapsCurve, TokenStats, VocabularyGrowth};
+use toklab::analysis::{Fertility, HeapsCurve, TokenStats, VocabularyGrowth};
 use toklab::tokenizer::Tokenizer;
 
 /// Statistics of the whole text, filled in by a background job.
@@ -17,6 +17,8 @@ pub struct FileStats {
     pub rows: Vec<TokenStats>,
     /// The growth of each row's vocabulary (Heaps' law), one per label.
     pub heaps: Vec<HeapsCurve>,
+    /// Tokens per word and the share of words split, one per label.
+    pub fertility: Vec<Fertility>,
     pub lines_done: usize,
     pub lines_total: usize,
     pub complete: bool,
@@ -46,6 +48,7 @@ pub fn start(
         labels: tokenizers.iter().map(|(l, _)| l.clone()).collect(),
         rows: vec![TokenStats::default(); tokenizers.len()],
         heaps: vec![HeapsCurve::default(); tokenizers.len()],
+        fertility: vec![Fertility::default(); tokenizers.len()],
         lines_done: 0,
         lines_total,
         complete: false,
@@ -53,6 +56,7 @@ pub fn start(
     let filled = Arc::clone(&shared);
     let job = Job::spawn("statistics", lines_total as u64, move |progress| {
         let mut batch = vec![TokenStats::default(); tokenizers.len()];
+        let mut fertility = vec![Fertility::default(); tokenizers.len()];
         // The vocabularies grow in file order, so they stay in this job; the shared figures
         // get a copy of their samples at each batch.
         let mut growth = vec![VocabularyGrowth::default(); tokenizers.len()];
@@ -62,12 +66,16 @@ pub fn start(
                 return None;
             }
             let text = snapshot.line(n).unwrap_or_default();
-            for (((_, tokenizer), stats), growth) in
-                tokenizers.iter().zip(&mut batch).zip(&mut growth)
+            for ((((_, tokenizer), stats), growth), fertility) in tokenizers
+                .iter()
+                .zip(&mut batch)
+                .zip(&mut growth)
+                .zip(&mut fertility)
             {
                 let tokens = tokenizer.tokenize(&text);
                 stats.add(&text, &tokens);
                 growth.add(&text, &tokens);
+                fertility.add(&text, &tokens);
             }
             batch_lines += 1;
             if batch_lines == 256 || n + 1 == lines_total {
@@ -77,6 +85,9 @@ pub fn start(
                 }
                 for (curve, growth) in all.heaps.iter_mut().zip(&growth) {
                     *curve = growth.curve();
+                }
+                for (total, part) in all.fertility.iter_mut().zip(&mut fertility) {
+                    total.merge(&std::mem::take(part));
                 }
                 all.lines_done += batch_lines;
                 progress.advance(batch_lines as u64);
@@ -114,5 +125,9 @@ mod tests {
         // Types: a, bb, ccc and the 1000 numbers.
         assert_eq!(stats.heaps[0].points.last(), Some(&(4000, 1003)));
         assert!(stats.heaps[0].fit().is_some());
+        // 4 words a line, none split by `ws`.
+        let fertility = &stats.fertility[0];
+        assert_eq!((fertility.words, fertility.split_words), (4000, 0));
+        assert_eq!(fertility.tokens_per_word(), 1.0);
     }
 }

@@ -34,6 +34,9 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &AlignPane, cx: &Context, theme
                 .wrap(ratatui::widgets::Wrap { trim: true }),
             area,
         ),
+        (None, None) if pane.choice.by_spans => {
+            super::align_spans::draw(frame, area, pane, cx, data, theme)
+        }
         (None, None) => draw_tokens(frame, area, pane, cx, data, theme),
     }
 }

@@ -15,6 +15,9 @@ use toklab::subword::formal::{Derivation, Dictionary, Semantics, WordSteps};
 
 /// Draws the merges pane: the selected word's two derivations at the replay's step.
 pub fn draw(frame: &mut Frame, area: Rect, pane: &MergesPane, cx: &Context, theme: &Theme) {
+    if super::lattice::draw(frame, area, &pane.lattice, cx, theme) {
+        return;
+    }
     let Some(word) = pane.word(cx) else {
         let hint = match cx.selected_row() {
             Some(row) if row.is_loading() => "loading…",

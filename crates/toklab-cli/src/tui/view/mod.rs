@@ -3,7 +3,11 @@
 
 mod align;
 mod dp_text;
+mod align_spans;
 mod help;
+mod ids;
+mod marks;
+mod lattice;
 mod merges;
 mod pane;
 mod rows;
@@ -151,6 +155,9 @@ fn window_start(cursor: usize, height: usize, len: usize) -> usize {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod tests_compare;
 
 #[cfg(test)]
 mod snapshots;

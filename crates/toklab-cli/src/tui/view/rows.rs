@@ -11,14 +11,16 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
 use super::Regions;
-use crate::tui::app::{App, Mode, Row, View};
+use crate::tui::app::{App, IdsMode, Mode, Row, View};
 use crate::tui::layout::{Cell, LineLayout};
 use crate::tui::theme::Theme;
 use toklab::offsets::CodePoints;
 use toklab::token::Span as ByteSpan;
 use toklab::tokenizer::{Role, quote};
 
-const MAX_LABEL: usize = 18;
+/// The label column takes at most a quarter of the pane, and never less than this: labels are
+/// short (`toklab::label`), and a long one is clipped rather than squeezing the tokens.
+const MIN_LABEL_CAP: usize = 12;
 
 /// Draws the pane; returns how many token columns fit.
 pub fn draw(
@@ -48,7 +50,7 @@ pub fn draw(
         .map(|r| r.setup.label.width() + 1)
         .max()
         .unwrap_or(4)
-        .clamp(4, MAX_LABEL);
+        .clamp(4, (inner.width as usize / 4).max(MIN_LABEL_CAP));
     let columns = (inner.width as usize).saturating_sub(label_width + 1);
     let window = app.rows.hscroll..app.rows.hscroll + columns;
 
@@ -113,6 +115,14 @@ pub fn draw(
             )]
         } else if let Some(error) = row.error() {
             vec![Span::styled(error.to_string(), theme.error)]
+        } else if app.ids == IdsMode::Ids {
+            super::ids::id_cells(
+                row,
+                &app.doc.text,
+                selected.then_some(app.rows.token).flatten(),
+                columns,
+                theme,
+            )
         } else {
             token_cells(
                 app,
@@ -243,6 +253,10 @@ fn token_cells(
         .collect();
     let layout = &app.doc.layout;
     let text = &app.doc.text;
+    let base = |t: usize| match app.ids {
+        IdsMode::Off => theme.token[shade(row, t)],
+        _ => super::ids::hue(&row.tokens.tokens[t], text, theme, shade(row, t)),
+    };
     let first = layout
         .cell_at_column(window.start)
         .unwrap_or(layout.cells.len());
@@ -254,17 +268,22 @@ fn token_cells(
             Some(t) if Some(*t) == selected => {
                 Span::styled(cell.symbol(text).to_string(), theme.selected_token)
             }
-            // A boundary this row does not share with the selected row starts here.
+            // The selected row has a boundary here that this row lacks.
+            Some(t) if row.lacking.binary_search(&cell.start).is_ok() => Span::styled(
+                cell.symbol(text).to_string(),
+                super::marks::lacking(base(*t), theme),
+            ),
+            // A boundary this row has and the selected row lacks starts here.
             Some(t) if row.disagree.binary_search(&cell.start).is_ok() => Span::styled(
                 cell.symbol(text).to_string(),
-                theme.token[shade(row, *t)].patch(theme.disagree),
+                base(*t).patch(theme.disagree),
             ),
             // A token whose output form differs from its surface (won't → will) is italic.
             Some(t) if row.tokens.tokens[*t].rewritten.is_some() => Span::styled(
                 cell.symbol(text).to_string(),
-                theme.token[shade(row, *t)].add_modifier(ratatui::style::Modifier::ITALIC),
+                base(*t).add_modifier(ratatui::style::Modifier::ITALIC),
             ),
-            Some(t) => Span::styled(cell.symbol(text).to_string(), theme.token[shade(row, *t)]),
+            Some(t) => Span::styled(cell.symbol(text).to_string(), base(*t)),
             None if cell.is_space && ends.binary_search(&cell.start).is_ok() => {
                 Span::styled(format!("¶{}", "·".repeat(cell.width - 1)), theme.key)
             }

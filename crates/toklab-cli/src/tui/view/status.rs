@@ -103,6 +103,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             theme.key,
         ));
     }
+    if let Some(diffs) = app.diff_status() {
+        spans.push(Span::styled(format!("│ {diffs} "), theme.key));
+    }
     if let Some((message, _)) = &app.message {
         spans.push(Span::styled(format!("│ {message} "), theme.key));
     } else {
@@ -114,7 +117,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             } else {
                 row.tokens.len().to_string()
             };
+            let count = match app.ids {
+                // With ids on, the row's figures: tokens and characters per token.
+                crate::tui::app::IdsMode::Off => count,
+                _ if row.tokenizer().is_some() => super::ids::row_figures(row, &app.doc.text),
+                _ => count,
+            };
             spans.push(Span::raw(format!("│ {} {} ", row.setup.label, count)));
+        }
+        if let Some(changed) = app.changed_summary() {
+            spans.push(Span::styled(format!("│ {changed} (]c [c) "), theme.key));
         }
     }
     let help = Span::styled(" ? help  q quit ", theme.key);

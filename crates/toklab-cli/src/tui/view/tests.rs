@@ -11,7 +11,7 @@ use crate::tui::render_to_buffer;
 use crate::tui::theme::Theme;
 
 /// An app over `text` with one row per (label, spec), every row loaded.
-fn app(text: &str, specs: &[(&str, &str)]) -> App {
+pub(super) fn app(text: &str, specs: &[(&str, &str)]) -> App {
     let only_specs: Vec<&str> = specs.iter().map(|&(_, spec)| spec).collect();
     let mut app = crate::tui::app::tests::app(text, &only_specs);
     for (row, (label, _)) in app.rows.iter_mut().zip(specs) {
@@ -20,14 +20,14 @@ fn app(text: &str, specs: &[(&str, &str)]) -> App {
     app
 }
 
-fn row_text(buffer: &Buffer, y: u16) -> String {
+pub(super) fn row_text(buffer: &Buffer, y: u16) -> String {
     (0..buffer.area.width)
         .map(|x| buffer[(x, y)].symbol())
         .collect()
 }
 
 /// The screen line whose text starts (after the border) with `label`.
-fn find_row(buffer: &Buffer, label: &str) -> u16 {
+pub(super) fn find_row(buffer: &Buffer, label: &str) -> u16 {
     (0..buffer.area.height)
         .find(|&y| {
             row_text(buffer, y)
@@ -39,7 +39,7 @@ fn find_row(buffer: &Buffer, label: &str) -> u16 {
 
 /// The screen column where `needle` starts on line `y` (columns, not bytes: borders are
 /// multi-byte characters).
-fn column(buffer: &Buffer, y: u16, needle: &str) -> u16 {
+pub(super) fn column(buffer: &Buffer, y: u16, needle: &str) -> u16 {
     let symbols: Vec<&str> = (0..buffer.area.width)
         .map(|x| buffer[(x, y)].symbol())
         .collect();
@@ -56,7 +56,7 @@ fn column(buffer: &Buffer, y: u16, needle: &str) -> u16 {
         .unwrap_or_else(|| panic!("{needle:?} not on line {y}: {}", row_text(buffer, y))) as u16
 }
 
-fn dump(buffer: &Buffer) -> String {
+pub(super) fn dump(buffer: &Buffer) -> String {
     (0..buffer.area.height)
         .map(|y| row_text(buffer, y) + "\n")
         .collect()

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 /// For each symbol, the bit-vector of positions where it occurs in the pattern (Myers' `Peq`),
 /// one `u64` per 64 positions. Symbols below 256 (ASCII, bytes) are in a flat table; the rest
 /// (CJK, interned tokens) in a map, so memory follows the pattern, not the alphabet.
-struct PatternMatch {
-    words: usize,
+pub(super) struct PatternMatch {
+    pub(super) words: usize,
     low: Vec<u64>,
     high: HashMap<u32, Vec<u64>>,
     /// The vector of a symbol the pattern does not have.
@@ -18,7 +18,7 @@ struct PatternMatch {
 }
 
 impl PatternMatch {
-    fn new(pattern: &[u32]) -> PatternMatch {
+    pub(super) fn new(pattern: &[u32]) -> PatternMatch {
         let words = pattern.len().div_ceil(64);
         let mut low = vec![0u64; 256 * words];
         let mut high: HashMap<u32, Vec<u64>> = HashMap::new();
@@ -41,7 +41,7 @@ impl PatternMatch {
     /// The match vector of `symbol`, one word per 64 pattern positions: looked up once per
     /// column, so a map lookup is not repeated for every word.
     #[inline]
-    fn vector(&self, symbol: u32) -> &[u64] {
+    pub(super) fn vector(&self, symbol: u32) -> &[u64] {
         if symbol < 256 {
             let start = symbol as usize * self.words;
             &self.low[start..start + self.words]
@@ -94,26 +94,56 @@ fn myers_columns(pattern: &[u32], text: &[u32], mut column: impl FnMut(usize)) {
         let (mut hp_in, mut hn_in) = (1u64, 0u64);
         let eqs = peq.vector(symbol);
         for word in 0..words {
-            let eq = eqs[word];
-            let (p, n) = (vp[word], vn[word]);
-            let x = eq | hn_in;
-            let d0 = ((x & p).wrapping_add(p) ^ p) | x | n;
-            let hp = n | !(d0 | p);
-            let hn = d0 & p;
-            // The horizontal deltas leaving this word at its last row.
-            let (hp_out, hn_out) = if word + 1 == words {
-                (u64::from(hp & top != 0), u64::from(hn & top != 0))
-            } else {
-                (hp >> 63, hn >> 63)
-            };
-            let hp = (hp << 1) | hp_in;
-            let hn = (hn << 1) | hn_in;
-            vp[word] = hn | !(d0 | hp);
-            vn[word] = hp & d0;
-            (hp_in, hn_in) = (hp_out, hn_out);
+            let block = Block::advance(eqs[word], vp[word], vn[word], hp_in, hn_in);
+            vp[word] = block.vp;
+            vn[word] = block.vn;
+            (hp_in, hn_in) = block.carry(if word + 1 == words { top } else { 1 << 63 });
         }
         score = score + hp_in as usize - hn_in as usize;
         column(score);
+    }
+}
+
+/// One 64-row block of one column of Myers' algorithm: the vertical deltas of the column
+/// (`vp`: `D[i, j] - D[i-1, j] = +1`, `vn`: `-1`) and the horizontal ones
+/// (`hp`: `D[i, j] - D[i, j-1] = +1`, `hn`: `-1`), bit `k` being row `64·word + k + 1`. The
+/// distance needs only the vertical ones; an alignment's backtrace reads all four.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Block {
+    pub(super) vp: u64,
+    pub(super) vn: u64,
+    pub(super) hp: u64,
+    pub(super) hn: u64,
+}
+
+impl Block {
+    /// The block of the next column from the block above it in this column's (`hp_in`, `hn_in`:
+    /// the horizontal delta entering at its first row, 0 or 1 each), the previous column's
+    /// vertical deltas here (`vp`, `vn`) and the match vector `eq` of the column's symbol.
+    #[inline(always)]
+    pub(super) fn advance(eq: u64, vp: u64, vn: u64, hp_in: u64, hn_in: u64) -> Block {
+        let x = eq | hn_in;
+        let d0 = ((x & vp).wrapping_add(vp) ^ vp) | x | vn;
+        let hp = vn | !(d0 | vp);
+        let hn = d0 & vp;
+        let shifted_hp = (hp << 1) | hp_in;
+        let shifted_hn = (hn << 1) | hn_in;
+        Block {
+            vp: shifted_hn | !(d0 | shifted_hp),
+            vn: shifted_hp & d0,
+            hp,
+            hn,
+        }
+    }
+
+    /// The horizontal deltas leaving the block at the row of the bit `last` (its top bit, or
+    /// the pattern's last row in the last block), as the next block's `hp_in`, `hn_in`.
+    #[inline(always)]
+    pub(super) fn carry(&self, last: u64) -> (u64, u64) {
+        (
+            u64::from(self.hp & last != 0),
+            u64::from(self.hn & last != 0),
+        )
     }
 }
 

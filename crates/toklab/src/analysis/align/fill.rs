@@ -123,6 +123,46 @@ impl Iterator for FillSteps {
 
 impl ExactSizeIterator for FillSteps {}
 
+/// The whole matrix in one pass: the values and arrows [`FillSteps`] gives cell by cell
+/// (the same minimum, every neighbour that reaches it), without a step record per cell.
+pub(super) fn fill(a: &[u32], b: &[u32], costs: Costs) -> Matrix {
+    let cols = b.len() + 1;
+    let cells = (a.len() + 1) * cols;
+    let (ins, del) = (u64::from(costs.ins), u64::from(costs.del));
+    let mut values = vec![0u64; cells];
+    let mut pointers = vec![Pointers::NONE; cells];
+    for j in 1..cols {
+        values[j] = values[j - 1] + ins;
+        pointers[j] = Pointers::LEFT;
+    }
+    for (i, &x) in a.iter().enumerate() {
+        let (above, row) = values[i * cols..(i + 2) * cols].split_at_mut(cols);
+        let arrows = &mut pointers[(i + 1) * cols..(i + 2) * cols];
+        row[0] = above[0] + del;
+        arrows[0] = Pointers::UP;
+        for (j, &y) in b.iter().enumerate() {
+            let diagonal = above[j] + costs.diagonal(x, y);
+            let up = above[j + 1] + del;
+            let left = row[j] + ins;
+            let value = diagonal.min(up).min(left);
+            row[j + 1] = value;
+            arrows[j + 1] = Pointers(
+                u8::from(diagonal == value)
+                    | u8::from(up == value) << 1
+                    | u8::from(left == value) << 2,
+            );
+        }
+    }
+    Matrix {
+        a: a.to_vec(),
+        b: b.to_vec(),
+        costs,
+        values,
+        pointers,
+        filled: cells,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::codepoints;

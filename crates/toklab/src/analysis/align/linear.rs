@@ -2,8 +2,10 @@
 //! Hirschberg's divide and conquer, which finds a minimum-cost alignment of two long sequences
 //! (10,000 tokens each) without the quadratic matrix.
 
+#[cfg(test)]
+use super::Matrix;
 use super::bitparallel::{lcs_row, levenshtein_row};
-use super::{AlignedPair, Alignment, Costs, Matrix, Op, common_affixes};
+use super::{AlignedPair, Alignment, Costs, Op, backtrace, common_affixes};
 
 /// The last row of the DP matrix of `a` (rows, in the iterator's order) against `b`:
 /// `D[|a|, j]` for every `j`. Each row is computed in two passes so the first vectorizes and
@@ -99,9 +101,7 @@ fn solve(a: &[u32], a0: usize, b: &[u32], b0: usize, costs: Costs, out: &mut Vec
     let (a0, b0) = (a0 + prefix, b0 + prefix);
 
     if a.is_empty() || b.is_empty() || (a.len() + 1) * (b.len() + 1) <= BASE_CELLS || a.len() == 1 {
-        let alignment = Matrix::new(a, b, costs)
-            .backtrace()
-            .expect("a new matrix is complete");
+        let alignment = backtrace(a, b, costs);
         out.extend(alignment.pairs.into_iter().map(|p| AlignedPair {
             op: p.op,
             a: p.a.map(|i| i + a0),

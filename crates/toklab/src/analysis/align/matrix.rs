@@ -2,12 +2,14 @@
 //! value and every backpointer kept, so a teacher can show the arrows, any backtrace, all the
 //! minimum-cost alignments, and the matrix being filled cell by cell.
 
-use super::{AlignedPair, Alignment, Costs, FillSteps, Op};
+#[cfg(doc)]
+use super::FillSteps;
+use super::{AlignedPair, Alignment, Costs, Op};
 
 /// Which neighbours a cell's minimum came from: Fig. 2.22's arrows. A cell may have several,
 /// and every path of arrows from the last cell to the first is a minimum-cost alignment.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Pointers(u8);
+pub struct Pointers(pub(super) u8);
 
 impl Pointers {
     /// No arrows: the first cell, and cells not filled yet.
@@ -71,10 +73,9 @@ pub struct Matrix {
 impl Matrix {
     /// The complete matrix of `a` against `b`. Memory is quadratic: for long inputs use
     /// [`super::distance`] or [`super::hirschberg`].
+    /// It is filled as [`FillSteps`] fills it, cell for cell, without stopping at each cell.
     pub fn new(a: &[u32], b: &[u32], costs: Costs) -> Matrix {
-        let mut steps = FillSteps::new(a, b, costs);
-        for _ in steps.by_ref() {}
-        steps.into_matrix()
+        super::fill::fill(a, b, costs)
     }
 
     /// Rows: the source's length plus one.

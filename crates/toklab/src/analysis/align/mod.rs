@@ -11,6 +11,7 @@
 //! - [`align`]: the full [`Matrix`] backtrace for small inputs (the same alignment `--matrix`
 //!   shows), Hirschberg's linear-memory divide and conquer for large ones.
 
+mod bitalign;
 mod bitparallel;
 mod fill;
 mod linear;
@@ -18,6 +19,7 @@ mod matrix;
 mod render;
 mod units;
 
+pub use self::bitalign::backtrace;
 pub use self::bitparallel::{lcs_len, levenshtein};
 pub use self::fill::{Candidates, FillStep, FillSteps};
 pub use self::linear::{general_distance, hirschberg};
@@ -295,9 +297,7 @@ pub const FULL_MATRIX_CELLS: usize = 1 << 20;
 /// alignment is Hirschberg's, equally cheap but possibly another of the optimal ones.
 pub fn align(a: &[u32], b: &[u32], costs: Costs) -> Alignment {
     if (a.len() + 1).saturating_mul(b.len() + 1) <= FULL_MATRIX_CELLS {
-        Matrix::new(a, b, costs)
-            .backtrace()
-            .expect("a new matrix is complete")
+        backtrace(a, b, costs)
     } else {
         hirschberg(a, b, costs)
     }

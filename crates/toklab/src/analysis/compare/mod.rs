@@ -9,6 +9,7 @@ mod gold;
 mod inline;
 mod placement;
 mod scores;
+mod spans;
 mod summary;
 mod tokens;
 
@@ -18,6 +19,7 @@ pub use self::boundary::{
 pub use self::gold::{Gold, GoldFormat, GoldText, Projection, project};
 pub use self::inline::{legend, render_inline};
 pub use self::scores::{Counts, Scores};
+pub use self::spans::{SpanGroup, align_spans};
 pub use self::summary::{Comparison, Disagreement, Tally};
 pub use self::tokens::align_tokens;
 

@@ -7,24 +7,32 @@ use super::{EntryLine, MarkupEntry, Resources};
 use crate::rules::diag::Diagnostic;
 use crate::rules::line::{self, FileRole, flag, slot_value, split_codes};
 
+/// Whether a line is of a kind only the tokenizer uses: utoken's detokenizer reader passes
+/// over them unchecked, in every file it reads.
+pub(in crate::rules) fn is_tokenizer_only(line: &str) -> bool {
+    ["::repair", "::punct-split", "::abbrev", "::misspelling"]
+        .iter()
+        .any(|h| {
+            line.starts_with(h)
+                && line[h.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+        })
+}
+
 impl Resources {
     /// Loads the detokenizer file's mark-up entries for the run's languages.
     pub fn load_detok_text(&mut self, path: &Path, text: &str, langs: &[String]) {
-        // utoken's detokenizer reader passes over the tokenizer-only kinds unchecked.
-        let tokenizer_only = |line: &str| {
-            ["::repair", "::punct-split", "::abbrev", "::misspelling"]
-                .iter()
-                .any(|h| {
-                    line.starts_with(h)
-                        && line[h.len()..]
-                            .chars()
-                            .next()
-                            .is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
-                })
-        };
-        self.read_entry_lines(path, text, FileRole::Detok, tokenizer_only, |res, line| {
-            res.markup_entry(path, &line, langs);
-        });
+        self.read_entry_lines(
+            path,
+            text,
+            FileRole::Detok,
+            is_tokenizer_only,
+            |res, line| {
+                res.markup_entry(path, &line, langs);
+            },
+        );
     }
 
     /// The mark-up entry of one (expanded) line of the detokenizer file, if it makes one for

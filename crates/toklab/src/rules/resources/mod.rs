@@ -12,6 +12,8 @@ use super::line::{FileRole, column, flag, slot_span, slot_value, split_codes};
 use crate::token::SourceLoc;
 
 mod detok;
+
+pub(super) use detok::is_tokenizer_only;
 mod tok;
 
 /// The kind of a tokenizer entry: which step uses it and how.

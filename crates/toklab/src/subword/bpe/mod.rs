@@ -115,7 +115,7 @@ pub const TIKTOKEN: Kind = Kind::new(
 pub const SPM: Kind = Kind::new(
     "spm",
     "spm:FILE.model",
-    "SentencePiece model, BPE or unigram (its normalizer, ▁ for spaces, byte fallback); ?semantics=sp|hf for BPE",
+    "SentencePiece model, BPE or unigram (its normalizer, ▁ for spaces, byte fallback); ?semantics=sp|hf for BPE; unigram: ?nbest=N (explain lists the N best), ?alpha=A&nbest=L&seed=S (sampling), ?lattice=true",
     load,
 )
 .with_options();
@@ -236,8 +236,11 @@ pub fn load_subword(mut spec: Spec) -> Result<Subword> {
                     "SentencePiece matches no special tokens in text, so `special` has nothing to switch off",
                 ));
             }
-            spec.finish(&["semantics"])?;
-            Ok(Subword::Spm(SpmTokenizer::load(name, &path, semantics)?))
+            let unigram = spm::regularize::UnigramOptions::take(&mut spec)?;
+            spec.finish(&["semantics", "nbest", "alpha", "seed", "lattice"])?;
+            Ok(Subword::Spm(
+                SpmTokenizer::load(name, &path, semantics)?.with_unigram_options(unigram)?,
+            ))
         }
         other => Err(spec.bad(format!("`{other}` is not a BPE kind"))),
     }

@@ -24,13 +24,15 @@ use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
 use crate::tokenizer::Tokenizer;
 use crate::trace::{Role, Trace, TraceLine, quote};
 
-/// `clip:FILE`: CLIP's merges file (gzip or plain text).
+/// `clip:FILE[?unicode=15]`: CLIP's merges file (gzip or plain text); `unicode=15` lowercases
+/// as Python up to 3.13 does (Unicode 14.0–15.1), for ids made there.
 pub const KIND: Kind = Kind::new(
     "clip",
-    "clip:bpe_simple_vocab_16e6.txt.gz",
+    "clip:bpe_simple_vocab_16e6.txt.gz[?unicode=15]",
     "OpenAI CLIP BPE merges (open_clip SimpleTokenizer): clean-up, lowercase, </w> word ends",
     load,
-);
+)
+.with_options();
 
 /// How many merges CLIP uses: its vocabulary is 49,408 = 512 + merges + 2.
 const MERGES_USED: usize = 49152 - 256 - 2;
@@ -48,11 +50,21 @@ static PATTERN: LazyLock<fancy_regex::Regex> = LazyLock::new(|| {
 type Symbol = (u32, usize, usize);
 
 /// Loads `clip:FILE`.
-pub fn load(spec: Spec) -> Result<Box<dyn Tokenizer>> {
-    spec.finish(&[])?;
+pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
+    let clean: crate::subword::normalizing::NormalizeFn =
+        match spec.take_option("unicode").as_deref() {
+            None | Some("17") => normalize::clean,
+            Some("14" | "15" | "15.1") => normalize::clean_unicode_15,
+            Some(other) => {
+                return Err(spec.bad(format!(
+                    "option `unicode` is 15 (lowercase as Python 3.11-3.13 do) or 17 (the default: Rust's own tables), not `{other}`"
+                )));
+            }
+        };
+    spec.finish(&["unicode"])?;
     let name = spec.text.trim();
     let bpe = ClipBpe::load(name, &spec.path())?;
-    Ok(Box::new(Normalizing::new(name, normalize::clean, bpe)))
+    Ok(Box::new(Normalizing::new(name, clean, bpe)))
 }
 
 /// CLIP's vocabulary and merges, encoding text that is already cleaned up.

@@ -3,7 +3,7 @@
 //! the four models (`models/`), post-processors and decoders, one file per stage with the
 //! stage's enum. Offsets go back to the original text through the normalizers
 //! ([`crate::NormalizedString`]); `explain` shows each stage. A component toklab does not build
-//! is an error naming it (`tokenizer.json:12: pre_tokenizer UnicodeScripts is not supported`),
+//! is an error naming it (`tokenizer.json:12: pre_tokenizer Syllables is not supported`),
 //! never skipped.
 //!
 //! Spec: `hf:FILE.json?special=all|none|add` — `all` (default) matches added and special
@@ -20,6 +20,7 @@ mod pattern;
 mod pipeline;
 mod pre_tokenizers;
 mod processors;
+mod scripts;
 #[cfg(test)]
 mod tests;
 

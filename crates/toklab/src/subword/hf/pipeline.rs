@@ -487,4 +487,8 @@ impl Tokenizer for HfTokenizer {
     fn decode(&self, ids: &[u32]) -> Result<String> {
         self.pipeline.decode(ids).map_err(Error::invalid)
     }
+
+    fn is_special(&self, id: u32) -> bool {
+        self.pipeline.added.token(id).is_some_and(|t| t.special)
+    }
 }

@@ -68,6 +68,8 @@ pub enum PreTokenizer {
     },
     /// `CharDelimiterSplit`: cut at a character, which is dropped.
     CharDelimiterSplit(char),
+    /// `UnicodeScripts`: cut where the Unicode script changes.
+    UnicodeScripts,
 }
 
 /// HuggingFace's punctuation for BERT: ASCII punctuation and Unicode's P categories.
@@ -117,6 +119,7 @@ impl PreTokenizer {
             "Whitespace" => PreTokenizer::Whitespace,
             "WhitespaceSplit" => PreTokenizer::WhitespaceSplit,
             "BertPreTokenizer" => PreTokenizer::Bert,
+            "UnicodeScripts" => PreTokenizer::UnicodeScripts,
             "Punctuation" => PreTokenizer::Punctuation(Behavior::parse(
                 string(value, "behavior")?.unwrap_or("Isolated"),
             )?),
@@ -170,6 +173,7 @@ impl PreTokenizer {
             PreTokenizer::Bert => "BertPreTokenizer",
             PreTokenizer::Punctuation(_) => "Punctuation",
             PreTokenizer::Digits { .. } => "Digits",
+            PreTokenizer::UnicodeScripts => "UnicodeScripts",
             PreTokenizer::CharDelimiterSplit(_) => "CharDelimiterSplit",
         }
     }
@@ -284,6 +288,10 @@ impl PreTokenizer {
                 false,
                 out,
             ),
+            PreTokenizer::UnicodeScripts => {
+                super::scripts::split_by_script(&piece, out);
+                None
+            }
             PreTokenizer::Digits { individual } => split(
                 &piece,
                 &Pattern::Chars(char::is_numeric),

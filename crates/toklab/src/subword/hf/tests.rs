@@ -112,8 +112,8 @@ fn an_unbuilt_component_in_each_part_is_named() {
         ),
         (
             "pre_tokenizer",
-            json!({"type": "Sequence", "pretokenizers": [{"type": "UnicodeScripts"}]}),
-            "pre_tokenizer UnicodeScripts is not supported",
+            json!({"type": "Sequence", "pretokenizers": [{"type": "UnicodeScripts"}, {"type": "Syllables"}]}),
+            "pre_tokenizer Syllables is not supported",
         ),
         (
             "post_processor",

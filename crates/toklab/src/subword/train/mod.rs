@@ -12,6 +12,7 @@
 
 mod gpt2;
 mod trained;
+pub mod unigram;
 
 pub use gpt2::{Written, write_gpt2, write_gpt2_named};
 pub use trained::{END_OF_WORD, TrainedTokenizer, pre_tokens};

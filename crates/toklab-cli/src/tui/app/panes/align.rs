@@ -27,6 +27,8 @@ pub struct AlignChoice {
     /// The matrix's first row and column shown once the user scrolled it (J/K, < >); `None`
     /// follows the demo's last cell, or shows the top left (the `#` row and column).
     pub scroll: Option<(usize, usize)>,
+    /// Align by character spans (boundary agreement) instead of by forms.
+    pub by_spans: bool,
 }
 
 /// The character-level DP matrix shown, with its labels and (once complete) backtrace path.

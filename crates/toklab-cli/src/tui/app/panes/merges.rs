@@ -23,6 +23,8 @@ pub struct MergeReplay {
 pub struct MergesPane {
     trace: TraceCache,
     pub replay: MergeReplay,
+    /// The unigram lesson, shown instead when the selected row is a unigram model.
+    pub lattice: super::LatticeLesson,
 }
 
 impl MergesPane {
@@ -51,6 +53,12 @@ impl MergesPane {
 
 impl Pane for MergesPane {
     fn handle(&mut self, action: Action, cx: &Context) -> Reply {
+        if self.lattice.lesson.is_some() {
+            return match self.lattice.handle(action) {
+                true => Reply::Handled,
+                false => Reply::Ignored,
+            };
+        }
         let steps = self.steps(cx);
         let replay = &mut self.replay;
         match action {
@@ -82,6 +90,9 @@ impl Pane for MergesPane {
     /// Explains the line again when it changed, and starts the replay again at step 0 when
     /// the word changed.
     fn refresh(&mut self, cx: &Context) {
+        if self.lattice.refresh(cx) {
+            return;
+        }
         self.trace.refresh(cx);
         let word = self.word(cx).map(|w| w.span);
         if word != self.replay.word {
@@ -93,6 +104,7 @@ impl Pane for MergesPane {
     }
 
     fn tick(&mut self, cx: &Context) {
+        self.lattice.tick(cx.play_step);
         if !step_due(self.replay.playing, cx.play_step) {
             return;
         }
@@ -105,6 +117,6 @@ impl Pane for MergesPane {
     }
 
     fn busy(&self) -> bool {
-        self.replay.playing.is_some() || self.trace.is_running()
+        self.replay.playing.is_some() || self.lattice.playing.is_some() || self.trace.is_running()
     }
 }

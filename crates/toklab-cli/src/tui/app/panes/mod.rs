@@ -4,6 +4,7 @@
 
 mod align;
 mod help;
+mod lattice;
 mod merges;
 mod stats;
 mod table;
@@ -12,6 +13,7 @@ mod train;
 
 pub use align::{AlignChoice, AlignData, AlignPane, MatrixView, other_row};
 pub use help::HelpPane;
+pub use lattice::LatticeLesson;
 pub use merges::{MergeReplay, MergesPane};
 pub use stats::StatsPane;
 pub use table::TablePane;

@@ -6,9 +6,13 @@
 
 mod explain;
 mod incremental;
+pub mod lattice;
+pub mod lesson;
 mod normalizer;
 pub(crate) mod proto;
 pub use proto::ModelType;
+mod trie;
+pub mod regularize;
 mod unigram;
 
 use std::path::{Path, PathBuf};
@@ -321,6 +325,8 @@ pub struct SpmTokenizer {
     name: String,
     model: Arc<SpmModel>,
     sources: Vec<PathBuf>,
+    unigram_options: regularize::UnigramOptions,
+    sampler: Option<regularize::Sampler>,
 }
 
 impl SpmTokenizer {
@@ -353,7 +359,28 @@ impl SpmTokenizer {
             name,
             model: Arc::new(model),
             sources: vec![path.to_path_buf()],
+            unigram_options: regularize::UnigramOptions::default(),
+            sampler: None,
         })
+    }
+
+    /// Sets the n-best, sampling and lattice options, which only a unigram model has.
+    pub fn with_unigram_options(
+        mut self,
+        options: regularize::UnigramOptions,
+    ) -> Result<SpmTokenizer> {
+        if options.any() && self.model.unigram.is_none() {
+            return Err(Error::format(
+                &self.sources[0],
+                None,
+                "nbest, alpha and lattice need a unigram model; this one is BPE",
+            ));
+        }
+        self.sampler = options
+            .sampling
+            .map(|s| regularize::Sampler::new(s, options.seed));
+        self.unigram_options = options;
+        Ok(self)
     }
 
     /// The model, for views that show pieces, scores or the normalized text.
@@ -390,6 +417,13 @@ impl Tokenizer for SpmTokenizer {
     }
 
     fn tokenize(&self, text: &str) -> Tokenization {
+        if let Some((tokens, _)) = self
+            .sampler
+            .as_ref()
+            .and_then(|s| s.tokenize(&self.model, text))
+        {
+            return tokens;
+        }
         let (normalized, tokens) = self.model.encode_normalized(text);
         Tokenization::new(
             tokens
@@ -400,7 +434,30 @@ impl Tokenizer for SpmTokenizer {
     }
 
     fn explain(&self, text: &str) -> Trace {
-        self.trace(text).into_trace(text)
+        let trace = self.trace(text).into_trace(text);
+        let options = &self.unigram_options;
+        if !options.any() {
+            return trace;
+        }
+        let mut lines = trace.lines().to_vec();
+        if let Some(n) = options.nbest {
+            lines.extend(regularize::nbest_lines(&self.model, text, n));
+        }
+        if let Some(sampler) = &self.sampler
+            && let Some((tokens, score)) = sampler.tokenize(&self.model, text)
+        {
+            lines.push(regularize::sample_lines(
+                sampler.sampling,
+                score,
+                &tokens,
+                text,
+            ));
+        }
+        if options.lattice {
+            lines.extend(regularize::lattice_lines(&self.model, text));
+        }
+        crate::trace::cap_lines(&mut lines);
+        Trace::new(lines)
     }
 
     fn retokenize(&self, old: &str, old_tokens: &Tokenization, new: &str) -> Tokenization {

@@ -1,0 +1,340 @@
+//! The whole lattice of a unigram model over a text: every candidate piece at every position,
+//! kept (where the Viterbi encoder keeps only the best path) so that the n best segmentations
+//! can be listed and segmentations sampled, as SentencePiece's `Lattice::NBest` and
+//! `Lattice::Sample` do (Kudo 2018, subword regularisation).
+//!
+//! The candidates come from [`Unigram::candidates`], the same lookup the Viterbi encoder uses,
+//! so both see the same pieces and scores (unknown characters, user-defined pieces).
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use super::SpmModel;
+use super::unigram::Unigram;
+
+/// One candidate piece of the lattice.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LatticeNode {
+    /// Byte offset of the start in the (normalized) text.
+    pub start: usize,
+    /// Byte offset of the end.
+    pub end: usize,
+    /// The piece id (the unknown piece for a character no piece covers).
+    pub id: u32,
+    /// The piece's score, its log-probability.
+    pub score: f32,
+}
+
+/// A segmentation: the indices of its nodes, left to right, and its total score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LatticePath {
+    /// Indices into [`Lattice::nodes`].
+    pub nodes: Vec<usize>,
+    /// The sum of the pieces' scores (a `f32` sum, as SentencePiece adds them).
+    pub score: f32,
+}
+
+/// Every candidate piece of a text, with the pieces ending at each position.
+#[derive(Clone, Debug)]
+pub struct Lattice {
+    /// The candidates, ordered by start, then end.
+    pub nodes: Vec<LatticeNode>,
+    /// `ends_at[p]`: the nodes ending at byte `p`.
+    ends_at: Vec<Vec<usize>>,
+    len: usize,
+}
+
+/// The agenda of the n-best search is cut back to this many hypotheses when it grows past
+/// [`MAX_AGENDA`]: SentencePiece bounds it the same way, so that long texts stay tractable.
+const MIN_AGENDA: usize = 512;
+const MAX_AGENDA: usize = 100_000;
+
+impl Lattice {
+    /// The lattice of `text` (normalized) under the model's unigram pieces; `None` for a BPE model.
+    pub fn new(model: &SpmModel, text: &str) -> Option<Lattice> {
+        let unigram: &Unigram = model.unigram.as_ref()?;
+        let unk = model.bpe.unk?;
+        let mut nodes = Vec::new();
+        let mut ends_at = vec![Vec::new(); text.len() + 1];
+        for (i, c) in text.char_indices() {
+            for node in unigram.candidates(text, i, c, unk) {
+                ends_at[node.end].push(nodes.len());
+                nodes.push(LatticeNode {
+                    start: node.start,
+                    end: node.end,
+                    id: node.id,
+                    score: node.score,
+                });
+            }
+        }
+        Some(Lattice {
+            nodes,
+            ends_at,
+            len: text.len(),
+        })
+    }
+
+    /// The length of the text in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the text is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The nodes ending at byte `at`.
+    pub fn ending_at(&self, at: usize) -> &[usize] {
+        &self.ends_at[at]
+    }
+
+    /// For every node, the best total of a path from the start of the text through it (the
+    /// node's own score included); and per position the best total of a path reaching it.
+    pub fn forward_best(&self) -> (Vec<f32>, Vec<Option<f32>>) {
+        let mut at_pos = vec![None; self.len + 1];
+        at_pos[0] = Some(0.0f32);
+        let mut through = vec![f32::NEG_INFINITY; self.nodes.len()];
+        for (k, node) in self.nodes.iter().enumerate() {
+            let Some(before) = at_pos[node.start] else {
+                continue;
+            };
+            through[k] = before + node.score;
+            if at_pos[node.end].is_none_or(|best| through[k] > best) {
+                at_pos[node.end] = Some(through[k]);
+            }
+        }
+        (through, at_pos)
+    }
+
+    /// The `n` best segmentations, best first, found as SentencePiece finds them: an A* search
+    /// from the end of the text back to its start, each hypothesis scored by the exact total of
+    /// the pieces to its right plus the Viterbi best total of everything to its left. Among
+    /// equal scores the hypothesis made first is taken first.
+    pub fn nbest(&self, n: usize) -> Vec<LatticePath> {
+        let mut results = Vec::new();
+        if n == 0 {
+            return results;
+        }
+        let (through, at_pos) = self.forward_best();
+        let Some(total) = at_pos[self.len] else {
+            return results;
+        };
+        // Hypotheses: a node (or the end of the text) with the path to its right.
+        let mut hyps: Vec<Hyp> = vec![Hyp {
+            node: None,
+            start: self.len,
+            next: None,
+            gx: 0.0,
+        }];
+        let mut agenda = BinaryHeap::new();
+        agenda.push(Entry { fx: total, hyp: 0 });
+        while let Some(top) = agenda.pop() {
+            let hyp = hyps[top.hyp];
+            if hyp.start == 0 {
+                results.push(LatticePath {
+                    nodes: self.chain(&hyps, Some(top.hyp)),
+                    score: hyp.gx,
+                });
+                if results.len() == n {
+                    break;
+                }
+                continue;
+            }
+            for &k in &self.ends_at[hyp.start] {
+                if through[k] == f32::NEG_INFINITY {
+                    continue;
+                }
+                let node = &self.nodes[k];
+                let gx = node.score + hyp.gx;
+                hyps.push(Hyp {
+                    node: Some(k),
+                    start: node.start,
+                    next: Some(top.hyp),
+                    gx,
+                });
+                agenda.push(Entry {
+                    fx: through[k] + hyp.gx,
+                    hyp: hyps.len() - 1,
+                });
+            }
+            if agenda.len() >= MAX_AGENDA {
+                let mut kept = std::mem::take(&mut agenda).into_sorted_vec();
+                let keep = kept.len().min(MIN_AGENDA.max(n * 10));
+                agenda = kept.split_off(kept.len() - keep).into();
+            }
+        }
+        results
+    }
+
+    /// The node indices from hypothesis `first` rightwards.
+    fn chain(&self, hyps: &[Hyp], mut first: Option<usize>) -> Vec<usize> {
+        let mut nodes = Vec::new();
+        while let Some(h) = first {
+            if let Some(k) = hyps[h].node {
+                nodes.push(k);
+            }
+            first = hyps[h].next;
+        }
+        nodes
+    }
+
+    /// For every position, the log of the sum over all paths reaching it of
+    /// `exp(theta × total score)`: the forward pass of forward-filtering backward-sampling.
+    pub fn forward_log_sums(&self, theta: f64) -> Vec<f64> {
+        let mut alpha = vec![f64::NEG_INFINITY; self.len + 1];
+        alpha[0] = 0.0;
+        for node in &self.nodes {
+            let term = alpha[node.start] + theta * f64::from(node.score);
+            alpha[node.end] = log_add(alpha[node.end], term);
+        }
+        alpha
+    }
+
+    /// A segmentation drawn with probability proportional to `exp(theta × score)` over every
+    /// path of the lattice: the forward sums, then from the end of the text back to its start
+    /// the piece ending here drawn by its share of the sum (SentencePiece's `Lattice::Sample`).
+    pub fn sample(&self, theta: f64, rng: &mut SplitMix64) -> LatticePath {
+        let alpha = self.forward_log_sums(theta);
+        let mut nodes = Vec::new();
+        let mut at = self.len;
+        let mut weights = Vec::new();
+        while at > 0 {
+            let ending = &self.ends_at[at];
+            weights.clear();
+            weights.extend(ending.iter().map(|&k| {
+                let node = &self.nodes[k];
+                (alpha[node.start] + theta * f64::from(node.score) - alpha[at]).exp()
+            }));
+            let k = ending[rng.pick(&weights)];
+            nodes.push(k);
+            at = self.nodes[k].start;
+        }
+        nodes.reverse();
+        let score = nodes.iter().map(|&k| self.nodes[k].score).sum();
+        LatticePath { nodes, score }
+    }
+
+    /// One of the `n` best segmentations, drawn with probability proportional to
+    /// `exp(theta × score)` (SentencePiece's sampling with `nbest_size > 1`).
+    pub fn sample_nbest(&self, n: usize, theta: f64, rng: &mut SplitMix64) -> LatticePath {
+        let mut best = self.nbest(n);
+        let scores: Vec<f64> = best.iter().map(|p| theta * f64::from(p.score)).collect();
+        let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let weights: Vec<f64> = scores.iter().map(|s| (s - top).exp()).collect();
+        best.swap_remove(rng.pick(&weights))
+    }
+
+    /// The `(start, end, id)` of each node of a path.
+    pub fn pieces(&self, path: &LatticePath) -> Vec<(usize, usize, u32)> {
+        path.nodes
+            .iter()
+            .map(|&k| {
+                let n = &self.nodes[k];
+                (n.start, n.end, n.id)
+            })
+            .collect()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Hyp {
+    node: Option<usize>,
+    start: usize,
+    next: Option<usize>,
+    gx: f32,
+}
+
+/// A hypothesis on the agenda: higher `fx` first, then the earlier made.
+struct Entry {
+    fx: f32,
+    hyp: usize,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.fx.total_cmp(&other.fx).then(other.hyp.cmp(&self.hyp))
+    }
+}
+
+fn log_add(a: f64, b: f64) -> f64 {
+    if a == f64::NEG_INFINITY {
+        return b;
+    }
+    let (hi, lo) = if a > b { (a, b) } else { (b, a) };
+    hi + (lo - hi).exp().ln_1p()
+}
+
+/// A small seeded random number generator (SplitMix64): sampling must be reproducible from
+/// `?seed=`, and the library takes no dependency for it.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator whose stream is fixed by `seed`.
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform number in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// An index drawn with probability proportional to `weights` (not all zero).
+    pub fn pick(&mut self, weights: &[f64]) -> usize {
+        let total: f64 = weights.iter().sum();
+        let mut target = self.unit() * total;
+        for (i, w) in weights.iter().enumerate() {
+            if target < *w {
+                return i;
+            }
+            target -= w;
+        }
+        weights.iter().rposition(|w| *w > 0.0).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_add_adds_probabilities() {
+        let sum = log_add(0.5f64.ln(), 0.25f64.ln());
+        assert!((sum.exp() - 0.75).abs() < 1e-12);
+        assert_eq!(log_add(f64::NEG_INFINITY, -1.0), -1.0);
+    }
+
+    #[test]
+    fn pick_follows_the_weights() {
+        let mut rng = SplitMix64::new(7);
+        let mut counts = [0usize; 3];
+        for _ in 0..30_000 {
+            counts[rng.pick(&[1.0, 2.0, 0.0])] += 1;
+        }
+        assert_eq!(counts[2], 0);
+        let share = counts[1] as f64 / 30_000.0;
+        assert!((share - 2.0 / 3.0).abs() < 0.02, "{counts:?}");
+    }
+}

@@ -1,0 +1,137 @@
+//! A byte trie of a unigram model's pieces, so the Viterbi lattice finds every piece starting
+//! at a position in one walk that stops at the first byte no piece continues with, as
+//! SentencePiece's double array does, instead of hashing every substring up to the longest
+//! piece.
+
+/// A node: its children (a range of the edge arrays, labels sorted) and the piece ending here.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    first_edge: u32,
+    edges: u32,
+    piece: u32,
+    score: f32,
+}
+
+const NO_PIECE: u32 = u32::MAX;
+const NO_NODE: u32 = u32::MAX;
+
+/// Pieces by their bytes, each with the id and the score the lattice gives it.
+#[derive(Clone, Debug, Default)]
+pub struct PieceTrie {
+    /// The child of the root for each first byte (the busiest node, so indexed directly).
+    root: Vec<u32>,
+    nodes: Vec<Node>,
+    labels: Vec<u8>,
+    targets: Vec<u32>,
+}
+
+impl PieceTrie {
+    /// The trie of `pieces`: (bytes, id, score). Empty pieces are left out (a lattice edge
+    /// must advance).
+    pub fn new<'p>(pieces: impl IntoIterator<Item = (&'p [u8], u32, f32)>) -> PieceTrie {
+        // Built with a child list per node, then laid out with each node's edges contiguous.
+        let mut children: Vec<Vec<(u8, u32)>> = vec![Vec::new()];
+        let mut ends: Vec<(u32, f32)> = vec![(NO_PIECE, 0.0)];
+        for (bytes, id, score) in pieces {
+            if bytes.is_empty() {
+                continue;
+            }
+            let mut node = 0usize;
+            for &byte in bytes {
+                node = match children[node].iter().find(|(label, _)| *label == byte) {
+                    Some(&(_, child)) => child as usize,
+                    None => {
+                        let child = children.len();
+                        children[node].push((byte, child as u32));
+                        children.push(Vec::new());
+                        ends.push((NO_PIECE, 0.0));
+                        child
+                    }
+                };
+            }
+            ends[node] = (id, score);
+        }
+        let mut trie = PieceTrie {
+            root: vec![NO_NODE; 256],
+            nodes: Vec::with_capacity(children.len()),
+            labels: Vec::new(),
+            targets: Vec::new(),
+        };
+        for (mut edges, (piece, score)) in children.into_iter().zip(ends) {
+            edges.sort_unstable();
+            trie.nodes.push(Node {
+                first_edge: trie.labels.len() as u32,
+                edges: edges.len() as u32,
+                piece,
+                score,
+            });
+            trie.labels.extend(edges.iter().map(|(label, _)| label));
+            trie.targets.extend(edges.iter().map(|(_, target)| target));
+        }
+        for k in 0..trie.nodes[0].edges as usize {
+            trie.root[usize::from(trie.labels[k])] = trie.targets[k];
+        }
+        trie
+    }
+
+    #[inline]
+    fn child(&self, node: u32, byte: u8) -> u32 {
+        let node = &self.nodes[node as usize];
+        let start = node.first_edge as usize;
+        let labels = &self.labels[start..start + node.edges as usize];
+        let found = if labels.len() <= 8 {
+            labels.iter().position(|&label| label == byte)
+        } else {
+            labels.binary_search(&byte).ok()
+        };
+        found.map_or(NO_NODE, |k| self.targets[start + k])
+    }
+
+    /// Every piece that is a prefix of `text`, shortest first: its length, id and score.
+    #[inline]
+    pub fn prefixes(&self, text: &[u8], mut each: impl FnMut(usize, u32, f32)) {
+        let Some((&first, rest)) = text.split_first() else {
+            return;
+        };
+        let mut node = self.root[usize::from(first)];
+        let mut length = 1;
+        while node != NO_NODE {
+            let here = &self.nodes[node as usize];
+            if here.piece != NO_PIECE {
+                each(length, here.piece, here.score);
+            }
+            let Some(&byte) = rest.get(length - 1) else {
+                return;
+            };
+            node = self.child(node, byte);
+            length += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_every_prefix_piece_shortest_first() {
+        let pieces: Vec<(&[u8], u32, f32)> = vec![
+            (b"a", 1, -1.0),
+            (b"ab", 2, -2.0),
+            (b"abcd", 3, -3.0),
+            ("語".as_bytes(), 4, -4.0),
+            (b"b", 5, -5.0),
+            (b"", 6, -6.0),
+        ];
+        let trie = PieceTrie::new(pieces);
+        let found = |text: &str| {
+            let mut out = Vec::new();
+            trie.prefixes(text.as_bytes(), |len, id, _| out.push((len, id)));
+            out
+        };
+        assert_eq!(found("abcde"), [(1, 1), (2, 2), (4, 3)]);
+        assert_eq!(found("abc"), [(1, 1), (2, 2)]);
+        assert_eq!(found("語a"), [(3, 4)]);
+        assert!(found("").is_empty() && found("c").is_empty());
+    }
+}

@@ -1,0 +1,154 @@
+//! One EM iteration over the counted words: the E step sums, for every piece, its expected
+//! count over all segmentations of every word (forward-backward over the word's lattice);
+//! the M step turns the counts into log-probabilities with SentencePiece's Bayesian update
+//! ψ(count) − ψ(total), dropping pieces expected less than half a time (characters are kept).
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// The pieces of the current vocabulary by text, for building word lattices.
+pub struct PieceIndex<'p> {
+    ids: FxHashMap<&'p str, usize>,
+    max_len: usize,
+}
+
+/// A candidate piece of a word: byte range and piece index.
+#[derive(Clone, Copy, Debug)]
+pub struct Arc {
+    pub start: usize,
+    pub end: usize,
+    pub piece: usize,
+}
+
+impl<'p> PieceIndex<'p> {
+    pub fn new(pieces: &'p [(String, f64)], max_len: usize) -> PieceIndex<'p> {
+        PieceIndex {
+            ids: pieces
+                .iter()
+                .enumerate()
+                .map(|(i, (p, _))| (p.as_str(), i))
+                .collect(),
+            max_len,
+        }
+    }
+
+    /// Every vocabulary piece inside `word`, in order of start, and the word's character
+    /// boundaries.
+    pub fn arcs(&self, word: &str) -> (Vec<Arc>, Vec<usize>) {
+        let bounds: Vec<usize> = word
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain(std::iter::once(word.len()))
+            .collect();
+        let mut arcs = Vec::new();
+        for (k, &start) in bounds.iter().enumerate() {
+            for &end in bounds.iter().skip(k + 1).take(self.max_len) {
+                if let Some(&piece) = self.ids.get(&word[start..end]) {
+                    arcs.push(Arc { start, end, piece });
+                }
+            }
+        }
+        (arcs, bounds)
+    }
+}
+
+/// The best segmentation of `word` (piece indices), or `None` when the pieces cannot spell it.
+pub fn viterbi(index: &PieceIndex, pieces: &[(String, f64)], word: &str) -> Option<Vec<usize>> {
+    let (arcs, _) = index.arcs(word);
+    let mut best: Vec<Option<(f64, usize)>> = vec![None; word.len() + 1];
+    best[0] = Some((0.0, usize::MAX));
+    for (k, arc) in arcs.iter().enumerate() {
+        let Some((here, _)) = best[arc.start] else {
+            continue;
+        };
+        let total = here + pieces[arc.piece].1;
+        if best[arc.end].is_none_or(|(b, _)| total > b) {
+            best[arc.end] = Some((total, k));
+        }
+    }
+    let mut path = Vec::new();
+    let mut at = word.len();
+    while at > 0 {
+        let (_, k) = best[at]?;
+        path.push(arcs[k].piece);
+        at = arcs[k].start;
+    }
+    path.reverse();
+    Some(path)
+}
+
+/// What an E step found.
+pub struct Expectation {
+    /// Expected count of every piece (indices as in the vocabulary).
+    pub expected: Vec<f64>,
+    /// Negative log-likelihood per word occurrence.
+    pub loss: f64,
+    /// Tokens of the corpus on the best segmentations.
+    pub tokens: u64,
+}
+
+fn log_add(a: f64, b: f64) -> f64 {
+    if a == f64::NEG_INFINITY {
+        return b;
+    }
+    let (hi, lo) = if a > b { (a, b) } else { (b, a) };
+    hi + (lo - hi).exp().ln_1p()
+}
+
+/// The E step.
+pub fn em_step(words: &[(String, u64)], pieces: &[(String, f64)], max_len: usize) -> Expectation {
+    let index = PieceIndex::new(pieces, max_len);
+    let mut expected = vec![0.0; pieces.len()];
+    let mut log_likelihood = 0.0;
+    let mut occurrences = 0u64;
+    let mut tokens = 0u64;
+    for (word, freq) in words {
+        let (arcs, _) = index.arcs(word);
+        let n = word.len();
+        let mut alpha = vec![f64::NEG_INFINITY; n + 1];
+        alpha[0] = 0.0;
+        for arc in &arcs {
+            let s = alpha[arc.start] + pieces[arc.piece].1;
+            alpha[arc.end] = log_add(alpha[arc.end], s);
+        }
+        let mut beta = vec![f64::NEG_INFINITY; n + 1];
+        beta[n] = 0.0;
+        for arc in arcs.iter().rev() {
+            let s = beta[arc.end] + pieces[arc.piece].1;
+            beta[arc.start] = log_add(beta[arc.start], s);
+        }
+        let z = alpha[n];
+        if z == f64::NEG_INFINITY {
+            continue;
+        }
+        let f = *freq as f64;
+        for arc in &arcs {
+            let posterior = (alpha[arc.start] + pieces[arc.piece].1 + beta[arc.end] - z).exp();
+            expected[arc.piece] += f * posterior;
+        }
+        log_likelihood += f * z;
+        occurrences += freq;
+        tokens += freq * viterbi(&index, pieces, word).map_or(0, |p| p.len() as u64);
+    }
+    Expectation {
+        expected,
+        loss: -log_likelihood / occurrences.max(1) as f64,
+        tokens,
+    }
+}
+
+/// The M step: new log-probabilities from expected counts.
+pub fn m_step(pieces: &[(String, f64)], expected: &[f64], chars: &[String]) -> Vec<(String, f64)> {
+    let keep: FxHashSet<&str> = chars.iter().map(String::as_str).collect();
+    let kept: Vec<(String, f64)> = pieces
+        .iter()
+        .zip(expected)
+        .filter(|((p, _), e)| **e >= 0.5 || keep.contains(p.as_str()))
+        // A character never expected still needs a count for ψ: a small one.
+        .map(|((p, _), e)| (p.clone(), e.max(1e-3)))
+        .collect();
+    let total: f64 = kept.iter().map(|(_, e)| e).sum();
+    let log_total = super::digamma(total);
+    kept.into_iter()
+        .map(|(p, e)| (p, super::digamma(e) - log_total))
+        .collect()
+}
