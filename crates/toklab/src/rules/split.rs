@@ -171,6 +171,9 @@ struct NearMiss {
     reason: String,
 }
 
+/// How many near misses of one step the trace shows; the rest are counted on the last.
+const NEAR_MISSES_SHOWN: usize = 3;
+
 /// The state of tokenizing one line.
 pub(crate) struct Run<'r> {
     pub rules: &'r Rules,
@@ -190,6 +193,8 @@ pub(crate) struct Run<'r> {
     /// The near misses of the step being tried (collected only for a trace; the steps look
     /// candidates up through `&self`).
     near_misses: std::cell::RefCell<Vec<NearMiss>>,
+    /// Near misses past the ones kept for the trace, only counted.
+    near_misses_more: std::cell::Cell<usize>,
     /// The step each pending segment entered at (for the trace).
     entered: Step,
     /// Word positions for the paired-delimiter mark-up, built on first use.
@@ -223,6 +228,7 @@ impl<'r> Run<'r> {
             scratch: Scratch::default(),
             observer,
             near_misses: std::cell::RefCell::new(Vec::new()),
+            near_misses_more: std::cell::Cell::new(0),
             entered: Step::Xml,
             words: std::cell::OnceCell::new(),
             runs: std::cell::OnceCell::new(),
@@ -457,7 +463,14 @@ impl<'r> Run<'r> {
         if self.observer.is_none() || matches!(failed, Failed::Rule(LETTER_FOLLOWS)) {
             return;
         }
-        self.near_misses.borrow_mut().push(NearMiss {
+        let mut misses = self.near_misses.borrow_mut();
+        if misses.len() > NEAR_MISSES_SHOWN {
+            // Counted, not kept: a run of one character (`;;;;…`) has a near miss at every
+            // position of every nested segment, which would make the trace quadratic.
+            self.near_misses_more.set(self.near_misses_more.get() + 1);
+            return;
+        }
+        misses.push(NearMiss {
             start: start as u32,
             end: end as u32,
             entry,
@@ -470,7 +483,17 @@ impl<'r> Run<'r> {
         let Some(observer) = &mut self.observer else {
             return;
         };
-        for miss in self.near_misses.get_mut().drain(..) {
+        let more = self.near_misses_more.replace(0);
+        let misses = self.near_misses.get_mut();
+        if misses.len() > NEAR_MISSES_SHOWN {
+            let hidden = misses.len() - NEAR_MISSES_SHOWN + more;
+            misses.truncate(NEAR_MISSES_SHOWN);
+            if let Some(last) = misses.last_mut() {
+                last.reason
+                    .push_str(&format!(" ({hidden} more near misses of this step not shown)"));
+            }
+        }
+        for miss in misses.drain(..) {
             observer.observe(Event {
                 level,
                 segment: (miss.start, miss.end),
