@@ -54,8 +54,8 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
         "comparing rows",
         &[
             (
-                "5j  12G  3l",
-                "a number before a move repeats it (G: to that line)",
+                "5j  12G  3n",
+                "a number before a line move repeats it (G: to that line)",
             ),
             (
                 ":",
