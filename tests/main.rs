@@ -59,6 +59,7 @@ mod sent_golden;
 mod span_invariants;
 mod spm_unigram;
 mod tui_e2e;
+mod tui_e2e_teach;
 mod tui_e2e_author;
 mod xfst_compile;
 mod tui_e2e_compare;

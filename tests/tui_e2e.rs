@@ -167,7 +167,10 @@ fn alignment_and_the_matrix_demo() {
     s.wait_text("matrix of «intention» vs «i»");
     s.keys(&[".", ".", "."]);
     let screen = s.wait_text("cell 3/20");
-    assert!(screen.contains("D[1,0] = min( ↑ 1  ) = 1"), "{screen}");
+    assert!(
+        screen.contains("D[1,0] = D[0,0] + del(i) = 0 + 1 = 1"),
+        "{screen}"
+    );
     s.keys(&["f"]);
     s.wait_text("distance 8");
     s.keys(&["q"]);
@@ -228,7 +231,7 @@ fn a_bpe_lesson_trains_and_replays_merges() {
         "{} open samples/bpe-lesson.toml; echo toklab-exited-$?",
         bin()
     ));
-    s.wait_text("0 merges learned from 3 lines");
+    s.wait_text("0 merges learned · on the file: lines 1–3");
     s.keys(&["."]);
     s.wait_text("1 n + e → ne 8×");
     s.keys(&["."]);
@@ -239,7 +242,7 @@ fn a_bpe_lesson_trains_and_replays_merges() {
     s.keys(&["4"]);
     s.wait_text("word «set»");
     s.keys(&["l", "l", "l"]);
-    let screen = s.wait_text("word « new»");
+    let screen = s.wait_text("word «␣new»");
     assert!(
         screen.contains("SentencePiece") && screen.contains("HuggingFace"),
         "{screen}"
@@ -248,7 +251,7 @@ fn a_bpe_lesson_trains_and_replays_merges() {
     s.wait_for("the last step", |screen| {
         screen
             .lines()
-            .any(|l| l.contains("word « new» · step") && !l.contains("step 0/"))
+            .any(|l| l.contains("word «␣new» · step") && !l.contains("step 0/"))
     });
     s.keys(&["q"]);
     s.wait_text("toklab-exited-0");

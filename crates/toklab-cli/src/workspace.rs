@@ -20,6 +20,12 @@ pub struct Workspace {
     /// Percent of the screen height the lower pane takes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub split: Option<u16>,
+    /// The colour theme (`dark`, `light`, `plain`, `high-contrast`); `--theme` overrides it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<String>,
+    /// The large-print layout of the lesson views (padded token cells, spaced lines).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub large_print: Option<bool>,
     #[serde(default, rename = "tokenizer")]
     pub tokenizers: Vec<TokenizerEntry>,
     /// The folder the workspace file is in; relative paths resolve against it.
@@ -77,6 +83,18 @@ impl Workspace {
                 path,
                 line_of(view),
                 format!("unknown view `{view}`; views: {}", names.join(", ")),
+            ));
+        }
+        if let Some(theme) = &self.theme
+            && crate::tui::theme::ThemeName::parse(theme).is_none()
+        {
+            return Err(Error::format(
+                path,
+                line_of(theme),
+                format!(
+                    "unknown theme `{theme}`; themes: {}",
+                    crate::tui::theme::ThemeName::names().join(", ")
+                ),
             ));
         }
         for entry in &self.tokenizers {

@@ -21,6 +21,13 @@ pub fn render(existing: Option<&str>, workspace: &Workspace, header: &str) -> St
             doc.remove("split");
         }
     }
+    set_or_remove(doc.as_table_mut(), "theme", workspace.theme.as_deref());
+    match workspace.large_print {
+        Some(large) => set_if_changed(doc.as_table_mut(), "large_print", large.into()),
+        None => {
+            doc.remove("large_print");
+        }
+    }
     let mut old: Vec<Option<Table>> = match doc.remove("tokenizer") {
         Some(Item::ArrayOfTables(tables)) => tables.into_iter().map(Some).collect(),
         _ => Vec::new(),
@@ -92,6 +99,7 @@ fn same_value(a: &toml_edit::Value, b: &toml_edit::Value) -> bool {
     match (a, b) {
         (toml_edit::Value::String(a), toml_edit::Value::String(b)) => a.value() == b.value(),
         (toml_edit::Value::Integer(a), toml_edit::Value::Integer(b)) => a.value() == b.value(),
+        (toml_edit::Value::Boolean(a), toml_edit::Value::Boolean(b)) => a.value() == b.value(),
         _ => false,
     }
 }
@@ -109,6 +117,8 @@ mod tests {
             text: Some("a.txt".into()),
             view: Some(view.into()),
             split: None,
+            theme: None,
+            large_print: None,
             tokenizers: rows
                 .iter()
                 .map(|(spec, label)| TokenizerEntry {

@@ -420,13 +420,7 @@ fn write_derivation(
         toklab::subword::formal::Semantics::SentencePiece => "SentencePiece (Definition 3)",
         toklab::subword::formal::Semantics::HuggingFace => "HuggingFace (Definition 4)",
     };
-    let tokens = |k: usize| {
-        d.tokens_after(k)
-            .into_iter()
-            .map(show_token)
-            .collect::<Vec<_>>()
-            .join(" ⟩ ")
-    };
+    let tokens = |k: usize| d.show_after(k);
     writeln!(out, "{name}:")?;
     writeln!(out, "  τ0 = {}", tokens(0))?;
     for (k, step) in d.steps.iter().enumerate() {

@@ -20,9 +20,14 @@ pub struct Args {
     /// A workspace file (TOML) naming the text and tokenizers; default: samples/workspace.toml.
     #[arg(long)]
     pub workspace: Option<PathBuf>,
-    /// Colour theme (NO_COLOR in the environment selects `plain`).
+    /// Colour theme (NO_COLOR in the environment selects `plain`; `high-contrast` is for
+    /// projectors); default: the workspace's `theme`, else dark.
     #[arg(long, value_enum)]
     pub theme: Option<ThemeName>,
+    /// Large print for projectors: the lesson views (merges, train) draw each token in a
+    /// padded cell with a blank line between lines (also `large_print = true` in a workspace).
+    #[arg(long)]
+    pub large_print: bool,
     /// Do not capture the mouse (leaves the terminal's own selection working; `m` toggles).
     #[arg(long)]
     pub no_mouse: bool,
@@ -38,6 +43,9 @@ pub struct OpenArgs {
     /// Colour theme (NO_COLOR in the environment selects `plain`).
     #[arg(long, value_enum)]
     theme: Option<ThemeName>,
+    /// Large print for projectors (see `toklab tui --help`).
+    #[arg(long)]
+    large_print: bool,
     /// Do not capture the mouse.
     #[arg(long)]
     no_mouse: bool,
@@ -48,6 +56,7 @@ impl From<OpenArgs> for Args {
         Args {
             workspace: Some(open.workspace),
             theme: open.theme,
+            large_print: open.large_print,
             no_mouse: open.no_mouse,
             ..Args::default()
         }
@@ -145,6 +154,8 @@ pub fn build_app(args: &Args) -> anyhow::Result<App> {
         path: given_workspace.then_some(workspace_path),
         start: std::env::current_dir().unwrap_or_default(),
         written: false,
+        theme: workspace.theme.clone(),
+        large_print: workspace.large_print,
     };
     Ok(app)
 }
@@ -158,6 +169,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let app = build_app(&args)?;
-    crate::tui::run(app, Theme::choose(args.theme))?;
+    let theme = Theme::for_workbench(&args, &app.workspace);
+    crate::tui::run(app, theme)?;
     Ok(ExitCode::SUCCESS)
 }

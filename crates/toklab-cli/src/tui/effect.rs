@@ -46,6 +46,10 @@ pub fn perform(app: &mut App, effect: Effect) {
             Err(e) => app.flash(format!("could not save the workspace: {e}")),
         },
         Effect::ReloadRows => app.rows.reload_all(),
+        Effect::SaveModel(dir) => {
+            let message = app.panes.train.save(&dir);
+            app.flash(message);
+        }
         Effect::EditFile { path, line } => {
             let outcome = crate::tui::editor::edit(&path, line, app.mouse);
             app.redraw = true;

@@ -1,5 +1,5 @@
-//! Keys that combine with the next one: a number before a move repeats it (`5j`, `12G` goes to
-//! line 12), `]d` / `[d` jump to the next / previous line where the rows disagree and `]c` /
+//! Keys that combine with the next one: a number before a move between lines repeats it
+//! (`5j`, `12G` goes to line 12, `3n` the third match), `]d` / `[d` jump to the next / previous line where the rows disagree and `]c` /
 //! `[c` to the next / previous line the last reload changed. A digit
 //! still switches the view at once (1 … 6), as it always did; when a move follows within a
 //! moment, the digit was a count and the view it switched to is switched back.
@@ -100,6 +100,9 @@ fn restore_view(view: Option<View>, app: &App) -> Vec<Action> {
     }
 }
 
+/// The moves a number counts: moves between lines only. A digit followed by a move inside
+/// the line or the view (`4` then `l`: show the merges, next token) stays a view switch, the
+/// way lessons use it.
 fn is_countable(action: Action) -> bool {
     matches!(
         action,
@@ -109,15 +112,8 @@ fn is_countable(action: Action) -> bool {
             | Action::LastLine
             | Action::PageDown
             | Action::PageUp
-            | Action::TokenNext
-            | Action::TokenPrev
-            | Action::RowNext
-            | Action::RowPrev
-            | Action::ViewDown(_)
-            | Action::ViewUp(_)
             | Action::SearchNext
             | Action::SearchPrev
-            | Action::DemoStep(_)
     )
 }
 
@@ -128,9 +124,7 @@ fn counted(action: Action, n: usize, app: &App) -> Vec<Action> {
         Action::LineDown => vec![Action::GoToLine(line.saturating_add(n))],
         Action::LineUp => vec![Action::GoToLine(line.saturating_sub(n))],
         Action::FirstLine | Action::LastLine => vec![Action::GoToLine(n - 1)],
-        Action::ViewDown(k) => vec![Action::ViewDown(k.saturating_mul(n))],
-        Action::ViewUp(k) => vec![Action::ViewUp(k.saturating_mul(n))],
-        // Each of these is one cheap step; a thousand is more than a line has tokens.
+        // Each of these is one cheap step (a page, a search match).
         other => vec![other; n.min(1000)],
     }
 }
@@ -167,8 +161,10 @@ mod tests {
         assert_eq!(app.doc.line, 0, "clamped at the first line");
         keys(&mut prefix, &mut app, "25G");
         assert_eq!(app.doc.line, 24);
-        keys(&mut prefix, &mut app, "2l");
-        assert_eq!(app.rows.token, Some(1));
+        // A digit before a move inside the line is a view switch, then the move.
+        keys(&mut prefix, &mut app, "4l");
+        assert_eq!(app.panes.current, View::Merges);
+        app.apply(Action::ShowView(View::Table));
         // A digit alone still switches the view.
         keys(&mut prefix, &mut app, "3");
         assert_eq!(app.panes.current, View::Align);

@@ -10,6 +10,24 @@ pub enum ThemeName {
     Light,
     /// No colours: boundaries shown with reverse video and underlines only.
     Plain,
+    /// For projectors: black text on bright token shades, a red selection, no greys.
+    HighContrast,
+}
+
+impl ThemeName {
+    /// The theme named `name` (as `--theme` spells it), for workspaces.
+    pub fn parse(name: &str) -> Option<ThemeName> {
+        <ThemeName as clap::ValueEnum>::from_str(name, true).ok()
+    }
+
+    /// Every theme's name, for messages.
+    pub fn names() -> Vec<String> {
+        <ThemeName as clap::ValueEnum>::value_variants()
+            .iter()
+            .filter_map(clap::ValueEnum::to_possible_value)
+            .map(|v| v.get_name().to_string())
+            .collect()
+    }
 }
 
 /// The styles of every element the workbench draws.
@@ -42,6 +60,9 @@ pub struct Theme {
     pub bar: Style,
     /// Laid over a token cell where a row's boundary disagrees with the selected row's.
     pub disagree: Style,
+    /// The large-print layout of the lesson views: each token in a padded cell, a blank line
+    /// between lines (for projectors; any palette).
+    pub large_print: bool,
 }
 
 impl Theme {
@@ -51,8 +72,76 @@ impl Theme {
         match name {
             Some(ThemeName::Light) if !no_color => Theme::light(),
             Some(ThemeName::Dark) if !no_color => Theme::dark(),
+            Some(ThemeName::HighContrast) if !no_color => Theme::high_contrast(),
             None if !no_color => Theme::dark(),
             _ => Theme::plain(),
+        }
+    }
+
+    /// The theme of a workbench session: `--theme`, else the workspace's; large print when
+    /// `--large-print` or the workspace asks for it.
+    pub fn for_workbench(
+        args: &crate::cli::workbench::Args,
+        workspace: &crate::tui::app::WorkspacePlace,
+    ) -> Theme {
+        let name = args
+            .theme
+            .or_else(|| workspace.theme.as_deref().and_then(ThemeName::parse));
+        Theme {
+            large_print: args.large_print || workspace.large_print == Some(true),
+            ..Theme::choose(name)
+        }
+    }
+
+    /// For projectors, where greys and dark shades wash out: only the sixteen basic colours,
+    /// black text on bright token shades, a red underlined selection and a white cursor line.
+    pub fn high_contrast() -> Theme {
+        let bold = Modifier::BOLD;
+        Theme {
+            token: [
+                Style::new().fg(Color::Black).bg(Color::LightCyan),
+                Style::new().fg(Color::Black).bg(Color::LightYellow),
+            ],
+            selected_token: Style::new()
+                .fg(Color::White)
+                .bg(Color::Red)
+                .add_modifier(bold | Modifier::UNDERLINED),
+            dropped: Style::new().fg(Color::White),
+            cursor_line: Style::new()
+                .fg(Color::Black)
+                .bg(Color::White)
+                .add_modifier(bold),
+            line_number: Style::new().fg(Color::White),
+            label: Style::new().fg(Color::LightCyan).add_modifier(bold),
+            selected_label: Style::new()
+                .fg(Color::Black)
+                .bg(Color::LightGreen)
+                .add_modifier(bold),
+            border: Style::new().fg(Color::White),
+            focused_border: Style::new().fg(Color::LightYellow).add_modifier(bold),
+            title: Style::new().fg(Color::LightYellow).add_modifier(bold),
+            dim: Style::new().fg(Color::White),
+            status: Style::new().fg(Color::Black).bg(Color::White),
+            key: Style::new().fg(Color::LightYellow).add_modifier(bold),
+            error: Style::new().fg(Color::LightRed).add_modifier(bold),
+            search: Style::new().fg(Color::Black).bg(Color::LightMagenta),
+            trace_mark: Style::new()
+                .fg(Color::Black)
+                .bg(Color::LightGreen)
+                .add_modifier(bold),
+            backtrack: Style::new()
+                .fg(Color::LightRed)
+                .add_modifier(bold | Modifier::UNDERLINED),
+            tab: Style::new().fg(Color::White),
+            selected_tab: Style::new()
+                .fg(Color::Black)
+                .bg(Color::LightYellow)
+                .add_modifier(bold),
+            bar: Style::new().fg(Color::LightCyan),
+            disagree: Style::new()
+                .fg(Color::LightRed)
+                .add_modifier(Modifier::UNDERLINED | bold),
+            large_print: false,
         }
     }
 
@@ -98,6 +187,7 @@ impl Theme {
             disagree: Style::new()
                 .fg(Color::LightRed)
                 .add_modifier(Modifier::UNDERLINED | Modifier::BOLD),
+            large_print: false,
         }
     }
 
@@ -145,6 +235,7 @@ impl Theme {
             disagree: Style::new()
                 .fg(Color::Red)
                 .add_modifier(Modifier::UNDERLINED | Modifier::BOLD),
+            large_print: false,
         }
     }
 
@@ -176,6 +267,7 @@ impl Theme {
             selected_tab: none.add_modifier(Modifier::REVERSED | Modifier::BOLD),
             bar: none,
             disagree: none.add_modifier(Modifier::UNDERLINED | Modifier::BOLD | Modifier::ITALIC),
+            large_print: false,
         }
     }
 }

@@ -88,6 +88,16 @@ impl Derivation {
         split_at_ends(&self.word, &self.ends_after(k))
     }
 
+    /// `τ_k` as `toklab bpe steps` prints it: the tokens after `k` steps joined by ` ⟩ `,
+    /// spaces shown as `␣` (so a leading space is visible).
+    pub fn show_after(&self, k: usize) -> String {
+        self.tokens_after(k)
+            .into_iter()
+            .map(|t| show_bytes(t).replace(' ', "␣"))
+            .collect::<Vec<_>>()
+            .join(" ⟩ ")
+    }
+
     /// The final tokens as byte strings.
     pub fn tokens(&self) -> Vec<&[u8]> {
         split_at_ends(&self.word, &self.result)

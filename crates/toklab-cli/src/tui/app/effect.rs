@@ -26,6 +26,8 @@ pub enum Effect {
     },
     /// Load every row's tokenizer again from its files.
     ReloadRows,
+    /// Write the model being trained into a folder (GPT-2 `vocab.json` + `merges.txt`).
+    SaveModel(PathBuf),
     /// Open a rule file in the user's editor at a line (the rows watching it then reload).
     EditFile { path: PathBuf, line: usize },
     /// Put `text` on the clipboard (OSC 52), or write it to `file`; `what` names it for the
@@ -55,6 +57,7 @@ impl std::fmt::Debug for Effect {
             Effect::OpenText(path) => write!(f, "OpenText({})", path.display()),
             Effect::SaveWorkspace { path, .. } => write!(f, "SaveWorkspace({})", path.display()),
             Effect::ReloadRows => f.write_str("ReloadRows"),
+            Effect::SaveModel(path) => write!(f, "SaveModel({})", path.display()),
             Effect::EditFile { path, line } => write!(f, "EditFile({}:{line})", path.display()),
             Effect::Copy { what, file, .. } => write!(f, "Copy({what}, {file:?})"),
             Effect::ExportPicture { stem, .. } => write!(f, "ExportPicture({})", stem.display()),

@@ -19,6 +19,9 @@ pub struct WorkspacePlace {
     /// Whether this session wrote `path` already: `W` then saves again without asking, where
     /// the first save over a file it did not write (a shipped sample) asks first.
     pub written: bool,
+    /// The theme and layout the workspace asked for, written back when it is saved.
+    pub theme: Option<String>,
+    pub large_print: Option<bool>,
 }
 
 impl WorkspacePlace {
@@ -101,6 +104,7 @@ impl App {
             tokenizers: self
                 .rows
                 .iter()
+                .filter(|r| r.setup.spec != super::teach::TRAINED_SPEC)
                 .map(|r| TokenizerEntry {
                     spec: r.setup.spec.clone(),
                     label: (r.setup.label != r.setup.spec).then(|| r.setup.label.clone()),
@@ -109,6 +113,8 @@ impl App {
                 .collect(),
             view: Some(self.panes.current.name().to_string()),
             split: Some(self.panes.split),
+            theme: self.workspace.theme.clone(),
+            large_print: self.workspace.large_print,
             base: self.workspace.base.clone(),
         }
     }

@@ -21,6 +21,7 @@ mod prompt;
 mod rows;
 pub mod search;
 pub mod stats;
+pub mod teach;
 pub mod train;
 mod views;
 pub mod yank;
@@ -42,12 +43,13 @@ use search::Search;
 use super::document::Document;
 use super::layout::LineLayout;
 
-/// How often a playing demo (the matrix fill, merge replay, training) takes a step.
+/// How often a playing demo (the matrix fill, merge replay, training) takes a step at first;
+/// `{` and `}` change it (see [`teach::SPEEDS`]).
 pub const PLAY_STEP: Duration = Duration::from_millis(150);
 
-/// Whether a demo playing since `playing` is due for its next step.
-pub fn step_due(playing: Option<Instant>) -> bool {
-    playing.is_some_and(|t| t.elapsed() >= PLAY_STEP)
+/// Whether a demo playing since `playing` is due for its next step, `step` after the last.
+pub fn step_due(playing: Option<Instant>, step: Duration) -> bool {
+    playing.is_some_and(|t| t.elapsed() >= step)
 }
 
 /// What keys do at the moment.
@@ -136,6 +138,17 @@ pub enum Action {
     /// Writes the current line's rows as an SVG image and an HTML page.
     ExportPicture,
     ComputeStats,
+    /// Teaching: the training view's scope (line, selection, file) and pre-tokenization, the
+    /// selection's mark, the model being trained as a row, play speed, the lower pane
+    /// maximised.
+    TrainScope,
+    TrainPretok,
+    MarkLine,
+    ToggleTrainedRow,
+    SaveModel,
+    PlaySlower,
+    PlayFaster,
+    ToggleMaximise,
     /// Copies to the clipboard (OSC 52).
     Yank(Yank),
     /// To the `count`-th next (`forward`) or previous line where the rows disagree.
@@ -233,6 +246,7 @@ impl App {
         Context {
             doc: &self.doc,
             rows: &self.rows,
+            play_step: self.panes.play_step(),
         }
     }
 
@@ -311,6 +325,7 @@ impl App {
             let cx = Context {
                 doc: &self.doc,
                 rows: &self.rows,
+                play_step: self.panes.play_step(),
             };
             self.panes.current_mut().follow_token(&cx);
         }
@@ -336,9 +351,11 @@ impl App {
         let cx = Context {
             doc: &self.doc,
             rows: &self.rows,
+            play_step: self.panes.play_step(),
         };
         self.panes.tick(&cx);
         self.panes.refresh(&cx);
+        self.sync_trained_row();
     }
 
     pub fn apply(&mut self, action: Action) {
@@ -415,6 +432,14 @@ impl App {
             Action::DemoFinish => self.pane_action(self.panes.demo_view(), action),
             Action::ViewDown(_) | Action::ViewUp(_) => self.pane_action(self.panes.current, action),
             Action::ComputeStats => self.pane_action(View::Stats, action),
+            Action::TrainScope
+            | Action::TrainPretok
+            | Action::MarkLine
+            | Action::ToggleTrainedRow
+            | Action::SaveModel
+            | Action::PlaySlower
+            | Action::PlayFaster
+            | Action::ToggleMaximise => self.teach(action),
             Action::GrowView => self.panes.split = (self.panes.split + 10).min(80),
             Action::ShrinkView => self.panes.split = self.panes.split.saturating_sub(10).max(10),
             // Handled by the help overlay above.
@@ -505,6 +530,7 @@ impl App {
             self.redraw = true;
         }
         self.refresh_pane();
+        self.sync_trained_row();
     }
 
     /// Whether the text pane showed (from line `old_top`) or shows characters whose width
@@ -524,6 +550,7 @@ impl App {
         let cx = Context {
             doc: &self.doc,
             rows: &self.rows,
+            play_step: self.panes.play_step(),
         };
         self.panes.refresh(&cx);
     }
@@ -533,6 +560,7 @@ impl App {
         let cx = Context {
             doc: &self.doc,
             rows: &self.rows,
+            play_step: self.panes.play_step(),
         };
         if let Reply::SelectToken(t) = self.panes.pane_mut(view).handle(action, &cx) {
             self.rows.token = Some(t);
@@ -607,6 +635,7 @@ impl App {
             }
             // Enter on the name as offered confirms; an edited name is a save under it, asked
             // about in turn if it exists too.
+            PromptKind::SaveModel => self.save_model(self.workspace.typed(&input)),
             PromptKind::OverwriteText => {
                 let same = input == prompt.offered;
                 self.save_text(Some(self.workspace.typed(&input)), same)

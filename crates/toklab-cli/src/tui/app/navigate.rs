@@ -68,6 +68,7 @@ impl App {
         let cx = Context {
             doc: &self.doc,
             rows: &self.rows,
+            play_step: self.panes.play_step(),
         };
         self.panes.current_mut().follow_token(&cx);
     }

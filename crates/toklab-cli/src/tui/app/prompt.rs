@@ -15,6 +15,8 @@ pub enum PromptKind {
     OpenText,
     SaveTextAs,
     SaveWorkspaceAs,
+    /// A folder for the model being trained (vocab.json + merges.txt).
+    SaveModel,
     /// The text's save-as names a file that exists: Enter replaces it, or edit the name.
     OverwriteText,
     /// The workspace file exists and this session did not write it.
@@ -30,6 +32,7 @@ impl PromptKind {
             PromptKind::OpenText => "open text file (Tab completes)",
             PromptKind::SaveTextAs => "save text as",
             PromptKind::SaveWorkspaceAs => "save workspace as",
+            PromptKind::SaveModel => "save the trained model into folder (vocab.json, merges.txt)",
             PromptKind::OverwriteText | PromptKind::OverwriteWorkspace => {
                 "file exists: Enter overwrites it, edit the name to save elsewhere, Esc cancels"
             }
@@ -67,6 +70,7 @@ impl Prompt {
             PromptKind::OpenText
             | PromptKind::SaveTextAs
             | PromptKind::SaveWorkspaceAs
+            | PromptKind::SaveModel
             | PromptKind::OverwriteText
             | PromptKind::OverwriteWorkspace => complete_path(&self.input, base),
             PromptKind::Search | PromptKind::Command => return,

@@ -127,8 +127,19 @@ pub const SYNC_BYTES: usize = 4096;
 impl Row {
     /// Starts loading `setup`'s tokenizer in the background.
     pub fn load(setup: RowSetup, loader: &Loader) -> Row {
+        let engine = Engine::Loading(spawn_load(&setup, loader));
+        Row::with_engine(setup, engine)
+    }
+
+    /// A row whose tokenizer is made by the workbench itself (the model being trained): no
+    /// files to load or watch.
+    pub fn ready(setup: RowSetup, tokenizer: Arc<dyn Tokenizer>) -> Row {
+        Row::with_engine(setup, Engine::Ready(tokenizer))
+    }
+
+    fn with_engine(setup: RowSetup, engine: Engine) -> Row {
         Row {
-            engine: Engine::Loading(spawn_load(&setup, loader)),
+            engine,
             setup,
             tokens: Tokenization::default(),
             owners: Vec::new(),
@@ -419,6 +430,26 @@ impl Rows {
         setup.label = toklab::label::unique(&taken, &setup.label);
         self.list.push(Row::load(setup, &self.loader));
         self.selected = self.list.len() - 1;
+    }
+
+    /// Adds a row that is already loaded, without selecting it.
+    pub fn push(&mut self, row: Row) {
+        self.list.push(row);
+        self.version += 1;
+    }
+
+    /// Removes row `index`, returning it.
+    pub fn remove(&mut self, index: usize) -> Option<Row> {
+        if index >= self.list.len() {
+            return None;
+        }
+        let removed = self.list.remove(index);
+        if self.selected >= self.list.len() || self.selected > index {
+            self.selected = self.selected.saturating_sub(1);
+        }
+        self.token = None;
+        self.version += 1;
+        Some(removed)
     }
 
     /// Removes the selected row, returning it.

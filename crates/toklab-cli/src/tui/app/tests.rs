@@ -459,7 +459,7 @@ fn opening_a_text_is_an_effect_and_replaces_the_document_state_whole() {
         .train
         .demo(&app.context())
         .expect("training again");
-    assert_eq!(demo.lines, 2, "on the new text");
+    assert_eq!(demo.corpus.lines, 2, "on the new text");
 }
 
 #[test]

@@ -169,20 +169,12 @@ fn draw_matrix(
         head,
     );
     let explain = match &view.last {
-        Some(step) => {
-            let c = step.candidates;
-            let show = |arrow: &str, v: Option<u64>| v.map_or(String::new(), |v| format!("{arrow} {v}  "));
-            format!(
-                "D[{},{}] = min( {}{}{}) = {}{}",
-                step.i,
-                step.j,
-                show("↖", c.diagonal),
-                show("↑", c.up),
-                show("←", c.left),
-                step.value,
-                if step.equal { "  (same character: ↖ costs 0)" } else { "" }
-            )
-        }
+        Some(step) => super::dp_text::explain_cell(
+            step,
+            |i, j| view.matrix.value(i, j),
+            &view.source,
+            &view.target,
+        ),
         None => ". fills the next cell, , takes one back, p plays, f fills all, J K < > scroll, c whole line / pair, Enter tokens".into(),
     };
     frame.render_widget(Paragraph::new(Line::styled(explain, theme.dim)), step_line);

@@ -12,7 +12,6 @@ use crate::tui::app::Context;
 use crate::tui::app::panes::MergesPane;
 use crate::tui::theme::Theme;
 use toklab::subword::formal::{Derivation, Dictionary, Semantics, WordSteps};
-use toklab::tokenizer::quote;
 
 /// Draws the merges pane: the selected word's two derivations at the replay's step.
 pub fn draw(frame: &mut Frame, area: Rect, pane: &MergesPane, cx: &Context, theme: &Theme) {
@@ -38,30 +37,74 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &MergesPane, cx: &Context, them
     let [head, columns] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
     let parting = match (word.other.as_ref(), parts_at) {
         (None, _) => String::new(),
-        (Some(_), None) => " · both semantics take the same steps".into(),
+        (Some(_), None) => " · the two semantics agree: one panel".into(),
         (Some(_), Some(k)) => format!(" · the semantics part at step {}", k + 1),
     };
     frame.render_widget(
         Paragraph::new(Line::from(vec![
             Span::styled("word ", theme.dim),
-            Span::styled(quote(word.span.slice(cx.text())), theme.title),
+            Span::styled(
+                format!(
+                    "«{}»",
+                    Dictionary::show(&word.derivation.word).replace(' ', "␣")
+                ),
+                theme.title,
+            ),
             Span::raw(format!(" · step {}/{}{parting}", step.min(steps), steps)),
             Span::styled("   . , step · p play · f end · ←/→ another word", theme.dim),
         ])),
         head,
     );
-    let halves =
-        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).split(columns);
-    for (derivation, area) in [(sp, halves[0]), (hf, halves[1])] {
+    let agree = word.other.is_some() && parts_at.is_none();
+    let panels: Vec<(Option<&Derivation>, Rect)> = if agree || word.other.is_none() {
+        // One panel when there is one derivation, or when both take the same steps.
+        vec![(Some(&word.derivation), columns)]
+    } else {
+        let halves = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+            .split(columns);
+        vec![(sp, halves[0]), (hf, halves[1])]
+    };
+    for (derivation, area) in panels {
         if let Some(d) = derivation {
             let rules = if d.semantics == word.derivation.semantics {
                 &word.rules
             } else {
                 &word.other.as_ref().expect("both semantics").rules
             };
-            draw_derivation(frame, area, d, rules, step, parts_at, theme);
+            let title = if agree {
+                " SentencePiece = HuggingFace: the two semantics agree on this word "
+            } else {
+                semantics_title(d.semantics)
+            };
+            draw_derivation(frame, area, d, rules, step, parts_at, title, theme);
         }
     }
+}
+
+fn semantics_title(semantics: Semantics) -> &'static str {
+    match semantics {
+        Semantics::SentencePiece => " SentencePiece (Def. 3: best rule, leftmost) ",
+        Semantics::HuggingFace => " HuggingFace (Def. 4: a rule everywhere, then the next) ",
+    }
+}
+
+/// A rule as `«u» ⟩ «v»` with the spaces inside its tokens shown as `␣`.
+fn visible_spaces(rule: &str) -> String {
+    let mut out = String::with_capacity(rule.len());
+    let mut inside = false;
+    for c in rule.chars() {
+        match c {
+            '«' => inside = true,
+            '»' => inside = false,
+            ' ' if inside => {
+                out.push('␣');
+                continue;
+            }
+            _ => {}
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The word's SentencePiece and HuggingFace derivations (one may be missing).
@@ -73,6 +116,7 @@ fn both(word: &WordSteps) -> (Option<&Derivation>, Option<&Derivation>) {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn draw_derivation(
     frame: &mut Frame,
     area: Rect,
@@ -80,16 +124,13 @@ fn draw_derivation(
     rules: &[String],
     step: usize,
     parts_at: Option<usize>,
+    title: &str,
     theme: &Theme,
 ) {
-    let title = match d.semantics {
-        Semantics::SentencePiece => " SentencePiece (Def. 3: best rule, leftmost) ",
-        Semantics::HuggingFace => " HuggingFace (Def. 4: a rule everywhere, then the next) ",
-    };
     let block = Block::new()
         .borders(Borders::ALL)
         .border_style(theme.border)
-        .title(Span::styled(title, theme.title));
+        .title(Span::styled(title.to_string(), theme.title));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let k = step.min(d.steps.len());
@@ -104,16 +145,23 @@ fn draw_derivation(
         } else {
             theme.token[i % 2]
         };
-        tokens.push(Span::styled(Dictionary::show(&d.word[start..end]), style));
+        let shown = Dictionary::show(&d.word[start..end]).replace(' ', "␣");
+        tokens.push(Span::styled(super::train::cell(&shown, theme), style));
+        if theme.large_print {
+            tokens.push(Span::raw(" "));
+        }
         start = end;
     }
     let mut lines = vec![Line::from(tokens)];
+    if theme.large_print {
+        lines.push(Line::raw(""));
+    }
     lines.push(match made {
         Some(_) => {
             let s = &d.steps[k - 1];
             Line::from(vec![
                 Span::styled(format!("step {k}: "), theme.label),
-                Span::raw(rules[k - 1].clone()),
+                Span::raw(visible_spaces(&rules[k - 1])),
                 Span::styled(
                     format!("  rank {} at token {}", s.rank, s.position),
                     theme.dim,
@@ -126,21 +174,31 @@ fn draw_derivation(
         ),
         None => Line::styled("step 0: single symbols", theme.dim),
     });
-    let list_height = (inner.height as usize).saturating_sub(2);
-    let first = window_start(k.saturating_sub(1), list_height, d.steps.len());
-    for (i, s) in d.steps.iter().enumerate().skip(first).take(list_height) {
-        let style = if i + 1 == k {
+    // The history τ0 … τn as `toklab bpe steps` prints it, the current τk marked.
+    let list_height = (inner.height as usize).saturating_sub(lines.len());
+    let first = window_start(k, list_height, d.steps.len() + 1);
+    for i in (0..=d.steps.len()).skip(first).take(list_height) {
+        let parting = i > 0 && parts_at == Some(i - 1);
+        let style = if i == k {
             theme.cursor_line
-        } else if parts_at == Some(i) {
+        } else if parting {
             theme.error
-        } else if i >= k {
+        } else if i > k {
             theme.dim
         } else {
             ratatui::style::Style::new()
         };
-        let mark = if parts_at == Some(i) { "≠" } else { " " };
+        let mark = if parting { "≠" } else { " " };
+        let rule = match i.checked_sub(1) {
+            Some(r) => format!(
+                "    {}  rank {}",
+                visible_spaces(&rules[r]),
+                d.steps[r].rank
+            ),
+            None => String::new(),
+        };
         lines.push(Line::styled(
-            format!("{mark}{:>3} {}  rank {}", i + 1, rules[i], s.rank),
+            format!("{mark}τ{i} = {}{rule}", d.show_after(i)),
             style,
         ));
     }

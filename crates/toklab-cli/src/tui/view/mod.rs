@@ -2,6 +2,7 @@
 //! about geometry (pane sizes, where rows and tabs are) is returned for paging and mouse hits.
 
 mod align;
+mod dp_text;
 mod align_spans;
 mod help;
 mod ids;
@@ -90,14 +91,14 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) -> (Viewport, Regions) 
     let rows_height = (app.rows.len() as u16 + 6).min(area.height.saturating_sub(4).max(3));
     let bottom = 1 + status::extra_lines(app, area.width);
     let free = area.height.saturating_sub(rows_height + bottom);
-    let view_height = if free < 8 {
-        0
+    let view_height = lower_pane_height(free, app.panes.split);
+    let (rows_height, view_height) = if app.panes.teach.maximised {
+        (0, area.height.saturating_sub(bottom))
     } else {
-        free * app.panes.split / 100
-    }
-    .max(if free >= 8 { 4 } else { 0 });
+        (rows_height, view_height)
+    };
     let [text_area, rows_area, view_area, status_area] = Layout::vertical([
-        Constraint::Min(3),
+        Constraint::Min(if app.panes.teach.maximised { 0 } else { 3 }),
         Constraint::Length(rows_height),
         Constraint::Length(view_height),
         Constraint::Length(bottom),
@@ -105,8 +106,15 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) -> (Viewport, Regions) 
     .areas(area);
 
     let mut regions = Regions::default();
-    let text_lines = text::draw(frame, text_area, app, theme, &mut regions);
-    let row_columns = rows::draw(frame, rows_area, app, theme, &mut regions);
+    let (text_lines, row_columns) = if app.panes.teach.maximised {
+        // Paging and scrolling keep the sizes of the last normal frame.
+        (app.viewport.text_lines, app.viewport.row_columns)
+    } else {
+        (
+            text::draw(frame, text_area, app, theme, &mut regions),
+            rows::draw(frame, rows_area, app, theme, &mut regions),
+        )
+    };
     if view_height > 0 {
         pane::draw(frame, view_area, app, theme, &mut regions);
     }
@@ -126,6 +134,16 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) -> (Viewport, Regions) 
     )
 }
 
+/// The lower pane's height when `free` lines are left beside the rows and the status bar:
+/// `split` percent of them, but at least enough for a few lines of a lesson (up to 8 with
+/// its border, leaving the text pane two lines), so an 80×24 terminal shows more than three.
+fn lower_pane_height(free: u16, split: u16) -> u16 {
+    if free < 8 {
+        return 0;
+    }
+    (free * split / 100).max(free.saturating_sub(4).min(8))
+}
+
 /// A window of `height` lines that keeps `cursor` visible, scrolling as little as possible.
 fn window_start(cursor: usize, height: usize, len: usize) -> usize {
     if height == 0 || len <= height {
@@ -143,3 +161,6 @@ mod tests_compare;
 
 #[cfg(test)]
 mod snapshots;
+
+#[cfg(test)]
+mod teach_tests;

@@ -97,6 +97,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             lines
         )),
     ];
+    if app.panes.demo_playing() {
+        spans.push(Span::styled(
+            format!("│ ▶ {} {{ }} ", app.panes.teach.describe()),
+            theme.key,
+        ));
+    }
     if let Some(diffs) = app.diff_status() {
         spans.push(Span::styled(format!("│ {diffs} "), theme.key));
     }

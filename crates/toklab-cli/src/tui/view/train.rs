@@ -10,6 +10,7 @@ use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Borders, Paragraph};
 
 use crate::tui::app::Context;
 use crate::tui::app::panes::TrainPane;
+use crate::tui::app::train::{CORPUS_LIMIT, TrainDemo, TrainScope, pretok_name};
 use crate::tui::theme::Theme;
 use toklab::subword::train::show_token;
 
@@ -20,7 +21,12 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &TrainPane, cx: &Context, theme
         return;
     };
     let t = &demo.trainer;
-    let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
+    let [head, tie_line, body] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Min(0),
+    ])
+    .areas(area);
     let next = demo
         .pairs
         .first()
@@ -41,14 +47,22 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &TrainPane, cx: &Context, theme
                 theme.title,
             ),
             Span::raw(format!(
-                " from {} ({}) · ",
-                counted(demo.lines, "line"),
-                counted(demo.corpus_len(), "byte")
+                " · on the {}: {} · {} words · ",
+                pane.scope.name(),
+                corpus_description(pane, demo),
+                pretok_name(demo.pretok)
             )),
             Span::styled(next, theme.key),
-            Span::styled("   . merge · , undo · p play · f 100 more", theme.dim),
+            Span::styled(
+                "   . merge , undo p play f +100 · t line/selection/file V mark T words R row S save",
+                theme.dim,
+            ),
         ])),
         head,
+    );
+    frame.render_widget(
+        Paragraph::new(Line::from(tie_explanation(demo))).style(theme.dim),
+        tie_line,
     );
     let [pairs_area, merges_area, words_area] = Layout::horizontal([
         Constraint::Percentage(40),
@@ -120,17 +134,89 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &TrainPane, cx: &Context, theme
         merges_area,
     );
 
-    let mut lines = vec![Line::styled(" words by count, as segmented now", theme.dim)];
+    let newest = demo.last.as_ref().map(|l| l.record.new);
+    let mut lines = vec![Line::styled(
+        " words by count, as segmented now (the newest token marked)",
+        theme.dim,
+    )];
+    let spacing = if theme.large_print { 2 } else { 1 };
     for word in t
         .words()
         .iter()
-        .take(words_area.height.saturating_sub(1) as usize)
+        .take((words_area.height.saturating_sub(1) as usize).div_ceil(spacing))
     {
         let mut spans = vec![Span::styled(format!(" {:>5}× ", word.count), theme.dim)];
         for (i, &s) in word.symbols.iter().enumerate() {
-            spans.push(Span::styled(show_token(t.token(s)), theme.token[i % 2]));
+            let style = if Some(s) == newest {
+                theme.selected_token
+            } else {
+                theme.token[i % 2]
+            };
+            spans.push(Span::styled(cell(&show_token(t.token(s)), theme), style));
+            if theme.large_print {
+                spans.push(Span::raw(" "));
+            }
         }
         lines.push(Line::from(spans));
+        if theme.large_print {
+            lines.push(Line::raw(""));
+        }
     }
     frame.render_widget(Paragraph::new(lines), words_area);
+}
+
+/// A token as the lesson views draw it: as it is, or in large print padded to a cell of its
+/// own (`" ne "`), so each token stands apart on a projector.
+pub fn cell(token: &str, theme: &Theme) -> String {
+    if theme.large_print {
+        format!(" {token} ")
+    } else {
+        token.to_string()
+    }
+}
+
+/// Which lines the demo trains on, and how many the size limit left out.
+fn corpus_description(pane: &TrainPane, demo: &TrainDemo) -> String {
+    let c = &demo.corpus;
+    let span = |first: usize, lines: usize| {
+        if lines <= 1 {
+            format!("line {}", first + 1)
+        } else {
+            format!("lines {}–{}", first + 1, first + lines)
+        }
+    };
+    let shown = span(c.first, c.lines);
+    let cut = if c.lines < c.wanted {
+        format!(" of {} (the first {} KiB)", c.wanted, CORPUS_LIMIT / 1024)
+    } else {
+        String::new()
+    };
+    let mark = match (pane.scope, pane.mark) {
+        (TrainScope::Selection, None) => " (V marks the other end)",
+        _ => "",
+    };
+    format!("{shown}{cut}{mark}, {}", counted(demo.corpus_len(), "byte"))
+}
+
+/// How the last merge won when other pairs had its count, or how the next one will.
+fn tie_explanation(demo: &TrainDemo) -> String {
+    const RULE: &str = "the first seen wins (words by count, then first appearance; leftmost)";
+    if let Some(last) = demo.last.as_ref().filter(|l| !l.tied_with.is_empty()) {
+        return format!(
+            " last merge: tie at {}×: {} beat {}: {RULE}",
+            last.record.count,
+            demo.pair_label(last.record.left, last.record.right),
+            last.tied_with.join(", "),
+        );
+    }
+    let tie = demo.next_tie();
+    match (tie.first(), demo.pairs.first()) {
+        (Some(winner), Some(best)) => format!(
+            " tie at {}×: {} wins over {}: {RULE}",
+            best.count,
+            winner,
+            tie[1..].join(", ")
+        ),
+        _ => " no tie: the most frequent pair is merged".into(),
+    }
 }

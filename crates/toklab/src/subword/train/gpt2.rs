@@ -40,6 +40,17 @@ fn byte_order() -> Vec<u8> {
 /// Writes `encoder.json` and `vocab.bpe` for the trainer's merges into `dir` (created if
 /// missing).
 pub fn write_gpt2(trainer: &Trainer, dir: &Path) -> Result<Written> {
+    write_gpt2_named(trainer, dir, "encoder.json", "vocab.bpe")
+}
+
+/// Writes the same two files under other names: HuggingFace's `vocab.json` + `merges.txt`
+/// are what most tools look for first; `bpe:DIR` reads either pair.
+pub fn write_gpt2_named(
+    trainer: &Trainer,
+    dir: &Path,
+    vocab_name: &str,
+    merges_name: &str,
+) -> Result<Written> {
     let mut ids: FxHashMap<Vec<u8>, usize> = FxHashMap::default();
     let mut vocab: Vec<Vec<u8>> = Vec::new();
     let mut add = |t: &[u8], ids: &mut FxHashMap<Vec<u8>, usize>| {
@@ -78,11 +89,11 @@ pub fn write_gpt2(trainer: &Trainer, dir: &Path) -> Result<Written> {
         let _ = writeln!(bpe, "{} {}", to_byte_level(left), to_byte_level(right));
     }
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let encoder_path = dir.join("encoder.json");
+    let encoder_path = dir.join(vocab_name);
     let json = serde_json::to_string(&serde_json::Value::Object(encoder))
         .expect("a map of strings to numbers serializes");
     std::fs::write(&encoder_path, json).map_err(|e| Error::io(&encoder_path, e))?;
-    let bpe_path = dir.join("vocab.bpe");
+    let bpe_path = dir.join(merges_name);
     std::fs::write(&bpe_path, bpe).map_err(|e| Error::io(&bpe_path, e))?;
     Ok(Written {
         tokens: vocab.len(),

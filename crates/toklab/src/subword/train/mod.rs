@@ -11,10 +11,13 @@
 //! ␣renew, se, set.
 
 mod gpt2;
+mod trained;
 pub mod unigram;
 
-pub use gpt2::{Written, write_gpt2};
+pub use gpt2::{Written, write_gpt2, write_gpt2_named};
+pub use trained::{END_OF_WORD, TrainedTokenizer, pre_tokens};
 
+use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
 
@@ -32,6 +35,10 @@ pub enum Pretok {
     Gpt2,
     /// No pre-tokenization: each line (without its terminator) is one word.
     None,
+    /// The textbook's convention (Jurafsky & Martin §2.4, earlier editions): words are the
+    /// runs of non-whitespace, each followed by the end-of-word marker [`END_OF_WORD`], so a
+    /// merge can tell a word's last letters (`w_`) from the same letters inside it.
+    Textbook,
 }
 
 /// One distinct word of the corpus and its current segmentation.
@@ -87,6 +94,7 @@ type Entry = (u64, Reverse<(u32, usize)>, Reverse<Pair>);
 /// A BPE trainer over a corpus, steppable one merge at a time.
 pub struct Trainer {
     unit: SymbolUnit,
+    pretok: Pretok,
     words: Vec<Word>,
     tokens: Vec<Vec<u8>>,
     /// Token bytes → id: a merge that makes a string already made reuses its id.
@@ -103,21 +111,24 @@ pub struct Trainer {
 impl Trainer {
     /// Counts the words of `corpus` and starts from single symbols (bytes or characters).
     pub fn new<'c>(corpus: &'c str, unit: SymbolUnit, pretok: Pretok) -> Trainer {
-        let mut seen: FxHashMap<&'c [u8], (u64, usize)> = FxHashMap::default();
-        let mut add = |piece: &'c [u8]| {
+        let mut seen: FxHashMap<Cow<'c, [u8]>, (u64, usize)> = FxHashMap::default();
+        let mut add = |piece: Cow<'c, [u8]>| {
             let order = seen.len();
             seen.entry(piece).or_insert((0, order)).0 += 1;
         };
         match pretok {
             Pretok::Gpt2 => Gpt2Matcher.find(corpus, &mut |span, _| {
-                add(span.slice(corpus).as_bytes());
+                add(Cow::Borrowed(span.slice(corpus).as_bytes()));
             }),
             Pretok::None => corpus
                 .lines()
                 .filter(|l| !l.is_empty())
-                .for_each(|l| add(l.as_bytes())),
+                .for_each(|l| add(Cow::Borrowed(l.as_bytes()))),
+            Pretok::Textbook => pre_tokens(pretok, corpus)
+                .into_iter()
+                .for_each(|(_, w)| add(Cow::Owned(w))),
         }
-        let mut distinct: Vec<(&[u8], u64, usize)> =
+        let mut distinct: Vec<(Cow<[u8]>, u64, usize)> =
             seen.into_iter().map(|(w, (c, o))| (w, c, o)).collect();
         distinct.sort_by_key(|&(_, count, order)| (Reverse(count), order));
         // The alphabet, sorted, gets the first ids.
@@ -139,7 +150,8 @@ impl Trainer {
             .collect();
         let words: Vec<Word> = distinct
             .iter()
-            .map(|&(w, count, _)| {
+            .map(|(w, count, _)| {
+                let (w, count) = (w.as_ref(), *count);
                 let mut at = 0;
                 let symbols = symbol_ends(unit, w)
                     .into_iter()
@@ -158,6 +170,7 @@ impl Trainer {
             .collect();
         let mut trainer = Trainer {
             unit,
+            pretok,
             base: tokens.len(),
             ids: tokens
                 .iter()
@@ -188,6 +201,11 @@ impl Trainer {
     /// Whether the trainer merges bytes or characters.
     pub fn unit(&self) -> SymbolUnit {
         self.unit
+    }
+
+    /// How the corpus was cut into words (a tokenizer of the merges must cut the same way).
+    pub fn pretok(&self) -> Pretok {
+        self.pretok
     }
 
     /// The distinct words, most frequent first, with their current segmentation.

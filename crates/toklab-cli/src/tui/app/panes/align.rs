@@ -376,7 +376,7 @@ impl Pane for AlignPane {
 
     /// The matrix demo fills a cell every `PLAY_STEP` while it plays.
     fn tick(&mut self, cx: &Context) {
-        if !step_due(self.choice.playing) {
+        if !step_due(self.choice.playing, cx.play_step) {
             return;
         }
         if self.fill_done(cx) {

@@ -99,8 +99,8 @@ impl LatticeLesson {
         true
     }
 
-    pub fn tick(&mut self) {
-        if !step_due(self.playing) {
+    pub fn tick(&mut self, step: std::time::Duration) {
+        if !step_due(self.playing, step) {
             return;
         }
         if self.step >= self.steps() {

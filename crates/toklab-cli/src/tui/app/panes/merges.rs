@@ -104,8 +104,8 @@ impl Pane for MergesPane {
     }
 
     fn tick(&mut self, cx: &Context) {
-        self.lattice.tick();
-        if !step_due(self.replay.playing) {
+        self.lattice.tick(cx.play_step);
+        if !step_due(self.replay.playing, cx.play_step) {
             return;
         }
         if self.replay.step >= self.steps(cx) {

@@ -30,6 +30,8 @@ use toklab::token::Token;
 pub struct Context<'a> {
     pub doc: &'a DocState,
     pub rows: &'a Rows,
+    /// How long a playing demo waits between steps (`{` `}` change it).
+    pub play_step: std::time::Duration,
 }
 
 impl<'a> Context<'a> {
@@ -98,6 +100,8 @@ pub struct Panes {
     pub stats: StatsPane,
     /// The `?` overlay, drawn over everything rather than in the lower pane.
     pub help: HelpPane,
+    /// How fast demos play and whether the lower pane fills the screen (`z`).
+    pub teach: super::teach::TeachSettings,
 }
 
 impl Default for Panes {
@@ -112,6 +116,7 @@ impl Default for Panes {
             train: TrainPane::default(),
             stats: StatsPane::default(),
             help: HelpPane::default(),
+            teach: Default::default(),
         }
     }
 }
@@ -127,6 +132,11 @@ impl Panes {
             View::Train => &mut self.train,
             View::Stats => &mut self.stats,
         }
+    }
+
+    /// The interval between two steps of a playing demo.
+    pub fn play_step(&self) -> std::time::Duration {
+        self.teach.play_step()
     }
 
     /// The pane on screen.

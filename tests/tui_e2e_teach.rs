@@ -1,0 +1,64 @@
+//! The teaching features in a real terminal (issue 13): the training lesson with its scope,
+//! textbook words, tie text and the trained model as a row; the improper dictionary's lesson
+//! where the two semantics part; the maximised pane.
+
+use crate::common::tmux::{Session, available};
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_toklab")
+}
+
+fn repo() -> &'static std::path::Path {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn training_lesson_on_a_line_with_textbook_words_and_a_trained_row() {
+    if !available("training_lesson_on_a_line_with_textbook_words_and_a_trained_row") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("corpus.txt"),
+        "set new new renew reset renew\n",
+    )
+    .unwrap();
+    let s = Session::start("teach-train", 120, 36, dir.path(), &[]);
+    s.run(&format!(
+        "{} --with ws --theme high-contrast corpus.txt; echo toklab-exited-$?",
+        bin()
+    ));
+    s.wait_text("set·new·new·renew·reset·renew");
+    s.keys(&["5", "t"]);
+    let screen = s.wait_text("on the line: line 1");
+    assert!(screen.contains("tie at 4×: n+e wins over e+w"), "{screen}");
+    s.keys(&["T", "."]);
+    let screen = s.wait_text("textbook (words + _)");
+    assert!(screen.contains("2× new_"), "{screen}");
+    s.keys(&["R", "."]);
+    s.wait_text("trained (2)");
+    s.keys(&["z"]);
+    s.wait_for("the lower pane fills the screen", |screen| {
+        !screen.contains("corpus.txt · 1 line") && screen.contains("merges learned")
+    });
+    s.keys(&["z", "q"]);
+    s.wait_text("toklab-exited-0");
+}
+
+#[test]
+fn improper_dictionary_lesson_shows_where_the_semantics_part() {
+    if !available("improper_dictionary_lesson_shows_where_the_semantics_part") {
+        return;
+    }
+    let s = Session::start("teach-improper", 140, 40, repo(), &[]);
+    s.run(&format!(
+        "{} open samples/bpe-improper-lesson.toml; echo toklab-exited-$?",
+        bin()
+    ));
+    s.wait_text("the semantics part at step 2");
+    s.keys(&["f"]);
+    let screen = s.wait_text("≠τ2 = ab ⟩ ab ⟩ a ⟩ b ⟩ a ⟩ b");
+    assert!(screen.contains("≠τ2 = aba ⟩ b ⟩ a ⟩ b ⟩ a ⟩ b"), "{screen}");
+    s.keys(&["q"]);
+    s.wait_text("toklab-exited-0");
+}
