@@ -53,7 +53,9 @@ fn written_files() -> Vec<(&'static str, &'static str, Vec<u8>)> {
         .collect();
     rwkv.push_str("257 'ab' 2\n258 \"it's\" 4\n");
     // CLIP's loader wants all the 48,894 merges it uses: pairs of byte-alphabet symbols.
-    let alphabet: Vec<char> = (0..=255u8).map(toklab::subword::bpe::byte_to_char).collect();
+    let alphabet: Vec<char> = (0..=255u8)
+        .map(toklab::subword::bpe::byte_to_char)
+        .collect();
     let mut clip = String::from("#version: 0.2\n");
     for (left, right) in alphabet
         .iter()

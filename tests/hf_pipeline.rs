@@ -254,7 +254,10 @@ fn decoding_without_special_tokens_matches_huggingface() {
             .collect();
         let got = tokenizer.decode(&kept).unwrap();
         if got != case.decoded {
-            failures.push(format!("{} {:?}: {got:?}, want {:?}", case.file, case.ids, case.decoded));
+            failures.push(format!(
+                "{} {:?}: {got:?}, want {:?}",
+                case.file, case.ids, case.decoded
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -268,5 +271,8 @@ fn the_decode_command_skips_special_tokens_when_asked() {
     let kept = crate::common::stdout_of(&["decode", "--with", &spec, "--skip-special"], ids);
     assert_eq!(kept, "the pilot counted lanterns.\n");
     let all = crate::common::stdout_of(&["decode", "--with", &spec], ids);
-    assert!(all.starts_with("[CLS]") && all.trim_end().ends_with("[SEP]"), "{all}");
+    assert!(
+        all.starts_with("[CLS]") && all.trim_end().ends_with("[SEP]"),
+        "{all}"
+    );
 }

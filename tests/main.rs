@@ -59,13 +59,13 @@ mod sent_golden;
 mod span_invariants;
 mod spm_unigram;
 mod tui_e2e;
-mod tui_e2e_teach;
 mod tui_e2e_author;
-mod xfst_compile;
 mod tui_e2e_compare;
 mod tui_e2e_render;
+mod tui_e2e_teach;
 mod unigram_nbest;
 mod unigram_train;
+mod xfst_compile;
 
 /// Every `tests/*.rs` file is declared above: a file without its `mod` line would compile
 /// nowhere and its tests would silently not run.

@@ -11,7 +11,6 @@ use std::path::Path;
 
 use crate::common;
 
-
 /// id (expected/<id>.jsonl), spec (`{}` is the models folder).
 const MODELS: &[(&str, &str)] = &[
     (
@@ -31,10 +30,7 @@ const MODELS: &[(&str, &str)] = &[
     ("mistral_v3", "spm:{}/mistral-v3.model"),
     ("mistral_v7", "spm:{}/mistral-v7.model"),
     ("ai21_j2", "spm:{}/ai21-j2.model"),
-    (
-        "kyoto_ja_unigram",
-        "spm:{}/kyoto_ja_unigram_8000.model",
-    ),
+    ("kyoto_ja_unigram", "spm:{}/kyoto_ja_unigram_8000.model"),
     ("minilm_vocab", "wordpiece:{}/minilm-l6.vocab.txt"),
     (
         "nepali_wordpiece_vocab",
@@ -57,10 +53,7 @@ const MODELS: &[(&str, &str)] = &[
     ("gpt35turbo", "hf:{}/gpt35turbo.tokenizer.json"),
     ("gpt4o", "hf:{}/gpt4o.tokenizer.json"),
     ("llama2", "hf:{}/llama2.tokenizer.json"),
-    (
-        "llama2_wordllama",
-        "hf:{}/llama2-wordllama.tokenizer.json",
-    ),
+    ("llama2_wordllama", "hf:{}/llama2-wordllama.tokenizer.json"),
     ("llama3", "hf:{}/llama3.tokenizer.json"),
     ("llama3_1", "hf:{}/llama3_1.tokenizer.json"),
     ("qwen3", "hf:{}/qwen3.tokenizer.json"),
@@ -70,11 +63,8 @@ const MODELS: &[(&str, &str)] = &[
 
 /// Models outside models.json with reference ids made here (tests/realworld_data): file in
 /// the models folder, spec, expected file.
-const EXTRA: &[(&str, &str, &str)] = &[(
-    "claude.json",
-    "claude:{}/claude.json",
-    "claude_json.jsonl",
-)];
+const EXTRA: &[(&str, &str, &str)] =
+    &[("claude.json", "claude:{}/claude.json", "claude_json.jsonl")];
 
 use common::models_dir;
 
@@ -128,26 +118,22 @@ fn real_models_give_the_reference_ids() {
     let texts: Vec<&str> = raw.strip_suffix('\n').unwrap().split('\n').collect();
     let mut rows = Vec::new();
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/realworld_data");
-    let all = MODELS
-        .iter()
-        .map(|(id, spec)| {
-            let file = spec.split_once("{}/").unwrap().1;
-            let file = file.split('?').next().unwrap();
-            (
-                id.to_string(),
-                file.to_string(),
-                *spec,
-                realworld.join(format!("expected/{id}.jsonl")),
-            )
-        })
-        .chain(EXTRA.iter().map(|(file, spec, exp)| {
-            (
-                file.to_string(),
-                file.to_string(),
-                *spec,
-                data.join(exp),
-            )
-        }));
+    let all =
+        MODELS
+            .iter()
+            .map(|(id, spec)| {
+                let file = spec.split_once("{}/").unwrap().1;
+                let file = file.split('?').next().unwrap();
+                (
+                    id.to_string(),
+                    file.to_string(),
+                    *spec,
+                    realworld.join(format!("expected/{id}.jsonl")),
+                )
+            })
+            .chain(EXTRA.iter().map(|(file, spec, exp)| {
+                (file.to_string(), file.to_string(), *spec, data.join(exp))
+            }));
     let mut failures = Vec::new();
     for (id, file, spec, expected_file) in all {
         if !models.join(&file).is_file() {
@@ -187,7 +173,10 @@ fn long_unigram_lines_shift_totals_as_sentencepiece_does() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/realworld_data/long_spm.jsonl");
     for row in std::fs::read_to_string(data).unwrap().lines() {
         let row: serde_json::Value = serde_json::from_str(row).unwrap();
-        let (model, corpus) = (row["model"].as_str().unwrap(), row["corpus"].as_str().unwrap());
+        let (model, corpus) = (
+            row["model"].as_str().unwrap(),
+            row["corpus"].as_str().unwrap(),
+        );
         if !models.join(model).is_file() {
             missing(&format!("{model} ({})", models.join(model).display()));
             continue;

@@ -1,8 +1,8 @@
 //! `toklab fst info` and `toklab fst convert`: what a finite-state network holds and costs,
 //! and saving it in toklab's compiled form.
 
-use std::path::PathBuf;
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -115,7 +115,7 @@ fn info(path: &std::path::Path) -> anyhow::Result<ExitCode> {
     )?;
     if stats.reading_boundary + stats.multichar > 0 {
         writeln!(
-        out,
+            out,
             "ignored       {} TB:TB edges, {} on multi-character symbols",
             stats.reading_boundary, stats.multichar
         )?;
@@ -130,7 +130,7 @@ fn info(path: &std::path::Path) -> anyhow::Result<ExitCode> {
         Ok(matrix) => {
             let (rows, columns) = matrix.shape();
             writeln!(
-        out,
+                out,
                 "matrix        {rows} rows × {columns} columns, {}, built in {:.1} ms",
                 bytes(matrix.memory()),
                 matrix_time.as_secs_f64() * 1e3

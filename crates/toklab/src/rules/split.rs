@@ -489,8 +489,9 @@ impl<'r> Run<'r> {
             let hidden = misses.len() - NEAR_MISSES_SHOWN + more;
             misses.truncate(NEAR_MISSES_SHOWN);
             if let Some(last) = misses.last_mut() {
-                last.reason
-                    .push_str(&format!(" ({hidden} more near misses of this step not shown)"));
+                last.reason.push_str(&format!(
+                    " ({hidden} more near misses of this step not shown)"
+                ));
             }
         }
         for miss in misses.drain(..) {

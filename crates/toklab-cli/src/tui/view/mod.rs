@@ -2,12 +2,12 @@
 //! about geometry (pane sizes, where rows and tabs are) is returned for paging and mouse hits.
 
 mod align;
-mod dp_text;
 mod align_spans;
+mod dp_text;
 mod help;
 mod ids;
-mod marks;
 mod lattice;
+mod marks;
 mod merges;
 mod pane;
 mod rows;

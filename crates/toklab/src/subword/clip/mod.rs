@@ -51,16 +51,18 @@ type Symbol = (u32, usize, usize);
 
 /// Loads `clip:FILE`.
 pub fn load(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
-    let clean: crate::subword::normalizing::NormalizeFn =
-        match spec.take_option("unicode").as_deref() {
-            None | Some("17") => normalize::clean,
-            Some("14" | "15" | "15.1") => normalize::clean_unicode_15,
-            Some(other) => {
-                return Err(spec.bad(format!(
+    let clean: crate::subword::normalizing::NormalizeFn = match spec
+        .take_option("unicode")
+        .as_deref()
+    {
+        None | Some("17") => normalize::clean,
+        Some("14" | "15" | "15.1") => normalize::clean_unicode_15,
+        Some(other) => {
+            return Err(spec.bad(format!(
                     "option `unicode` is 15 (lowercase as Python 3.11-3.13 do) or 17 (the default: Rust's own tables), not `{other}`"
                 )));
-            }
-        };
+        }
+    };
     spec.finish(&["unicode"])?;
     let name = spec.text.trim();
     let bpe = ClipBpe::load(name, &spec.path())?;

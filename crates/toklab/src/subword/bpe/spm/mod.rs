@@ -11,8 +11,8 @@ pub mod lesson;
 mod normalizer;
 pub(crate) mod proto;
 pub use proto::ModelType;
-mod trie;
 pub mod regularize;
+mod trie;
 mod unigram;
 
 use std::path::{Path, PathBuf};

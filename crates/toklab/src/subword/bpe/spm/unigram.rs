@@ -139,24 +139,19 @@ impl Unigram {
     /// The candidate pieces starting at byte `i` of `text` (first character `c`), shortest
     /// first, from the same trie the Viterbi search walks; the unknown piece when no piece
     /// covers `c` alone.
-    pub(super) fn candidates(
-        &self,
-        text: &str,
-        i: usize,
-        c: char,
-        unk: u32,
-    ) -> Vec<Node> {
+    pub(super) fn candidates(&self, text: &str, i: usize, c: char, unk: u32) -> Vec<Node> {
         let mut nodes = Vec::new();
         let mut single_char = false;
-        self.trie.prefixes(&text.as_bytes()[i..], |length, id, score| {
-            single_char |= length == c.len_utf8();
-            nodes.push(Node {
-                start: i,
-                end: i + length,
-                id,
-                score,
+        self.trie
+            .prefixes(&text.as_bytes()[i..], |length, id, score| {
+                single_char |= length == c.len_utf8();
+                nodes.push(Node {
+                    start: i,
+                    end: i + length,
+                    id,
+                    score,
+                });
             });
-        });
         if !single_char {
             nodes.push(Node {
                 start: i,
