@@ -133,6 +133,26 @@ pub const TOKENIZERS: &[TokenizerTarget] = &[
         spec: "rules:rules?lang=eng",
         coverage: Coverage::AllButWhitespaceAndControls,
     },
+    TokenizerTarget {
+        name: "tok-hf",
+        spec: "hf:samples/bpe/tokenizer.json",
+        coverage: Coverage::Matches,
+    },
+    TokenizerTarget {
+        name: "tok-ptb",
+        spec: "ptb",
+        coverage: Coverage::Matches,
+    },
+    TokenizerTarget {
+        name: "tok-sent",
+        spec: "sent",
+        coverage: Coverage::Matches,
+    },
+    TokenizerTarget {
+        name: "tok-sent-rules",
+        spec: "sent:rules:rules?lang=eng",
+        coverage: Coverage::Matches,
+    },
 ];
 
 /// Every loader target.
@@ -177,6 +197,12 @@ pub const LOADERS: &[LoaderTarget] = &[
         name: "load-maxmatch",
         file: "samples/maxmatch/zh-words.txt",
         spec: "maxmatch:{}",
+        whole_folder: false,
+    },
+    LoaderTarget {
+        name: "load-hf",
+        file: "samples/bpe/tokenizer.json",
+        spec: "hf:{}",
         whole_folder: false,
     },
     LoaderTarget {
