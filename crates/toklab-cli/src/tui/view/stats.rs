@@ -31,6 +31,13 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &StatsPane, cx: &Context, theme
         .filter(|f| running.is_none() && !f.complete)
         .map(|f| (f.lines_done, f.lines_total));
     let gauge_height = u16::from(running.is_some() || partial.is_some());
+    // The selected row's fertility and compression over the file, as leaderboards report it.
+    // Only where the whole table still fits above it.
+    let fertility = file
+        .as_ref()
+        .and_then(|f| fertility_line(f, cx))
+        .filter(|_| area.height > table_height + gauge_height);
+    let fertility_height = u16::from(fertility.is_some());
     // Wide terminals: figures and the sparkline on the left, bar charts on the right.
     let label_width = cx
         .rows
@@ -47,13 +54,20 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &StatsPane, cx: &Context, theme
     } else {
         (area, None)
     };
-    let [table_area, gauge_area, rest] = Layout::vertical([
+    let [table_area, fertility_area, gauge_area, rest] = Layout::vertical([
         Constraint::Length(table_height),
+        Constraint::Length(fertility_height),
         Constraint::Length(gauge_height),
         Constraint::Min(0),
     ])
     .areas(left);
     draw_table(frame, table_area, cx, file.as_ref(), label_width, theme);
+    if let Some(line) = fertility {
+        frame.render_widget(
+            Paragraph::new(Line::styled(line, theme.title)),
+            fertility_area,
+        );
+    }
     if let Some((done, total)) = partial {
         frame.render_widget(
             Paragraph::new(Line::styled(
@@ -159,6 +173,22 @@ fn draw_table(
         Table::new(rows, widths).header(header).column_spacing(1),
         area,
     );
+}
+
+/// "LABEL: 1.21 tok/word · 18% split · 3.90 ch/tok · 4.10 B/tok" for the selected row
+/// (tokens per whitespace word, words split into more than one token, characters and bytes
+/// per token) over the whole file, once its figures have words.
+fn fertility_line(file: &FileStats, cx: &Context) -> Option<String> {
+    let label = &cx.rows.selected_row()?.setup.label;
+    let at = file.labels.iter().position(|l| l == label)?;
+    let f = file.fertility.get(at).filter(|f| f.words > 0)?;
+    Some(format!(
+        "{label}: {:.2} tok/word · {:.0}% split · {:.2} ch/tok · {:.2} B/tok",
+        f.tokens_per_word(),
+        f.split_share() * 100.0,
+        f.chars_per_token(),
+        f.bytes_per_token()
+    ))
 }
 
 fn file_row<'a>(file: Option<&'a FileStats>, label: &str) -> Option<&'a TokenStats> {

@@ -480,6 +480,15 @@ fn stats_view_plots_vocabulary_growth_with_its_fit() {
     // The title names each row with its fit, and the table has the row's β.
     assert!(screen.contains("· gpt2 k="), "{screen}");
     assert!(screen.contains(" β "), "{screen}");
+    // The selected row's fertility over the file: 4 whitespace words a line, each one token.
+    assert!(screen.contains("ws: 1.00 tok/word · 0% split"), "{screen}");
+    app.apply(Action::RowNext);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 120, 40));
+    // GPT-2's pre-tokenizer splits `word17` into `word` and `17`: 1 word in 4.
+    assert!(
+        screen.contains("gpt2: 1.25 tok/word · 25% split"),
+        "{screen}"
+    );
 }
 
 #[test]
