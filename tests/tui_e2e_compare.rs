@@ -86,3 +86,29 @@ fn ids_as_hues_then_ids_and_the_alignment_by_spans() {
     s.keys(&["q"]);
     s.wait_text("toklab-exited-0");
 }
+
+#[test]
+fn the_stats_view_shows_the_selected_rows_fertility() {
+    if !available("the_stats_view_shows_the_selected_rows_fertility") {
+        return;
+    }
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    // Four words a line; GPT-2's pre-tokenizer cuts `item7` into `item` and `7`.
+    let text: String = (0..40)
+        .map(|i| format!("item{} and other words\n", i % 10))
+        .collect();
+    std::fs::write(dir.join("f.txt"), text).unwrap();
+    let s = Session::start("fertility", 120, 40, dir, &[]);
+    s.run(&format!(
+        "{} --with ws --with gpt2=pretok:gpt2 f.txt; echo toklab-exited-$?",
+        bin()
+    ));
+    s.wait_text("item0·and·other·words");
+    s.keys(&["6"]);
+    s.wait_text("ws: 1.00 tok/word · 0% split");
+    s.keys(&["Tab"]);
+    s.wait_text("gpt2: 1.25 tok/word · 25% split");
+    s.keys(&["q"]);
+    s.wait_text("toklab-exited-0");
+}
