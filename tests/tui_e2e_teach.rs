@@ -62,3 +62,40 @@ fn improper_dictionary_lesson_shows_where_the_semantics_part() {
     s.keys(&["q"]);
     s.wait_text("toklab-exited-0");
 }
+
+#[test]
+fn unigram_lesson_steps_the_viterbi_lattice_to_the_best_path() {
+    if !available("unigram_lesson_steps_the_viterbi_lattice_to_the_best_path") {
+        return;
+    }
+    let Some(shared) =
+        crate::common::shared_dir("unigram_lesson_steps_the_viterbi_lattice_to_the_best_path")
+    else {
+        return;
+    };
+    let model = shared.join("conformance/bpe/data/sentencepiece/botchan_en_unigram_1000.model");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("w.txt"), "hello there\n").unwrap();
+    let s = Session::start("teach-unigram", 120, 40, dir.path(), &[]);
+    s.run(&format!(
+        "{} --with spm:{} w.txt; echo toklab-exited-$?",
+        bin(),
+        model.display()
+    ));
+    s.wait_text("hello there");
+    s.keys(&["4"]);
+    let screen = s.wait_text("word «hello» → «▁hello» · step 0/7");
+    assert!(screen.contains("lattice: 10 candidate pieces"), "{screen}");
+    assert!(screen.contains("«▁he»        log p   -5.320"), "{screen}");
+    s.keys(&["."]);
+    s.wait_text("step 1/7");
+    // The end: the best path read back, as the row tokenizes the word.
+    s.keys(&["f"]);
+    let screen = s.wait_text("best path ▁he ll o  total -16.312");
+    assert!(
+        screen.contains("-5.320 + -6.184 + -4.808 = -16.312"),
+        "{screen}"
+    );
+    s.keys(&["q"]);
+    s.wait_text("toklab-exited-0");
+}
