@@ -5,6 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Cell, Paragraph, Row, Table};
+use unicode_width::UnicodeWidthStr;
 
 use super::window_start;
 use crate::tui::app::Context;
@@ -29,63 +30,88 @@ pub fn draw(frame: &mut Frame, area: Rect, cx: &Context, theme: &Theme) {
     let cursor = cx.rows.token.unwrap_or(0).min(tokens.len() - 1);
     let first = window_start(cursor, height, tokens.len());
     let mut cp = CodePoints::new(cx.text());
-    let body: Vec<Row> = tokens.tokens[first..(first + height).min(tokens.len())]
+    let texts: Vec<[String; 9]> = tokens.tokens[first..(first + height).min(tokens.len())]
         .iter()
         .enumerate()
         .map(|(i, token)| {
             let index = first + i;
             let surface = token.surface(cx.text());
             let form = token.form(cx.text());
-            let cells = vec![
-                Cell::from(format!("{}", index + 1)),
-                Cell::from(quote(form)),
-                Cell::from(if form == surface {
+            [
+                format!("{}", index + 1),
+                quote(form),
+                if form == surface {
                     String::new()
                 } else {
                     quote(surface)
-                }),
-                Cell::from(format!("{}..{}", token.span.start, token.span.end)),
-                Cell::from(format!(
-                    "{}..{}",
-                    cp.at(token.span.start),
-                    cp.at(token.span.end)
-                )),
-                Cell::from(token.kind.name()),
-                Cell::from(token.id.map(|id| id.to_string()).unwrap_or_default()),
-                Cell::from(token.origin.to_string()),
-                Cell::from(
-                    if tokens.ends_sentence(index) && !tokens.sentence_ends.is_empty() {
-                        "¶"
-                    } else {
-                        ""
-                    },
-                ),
-            ];
-            let row = Row::new(cells);
-            if Some(index) == cx.rows.token {
+                },
+                format!("{}..{}", token.span.start, token.span.end),
+                format!("{}..{}", cp.at(token.span.start), cp.at(token.span.end)),
+                token.kind.name().to_string(),
+                token.id.map(|id| id.to_string()).unwrap_or_default(),
+                origin(&token.origin),
+                if tokens.ends_sentence(index) && !tokens.sentence_ends.is_empty() {
+                    "¶".to_string()
+                } else {
+                    String::new()
+                },
+            ]
+        })
+        .collect();
+    let names = [
+        "#", "form", "surface", "bytes", "chars", "kind", "id", "origin", "end",
+    ];
+    // Each column as wide as what it shows on screen (forms and surfaces at most 24), so an
+    // empty surface or id column leaves the room to the origin, which takes the rest.
+    let width = |column: usize, most: usize| {
+        let widest = texts
+            .iter()
+            .map(|t| t[column].width())
+            .chain([names[column].width()])
+            .max()
+            .unwrap_or(1);
+        Constraint::Length(widest.min(most) as u16)
+    };
+    let widths = [
+        width(0, 8),
+        width(1, 24),
+        width(2, 24),
+        width(3, 16),
+        width(4, 16),
+        width(5, 16),
+        width(6, 10),
+        Constraint::Fill(1),
+        width(8, 3),
+    ];
+    let body: Vec<Row> = texts
+        .into_iter()
+        .enumerate()
+        .map(|(i, cells)| {
+            let row = Row::new(cells.map(Cell::from));
+            if Some(first + i) == cx.rows.token {
                 row.style(theme.selected_token)
             } else {
                 row
             }
         })
         .collect();
-    let header = Row::new([
-        "#", "form", "surface", "bytes", "chars", "kind", "id", "origin", "end",
-    ])
-    .style(theme.title);
-    let widths = [
-        Constraint::Length(4),
-        Constraint::Min(8),
-        Constraint::Min(6),
-        Constraint::Length(11),
-        Constraint::Length(11),
-        Constraint::Length(12),
-        Constraint::Length(7),
-        Constraint::Fill(2),
-        Constraint::Length(3),
-    ];
+    let header = Row::new(names).style(theme.title);
     frame.render_widget(
         Table::new(body, widths).header(header).column_spacing(1),
         area,
     );
+}
+
+/// The origin as the column shows it: the resource line that made the token first (the part a
+/// rule author looks for, kept when a narrow column cuts the rest), then the step.
+fn origin(origin: &toklab::token::Origin) -> String {
+    let text = origin.to_string();
+    match origin.source() {
+        Some(source) => {
+            let at = source.to_string();
+            let rest = text.replace(&format!(" from {at}"), "");
+            format!("{at}  {rest}")
+        }
+        None => text,
+    }
 }

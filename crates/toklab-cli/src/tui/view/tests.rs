@@ -193,6 +193,22 @@ fn tokens_table_lists_offsets_and_origin() {
 }
 
 #[test]
+fn tokens_table_shows_the_rule_line_first_and_gives_empty_columns_no_room() {
+    let mut app = app("Wow, dogs!", &[("rules", "rules:rules")]);
+    app.apply(Action::ShowView(View::Table));
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 80, 30));
+    // The punctuation's resource line comes before the long step name, so 80 columns show it.
+    let line = screen
+        .lines()
+        .find(|l| l.contains("«,»"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(line.contains("rules/tok-resource.txt:"), "{screen}");
+    // No surface differs and no token has an id: those columns are only as wide as their names.
+    assert!(screen.contains(" surface bytes "), "{screen}");
+    assert!(screen.contains(" id origin "), "{screen}");
+}
+
+#[test]
 fn stats_view_draws_bar_charts() {
     let text: String = (0..200)
         .map(|i| format!("word{i} and more words\n"))
