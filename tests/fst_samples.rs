@@ -17,25 +17,6 @@ fn samples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/fst")
 }
 
-/// Whether foma is installed; in CI its absence fails the test.
-fn have_foma(test: &str) -> bool {
-    let found = Command::new("foma")
-        .arg("-v")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok();
-    if !found {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{test}: foma is not installed; CI requires it (.ci/run installs it)");
-        }
-        common::skip_note(&format!(
-            "{test}: skipped: foma is not installed (Debian package foma)"
-        ));
-    }
-    found
-}
-
 fn gunzip(path: &Path) -> String {
     let data = std::fs::read(path).unwrap();
     let mut text = String::new();
@@ -58,7 +39,7 @@ fn without_name(text: &str) -> Vec<String> {
 
 #[test]
 fn committed_networks_are_what_the_sources_compile_to() {
-    if !have_foma("fst_samples") {
+    if !crate::common::have_foma("fst_samples") {
         return;
     }
     let temp = tempfile::tempdir().unwrap();
@@ -109,7 +90,7 @@ fn marked(tokenizer: &FstTokenizer, text: &str) -> String {
 
 #[test]
 fn english_grammar_gives_what_foma_gives() {
-    if !have_foma("fst_samples") {
+    if !crate::common::have_foma("fst_samples") {
         return;
     }
     let mut texts: Vec<String> =
@@ -354,7 +335,7 @@ fn errors_name_the_file_and_place() {
 
 #[test]
 fn att_written_by_foma_tokenizes_the_same() {
-    if !have_foma("fst_samples") {
+    if !crate::common::have_foma("fst_samples") {
         return;
     }
     let temp = tempfile::tempdir().unwrap();

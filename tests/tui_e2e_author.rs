@@ -3,7 +3,7 @@
 //! broken one keeps the last good network with foma's error on screen.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use crate::common::tmux::{Session, available};
 
@@ -70,22 +70,6 @@ fn e_opens_the_tokens_rule_in_the_editor_at_its_line_and_reloads() {
     s.wait_text("toklab-exited-0");
 }
 
-fn have_foma(test: &str) -> bool {
-    let found = Command::new("foma")
-        .arg("-v")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok();
-    if !found {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{test}: foma is not installed; CI requires it (.ci/run installs it)");
-        }
-        crate::common::skip_note(&format!("{test}: skipped: foma is not installed"));
-    }
-    found
-}
-
 fn write_pieces(dir: &Path, pieces: &str) {
     std::fs::write(
         dir.join("pieces.xfst"),
@@ -97,7 +81,7 @@ fn write_pieces(dir: &Path, pieces: &str) {
 #[test]
 fn an_edited_xfst_script_reloads_and_a_broken_one_keeps_the_last_network() {
     let test = "an_edited_xfst_script_reloads_and_a_broken_one_keeps_the_last_network";
-    if !available(test) || !have_foma(test) {
+    if !available(test) || !crate::common::have_foma(test) {
         return;
     }
     let temp = tempfile::tempdir().unwrap();

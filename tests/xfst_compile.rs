@@ -3,27 +3,8 @@
 //! it leaves out. Tests that need foma skip without it, except in CI (`CI=true`).
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use crate::common;
-
-fn have_foma(test: &str) -> bool {
-    let found = Command::new("foma")
-        .arg("-v")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok();
-    if !found {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{test}: foma is not installed; CI requires it (.ci/run installs it)");
-        }
-        common::skip_note(&format!(
-            "{test}: skipped: foma is not installed (Debian package foma)"
-        ));
-    }
-    found
-}
 
 /// `toklab tokenize --with SPEC` on `text` with its own cache folder.
 fn tokenize(spec: &str, text: &str, cache: &Path, foma: Option<&str>) -> (bool, String, String) {
@@ -46,7 +27,7 @@ const GRAMMAR: &str = "source pieces.xfst\nregex [ [ Piece 0:TB ] | [ \" \" : 0 
 
 #[test]
 fn an_xfst_script_compiles_with_foma_and_is_cached_by_content() {
-    if !have_foma("an_xfst_script_compiles_with_foma_and_is_cached_by_content") {
+    if !crate::common::have_foma("an_xfst_script_compiles_with_foma_and_is_cached_by_content") {
         return;
     }
     let temp = tempfile::tempdir().unwrap();
@@ -100,7 +81,7 @@ fn foma_errors_and_a_missing_foma_are_explained() {
     assert!(!ok);
     assert!(err.contains("bad.xfst"), "{err}");
     assert!(err.contains("apt install foma"), "{err}");
-    if !have_foma("foma_errors_and_a_missing_foma_are_explained") {
+    if !crate::common::have_foma("foma_errors_and_a_missing_foma_are_explained") {
         return;
     }
     let (ok, _, err) = tokenize(&spec, "a\n", &cache, None);
@@ -119,7 +100,9 @@ fn foma_errors_and_a_missing_foma_are_explained() {
 
 #[test]
 fn the_shipped_english_grammar_compiles_to_the_shipped_network_without_warnings() {
-    if !have_foma("the_shipped_english_grammar_compiles_to_the_shipped_network_without_warnings") {
+    if !crate::common::have_foma(
+        "the_shipped_english_grammar_compiles_to_the_shipped_network_without_warnings",
+    ) {
         return;
     }
     let temp = tempfile::tempdir().unwrap();

@@ -50,6 +50,26 @@ pub fn skip_note(note: &str) {
     let _ = writeln!(std::io::stderr(), "{note}");
 }
 
+/// Whether foma is installed: without it a test says it skipped, except in CI (`CI=true`),
+/// where `.ci/run` installs it and its absence is a failure.
+pub fn have_foma(test: &str) -> bool {
+    let found = std::process::Command::new("foma")
+        .arg("-v")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok();
+    if !found {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("{test}: foma is not installed; CI requires it (.ci/run installs it)");
+        }
+        skip_note(&format!(
+            "{test}: skipped: foma is not installed (Debian package foma)"
+        ));
+    }
+    found
+}
+
 /// A proptest configuration running `cases` cases, with its failures kept beside the test
 /// file (`tests/NAME.proptest-regressions`) and replayed first on every run. proptest's
 /// default would look for `proptest-regressions/NAME.txt` beside tests/, since tests/main.rs
