@@ -6,6 +6,7 @@
 use std::sync::{Arc, Mutex};
 
 use super::jobs::Job;
+use super::scan;
 use super::{App, Mode};
 use crate::tui::document::Snapshot;
 use toklab::Tokenization;
@@ -62,27 +63,25 @@ pub fn start(
     }));
     let shared = Arc::clone(&found);
     let job = Job::spawn("changes", total as u64, move |progress| {
-        let mut batch = Vec::new();
-        let mut batch_lines = 0;
-        for n in 0..total {
-            if progress.cancelled() {
-                return None;
-            }
-            let text = snapshot.line(n).unwrap_or_default();
-            if differ(&text, &old.tokenize(&text), &new.tokenize(&text)) {
-                batch.push(n);
-            }
-            batch_lines += 1;
-            if batch_lines == 256 || n + 1 == total {
+        let whole = scan::scan_lines(
+            &snapshot,
+            progress,
+            scan::threads(),
+            |lines| {
+                lines
+                    .iter()
+                    .filter(|(_, text)| differ(text, &old.tokenize(text), &new.tokenize(text)))
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+            },
+            |mut changed, lines| {
                 let mut all = shared.lock().expect("changes lock");
-                all.lines.append(&mut batch);
-                all.lines_done += batch_lines;
-                progress.advance(batch_lines as u64);
-                batch_lines = 0;
-            }
-        }
-        shared.lock().expect("changes lock").complete = true;
-        Some(())
+                all.lines.append(&mut changed);
+                all.lines_done += lines;
+            },
+        );
+        shared.lock().expect("changes lock").complete = whole;
+        whole.then_some(())
     });
     ChangeRun {
         job: Some(job),

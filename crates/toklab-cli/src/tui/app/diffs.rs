@@ -1,11 +1,12 @@
-//! The lines where the rows disagree: a background scan over the whole text (the same job
-//! machinery as the statistics) finds every line whose rows do not draw the same boundaries,
+//! The lines where the rows disagree: a background scan over the whole text on every core (the
+//! same job machinery as the statistics) finds every line whose rows do not draw the same boundaries,
 //! `]d` and `[d` jump between them, and the status bar says "difference n of m". The scan
 //! never blocks the interface: a jump past what it has read waits for it, and says so.
 
 use std::sync::{Arc, Mutex};
 
 use super::jobs::Job;
+use super::scan;
 use super::{App, Row};
 use crate::counted::counted;
 use crate::tui::document::Snapshot;
@@ -93,22 +94,28 @@ pub fn start(
     }));
     let found = Arc::clone(&shared);
     let job = Job::spawn("differences", total as u64, move |progress| {
-        for n in 0..total {
-            if progress.cancelled() {
-                return None;
-            }
-            let text = snapshot.line(n).unwrap_or_default();
-            let tokens: Vec<_> = tokenizers.iter().map(|t| t.tokenize(&text)).collect();
-            let differs = disagree(&text, &tokens);
-            let mut all = found.lock().expect("diff lock");
-            if differs {
-                all.lines.push(n);
-            }
-            all.done = n + 1;
-            progress.advance(1);
-        }
-        found.lock().expect("diff lock").complete = true;
-        Some(())
+        let whole = scan::scan_lines(
+            &snapshot,
+            progress,
+            scan::threads(),
+            |lines| {
+                lines
+                    .iter()
+                    .filter(|(_, text)| {
+                        let tokens: Vec<_> = tokenizers.iter().map(|t| t.tokenize(text)).collect();
+                        disagree(text, &tokens)
+                    })
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+            },
+            |mut differing, lines| {
+                let mut all = found.lock().expect("diff lock");
+                all.lines.append(&mut differing);
+                all.done += lines;
+            },
+        );
+        found.lock().expect("diff lock").complete = whole;
+        whole.then_some(())
     });
     (job, shared)
 }

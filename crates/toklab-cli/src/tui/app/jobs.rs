@@ -87,7 +87,7 @@ impl<T: Send + 'static> Job<T> {
 
 /// Makes the calling thread yield to the interface thread: on Linux a thread has its own nice
 /// value, so this leaves the rest of the process alone. Best effort: failure changes nothing.
-fn lower_priority() {
+pub fn lower_priority() {
     #[cfg(target_os = "linux")]
     // SAFETY: setpriority with PRIO_PROCESS and who = 0 only changes the calling thread's nice
     // value (Linux keeps one per thread); it touches no memory.

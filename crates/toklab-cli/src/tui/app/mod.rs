@@ -19,6 +19,7 @@ pub mod panes;
 pub mod picture;
 mod prompt;
 mod rows;
+pub mod scan;
 pub mod search;
 pub mod stats;
 pub mod teach;

@@ -1,12 +1,15 @@
 //! Statistics over the whole text, computed in the background with progress: tokens per line
 //! and in total, characters per token and a token-length histogram for every tokenizer (the
-//! figures are the library's [`TokenStats`]; this module runs them over the text in batches).
+//! figures are the library's [`TokenStats`]; this module runs them over the text in batches,
+//! on every core).
 
 use std::sync::{Arc, Mutex};
 
 use super::jobs::Job;
+use super::scan;
 use crate::tui::document::Snapshot;
 use toklab::analysis::{Fertility, HeapsCurve, TokenStats, VocabularyGrowth};
+use toklab::token::Tokenization;
 use toklab::tokenizer::Tokenizer;
 
 /// Statistics of the whole text, filled in by a background job.
@@ -37,6 +40,14 @@ impl StatsRun {
     }
 }
 
+/// What one worker computes over a batch of lines: figures that merge in any order, and the
+/// tokens themselves for the vocabulary growth, which must see the lines in order.
+struct Part {
+    stats: Vec<TokenStats>,
+    fertility: Vec<Fertility>,
+    tokenized: Vec<(String, Vec<Tokenization>)>,
+}
+
 /// Starts computing statistics of `snapshot` for `tokenizers` (label, tokenizer); the shared
 /// result fills in line by line so the view can show it growing.
 pub fn start(
@@ -55,47 +66,57 @@ pub fn start(
     }));
     let filled = Arc::clone(&shared);
     let job = Job::spawn("statistics", lines_total as u64, move |progress| {
-        let mut batch = vec![TokenStats::default(); tokenizers.len()];
-        let mut fertility = vec![Fertility::default(); tokenizers.len()];
-        // The vocabularies grow in file order, so they stay in this job; the shared figures
-        // get a copy of their samples at each batch.
-        let mut growth = vec![VocabularyGrowth::default(); tokenizers.len()];
-        let mut batch_lines = 0;
-        for n in 0..lines_total {
-            if progress.cancelled() {
-                return None;
-            }
-            let text = snapshot.line(n).unwrap_or_default();
-            for ((((_, tokenizer), stats), growth), fertility) in tokenizers
-                .iter()
-                .zip(&mut batch)
-                .zip(&mut growth)
-                .zip(&mut fertility)
-            {
-                let tokens = tokenizer.tokenize(&text);
-                stats.add(&text, &tokens);
-                growth.add(&text, &tokens);
-                fertility.add(&text, &tokens);
-            }
-            batch_lines += 1;
-            if batch_lines == 256 || n + 1 == lines_total {
+        let rows = tokenizers.len();
+        // The vocabularies grow in file order, so they are fed as the batches come back (in
+        // order) on this thread; the shared figures get a copy of their samples each batch.
+        let mut growth = vec![VocabularyGrowth::default(); rows];
+        let whole = scan::scan_lines(
+            &snapshot,
+            progress,
+            scan::threads(),
+            |lines| {
+                let mut part = Part {
+                    stats: vec![TokenStats::default(); rows],
+                    fertility: vec![Fertility::default(); rows],
+                    tokenized: Vec::with_capacity(lines.len()),
+                };
+                for (_, text) in lines {
+                    let mut per_row = Vec::with_capacity(rows);
+                    for (((_, tokenizer), stats), fertility) in tokenizers
+                        .iter()
+                        .zip(&mut part.stats)
+                        .zip(&mut part.fertility)
+                    {
+                        let tokens = tokenizer.tokenize(text);
+                        stats.add(text, &tokens);
+                        fertility.add(text, &tokens);
+                        per_row.push(tokens);
+                    }
+                    part.tokenized.push((text.clone(), per_row));
+                }
+                part
+            },
+            |part, lines| {
+                for (text, per_row) in &part.tokenized {
+                    for (growth, tokens) in growth.iter_mut().zip(per_row) {
+                        growth.add(text, tokens);
+                    }
+                }
                 let mut all = filled.lock().expect("stats lock");
-                for (total, part) in all.rows.iter_mut().zip(&mut batch) {
-                    total.merge(std::mem::take(part));
+                for (total, part) in all.rows.iter_mut().zip(part.stats) {
+                    total.merge(part);
                 }
                 for (curve, growth) in all.heaps.iter_mut().zip(&growth) {
                     *curve = growth.curve();
                 }
-                for (total, part) in all.fertility.iter_mut().zip(&mut fertility) {
-                    total.merge(&std::mem::take(part));
+                for (total, part) in all.fertility.iter_mut().zip(&part.fertility) {
+                    total.merge(part);
                 }
-                all.lines_done += batch_lines;
-                progress.advance(batch_lines as u64);
-                batch_lines = 0;
-            }
-        }
-        filled.lock().expect("stats lock").complete = true;
-        Some(())
+                all.lines_done += lines;
+            },
+        );
+        filled.lock().expect("stats lock").complete = whole;
+        whole.then_some(())
     });
     (job, shared)
 }
