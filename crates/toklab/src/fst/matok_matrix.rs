@@ -23,6 +23,8 @@ pub(crate) struct MatokMatrix {
     pub(crate) warnings: Vec<String>,
 }
 
+const _: () = assert!(DELETES == MATOK_DELETES);
+
 /// States filled at a time: each of Datok's columns is read for this many states, so the rows
 /// being written stay in the cache while the columns are read in order.
 const BLOCK: usize = 256;
@@ -33,27 +35,35 @@ const BLOCK: usize = 256;
 pub(crate) fn matok_matrix(path: &Path, data: &[u8]) -> Result<Option<MatokMatrix>> {
     let head = matok_head(path, data)?;
     let (states, count) = (head.states as usize, head.count);
-    let cell = |symbol: usize, state: usize| {
-        let at = head.at(symbol, state);
-        u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]])
+    // Datok's column of `symbol`: the cells of states 1..=states, in order.
+    let column = |symbol: usize| {
+        let first = head.at(symbol, 1);
+        data[first..first + 4 * states].chunks_exact(4)
     };
-    // Every target in range (the first bad cell in the order the network reader finds it),
-    // and per column the edges and deletions it holds.
+    let word = |c: &[u8]| u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    // Every target in range, and per column the edges and deletions it holds: counted
+    // without branches (the loop vectorizes); a column with a bad cell is read again to name
+    // the first one, as the network reader would.
     let mut edges_in = vec![0usize; count];
     let mut deletions_in = vec![0usize; count];
     for symbol in 1..count {
-        for state in 1..=states {
-            let value = cell(symbol, state);
-            if value == 0 {
-                continue;
-            }
-            let target = (value & !MATOK_DELETES) as usize;
-            if target == 0 || target > states {
-                return Err(head.bad_target(path, symbol, state, value));
-            }
-            edges_in[symbol] += 1;
-            deletions_in[symbol] += usize::from(value & MATOK_DELETES != 0);
+        let (mut edges, mut deletions, mut bad) = (0usize, 0usize, false);
+        for value in column(symbol).map(word) {
+            let target = value & !MATOK_DELETES;
+            edges += usize::from(value != 0);
+            deletions += (value >> 31) as usize;
+            bad |= (value != 0) & (target.wrapping_sub(1) >= head.states);
         }
+        if bad {
+            let (state, value) = column(symbol)
+                .map(word)
+                .enumerate()
+                .find(|&(_, v)| v != 0 && (v & !MATOK_DELETES).wrapping_sub(1) >= head.states)
+                .unwrap_or_default();
+            return Err(head.bad_target(path, symbol, state + 1, value));
+        }
+        edges_in[symbol] = edges;
+        deletions_in[symbol] = deletions;
     }
     let raw = head.raw(path, Vec::new());
     let (alphabet, mapped) = check::symbol_map(&raw)?;
@@ -83,43 +93,42 @@ pub(crate) fn matok_matrix(path: &Path, data: &[u8]) -> Result<Option<MatokMatri
     if fits_shape(states + 1, width, edges).is_err() {
         return Ok(None);
     }
-    let boundary: Vec<u32> = (0..=states)
-        .map(|s| match s {
-            0 => 0,
-            s => cell(boundary_column, s) & !MATOK_DELETES,
-        })
-        .collect();
+    let mut boundary = vec![0u32; states + 1];
+    for (slot, value) in boundary[1..]
+        .iter_mut()
+        .zip(column(boundary_column).map(word))
+    {
+        *slot = value & !MATOK_DELETES;
+    }
     check::check_boundary_chains(
         head.states,
         |s| Some(boundary[s as usize]).filter(|&t| t != 0),
         path,
     )?;
-    let entry = |state: usize| -> u32 {
-        let flag = if boundary[state] != 0 {
-            LEADS_TO_BOUNDARY
-        } else {
-            0
-        };
-        (state * width) as u32 | flag
-    };
+    // Each state's entry in a cell: its row, and whether it has a boundary edge. State 0 (an
+    // empty cell) stays 0.
+    let entries: Vec<u32> = (0..=states)
+        .map(|s| match boundary[s] {
+            0 => (s * width) as u32,
+            _ => (s * width) as u32 | LEADS_TO_BOUNDARY,
+        })
+        .collect();
     let mut cells = vec![0u32; (states + 1) * width];
     for first in (1..=states).step_by(BLOCK) {
-        let block = first..(first + BLOCK).min(states + 1);
-        for &(symbol, column, is_boundary) in &columns {
-            for state in block.clone() {
-                let value = cell(symbol, state);
-                if value == 0 {
-                    continue;
-                }
-                let deletes = !is_boundary && value & MATOK_DELETES != 0;
-                let target = entry((value & !MATOK_DELETES) as usize);
-                cells[state * width + column as usize] = target | if deletes { DELETES } else { 0 };
+        let end = (first + BLOCK).min(states + 1);
+        let block = &mut cells[first * width..end * width];
+        for &(symbol, to, is_boundary) in &columns {
+            // Datok's deletion bit is toklab's; a boundary edge deletes nothing.
+            let (to, keep) = (to as usize, if is_boundary { 0 } else { DELETES });
+            let values = column(symbol).skip(first - 1).take(end - first).map(word);
+            for (row, value) in block.chunks_exact_mut(width).zip(values) {
+                row[to] = entries[(value & !MATOK_DELETES) as usize] | (value & keep);
             }
         }
     }
     let warnings = check::warnings(&raw, reading_boundary, multichar, unknown_identity);
     Ok(Some(MatokMatrix {
-        matrix: Matrix::from_cells(width, cells, entry(1)),
+        matrix: Matrix::from_cells(width, cells, entries[1]),
         alphabet,
         states: head.states,
         warnings,

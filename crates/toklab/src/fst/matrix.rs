@@ -211,10 +211,11 @@ impl Matrix {
         }
         // A division per cell would cost more than reading the file; this is the same test.
         let multiple = MultipleOf::new(width);
-        if let Some(at) = cells.iter().position(|&v| {
-            let row = v & STATE;
-            !multiple.divides(row) || row as usize >= cells.len()
-        }) {
+        let names_a_row =
+            |v: u32| multiple.divides(v & STATE) & (((v & STATE) as usize) < cells.len());
+        // Without an early exit the loop vectorizes; the bad cell is looked for only if any.
+        if !cells.iter().fold(true, |ok, &v| ok & names_a_row(v)) {
+            let at = cells.iter().position(|&v| !names_a_row(v)).unwrap_or(0);
             return Err(bad(format!("matrix cell {at} names no row")));
         }
         let boundary = |s: u32| {
