@@ -331,7 +331,7 @@ mod tests {
                 .chain([u32::MAX, u32::MAX - 1, (u32::MAX / d as u32) * d as u32])
                 .flat_map(near);
             for n in samples {
-                assert_eq!(m.divides(n), n as usize % d == 0, "{n} by {d}");
+                assert_eq!(m.divides(n), (n as usize).is_multiple_of(d), "{n} by {d}");
             }
         }
     }

@@ -265,18 +265,20 @@ impl FstTokenizer {
     /// every other format is read into a network and checked first.
     fn open_as(path: &Path, repr: Option<Repr>, name: String) -> Result<FstTokenizer> {
         let wants_matrix = repr != Some(Repr::DoubleArray);
-        if wants_matrix && let Some(saved) = compact::open_compiled(path, compact::Want::Matrix)? {
-            if let Some(tokenizer) = FstTokenizer::from_compiled(saved, path, repr, &name)? {
-                return Ok(tokenizer);
-            }
+        if wants_matrix
+            && let Some(saved) = compact::open_compiled(path, compact::Want::Matrix)?
+            && let Some(tokenizer) = FstTokenizer::from_compiled(saved, path, repr, &name)?
+        {
+            return Ok(tokenizer);
         }
         let data = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         let data = gunzip(path, &data)?;
-        if wants_matrix && data.starts_with(compact::MAGIC) {
-            let saved = compact::read_compiled(path, &data, compact::Want::Matrix)?;
-            if let Some(tokenizer) = FstTokenizer::from_compiled(saved, path, repr, &name)? {
-                return Ok(tokenizer);
-            }
+        if wants_matrix
+            && data.starts_with(compact::MAGIC)
+            && let saved = compact::read_compiled(path, &data, compact::Want::Matrix)?
+            && let Some(tokenizer) = FstTokenizer::from_compiled(saved, path, repr, &name)?
+        {
+            return Ok(tokenizer);
         }
         if wants_matrix
             && data.starts_with(b"MATOK")
