@@ -260,9 +260,11 @@ impl FstTokenizer {
     }
 
     /// Loads `path` in `repr`, or in the representation [`Repr::for_network`] picks. toklab's
-    /// saved form was checked when it was written and carries a CRC, so its matrix is filled
-    /// straight from the stored array and the network is recovered only if a view asks;
-    /// every other format is read into a network and checked first.
+    /// saved form was checked when it was written and carries CRCs, so its stored matrix is
+    /// read as it is (from the file, nothing after it); Datok's `.matok` is a matrix already
+    /// and is copied into ours with the checks that keep the runner safe. For both the
+    /// network is recovered only if a view asks; every other format (and `?repr=da`) is read
+    /// into a network and checked first.
     fn open_as(path: &Path, repr: Option<Repr>, name: String) -> Result<FstTokenizer> {
         let wants_matrix = repr != Some(Repr::DoubleArray);
         if wants_matrix
