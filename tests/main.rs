@@ -33,6 +33,7 @@ mod detok_utoken;
 mod detokenize_cli;
 mod explain_snapshots;
 mod fst_conformance;
+mod fst_matok_direct;
 mod fst_robustness;
 mod fst_samples;
 mod fst_saved_form;

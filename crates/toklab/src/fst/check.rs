@@ -14,9 +14,63 @@ pub(crate) fn check(raw: &RawNetwork) -> Result<Network> {
     Checker::new(raw)?.check()
 }
 
+/// The alphabet of `raw`'s symbols and what each file symbol maps to, with the checks on
+/// symbols (no character twice, a boundary symbol, not too many characters or states) that
+/// [`check`] makes first; for readers that fill a representation without a network.
+pub(crate) fn symbol_map(raw: &RawNetwork) -> Result<(Alphabet, Vec<Option<Mapped>>)> {
+    let checker = Checker::new(raw)?;
+    Ok((checker.alphabet, checker.mapped))
+}
+
+/// The error for a network without any ε:boundary edge.
+pub(crate) fn no_boundary_edge(path: &std::path::Path) -> Error {
+    Error::format(
+        path,
+        None,
+        "not a tokenizer: no state has a token boundary edge (0:@_TOKEN_BOUND_@)",
+    )
+}
+
+/// What loading `raw` warns about: the reader's own warnings and the edges ignored or kept
+/// by Datok's convention, from their counts.
+pub(crate) fn warnings(
+    raw: &RawNetwork,
+    reading_boundary: usize,
+    multichar: usize,
+    unknown_identity: usize,
+) -> Vec<String> {
+    let mut warnings = raw.warnings.clone();
+    if reading_boundary > 0 {
+        warnings.push(format!(
+            "{reading_boundary} edges reading the boundary symbol (TB:TB) ignored: it never occurs in text"
+        ));
+    }
+    if multichar > 0 {
+        let names: Vec<String> = raw
+            .symbols
+            .iter()
+            .filter_map(|s| match s {
+                Some(RawSymbol::Multi(name)) => Some(name.clone()),
+                _ => None,
+            })
+            .take(5)
+            .collect();
+        warnings.push(format!(
+            "{multichar} edges on multi-character symbols ({}) ignored: they never match one character",
+            names.join(", ")
+        ));
+    }
+    if unknown_identity > 0 {
+        warnings.push(format!(
+            "{unknown_identity} ?:? edges between unknown symbols kept as identity edges, as Datok does"
+        ));
+    }
+    warnings
+}
+
 /// How a file symbol maps to ours.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Mapped {
+pub(crate) enum Mapped {
     Epsilon,
     Boundary,
     Symbol(Sym),
@@ -265,41 +319,15 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        let mut warnings = raw.warnings.clone();
         if stats.boundary == 0 {
-            return Err(Error::format(
-                &raw.path,
-                None,
-                "not a tokenizer: no state has a token boundary edge (0:@_TOKEN_BOUND_@)",
-            ));
+            return Err(no_boundary_edge(&raw.path));
         }
-        if stats.reading_boundary > 0 {
-            warnings.push(format!(
-                "{} edges reading the boundary symbol (TB:TB) ignored: it never occurs in text",
-                stats.reading_boundary
-            ));
-        }
-        if stats.multichar > 0 {
-            let names: Vec<String> = raw
-                .symbols
-                .iter()
-                .filter_map(|s| match s {
-                    Some(RawSymbol::Multi(name)) => Some(name.clone()),
-                    _ => None,
-                })
-                .take(5)
-                .collect();
-            warnings.push(format!(
-                "{} edges on multi-character symbols ({}) ignored: they never match one character",
-                stats.multichar,
-                names.join(", ")
-            ));
-        }
-        if unknown_identity > 0 {
-            warnings.push(format!(
-                "{unknown_identity} ?:? edges between unknown symbols kept as identity edges, as Datok does"
-            ));
-        }
+        let warnings = warnings(
+            raw,
+            stats.reading_boundary,
+            stats.multichar,
+            unknown_identity,
+        );
         let start = raw.start + 1;
         let mut network = Network::from_edges(
             self.alphabet,

@@ -139,8 +139,61 @@ fn header(bytes: &mut Bytes, magic: &[u8], what: &str) -> Result<[u16; 3]> {
     ])
 }
 
-/// Reads a `.matok` (decompressed).
-pub fn parse_matok(path: &Path, data: &[u8]) -> Result<RawNetwork> {
+/// A `.matok`'s header and alphabet, checked to be followed by the whole matrix.
+pub(crate) struct MatokHead {
+    /// Datok's ε symbol, whose column holds the ε:boundary edges.
+    pub(crate) epsilon: u16,
+    pub(crate) states: u32,
+    /// Datok's symbol count (the matrix's columns, counting the unused column 0).
+    pub(crate) count: usize,
+    /// By Datok's symbol number, with the implicit boundary symbol last.
+    pub(crate) symbols: Vec<Option<RawSymbol>>,
+    /// Where the matrix begins.
+    origin: usize,
+}
+
+impl MatokHead {
+    /// The byte offset of the cell of `state` (1-based) and `symbol` (Datok's number, from 1):
+    /// Datok stores the matrix column by column.
+    #[inline]
+    pub(crate) fn at(&self, symbol: usize, state: usize) -> usize {
+        self.origin + 4 * ((symbol - 1) * self.states as usize + state)
+    }
+
+    /// The error for a cell whose target is no state.
+    pub(crate) fn bad_target(&self, path: &Path, symbol: usize, state: usize, value: u32) -> Error {
+        let (at, target, states) = (self.at(symbol, state), value & !FIRST_BIT, self.states);
+        Error::format(
+            path,
+            None,
+            format!(
+                "byte {at} (decompressed): state {state}, symbol {symbol}: target {target} \
+                 is outside the {states} states"
+            ),
+        )
+    }
+
+    /// A network with the file's symbols and states but no arcs, for the symbol checks.
+    pub(crate) fn raw(&self, path: &Path, arcs: Vec<RawArc>) -> RawNetwork {
+        RawNetwork {
+            path: path.to_path_buf(),
+            format: "Datok matrix (.matok)",
+            name: None,
+            symbols: self.symbols.clone(),
+            state_count: self.states,
+            start: 0,
+            file_counts_from_one: true,
+            arcs,
+            warnings: Vec::new(),
+        }
+    }
+}
+
+/// Datok's deletion flag in a `.matok` cell; the rest of the cell is the target state.
+pub(crate) const MATOK_DELETES: u32 = FIRST_BIT;
+
+/// Reads a `.matok`'s header and alphabet (decompressed).
+pub(crate) fn matok_head(path: &Path, data: &[u8]) -> Result<MatokHead> {
     let mut bytes = Bytes::new(path, data);
     let [epsilon, unknown, identity] = header(&mut bytes, b"MATOK", "a Datok matrix")?;
     let states = bytes.u32("the header")?;
@@ -159,25 +212,31 @@ pub fn parse_matok(path: &Path, data: &[u8]) -> Result<RawNetwork> {
             bytes.rest()
         )));
     }
+    Ok(MatokHead {
+        epsilon,
+        states,
+        count,
+        symbols,
+        origin: bytes.at,
+    })
+}
+
+/// Reads a `.matok` (decompressed).
+pub fn parse_matok(path: &Path, data: &[u8]) -> Result<RawNetwork> {
+    let head = matok_head(path, data)?;
+    let (epsilon, states, count) = (head.epsilon, head.states, head.count);
     let boundary = count as u32;
     let mut arcs = Vec::new();
     for symbol in 1..count as u32 {
         for state in 1..=states {
-            let at = bytes.at + 4 * ((symbol as usize - 1) * states as usize + state as usize);
+            let at = head.at(symbol as usize, state as usize);
             let value = u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
             if value == 0 {
                 continue;
             }
             let target = value & !FIRST_BIT;
             if target == 0 || target > states {
-                return Err(Error::format(
-                    path,
-                    None,
-                    format!(
-                        "byte {at} (decompressed): state {state}, symbol {symbol}: target {target} \
-                         is outside the {states} states"
-                    ),
-                ));
+                return Err(head.bad_target(path, symbol as usize, state as usize, value));
             }
             let deletes = value & FIRST_BIT != 0;
             let (input, output) = if symbol == epsilon as u32 {
@@ -196,17 +255,7 @@ pub fn parse_matok(path: &Path, data: &[u8]) -> Result<RawNetwork> {
             });
         }
     }
-    Ok(RawNetwork {
-        path: path.to_path_buf(),
-        format: "Datok matrix (.matok)",
-        name: None,
-        symbols,
-        state_count: states,
-        start: 0,
-        file_counts_from_one: true,
-        arcs,
-        warnings: Vec::new(),
-    })
+    Ok(head.raw(path, arcs))
 }
 
 /// Reads a `.datok` (decompressed) by walking its double array from the start cell.

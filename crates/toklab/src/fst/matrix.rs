@@ -209,10 +209,13 @@ impl Matrix {
                 cells.len()
             )));
         }
-        if let Some(at) = cells.iter().position(|&v| {
-            let row = (v & STATE) as usize;
-            !row.is_multiple_of(width) || row >= cells.len()
-        }) {
+        // A division per cell would cost more than reading the file; this is the same test.
+        let multiple = MultipleOf::new(width);
+        let names_a_row =
+            |v: u32| multiple.divides(v & STATE) & (((v & STATE) as usize) < cells.len());
+        // Without an early exit the loop vectorizes; the bad cell is looked for only if any.
+        if !cells.iter().fold(true, |ok, &v| ok & names_a_row(v)) {
+            let at = cells.iter().position(|&v| !names_a_row(v)).unwrap_or(0);
             return Err(bad(format!("matrix cell {at} names no row")));
         }
         let boundary = |s: u32| {
@@ -232,6 +235,16 @@ impl Matrix {
         })
     }
 
+    /// A table filled by a reader that checked it (Datok's `.matok`): `cells` row by row as
+    /// [`Matrix::cells`] gives them, `start` the start state's entry.
+    pub(crate) fn from_cells(width: usize, cells: Vec<u32>, start: u32) -> Matrix {
+        Matrix {
+            width,
+            cells,
+            start,
+        }
+    }
+
     /// The cells, row by row, as the runner reads them (for toklab's saved form).
     pub(crate) fn cells(&self) -> &[u32] {
         &self.cells
@@ -248,8 +261,30 @@ impl Matrix {
     }
 }
 
+/// Whether a u32 is a multiple of a fixed divisor, by one multiplication (Lemire, Kaser and
+/// Kurz, "Faster remainder by direct computation", 2019): `n` is a multiple of `d` exactly
+/// when `n · ⌈2^64 / d⌉` wraps to less than `⌈2^64 / d⌉`.
+#[derive(Clone, Copy)]
+struct MultipleOf {
+    c: u64,
+}
+
+impl MultipleOf {
+    /// `d` must be at least 2 (a matrix has at least the boundary column and one more).
+    fn new(d: usize) -> MultipleOf {
+        MultipleOf {
+            c: (u64::MAX / d as u64).wrapping_add(1),
+        }
+    }
+
+    #[inline]
+    fn divides(self, n: u32) -> bool {
+        (n as u64).wrapping_mul(self.c) < self.c
+    }
+}
+
 /// [`Matrix::fits`] for a table of `rows` × `width` cells holding `edges` edges.
-fn fits_shape(rows: usize, width: usize, edges: usize) -> Result<(), MatrixTooLarge> {
+pub(crate) fn fits_shape(rows: usize, width: usize, edges: usize) -> Result<(), MatrixTooLarge> {
     let cells = rows.saturating_mul(width);
     let justified = FREE_CELLS.max(CELLS_PER_EDGE.saturating_mul(edges + rows));
     if cells > STATE as usize || cells > justified {
@@ -279,5 +314,25 @@ impl Transitions for Matrix {
     #[inline]
     fn network_state(&self, state: u32) -> u32 {
         ((state & STATE) as usize / self.width) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MultipleOf;
+
+    #[test]
+    fn multiple_of_agrees_with_the_remainder() {
+        for d in [2usize, 3, 5, 7, 64, 171, 175, 1000, 65_539] {
+            let m = MultipleOf::new(d);
+            let near = |k: u32| [k.wrapping_sub(1), k, k.wrapping_add(1)];
+            let samples = (0..2000u32)
+                .chain((0..2000u32).map(|k| k * d as u32))
+                .chain([u32::MAX, u32::MAX - 1, (u32::MAX / d as u32) * d as u32])
+                .flat_map(near);
+            for n in samples {
+                assert_eq!(m.divides(n), (n as usize).is_multiple_of(d), "{n} by {d}");
+            }
+        }
     }
 }

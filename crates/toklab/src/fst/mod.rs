@@ -16,6 +16,7 @@ mod compact;
 mod datok_models;
 mod double_array;
 mod foma;
+mod matok_matrix;
 mod matrix;
 mod network;
 mod raw;
@@ -171,6 +172,12 @@ fn gunzip<'a>(path: &Path, data: &'a [u8]) -> Result<std::borrow::Cow<'a, [u8]>>
         .read_to_end(&mut out)
         .map_err(|e| corrupt(e, out.len()))?;
     let (limit, why) = inflate_limit(&out);
+    // The gzip trailer states the inflated size (of the last member, modulo 4 GiB): room for it
+    // at once, rather than doubling the buffer and copying what was inflated each time.
+    if let Some(trailer) = data.len().checked_sub(4).and_then(|at| data.get(at..)) {
+        let stated = u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
+        out.reserve((stated as u64).min(limit).saturating_sub(out.len() as u64) as usize);
+    }
     (&mut decoder)
         .take(limit + 1 - out.len() as u64)
         .read_to_end(&mut out)
@@ -239,6 +246,9 @@ pub struct FstTokenizer {
     /// The checked network: read with the model, or (for a matrix loaded straight from
     /// toklab's saved form) recovered from the engine the first time a view asks.
     network: OnceLock<Network>,
+    /// What loading the file warned about (kept apart from the network, which a tokenizer
+    /// loaded straight into a matrix has only once a view asks).
+    warnings: Vec<String>,
     engine: Engine,
 }
 
@@ -250,43 +260,79 @@ impl FstTokenizer {
     }
 
     /// Loads `path` in `repr`, or in the representation [`Repr::for_network`] picks. toklab's
-    /// saved form was checked when it was written and carries a CRC, so its matrix is filled
-    /// straight from the stored array and the network is recovered only if a view asks;
-    /// every other format is read into a network and checked first.
+    /// saved form was checked when it was written and carries CRCs, so its stored matrix is
+    /// read as it is (from the file, nothing after it); Datok's `.matok` is a matrix already
+    /// and is copied into ours with the checks that keep the runner safe. For both the
+    /// network is recovered only if a view asks; every other format (and `?repr=da`) is read
+    /// into a network and checked first.
     fn open_as(path: &Path, repr: Option<Repr>, name: String) -> Result<FstTokenizer> {
+        let wants_matrix = repr != Some(Repr::DoubleArray);
+        if wants_matrix
+            && let Some(saved) = compact::open_compiled(path, compact::Want::Matrix)?
+            && let Some(tokenizer) = FstTokenizer::from_compiled(saved, path, repr, &name)?
+        {
+            return Ok(tokenizer);
+        }
         let data = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         let data = gunzip(path, &data)?;
-        if data.starts_with(compact::MAGIC) && repr != Some(Repr::DoubleArray) {
-            let saved = compact::read_compiled(path, &data, compact::Want::Matrix)?;
-            let matrix = match (saved.matrix, &saved.array) {
-                (Some(matrix), _) => Some(matrix),
-                (None, Some(array)) => {
-                    let fits = Matrix::fits_double_array(array, saved.states);
-                    if repr == Some(Repr::Matrix) || fits.is_ok() {
-                        fits.map_err(|e| Error::format(path, None, e.to_string()))?;
-                        let (states, start) = (saved.states, saved.start);
-                        Some(Matrix::from_double_array(array, states, start, path)?)
-                    } else {
-                        None
-                    }
-                }
-                (None, None) => None,
-            };
-            if let Some(matrix) = matrix {
-                return Ok(FstTokenizer {
-                    name,
-                    sources: vec![path.to_path_buf()],
-                    alphabet: saved.alphabet,
-                    states: saved.states,
-                    network_name: (!saved.name.is_empty()).then_some(saved.name),
-                    network: OnceLock::new(),
-                    engine: Engine::Matrix(matrix),
-                });
-            }
+        if wants_matrix
+            && data.starts_with(compact::MAGIC)
+            && let saved = compact::read_compiled(path, &data, compact::Want::Matrix)?
+            && let Some(tokenizer) = FstTokenizer::from_compiled(saved, path, repr, &name)?
+        {
+            return Ok(tokenizer);
+        }
+        if wants_matrix
+            && data.starts_with(b"MATOK")
+            && let Some(read) = matok_matrix::matok_matrix(path, &data)?
+        {
+            return Ok(FstTokenizer {
+                name,
+                sources: vec![path.to_path_buf()],
+                alphabet: read.alphabet,
+                states: read.states,
+                network_name: None,
+                network: OnceLock::new(),
+                warnings: read.warnings,
+                engine: Engine::Matrix(read.matrix),
+            });
         }
         let model = Model::from_inflated(path, &data)?;
         let repr = repr.unwrap_or_else(|| Repr::for_network(&model.network));
         FstTokenizer::from_model(model, repr, name)
+    }
+
+    /// The matrix of a saved form read without its network: the stored one, or one filled from
+    /// the stored double array (version 1 files); `None` when the network gets no matrix and
+    /// none was asked for (the caller then runs the double array).
+    fn from_compiled(
+        saved: compact::Compiled,
+        path: &Path,
+        repr: Option<Repr>,
+        name: &str,
+    ) -> Result<Option<FstTokenizer>> {
+        let matrix = match (saved.matrix, &saved.array) {
+            (Some(matrix), _) => matrix,
+            (None, Some(array)) => {
+                let fits = Matrix::fits_double_array(array, saved.states);
+                if repr != Some(Repr::Matrix) && fits.is_err() {
+                    return Ok(None);
+                }
+                fits.map_err(|e| Error::format(path, None, e.to_string()))?;
+                Matrix::from_double_array(array, saved.states, saved.start, path)?
+            }
+            (None, None) => return Ok(None),
+        };
+        Ok(Some(FstTokenizer {
+            name: name.to_string(),
+            sources: vec![path.to_path_buf()],
+            alphabet: saved.alphabet,
+            states: saved.states,
+            network_name: (!saved.name.is_empty()).then_some(saved.name),
+            network: OnceLock::new(),
+            warnings: Vec::new(),
+            engine: Engine::Matrix(matrix),
+        }))
     }
 
     /// A tokenizer of an already read model (the CLI's `fst info` and tests build models
@@ -309,6 +355,7 @@ impl FstTokenizer {
             alphabet: model.network.alphabet.clone(),
             states: model.network.state_count(),
             network_name: model.network.name.clone(),
+            warnings: model.network.warnings.clone(),
             network: OnceLock::from(model.network),
             engine,
         })
@@ -376,11 +423,7 @@ impl Tokenizer for FstTokenizer {
     }
 
     fn warnings(&self) -> Vec<String> {
-        // A network recovered from a saved form has none: its file was checked when written.
-        self.network
-            .get()
-            .map(|n| n.warnings.clone())
-            .unwrap_or_default()
+        self.warnings.clone()
     }
 
     fn sources(&self) -> Vec<PathBuf> {
