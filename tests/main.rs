@@ -29,6 +29,7 @@ mod compare_cli;
 mod compare_fertility;
 mod compare_props;
 mod decode_roundtrip;
+mod depth_limit;
 mod detok_utoken;
 mod detokenize_cli;
 mod explain_snapshots;
