@@ -22,6 +22,7 @@ mod bpe_loaders;
 mod bpe_roundtrip;
 mod bpe_semantics;
 mod bpe_train;
+mod bpe_train_linear;
 mod bpe_train_short;
 mod cli_threads;
 mod cli_tokenize;
