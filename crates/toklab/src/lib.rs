@@ -45,6 +45,8 @@ pub use error::{Error, Result};
 pub use normalized::NormalizedString;
 pub use registry::{Registry, load, load_in};
 pub use spec::{Kind, Spec};
-pub use token::{Origin, Provenance, SourceLoc, Span, SpanError, Token, TokenKind, Tokenization};
+pub use token::{
+    GaveUp, Origin, Provenance, SourceLoc, Span, SpanError, Token, TokenKind, Tokenization,
+};
 pub use tokenizer::Tokenizer;
 pub use trace::{Role, Trace, TraceLine, TracePart};

@@ -192,6 +192,25 @@ pub trait Provenance: fmt::Display + fmt::Debug + Send + Sync + ProvenanceAny {
     fn source(&self) -> Option<&SourceLoc> {
         None
     }
+
+    /// Why the engine stopped analysing the text at this token, when it did by design (the
+    /// rule engine's depth limit, which utoken has too): the tokens are the reference's, so
+    /// [`Tokenization::gave_up`] reports it as a warning rather than an error.
+    fn gave_up(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+/// Where and why an engine gave up on a text (see [`Tokenization::gave_up`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GaveUp {
+    /// The first token past the point where the engine gave up.
+    pub span: Span,
+    /// Why it gave up.
+    pub reason: &'static str,
+    /// Whether the tokens are still what the engine's reference gives (a documented limit,
+    /// a warning) rather than text no rule looked at (an error: [`Origin::GaveUp`]).
+    pub as_reference: bool,
 }
 
 /// The parts of [`Provenance`] that every `PartialEq + 'static` type has: a view as [`Any`]
@@ -422,11 +441,21 @@ impl Tokenization {
         }
     }
 
-    /// Where the engine gave up on the text, if it did: the first such token's span and the
-    /// reason (see [`Origin::GaveUp`]).
-    pub fn gave_up(&self) -> Option<(Span, &'static str)> {
-        self.tokens.iter().find_map(|t| match t.origin {
-            Origin::GaveUp { reason } => Some((t.span, reason)),
+    /// Where the engine gave up on the text, if it did: the first such token (an
+    /// [`Origin::GaveUp`] token, or one whose provenance says [`Provenance::gave_up`]), so
+    /// every caller reports both the same way.
+    pub fn gave_up(&self) -> Option<GaveUp> {
+        self.tokens.iter().find_map(|t| match &t.origin {
+            Origin::GaveUp { reason } => Some(GaveUp {
+                span: t.span,
+                reason,
+                as_reference: false,
+            }),
+            Origin::Detail(detail) => detail.gave_up().map(|reason| GaveUp {
+                span: t.span,
+                reason,
+                as_reference: true,
+            }),
             _ => None,
         })
     }

@@ -344,9 +344,14 @@ fn train(args: TrainArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if trainer.merges().len() < args.merges {
+        let words = match pretok {
+            Pretok::None => "line (with --pretok none each line is one word)",
+            _ => "word (merges never cross a pre-token)",
+        };
         eprintln!(
-            "toklab: warning: only {} merges possible (no adjacent pair left)",
-            trainer.merges().len()
+            "toklab: warning: made {} of the {} merges asked for: training stopped because no two adjacent symbols are left inside any {words}",
+            trainer.merges().len(),
+            args.merges
         );
     }
     eprintln!(

@@ -127,11 +127,21 @@ struct Tally {
     growth: Vec<VocabularyGrowth>,
     /// Tokens per word and per character, over all texts and per group.
     fertility: FertilityTable,
+    /// The tokenizers' labels, for the lines where one gave up.
+    labels: Vec<String>,
+    /// Whether a tokenizer gave up on a line with an error (not a warning).
+    failed: bool,
 }
 
 impl Tally {
     /// Adds a tokenized text to `comparison`, against its gold or the first tokenizer.
     fn add(&mut self, comparison: &mut Comparison, mut tokenized: Tokenized) {
+        for (label, tokens) in self.labels.iter().zip(&tokenized.tokenizations) {
+            if let Some(gave_up) = tokens.gave_up() {
+                let at = format!("line {}", tokenized.line);
+                self.failed |= super::gave_up::report(&at, label, &gave_up);
+            }
+        }
         for (growth, tokens) in self.growth.iter_mut().zip(&tokenized.tokenizations) {
             growth.add(&tokenized.text, tokens);
         }
@@ -219,6 +229,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         projected: Projected::default(),
         growth: vec![VocabularyGrowth::default(); tokenizers.len()],
         fertility: FertilityTable::new(tokenizers.len()),
+        labels: names.clone(),
+        failed: false,
     };
     let threads = args
         .threads
@@ -369,7 +381,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .join(", ")
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if tally.failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// A file's group in the fertility table: its name without the extension.

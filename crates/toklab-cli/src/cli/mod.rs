@@ -10,6 +10,7 @@ mod detokenize;
 mod explain;
 mod fertility;
 mod fst;
+mod gave_up;
 mod input;
 mod kinds;
 mod lex;

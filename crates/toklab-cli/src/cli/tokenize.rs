@@ -33,8 +33,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let threads = args
         .threads
         .map_or_else(batch::default_threads, |n| n as usize);
-    let mut gave_up = 0usize;
+    let mut failed = false;
     let name = lines.name().to_string();
+    let tokenizer_name = tokenizer.name().to_string();
     let result = batch::ordered_map(
         threads,
         || lines.next_batch(),
@@ -45,12 +46,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if !gave_up_on.is_empty() {
                 out.flush()?;
             }
-            for (number, span, reason) in gave_up_on {
-                eprintln!(
-                    "toklab: error: {name}:{number}: {reason}; from byte {} on the line is one unknown token",
-                    span.start
-                );
-                gave_up += 1;
+            for (number, gave_up) in gave_up_on {
+                failed |=
+                    super::gave_up::report(&format!("{name}:{number}"), &tokenizer_name, &gave_up);
             }
             Ok(())
         },
@@ -58,12 +56,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     .and_then(|()| Ok(out.flush()?));
     lines.report();
     let exit = super::finish_output(result)?;
-    Ok(if gave_up > 0 { ExitCode::FAILURE } else { exit })
+    Ok(if failed { ExitCode::FAILURE } else { exit })
 }
 
-/// A line where the tokenizer gave up on the rest (a regex over its backtrack limit): its
-/// number, the rest's span and why.
-type GaveUp = (usize, toklab::Span, &'static str);
+/// A line where the tokenizer gave up on the rest (a regex over its backtrack limit, the rule
+/// engine's depth limit): its number, and where and why.
+type GaveUp = (usize, toklab::GaveUp);
 
 /// The output records of one batch, as the writer will write them, and the lines in it where
 /// the tokenizer gave up.
@@ -77,8 +75,8 @@ fn records(
     for (i, text) in batch.texts.iter().enumerate() {
         let tokens = tokenizer.tokenize(text);
         output::write_record(&mut records, format, batch.first + i, text, &tokens)?;
-        if let Some((span, reason)) = tokens.gave_up() {
-            gave_up.push((batch.first + i, span, reason));
+        if let Some(at) = tokens.gave_up() {
+            gave_up.push((batch.first + i, at));
         }
     }
     Ok((records, gave_up))

@@ -233,7 +233,7 @@ impl RulesTokenizer {
         let mut lines = Vec::new();
         for (offset, line) in text_lines(text) {
             let mut events = Vec::new();
-            let (sentence, _) = self.line_tokens(line, Some(&mut |e| events.push(e)));
+            let (sentence, _, _) = self.line_tokens(line, Some(&mut |e| events.push(e)));
             let mut entries: Vec<(u32, crate::token::SourceLoc)> = Vec::new();
             for event in &events {
                 let ids: Vec<Option<u32>> = match &event.what {
@@ -261,21 +261,24 @@ impl RulesTokenizer {
     }
 
     /// Tokenizes one line (no line breaks) into engine tokens, reporting the recursion's
-    /// events to `observer` when one is given.
+    /// events to `observer` when one is given; the last part is the index of the first token
+    /// the depth limit cut (see [`split::DEPTH_CUT`]).
     fn line_tokens<'t>(
         &self,
         line: &'t str,
         observer: Option<&mut dyn Observer<split::Event>>,
-    ) -> (normalize::Sentence<'t>, Vec<Tok>) {
+    ) -> (normalize::Sentence<'t>, Vec<Tok>, Option<usize>) {
         let (sentence, _) = normalize::normalize(line, false);
         // Reborrowed for the run's shorter lifetime (a `&mut dyn` is invariant otherwise).
         let observer = observer.map(|o| -> &mut dyn Observer<split::Event> { o });
-        let toks = Run::new(&self.rules, &sentence, observer).run();
-        (sentence, toks)
+        let (toks, depth_cut) = Run::new(&self.rules, &sentence, observer).run();
+        (sentence, toks, depth_cut)
     }
 
-    fn origin(&self, tok: &Tok) -> Origin {
+    /// The token's provenance; `cut` when the depth limit left it to the whitespace split.
+    fn origin(&self, tok: &Tok, cut: bool) -> Origin {
         Origin::detail(RuleOrigin {
+            gave_up: cut.then_some(split::DEPTH_CUT),
             step: tok.step,
             chart_type: tok.chart_type.clone(),
             sem_class: tok.sem_class.clone(),
@@ -336,9 +339,9 @@ impl Tokenizer for RulesTokenizer {
         let mut tokens: Vec<Token> = Vec::with_capacity(text.len() / 4 + 4);
         let mut sentence_ends = Vec::new();
         for (offset, line) in text_lines(text) {
-            let (sentence, toks) = self.line_tokens(line, None);
+            let (sentence, toks, depth_cut) = self.line_tokens(line, None);
             let before = tokens.len();
-            for tok in &toks {
+            for (index, tok) in toks.iter().enumerate() {
                 let (s, e) = (tok.start as usize, tok.end as usize);
                 let (start, end) = sentence.span(s, e);
                 let mut span = Span::new(offset + start, offset + end);
@@ -365,7 +368,7 @@ impl Tokenizer for RulesTokenizer {
                     continue;
                 }
                 let mut token = Token::new(span, tok.chart_type.kind(tok.sem_class.as_deref()))
-                    .with_origin(self.origin(tok));
+                    .with_origin(self.origin(tok, depth_cut == Some(index)));
                 if form != surface {
                     token = token.with_form(form);
                 }

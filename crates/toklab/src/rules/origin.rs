@@ -281,11 +281,18 @@ pub struct RuleOrigin {
     pub sem_class: Option<Arc<str>>,
     /// The resource line of the entry that matched (dictionary steps only).
     pub entry: Option<SourceLoc>,
+    /// Set on the first token past utoken's depth limit, where the rest of the line stopped
+    /// being analysed: the output is utoken's, but the user should hear of it.
+    pub gave_up: Option<&'static str>,
 }
 
 impl Provenance for RuleOrigin {
     fn source(&self) -> Option<&SourceLoc> {
         self.entry.as_ref()
+    }
+
+    fn gave_up(&self) -> Option<&'static str> {
+        self.gave_up
     }
 }
 
@@ -297,6 +304,9 @@ impl fmt::Display for RuleOrigin {
         }
         if let Some(entry) = &self.entry {
             write!(f, " from {entry}")?;
+        }
+        if let Some(reason) = self.gave_up {
+            write!(f, "; {reason}")?;
         }
         Ok(())
     }
@@ -325,6 +335,7 @@ mod tests {
                 file: Arc::from("tok.txt"),
                 line: 12,
             }),
+            gave_up: None,
         };
         assert_eq!(
             o.to_string(),

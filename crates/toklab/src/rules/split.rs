@@ -205,7 +205,13 @@ pub(crate) struct Run<'r> {
     /// The class bits of all characters of the segment being stepped through: a step whose
     /// pattern needs a character the segment lacks is skipped without a search.
     pub seg_lv: Bits,
+    /// Index in `out` of the first token the depth limit handed to the whitespace split, so
+    /// the tokenizer can say where the line stopped being analysed.
+    depth_cut: Option<usize>,
 }
+
+/// What the depth limit does to a line, for the tokens it cuts and the CLI's warning.
+pub const DEPTH_CUT: &str = "more than 250 nested splits (utoken's depth limit): the rest of the line was only split on whitespace";
 
 impl<'r> Run<'r> {
     /// A run over one normalized line; `observer`, when given, receives the recursion's
@@ -233,11 +239,13 @@ impl<'r> Run<'r> {
             words: std::cell::OnceCell::new(),
             runs: std::cell::OnceCell::new(),
             seg_lv: 0,
+            depth_cut: None,
         }
     }
 
-    /// Tokenizes the whole sentence.
-    pub fn run(mut self) -> Vec<Tok> {
+    /// Tokenizes the whole sentence: the tokens, and the index of the first one the depth
+    /// limit left to the whitespace split, if it was reached.
+    pub fn run(mut self) -> (Vec<Tok>, Option<usize>) {
         let n = self.s.chars.len() as u32;
         self.stack.push(Work::Run {
             step: Step::Xml,
@@ -269,7 +277,7 @@ impl<'r> Run<'r> {
                 Work::Dec(Counter::Symbol) => self.symbol_depth -= 1,
             }
         }
-        self.out
+        (self.out, self.depth_cut)
     }
 
     /// The segment `a..b` as the patterns see it.
@@ -336,7 +344,11 @@ impl<'r> Run<'r> {
                 b,
                 format!("more than {DEPTH_LIMIT} nested splits: the rest goes to the whitespace split, as in utoken"),
             );
+            let first = self.out.len();
             self.main(a, b, level);
+            if self.depth_cut.is_none() && self.out.len() > first {
+                self.depth_cut = Some(first);
+            }
             return;
         }
         self.stack.push(Work::Dec(Counter::General));

@@ -118,9 +118,10 @@ mod tests {
         let text = format!("{}! hello world", "a".repeat(30));
         let t = MatchTokenizer::new("re", RegexMatcher::new(r"(a|aa)+(?=b)|\w+").unwrap())
             .tokenize(&text);
-        let (span, reason) = t.gave_up().expect("the engine gave up");
-        assert_eq!(reason, GAVE_UP);
-        assert_eq!(span, Span::new(0, text.len()));
+        let gave_up = t.gave_up().expect("the engine gave up");
+        assert_eq!(gave_up.reason, GAVE_UP);
+        assert!(!gave_up.as_reference, "a backtrack limit is an error");
+        assert_eq!(gave_up.span, Span::new(0, text.len()));
         assert_eq!(t.tokens[0].kind, crate::TokenKind::Unknown);
     }
 

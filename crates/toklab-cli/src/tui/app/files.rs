@@ -70,6 +70,20 @@ impl App {
             return;
         }
         let text = self.doc.lines.snapshot();
+        // A confirmed overwrite comes after the question about lost bytes, if there was one.
+        if !confirmed && self.ask_before_lossy_save(&path, &text) {
+            return;
+        }
+        self.queue_save(path, text, confirmed);
+    }
+
+    /// Queues the write of `text` to `path`; `confirmed` when the user agreed to replace it.
+    pub(super) fn queue_save(
+        &mut self,
+        path: PathBuf,
+        text: crate::tui::document::Snapshot,
+        confirmed: bool,
+    ) {
         // The text's own file is what Ctrl-s is for; any other existing file is asked about.
         let overwrite = confirmed || self.doc.lines.path.as_ref() == Some(&path);
         self.effects.push(Effect::SaveText {

@@ -11,8 +11,10 @@ pub mod doc;
 mod edit;
 mod effect;
 mod files;
+mod gave_up;
 mod ids;
 pub mod jobs;
+mod lossy_save;
 mod navigate;
 mod origin;
 pub mod panes;
@@ -645,6 +647,7 @@ impl App {
                 let same = input == prompt.offered;
                 self.save_workspace(Some(self.workspace.typed(&input)), same)
             }
+            PromptKind::LossySave => self.accept_lossy_save(&input, &prompt.offered),
         }
     }
 

@@ -21,6 +21,9 @@ pub enum PromptKind {
     OverwriteText,
     /// The workspace file exists and this session did not write it.
     OverwriteWorkspace,
+    /// An edited line had bytes that are not UTF-8, which the save writes as U+FFFD: Enter
+    /// saves anyway.
+    LossySave,
 }
 
 impl PromptKind {
@@ -35,6 +38,9 @@ impl PromptKind {
             PromptKind::SaveModel => "save the trained model into folder (vocab.json, merges.txt)",
             PromptKind::OverwriteText | PromptKind::OverwriteWorkspace => {
                 "file exists: Enter overwrites it, edit the name to save elsewhere, Esc cancels"
+            }
+            PromptKind::LossySave => {
+                "an edited line's non-UTF-8 bytes become U+FFFD: Enter saves anyway, Esc cancels"
             }
         }
     }
@@ -72,7 +78,8 @@ impl Prompt {
             | PromptKind::SaveWorkspaceAs
             | PromptKind::SaveModel
             | PromptKind::OverwriteText
-            | PromptKind::OverwriteWorkspace => complete_path(&self.input, base),
+            | PromptKind::OverwriteWorkspace
+            | PromptKind::LossySave => complete_path(&self.input, base),
             PromptKind::Search | PromptKind::Command => return,
         };
         self.input = completed;

@@ -141,7 +141,9 @@ impl Snapshot {
                 None => self.original_parts(n).unwrap_or_default(),
                 Some(LineRef::Original(k)) => self.original_parts(*k).unwrap_or_default(),
                 Some(LineRef::Text { text, ending_of }) => (
-                    Cow::Borrowed(text.as_bytes()),
+                    ending_of
+                        .and_then(|k| self.unchanged_original(text, k))
+                        .unwrap_or(Cow::Borrowed(text.as_bytes())),
                     ending_of.and_then(|k| self.original_ending(k)),
                 ),
             };
@@ -164,6 +166,40 @@ impl Snapshot {
             Cow::Owned(b) => b.truncate(keep),
         }
         Some((bytes, ending))
+    }
+
+    /// Original line `k`'s bytes when `text` is still what the user was shown of them (an
+    /// edit undone, a line changed and changed back): saving writes the bytes, so a line that
+    /// was not UTF-8 keeps its bytes rather than the U+FFFD it was shown with.
+    fn unchanged_original(&self, text: &str, k: usize) -> Option<Cow<'_, [u8]>> {
+        let (bytes, _) = self.original_parts(k)?;
+        (String::from_utf8_lossy(&bytes) == text).then_some(bytes)
+    }
+
+    /// Edited lines (0-based) that will lose bytes when saved: their original line had bytes
+    /// that are not UTF-8, shown (and now saved) as U+FFFD. A line where the user deleted
+    /// every U+FFFD loses nothing it still shows, so it is not listed. A line with no original
+    /// (inserted, or split off another) is not checked.
+    pub fn lossy_edits(&self) -> Vec<usize> {
+        let Some(lines) = &self.lines else {
+            return Vec::new();
+        };
+        lines
+            .iter()
+            .enumerate()
+            .filter_map(|(n, line)| match line {
+                LineRef::Text {
+                    text,
+                    ending_of: Some(k),
+                } if text.contains('\u{FFFD}') => {
+                    let (bytes, _) = self.original_parts(*k)?;
+                    let lossy = std::str::from_utf8(&bytes).is_err()
+                        && String::from_utf8_lossy(&bytes) != text.as_str();
+                    lossy.then_some(n)
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     fn original_ending(&self, k: usize) -> Option<&'static [u8]> {

@@ -128,6 +128,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         if let Some(changed) = app.changed_summary() {
             spans.push(Span::styled(format!("│ {changed} (]c [c) "), theme.key));
         }
+        if let Some(note) = app.gave_up_note() {
+            spans.push(Span::styled(format!("│ {note} "), theme.error));
+        }
     }
     let help = Span::styled(" ? help  q quit ", theme.key);
     let help_width = help.width() as u16;

@@ -65,7 +65,11 @@ impl BpeTrace {
         }
         let mut shown = 0;
         for piece in &self.pieces {
-            if lines.len() >= MAX_TRACE_LINES {
+            // A piece takes a head, a line per merge step and a tokens line at least: one
+            // that cannot fit is left out whole below anyway, so its lines are not built (a
+            // SentencePiece line is one piece, with a step per merge of the whole line).
+            let at_least = 2 + piece.steps.as_ref().map_or(0, |s| s.derivation.steps.len());
+            if lines.len() >= MAX_TRACE_LINES || lines.len() + at_least > MAX_TRACE_LINES {
                 break;
             }
             shown += 1;

@@ -1,7 +1,9 @@
 //! BPE training (Jurafsky §2.4.1, Sennrich et al.): start from single symbols, repeatedly merge
 //! the most frequent adjacent pair inside words. Pair counts are kept up to date incrementally
 //! (only the neighbours of each merge site change), never recounted, so 8k merges over 10 MB
-//! take seconds. The trainer can be stepped one merge at a time for the workbench's training
+//! take seconds. Every occurrence of a pair is indexed by its word and position, and a word's
+//! symbols are a linked list over their first positions, so a merge costs the occurrences it
+//! merges, not the length of the words they are in (with `Pretok::None` a line is one word). The trainer can be stepped one merge at a time for the workbench's training
 //! view, and every merge is logged with its pair, count and new token.
 //!
 //! Tie-breaking: of the pairs with the highest count, the one that occurs first when the words
@@ -88,8 +90,51 @@ pub struct Progress {
 }
 
 type Pair = (u32, u32);
-/// Heap order: highest count, then earliest first occurrence (word, byte offset).
-type Entry = (u64, Reverse<(u32, usize)>, Reverse<Pair>);
+/// Heap order: highest count, then earliest first occurrence (word, symbol position: positions
+/// grow with byte offsets, so this is the first occurrence in the text).
+type Entry = (u64, Reverse<(u32, u32)>, Reverse<Pair>);
+
+/// No symbol: a position merged into the symbol on its left, or the end of a word.
+const NONE: u32 = u32::MAX;
+
+/// A word's current segmentation as a linked list over the positions of its initial symbols:
+/// the symbol starting at each position (or [`NONE`] for a position merged away) and the next
+/// and previous live positions, so a merge rewrites only its own two positions.
+#[derive(Clone, Debug)]
+struct Links {
+    symbol: Vec<u32>,
+    next: Vec<u32>,
+    prev: Vec<u32>,
+}
+
+impl Links {
+    fn new(symbols: &[u32]) -> Links {
+        let n = symbols.len() as u32;
+        Links {
+            symbol: symbols.to_vec(),
+            next: (1..=n).map(|i| if i == n { NONE } else { i }).collect(),
+            prev: (0..n).map(|i| i.checked_sub(1).unwrap_or(NONE)).collect(),
+        }
+    }
+
+    /// The symbols in order.
+    fn symbols(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut at = if self.symbol.is_empty() { NONE } else { 0 };
+        while at != NONE {
+            out.push(self.symbol[at as usize]);
+            at = self.next[at as usize];
+        }
+        out
+    }
+
+    /// The pair starting at position `at`, if `at` is live and has a right neighbour.
+    fn pair_at(&self, at: u32) -> Option<Pair> {
+        let left = *self.symbol.get(at as usize)?;
+        let next = self.next[at as usize];
+        (left != NONE && next != NONE).then(|| (left, self.symbol[next as usize]))
+    }
+}
 
 /// A BPE trainer over a corpus, steppable one merge at a time.
 pub struct Trainer {
@@ -102,8 +147,11 @@ pub struct Trainer {
     /// The initial symbols (ids `0..base`), sorted.
     base: usize,
     counts: FxHashMap<Pair, i64>,
-    /// Words that contain (or recently contained) each pair; stale members are dropped lazily.
-    places: FxHashMap<Pair, BTreeSet<u32>>,
+    /// Every occurrence of each pair: (word, position of its left symbol), kept exact.
+    places: FxHashMap<Pair, BTreeSet<(u32, u32)>>,
+    /// Each word's segmentation as a linked list (`Word::symbols` is brought up to date from
+    /// it after each `step`, and once at the end of `train`).
+    links: Vec<Links>,
     heap: BinaryHeap<Entry>,
     merges: Vec<MergeRecord>,
 }
@@ -181,14 +229,24 @@ impl Trainer {
             tokens,
             counts: FxHashMap::default(),
             places: FxHashMap::default(),
+            links: Vec::new(),
             heap: BinaryHeap::new(),
             merges: Vec::new(),
         };
+        trainer.links = trainer
+            .words
+            .iter()
+            .map(|w| Links::new(&w.symbols))
+            .collect();
         for (index, word) in trainer.words.iter().enumerate() {
-            for pair in word.symbols.windows(2) {
+            for (at, pair) in word.symbols.windows(2).enumerate() {
                 let pair = (pair[0], pair[1]);
                 *trainer.counts.entry(pair).or_insert(0) += word.count as i64;
-                trainer.places.entry(pair).or_default().insert(index as u32);
+                trainer
+                    .places
+                    .entry(pair)
+                    .or_default()
+                    .insert((index as u32, at as u32));
             }
         }
         let pairs: Vec<Pair> = trainer.counts.keys().copied().collect();
@@ -243,30 +301,9 @@ impl Trainer {
         Dictionary::new(self.unit, rules).expect("trained merges form a dictionary")
     }
 
-    /// The first occurrence of `pair` in word order (and the stale places it dropped).
-    fn first_place(&mut self, pair: Pair) -> Option<(u32, usize)> {
-        let places = self.places.get_mut(&pair)?;
-        let mut found = None;
-        let mut stale = Vec::new();
-        for &w in places.iter() {
-            let word = &self.words[w as usize];
-            let mut offset = 0;
-            for s in word.symbols.windows(2) {
-                if (s[0], s[1]) == pair {
-                    found = Some((w, offset));
-                    break;
-                }
-                offset += self.tokens[s[0] as usize].len();
-            }
-            if found.is_some() {
-                break;
-            }
-            stale.push(w);
-        }
-        for w in stale {
-            places.remove(&w);
-        }
-        found
+    /// The first occurrence of `pair` in word order: (word, position).
+    fn first_place(&self, pair: Pair) -> Option<(u32, u32)> {
+        self.places.get(&pair)?.first().copied()
     }
 
     fn push(&mut self, pair: Pair) {
@@ -301,6 +338,12 @@ impl Trainer {
 
     /// Makes one merge; `None` when no pair is left.
     pub fn step(&mut self) -> Option<MergeRecord> {
+        self.merge_next(true)
+    }
+
+    /// Makes one merge; `sync` brings the merged words' `symbols` up to date (a run of
+    /// merges does that once at the end: it costs the words' length).
+    fn merge_next(&mut self, sync: bool) -> Option<MergeRecord> {
         let best = self.peek()?;
         self.heap.pop();
         let pair = (best.left, best.right);
@@ -321,16 +364,26 @@ impl Trainer {
             new,
             count: best.count,
         };
-        let places: Vec<u32> = self
-            .places
-            .remove(&pair)
-            .map(|p| p.into_iter().collect())
-            .unwrap_or_default();
+        let places = self.places.remove(&pair).unwrap_or_default();
         let mut touched: FxHashSet<Pair> = FxHashSet::default();
-        for w in places {
-            self.merge_in_word(w, pair, new, &mut touched);
+        let mut words: Vec<u32> = Vec::new();
+        for (w, at) in places {
+            // An earlier merge in this run may have used this occurrence's left symbol
+            // (`a a a`: the second pair's `a` went into the first `aa`).
+            if self.links[w as usize].pair_at(at) == Some(pair) {
+                self.merge_at(w, at, new, &mut touched);
+                if words.last() != Some(&w) {
+                    words.push(w);
+                }
+            }
         }
         self.counts.remove(&pair);
+        self.places.remove(&pair);
+        if sync {
+            for w in words {
+                self.words[w as usize].symbols = self.links[w as usize].symbols();
+            }
+        }
         // Pairs that gained occurrences get a fresh heap entry; the rest only lost some, and
         // their stale entries are corrected when they reach the top.
         for p in touched {
@@ -340,38 +393,38 @@ impl Trainer {
         Some(record)
     }
 
-    /// Replaces every occurrence of `pair` in word `w`, left to right, updating the counts of
-    /// the neighbouring pairs only.
-    fn merge_in_word(&mut self, w: u32, pair: Pair, new: u32, touched: &mut FxHashSet<Pair>) {
-        let word = &mut self.words[w as usize];
-        let weight = word.count as i64;
-        let old = std::mem::take(&mut word.symbols);
-        let mut out: Vec<u32> = Vec::with_capacity(old.len());
-        let mut i = 0;
-        let mut changes: Vec<(Pair, i64)> = Vec::new();
-        while i < old.len() {
-            if i + 1 < old.len() && (old[i], old[i + 1]) == pair {
-                if let Some(&prev) = out.last() {
-                    changes.push(((prev, old[i]), -weight));
-                    changes.push(((prev, new), weight));
-                }
-                if i + 2 < old.len() {
-                    changes.push(((old[i + 1], old[i + 2]), -weight));
-                    changes.push(((new, old[i + 2]), weight));
-                }
-                out.push(new);
-                i += 2;
-            } else {
-                out.push(old[i]);
-                i += 1;
-            }
+    /// Merges the pair at position `at` of word `w` into `new`, moving the two neighbouring
+    /// pairs' counts and occurrences.
+    fn merge_at(&mut self, w: u32, at: u32, new: u32, touched: &mut FxHashSet<Pair>) {
+        let weight = self.words[w as usize].count as i64;
+        let links = &mut self.links[w as usize];
+        let (left, right_at) = (links.symbol[at as usize], links.next[at as usize]);
+        let right = links.symbol[right_at as usize];
+        let before = links.prev[at as usize];
+        let after = links.next[right_at as usize];
+        let mut changes: Vec<(Pair, u32, i64)> = Vec::with_capacity(4);
+        if before != NONE {
+            let b = links.symbol[before as usize];
+            changes.push(((b, left), before, -weight));
+            changes.push(((b, new), before, weight));
         }
-        word.symbols = out;
-        for (p, delta) in changes {
+        if after != NONE {
+            let a = links.symbol[after as usize];
+            changes.push(((right, a), right_at, -weight));
+            changes.push(((new, a), at, weight));
+            links.prev[after as usize] = at;
+        }
+        links.symbol[at as usize] = new;
+        links.next[at as usize] = after;
+        links.symbol[right_at as usize] = NONE;
+        for (p, place, delta) in changes {
             *self.counts.entry(p).or_insert(0) += delta;
+            let places = self.places.entry(p).or_default();
             if delta > 0 {
-                self.places.entry(p).or_default().insert(w);
+                places.insert((w, place));
                 touched.insert(p);
+            } else {
+                places.remove(&(w, place));
             }
         }
     }
@@ -380,7 +433,7 @@ impl Trainer {
     pub fn train(&mut self, merges: usize, progress: &mut dyn FnMut(Progress)) {
         let every = (merges / 100).max(1);
         for done in 0..merges {
-            if self.step().is_none() {
+            if self.merge_next(false).is_none() {
                 break;
             }
             if (done + 1) % every == 0 || done + 1 == merges {
@@ -389,6 +442,9 @@ impl Trainer {
                     total: merges,
                 });
             }
+        }
+        for (word, links) in self.words.iter_mut().zip(&self.links) {
+            word.symbols = links.symbols();
         }
     }
 
@@ -402,7 +458,7 @@ impl Trainer {
             .collect();
         all.sort_by_key(|&(p, c)| (Reverse(c), p));
         all.truncate(top.saturating_mul(4).max(top));
-        let mut keyed: Vec<(PairCount, Option<(u32, usize)>)> = all
+        let mut keyed: Vec<(PairCount, Option<(u32, u32)>)> = all
             .into_iter()
             .map(|((l, r), c)| {
                 let place = self.first_place((l, r));
