@@ -149,15 +149,27 @@ impl<'p> Band<'p> {
             block.score = block.score + hp as usize - hn as usize;
         }
         self.column = j;
-        // A block whose last row is 64 or more above the bound has every cell above it.
-        let limit = self.max.saturating_add(64);
-        while self.first < self.end && self.blocks[self.first].score >= limit {
+        while self.first < self.end && self.above_bound(self.first) {
             self.first += 1;
         }
-        while self.end > self.first && self.blocks[self.end - 1].score >= limit {
+        while self.end > self.first && self.above_bound(self.end - 1) {
             self.end -= 1;
         }
         self.first < self.end
+    }
+
+    /// Whether every cell of block `w` in the current column is above the bound: going up
+    /// from its last row, `D` falls by one at most at each +1 vertical delta.
+    #[inline]
+    fn above_bound(&self, w: usize) -> bool {
+        let block = &self.blocks[w];
+        let falls = (block.vp & Band::valid_mask(self.rows, w)).count_ones() as usize;
+        block.score > self.max.saturating_add(falls)
+    }
+
+    /// Columns done: after a failed [`Band::advance`], the column where the band ran out.
+    pub(super) fn columns_done(&self) -> usize {
+        self.column
     }
 
     /// The distance once every column is done, if it is within the bound.
@@ -166,6 +178,12 @@ impl<'p> Band<'p> {
         (self.end == self.blocks.len() && self.first <= last)
             .then(|| self.blocks[last].score)
             .filter(|&score| score <= self.max)
+    }
+
+    /// Once every column is done, `D` at the last cell as computed, never below the distance
+    /// (a bound that holds it for sure), if the band still reaches that cell.
+    pub(super) fn upper_bound(&self) -> Option<usize> {
+        (self.end == self.blocks.len()).then(|| self.blocks[self.blocks.len() - 1].score)
     }
 
     /// The index of the current column's first block and its blocks.
@@ -202,24 +220,42 @@ impl<'p> Band<'p> {
 }
 
 /// The Levenshtein distance of `pattern` (rows, at least one symbol, `peq` built from it)
-/// against `text` if it is at most `max`.
+/// against `text` if it is at most `max`; else the bound to try next.
 pub(super) fn levenshtein_within(
     peq: &PatternMatch,
     rows: usize,
     text: &[u32],
     max: usize,
-) -> Option<usize> {
-    let mut band = Band::new(peq, rows, text.len(), max)?;
+) -> Result<usize, usize> {
+    let next = |lasted| next_bound(max, lasted, text.len());
+    let Some(mut band) = Band::new(peq, rows, text.len(), max) else {
+        return Err(rows.abs_diff(text.len()));
+    };
     for &symbol in text {
         if !band.advance(symbol) {
-            return None;
+            return Err(next(band.columns_done()));
         }
     }
     band.distance()
+        .ok_or_else(|| band.upper_bound().unwrap_or_else(|| next(text.len())))
 }
 
 /// The first bound tried: one block's worth of band.
-const FIRST_BOUND: usize = 31;
+pub(super) const FIRST_BOUND: usize = 31;
+
+/// The bound to try after `bound` failed, the band having lasted `lasted` of `columns`
+/// columns: at least double, and at least the distance the rate so far points to (an eighth
+/// more), so unrelated inputs do not try every power of two on the way up.
+pub(super) fn next_bound(bound: usize, lasted: usize, columns: usize) -> usize {
+    let rate_estimate = bound
+        .saturating_add(64)
+        .saturating_mul(columns)
+        .checked_div(lasted)
+        .unwrap_or(usize::MAX);
+    bound
+        .saturating_mul(2)
+        .max(rate_estimate.saturating_add(rate_estimate / 8))
+}
 
 /// The Levenshtein distance of `pattern` (at least one symbol) against `text`, by bounds
 /// doubling from [`FIRST_BOUND`] until the band holds it.
@@ -229,11 +265,13 @@ pub(super) fn levenshtein_banded(pattern: &[u32], text: &[u32]) -> usize {
     let mut bound = FIRST_BOUND.max(pattern.len().abs_diff(text.len()));
     loop {
         let max = bound.min(ceiling);
-        if let Some(distance) = levenshtein_within(&peq, pattern.len(), text, max) {
-            return distance;
+        match levenshtein_within(&peq, pattern.len(), text, max) {
+            Ok(distance) => return distance,
+            Err(next) => {
+                debug_assert!(max < ceiling, "the distance is at most the longer length");
+                bound = next;
+            }
         }
-        debug_assert!(max < ceiling, "the distance is at most the longer length");
-        bound = bound.saturating_mul(2);
     }
 }
 
@@ -252,17 +290,19 @@ mod tests {
         let b: Vec<u32> = (0..260u32).map(|i| (i * 3 + 1) % 5).collect();
         let exact = dp(&a, &b);
         let peq = PatternMatch::new(&a);
-        assert_eq!(levenshtein_within(&peq, a.len(), &b, exact - 1), None);
-        assert_eq!(levenshtein_within(&peq, a.len(), &b, exact), Some(exact));
-        assert_eq!(
-            levenshtein_within(&peq, a.len(), &b, exact + 70),
-            Some(exact)
-        );
+        assert!(levenshtein_within(&peq, a.len(), &b, exact - 1).is_err());
+        assert_eq!(levenshtein_within(&peq, a.len(), &b, exact), Ok(exact));
+        assert_eq!(levenshtein_within(&peq, a.len(), &b, exact + 70), Ok(exact));
         assert_eq!(
             levenshtein_within(&peq, a.len(), &b, 39),
-            None,
+            Err(40),
             "lengths 40 apart"
         );
+        assert!(
+            next_bound(31, 10, 260) > 2 * 31,
+            "a band that ran out early jumps"
+        );
+        assert_eq!(next_bound(31, 260, 260), 95 + 95 / 8);
         assert_eq!(levenshtein_banded(&a, &b), exact);
     }
 

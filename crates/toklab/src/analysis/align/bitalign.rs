@@ -6,22 +6,19 @@
 //! keep, the alignment is split in two by Hirschberg's method, the split found from two banded
 //! passes, until the parts fit. Other costs fill the matrix directly.
 
-use super::band::{Band, BandBlock};
+use super::band::{Band, BandBlock, FIRST_BOUND, next_bound};
 use super::bitparallel::{PatternMatch, levenshtein};
 use super::{AlignedPair, Alignment, Costs, Matrix, Op, common_affixes};
 
-/// The most band blocks (24 bytes each) kept for one backtrace: 12 MB. Above it the alignment
+/// The most band blocks (24 bytes each) kept for one backtrace: 48 MB. Above it the alignment
 /// is split until its parts fit.
-pub(super) const STORED_BLOCKS: usize = 1 << 19;
+pub(super) const STORED_BLOCKS: usize = 1 << 21;
 
 /// The alignment [`Matrix::backtrace`] gives for `a` (rows) against `b` (columns): diagonal
 /// first, then deletion, then insertion wherever several are optimal.
 pub fn backtrace(a: &[u32], b: &[u32], costs: Costs) -> Alignment {
     if is_unit(costs) && !a.is_empty() && !b.is_empty() {
-        let distance = levenshtein(a, b);
-        if let Some(stored) = StoredBand::fill(a, b, distance) {
-            let mut pairs = Vec::with_capacity(a.len().max(b.len()));
-            stored.trace(a, b, distance, (0, 0), &mut pairs);
+        if let Some((pairs, distance)) = doubling_backtrace(a, b, usize::MAX) {
             return Alignment {
                 pairs,
                 cost: distance as u64 * u64::from(costs.ins),
@@ -47,15 +44,36 @@ pub(super) fn unit_align(a: &[u32], b: &[u32]) -> (Vec<AlignedPair>, usize) {
         gaps(a.len(), b.len(), (0, 0), &mut pairs);
         return (pairs, a.len() + b.len());
     }
-    let distance = levenshtein(a, b);
-    if fits(a.len(), b.len(), distance, STORED_BLOCKS) {
-        if let Some(stored) = StoredBand::fill(a, b, distance) {
-            stored.trace(a, b, distance, (0, 0), &mut pairs);
-            return (pairs, distance);
-        }
+    if let Some(found) = doubling_backtrace(a, b, STORED_BLOCKS) {
+        return found;
     }
+    let distance = levenshtein(a, b);
     split(a, 0, b, 0, distance, STORED_BLOCKS, &mut pairs);
     (pairs, distance)
+}
+
+/// The matrix's backtrace under unit costs (neither side empty), and the distance, from the
+/// band stored under a bound that doubles from a small one (as the distance alone is found)
+/// until it holds the distance; `None` once the band would not fit in `budget` blocks.
+fn doubling_backtrace(a: &[u32], b: &[u32], budget: usize) -> Option<(Vec<AlignedPair>, usize)> {
+    let peq = PatternMatch::new(a);
+    let ceiling = a.len().max(b.len());
+    let mut bound = FIRST_BOUND.max(a.len().abs_diff(b.len()));
+    loop {
+        let max = bound.min(ceiling);
+        if !fits(a.len(), b.len(), max, budget) {
+            return None;
+        }
+        match StoredBand::fill(&peq, a, b, max) {
+            Ok((stored, distance)) => {
+                let mut pairs = Vec::with_capacity(a.len().max(b.len()));
+                stored.trace(a, b, distance, (0, 0), &mut pairs);
+                return Some((pairs, distance));
+            }
+            Err(_) if max == ceiling => return None,
+            Err(next) => bound = next,
+        }
+    }
 }
 
 /// Whether the band of `rows` × `columns` under the bound `max` fits in `budget` blocks.
@@ -103,9 +121,9 @@ fn split(
     if a.is_empty() || b.is_empty() {
         gaps(a.len(), b.len(), (a0, b0), out);
     } else if fits(a.len(), b.len(), distance, budget) || b.len() < 2 {
-        match StoredBand::fill(a, b, distance) {
-            Some(stored) => stored.trace(a, b, distance, (a0, b0), out),
-            None => shifted(backtrace(a, b, Costs::LEVENSHTEIN), (a0, b0), out),
+        match StoredBand::fill(&PatternMatch::new(a), a, b, distance) {
+            Ok((stored, distance)) => stored.trace(a, b, distance, (a0, b0), out),
+            Err(_) => shifted(backtrace(a, b, Costs::LEVENSHTEIN), (a0, b0), out),
         }
     } else {
         match split_point(a, b, distance) {
@@ -181,29 +199,40 @@ struct StoredBand {
 }
 
 impl StoredBand {
-    /// The band of `a` against `b` under the bound `max` (the distance, for the narrowest
-    /// band); `None` if the distance is above it. Neither may be empty.
-    fn fill(a: &[u32], b: &[u32], max: usize) -> Option<StoredBand> {
-        let peq = PatternMatch::new(a);
-        let mut band = Band::new(&peq, a.len(), b.len(), max)?;
+    /// The band of `a` (`peq` built from it) against `b` under the bound `max` (the distance,
+    /// for the narrowest band), and the distance; if the distance is above the bound, the
+    /// bound to try next. Neither may be empty.
+    fn fill(
+        peq: &PatternMatch,
+        a: &[u32],
+        b: &[u32],
+        max: usize,
+    ) -> Result<(StoredBand, usize), usize> {
+        let next = |lasted| next_bound(max, lasted, b.len());
+        let Some(mut band) = Band::new(peq, a.len(), b.len(), max) else {
+            return Err(a.len().abs_diff(b.len()));
+        };
         let mut columns = Vec::with_capacity(b.len() + 2);
         let mut blocks = Vec::with_capacity(b.len().saturating_mul(Band::widest(a.len(), max)));
         columns.push((0, 0));
         for &symbol in b {
             if !band.advance(symbol) {
-                return None;
+                return Err(next(band.columns_done()));
             }
             let (first, current) = band.current();
             columns.push((first, blocks.len()));
             blocks.extend_from_slice(current);
         }
         columns.push((0, blocks.len()));
-        band.distance()?;
-        Some(StoredBand {
+        let Some(distance) = band.distance() else {
+            return Err(band.upper_bound().unwrap_or_else(|| next(b.len())));
+        };
+        let stored = StoredBand {
             rows: a.len(),
             columns,
             blocks,
-        })
+        };
+        Ok((stored, distance))
     }
 
     /// `D[i, j]` if the band kept it (an overestimate off the cheapest paths, which a

@@ -28,9 +28,8 @@ pub(super) fn lcs_within(
     if min > rows.min(columns) {
         return None;
     }
-    let words = peq.words;
     let (above, below) = (rows - min, columns - min);
-    let mut s = vec![!0u64; words];
+    let mut s = vec![!0u64; peq.words];
     for (index, &symbol) in text.iter().enumerate() {
         let j = index + 1;
         // Rows j - below ..= j + above (1-based) can be on a long enough common subsequence.
@@ -42,17 +41,37 @@ pub(super) fn lcs_within(
             (*slot, carry) = lcs_word(*slot, eq, carry);
         }
     }
+    let length = matched(&s, rows);
+    (length >= min).then_some(length)
+}
+
+/// The LCS length the state `s` holds: its 0 bits among the pattern's `rows`.
+fn matched(s: &[u64], rows: usize) -> usize {
     let used = rows % 64;
     let last_mask = if used == 0 { !0 } else { (1u64 << used) - 1 };
-    let length: usize = s
-        .iter()
+    s.iter()
         .enumerate()
         .map(|(w, &bits)| {
-            let mask = if w + 1 == words { last_mask } else { !0 };
+            let mask = if w + 1 == s.len() { last_mask } else { !0 };
             (!bits & mask).count_ones() as usize
         })
-        .sum();
-    (length >= min).then_some(length)
+        .sum()
+}
+
+/// The whole LCS for a pattern of `N` words, without a band: for short patterns the band's
+/// bookkeeping costs more than the words it leaves out, and a fixed number of words unrolls.
+fn lcs_words<const N: usize>(peq: &PatternMatch, rows: usize, text: &[u32]) -> usize {
+    let mut s = [!0u64; N];
+    for &symbol in text {
+        let Some(eqs) = peq.vector(symbol).first_chunk::<N>() else {
+            continue;
+        };
+        let mut carry = 0;
+        for (slot, &eq) in s.iter_mut().zip(eqs) {
+            (*slot, carry) = lcs_word(*slot, eq, carry);
+        }
+    }
+    matched(&s, rows)
 }
 
 /// The first bound tried on the insertion/deletion distance.
@@ -62,6 +81,14 @@ const FIRST_BOUND: usize = 63;
 /// insertion/deletion distance doubling from [`FIRST_BOUND`] until the band holds it.
 pub(super) fn lcs_banded(pattern: &[u32], text: &[u32]) -> usize {
     let peq = PatternMatch::new(pattern);
+    let rows = pattern.len();
+    match peq.words {
+        1 => return lcs_words::<1>(&peq, rows, text),
+        2 => return lcs_words::<2>(&peq, rows, text),
+        3 => return lcs_words::<3>(&peq, rows, text),
+        4 => return lcs_words::<4>(&peq, rows, text),
+        _ => {}
+    }
     let total = pattern.len() + text.len();
     let mut bound = FIRST_BOUND.max(pattern.len().abs_diff(text.len()));
     loop {
@@ -92,5 +119,13 @@ mod tests {
         assert_eq!(lcs_within(&peq, a.len(), &b, 0), Some(exact));
         assert_eq!(lcs_banded(&a, &b), exact);
         assert_eq!(lcs_banded(&b, &a), exact);
+        for cut in [1, 64, 65, 200, 256] {
+            let whole = Matrix::new(&a[..cut], &b, Costs::INDEL).distance().unwrap() as usize;
+            assert_eq!(
+                lcs_banded(&a[..cut], &b),
+                (cut + b.len() - whole) / 2,
+                "{cut}"
+            );
+        }
     }
 }
