@@ -163,7 +163,12 @@ impl<'p> Band<'p> {
     #[inline]
     fn above_bound(&self, w: usize) -> bool {
         let block = &self.blocks[w];
-        let falls = (block.vp & Band::valid_mask(self.rows, w)).count_ones() as usize;
+        let valid = if w + 1 == self.blocks.len() {
+            (self.top << 1).wrapping_sub(1)
+        } else {
+            !0
+        };
+        let falls = (block.vp & valid).count_ones() as usize;
         block.score > self.max.saturating_add(falls)
     }
 
@@ -180,10 +185,16 @@ impl<'p> Band<'p> {
             .filter(|&score| score <= self.max)
     }
 
-    /// Once every column is done, `D` at the last cell as computed, never below the distance
-    /// (a bound that holds it for sure), if the band still reaches that cell.
-    pub(super) fn upper_bound(&self) -> Option<usize> {
-        (self.end == self.blocks.len()).then(|| self.blocks[self.blocks.len() - 1].score)
+    /// Once every column is done without the distance within the bound, the bound to try
+    /// next: `D` at the last cell as computed (never below the distance, so that bound holds
+    /// it for sure) when it is below [`next_bound`]'s guess, else the guess.
+    pub(super) fn next_bound(&self, columns: usize) -> usize {
+        let guess = next_bound(self.max, columns, columns);
+        if self.end == self.blocks.len() {
+            guess.min(self.blocks[self.blocks.len() - 1].score)
+        } else {
+            guess
+        }
     }
 
     /// The index of the current column's first block and its blocks.
@@ -236,8 +247,7 @@ pub(super) fn levenshtein_within(
             return Err(next(band.columns_done()));
         }
     }
-    band.distance()
-        .ok_or_else(|| band.upper_bound().unwrap_or_else(|| next(text.len())))
+    band.distance().ok_or_else(|| band.next_bound(text.len()))
 }
 
 /// The first bound tried: one block's worth of band.

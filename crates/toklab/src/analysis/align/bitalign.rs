@@ -10,9 +10,10 @@ use super::band::{Band, BandBlock, FIRST_BOUND, next_bound};
 use super::bitparallel::{PatternMatch, levenshtein};
 use super::{AlignedPair, Alignment, Costs, Matrix, Op, common_affixes};
 
-/// The most band blocks (24 bytes each) kept for one backtrace: 48 MB. Above it the alignment
-/// is split until its parts fit.
-pub(super) const STORED_BLOCKS: usize = 1 << 21;
+/// The most band blocks (24 bytes each) kept for one backtrace: 24 MB, under the size above
+/// which the allocator maps fresh zeroed pages for every call. Above it the alignment is split
+/// until its parts fit.
+pub(super) const STORED_BLOCKS: usize = 1 << 20;
 
 /// The alignment [`Matrix::backtrace`] gives for `a` (rows) against `b` (columns): diagonal
 /// first, then deletion, then insertion wherever several are optimal.
@@ -225,7 +226,7 @@ impl StoredBand {
         }
         columns.push((0, blocks.len()));
         let Some(distance) = band.distance() else {
-            return Err(band.upper_bound().unwrap_or_else(|| next(b.len())));
+            return Err(band.next_bound(b.len()));
         };
         let stored = StoredBand {
             rows: a.len(),
