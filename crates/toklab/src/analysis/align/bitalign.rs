@@ -18,13 +18,15 @@ pub(super) const STORED_BLOCKS: usize = 1 << 20;
 /// The alignment [`Matrix::backtrace`] gives for `a` (rows) against `b` (columns): diagonal
 /// first, then deletion, then insertion wherever several are optimal.
 pub fn backtrace(a: &[u32], b: &[u32], costs: Costs) -> Alignment {
-    if is_unit(costs) && !a.is_empty() && !b.is_empty() {
-        if let Some((pairs, distance)) = doubling_backtrace(a, b, usize::MAX) {
-            return Alignment {
-                pairs,
-                cost: distance as u64 * u64::from(costs.ins),
-            };
-        }
+    if is_unit(costs)
+        && !a.is_empty()
+        && !b.is_empty()
+        && let Ok((pairs, distance)) = doubling_backtrace(a, b, usize::MAX)
+    {
+        return Alignment {
+            pairs,
+            cost: distance as u64 * u64::from(costs.ins),
+        };
     }
     Matrix::new(a, b, costs)
         .backtrace()
@@ -45,33 +47,46 @@ pub(super) fn unit_align(a: &[u32], b: &[u32]) -> (Vec<AlignedPair>, usize) {
         gaps(a.len(), b.len(), (0, 0), &mut pairs);
         return (pairs, a.len() + b.len());
     }
-    if let Some(found) = doubling_backtrace(a, b, STORED_BLOCKS) {
-        return found;
-    }
-    let distance = levenshtein(a, b);
-    split(a, 0, b, 0, distance, STORED_BLOCKS, &mut pairs);
+    let too_wide = match doubling_backtrace(a, b, STORED_BLOCKS) {
+        Ok(found) => return found,
+        Err(too_wide) => too_wide,
+    };
+    // The split needs a bound on the distance; when the band is the whole matrix anyway
+    // (unrelated inputs), finding the distance first would be one more pass for nothing.
+    let bound = if too_wide >= a.len().max(b.len()) {
+        too_wide
+    } else {
+        levenshtein(a, b)
+    };
+    split(a, 0, b, 0, bound, STORED_BLOCKS, &mut pairs);
+    let distance = pairs.iter().filter(|p| p.op != Op::Match).count();
     (pairs, distance)
 }
 
 /// The matrix's backtrace under unit costs (neither side empty), and the distance, from the
 /// band stored under a bound that doubles from a small one (as the distance alone is found)
-/// until it holds the distance; `None` once the band would not fit in `budget` blocks.
-fn doubling_backtrace(a: &[u32], b: &[u32], budget: usize) -> Option<(Vec<AlignedPair>, usize)> {
+/// until it holds the distance; else the first bound whose band would not fit in `budget`
+/// blocks.
+fn doubling_backtrace(
+    a: &[u32],
+    b: &[u32],
+    budget: usize,
+) -> Result<(Vec<AlignedPair>, usize), usize> {
     let peq = PatternMatch::new(a);
     let ceiling = a.len().max(b.len());
     let mut bound = FIRST_BOUND.max(a.len().abs_diff(b.len()));
     loop {
         let max = bound.min(ceiling);
         if !fits(a.len(), b.len(), max, budget) {
-            return None;
+            return Err(max);
         }
         match StoredBand::fill(&peq, a, b, max) {
             Ok((stored, distance)) => {
                 let mut pairs = Vec::with_capacity(a.len().max(b.len()));
                 stored.trace(a, b, distance, (0, 0), &mut pairs);
-                return Some((pairs, distance));
+                return Ok((pairs, distance));
             }
-            Err(_) if max == ceiling => return None,
+            Err(_) if max == ceiling => return Err(max),
             Err(next) => bound = next,
         }
     }
@@ -97,10 +112,11 @@ fn gaps(rows: usize, columns: usize, origin: (usize, usize), out: &mut Vec<Align
     }));
 }
 
-/// Hirschberg's divide and conquer under unit costs, `distance` being the part's known
-/// distance: the part's common prefix and suffix are matches; the rest is split at the middle
-/// column, in the row where the forward and backward passes (both banded by `distance`) add
-/// up to it, and each side is solved with its own distance. Parts whose band fits in `budget`
+/// Hirschberg's divide and conquer under unit costs, `distance` being a bound on the part's
+/// distance (the distance itself for the narrowest bands): the part's common prefix and
+/// suffix are matches; the rest is split at the middle column, in the row where the forward
+/// and backward passes (both banded by the bound) add up to the least, and each side is
+/// solved with its own distance. Parts whose band fits in `budget`
 /// blocks are traced back.
 fn split(
     a: &[u32],
@@ -162,7 +178,7 @@ fn shifted(alignment: Alignment, origin: (usize, usize), out: &mut Vec<AlignedPa
 }
 
 /// The row where a cheapest path crosses the middle column of `b`, and the distances before
-/// and after it; `None` if `distance` was not the distance (never, for a right caller).
+/// and after it; `None` if `distance` was below the distance (never, for a right caller).
 fn split_point(a: &[u32], b: &[u32], distance: usize) -> Option<(usize, usize, usize)> {
     let (n, m) = (a.len(), b.len());
     let column = m / 2;
@@ -186,7 +202,7 @@ fn split_point(a: &[u32], b: &[u32], distance: usize) -> Option<(usize, usize, u
     let (row, left, right) = (lowest..=highest)
         .map(|i| (i, forward[i - start], backward[n - i - back_start]))
         .min_by_key(|&(_, left, right)| left + right)?;
-    (left + right == distance).then_some((row, left, right))
+    (left + right <= distance).then_some((row, left, right))
 }
 
 /// The band's blocks of every column of the matrix of `a` (rows) against `b`: enough to read
@@ -358,12 +374,14 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(150))]
 
-        /// Splits down to any budget cost what the two-row DP says and replay.
+        /// Splits down to any budget, under any bound at or above the distance, cost what the
+        /// two-row DP says and replay.
         #[test]
         fn split_at_any_budget_is_a_cheapest_alignment(
             a in proptest::collection::vec(proptest::prop_oneof![0u32..3, proptest::strategy::Just(0x8a9e)], 0..400),
             edits in proptest::collection::vec((0usize..400, 0u32..4), 0..60),
             budget in 0usize..40,
+            slack in proptest::prop_oneof![proptest::strategy::Just(0usize), 1usize..500],
         ) {
             let mut b = a.clone();
             for (at, what) in edits {
@@ -377,7 +395,8 @@ mod tests {
             let distance = levenshtein(&a, &b);
             proptest::prop_assert_eq!(distance as u64, super::super::general_distance(&a, &b, Costs::LEVENSHTEIN));
             let mut pairs = Vec::new();
-            split(&a, 0, &b, 0, distance, budget, &mut pairs);
+            // Any bound at or above the distance does.
+            split(&a, 0, &b, 0, distance + slack, budget, &mut pairs);
             let alignment = Alignment {
                 cost: pairs.iter().map(|p| Costs::LEVENSHTEIN.of(p.op)).sum(),
                 pairs,
