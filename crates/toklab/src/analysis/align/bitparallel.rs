@@ -68,9 +68,32 @@ pub fn levenshtein(a: &[u32], b: &[u32]) -> usize {
         let mut score = short.len();
         myers_columns(short, long, |column_score| score = column_score);
         score
+    } else if short.len() <= 128 {
+        myers_words::<2>(&PatternMatch::new(short), short.len(), long)
     } else {
         super::band::levenshtein_banded(long, short)
     }
+}
+
+/// Myers' algorithm over whole columns for a pattern of `N` words (`rows` symbols, `peq` built
+/// from it): for short patterns the band's bookkeeping costs more than the words it leaves
+/// out, and a fixed number of words unrolls.
+fn myers_words<const N: usize>(peq: &PatternMatch, rows: usize, text: &[u32]) -> usize {
+    let (mut vp, mut vn) = ([!0u64; N], [0u64; N]);
+    let top = 1u64 << ((rows - 1) % 64);
+    let mut score = rows;
+    for &symbol in text {
+        let (mut hp_in, mut hn_in) = (1u64, 0u64);
+        if let Some(eqs) = peq.vector(symbol).first_chunk::<N>() {
+            for word in 0..N {
+                let block = Block::advance(eqs[word], vp[word], vn[word], hp_in, hn_in);
+                (vp[word], vn[word]) = (block.vp, block.vn);
+                (hp_in, hn_in) = block.carry(if word + 1 == N { top } else { 1 << 63 });
+            }
+        }
+        score = score + hp_in as usize - hn_in as usize;
+    }
+    score
 }
 
 /// The last row of the Levenshtein matrix of `pattern` (rows) against `text` (columns):
