@@ -173,8 +173,9 @@ fn main() {
         });
     }
     group.finish();
-    // `align::align`: what `toklab align` computes (the matrix's backtrace up to
-    // align::FULL_MATRIX_CELLS, Hirschberg above); the token cases are Hirschberg's.
+    // `align::align`: what `toklab align` computes (under unit costs the matrix's backtrace
+    // read from the stored band while it fits in 24 MB, Hirschberg's split from banded passes
+    // above).
     let mut group = c.benchmark_group("alignment");
     group.sample_size(10);
     for case in editops_cases.iter().chain(&token_cases) {

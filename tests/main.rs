@@ -9,6 +9,7 @@
 
 mod common;
 
+mod align_band;
 mod align_cli;
 mod align_conformance;
 mod align_fast;

@@ -1,129 +1,325 @@
 //! The matrix backtrace without the matrix: under costs where every operation costs the same,
-//! Myers' bit-vectors of every column (four words per 64 cells instead of 64 values and 64
-//! arrow sets) hold enough to recover any cell's neighbours on the way back, so the alignment
-//! is [`Matrix::backtrace`]'s, tie for tie, at the speed of the bit-parallel distance.
-//! Other costs fill the matrix directly.
+//! the bit-vectors of Myers' algorithm over the band of cells a cheapest path can reach (see
+//! `band`) hold every value the backtrace asks for, so the alignment is
+//! [`Matrix::backtrace`]'s, tie for tie, at the speed of the bit-parallel distance and in
+//! memory proportional to the distance times the length. When even the band is too large to
+//! keep, the alignment is split in two by Hirschberg's method, the split found from two banded
+//! passes, until the parts fit. Other costs fill the matrix directly.
 
-use super::bitparallel::{Block, PatternMatch};
-use super::{AlignedPair, Alignment, Costs, Matrix, Op};
+use super::band::{Band, BandBlock, FIRST_BOUND, next_bound};
+use super::bitparallel::{PatternMatch, levenshtein};
+use super::{AlignedPair, Alignment, Costs, Matrix, Op, common_affixes};
+
+/// The most band blocks (24 bytes each) kept for one backtrace: 24 MB, under the size above
+/// which the allocator maps fresh zeroed pages for every call. Above it the alignment is split
+/// until its parts fit.
+pub(super) const STORED_BLOCKS: usize = 1 << 20;
 
 /// The alignment [`Matrix::backtrace`] gives for `a` (rows) against `b` (columns): diagonal
 /// first, then deletion, then insertion wherever several are optimal.
 pub fn backtrace(a: &[u32], b: &[u32], costs: Costs) -> Alignment {
-    let unit = costs.ins == costs.del && costs.del == costs.sub && costs.ins > 0;
-    if unit && !a.is_empty() {
-        let (pairs, distance) = unit_backtrace(a, b);
-        Alignment {
+    if is_unit(costs)
+        && !a.is_empty()
+        && !b.is_empty()
+        && let Ok((pairs, distance)) = doubling_backtrace(a, b, usize::MAX)
+    {
+        return Alignment {
             pairs,
-            cost: distance * u64::from(costs.ins),
-        }
-    } else {
-        Matrix::new(a, b, costs)
-            .backtrace()
-            .expect("a new matrix is complete")
-    }
-}
-
-/// Every column's blocks of the Levenshtein matrix of `pattern` (rows) against `text`, column
-/// `j ≥ 1` at `(j - 1) · words`, and `D[|pattern|, |text|]`.
-fn columns(pattern: &[u32], text: &[u32]) -> (Vec<Block>, usize, u64) {
-    let peq = PatternMatch::new(pattern);
-    let words = peq.words;
-    let top = 1u64 << ((pattern.len() - 1) % 64);
-    let mut blocks = Vec::with_capacity(words * text.len());
-    // Column 0 is 0, 1, 2, …: every vertical delta +1.
-    let mut previous = vec![
-        Block {
-            vp: !0,
-            ..Block::default()
+            cost: distance as u64 * u64::from(costs.ins),
         };
-        words
-    ];
-    let mut score = pattern.len() as u64;
-    for &symbol in text {
-        let (mut hp_in, mut hn_in) = (1u64, 0u64);
-        let eqs = peq.vector(symbol);
-        for (word, (&eq, before)) in eqs.iter().zip(previous.iter_mut()).enumerate() {
-            let block = Block::advance(eq, before.vp, before.vn, hp_in, hn_in);
-            (hp_in, hn_in) = block.carry(if word + 1 == words { top } else { 1 << 63 });
-            *before = block;
-        }
-        score = score + hp_in - hn_in;
-        blocks.extend_from_slice(&previous);
     }
-    (blocks, words, score)
+    Matrix::new(a, b, costs)
+        .backtrace()
+        .expect("a new matrix is complete")
 }
 
-/// The backtrace under unit costs, and the distance. `a` must not be empty.
-fn unit_backtrace(a: &[u32], b: &[u32]) -> (Vec<AlignedPair>, u64) {
-    let (blocks, words, distance) = columns(a, b);
-    // The delta of a cell over its neighbour above (`vertical`) or to its left.
-    let delta = |plus: u64, minus: u64, bit: u64| -> i64 {
-        i64::from(plus & bit != 0) - i64::from(minus & bit != 0)
+/// Every operation at the same positive price: Levenshtein's distance scaled.
+pub(super) fn is_unit(costs: Costs) -> bool {
+    costs.ins == costs.del && costs.del == costs.sub && costs.ins > 0
+}
+
+/// One minimum-cost alignment under unit costs, and its number of edits: the matrix's
+/// backtrace when the band fits in [`STORED_BLOCKS`], else Hirschberg's split into parts
+/// that do (any of the cheapest alignments then).
+pub(super) fn unit_align(a: &[u32], b: &[u32]) -> (Vec<AlignedPair>, usize) {
+    let mut pairs = Vec::with_capacity(a.len().max(b.len()));
+    if a.is_empty() || b.is_empty() {
+        gaps(a.len(), b.len(), (0, 0), &mut pairs);
+        return (pairs, a.len() + b.len());
+    }
+    let too_wide = match doubling_backtrace(a, b, STORED_BLOCKS) {
+        Ok(found) => return found,
+        Err(too_wide) => too_wide,
     };
-    let block = |i: usize, j: usize| -> (&Block, u64) {
-        (
-            &blocks[(j - 1) * words + (i - 1) / 64],
-            1u64 << ((i - 1) % 64),
-        )
+    // The split needs a bound on the distance; when the band is the whole matrix anyway
+    // (unrelated inputs), finding the distance first would be one more pass for nothing.
+    let bound = if too_wide >= a.len().max(b.len()) {
+        too_wide
+    } else {
+        levenshtein(a, b)
     };
-    let vertical = |i: usize, j: usize| -> i64 {
-        if j == 0 {
-            return 1;
+    split(a, 0, b, 0, bound, STORED_BLOCKS, &mut pairs);
+    let distance = pairs.iter().filter(|p| p.op != Op::Match).count();
+    (pairs, distance)
+}
+
+/// The matrix's backtrace under unit costs (neither side empty), and the distance, from the
+/// band stored under a bound that doubles from a small one (as the distance alone is found)
+/// until it holds the distance; else the first bound whose band would not fit in `budget`
+/// blocks.
+fn doubling_backtrace(
+    a: &[u32],
+    b: &[u32],
+    budget: usize,
+) -> Result<(Vec<AlignedPair>, usize), usize> {
+    let peq = PatternMatch::new(a);
+    let ceiling = a.len().max(b.len());
+    let mut bound = FIRST_BOUND.max(a.len().abs_diff(b.len()));
+    loop {
+        let max = bound.min(ceiling);
+        if !fits(a.len(), b.len(), max, budget) {
+            return Err(max);
         }
-        let (block, bit) = block(i, j);
-        delta(block.vp, block.vn, bit)
-    };
-    let horizontal = |i: usize, j: usize| -> i64 {
-        let (block, bit) = block(i, j);
-        delta(block.hp, block.hn, bit)
-    };
-    let (mut i, mut j) = (a.len(), b.len());
-    let mut here = distance as i64;
-    let mut pairs = Vec::with_capacity(i.max(j));
-    while i > 0 && j > 0 {
-        let left = here - horizontal(i, j);
-        let diagonal = left - vertical(i, j - 1);
-        let equal = a[i - 1] == b[j - 1];
-        if diagonal + i64::from(!equal) == here {
-            let op = if equal { Op::Match } else { Op::Sub };
-            pairs.push(AlignedPair {
-                op,
-                a: Some(i - 1),
-                b: Some(j - 1),
-            });
-            (i, j, here) = (i - 1, j - 1, diagonal);
-            continue;
-        }
-        let up = here - vertical(i, j);
-        if up + 1 == here {
-            pairs.push(AlignedPair {
-                op: Op::Del,
-                a: Some(i - 1),
-                b: None,
-            });
-            (i, here) = (i - 1, up);
-        } else {
-            pairs.push(AlignedPair {
-                op: Op::Ins,
-                a: None,
-                b: Some(j - 1),
-            });
-            (j, here) = (j - 1, left);
+        match StoredBand::fill(&peq, a, b, max) {
+            Ok((stored, distance)) => {
+                let mut pairs = Vec::with_capacity(a.len().max(b.len()));
+                stored.trace(a, b, distance, (0, 0), &mut pairs);
+                return Ok((pairs, distance));
+            }
+            Err(_) if max == ceiling => return Err(max),
+            Err(next) => bound = next,
         }
     }
-    pairs.extend((0..i).rev().map(|i| AlignedPair {
+}
+
+/// Whether the band of `rows` × `columns` under the bound `max` fits in `budget` blocks.
+fn fits(rows: usize, columns: usize, max: usize, budget: usize) -> bool {
+    columns.saturating_mul(Band::widest(rows, max)) <= budget
+}
+
+/// Deletions of `rows` source symbols then insertions of `columns` target symbols, from
+/// `origin` on: an alignment with an empty side.
+fn gaps(rows: usize, columns: usize, origin: (usize, usize), out: &mut Vec<AlignedPair>) {
+    out.extend((0..rows).map(|i| AlignedPair {
         op: Op::Del,
-        a: Some(i),
+        a: Some(origin.0 + i),
         b: None,
     }));
-    pairs.extend((0..j).rev().map(|j| AlignedPair {
+    out.extend((0..columns).map(|j| AlignedPair {
         op: Op::Ins,
         a: None,
-        b: Some(j),
+        b: Some(origin.1 + j),
     }));
-    pairs.reverse();
-    (pairs, distance)
+}
+
+/// Hirschberg's divide and conquer under unit costs, `distance` being a bound on the part's
+/// distance (the distance itself for the narrowest bands): the part's common prefix and
+/// suffix are matches; the rest is split at the middle column, in the row where the forward
+/// and backward passes (both banded by the bound) add up to the least, and each side is
+/// solved with its own distance. Parts whose band fits in `budget`
+/// blocks are traced back.
+fn split(
+    a: &[u32],
+    a0: usize,
+    b: &[u32],
+    b0: usize,
+    distance: usize,
+    budget: usize,
+    out: &mut Vec<AlignedPair>,
+) {
+    let (prefix, suffix) = common_affixes(a, b);
+    out.extend((0..prefix).map(|k| AlignedPair {
+        op: Op::Match,
+        a: Some(a0 + k),
+        b: Some(b0 + k),
+    }));
+    let (a, b) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    let (a0, b0) = (a0 + prefix, b0 + prefix);
+    if a.is_empty() || b.is_empty() {
+        gaps(a.len(), b.len(), (a0, b0), out);
+    } else if fits(a.len(), b.len(), distance, budget) || b.len() < 2 {
+        match StoredBand::fill(&PatternMatch::new(a), a, b, distance) {
+            Ok((stored, distance)) => stored.trace(a, b, distance, (a0, b0), out),
+            Err(_) => shifted(backtrace(a, b, Costs::LEVENSHTEIN), (a0, b0), out),
+        }
+    } else {
+        match split_point(a, b, distance) {
+            Some((row, left, right)) => {
+                let column = b.len() / 2;
+                split(&a[..row], a0, &b[..column], b0, left, budget, out);
+                split(
+                    &a[row..],
+                    a0 + row,
+                    &b[column..],
+                    b0 + column,
+                    right,
+                    budget,
+                    out,
+                );
+            }
+            None => shifted(backtrace(a, b, Costs::LEVENSHTEIN), (a0, b0), out),
+        }
+    }
+    let (a_end, b_end) = (a0 + a.len(), b0 + b.len());
+    out.extend((0..suffix).map(|k| AlignedPair {
+        op: Op::Match,
+        a: Some(a_end + k),
+        b: Some(b_end + k),
+    }));
+}
+
+/// Appends `alignment`'s pairs with their indices moved by `origin`.
+fn shifted(alignment: Alignment, origin: (usize, usize), out: &mut Vec<AlignedPair>) {
+    out.extend(alignment.pairs.into_iter().map(|p| AlignedPair {
+        op: p.op,
+        a: p.a.map(|i| i + origin.0),
+        b: p.b.map(|j| j + origin.1),
+    }));
+}
+
+/// The row where a cheapest path crosses the middle column of `b`, and the distances before
+/// and after it; `None` if `distance` was below the distance (never, for a right caller).
+fn split_point(a: &[u32], b: &[u32], distance: usize) -> Option<(usize, usize, usize)> {
+    let (n, m) = (a.len(), b.len());
+    let column = m / 2;
+    let middle_column = |pattern: &[u32], text: &[u32]| -> Option<(usize, Vec<usize>)> {
+        let peq = PatternMatch::new(pattern);
+        let mut band = Band::new(&peq, n, m, distance)?;
+        for &symbol in text {
+            if !band.advance(symbol) {
+                return None;
+            }
+        }
+        Some(band.column_values())
+    };
+    let (start, forward) = middle_column(a, &b[..column])?;
+    let a_reversed: Vec<u32> = a.iter().rev().copied().collect();
+    let b_reversed: Vec<u32> = b[column..].iter().rev().copied().collect();
+    let (back_start, backward) = middle_column(&a_reversed, &b_reversed)?;
+    // Row i forward is row n - i backward.
+    let lowest = start.max(n.saturating_sub(back_start + backward.len() - 1));
+    let highest = (start + forward.len() - 1).min(n - back_start);
+    let (row, left, right) = (lowest..=highest)
+        .map(|i| (i, forward[i - start], backward[n - i - back_start]))
+        .min_by_key(|&(_, left, right)| left + right)?;
+    (left + right <= distance).then_some((row, left, right))
+}
+
+/// The band's blocks of every column of the matrix of `a` (rows) against `b`: enough to read
+/// any value a backtrace under unit costs asks for.
+struct StoredBand {
+    rows: usize,
+    /// Column `j`'s first block and where its blocks start in `blocks` (column 0 has none;
+    /// one more entry marks the end).
+    columns: Vec<(usize, usize)>,
+    blocks: Vec<BandBlock>,
+}
+
+impl StoredBand {
+    /// The band of `a` (`peq` built from it) against `b` under the bound `max` (the distance,
+    /// for the narrowest band), and the distance; if the distance is above the bound, the
+    /// bound to try next. Neither may be empty.
+    fn fill(
+        peq: &PatternMatch,
+        a: &[u32],
+        b: &[u32],
+        max: usize,
+    ) -> Result<(StoredBand, usize), usize> {
+        let next = |lasted| next_bound(max, lasted, b.len());
+        let Some(mut band) = Band::new(peq, a.len(), b.len(), max) else {
+            return Err(a.len().abs_diff(b.len()));
+        };
+        let mut columns = Vec::with_capacity(b.len() + 2);
+        let mut blocks = Vec::with_capacity(b.len().saturating_mul(Band::widest(a.len(), max)));
+        columns.push((0, 0));
+        for &symbol in b {
+            if !band.advance(symbol) {
+                return Err(next(band.columns_done()));
+            }
+            let (first, current) = band.current();
+            columns.push((first, blocks.len()));
+            blocks.extend_from_slice(current);
+        }
+        columns.push((0, blocks.len()));
+        let Some(distance) = band.distance() else {
+            return Err(band.next_bound(b.len()));
+        };
+        let stored = StoredBand {
+            rows: a.len(),
+            columns,
+            blocks,
+        };
+        Ok((stored, distance))
+    }
+
+    /// `D[i, j]` if the band kept it (an overestimate off the cheapest paths, which a
+    /// backtrace never takes).
+    fn value(&self, i: usize, j: usize) -> Option<usize> {
+        if j == 0 {
+            return Some(i);
+        }
+        if i == 0 {
+            return Some(j);
+        }
+        let (first, start) = self.columns[j];
+        let end = self.columns[j + 1].1;
+        let w = (i - 1) / 64;
+        let index = start + w.checked_sub(first)?;
+        (index < end)
+            .then(|| self.blocks[index].value_at((i - 1) % 64, Band::valid_mask(self.rows, w)))
+    }
+
+    /// Appends the backtrace from the last cell (of value `distance`), diagonal first, then
+    /// up, then left, with indices moved by `origin`.
+    fn trace(
+        &self,
+        a: &[u32],
+        b: &[u32],
+        distance: usize,
+        origin: (usize, usize),
+        out: &mut Vec<AlignedPair>,
+    ) {
+        let (mut i, mut j, mut here) = (a.len(), b.len(), distance);
+        let start = out.len();
+        while i > 0 && j > 0 {
+            let equal = a[i - 1] == b[j - 1];
+            let diagonal = here.checked_sub(usize::from(!equal));
+            if diagonal.is_some() && self.value(i - 1, j - 1) == diagonal {
+                out.push(AlignedPair {
+                    op: if equal { Op::Match } else { Op::Sub },
+                    a: Some(origin.0 + i - 1),
+                    b: Some(origin.1 + j - 1),
+                });
+                (i, j, here) = (i - 1, j - 1, diagonal.unwrap_or(0));
+            } else if here > 0 && self.value(i - 1, j) == Some(here - 1) {
+                out.push(AlignedPair {
+                    op: Op::Del,
+                    a: Some(origin.0 + i - 1),
+                    b: None,
+                });
+                (i, here) = (i - 1, here - 1);
+            } else {
+                debug_assert_eq!(self.value(i, j - 1), here.checked_sub(1));
+                out.push(AlignedPair {
+                    op: Op::Ins,
+                    a: None,
+                    b: Some(origin.1 + j - 1),
+                });
+                (j, here) = (j - 1, here.saturating_sub(1));
+            }
+        }
+        out.extend((0..i).rev().map(|k| AlignedPair {
+            op: Op::Del,
+            a: Some(origin.0 + k),
+            b: None,
+        }));
+        out.extend((0..j).rev().map(|k| AlignedPair {
+            op: Op::Ins,
+            a: None,
+            b: Some(origin.1 + k),
+        }));
+        out[start..].reverse();
+    }
 }
 
 #[cfg(test)]
@@ -144,5 +340,69 @@ mod tests {
         }
         let (a, b) = (codepoints("intention"), codepoints("execution"));
         assert_eq!(backtrace(&a, &b, Costs::LEVENSHTEIN).cost, 5);
+    }
+
+    #[test]
+    fn split_alignments_cost_the_distance_and_replay() {
+        // Budgets from none (split down to single columns) to a few columns' worth.
+        let a: Vec<u32> = (0..900u32).map(|i| (i * 7 + i / 13) % 6).collect();
+        let mut b = a.clone();
+        for k in (0..b.len()).step_by(17).rev() {
+            match k % 3 {
+                0 => b[k] = 9,
+                1 => drop(b.remove(k)),
+                _ => b.insert(k, 8),
+            }
+        }
+        let distance = levenshtein(&a, &b);
+        for budget in [0, 10, 200, 2_000] {
+            let mut pairs = Vec::new();
+            split(&a, 0, &b, 0, distance, budget, &mut pairs);
+            let alignment = Alignment {
+                cost: pairs.iter().map(|p| Costs::LEVENSHTEIN.of(p.op)).sum(),
+                pairs,
+            };
+            assert_eq!(alignment.replay(&a, &b).unwrap(), b, "budget {budget}");
+            assert_eq!(alignment.cost, distance as u64, "budget {budget}");
+        }
+        assert_eq!(
+            distance as u64,
+            Matrix::new(&a, &b, Costs::LEVENSHTEIN).distance().unwrap()
+        );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(150))]
+
+        /// Splits down to any budget, under any bound at or above the distance, cost what the
+        /// two-row DP says and replay.
+        #[test]
+        fn split_at_any_budget_is_a_cheapest_alignment(
+            a in proptest::collection::vec(proptest::prop_oneof![0u32..3, proptest::strategy::Just(0x8a9e)], 0..400),
+            edits in proptest::collection::vec((0usize..400, 0u32..4), 0..60),
+            budget in 0usize..40,
+            slack in proptest::prop_oneof![proptest::strategy::Just(0usize), 1usize..500],
+        ) {
+            let mut b = a.clone();
+            for (at, what) in edits {
+                let at = at.min(b.len());
+                match what {
+                    0 if at < b.len() => b[at] = 7,
+                    1 if at < b.len() => drop(b.remove(at)),
+                    _ => b.insert(at, what),
+                }
+            }
+            let distance = levenshtein(&a, &b);
+            proptest::prop_assert_eq!(distance as u64, super::super::general_distance(&a, &b, Costs::LEVENSHTEIN));
+            let mut pairs = Vec::new();
+            // Any bound at or above the distance does.
+            split(&a, 0, &b, 0, distance + slack, budget, &mut pairs);
+            let alignment = Alignment {
+                cost: pairs.iter().map(|p| Costs::LEVENSHTEIN.of(p.op)).sum(),
+                pairs,
+            };
+            proptest::prop_assert_eq!(alignment.cost, distance as u64);
+            proptest::prop_assert_eq!(alignment.replay(&a, &b).unwrap(), b);
+        }
     }
 }

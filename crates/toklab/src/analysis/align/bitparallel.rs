@@ -4,7 +4,7 @@
 //! distance follows. Both take O(⌈m/64⌉·n) time and O(⌈m/64⌉) words of state, m being the
 //! shorter input.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// For each symbol, the bit-vector of positions where it occurs in the pattern (Myers' `Peq`),
 /// one `u64` per 64 positions. Symbols below 256 (ASCII, bytes) are in a flat table; the rest
@@ -12,7 +12,7 @@ use std::collections::HashMap;
 pub(super) struct PatternMatch {
     pub(super) words: usize,
     low: Vec<u64>,
-    high: HashMap<u32, Vec<u64>>,
+    high: FxHashMap<u32, Vec<u64>>,
     /// The vector of a symbol the pattern does not have.
     absent: Vec<u64>,
 }
@@ -21,7 +21,7 @@ impl PatternMatch {
     pub(super) fn new(pattern: &[u32]) -> PatternMatch {
         let words = pattern.len().div_ceil(64);
         let mut low = vec![0u64; 256 * words];
-        let mut high: HashMap<u32, Vec<u64>> = HashMap::new();
+        let mut high: FxHashMap<u32, Vec<u64>> = FxHashMap::default();
         for (position, &symbol) in pattern.iter().enumerate() {
             let (word, bit) = (position / 64, 1u64 << (position % 64));
             if symbol < 256 {
@@ -56,11 +56,43 @@ fn pattern_and_text<'s>(a: &'s [u32], b: &'s [u32]) -> (&'s [u32], &'s [u32]) {
     if a.len() <= b.len() { (a, b) } else { (b, a) }
 }
 
-/// Levenshtein distance (insertion, deletion and substitution each 1).
+/// Levenshtein distance (insertion, deletion and substitution each 1). Without the common
+/// prefix and suffix, a shorter side of one word runs in one word per column; longer ones run
+/// banded (see `band`), the longer side as the pattern so there are fewer columns.
 pub fn levenshtein(a: &[u32], b: &[u32]) -> usize {
-    let (pattern, text) = pattern_and_text(a, b);
-    let mut score = pattern.len();
-    myers_columns(pattern, text, |column_score| score = column_score);
+    let (a, b) = super::strip_common(a, b);
+    let (short, long) = pattern_and_text(a, b);
+    if short.is_empty() {
+        long.len()
+    } else if short.len() <= 64 {
+        let mut score = short.len();
+        myers_columns(short, long, |column_score| score = column_score);
+        score
+    } else if short.len() <= 128 {
+        myers_words::<2>(&PatternMatch::new(short), short.len(), long)
+    } else {
+        super::band::levenshtein_banded(long, short)
+    }
+}
+
+/// Myers' algorithm over whole columns for a pattern of `N` words (`rows` symbols, `peq` built
+/// from it): for short patterns the band's bookkeeping costs more than the words it leaves
+/// out, and a fixed number of words unrolls.
+fn myers_words<const N: usize>(peq: &PatternMatch, rows: usize, text: &[u32]) -> usize {
+    let (mut vp, mut vn) = ([!0u64; N], [0u64; N]);
+    let top = 1u64 << ((rows - 1) % 64);
+    let mut score = rows;
+    for &symbol in text {
+        let (mut hp_in, mut hn_in) = (1u64, 0u64);
+        if let Some(eqs) = peq.vector(symbol).first_chunk::<N>() {
+            for word in 0..N {
+                let block = Block::advance(eqs[word], vp[word], vn[word], hp_in, hn_in);
+                (vp[word], vn[word]) = (block.vp, block.vn);
+                (hp_in, hn_in) = block.carry(if word + 1 == N { top } else { 1 << 63 });
+            }
+        }
+        score = score + hp_in as usize - hn_in as usize;
+    }
     score
 }
 
@@ -149,12 +181,19 @@ impl Block {
 
 /// Length of a longest common subsequence. With it the insertion/deletion distance is
 /// `|a| + |b| - 2·lcs`, and any costs where a substitution is no cheaper than a deletion plus
-/// an insertion reduce to it.
+/// an insertion reduce to it. The common prefix and suffix count without work; the rest runs
+/// banded (see `lcs`) with the longer side as the pattern, so there are fewer columns.
 pub fn lcs_len(a: &[u32], b: &[u32]) -> usize {
-    let (pattern, text) = pattern_and_text(a, b);
-    let mut last = 0;
-    lcs_columns(pattern, text, false, |length| last = length);
-    if text.is_empty() { 0 } else { last }
+    let (prefix, suffix) = super::common_affixes(a, b);
+    let (a, b) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    let (short, long) = pattern_and_text(a, b);
+    prefix
+        + suffix
+        + if short.is_empty() {
+            0
+        } else {
+            super::lcs::lcs_banded(long, short)
+        }
 }
 
 /// The LCS lengths of `pattern` with every prefix of `text` (`j = 0..=|text|`), for
@@ -189,13 +228,9 @@ fn lcs_columns(pattern: &[u32], text: &[u32], every_column: bool, mut column: im
     // S has a 0 bit for each pattern position matched so far by the LCS frontier.
     let mut s = vec![!0u64; words];
     for (j, &symbol) in text.iter().enumerate() {
-        let mut carry = false;
+        let mut carry = 0;
         for (slot, &eq) in s.iter_mut().zip(peq.vector(symbol)) {
-            let u = *slot & eq;
-            let (sum, c1) = slot.overflowing_add(u);
-            let (sum, c2) = sum.overflowing_add(u64::from(carry));
-            carry = c1 || c2;
-            *slot = sum | (*slot - u);
+            (*slot, carry) = super::lcs::lcs_word(*slot, eq, carry);
         }
         if every_column || j + 1 == text.len() {
             column(length(&s));

@@ -11,9 +11,11 @@
 //! - [`align`]: the full [`Matrix`] backtrace for small inputs (the same alignment `--matrix`
 //!   shows), Hirschberg's linear-memory divide and conquer for large ones.
 
+mod band;
 mod bitalign;
 mod bitparallel;
 mod fill;
+mod lcs;
 mod linear;
 mod matrix;
 mod render;
@@ -289,14 +291,23 @@ pub fn codepoints(text: &str) -> Vec<u32> {
 }
 
 /// Inputs up to this many DP cells are aligned with the full matrix (so the alignment is the
-/// one `--matrix` marks); larger ones with Hirschberg in linear memory.
+/// one `--matrix` marks) under costs other than unit ones; larger ones with Hirschberg in
+/// linear memory.
 pub const FULL_MATRIX_CELLS: usize = 1 << 20;
 
 /// One minimum-cost alignment of `a` and `b`. Ties are broken the way the matrix backtrace
-/// breaks them (diagonal, then deletion, then insertion) on small inputs; on large ones the
-/// alignment is Hirschberg's, equally cheap but possibly another of the optimal ones.
+/// breaks them (diagonal, then deletion, then insertion) on small inputs: under unit costs
+/// whenever the band of cells the cheapest paths can reach fits in 24 MB of bit-vectors
+/// (distance × length / 64 blocks), under other costs up to [`FULL_MATRIX_CELLS`]. Above,
+/// the alignment is Hirschberg's, equally cheap but possibly another of the optimal ones.
 pub fn align(a: &[u32], b: &[u32], costs: Costs) -> Alignment {
-    if (a.len() + 1).saturating_mul(b.len() + 1) <= FULL_MATRIX_CELLS {
+    if bitalign::is_unit(costs) {
+        let (pairs, distance) = bitalign::unit_align(a, b);
+        Alignment {
+            pairs,
+            cost: distance as u64 * u64::from(costs.ins),
+        }
+    } else if (a.len() + 1).saturating_mul(b.len() + 1) <= FULL_MATRIX_CELLS {
         backtrace(a, b, costs)
     } else {
         hirschberg(a, b, costs)
