@@ -62,6 +62,7 @@ mod rules_context;
 mod rules_robust;
 mod sent_golden;
 mod span_invariants;
+mod spm_encode_ids;
 mod spm_unigram;
 mod tui_e2e;
 mod tui_e2e_author;

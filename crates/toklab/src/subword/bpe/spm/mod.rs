@@ -181,18 +181,22 @@ impl SpmModel {
     pub fn encode_normalized<'t>(&self, text: &'t str) -> (NormalizedString<'t>, Vec<SpmToken>) {
         let normalized = self.normalizer.normalize(text);
         let mut tokens = Vec::new();
-        let norm = normalized.normalized();
+        self.encode_norm(normalized.normalized(), &mut tokens);
+        (normalized, tokens)
+    }
+
+    /// Appends the tokens of normalized text `norm` to `out`.
+    fn encode_norm(&self, norm: &str, out: &mut Vec<SpmToken>) {
         // The unigram lattice holds user-defined pieces itself (scored to always win) and its
         // `f32` totals run across them, so the text is not cut at them as for BPE.
         if let Some(unigram) = &self.unigram {
-            unigram.encode(self, norm, 0, &mut tokens);
-            return (normalized, tokens);
+            unigram.encode(self, norm, 0, out);
+            return;
         }
         self.segments(norm, &mut |start, end, user| match user {
-            Some(id) => tokens.push(SpmToken { id, start, end }),
-            None => self.encode_segment(norm, start, end, &mut tokens),
+            Some(id) => out.push(SpmToken { id, start, end }),
+            None => self.encode_segment(norm, start, end, out),
         });
-        (normalized, tokens)
     }
 
     /// Cuts normalized text into what is encoded as a unit: the user-defined pieces (each one
@@ -286,11 +290,19 @@ impl SpmModel {
 
     /// The ids of `text`.
     pub fn encode(&self, text: &str) -> Vec<u32> {
-        self.encode_normalized(text)
-            .1
-            .iter()
-            .map(|t| t.id)
-            .collect()
+        // Ids need no spans: the text is normalized without alignments, into buffers kept
+        // per thread so that a line costs no allocation but its ids.
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<(String, Vec<SpmToken>)> = Default::default();
+        }
+        SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            let (norm, tokens) = &mut *scratch;
+            self.normalizer.normalize_plain(text, norm);
+            tokens.clear();
+            self.encode_norm(norm, tokens);
+            tokens.iter().map(|t| t.id).collect()
+        })
     }
 
     /// Text from ids: `▁` becomes a space, byte pieces their bytes, control pieces nothing, the

@@ -3,14 +3,22 @@
 //! SentencePiece's double array does, instead of hashing every substring up to the longest
 //! piece.
 
-/// A node: its children (a range of the edge arrays, labels sorted) and the piece ending here.
+/// A node: its children (a range of the edge arrays, labels sorted; for a node with more
+/// than [`SPARSE_EDGES`] children also a table indexed by byte) and the piece ending here.
 #[derive(Clone, Copy, Debug)]
 struct Node {
     first_edge: u32,
     edges: u32,
+    /// The start of the node's 256 entries in [`PieceTrie::dense`], or [`NO_NODE`].
+    table: u32,
     piece: u32,
     score: f32,
 }
+
+/// Up to this many children are found by a linear scan of the labels; a node with more (a
+/// lead byte of CJK text has dozens of continuation bytes after it) gets a table indexed by
+/// byte, one load per step as in SentencePiece's double array.
+const SPARSE_EDGES: usize = 8;
 
 const NO_PIECE: u32 = u32::MAX;
 const NO_NODE: u32 = u32::MAX;
@@ -23,6 +31,8 @@ pub struct PieceTrie {
     nodes: Vec<Node>,
     labels: Vec<u8>,
     targets: Vec<u32>,
+    /// The byte-indexed child tables of the nodes with many children.
+    dense: Vec<u32>,
 }
 
 impl PieceTrie {
@@ -56,12 +66,22 @@ impl PieceTrie {
             nodes: Vec::with_capacity(children.len()),
             labels: Vec::new(),
             targets: Vec::new(),
+            dense: Vec::new(),
         };
         for (mut edges, (piece, score)) in children.into_iter().zip(ends) {
             edges.sort_unstable();
+            let mut table = NO_NODE;
+            if edges.len() > SPARSE_EDGES {
+                table = trie.dense.len() as u32;
+                trie.dense.resize(trie.dense.len() + 256, NO_NODE);
+                for &(label, target) in &edges {
+                    trie.dense[table as usize + usize::from(label)] = target;
+                }
+            }
             trie.nodes.push(Node {
                 first_edge: trie.labels.len() as u32,
                 edges: edges.len() as u32,
+                table,
                 piece,
                 score,
             });
@@ -77,14 +97,15 @@ impl PieceTrie {
     #[inline]
     fn child(&self, node: u32, byte: u8) -> u32 {
         let node = &self.nodes[node as usize];
+        if node.table != NO_NODE {
+            return self.dense[node.table as usize + usize::from(byte)];
+        }
         let start = node.first_edge as usize;
         let labels = &self.labels[start..start + node.edges as usize];
-        let found = if labels.len() <= 8 {
-            labels.iter().position(|&label| label == byte)
-        } else {
-            labels.binary_search(&byte).ok()
-        };
-        found.map_or(NO_NODE, |k| self.targets[start + k])
+        labels
+            .iter()
+            .position(|&label| label == byte)
+            .map_or(NO_NODE, |k| self.targets[start + k])
     }
 
     /// Every piece that is a prefix of `text`, shortest first: its length, id and score.
@@ -133,5 +154,29 @@ mod tests {
         assert_eq!(found("abc"), [(1, 1), (2, 2)]);
         assert_eq!(found("語a"), [(3, 4)]);
         assert!(found("").is_empty() && found("c").is_empty());
+    }
+
+    #[test]
+    fn a_node_with_many_children_finds_each_by_its_table() {
+        // `x` then 20 different bytes: more children than a linear scan is kept for.
+        let texts: Vec<Vec<u8>> = (0..20u8).map(|k| vec![b'x', b'A' + k, b'z']).collect();
+        let mut pieces: Vec<(&[u8], u32, f32)> = vec![(b"x", 0, -1.0)];
+        pieces.extend(
+            texts
+                .iter()
+                .enumerate()
+                .map(|(k, t)| (&t[..], k as u32 + 1, -2.0)),
+        );
+        pieces.push((&texts[3][..2], 99, -3.0));
+        let trie = PieceTrie::new(pieces);
+        let found = |text: &[u8]| {
+            let mut out = Vec::new();
+            trie.prefixes(text, |len, id, _| out.push((len, id)));
+            out
+        };
+        assert_eq!(found(b"xDz"), [(1, 0), (2, 99), (3, 4)]);
+        assert_eq!(found(b"xTz!"), [(1, 0), (3, 20)]);
+        assert_eq!(found(b"xUz"), [(1, 0)]);
+        assert_eq!(found(b"x\xff"), [(1, 0)]);
     }
 }
