@@ -31,6 +31,7 @@ mod compare_props;
 mod decode_roundtrip;
 mod detok_utoken;
 mod detokenize_cli;
+mod detokenize_subword;
 mod explain_snapshots;
 mod fst_conformance;
 mod fst_robustness;
