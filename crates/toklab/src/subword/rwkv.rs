@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::spec::{Kind, Spec};
-use crate::subword::bpe::vocab::Vocab;
 use crate::subword::bpe::bytelevel;
+use crate::subword::bpe::vocab::Vocab;
 use crate::subword::bytes;
 use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
 use crate::tokenizer::Tokenizer;

@@ -375,7 +375,9 @@ impl Pipeline {
 
     /// The id of a token string as [`piece`](Self::piece) writes it.
     pub fn piece_id(&self, piece: &str) -> Option<u32> {
-        self.added.id(piece).or_else(|| self.model.vocab().id(piece))
+        self.added
+            .id(piece)
+            .or_else(|| self.model.vocab().id(piece))
     }
 
     /// The text of `ids` by the decoder (token texts joined by spaces without one), added
