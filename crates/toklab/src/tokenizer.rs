@@ -59,6 +59,15 @@ pub trait Tokenizer: Send + Sync {
         false
     }
 
+    /// The vocabulary's string for `id`: the form `detokenize` reads back (`Ġworld` in GPT-2's
+    /// byte-level alphabet for byte vocabularies — tiktoken, tekken, rwkv, claude too —,
+    /// `▁world` and `<0x0A>` for SentencePiece, `##ing` for WordPiece, the `tokenizer.json`
+    /// key for HuggingFace). Kinds without a vocabulary of strings keep this default: none.
+    fn piece(&self, id: u32) -> Option<String> {
+        let _ = id;
+        None
+    }
+
     /// Joins token forms back into text the way this tokenizer's conventions ask (utoken's
     /// detokenizer for rules, Treebank's for `ptb`, the decoder for subword kinds). Kinds
     /// without a detokenizer keep this default, which says so.

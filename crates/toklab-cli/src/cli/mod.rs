@@ -48,7 +48,8 @@ enum Command {
     /// Show how a tokenizer arrived at its tokens for a text.
     Explain(explain::Args),
     /// Join tokens (one text per line, separated by spaces) back into text with a
-    /// tokenizer's detokenizer (ptb: Treebank's; sent:SPEC: SPEC's).
+    /// tokenizer's detokenizer (ptb: Treebank's; sent:SPEC: SPEC's; subword kinds: the
+    /// vocabulary's spellings, `Ġworld`, `▁world`, `##ing`, through the model's decoder).
     Detokenize(detokenize::Args),
     /// Turn ids (one line of space-separated ids per text) back into text.
     Decode(decode::Args),

@@ -10,6 +10,7 @@ use std::fmt;
 
 use crate::error::Error;
 use crate::token::Span;
+use crate::tokenizer::Tokenizer;
 
 /// The span of bytes `start..end` of `text` under the convention above.
 pub fn char_span(text: &str, start: usize, end: usize) -> Span {
@@ -46,6 +47,34 @@ pub fn unknown_id(tokenizer: &str, id: u32, index: usize) -> Error {
         "{tokenizer}: id {id} (number {} of the input) is not in the vocabulary",
         index + 1
     )))
+}
+
+/// The error for token string `token`, the `index`th (0-based) of the input, that
+/// `tokenizer`'s vocabulary lacks: detokenizing names it rather than dropping it.
+pub fn unknown_token(tokenizer: &str, token: &str, index: usize) -> Error {
+    Error::invalid(DecodeError(format!(
+        "{tokenizer}: token {} (number {} of the input) is not in the vocabulary",
+        crate::trace::quote(token),
+        index + 1
+    )))
+}
+
+/// Detokenization for kinds with a vocabulary: each token string becomes its id by `id_of`,
+/// then the model's own decoder (`Tokenizer::decode`) makes the text, so detokenizing the
+/// strings of some ids always equals decoding those ids.
+pub fn detokenize_by_ids(
+    tokenizer: &dyn Tokenizer,
+    tokens: &[&str],
+    id_of: impl Fn(&str) -> Option<u32>,
+) -> crate::error::Result<String> {
+    let ids = tokens
+        .iter()
+        .enumerate()
+        .map(|(index, token)| {
+            id_of(token).ok_or_else(|| unknown_token(tokenizer.name(), token, index))
+        })
+        .collect::<crate::error::Result<Vec<u32>>>()?;
+    tokenizer.decode(&ids)
 }
 
 /// Decoded bytes as text; bytes that are not UTF-8 (ids that cut a character) are an error

@@ -108,6 +108,15 @@ impl<T: Tokenizer> Tokenizer for Normalizing<T> {
     fn decode(&self, ids: &[u32]) -> Result<String> {
         self.inner.decode(ids)
     }
+
+    fn piece(&self, id: u32) -> Option<String> {
+        self.inner.piece(id)
+    }
+
+    /// The inner model's detokenizer: the normalization has no way back.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        self.inner.detokenize(tokens)
+    }
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::spec::{Kind, Spec};
+use crate::subword::bpe::bytelevel;
 use crate::subword::bpe::vocab::Vocab;
 use crate::subword::bytes;
 use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
@@ -242,6 +243,18 @@ impl Tokenizer for Rwkv {
             out.extend_from_slice(bytes);
         }
         bytes::utf8(self.name(), out)
+    }
+
+    /// The token's bytes in GPT-2's byte-level alphabet: the file's Python literals are not
+    /// tokens one can type on a line.
+    fn piece(&self, id: u32) -> Option<String> {
+        self.vocab.bytes(id).map(bytelevel::encode)
+    }
+
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        bytes::detokenize_by_ids(self, tokens, |t| {
+            bytelevel::decode(t).and_then(|b| self.vocab.id(&b))
+        })
     }
 }
 

@@ -150,6 +150,16 @@ impl Tokenizer for Tekken {
             .collect();
         self.inner.decode(&text)
     }
+
+    fn piece(&self, id: u32) -> Option<String> {
+        self.inner.piece(id)
+    }
+
+    /// Token strings in GPT-2's byte-level alphabet, as the inner tiktoken BPE reads them,
+    /// decoded by this file's `decode`.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        crate::subword::bytes::detokenize_by_ids(self, tokens, |t| self.inner.piece_id(t))
+    }
 }
 
 #[cfg(test)]

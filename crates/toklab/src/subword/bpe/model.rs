@@ -352,6 +352,33 @@ impl BpeModel {
         }
     }
 
+    /// The token string of `id`: its bytes in GPT-2's byte-level alphabet for byte-level
+    /// models (tiktoken files have no strings: this is the alphabet HuggingFace's
+    /// conversions of them use), as text for character models, a special token as written.
+    pub fn piece(&self, id: u32) -> Option<String> {
+        match (self.vocab.bytes(id), &self.alphabet) {
+            (Some(bytes), Alphabet::Bytes(_)) => Some(super::bytelevel::encode(bytes)),
+            (Some(bytes), Alphabet::Chars) => String::from_utf8(bytes.to_vec()).ok(),
+            (None, _) => self.specials.text(id).map(str::to_string),
+        }
+    }
+
+    /// The id of a token string as [`piece`](Self::piece) writes it.
+    pub fn piece_id(&self, piece: &str) -> Option<u32> {
+        let found = match &self.alphabet {
+            Alphabet::Bytes(_) => {
+                super::bytelevel::decode(piece).and_then(|bytes| self.vocab.id(&bytes))
+            }
+            Alphabet::Chars => self.vocab.id(piece.as_bytes()),
+        };
+        found.or_else(|| {
+            self.specials
+                .iter()
+                .find(|&(text, _)| text == piece)
+                .map(|(_, id)| id)
+        })
+    }
+
     /// The bytes that `ids` stand for. Fails on an id outside the vocabulary, giving its index.
     pub fn decode(&self, ids: &[u32]) -> Result<Vec<u8>, usize> {
         let mut out = Vec::with_capacity(ids.len() * 4);

@@ -43,6 +43,11 @@ impl BpeTokenizer {
         }
     }
 
+    /// The id of a token string as [`BpeModel::piece`] writes it.
+    pub fn piece_id(&self, piece: &str) -> Option<u32> {
+        self.model.piece_id(piece)
+    }
+
     /// The model, for views and analyses that need more than tokens (vocabulary, merge rules).
     pub fn model(&self) -> &Arc<BpeModel> {
         &self.model
@@ -168,6 +173,15 @@ impl Tokenizer for BpeTokenizer {
             .decode(ids)
             .map_err(|index| crate::subword::bytes::unknown_id(&self.name, ids[index], index))?;
         crate::subword::bytes::utf8(&self.name, bytes)
+    }
+
+    fn piece(&self, id: u32) -> Option<String> {
+        self.model.piece(id)
+    }
+
+    /// Token strings as [`BpeModel::piece`] writes them, through their ids and `decode`.
+    fn detokenize(&self, tokens: &[&str]) -> crate::error::Result<String> {
+        crate::subword::bytes::detokenize_by_ids(self, tokens, |t| self.piece_id(t))
     }
 }
 

@@ -306,6 +306,15 @@ impl Tokenizer for ClipBpe {
         let text = bytes::utf8(&self.name, out)?;
         Ok(text.trim_end().to_string())
     }
+
+    fn piece(&self, id: u32) -> Option<String> {
+        self.tokens.get(id as usize).cloned()
+    }
+
+    /// Token strings as the merges file writes them (`world</w>` ends a word).
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        bytes::detokenize_by_ids(self, tokens, |t| self.ids.get(t).copied())
+    }
 }
 
 #[cfg(test)]

@@ -365,6 +365,21 @@ impl Pipeline {
         token
     }
 
+    /// The token string of `id` as `tokenizer.json` writes it (an added token as its content).
+    pub fn piece(&self, id: u32) -> Option<String> {
+        match self.added.token(id) {
+            Some(token) => Some(token.content.clone()),
+            None => self.model.vocab().text(id),
+        }
+    }
+
+    /// The id of a token string as [`piece`](Self::piece) writes it.
+    pub fn piece_id(&self, piece: &str) -> Option<u32> {
+        self.added
+            .id(piece)
+            .or_else(|| self.model.vocab().id(piece))
+    }
+
     /// The text of `ids` by the decoder (token texts joined by spaces without one), added
     /// tokens as written.
     pub fn decode(&self, ids: &[u32]) -> std::result::Result<String, UnknownId> {
@@ -486,6 +501,16 @@ impl Tokenizer for HfTokenizer {
 
     fn decode(&self, ids: &[u32]) -> Result<String> {
         self.pipeline.decode(ids).map_err(Error::invalid)
+    }
+
+    fn piece(&self, id: u32) -> Option<String> {
+        self.pipeline.piece(id)
+    }
+
+    /// Token strings as `tokenizer.json` writes them, through their ids and the file's
+    /// decoder pipeline.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        crate::subword::bytes::detokenize_by_ids(self, tokens, |t| self.pipeline.piece_id(t))
     }
 
     fn is_special(&self, id: u32) -> bool {

@@ -368,6 +368,19 @@ impl Tokenizer for WordPieceTokenizer {
         }
         Ok(out)
     }
+
+    fn piece(&self, id: u32) -> Option<String> {
+        let bytes = self.model.vocab.bytes(id)?;
+        Some(String::from_utf8_lossy(bytes).into_owned())
+    }
+
+    /// Pieces as `vocab.txt` writes them (`##ing` continues a word), through their ids and
+    /// `decode`.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        crate::subword::bytes::detokenize_by_ids(self, tokens, |t| {
+            self.model.vocab.id(t.as_bytes())
+        })
+    }
 }
 
 /// `wordpiece:vocab.txt`: BERT's WordPiece.

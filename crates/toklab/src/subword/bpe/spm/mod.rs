@@ -493,4 +493,15 @@ impl Tokenizer for SpmTokenizer {
             .map_err(|index| crate::subword::bytes::unknown_id(&self.name, ids[index], index))?;
         crate::subword::bytes::utf8(&self.name, bytes)
     }
+
+    fn piece(&self, id: u32) -> Option<String> {
+        self.model.pieces.get(id as usize).map(|p| p.piece.clone())
+    }
+
+    /// Pieces as the model lists them (`▁world`, `<0x0A>`), through their ids and `decode`.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        crate::subword::bytes::detokenize_by_ids(self, tokens, |t| {
+            self.model.bpe.vocab.id(t.as_bytes())
+        })
+    }
 }
