@@ -7,20 +7,13 @@
 //! - damaged `.matok` files: the short cut refuses exactly what the checked path refuses, with
 //!   the same message, and whatever loads runs — never a panic or a hang.
 
-use crate::common;
+use crate::common::{self, fst};
 
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use toklab::Tokenizer;
-use toklab::fst::{FstTokenizer, Model, Network, RawArc, RawNetwork, RawSymbol, Repr};
-
-/// The edges of every state, for comparing networks.
-fn edges(network: &Network) -> Vec<Vec<toklab::fst::Edge>> {
-    (1..=network.state_count())
-        .map(|s| network.edges(s).to_vec())
-        .collect()
-}
+use toklab::fst::{FstTokenizer, Model, Repr};
 
 /// The `.matok` at `path` loads through the short cut exactly as through the checked network:
 /// the same outcome (or error message), and when it loads, the same tokens on `texts`.
@@ -45,7 +38,7 @@ fn agrees(path: &Path, texts: &[&str]) -> Result<(), TestCaseError> {
     };
     let repr = Repr::for_network(&model.network);
     let warnings = model.network.warnings.clone();
-    let expected_edges = edges(&model.network);
+    let expected_edges = fst::edges(&model.network);
     let checked = FstTokenizer::from_model(model, repr, "checked".into()).unwrap();
     prop_assert_eq!(direct.warnings(), warnings);
     for text in texts {
@@ -53,7 +46,7 @@ fn agrees(path: &Path, texts: &[&str]) -> Result<(), TestCaseError> {
     }
     let fast = FstTokenizer::open(path, Repr::Matrix).unwrap();
     prop_assert_eq!(fast.repr(), Repr::Matrix);
-    prop_assert_eq!(edges(fast.network()), expected_edges);
+    prop_assert_eq!(fst::edges(fast.network()), expected_edges);
     Ok(())
 }
 
@@ -75,66 +68,6 @@ fn datok_models_load_through_the_short_cut_as_through_the_network() {
     }
 }
 
-/// Symbols: 0 ε, 1 TB, 2 a, 3 b, 4 space, 5 ?, 6 \u{4}, 7 a multi-character symbol.
-fn random_network(
-    states: u32,
-    arcs: Vec<(u32, u32, u8, u32)>,
-    boundaries: Vec<(u32, u32)>,
-) -> Option<Network> {
-    let symbols = vec![
-        Some(RawSymbol::Epsilon),
-        Some(RawSymbol::Boundary),
-        Some(RawSymbol::Char('a')),
-        Some(RawSymbol::Char('b')),
-        Some(RawSymbol::Char(' ')),
-        Some(RawSymbol::Identity),
-        Some(RawSymbol::Char('\u{4}')),
-        Some(RawSymbol::Multi("+X".into())),
-    ];
-    let mut raw_arcs = Vec::new();
-    let mut taken = std::collections::HashSet::new();
-    for (from, input, kind, to) in arcs {
-        let (from, to, input) = (
-            from % states,
-            to % states,
-            [2, 3, 4, 5, 6, 7][input as usize],
-        );
-        if taken.insert((from, input)) {
-            let output = if kind == 0 { 0 } else { input };
-            raw_arcs.push(RawArc {
-                from,
-                input,
-                output,
-                to,
-                line: 0,
-            });
-        }
-    }
-    for (from, to) in boundaries {
-        if taken.insert((from % states, 0)) {
-            raw_arcs.push(RawArc {
-                from: from % states,
-                input: 0,
-                output: 1,
-                to: to % states,
-                line: 0,
-            });
-        }
-    }
-    let raw = RawNetwork {
-        path: "random".into(),
-        format: "test",
-        name: None,
-        symbols,
-        state_count: states,
-        start: 0,
-        file_counts_from_one: false,
-        arcs: raw_arcs,
-        warnings: vec![],
-    };
-    Network::from_raw(raw).ok()
-}
-
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
@@ -151,7 +84,7 @@ proptest! {
         boundaries in prop::collection::vec((0u32..7, 0u32..7), 1..6),
         text in "[abc x\u{4}]{0,24}",
     ) {
-        if let Some(network) = random_network(states, arcs, boundaries) {
+        if let Some(network) = fst::random_network(states, arcs, boundaries, &[2, 3, 4, 5, 6, 7]) {
             let dir = tempfile::tempdir().unwrap();
             let path = write(dir.path(), "random.matok", &toklab::fst::write_matok(&network));
             agrees(&path, &[&text, "a b", ""])?;

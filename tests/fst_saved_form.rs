@@ -10,10 +10,10 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::common::fst;
 use proptest::prelude::*;
 use toklab::Tokenizer;
 use toklab::fst::{DoubleArray, FstTokenizer, Model, Network, Repr};
-use toklab::fst::{RawArc, RawNetwork, RawSymbol};
 use toklab::trace::Quiet;
 
 fn sample(name: &str) -> PathBuf {
@@ -28,13 +28,6 @@ fn save(dir: &Path, network: &Network) -> PathBuf {
     let bytes = toklab::fst::write_compact(network, &DoubleArray::build(network));
     std::fs::write(&path, bytes).unwrap();
     path
-}
-
-/// The edges of every state, for comparing networks.
-fn edges(network: &Network) -> Vec<Vec<toklab::fst::Edge>> {
-    (1..=network.state_count())
-        .map(|s| network.edges(s).to_vec())
-        .collect()
 }
 
 /// The saved form at `path` through the short cut (`fst:` spec, default representation, and
@@ -59,9 +52,12 @@ fn agrees(path: &Path, network: &Network, texts: &[&str]) -> Result<(), TestCase
             false => Vec::new(),
         })
         .collect();
-    prop_assert_eq!(edges(recovered), expected);
+    prop_assert_eq!(fst::edges(recovered), expected);
     // The checked path (the library's Model, `fst info`) recovers the same network.
-    prop_assert_eq!(edges(&Model::open(path).unwrap().network), edges(recovered));
+    prop_assert_eq!(
+        fst::edges(&Model::open(path).unwrap().network),
+        fst::edges(recovered)
+    );
     Ok(())
 }
 
@@ -91,7 +87,7 @@ fn double_array_spec_reads_the_stored_array() {
     assert_eq!(matrix.repr(), Repr::Matrix);
     let text = "We're 350 dogs! Um, lunch at 9:45 a.m.?";
     assert_eq!(da.tokenize(text), matrix.tokenize(text));
-    assert_eq!(edges(da.network()), edges(matrix.network()));
+    assert_eq!(fst::edges(da.network()), fst::edges(matrix.network()));
 }
 
 /// Files written before the saved form stored the matrix (version 1: the double array, no
@@ -158,32 +154,8 @@ proptest! {
         boundaries in prop::collection::vec((0u32..7, 0u32..7), 1..6),
         text in "[abc x\u{4}]{0,24}",
     ) {
-        // Symbols: 0 ε, 1 TB, 2 a, 3 b, 4 space, 5 ?, 6 \u{4}.
-        let symbols = vec![
-            Some(RawSymbol::Epsilon), Some(RawSymbol::Boundary), Some(RawSymbol::Char('a')),
-            Some(RawSymbol::Char('b')), Some(RawSymbol::Char(' ')), Some(RawSymbol::Identity),
-            Some(RawSymbol::Char('\u{4}')),
-        ];
-        let mut raw_arcs = Vec::new();
-        let mut taken = std::collections::HashSet::new();
-        for (from, input, kind, to) in arcs {
-            let (from, to, input) = (from % states, to % states, [2, 3, 4, 5, 6, 2][input as usize]);
-            if taken.insert((from, input)) {
-                let output = if kind == 0 { 0 } else { input };
-                raw_arcs.push(RawArc { from, input, output, to, line: 0 });
-            }
-        }
-        for (from, to) in boundaries {
-            if taken.insert((from % states, 0)) {
-                raw_arcs.push(RawArc { from: from % states, input: 0, output: 1, to: to % states, line: 0 });
-            }
-        }
-        let raw = RawNetwork {
-            path: "random".into(), format: "test", name: None, symbols,
-            state_count: states, start: 0, file_counts_from_one: false, arcs: raw_arcs, warnings: vec![],
-        };
         // Networks with boundary cycles are refused when checked, so they are never saved.
-        if let Ok(network) = Network::from_raw(raw) {
+        if let Some(network) = fst::random_network(states, arcs, boundaries, &[2, 3, 4, 5, 6, 2]) {
             let dir = tempfile::tempdir().unwrap();
             agrees(&save(dir.path(), &network), &network, &[&text])?;
         }

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod fst;
 pub mod tmux;
 
 use std::path::PathBuf;

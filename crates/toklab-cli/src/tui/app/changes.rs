@@ -63,17 +63,10 @@ pub fn start(
     }));
     let shared = Arc::clone(&found);
     let job = Job::spawn("changes", total as u64, move |progress| {
-        let whole = scan::scan_lines(
+        let whole = scan::lines_where(
             &snapshot,
             progress,
-            scan::threads(),
-            |lines| {
-                lines
-                    .iter()
-                    .filter(|(_, text)| differ(text, &old.tokenize(text), &new.tokenize(text)))
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>()
-            },
+            |text| differ(text, &old.tokenize(text), &new.tokenize(text)),
             |mut changed, lines| {
                 let mut all = shared.lock().expect("changes lock");
                 all.lines.append(&mut changed);

@@ -94,19 +94,12 @@ pub fn start(
     }));
     let found = Arc::clone(&shared);
     let job = Job::spawn("differences", total as u64, move |progress| {
-        let whole = scan::scan_lines(
+        let whole = scan::lines_where(
             &snapshot,
             progress,
-            scan::threads(),
-            |lines| {
-                lines
-                    .iter()
-                    .filter(|(_, text)| {
-                        let tokens: Vec<_> = tokenizers.iter().map(|t| t.tokenize(text)).collect();
-                        disagree(text, &tokens)
-                    })
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>()
+            |text| {
+                let tokens: Vec<_> = tokenizers.iter().map(|t| t.tokenize(text)).collect();
+                disagree(text, &tokens)
             },
             |mut differing, lines| {
                 let mut all = found.lock().expect("diff lock");

@@ -63,6 +63,25 @@ pub fn scan_lines<R: Send>(
     !progress.cancelled()
 }
 
+/// The numbers of the lines for which `keep` holds, on every core: `found` gets each batch's
+/// finds in line order with the number of lines the batch covered. Returns false when the
+/// scan was cancelled (see [`scan_lines`]).
+pub fn lines_where(
+    snapshot: &Snapshot,
+    progress: &Progress,
+    keep: impl Fn(&str) -> bool + Sync,
+    found: impl FnMut(Vec<usize>, usize),
+) -> bool {
+    let work = |lines: &Lines| -> Vec<usize> {
+        lines
+            .iter()
+            .filter(|(_, text)| keep(text))
+            .map(|(n, _)| *n)
+            .collect()
+    };
+    scan_lines(snapshot, progress, threads(), work, found)
+}
+
 /// The threads a scan uses: every core, as the CLI's `--threads` default.
 pub fn threads() -> usize {
     batch::default_threads()
