@@ -173,8 +173,12 @@ impl App {
         let found = scan.found();
         match target(&found, line, forward, count.max(1)) {
             Some(n) => {
-                scan.pending = None;
+                let waited = scan.pending.take().is_some();
                 self.go_to_line(n);
+                if waited {
+                    // The "looking for…" note is answered: the status bar says where we are.
+                    self.message = None;
+                }
             }
             None if found.complete || (!forward && found.done >= line) => {
                 scan.pending = None;

@@ -115,4 +115,5 @@ fn the_status_bar_counts_the_differing_lines() {
     }
     let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 120, 24));
     assert!(screen.contains("difference 1 of 1"), "{screen}");
+    assert!(!screen.contains("looking for the next line"), "{screen}");
 }
