@@ -293,3 +293,26 @@ fn the_written_samples_load() {
         tokens.check("ab ba").unwrap();
     }
 }
+
+/// The shipped samples of tekken, claude.json and RWKV (written by
+/// `tools/make_format_samples.py` from `sample.tiktoken`) hold one vocabulary in rank order:
+/// tekken's ids are claude.json's plus its three special tokens, and RWKV's greedy longest
+/// match spells every line back from ids in 1..=665.
+#[test]
+fn the_format_samples_hold_one_vocabulary() {
+    let spec = |kind: &str, file: &str| format!("{kind}:{}", samples().join(file).display());
+    let tekken = toklab::load(&spec("tekken", "sample-tekken.json")).unwrap();
+    let claude = toklab::load(&(spec("claude", "sample-claude.json") + "?nfkc=false")).unwrap();
+    let rwkv = toklab::load(&spec("rwkv", "sample-rwkv.txt")).unwrap();
+    let ids = |tokens: toklab::token::Tokenization| -> Vec<u32> {
+        tokens.tokens.iter().map(|t| t.id.expect("an id")).collect()
+    };
+    let text = std::fs::read_to_string(samples().join("../sample.txt")).unwrap();
+    for line in text.lines() {
+        let from_claude: Vec<u32> = ids(claude.tokenize(line)).iter().map(|id| id + 3).collect();
+        assert_eq!(ids(tekken.tokenize(line)), from_claude, "{line}");
+        let rwkv_ids = ids(rwkv.tokenize(line));
+        assert!(rwkv_ids.iter().all(|id| (1..=665).contains(id)), "{line}");
+        assert_eq!(rwkv.decode(&rwkv_ids).unwrap(), line);
+    }
+}

@@ -139,6 +139,21 @@ pub const TOKENIZERS: &[TokenizerTarget] = &[
         coverage: Coverage::Matches,
     },
     TokenizerTarget {
+        name: "tok-tekken",
+        spec: "tekken:samples/bpe/sample-tekken.json",
+        coverage: Coverage::Everything,
+    },
+    TokenizerTarget {
+        name: "tok-claude",
+        spec: "claude:samples/bpe/sample-claude.json",
+        coverage: Coverage::Everything,
+    },
+    TokenizerTarget {
+        name: "tok-rwkv",
+        spec: "rwkv:samples/bpe/sample-rwkv.txt",
+        coverage: Coverage::Everything,
+    },
+    TokenizerTarget {
         name: "tok-ptb",
         spec: "ptb",
         coverage: Coverage::Matches,
@@ -191,6 +206,24 @@ pub const LOADERS: &[LoaderTarget] = &[
         name: "load-wordpiece",
         file: "samples/bpe/sample-wordpiece.txt",
         spec: "wordpiece:{}",
+        whole_folder: false,
+    },
+    LoaderTarget {
+        name: "load-tekken",
+        file: "samples/bpe/sample-tekken.json",
+        spec: "tekken:{}",
+        whole_folder: false,
+    },
+    LoaderTarget {
+        name: "load-claude",
+        file: "samples/bpe/sample-claude.json",
+        spec: "claude:{}",
+        whole_folder: false,
+    },
+    LoaderTarget {
+        name: "load-rwkv",
+        file: "samples/bpe/sample-rwkv.txt",
+        spec: "rwkv:{}",
         whole_folder: false,
     },
     LoaderTarget {
