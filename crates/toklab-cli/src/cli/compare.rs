@@ -481,12 +481,7 @@ fn write_heaps(
     names: &[String],
     growth: &[VocabularyGrowth],
 ) -> io::Result<()> {
-    let width = names
-        .iter()
-        .map(|n| n.chars().count())
-        .max()
-        .unwrap_or(9)
-        .max(9);
+    let width = super::column_width(names.iter().map(String::as_str), 9);
     writeln!(out)?;
     writeln!(
         out,

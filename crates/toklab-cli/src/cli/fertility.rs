@@ -25,18 +25,8 @@ pub fn write_table(
     table: &FertilityTable,
 ) -> io::Result<()> {
     let sections = sections(table);
-    let group_width = sections
-        .iter()
-        .map(|(g, _)| g.chars().count())
-        .max()
-        .unwrap_or(5)
-        .max(5);
-    let name_width = names
-        .iter()
-        .map(|n| n.chars().count())
-        .max()
-        .unwrap_or(9)
-        .max(9);
+    let group_width = super::column_width(sections.iter().map(|(g, _)| &**g), 5);
+    let name_width = super::column_width(names.iter().map(String::as_str), 9);
     writeln!(out)?;
     writeln!(
         out,

@@ -146,6 +146,15 @@ fn load(spec: &str) -> anyhow::Result<Box<dyn toklab::Tokenizer>> {
     Ok(tokenizer)
 }
 
+/// The width of a table column: its widest cell in characters, and at least the heading's
+/// `at_least`.
+fn column_width<'a>(cells: impl IntoIterator<Item = &'a str>, at_least: usize) -> usize {
+    cells
+        .into_iter()
+        .map(|cell| cell.chars().count())
+        .fold(at_least, usize::max)
+}
+
 /// Stops a command before it replaces files the user has: without `--force`, an existing
 /// file among `paths` is an error naming it.
 fn refuse_to_overwrite(paths: &[std::path::PathBuf], force: bool) -> anyhow::Result<()> {
