@@ -106,23 +106,44 @@ fn draw_tokens(
                     .map_or(String::new(), |t| quote(t.form(cx.text())))
             };
             let style = op_style(pair.op, theme);
-            let left = super::text::clip(&form(a, pair.a), column);
-            let right = super::text::clip(&form(b, pair.b), column);
-            let pad = column.saturating_sub(left.width());
-            let line = Line::from(vec![
-                Span::styled(format!(" {} ", op_mark(pair.op)), style),
-                Span::styled(format!("{left}{}", " ".repeat(pad)), style),
-                Span::raw(" "),
-                Span::styled(right, style),
-            ]);
-            if first + k == cursor {
-                line.style(theme.cursor_line)
-            } else {
-                line
-            }
+            let sides = (form(a, pair.a), form(b, pair.b));
+            pair_line(
+                op_mark(pair.op),
+                sides,
+                column,
+                style,
+                first + k == cursor,
+                theme,
+            )
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), body);
+}
+
+/// One line of a two-column alignment: its mark, the left side clipped and padded to
+/// `column`, the right side clipped; the cursor's line highlighted.
+pub fn pair_line(
+    mark: &str,
+    (left, right): (String, String),
+    column: usize,
+    style: Style,
+    is_cursor: bool,
+    theme: &Theme,
+) -> Line<'static> {
+    let left = super::text::clip(&left, column);
+    let right = super::text::clip(&right, column);
+    let pad = column.saturating_sub(left.width());
+    let line = Line::from(vec![
+        Span::styled(format!(" {mark} "), style),
+        Span::styled(format!("{left}{}", " ".repeat(pad)), style),
+        Span::raw(" "),
+        Span::styled(right, style),
+    ]);
+    if is_cursor {
+        line.style(theme.cursor_line)
+    } else {
+        line
+    }
 }
 
 fn draw_matrix(

@@ -7,7 +7,6 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
-use unicode_width::UnicodeWidthStr;
 
 use super::window_start;
 use crate::tui::app::Context;
@@ -73,20 +72,11 @@ pub fn draw(
             } else {
                 ("≠", theme.key)
             };
-            let left = super::text::clip(&forms(&a.tokens, group.a.clone()), column);
-            let right = super::text::clip(&forms(&b.tokens, group.b.clone()), column);
-            let pad = column.saturating_sub(left.width());
-            let line = Line::from(vec![
-                Span::styled(format!(" {mark} "), style),
-                Span::styled(format!("{left}{}", " ".repeat(pad)), style),
-                Span::raw(" "),
-                Span::styled(right, style),
-            ]);
-            if first + k == cursor {
-                line.style(theme.cursor_line)
-            } else {
-                line
-            }
+            let sides = (
+                forms(&a.tokens, group.a.clone()),
+                forms(&b.tokens, group.b.clone()),
+            );
+            super::align::pair_line(mark, sides, column, style, first + k == cursor, theme)
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), body);
