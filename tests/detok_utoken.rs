@@ -2,17 +2,7 @@
 //! (../shared/conformance/utoken/expected.txt, `@` mark-up on) into what `utoken.detokenize
 //! --lc eng` wrote for them (expected-detok.txt).
 
-use std::path::Path;
-
 use crate::common;
-
-fn lines(path: &Path) -> Vec<String> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
 
 #[test]
 fn rules_detokenize_like_utoken() {
@@ -20,8 +10,8 @@ fn rules_detokenize_like_utoken() {
         return;
     };
     let dir = shared.join("conformance/utoken");
-    let tokenized = lines(&dir.join("expected.txt"));
-    let expected = lines(&dir.join("expected-detok.txt"));
+    let tokenized = common::lines(&dir.join("expected.txt"));
+    let expected = common::lines(&dir.join("expected-detok.txt"));
     assert_eq!(tokenized.len(), expected.len());
     let spec = format!("rules:{}?lang=eng", dir.join("data").display());
     let tokenizer = toklab::load(&spec).unwrap();

@@ -4,22 +4,12 @@
 //! (expected-chart.jsonl). Prints the agreement per file; the bar is today's count, all 298
 //! lines identical in each, so a line lost or a sentence dropped from the data fails.
 
-use std::path::Path;
-
 use toklab::output::{self, Format};
 
 use crate::common;
 
 /// Sentences in sentences.txt, and lines that must be identical in each expected file.
 const SENTENCES: usize = 298;
-
-fn lines(path: &Path) -> Vec<String> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
 
 /// Tokenizes every sentence with `spec` and renders it in `format`, one line each.
 fn render(spec: &str, format: Format, sentences: &[String]) -> Vec<String> {
@@ -70,7 +60,7 @@ fn utoken_conformance() {
         return;
     };
     let dir = shared.join("conformance/utoken");
-    let sentences = lines(&dir.join("sentences.txt"));
+    let sentences = common::lines(&dir.join("sentences.txt"));
     assert_eq!(sentences.len(), SENTENCES, "sentences.txt");
     let spec = format!("rules:{}?lang=eng", dir.join("data").display());
     let simple = format!("{spec}&simple=true");
@@ -87,7 +77,7 @@ fn utoken_conformance() {
     ];
     let mut failed = Vec::new();
     for (file, got) in &checks {
-        let expected = lines(&dir.join(file));
+        let expected = common::lines(&dir.join(file));
         let same = agreement(file, got, &expected, &sentences);
         if same != SENTENCES {
             failed.push(format!("{file}: {same}/{SENTENCES}"));
@@ -105,7 +95,7 @@ fn every_token_points_into_the_text_and_names_its_step() {
         return;
     };
     let dir = shared.join("conformance/utoken");
-    let sentences = lines(&dir.join("sentences.txt"));
+    let sentences = common::lines(&dir.join("sentences.txt"));
     let tokenizer =
         toklab::load(&format!("rules:{}?lang=eng", dir.join("data").display())).unwrap();
     let mut with_entry = 0;

@@ -126,3 +126,12 @@ pub fn stdout_of(args: &[&str], stdin: &str) -> String {
     );
     String::from_utf8(output.stdout).expect("utf-8 output")
 }
+
+/// The lines of a reference file; a file that cannot be read fails the test, naming it.
+pub fn lines(path: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
