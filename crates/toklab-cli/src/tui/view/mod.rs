@@ -17,6 +17,7 @@ mod table;
 mod text;
 mod trace;
 mod train;
+mod train_unigram;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};

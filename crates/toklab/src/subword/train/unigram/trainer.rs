@@ -77,6 +77,28 @@ impl UnigramTrainer {
         })
     }
 
+    /// Sets the target vocabulary size after seeding (a lesson picks it from the seed's size),
+    /// before the first step; an error when it cannot hold every character or training has
+    /// begun.
+    pub fn retarget(&mut self, vocab_size: usize) -> Result<(), String> {
+        if self.round > 1 || self.iteration > 0 || self.finished.is_some() {
+            return Err("the target size is set before the first step".into());
+        }
+        if vocab_size < self.chars.len() + META_PIECES {
+            return Err(format!(
+                "a vocabulary of {vocab_size} cannot hold the {} characters and {META_PIECES} \
+                 meta pieces",
+                self.chars.len()
+            ));
+        }
+        self.config.vocab_size = vocab_size;
+        self.desired = (vocab_size as f64 * 1.1) as usize;
+        if let UnigramEvent::Seeded { pieces, rounds, .. } = &mut self.seeded {
+            *rounds = rounds_needed(*pieces, self.desired, self.config.shrinking_factor);
+        }
+        Ok(())
+    }
+
     /// The seeding, as reported before the first step.
     pub fn seeded(&self) -> &UnigramEvent {
         &self.seeded
@@ -231,6 +253,19 @@ mod tests {
                 .any(|s| matches!(s.event, UnigramEvent::Pruned { .. }))
         );
         assert!(trainer.step().is_none());
+    }
+
+    #[test]
+    fn a_target_set_after_seeding_is_the_size_trained_to() {
+        let corpus = CORPUS.repeat(20);
+        let mut trainer = UnigramTrainer::new(&corpus, UnigramConfig::new(1000)).unwrap();
+        assert!(trainer.retarget(3).unwrap_err().contains("cannot hold"));
+        trainer.retarget(20).unwrap();
+        let mut again = trainer.clone();
+        while trainer.step().is_some() {}
+        assert_eq!(trainer.model().pieces.len(), 20 - META_PIECES);
+        again.step();
+        assert!(again.retarget(30).is_err(), "too late");
     }
 
     #[test]
