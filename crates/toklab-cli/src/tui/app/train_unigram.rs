@@ -13,9 +13,10 @@ use toklab::subword::train::unigram::{
 
 use super::train::Corpus;
 
-/// The share of the seed vocabulary the lesson trains down to: a quarter, so a few rounds of
-/// pruning show (SentencePiece keeps 75% per round).
-pub const TARGET_SHARE: usize = 4;
+/// The lesson's target beyond the characters and meta pieces: one piece for every this many
+/// distinct words, so whole words cannot all stay and pieces must be shared (EM alone tends
+/// to keep every frequent word whole).
+pub const WORDS_PER_PIECE: usize = 2;
 
 /// Which algorithm the training view runs; `U` switches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -69,17 +70,17 @@ pub struct UnigramDemo {
 }
 
 impl UnigramDemo {
-    /// A trainer seeded from `corpus`, its target a [`TARGET_SHARE`] of the seed vocabulary
-    /// (at least the characters, the meta pieces and one more).
+    /// A trainer seeded from `corpus`, its target the characters, the meta pieces and one
+    /// piece per [`WORDS_PER_PIECE`] distinct words (at least one).
     pub fn new(corpus: Corpus) -> UnigramDemo {
         let trainer = UnigramTrainer::new(&corpus.text, UnigramConfig::new(usize::MAX / 2))
             .and_then(|mut trainer| {
-                let seed = match trainer.seeded() {
-                    UnigramEvent::Seeded { pieces, .. } => *pieces,
+                let words = match trainer.seeded() {
+                    UnigramEvent::Seeded { words, .. } => *words,
                     _ => 0,
                 };
-                let least = trainer.chars().len() + META_PIECES + 1;
-                trainer.retarget((seed / TARGET_SHARE).max(least))?;
+                let more = (words / WORDS_PER_PIECE).max(1);
+                trainer.retarget(trainer.chars().len() + META_PIECES + more)?;
                 Ok(trainer)
             });
         UnigramDemo {

@@ -165,3 +165,6 @@ mod snapshots;
 
 #[cfg(test)]
 mod teach_tests;
+
+#[cfg(test)]
+mod train_unigram_tests;
