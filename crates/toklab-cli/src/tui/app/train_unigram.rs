@@ -16,7 +16,7 @@ use super::train::Corpus;
 /// The lesson's target beyond the characters and meta pieces: one piece for every this many
 /// distinct words, so whole words cannot all stay and pieces must be shared (EM alone tends
 /// to keep every frequent word whole).
-pub const WORDS_PER_PIECE: usize = 2;
+pub const WORDS_PER_PIECE: usize = 4;
 
 /// Which algorithm the training view runs; `U` switches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
