@@ -121,7 +121,10 @@ fn training_view_switches_to_unigram_and_steps_an_em_round() {
     s.keys(&[".", "."]);
     let screen = s.wait_text("r1 EM2 loss");
     assert!(screen.contains("r1 EM1 loss"), "{screen}");
-    assert!(screen.contains("the word «the» under the model"), "{screen}");
+    assert!(
+        screen.contains("the word «the» under the model"),
+        "{screen}"
+    );
     assert!(screen.contains("best path ▁the"), "{screen}");
     s.keys(&["."]);
     s.wait_text("r1 prune");

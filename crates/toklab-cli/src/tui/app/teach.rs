@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::rows::{Row, RowSetup};
-use super::{Action, App, Effect, Mode, Prompt, PromptKind, View};
 use super::train_unigram::Algorithm;
+use super::{Action, App, Effect, Mode, Prompt, PromptKind, View};
 use toklab::subword::bpe::spm::SpmTokenizer;
 use toklab::subword::train::TrainedTokenizer;
 use toklab::tokenizer::Tokenizer;
@@ -123,15 +123,16 @@ impl App {
         let at = self.rows.iter().position(|r| r.setup.spec == TRAINED_SPEC);
         let train = &self.panes.train;
         // The version shown and, unless the row shows it already, the new tokenizer.
-        let wanted = train
-            .as_row
-            .then(|| trained_model(train))
-            .flatten()
-            .map(|(version, label, make)| {
-                let version = Some((train.algorithm, version));
-                let shown = at.is_some() && self.panes.teach.row_version == version;
-                (version, label, if shown { None } else { make() })
-            });
+        let wanted =
+            train
+                .as_row
+                .then(|| trained_model(train))
+                .flatten()
+                .map(|(version, label, make)| {
+                    let version = Some((train.algorithm, version));
+                    let shown = at.is_some() && self.panes.teach.row_version == version;
+                    (version, label, if shown { None } else { make() })
+                });
         let Some((version, label, tokenizer)) = wanted else {
             if let Some(at) = at {
                 self.rows.remove(at);

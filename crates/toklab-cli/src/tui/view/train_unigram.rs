@@ -188,18 +188,12 @@ fn draw_history(frame: &mut Frame, area: Rect, demo: &UnigramDemo, theme: &Theme
         title,
     );
     // The sparkline shows how far each loss is above the lowest, so the fall stands out.
-    let lowest = losses
-        .iter()
-        .map(|l| l.2)
-        .fold(f64::INFINITY, f64::min);
+    let lowest = losses.iter().map(|l| l.2).fold(f64::INFINITY, f64::min);
     let heights: Vec<u64> = losses
         .iter()
         .map(|l| ((l.2 - lowest) * 1000.0).round() as u64 + 1)
         .collect();
-    frame.render_widget(
-        Sparkline::default().data(&heights).style(theme.bar),
-        spark,
-    );
+    frame.render_widget(Sparkline::default().data(&heights).style(theme.bar), spark);
     let rows: Vec<Line> = demo
         .log
         .iter()

@@ -53,7 +53,10 @@ fn unigram_mode_steps_through_em_with_its_losses_and_the_lattice() {
         "{screen}"
     );
     // The lattice of the first word of the cursor line, `the`, under the model of this step.
-    assert!(screen.contains("the word «the» under the model"), "{screen}");
+    assert!(
+        screen.contains("the word «the» under the model"),
+        "{screen}"
+    );
     assert!(screen.contains("candidate pieces"), "{screen}");
     assert!(screen.contains("best path"), "{screen}");
     let demo = app.panes.train.current_unigram().unwrap();
@@ -82,13 +85,23 @@ fn pruning_names_the_pieces_it_removed_and_f_ends_training() {
         panic!("not a pruning: {:?}", step.event);
     };
     let screen = shown(&mut app);
-    assert!(screen.contains(&format!("r1 prune  {from} → {to}")), "{screen}");
     assert!(
-        screen.contains(&format!("removed {}: «{}»", step.removed.len(), step.removed[0])),
+        screen.contains(&format!("r1 prune  {from} → {to}")),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(&format!(
+            "removed {}: «{}»",
+            step.removed.len(),
+            step.removed[0]
+        )),
         "{screen}"
     );
     app.apply(Action::DemoStep(false));
-    assert!(!shown(&mut app).contains("r1 prune"), "the pruning is taken back");
+    assert!(
+        !shown(&mut app).contains("r1 prune"),
+        "the pruning is taken back"
+    );
     app.apply(Action::DemoFinish);
     let screen = shown(&mut app);
     assert!(screen.contains("training done"), "{screen}");
@@ -109,12 +122,23 @@ fn the_unigram_model_being_trained_is_a_row() {
     app.tick();
     let demo = app.panes.train.current_unigram().unwrap();
     let pieces = demo.trainer.as_ref().unwrap().pieces().len();
-    assert_eq!(app.rows[1].setup.label, format!("trained unigram ({pieces})"));
+    assert_eq!(
+        app.rows[1].setup.label,
+        format!("trained unigram ({pieces})")
+    );
     // The row segments the cursor line with the final model: the same pieces as the model.
     let model = demo.model().unwrap();
-    let ids: Vec<u32> = app.rows[1].tokens.tokens.iter().filter_map(|t| t.id).collect();
+    let ids: Vec<u32> = app.rows[1]
+        .tokens
+        .tokens
+        .iter()
+        .filter_map(|t| t.id)
+        .collect();
     assert_eq!(ids, model.encode(app.doc.text.as_str()));
     app.apply(Action::TrainAlgorithm);
     app.tick();
-    assert_eq!(app.rows[1].setup.label, "trained (0)", "the BPE model's row");
+    assert_eq!(
+        app.rows[1].setup.label, "trained (0)",
+        "the BPE model's row"
+    );
 }

@@ -4,11 +4,9 @@
 
 use std::time::Instant;
 
-use super::{Context, Pane, Reply};
 use super::lattice::selected_word;
-use crate::tui::app::train::{
-    CORPUS_LIMIT, Corpus, Stepping, TrainDemo, TrainScope, other_pretok,
-};
+use super::{Context, Pane, Reply};
+use crate::tui::app::train::{CORPUS_LIMIT, Corpus, Stepping, TrainDemo, TrainScope, other_pretok};
 use crate::tui::app::train_unigram::{Algorithm, UnigramDemo};
 use crate::tui::app::{Action, step_due};
 use std::path::Path;
@@ -223,8 +221,8 @@ impl TrainPane {
             );
         }
         let model = trainer.model();
-        let written = std::fs::create_dir_all(dir)
-            .and_then(|_| std::fs::write(&path, model_bytes(&model)));
+        let written =
+            std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, model_bytes(&model)));
         match written {
             Ok(()) => format!(
                 "saved {} pieces ({}) into {}: load it with spm:{}",
@@ -311,7 +309,10 @@ impl Pane for TrainPane {
 
     fn busy(&self) -> bool {
         self.run.as_ref().is_some_and(|(_, d)| d.playing.is_some())
-            || self.unigram.as_ref().is_some_and(|(_, d)| d.playing.is_some())
+            || self
+                .unigram
+                .as_ref()
+                .is_some_and(|(_, d)| d.playing.is_some())
     }
 }
 
