@@ -142,3 +142,21 @@ fn the_unigram_model_being_trained_is_a_row() {
         "the BPE model's row"
     );
 }
+
+#[test]
+fn m_saves_the_unigram_model_that_spm_loads_and_never_over_one() {
+    let mut app = unigram_app();
+    app.apply(Action::DemoFinish);
+    let dir = tempfile::tempdir().unwrap();
+    let said = app.panes.train.save(dir.path());
+    let demo = app.panes.train.current_unigram().unwrap();
+    let target = demo.trainer.as_ref().unwrap().config().vocab_size;
+    let saved = format!("saved {target} pieces (the final vocabulary)");
+    assert!(said.starts_with(&saved), "{said}");
+    let path = dir.path().join("trained.model");
+    let loaded = toklab::subword::bpe::spm::SpmModel::load(&path).unwrap();
+    let text = "the lowest road and the newer house";
+    assert_eq!(loaded.encode(text), demo.model().unwrap().encode(text));
+    let again = app.panes.train.save(dir.path());
+    assert!(again.contains("already exists"), "{again}");
+}
