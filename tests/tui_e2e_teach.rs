@@ -99,3 +99,39 @@ fn unigram_lesson_steps_the_viterbi_lattice_to_the_best_path() {
     s.keys(&["q"]);
     s.wait_text("toklab-exited-0");
 }
+
+#[test]
+fn training_view_switches_to_unigram_and_steps_an_em_round() {
+    if !available("training_view_switches_to_unigram_and_steps_an_em_round") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = "the lower road and the lowest road\nthe newer house and the newest house\n";
+    std::fs::write(dir.path().join("corpus.txt"), corpus.repeat(4)).unwrap();
+    let s = Session::start("teach-train-unigram", 140, 40, dir.path(), &[]);
+    s.run(&format!(
+        "{} --with ws corpus.txt; echo toklab-exited-$?",
+        bin()
+    ));
+    s.wait_text("the·lower·road·and·the·lowest·road");
+    s.keys(&["5", "U"]);
+    let screen = s.wait_text("unigram · round 1 ·");
+    assert!(screen.contains("seeded: 8 distinct words"), "{screen}");
+    // Both EM iterations of round 1, then the pruning that ends it.
+    s.keys(&[".", "."]);
+    let screen = s.wait_text("r1 EM2 loss");
+    assert!(screen.contains("r1 EM1 loss"), "{screen}");
+    assert!(
+        screen.contains("the word «the» under the model"),
+        "{screen}"
+    );
+    assert!(screen.contains("best path ▁the"), "{screen}");
+    s.keys(&["."]);
+    s.wait_text("r1 prune");
+    s.keys(&["R"]);
+    s.wait_text("trained unigram (");
+    s.keys(&["U"]);
+    s.wait_text("merges learned");
+    s.keys(&["q"]);
+    s.wait_text("toklab-exited-0");
+}

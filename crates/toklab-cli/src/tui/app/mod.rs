@@ -26,6 +26,7 @@ pub mod search;
 pub mod stats;
 pub mod teach;
 pub mod train;
+pub mod train_unigram;
 mod views;
 pub mod yank;
 
@@ -146,6 +147,8 @@ pub enum Action {
     /// maximised.
     TrainScope,
     TrainPretok,
+    /// `U`: the training view trains BPE or a unigram model.
+    TrainAlgorithm,
     MarkLine,
     ToggleTrainedRow,
     SaveModel,
@@ -437,6 +440,7 @@ impl App {
             Action::ComputeStats => self.pane_action(View::Stats, action),
             Action::TrainScope
             | Action::TrainPretok
+            | Action::TrainAlgorithm
             | Action::MarkLine
             | Action::ToggleTrainedRow
             | Action::SaveModel

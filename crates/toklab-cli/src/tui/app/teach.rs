@@ -6,8 +6,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::rows::{Row, RowSetup};
+use super::train_unigram::Algorithm;
 use super::{Action, App, Effect, Mode, Prompt, PromptKind, View};
+use toklab::subword::bpe::spm::SpmTokenizer;
 use toklab::subword::train::TrainedTokenizer;
+use toklab::tokenizer::Tokenizer;
 
 /// The intervals between two steps of a playing demo, slowest first; `{` and `}` move along.
 pub const SPEEDS: [Duration; 7] = [
@@ -34,8 +37,8 @@ pub struct TeachSettings {
     pub speed: usize,
     /// The lower pane takes the whole screen but the status bar (`z`).
     pub maximised: bool,
-    /// The version of the training demo the trained row shows.
-    pub row_version: Option<u64>,
+    /// The algorithm and version of the training demo the trained row shows.
+    pub row_version: Option<(Algorithm, u64)>,
 }
 
 impl Default for TeachSettings {
@@ -69,7 +72,7 @@ impl super::Panes {
     pub fn demo_playing(&self) -> bool {
         self.merges.replay.playing.is_some()
             || self.align.choice.playing.is_some()
-            || self.train.current().is_some_and(|d| d.playing.is_some())
+            || self.train.playing()
     }
 }
 
@@ -118,12 +121,19 @@ impl App {
     /// `R` asked for it, its tokenizer replaced after every merge, removed when not wanted.
     pub(super) fn sync_trained_row(&mut self) {
         let at = self.rows.iter().position(|r| r.setup.spec == TRAINED_SPEC);
-        let demo = self
-            .panes
-            .train
-            .current()
-            .filter(|_| self.panes.train.as_row);
-        let Some(demo) = demo else {
+        let train = &self.panes.train;
+        // The version shown and, unless the row shows it already, the new tokenizer.
+        let wanted =
+            train
+                .as_row
+                .then(|| trained_model(train))
+                .flatten()
+                .map(|(version, label, make)| {
+                    let version = Some((train.algorithm, version));
+                    let shown = at.is_some() && self.panes.teach.row_version == version;
+                    (version, label, if shown { None } else { make() })
+                });
+        let Some((version, label, tokenizer)) = wanted else {
             if let Some(at) = at {
                 self.rows.remove(at);
                 self.panes.teach.row_version = None;
@@ -131,13 +141,10 @@ impl App {
             }
             return;
         };
-        if at.is_some() && self.panes.teach.row_version == Some(demo.version) {
+        let Some(tokenizer) = tokenizer else {
             return;
-        }
-        let merges = demo.trainer.merges().len();
-        let label = format!("trained ({merges})");
-        let tokenizer = Arc::new(TrainedTokenizer::new(label.clone(), &demo.trainer));
-        self.panes.teach.row_version = Some(demo.version);
+        };
+        self.panes.teach.row_version = version;
         match at {
             Some(at) => {
                 self.rows[at].engine = super::rows::Engine::Ready(tokenizer);
@@ -154,5 +161,36 @@ impl App {
             }
         }
         self.retokenize(false);
+    }
+}
+
+/// A maker of the row's tokenizer: run only when the row must change.
+type MakeTokenizer<'a> = Box<dyn FnOnce() -> Option<Arc<dyn Tokenizer>> + 'a>;
+
+/// The model the training view shows, for its row: the demo's version, the row's label, and
+/// a maker of its tokenizer (BPE's merges so far; the unigram vocabulary of the step shown,
+/// as the SentencePiece model it would be saved as).
+fn trained_model(train: &super::panes::TrainPane) -> Option<(u64, String, MakeTokenizer<'_>)> {
+    match train.algorithm {
+        Algorithm::Bpe => {
+            let demo = train.current()?;
+            let label = format!("trained ({})", demo.trainer.merges().len());
+            let name = label.clone();
+            let make: MakeTokenizer = Box::new(move || {
+                Some(Arc::new(TrainedTokenizer::new(name, &demo.trainer)) as Arc<dyn Tokenizer>)
+            });
+            Some((demo.version, label, make))
+        }
+        Algorithm::Unigram => {
+            let demo = train.current_unigram()?;
+            let trainer = demo.trainer.as_ref().ok()?;
+            let label = format!("trained unigram ({})", trainer.pieces().len());
+            let name = label.clone();
+            let make: MakeTokenizer = Box::new(move || {
+                let model = demo.model()?;
+                Some(Arc::new(SpmTokenizer::from_model(name, model)) as Arc<dyn Tokenizer>)
+            });
+            Some((demo.version, label, make))
+        }
     }
 }

@@ -83,6 +83,50 @@ pub struct LastMerge {
     pub tied_with: Vec<String>,
 }
 
+/// What the demo keys do to a training run, BPE's or unigram's.
+pub trait Stepping {
+    /// One step forward; false when training is over.
+    fn step(&mut self) -> bool;
+    /// One step back.
+    fn back(&mut self);
+    /// `f`: many steps at once.
+    fn finish(&mut self);
+    /// When the last step was played, while playing.
+    fn playing(&mut self) -> &mut Option<Instant>;
+}
+
+impl Stepping for TrainDemo {
+    fn step(&mut self) -> bool {
+        TrainDemo::step(self)
+    }
+    fn back(&mut self) {
+        TrainDemo::back(self)
+    }
+    fn finish(&mut self) {
+        // "To the end" of a training run: the next hundred merges.
+        self.run(100)
+    }
+    fn playing(&mut self) -> &mut Option<Instant> {
+        &mut self.playing
+    }
+}
+
+impl Stepping for super::train_unigram::UnigramDemo {
+    fn step(&mut self) -> bool {
+        super::train_unigram::UnigramDemo::step(self)
+    }
+    fn back(&mut self) {
+        super::train_unigram::UnigramDemo::back(self)
+    }
+    fn finish(&mut self) {
+        // Training ends by itself: to the final vocabulary.
+        self.run(usize::MAX)
+    }
+    fn playing(&mut self) -> &mut Option<Instant> {
+        &mut self.playing
+    }
+}
+
 /// Training on a corpus, one merge at a time.
 pub struct TrainDemo {
     pub corpus: Corpus,

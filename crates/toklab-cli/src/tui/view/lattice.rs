@@ -39,13 +39,28 @@ pub fn draw(
         ])),
         head,
     );
+    draw_columns(frame, columns, lesson, step, theme);
+    true
+}
+
+/// The lesson's two columns at `step` (0 = the lattice alone, one forward step more each, the
+/// last the best path): the lattice on the left, the Viterbi step on the right. The training
+/// view's unigram mode draws its word's lattice with them, at the last step.
+pub fn draw_columns(
+    frame: &mut Frame,
+    area: Rect,
+    lesson: &ViterbiLesson,
+    step: usize,
+    theme: &Theme,
+) {
+    let steps = lesson.steps.len() + 1;
+    let step = step.min(steps);
     let [left, right] =
-        Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(columns);
+        Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(area);
     let forward = step.checked_sub(1).and_then(|i| lesson.steps.get(i));
     let done = step == steps;
     draw_lattice(frame, left, lesson, forward.map(|f| f.end), done, theme);
     draw_step(frame, right, lesson, step, done, theme);
-    true
 }
 
 fn boxed(frame: &mut Frame, area: Rect, title: &str, theme: &Theme) -> Rect {

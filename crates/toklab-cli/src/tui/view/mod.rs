@@ -17,6 +17,7 @@ mod table;
 mod text;
 mod trace;
 mod train;
+mod train_unigram;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -164,3 +165,6 @@ mod snapshots;
 
 #[cfg(test)]
 mod teach_tests;
+
+#[cfg(test)]
+mod train_unigram_tests;

@@ -14,7 +14,7 @@ fn app(text: &str, specs: &[&str]) -> App {
     crate::tui::app::tests::app(text, specs)
 }
 
-fn screen(buffer: &Buffer) -> String {
+pub(super) fn screen(buffer: &Buffer) -> String {
     (0..buffer.area.height)
         .map(|y| {
             let line: String = (0..buffer.area.width)
@@ -26,7 +26,7 @@ fn screen(buffer: &Buffer) -> String {
 }
 
 /// The first cell (x, y) where `needle` starts.
-fn find(buffer: &Buffer, needle: &str) -> (u16, u16) {
+pub(super) fn find(buffer: &Buffer, needle: &str) -> (u16, u16) {
     let wanted: Vec<String> = needle.chars().map(String::from).collect();
     for y in 0..buffer.area.height {
         let symbols: Vec<&str> = (0..buffer.area.width)

@@ -10,12 +10,17 @@ use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Borders, Paragraph};
 
 use crate::tui::app::Context;
 use crate::tui::app::panes::TrainPane;
-use crate::tui::app::train::{CORPUS_LIMIT, TrainDemo, TrainScope, pretok_name};
+use crate::tui::app::train::{CORPUS_LIMIT, Corpus, TrainDemo, TrainScope, pretok_name};
+use crate::tui::app::train_unigram::Algorithm;
 use crate::tui::theme::Theme;
 use toklab::subword::train::show_token;
 
 /// Draws the training pane: the next merge, the pair counts, the merges and the words.
 pub fn draw(frame: &mut Frame, area: Rect, pane: &TrainPane, cx: &Context, theme: &Theme) {
+    if pane.algorithm == Algorithm::Unigram {
+        super::train_unigram::draw(frame, area, pane, cx, theme);
+        return;
+    }
     let Some(demo) = pane.demo(cx) else {
         frame.render_widget(Paragraph::new(Line::styled("starting…", theme.dim)), area);
         return;
@@ -49,12 +54,12 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &TrainPane, cx: &Context, theme
             Span::raw(format!(
                 " · on the {}: {} · {} words · ",
                 pane.scope.name(),
-                corpus_description(pane, demo),
+                corpus_description(pane, &demo.corpus),
                 pretok_name(demo.pretok)
             )),
             Span::styled(next, theme.key),
             Span::styled(
-                "   . merge , undo p play f +100 · t line/selection/file V mark T words R row S save",
+                "   . merge , undo p play f +100 · U unigram · t line/selection/file V mark T words R row M save",
                 theme.dim,
             ),
         ])),
@@ -176,8 +181,8 @@ pub fn cell(token: &str, theme: &Theme) -> String {
 }
 
 /// Which lines the demo trains on, and how many the size limit left out.
-fn corpus_description(pane: &TrainPane, demo: &TrainDemo) -> String {
-    let c = &demo.corpus;
+pub(super) fn corpus_description(pane: &TrainPane, corpus: &Corpus) -> String {
+    let c = corpus;
     let span = |first: usize, lines: usize| {
         if lines <= 1 {
             format!("line {}", first + 1)
@@ -195,7 +200,7 @@ fn corpus_description(pane: &TrainPane, demo: &TrainDemo) -> String {
         (TrainScope::Selection, None) => " (V marks the other end)",
         _ => "",
     };
-    format!("{shown}{cut}{mark}, {}", counted(demo.corpus_len(), "byte"))
+    format!("{shown}{cut}{mark}, {}", counted(c.text.len(), "byte"))
 }
 
 /// How the last merge won when other pairs had its count, or how the next one will.

@@ -167,7 +167,13 @@ impl SpmModel {
     /// Loads a `.model` file.
     pub fn load(path: &Path) -> Result<SpmModel> {
         let data = super::load::read_bytes(path)?;
-        let proto = proto::parse(&data).map_err(|e| {
+        SpmModel::from_bytes(path, &data)
+    }
+
+    /// Builds a model from the bytes of a `.model` file (`path` names it in errors), so a
+    /// model made in memory, such as one being trained, runs like one read from disk.
+    pub fn from_bytes(path: &Path, data: &[u8]) -> Result<SpmModel> {
+        let proto = proto::parse(data).map_err(|e| {
             let message = match e.offset {
                 0 => e.message,
                 at => format!("{} at byte offset {at}", e.message),
@@ -376,14 +382,30 @@ impl SpmTokenizer {
         })
     }
 
+    /// A tokenizer over a model made in memory (a model being trained): it has no file.
+    pub fn from_model(name: String, model: SpmModel) -> SpmTokenizer {
+        SpmTokenizer {
+            name,
+            model: Arc::new(model),
+            sources: Vec::new(),
+            unigram_options: regularize::UnigramOptions::default(),
+            sampler: None,
+        }
+    }
+
     /// Sets the n-best, sampling and lattice options, which only a unigram model has.
     pub fn with_unigram_options(
         mut self,
         options: regularize::UnigramOptions,
     ) -> Result<SpmTokenizer> {
         if options.any() && self.model.unigram.is_none() {
+            let file = self
+                .sources
+                .first()
+                .cloned()
+                .unwrap_or_else(|| PathBuf::from(&self.name));
             return Err(Error::format(
-                &self.sources[0],
+                &file,
                 None,
                 "nbest, alpha and lattice need a unigram model; this one is BPE",
             ));

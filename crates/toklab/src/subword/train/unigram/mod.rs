@@ -14,8 +14,10 @@
 mod em;
 mod prune;
 mod seed;
+mod trainer;
 mod write;
 
+pub use trainer::{UnigramStep, UnigramTrainer};
 pub use write::model_bytes;
 
 use rustc_hash::FxHashMap;
@@ -130,68 +132,22 @@ pub fn train(
     config: &UnigramConfig,
     observe: &mut dyn FnMut(&UnigramEvent),
 ) -> Result<TrainedUnigram, String> {
-    let words = count_words(corpus);
-    if words.is_empty() {
-        return Err("the corpus has no words".into());
-    }
-    let (chars, mut pieces) = seed::seed_pieces(&words, config);
-    if config.vocab_size < chars.len() + META_PIECES {
-        return Err(format!(
-            "--vocab-size {} is too small: the corpus has {} distinct characters, and every \
-             character is kept (plus {META_PIECES} meta pieces)",
-            config.vocab_size,
-            chars.len()
-        ));
-    }
-    let desired = (config.vocab_size as f64 * 1.1) as usize;
-    let rounds = rounds_needed(pieces.len(), desired, config.shrinking_factor);
-    observe(&UnigramEvent::Seeded {
-        words: words.len(),
-        chars: chars.len(),
-        pieces: pieces.len(),
-        rounds,
-    });
-    let mut round = 1;
-    loop {
-        for iteration in 1..=config.em_iterations {
-            let step = em::em_step(&words, &pieces, config.max_piece_len);
-            pieces = em::m_step(&pieces, &step.expected, &chars);
-            observe(&UnigramEvent::Em {
-                round,
-                iteration,
-                pieces: pieces.len(),
-                loss: step.loss,
-                tokens: step.tokens,
-            });
+    let mut trainer = UnigramTrainer::new(corpus, config.clone())?;
+    observe(trainer.seeded());
+    while let Some(step) = trainer.step() {
+        if let UnigramEvent::Finished { pieces } = step.event
+            && pieces + META_PIECES < config.vocab_size
+        {
+            return Err(format!(
+                "--vocab-size {} is too large for this corpus: training ends with {} pieces \
+                 (with {META_PIECES} meta pieces); ask for at most that many",
+                config.vocab_size,
+                pieces + META_PIECES
+            ));
         }
-        if pieces.len() <= desired {
-            break;
-        }
-        let from = pieces.len();
-        pieces = prune::prune(&words, &pieces, &chars, desired, config);
-        observe(&UnigramEvent::Pruned {
-            round,
-            from,
-            to: pieces.len(),
-        });
-        round += 1;
+        observe(&step.event);
     }
-    let pieces = finalize(pieces, &chars, config.vocab_size - META_PIECES);
-    if pieces.len() + META_PIECES < config.vocab_size {
-        return Err(format!(
-            "--vocab-size {} is too large for this corpus: training ends with {} pieces \
-             (with {META_PIECES} meta pieces); ask for at most that many",
-            config.vocab_size,
-            pieces.len() + META_PIECES
-        ));
-    }
-    observe(&UnigramEvent::Finished {
-        pieces: pieces.len(),
-    });
-    Ok(TrainedUnigram {
-        pieces,
-        vocab_size: config.vocab_size,
-    })
+    Ok(trainer.model())
 }
 
 /// How many pruning rounds take `size` pieces down to `desired`.

@@ -65,6 +65,17 @@ pub fn model_bytes(model: &TrainedUnigram) -> Vec<u8> {
     out
 }
 
+impl TrainedUnigram {
+    /// The model as SentencePiece would load it from the `.model` file [`model_bytes`]
+    /// writes, to tokenize with it without a file (a model being trained).
+    pub fn to_model(&self) -> crate::error::Result<crate::subword::bpe::spm::SpmModel> {
+        crate::subword::bpe::spm::SpmModel::from_bytes(
+            "(trained unigram).model".as_ref(),
+            &model_bytes(self),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
