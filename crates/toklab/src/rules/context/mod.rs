@@ -18,7 +18,7 @@ mod eval;
 mod parse;
 mod tree;
 
-use eval::Eval;
+use eval::{Eval, View};
 use parse::Parser;
 use tree::{Node, Tree};
 
@@ -218,11 +218,8 @@ impl Context {
             Matcher::Anchored(re) => re.is_match(text),
             Matcher::EndsAtEnd { re, negate } => re.is_match(text) != *negate,
             Matcher::Eval { tree, ends_at_end } => {
-                let mut chars: Vec<char> = text.chars().collect();
-                if ends_at_end.is_some() {
-                    chars.reverse();
-                }
-                let found = !Eval::new(tree, &chars).ends(tree.root, 0).is_empty();
+                let view = View::new(text, ends_at_end.is_some());
+                let found = !Eval::new(tree, view).ends(tree.root, 0).is_empty();
                 found != ends_at_end.unwrap_or(false)
             }
         }
