@@ -111,10 +111,13 @@ impl<'t> Eval<'t> {
             Node::Empty => here(),
             Node::Set(_) => {
                 let tree = self.tree;
-                let class = self.classes.entry(i).or_insert_with(|| match &tree.nodes[i] {
-                    Node::Set(s) => class_of(s).unwrap_or_else(|_| ClassUnicode::empty()),
-                    _ => unreachable!(),
-                });
+                let class = self
+                    .classes
+                    .entry(i)
+                    .or_insert_with(|| match &tree.nodes[i] {
+                        Node::Set(s) => class_of(s).unwrap_or_else(|_| ClassUnicode::empty()),
+                        _ => unreachable!(),
+                    });
                 match self.text.at(pos) {
                     Some((c, next)) if contains(class, c) => Rc::from([next]),
                     _ => none(),
@@ -249,9 +252,9 @@ fn has_repeat(tree: &Tree, i: usize, known: &mut [Option<bool>]) -> bool {
     }
     let found = match &tree.nodes[i] {
         Node::Repeat { .. } => true,
-        Node::Concat(items) | Node::Alt(items) => {
-            items.iter().fold(false, |any, &n| has_repeat(tree, n, known) | any)
-        }
+        Node::Concat(items) | Node::Alt(items) => items
+            .iter()
+            .fold(false, |any, &n| has_repeat(tree, n, known) | any),
         Node::Look { node, .. } => has_repeat(tree, *node, known),
         _ => false,
     };

@@ -307,6 +307,34 @@ mod tests {
     }
 
     #[test]
+    fn look_arounds_read_multibyte_text_in_place() {
+        use ContextKind::*;
+        // Arabic-Indic digits are `\d` and two bytes each; the look-behind reads backwards.
+        assert!(holds(Left, r"(?<!\pL|\d)\d+", "on ١٢٣"));
+        assert!(!holds(Left, r"(?<!\pL|\d)\d+", "é١٢٣"));
+        assert!(holds(Right, r"é(?<=\pL)x(?!\w)", "éx."));
+        assert!(!holds(Right, r"é(?<=\pL)x(?!\w)", "éxé"));
+        assert!(holds(Right, r"\bé(?<!\d)", "é "));
+    }
+
+    /// Issue 16: a look-behind after a run of digits kept a result for every part of the
+    /// pattern at every position (~600 bytes a character). Only the parts that repeat keep
+    /// theirs now: the whole pattern and its `\d+`.
+    #[test]
+    fn look_around_state_grows_with_the_parts_that_repeat() {
+        let context = Context::compile(ContextKind::Left, r"(?<!\pL|\d|[-_])\d+").unwrap();
+        let Matcher::Eval { tree, .. } = &context.matcher else {
+            panic!("not evaluated by position sets");
+        };
+        let text = format!("on {}", "7".repeat(20_000));
+        let mut eval = Eval::new(tree, View::new(&text, true));
+        assert!(!eval.ends(tree.root, 0).is_empty());
+        assert!(eval.memo_len() <= 2, "{} results kept", eval.memo_len());
+        assert!(context.holds(&text));
+        assert!(!context.holds(&format!("x{}", "7".repeat(20_000))));
+    }
+
+    #[test]
     fn python_syntax_is_translated() {
         use ContextKind::*;
         assert!(holds(Right, r"\d{,2}x", "12x"));
