@@ -300,3 +300,39 @@ fn a_look_behind_over_a_long_run_keeps_bounded_state() {
     );
     assert_eq!(out.trim(), "12 . ab x12.ab");
 }
+
+/// Item 9: a SentencePiece line is one piece, and `explain` derived its merge steps under both
+/// semantics however long it was (~220 bytes a byte with the sample model, ~300 with
+/// mistral-v3's), though the trace's lines cannot hold them. A piece past
+/// [`MAX_STEPS_PIECE_BYTES`] keeps none now, and the trace says so; a shorter one keeps them.
+#[test]
+fn explain_keeps_merge_steps_only_for_pieces_a_view_can_replay() {
+    use toklab::subword::bpe::MAX_STEPS_PIECE_BYTES;
+    let spm = toklab::load_in("spm:samples/bpe/sample-spm.model", root()).unwrap();
+    let short = spm.explain(&repeated("the quick brown fox ", 1_000));
+    assert_eq!(short.merge_words().len(), 1);
+    assert_eq!(short.merges_left_out(), 0);
+    let long = spm.explain(&repeated("the quick brown fox ", MAX_STEPS_PIECE_BYTES + 1));
+    assert!(long.merge_words().is_empty());
+    assert_eq!(long.merges_left_out(), 1);
+    assert!(long.to_text().contains("1 more pieces not kept"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let model = root().join("samples/bpe/sample-spm.model");
+    let spec = format!("spm:{}", model.display());
+    let (small, large) = (100_000, 1_000_000);
+    let mut peak = Vec::new();
+    for n in [small, large] {
+        let file = format!("{n}.txt");
+        let line = repeated("the quick brown fox jumps over a lazy dog ", n);
+        std::fs::write(dir.path().join(&file), format!("{line}\n")).unwrap();
+        peak.push(peak_kb(&["explain", "--with", &spec, &file], dir.path()));
+    }
+    let per_byte = (peak[1].saturating_sub(peak[0]) * 1024) as f64 / (large - small) as f64;
+    assert!(
+        per_byte < 150.0,
+        "{per_byte:.0} bytes a byte ({} KB at {small}, {} KB at {large})",
+        peak[0],
+        peak[1]
+    );
+}
