@@ -22,6 +22,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &MergesPane, cx: &Context, them
         let hint = match cx.selected_row() {
             Some(row) if row.is_loading() => "loading…".into(),
             Some(_) if cx.text().is_empty() => "no words on an empty line".into(),
+            Some(_) if pane.explaining() => "explaining the line…".into(),
             Some(_) if pane.left_out() > 0 => format!(
                 "merge steps are kept for pieces of at most {} bytes; this line's are longer",
                 toklab::subword::bpe::MAX_STEPS_PIECE_BYTES
