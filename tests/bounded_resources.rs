@@ -232,7 +232,12 @@ fn gold_that_rewrites_a_long_line_is_placed_in_linear_time() {
 }
 
 /// Peak resident memory (KB) of `toklab ARGS`, from the kernel's account of the child
-/// (`wait4`'s `ru_maxrss`); the run must succeed.
+/// (`wait4`'s `ru_maxrss`: that child's own, unlike `getrusage`, which would mix in every
+/// other test's children); the run must succeed.
+#[allow(
+    clippy::zombie_processes,
+    reason = "the child is reaped by wait4, which std does not know of"
+)]
 fn peak_kb(args: &[&str], dir: &Path) -> u64 {
     let child = crate::common::toklab()
         .args(args)
