@@ -230,3 +230,114 @@ fn gold_that_rewrites_a_long_line_is_placed_in_linear_time() {
     });
     assert!(ratio < 25.0, "ratio {ratio:.1}");
 }
+
+/// Peak resident memory (KB) of `toklab ARGS`, from the kernel's account of the child
+/// (`wait4`'s `ru_maxrss`: that child's own, unlike `getrusage`, which would mix in every
+/// other test's children); the run must succeed.
+#[allow(
+    clippy::zombie_processes,
+    reason = "the child is reaped by wait4, which std does not know of"
+)]
+fn peak_kb(args: &[&str], dir: &Path) -> u64 {
+    let child = crate::common::toklab()
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn toklab");
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid; wait4 only writes the status and the rusage.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: the child is ours and not yet waited for.
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4 failed");
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "toklab {args:?}: status {status}"
+    );
+    usage.ru_maxrss as u64
+}
+
+/// Item 11: a context with a look-behind, tried after a long run of digits, kept ~360 bytes a
+/// character of that run (a result for every part of the pattern at every position; ~615
+/// with utoken's own files), and copied the whole left text at every candidate. Now the
+/// tokenizer's memory for such a line stays near what the line's tokens need.
+#[test]
+fn a_look_behind_over_a_long_run_keeps_bounded_state() {
+    let dir = tempfile::tempdir().unwrap();
+    // Our own entry in utoken's form: a period between a number and a letter splits off,
+    // unless the number is glued to a word before it.
+    std::fs::write(
+        dir.path().join("tok-resource.txt"),
+        "::punct-split . ::side both ::left-context (?<!\\pL|\\d|[-_])\\d+ ::right-context \\pL\n",
+    )
+    .unwrap();
+    for name in ["detok-resource.txt", "top-level-domain-codes.txt"] {
+        std::fs::write(dir.path().join(name), "").unwrap();
+    }
+    let (small, large) = (100_000, 1_000_000);
+    let mut peak = Vec::new();
+    for n in [small, large] {
+        let file = format!("{n}.txt");
+        std::fs::write(dir.path().join(&file), format!("{}.a\n", "7".repeat(n))).unwrap();
+        peak.push(peak_kb(
+            &["tokenize", "--with", "rules:.", &file],
+            dir.path(),
+        ));
+    }
+    let per_char = (peak[1].saturating_sub(peak[0]) * 1024) as f64 / (large - small) as f64;
+    assert!(
+        per_char < 200.0,
+        "{per_char:.0} bytes a character ({} KB at {small}, {} KB at {large})",
+        peak[0],
+        peak[1]
+    );
+    // And the context still decides: the period splits off after a free-standing number.
+    let out = crate::common::stdout_of(
+        &[
+            "tokenize",
+            "--with",
+            &format!("rules:{}", dir.path().display()),
+        ],
+        "12.ab x12.ab\n",
+    );
+    assert_eq!(out.trim(), "12 . ab x12.ab");
+}
+
+/// Item 9: a SentencePiece line is one piece, and `explain` derived its merge steps under both
+/// semantics however long it was (~220 bytes a byte with the sample model, ~300 with
+/// mistral-v3's), though the trace's lines cannot hold them. A piece past
+/// [`MAX_STEPS_PIECE_BYTES`] keeps none now, and the trace says so; a shorter one keeps them.
+#[test]
+fn explain_keeps_merge_steps_only_for_pieces_a_view_can_replay() {
+    use toklab::subword::bpe::MAX_STEPS_PIECE_BYTES;
+    let spm = toklab::load_in("spm:samples/bpe/sample-spm.model", root()).unwrap();
+    let short = spm.explain(&repeated("the quick brown fox ", 1_000));
+    assert_eq!(short.merge_words().len(), 1);
+    assert_eq!(short.merges_left_out(), 0);
+    let long = spm.explain(&repeated("the quick brown fox ", MAX_STEPS_PIECE_BYTES + 1));
+    assert!(long.merge_words().is_empty());
+    assert_eq!(long.merges_left_out(), 1);
+    assert!(long.to_text().contains("1 more pieces not kept"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let model = root().join("samples/bpe/sample-spm.model");
+    let spec = format!("spm:{}", model.display());
+    let (small, large) = (100_000, 1_000_000);
+    let mut peak = Vec::new();
+    for n in [small, large] {
+        let file = format!("{n}.txt");
+        let line = repeated("the quick brown fox jumps over a lazy dog ", n);
+        std::fs::write(dir.path().join(&file), format!("{line}\n")).unwrap();
+        peak.push(peak_kb(&["explain", "--with", &spec, &file], dir.path()));
+    }
+    let per_byte = (peak[1].saturating_sub(peak[0]) * 1024) as f64 / (large - small) as f64;
+    assert!(
+        per_byte < 150.0,
+        "{per_byte:.0} bytes a byte ({} KB at {small}, {} KB at {large})",
+        peak[0],
+        peak[1]
+    );
+}

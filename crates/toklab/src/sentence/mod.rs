@@ -175,6 +175,7 @@ impl Tokenizer for SentenceTokenizer {
                     line
                 }));
                 Trace::with_merges(lines, trace.merge_words().to_vec())
+                    .with_merges_left_out(trace.merges_left_out())
             }
             None => Trace::new(lines),
         }

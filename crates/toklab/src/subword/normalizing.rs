@@ -95,6 +95,7 @@ impl<T: Tokenizer> Tokenizer for Normalizing<T> {
             line
         }));
         Trace::with_merges(lines, inner.merge_words().to_vec())
+            .with_merges_left_out(inner.merges_left_out())
     }
 
     fn warnings(&self) -> Vec<String> {

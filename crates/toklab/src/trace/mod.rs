@@ -33,6 +33,7 @@ pub use merge::{
 pub struct Trace {
     lines: Vec<TraceLine>,
     merges: Vec<WordSteps>,
+    merges_left_out: usize,
 }
 
 /// The most lines (and merge words) a trace keeps. A trace line costs a few hundred bytes and
@@ -112,7 +113,23 @@ impl Trace {
     pub fn with_merges(mut lines: Vec<TraceLine>, mut merges: Vec<WordSteps>) -> Trace {
         cap_lines(&mut lines);
         merges.truncate(MAX_TRACE_LINES);
-        Trace { lines, merges }
+        Trace {
+            lines,
+            merges,
+            merges_left_out: 0,
+        }
+    }
+
+    /// The same trace, noting `count` words whose merge steps were too long to keep (so a
+    /// view can say why it has none to replay).
+    pub fn with_merges_left_out(mut self, count: usize) -> Trace {
+        self.merges_left_out = count;
+        self
+    }
+
+    /// How many words had merge steps too long to keep.
+    pub fn merges_left_out(&self) -> usize {
+        self.merges_left_out
     }
 
     /// The trace as lines of labelled parts, for display.

@@ -14,13 +14,17 @@ enum Change {
         before: String,
         after: String,
     },
+    /// A line inserted; `sources`, the original lines its text came from (a split).
     Insert {
         line: usize,
         text: String,
+        sources: Vec<usize>,
     },
+    /// A line removed; `sources`, the original lines its text came from (for undo).
     Remove {
         line: usize,
         text: String,
+        sources: Vec<usize>,
     },
 }
 
@@ -138,6 +142,7 @@ impl App {
         self.doc.history.record(Change::Insert {
             line: at,
             text: String::new(),
+            sources: Vec::new(),
         });
         self.move_to_line(at);
         self.begin_insert(0);
@@ -237,9 +242,11 @@ impl App {
         self.set_caret(end);
     }
 
-    /// Enter in insert mode: the text after the caret becomes a new line below.
+    /// Enter in insert mode: the text after the caret becomes a new line below, carrying
+    /// the original lines the split line came from.
     pub(super) fn split_line(&mut self) {
         let caret = self.caret();
+        let sources = self.doc.lines.sources(self.doc.line);
         let rest = self.doc.text[caret..].to_string();
         let head = self.doc.text[..caret].to_string();
         self.change_text(head, caret);
@@ -248,31 +255,37 @@ impl App {
             self.flash(e.to_string());
             return;
         }
+        let _ = self.doc.lines.carry(at, &sources);
         self.doc.history.record(Change::Insert {
             line: at,
             text: rest,
+            sources,
         });
         self.move_to_line(at);
         self.mode = Mode::Insert { caret: 0 };
     }
 
-    /// Backspace at the start of a line joins it to the previous one.
-    fn join_with_previous_line(&mut self) {
+    /// Backspace at the start of a line joins it to the previous one, which then carries
+    /// the original lines the removed one came from.
+    pub(super) fn join_with_previous_line(&mut self) {
         if self.doc.line == 0 {
             return;
         }
+        let sources = self.doc.lines.sources(self.doc.line);
         let Ok(removed) = self.doc.lines.remove_line(self.doc.line) else {
             return;
         };
         self.doc.history.record(Change::Remove {
             line: self.doc.line,
             text: removed.clone(),
+            sources: sources.clone(),
         });
         self.move_to_line(self.doc.line - 1);
         let caret = self.doc.text.len();
         let joined = format!("{}{}", self.doc.text, removed);
         self.mode = Mode::Insert { caret };
         self.change_text(joined, caret);
+        let _ = self.doc.lines.carry(self.doc.line, &sources);
     }
 
     pub(super) fn undo(&mut self) {
@@ -314,8 +327,13 @@ impl App {
                 let _ = self.doc.lines.remove_line(*line);
                 line.saturating_sub(1)
             }
-            Change::Remove { line, text } => {
+            Change::Remove {
+                line,
+                text,
+                sources,
+            } => {
                 let _ = self.doc.lines.insert_line(*line, text.clone());
+                let _ = self.doc.lines.carry(*line, sources);
                 *line
             }
         }
@@ -327,8 +345,13 @@ impl App {
                 let _ = self.doc.lines.set_line(*line, after.clone());
                 *line
             }
-            Change::Insert { line, text } => {
+            Change::Insert {
+                line,
+                text,
+                sources,
+            } => {
                 let _ = self.doc.lines.insert_line(*line, text.clone());
+                let _ = self.doc.lines.carry(*line, sources);
                 *line
             }
             Change::Remove { line, .. } => {

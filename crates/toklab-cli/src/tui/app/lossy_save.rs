@@ -128,4 +128,54 @@ mod tests {
             b"PLAIN\r\ncafe au lait\r\nlast\r\n"
         );
     }
+
+    /// Saves, and returns the question's status line (empty when it saved without asking).
+    fn save_asks(app: &mut App) -> String {
+        app.apply(Action::Save);
+        perform_all(app);
+        let asked = matches!(&app.mode, Mode::Prompt(p) if p.kind == PromptKind::LossySave);
+        if asked {
+            app.apply(Action::Back);
+        }
+        if asked {
+            message(app).to_string()
+        } else {
+            String::new()
+        }
+    }
+
+    #[test]
+    fn a_line_split_off_or_joined_to_a_line_not_utf8_asks_before_saving() {
+        // Enter after "caf": the U+FFFD goes to a new line 3, the old line keeps "caf".
+        let (_temp, path, mut app) = app_over(ORIGINAL);
+        app.move_to_line(1);
+        app.mode = Mode::Insert { caret: 3 };
+        app.split_line();
+        assert_eq!(app.doc.lines.line(2).unwrap(), "\u{FFFD} au lait");
+        let asked = save_asks(&mut app);
+        assert!(asked.contains("line 3"), "{asked:?}");
+        assert_eq!(std::fs::read(&path).unwrap(), ORIGINAL);
+        // Backspace at the start of line 3 joins it back: the line is its original again and
+        // is saved as its bytes, without asking.
+        app.mode = Mode::Insert { caret: 0 };
+        app.join_with_previous_line();
+        assert!(save_asks(&mut app).is_empty());
+        assert_eq!(std::fs::read(&path).unwrap(), ORIGINAL);
+
+        // Backspace at the start of line 2 joins it to line 1, whose own bytes are UTF-8.
+        let (_temp, path, mut app) = app_over(ORIGINAL);
+        app.move_to_line(1);
+        app.mode = Mode::Insert { caret: 0 };
+        app.join_with_previous_line();
+        assert_eq!(app.doc.lines.line(0).unwrap(), "plaincaf\u{FFFD} au lait");
+        let asked = save_asks(&mut app);
+        assert!(asked.contains("line 1"), "{asked:?}");
+        assert_eq!(std::fs::read(&path).unwrap(), ORIGINAL);
+        // Undone, the line comes back as it was shown: saved as its bytes, no question.
+        app.mode = Mode::Normal;
+        app.undo();
+        assert_eq!(app.doc.lines.line(1).unwrap(), "caf\u{FFFD} au lait");
+        assert!(save_asks(&mut app).is_empty());
+        assert_eq!(std::fs::read(&path).unwrap(), ORIGINAL);
+    }
 }

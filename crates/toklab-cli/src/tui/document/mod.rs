@@ -117,12 +117,69 @@ impl Document {
     pub fn set_line(&mut self, n: usize, text: String) -> Result<String, EditError> {
         let old = self.line(n).ok_or(EditError::NoSuchLine(n))?.into_owned();
         let line = &mut self.edit_lines()?[n];
-        let ending_of = match line {
-            LineRef::Original(k) => Some(*k),
-            LineRef::Text { ending_of, .. } => *ending_of,
+        let (ending_of, carried) = match line {
+            LineRef::Original(k) => (Some(*k), Vec::new()),
+            LineRef::Text {
+                ending_of, carried, ..
+            } => (*ending_of, std::mem::take(carried)),
         };
-        *line = LineRef::Text { text, ending_of };
+        *line = LineRef::Text {
+            text,
+            ending_of,
+            carried,
+        };
         Ok(old)
+    }
+
+    /// The original lines whose text line `n` holds: the one it is or replaced, and any split
+    /// off or joined to it (see [`Document::carry`]).
+    pub fn sources(&self, n: usize) -> Vec<usize> {
+        match self.lines.as_ref().map(|lines| lines.get(n)) {
+            None if n < self.line_count() => vec![n],
+            Some(Some(LineRef::Original(k))) => vec![*k],
+            Some(Some(LineRef::Text {
+                ending_of, carried, ..
+            })) => ending_of.iter().chain(carried).copied().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Records that line `n` now also holds text from the original lines `sources` (Enter
+    /// inside a line, a join, an undone join), so saving asks before their bytes that are
+    /// not UTF-8 become U+FFFD.
+    pub fn carry(&mut self, n: usize, sources: &[usize]) -> Result<(), EditError> {
+        if sources.is_empty() {
+            return Ok(());
+        }
+        let text = self.line(n).ok_or(EditError::NoSuchLine(n))?.into_owned();
+        // A new line showing exactly one of its sources (an undone join) is that line again:
+        // saved as its bytes, with its ending.
+        let is_source = sources
+            .iter()
+            .copied()
+            .find(|&k| self.base.unchanged_original(&text, k).is_some());
+        let line = &mut self.edit_lines()?[n];
+        if let LineRef::Original(k) = *line {
+            *line = LineRef::Text {
+                text,
+                ending_of: Some(k),
+                carried: Vec::new(),
+            };
+        }
+        if let LineRef::Text {
+            ending_of, carried, ..
+        } = line
+        {
+            if ending_of.is_none() {
+                *ending_of = is_source;
+            }
+            for &k in sources {
+                if *ending_of != Some(k) && !carried.contains(&k) {
+                    carried.push(k);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Inserts a line before line `n` (`n == line_count()` appends).
@@ -135,6 +192,7 @@ impl Document {
             LineRef::Text {
                 text,
                 ending_of: None,
+                carried: Vec::new(),
             },
         );
         Ok(())
@@ -149,6 +207,7 @@ impl Document {
             lines[0] = LineRef::Text {
                 text: String::new(),
                 ending_of: None,
+                carried: Vec::new(),
             };
         } else {
             lines.remove(n);

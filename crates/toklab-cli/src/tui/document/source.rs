@@ -21,10 +21,13 @@ enum Source {
 pub enum LineRef {
     Original(usize),
     /// Typed text; `ending_of` is the original line it replaced, whose line ending (`\n` or
-    /// `\r\n`) it keeps when saved.
+    /// `\r\n`) it keeps when saved; `carried`, other original lines whose text went into it
+    /// (split off or joined to it), so a save that would turn their bytes that are not UTF-8
+    /// into U+FFFD asks first.
     Text {
         text: String,
         ending_of: Option<usize>,
+        carried: Vec<usize>,
     },
 }
 
@@ -140,7 +143,9 @@ impl Snapshot {
             {
                 None => self.original_parts(n).unwrap_or_default(),
                 Some(LineRef::Original(k)) => self.original_parts(*k).unwrap_or_default(),
-                Some(LineRef::Text { text, ending_of }) => (
+                Some(LineRef::Text {
+                    text, ending_of, ..
+                }) => (
                     ending_of
                         .and_then(|k| self.unchanged_original(text, k))
                         .unwrap_or(Cow::Borrowed(text.as_bytes())),
@@ -171,18 +176,23 @@ impl Snapshot {
     /// Original line `k`'s bytes when `text` is still what the user was shown of them (an
     /// edit undone, a line changed and changed back): saving writes the bytes, so a line that
     /// was not UTF-8 keeps its bytes rather than the U+FFFD it was shown with.
-    fn unchanged_original(&self, text: &str, k: usize) -> Option<Cow<'_, [u8]>> {
+    pub(super) fn unchanged_original(&self, text: &str, k: usize) -> Option<Cow<'_, [u8]>> {
         let (bytes, _) = self.original_parts(k)?;
         (String::from_utf8_lossy(&bytes) == text).then_some(bytes)
     }
 
-    /// Edited lines (0-based) that will lose bytes when saved: their original line had bytes
+    /// Edited lines (0-based) that will lose bytes when saved: an original line whose text
+    /// went into them (the one they replaced, or one split off or joined to them) had bytes
     /// that are not UTF-8, shown (and now saved) as U+FFFD. A line where the user deleted
-    /// every U+FFFD loses nothing it still shows, so it is not listed. A line with no original
-    /// (inserted, or split off another) is not checked.
+    /// every U+FFFD loses nothing it still shows, and a line showing exactly its original is
+    /// written as those bytes, so neither is listed. A new line is not checked.
     pub fn lossy_edits(&self) -> Vec<usize> {
         let Some(lines) = &self.lines else {
             return Vec::new();
+        };
+        let not_utf8 = |k: usize| {
+            self.original_parts(k)
+                .is_some_and(|(bytes, _)| std::str::from_utf8(&bytes).is_err())
         };
         lines
             .iter()
@@ -190,11 +200,13 @@ impl Snapshot {
             .filter_map(|(n, line)| match line {
                 LineRef::Text {
                     text,
-                    ending_of: Some(k),
+                    ending_of,
+                    carried,
                 } if text.contains('\u{FFFD}') => {
-                    let (bytes, _) = self.original_parts(*k)?;
-                    let lossy = std::str::from_utf8(&bytes).is_err()
-                        && String::from_utf8_lossy(&bytes) != text.as_str();
+                    if ending_of.is_some_and(|k| self.unchanged_original(text, k).is_some()) {
+                        return None;
+                    }
+                    let lossy = ending_of.iter().chain(carried).any(|&k| not_utf8(k));
                     lossy.then_some(n)
                 }
                 _ => None,

@@ -20,10 +20,17 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &MergesPane, cx: &Context, them
     }
     let Some(word) = pane.word(cx) else {
         let hint = match cx.selected_row() {
-            Some(row) if row.is_loading() => "loading…",
-            Some(_) if cx.text().is_empty() => "no words on an empty line",
-            Some(_) => "the selected row is not a merge-based (BPE) tokenizer: Tab to a BPE row",
-            None => "no tokenizer rows",
+            Some(row) if row.is_loading() => "loading…".into(),
+            Some(_) if cx.text().is_empty() => "no words on an empty line".into(),
+            Some(_) if pane.explaining() => "explaining the line…".into(),
+            Some(_) if pane.left_out() > 0 => format!(
+                "merge steps are kept for pieces of at most {} bytes; this line's are longer",
+                toklab::subword::bpe::MAX_STEPS_PIECE_BYTES
+            ),
+            Some(_) => {
+                "the selected row is not a merge-based (BPE) tokenizer: Tab to a BPE row".into()
+            }
+            None => "no tokenizer rows".into(),
         };
         frame.render_widget(Paragraph::new(Line::styled(hint, theme.dim)), area);
         return;

@@ -443,6 +443,37 @@ fn merges_view_replays_both_semantics_and_shows_where_they_part() {
 }
 
 #[test]
+fn merges_view_says_when_the_lines_piece_is_too_long_to_keep_steps_for() {
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/bpe/sample-spm.model");
+    let bound = toklab::subword::bpe::MAX_STEPS_PIECE_BYTES;
+    let line: String = "the quick brown fox "
+        .chars()
+        .cycle()
+        .take(bound + 1)
+        .collect();
+    let mut app = app(&line, &[("spm", &format!("spm:{model}"))]);
+    let theme = Theme::dark();
+    app.apply(Action::ShowView(View::Merges));
+    app.apply(Action::GrowView);
+    // The line is explained in the background: the view says so until the trace is there.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
+    while screen.contains("explaining the line") {
+        assert!(std::time::Instant::now() < deadline, "{screen}");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        app.tick();
+        screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
+    }
+    assert!(
+        screen.contains(&format!(
+            "merge steps are kept for pieces of at most {bound} bytes"
+        )),
+        "{screen}"
+    );
+    assert!(!screen.contains("not a merge-based"), "{screen}");
+}
+
+#[test]
 fn training_view_steps_through_the_textbook_corpus() {
     let mut app = app("set new new renew reset renew", &[("ws", "ws")]);
     let theme = Theme::dark();

@@ -18,7 +18,7 @@ mod eval;
 mod parse;
 mod tree;
 
-use eval::Eval;
+use eval::{Eval, View};
 use parse::Parser;
 use tree::{Node, Tree};
 
@@ -218,11 +218,8 @@ impl Context {
             Matcher::Anchored(re) => re.is_match(text),
             Matcher::EndsAtEnd { re, negate } => re.is_match(text) != *negate,
             Matcher::Eval { tree, ends_at_end } => {
-                let mut chars: Vec<char> = text.chars().collect();
-                if ends_at_end.is_some() {
-                    chars.reverse();
-                }
-                let found = !Eval::new(tree, &chars).ends(tree.root, 0).is_empty();
+                let view = View::new(text, ends_at_end.is_some());
+                let found = !Eval::new(tree, view).ends(tree.root, 0).is_empty();
                 found != ends_at_end.unwrap_or(false)
             }
         }
@@ -307,6 +304,34 @@ mod tests {
         assert!(!holds(Left, r"(?<!\pL|\d|[-_.])\d+", "1.12"));
         assert!(holds(RightNot, r"(?:\pL|\d)", " x"));
         assert!(!holds(RightNot, r"(?:\pL|\d)", "x"));
+    }
+
+    #[test]
+    fn look_arounds_read_multibyte_text_in_place() {
+        use ContextKind::*;
+        // Arabic-Indic digits are `\d` and two bytes each; the look-behind reads backwards.
+        assert!(holds(Left, r"(?<!\pL|\d)\d+", "on ١٢٣"));
+        assert!(!holds(Left, r"(?<!\pL|\d)\d+", "é١٢٣"));
+        assert!(holds(Right, r"é(?<=\pL)x(?!\w)", "éx."));
+        assert!(!holds(Right, r"é(?<=\pL)x(?!\w)", "éxé"));
+        assert!(holds(Right, r"\bé(?<!\d)", "é "));
+    }
+
+    /// Issue 16: a look-behind after a run of digits kept a result for every part of the
+    /// pattern at every position (~600 bytes a character). Only the parts that repeat keep
+    /// theirs now: the whole pattern and its `\d+`.
+    #[test]
+    fn look_around_state_grows_with_the_parts_that_repeat() {
+        let context = Context::compile(ContextKind::Left, r"(?<!\pL|\d|[-_])\d+").unwrap();
+        let Matcher::Eval { tree, .. } = &context.matcher else {
+            panic!("not evaluated by position sets");
+        };
+        let text = format!("on {}", "7".repeat(20_000));
+        let mut eval = Eval::new(tree, View::new(&text, true));
+        assert!(!eval.ends(tree.root, 0).is_empty());
+        assert!(eval.memo_len() <= 2, "{} results kept", eval.memo_len());
+        assert!(context.holds(&text));
+        assert!(!context.holds(&format!("x{}", "7".repeat(20_000))));
     }
 
     #[test]

@@ -40,7 +40,7 @@ pub use dictionary::{FormalDictionary, RuleSource};
 pub use load::{gpt2, hf, tiktoken};
 pub use model::{Alphabet, BpeModel, Piece, PreToken, PreTokenizer, Rules};
 pub use tokenizer::{BpeTokenizer, render_bytes};
-pub use trace::{BpeTrace, PieceTrace};
+pub use trace::{BpeTrace, MAX_STEPS_PIECE_BYTES, PieceTrace};
 
 use crate::error::Result;
 use crate::spec::{Kind, Spec};

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use super::merge_loop::NO_ID;
 use super::model::{BpeModel, Piece};
-use super::trace::{BpeTrace, PieceTrace};
+use super::trace::{BpeTrace, PieceTrace, keeps_steps};
 use crate::token::{Origin, Span, Token, TokenKind, Tokenization};
 use crate::tokenizer::Tokenizer;
 use crate::trace::{Trace, quote};
@@ -200,7 +200,8 @@ pub fn explain(model: &BpeModel, text: &str) -> BpeTrace {
         }
         let mut tokens = Vec::new();
         piece_tokens(model, text, piece, &mut tokens);
-        let steps = (!piece.special).then(|| {
+        let steps_left_out = !piece.special && !keeps_steps(piece.bytes.len());
+        let steps = (!piece.special && !steps_left_out).then(|| {
             let to_text = (piece.inserted > 0)
                 .then(|| (0..=piece.bytes.len()).map(|x| piece.to_text(x)).collect());
             formal.word_steps(piece.bytes, piece.span, to_text, model.semantics)
@@ -225,6 +226,7 @@ pub fn explain(model: &BpeModel, text: &str) -> BpeTrace {
             special: piece.special,
             whole_piece,
             steps,
+            steps_left_out,
             notes,
             tokens: tokens
                 .into_iter()

@@ -30,12 +30,26 @@ pub struct PieceTrace {
     /// Set when the whole piece was found in the vocabulary and taken without merging
     /// (tiktoken does this); the steps then show what merging alone does.
     pub whole_piece: Option<u32>,
-    /// The merge steps under both semantics; `None` for special tokens and unigram models.
+    /// The merge steps under both semantics; `None` for special tokens, unigram models and
+    /// pieces too long to keep them for ([`keeps_steps`]).
     pub steps: Option<WordSteps>,
+    /// Set when the piece is too long for its merge steps to be kept.
+    pub steps_left_out: bool,
     /// What happened after merging, one line each (byte fallback, unknown runs, unused pieces).
     pub notes: Vec<String>,
     /// Form, id and span of each resulting token.
     pub tokens: Vec<(String, Option<u32>, Span)>,
+}
+
+/// The longest piece (in bytes) whose merge steps a trace derives and keeps: any piece of at
+/// most [`MAX_TRACE_LINES`] characters. A longer one has hundreds of thousands of steps, which
+/// the trace's lines cannot hold and nobody replays one by one, and deriving them under both
+/// semantics took ~300 bytes a byte (a 1 MB SentencePiece line is one piece).
+pub const MAX_STEPS_PIECE_BYTES: usize = 4 * MAX_TRACE_LINES;
+
+/// Whether the merge steps of a piece of `len` bytes are derived and kept.
+pub fn keeps_steps(len: usize) -> bool {
+    len <= MAX_STEPS_PIECE_BYTES
 }
 
 impl BpeTrace {
@@ -47,8 +61,9 @@ impl BpeTrace {
     /// The trace as `explain` returns it: the lines, and the words for the merges view.
     pub fn into_trace(self, text: &str) -> Trace {
         let lines = self.lines(text);
+        let left_out = self.pieces.iter().filter(|p| p.steps_left_out).count();
         let words = self.pieces.into_iter().filter_map(|p| p.steps).collect();
-        Trace::with_merges(lines, words)
+        Trace::with_merges(lines, words).with_merges_left_out(left_out)
     }
 
     /// The trace as display lines: a line per piece, then its merge steps (each line's span
@@ -68,7 +83,10 @@ impl BpeTrace {
             // A piece takes a head, a line per merge step and a tokens line at least: one
             // that cannot fit is left out whole below anyway, so its lines are not built (a
             // SentencePiece line is one piece, with a step per merge of the whole line).
-            let at_least = 2 + piece.steps.as_ref().map_or(0, |s| s.derivation.steps.len());
+            let at_least = match &piece.steps {
+                _ if piece.steps_left_out => MAX_TRACE_LINES + 1,
+                steps => 2 + steps.as_ref().map_or(0, |s| s.derivation.steps.len()),
+            };
             if lines.len() >= MAX_TRACE_LINES || lines.len() + at_least > MAX_TRACE_LINES {
                 break;
             }

@@ -42,6 +42,16 @@ impl MergesPane {
         .or(words.first())
     }
 
+    /// Whether the selected row's trace is being computed in the background.
+    pub fn explaining(&self) -> bool {
+        self.trace.is_running()
+    }
+
+    /// How many words of the selected row's trace had merge steps too long to keep.
+    pub fn left_out(&self) -> usize {
+        self.trace.trace().map_or(0, |t| t.merges_left_out())
+    }
+
     /// The number of steps of the longer of the word's two derivations.
     fn steps(&self, cx: &Context) -> usize {
         self.word(cx).map_or(0, |w| {

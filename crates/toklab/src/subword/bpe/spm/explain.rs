@@ -7,7 +7,7 @@
 use super::proto::PieceType;
 use super::{SpmModel, SpmToken};
 use crate::subword::bpe::tokenizer::{render_bytes, unknown_notes};
-use crate::subword::bpe::trace::{BpeTrace, PieceTrace};
+use crate::subword::bpe::trace::{BpeTrace, PieceTrace, keeps_steps};
 use crate::token::Span;
 use crate::trace::quote;
 
@@ -32,7 +32,9 @@ impl SpmModel {
             }
             let span = Span::new(to_original(start), to_original(end));
             let word = &norm.as_bytes()[start..end];
-            let steps = (user.is_none() && self.unigram.is_none()).then(|| {
+            let merged = user.is_none() && self.unigram.is_none();
+            let steps_left_out = merged && !keeps_steps(end - start);
+            let steps = (merged && !steps_left_out).then(|| {
                 self.bpe.formal().word_steps(
                     word,
                     span,
@@ -70,6 +72,7 @@ impl SpmModel {
                 special: user.is_some(),
                 whole_piece: None,
                 steps,
+                steps_left_out,
                 notes,
                 tokens: tokens
                     .iter()
