@@ -141,7 +141,7 @@ fn summary() {
         per_second(best) / 1e6
     );
     println!(
-        "  vs target {:.2} M tokens/s (50 × utoken's documented 43,000): {:.2}× (utoken itself, timed: benches/rules_vs_utoken.py)",
+        "  vs target {:.2} M tokens/s (50 × utoken's 43,000 on the KJV, NOTES.md §3): {:.2}× (utoken itself, timed: benches/rules_vs_utoken.py)",
         TARGET_TOKENS_PER_SECOND / 1e6,
         per_second(best) / TARGET_TOKENS_PER_SECOND
     );
