@@ -18,6 +18,10 @@ use criterion::{Criterion, Throughput, criterion_group};
 use toklab::Tokenizer;
 use toklab::rules::{LoadOptions, RulesTokenizer};
 
+#[path = "cpu_clock/mod.rs"]
+mod cpu_clock;
+use cpu_clock::thread_cpu;
+
 const UTOKEN_TOKENS_PER_CPU_SECOND: f64 = 43_000.0;
 const TARGET_TOKENS_PER_SECOND: f64 = 50.0 * UTOKEN_TOKENS_PER_CPU_SECOND;
 const LOAD_BUDGET: Duration = Duration::from_millis(100);
@@ -89,13 +93,6 @@ fn benches(c: &mut Criterion) {
         b.iter(|| RulesTokenizer::load_dir(&s.data, &options()).unwrap())
     });
     group.finish();
-}
-
-/// This thread's CPU time, from /proc (Linux); `None` elsewhere.
-fn thread_cpu() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = stat.split_whitespace().next()?.parse().ok()?;
-    Some(Duration::from_nanos(ns))
 }
 
 /// Median wall and CPU time of `runs` calls of `f`.
