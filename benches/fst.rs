@@ -20,6 +20,10 @@ use toklab::fst::FstStep;
 use toklab::fst::{DoubleArray, FstTokenizer, Matrix, Model, Repr};
 use toklab::trace::Observer;
 
+#[path = "cpu_clock/mod.rs"]
+mod cpu_clock;
+use cpu_clock::thread_cpu;
+
 fn shared() -> Option<PathBuf> {
     let dir = match std::env::var_os("TOKLAB_SHARED") {
         Some(dir) => PathBuf::from(dir),
@@ -28,24 +32,16 @@ fn shared() -> Option<PathBuf> {
     dir.join("corpora/kjv-en.txt").is_file().then_some(dir)
 }
 
-/// This thread's CPU time so far (Linux's schedstat, in nanoseconds): on a shared machine the
-/// wall clock also counts the time other processes had the core.
-fn cpu_time() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = stat.split_whitespace().next()?.parse().ok()?;
-    Some(Duration::from_nanos(ns))
-}
-
 /// The median of `runs` timings of `f`: wall clock, and CPU time where the system tells it.
 fn timed<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, Option<Duration>) {
     let mut walls = Vec::with_capacity(runs);
     let mut cpus = Vec::with_capacity(runs);
     for _ in 0..runs {
-        let cpu = cpu_time();
+        let cpu = thread_cpu();
         let started = Instant::now();
         black_box(f());
         walls.push(started.elapsed());
-        if let (Some(before), Some(after)) = (cpu, cpu_time()) {
+        if let (Some(before), Some(after)) = (cpu, thread_cpu()) {
             cpus.push(after.saturating_sub(before));
         }
     }

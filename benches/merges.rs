@@ -10,6 +10,8 @@
 //! - training 8k merges on 10 MB (KJV × 2.5, GPT-2 pre-tokenization), against the one-minute
 //!   budget and against the time spent counting words alone.
 //!
+//! Times are medians of this thread's CPU time (Linux; the wall clock elsewhere).
+//!
 //! `cargo bench --bench merges` (needs ../shared or TOKLAB_SHARED).
 
 use std::path::{Path, PathBuf};
@@ -19,6 +21,10 @@ use toklab::Tokenizer;
 use toklab::subword::bpe::gpt2;
 use toklab::subword::formal::{Dictionary, Semantics, SymbolUnit, encode_ends, retokenize};
 use toklab::subword::train::{Pretok, Trainer};
+
+#[path = "cpu_clock/mod.rs"]
+mod cpu_clock;
+use cpu_clock::thread_cpu;
 
 fn shared() -> PathBuf {
     std::env::var_os("TOKLAB_SHARED")
@@ -31,13 +37,19 @@ fn median(mut times: Vec<Duration>) -> Duration {
     times[times.len() / 2]
 }
 
+/// The median of `runs` timings of `f`, on this thread's CPU time where the system tells it
+/// (wall clock elsewhere): on a loaded machine a long call is interrupted more often than a
+/// short one, which would inflate the speed-ups measured on the wall clock.
 fn time<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
     median(
         (0..runs)
             .map(|_| {
-                let t = Instant::now();
+                let (t, c) = (Instant::now(), thread_cpu());
                 std::hint::black_box(f());
-                t.elapsed()
+                match (c, thread_cpu()) {
+                    (Some(c0), Some(c1)) => c1 - c0,
+                    _ => t.elapsed(),
+                }
             })
             .collect(),
     )
