@@ -89,7 +89,8 @@ const SETTLE: Duration = Duration::from_millis(150);
 pub struct Row {
     pub setup: RowSetup,
     pub engine: Engine,
-    pub tokens: Tokenization,
+    /// Shared with the background job that re-tokenizes the line from them (no copy per key).
+    pub tokens: Arc<Tokenization>,
     /// For each cell of the line layout, the token covering it.
     pub owners: Vec<Option<usize>>,
     /// For each token, which of the two alternating colours it is drawn in: tokens that own
@@ -141,7 +142,7 @@ impl Row {
         Row {
             engine,
             setup,
-            tokens: Tokenization::default(),
+            tokens: Arc::default(),
             owners: Vec::new(),
             shades: Vec::new(),
             disagree: Vec::new(),
@@ -267,26 +268,28 @@ impl Row {
 
     /// Tokenizes `text`, at once when it is short and in the background when it is long;
     /// `edit` says it is an edit of the text the current tokens are of (engines re-tokenize
-    /// incrementally then).
-    pub fn tokenize(&mut self, text: &Arc<str>, edit: bool) {
+    /// incrementally then). Returns whether the row kept the tokens it had (an edited long
+    /// line shows its last tokens until the new ones arrive).
+    pub fn tokenize(&mut self, text: &Arc<str>, edit: bool) -> bool {
         self.stopped = false;
         let Engine::Ready(tokenizer) = &self.engine else {
-            self.tokens = Tokenization::default();
+            let kept = self.tokens.is_empty();
+            self.tokens = Arc::default();
             self.tokens_of = Arc::clone(text);
             self.stale = false;
             self.job = None;
-            return;
+            return kept;
         };
         if text.len() <= SYNC_BYTES {
-            self.tokens = if edit && !self.stale {
+            self.tokens = Arc::new(if edit && !self.stale {
                 tokenizer.retokenize(&self.tokens_of, &self.tokens, text)
             } else {
                 tokenizer.tokenize(text)
-            };
+            });
             self.tokens_of = Arc::clone(text);
             self.stale = false;
             self.job = None;
-            return;
+            return false;
         }
         // Coalescing: while one runs, later edits wait for it; the newest text is tokenized
         // when it ends (`poll_tokens`).
@@ -297,15 +300,25 @@ impl Row {
         // An edited line keeps showing its last tokens while they fit; another line's would
         // mislead.
         if !edit || !fits(&self.tokens, text) {
-            self.tokens = Tokenization::default();
+            drop_in_background(std::mem::take(&mut self.tokens));
+            return false;
         }
+        true
+    }
+
+    /// Brings `owners` and `shades` up to date with the layout, from cell `from` on (0 when
+    /// the tokens changed).
+    fn paint(&mut self, layout: &LineLayout, from: usize) {
+        layout.update_owners(&self.tokens, &mut self.owners, from);
+        crate::tui::layout::update_shades(&self.owners, self.tokens.len(), &mut self.shades, from);
     }
 
     fn spawn_tokenize(&mut self, text: &Arc<str>, edit: bool) {
         let Some(tokenizer) = self.tokenizer().cloned() else {
             return;
         };
-        let old = (edit && !self.stale).then(|| (Arc::clone(&self.tokens_of), self.tokens.clone()));
+        let old =
+            (edit && !self.stale).then(|| (Arc::clone(&self.tokens_of), Arc::clone(&self.tokens)));
         let new = Arc::clone(text);
         let job = Job::spawn("tokenize", 0, move |_| {
             Some(match old {
@@ -325,7 +338,7 @@ impl Row {
         let (text, _) = self.job.take().expect("a job was polled");
         match result {
             Ok(tokens) if *text == **current => {
-                self.tokens = tokens;
+                drop_in_background(std::mem::replace(&mut self.tokens, Arc::new(tokens)));
                 self.tokens_of = text;
                 self.stale = false;
                 true
@@ -357,6 +370,17 @@ impl Row {
             }
             None => false,
         }
+    }
+}
+
+/// Frees a line's tokens on a thread of its own: tens of thousands of tokens of a long line
+/// take the interface thread a millisecond or more to free.
+fn drop_in_background(tokens: Arc<Tokenization>) {
+    if tokens.len() > SYNC_BYTES / 4 {
+        // Without a thread (the system refused one) they are freed here, as before.
+        let _ = std::thread::Builder::new()
+            .name("toklab-free".into())
+            .spawn(move || drop(tokens));
     }
 }
 
@@ -502,14 +526,19 @@ impl Rows {
         self.selected_row().map_or(0, |r| r.tokens.len())
     }
 
+    /// The line the rows tokenized last (the one the line layout was made of).
+    pub fn line(&self) -> &str {
+        &self.text
+    }
+
     /// Tokenizes `text` in every row (long lines in the background); `edit` says it is an
-    /// edit of the line the rows show.
-    pub fn tokenize(&mut self, text: &str, edit: bool, layout: &LineLayout) {
+    /// edit of the line the rows show, and `changed` the first cell of `layout` the edit may
+    /// have moved (`LineLayout::edit`): rows that keep their tokens look again only from there.
+    pub fn tokenize(&mut self, text: &str, edit: bool, layout: &LineLayout, changed: usize) {
         self.text = Arc::from(text);
         for row in &mut self.list {
-            row.tokenize(&self.text, edit);
-            row.owners = layout.owners(&row.tokens);
-            row.shades = crate::tui::layout::shades(&row.owners, row.tokens.len());
+            let kept = row.tokenize(&self.text, edit);
+            row.paint(layout, if kept { changed } else { 0 });
         }
         self.settle(text);
     }
@@ -519,8 +548,7 @@ impl Rows {
         let mut changed = false;
         for row in &mut self.list {
             if row.poll_tokens(&self.text) {
-                row.owners = layout.owners(&row.tokens);
-                row.shades = crate::tui::layout::shades(&row.owners, row.tokens.len());
+                row.paint(layout, 0);
                 changed = true;
             }
         }
