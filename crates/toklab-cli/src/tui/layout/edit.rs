@@ -112,8 +112,10 @@ impl LineLayout {
 
 #[cfg(test)]
 mod tests {
+    use super::super::update_shades;
     use super::*;
     use proptest::prelude::*;
+    use toklab::token::{Span, Token, TokenKind, Tokenization};
 
     /// Pieces that segmentation treats specially: combining marks, CR LF, flags (regional
     /// indicators, whose pairing depends on how many precede), emoji joined by ZWJ, a variation
@@ -182,6 +184,51 @@ mod tests {
             let untouched = LineLayout::new(&old);
             prop_assert!(first <= untouched.cells.len());
             prop_assert_eq!(&layout.cells[..first.min(layout.cells.len())], &untouched.cells[..first.min(layout.cells.len())]);
+        }
+    }
+
+    /// Tokens over `len` bytes cut at `cuts`, every third one left out (dropped text), some
+    /// of them empty.
+    fn tokens(len: usize, cuts: &[usize]) -> Tokenization {
+        let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (len + 1)).collect();
+        cuts.push(len);
+        cuts.sort_unstable();
+        let mut start = 0;
+        let mut list = Vec::new();
+        for (i, &end) in cuts.iter().enumerate() {
+            if i % 3 != 2 {
+                list.push(Token::new(Span::new(start, end), TokenKind::Word));
+            }
+            start = end;
+        }
+        Tokenization::new(list)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+        #[test]
+        fn owners_and_shades_updated_after_an_edit_equal_fresh_ones(
+            old in text(),
+            inserted in text(),
+            from in any::<usize>(),
+            len in 0usize..12,
+            cuts in proptest::collection::vec(any::<usize>(), 0..30),
+        ) {
+            let start = boundary(&old, from);
+            let end = boundary(&old, start + len).max(start);
+            let mut new = old.clone();
+            new.replace_range(start..end, &inserted);
+            // The tokens of the old text, kept while the new ones are computed.
+            let tokens = tokens(old.len(), &cuts);
+            let mut layout = LineLayout::new(&old);
+            let mut owners = layout.owners(&tokens);
+            let mut shades = super::super::shades(&owners, tokens.len());
+            let first = layout.edit(&old, &new);
+            layout.update_owners(&tokens, &mut owners, first);
+            update_shades(&owners, tokens.len(), &mut shades, first);
+            let fresh = layout.owners(&tokens);
+            prop_assert_eq!(&owners, &fresh);
+            prop_assert_eq!(shades, super::super::shades(&fresh, tokens.len()));
         }
     }
 
