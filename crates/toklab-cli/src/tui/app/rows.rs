@@ -91,6 +91,11 @@ pub struct Row {
     pub engine: Engine,
     /// Shared with the background job that re-tokenizes the line from them (no copy per key).
     pub tokens: Arc<Tokenization>,
+    /// Where the last of `tokens` ends (whether they still fit a shortened line).
+    tokens_end: usize,
+    /// A number no other tokens of any row had: tells apart the tokens shown (an alignment
+    /// of tokens kept over an edited line need not be computed again until they change).
+    pub tokens_id: u64,
     /// For each cell of the line layout, the token covering it.
     pub owners: Vec<Option<usize>>,
     /// For each token, which of the two alternating colours it is drawn in: tokens that own
@@ -143,6 +148,8 @@ impl Row {
             engine,
             setup,
             tokens: Arc::default(),
+            tokens_end: 0,
+            tokens_id: next_tokens_id(),
             owners: Vec::new(),
             shades: Vec::new(),
             disagree: Vec::new(),
@@ -268,24 +275,28 @@ impl Row {
 
     /// Tokenizes `text`, at once when it is short and in the background when it is long;
     /// `edit` says it is an edit of the text the current tokens are of (engines re-tokenize
-    /// incrementally then). Returns whether the row kept the tokens it had (an edited long
-    /// line shows its last tokens until the new ones arrive).
-    pub fn tokenize(&mut self, text: &Arc<str>, edit: bool) -> bool {
+    /// incrementally then), equal to the last text up to byte `unchanged`. Returns whether
+    /// the row kept the tokens it had (an edited long line shows its last tokens until the
+    /// new ones arrive).
+    pub fn tokenize(&mut self, text: &Arc<str>, edit: bool, unchanged: usize) -> bool {
         self.stopped = false;
         let Engine::Ready(tokenizer) = &self.engine else {
             let kept = self.tokens.is_empty();
-            self.tokens = Arc::default();
+            if !kept {
+                self.set_tokens(Tokenization::default());
+            }
             self.tokens_of = Arc::clone(text);
             self.stale = false;
             self.job = None;
             return kept;
         };
         if text.len() <= SYNC_BYTES {
-            self.tokens = Arc::new(if edit && !self.stale {
+            let tokens = if edit && !self.stale {
                 tokenizer.retokenize(&self.tokens_of, &self.tokens, text)
             } else {
                 tokenizer.tokenize(text)
-            });
+            };
+            self.set_tokens(tokens);
             self.tokens_of = Arc::clone(text);
             self.stale = false;
             self.job = None;
@@ -299,11 +310,29 @@ impl Row {
         self.stale = true;
         // An edited line keeps showing its last tokens while they fit; another line's would
         // mislead.
-        if !edit || !fits(&self.tokens, text) {
-            drop_in_background(std::mem::take(&mut self.tokens));
+        if !edit || !self.still_fit(text, unchanged) {
+            drop_in_background(self.set_tokens(Tokenization::default()));
             return false;
         }
         true
+    }
+
+    /// Shows `tokens`, returning the ones they replace.
+    fn set_tokens(&mut self, tokens: Tokenization) -> Arc<Tokenization> {
+        self.tokens_end = tokens.tokens.iter().map(|t| t.span.end).max().unwrap_or(0);
+        self.tokens_id = next_tokens_id();
+        std::mem::replace(&mut self.tokens, Arc::new(tokens))
+    }
+
+    /// Whether the tokens, which fit the last text, fit `text` too, which equals it up to
+    /// byte `unchanged`: past that, a plain-ASCII rest has a character boundary at every byte,
+    /// so only the line's length matters (no look at every token on every key).
+    fn still_fit(&self, text: &str, unchanged: usize) -> bool {
+        if text.get(unchanged..).is_some_and(|rest| rest.is_ascii()) {
+            self.tokens_end <= text.len()
+        } else {
+            fits(&self.tokens, text)
+        }
     }
 
     /// Brings `owners` and `shades` up to date with the layout, from cell `from` on (0 when
@@ -338,7 +367,7 @@ impl Row {
         let (text, _) = self.job.take().expect("a job was polled");
         match result {
             Ok(tokens) if *text == **current => {
-                drop_in_background(std::mem::replace(&mut self.tokens, Arc::new(tokens)));
+                drop_in_background(self.set_tokens(tokens));
                 self.tokens_of = text;
                 self.stale = false;
                 true
@@ -382,6 +411,12 @@ fn drop_in_background(tokens: Arc<Tokenization>) {
             .name("toklab-free".into())
             .spawn(move || drop(tokens));
     }
+}
+
+/// A number for a row's new tokens that no tokens before had.
+fn next_tokens_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Whether every span of `tokens` lies in `text` on character boundaries (so old tokens can
@@ -536,8 +571,9 @@ impl Rows {
     /// have moved (`LineLayout::edit`): rows that keep their tokens look again only from there.
     pub fn tokenize(&mut self, text: &str, edit: bool, layout: &LineLayout, changed: usize) {
         self.text = Arc::from(text);
+        let unchanged = layout.cells.get(changed).map_or(text.len(), |c| c.start);
         for row in &mut self.list {
-            let kept = row.tokenize(&self.text, edit);
+            let kept = row.tokenize(&self.text, edit, unchanged);
             row.paint(layout, if kept { changed } else { 0 });
         }
         self.settle(text);

@@ -57,8 +57,8 @@ pub struct AlignData {
 /// What an alignment was computed for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct AlignKey {
-    /// `Rows::version`: the line and its tokens.
-    version: u64,
+    /// The line and both rows' tokens (`basis`).
+    basis: Basis,
     a: usize,
     b: usize,
     matrix: bool,
@@ -69,9 +69,9 @@ struct AlignKey {
 }
 
 impl AlignKey {
-    fn new(version: u64, a: usize, b: usize, choice: &AlignChoice, pair: usize) -> AlignKey {
+    fn new(basis: Basis, a: usize, b: usize, choice: &AlignChoice, pair: usize) -> AlignKey {
         AlignKey {
-            version,
+            basis,
             a,
             b,
             matrix: choice.matrix,
@@ -80,6 +80,23 @@ impl AlignKey {
             pair,
         }
     }
+}
+
+/// What of the rows an alignment depends on: `Rows::version` (the line and its tokens) and
+/// which tokens rows A and B show.
+pub type Basis = (Option<u64>, u64, u64);
+
+/// The basis of aligning rows `a` and `b`. While one of them shows tokens kept from before an
+/// edit of a long line (its new ones are computed in the background), the line is left out:
+/// typing then does not align the same kept tokens again on every key; they are aligned again
+/// when the new ones arrive.
+pub fn basis(rows: &crate::tui::app::Rows, a: usize, b: usize) -> Basis {
+    let kept = rows[a].stale || rows[b].stale;
+    (
+        (!kept).then_some(rows.version),
+        rows[a].tokens_id,
+        rows[b].tokens_id,
+    )
 }
 
 /// The B row for selected row `a` among `rows` rows.
@@ -97,7 +114,7 @@ impl AlignData {
     /// Aligns the tokens of rows `a` and `b` and, in matrix mode, builds the matrix.
     #[allow(clippy::too_many_arguments)]
     pub fn compute(
-        version: u64,
+        basis: Basis,
         text: &str,
         a: (usize, &toklab::token::Tokenization),
         b: (usize, &toklab::token::Tokenization),
@@ -130,7 +147,7 @@ impl AlignData {
             tokens,
             matrix: matrix.flatten(),
             refused,
-            key: AlignKey::new(version, a.0, b.0, choice, pair),
+            key: AlignKey::new(basis, a.0, b.0, choice, pair),
         }
     }
 }
@@ -199,7 +216,7 @@ impl AlignPane {
         let a = cx.rows.selected;
         let b = other_row(&self.choice, a, cx.rows.len())?;
         Some(AlignKey::new(
-            cx.rows.version,
+            basis(cx.rows, a, b),
             a,
             b,
             &self.choice,
@@ -343,7 +360,7 @@ impl Pane for AlignPane {
             .map_or(usize::MAX, |d| d.tokens.pairs.len());
         self.cursor = self.cursor.min(pairs.saturating_sub(1));
         let data = AlignData::compute(
-            cx.rows.version,
+            basis(cx.rows, a, b),
             cx.text(),
             (a, &cx.rows[a].tokens),
             (b, &cx.rows[b].tokens),
@@ -433,7 +450,14 @@ mod tests {
         let text = "won't";
         let ws = toklab::load("ws").unwrap().tokenize(text);
         let gpt2 = toklab::load("pretok:gpt2").unwrap().tokenize(text);
-        let data = AlignData::compute(1, text, (0, &ws), (1, &gpt2), &AlignChoice::default(), 0);
+        let data = AlignData::compute(
+            (Some(1), 0, 1),
+            text,
+            (0, &ws),
+            (1, &gpt2),
+            &AlignChoice::default(),
+            0,
+        );
         let ops: Vec<Op> = data.tokens.pairs.iter().map(|p| p.op).collect();
         assert_eq!(ops, [Op::Sub, Op::Ins], "won't vs won + 't");
     }
