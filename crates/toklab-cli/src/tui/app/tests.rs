@@ -240,6 +240,53 @@ fn matrix_view(app: &App) -> &super::panes::MatrixView {
 }
 
 #[test]
+fn a_long_line_is_aligned_in_the_background() {
+    let line = "We're here, and there. ".repeat(400);
+    let mut app = app(&line, &["ws", "pretok:gpt2"]);
+    app.apply(Action::ShowView(View::Align));
+    assert!(app.panes.align.data(&app.context()).is_none(), "not yet");
+    assert!(app.busy(), "the alignment job keeps the loop polling");
+    let wait = |app: &mut App| {
+        let t = Instant::now();
+        while app.panes.align.data(&app.context()).is_none() && t.elapsed().as_secs() < 30 {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            app.tick();
+        }
+    };
+    wait(&mut app);
+    let cx = app.context();
+    let data = app
+        .panes
+        .align
+        .data(&cx)
+        .expect("aligned in the background");
+    let direct = toklab::analysis::compare::align_tokens(
+        &line,
+        &app.rows[0].tokens,
+        &line,
+        &app.rows[1].tokens,
+        toklab::analysis::align::Costs::LEVENSHTEIN,
+    );
+    assert_eq!(data.tokens.pairs, direct.pairs);
+    assert!(!Pane::busy(&app.panes.align), "no job left behind");
+    // Typing: once the new tokens arrive the line is aligned again, in the background.
+    app.apply(Action::Edit);
+    app.apply(Action::CaretEnd);
+    app.apply(Action::Type('x'));
+    app.tick();
+    app.finish_loading();
+    wait(&mut app);
+    let cx = app.context();
+    let data = app.panes.align.data(&cx).expect("aligned again");
+    let last = data.tokens.pairs.last().and_then(|p| p.a).unwrap();
+    assert!(
+        app.rows[0].tokens.tokens[last]
+            .form(&app.doc.text)
+            .ends_with('x')
+    );
+}
+
+#[test]
 fn alignment_view_pairs_rows_and_steps_the_matrix() {
     let mut app = app("We're here", &["ws", "pretok:gpt2", "words"]);
     app.apply(Action::ShowView(View::Align));

@@ -9,6 +9,8 @@ use toklab::analysis::align::{Alignment, Costs, FillSteps, Interner, Matrix, Uni
 
 use super::{Context, Pane, Reply};
 use crate::cli::align::MATRIX_CELL_LIMIT;
+use crate::tui::app::jobs::Job;
+use crate::tui::app::rows::SYNC_BYTES;
 use crate::tui::app::{Action, step_due};
 use toklab::analysis::compare::align_tokens;
 
@@ -209,6 +211,9 @@ pub struct AlignPane {
     /// The token pair selected.
     pub cursor: usize,
     data: Option<AlignData>,
+    /// The alignment of a long line, computed in the background (tens of thousands of tokens
+    /// take the interface thread too long), and what it is for.
+    job: Option<(AlignKey, Job<AlignData>)>,
 }
 
 impl AlignPane {
@@ -301,6 +306,46 @@ impl AlignPane {
     }
 }
 
+impl AlignPane {
+    /// The alignment of rows `a` and `b` of a long line once the background job has it,
+    /// starting the job when none runs for what is shown now (the view says "aligning…"
+    /// meanwhile; a job for an earlier line or choice is dropped).
+    fn background(&mut self, cx: &Context, a: usize, b: usize) -> Option<AlignData> {
+        let basis = basis(cx.rows, a, b);
+        let key = AlignKey::new(basis, a, b, &self.choice, self.cursor);
+        match self.job.take() {
+            Some((k, job)) if k == key => match job.poll() {
+                Some(Ok(data)) => return Some(data),
+                Some(Err(())) => {}
+                None => {
+                    self.job = Some((k, job));
+                    return None;
+                }
+            },
+            Some((_, job)) => job.cancel(),
+            None => {}
+        }
+        let text: std::sync::Arc<str> = std::sync::Arc::from(cx.text());
+        let (ta, tb) = (
+            std::sync::Arc::clone(&cx.rows[a].tokens),
+            std::sync::Arc::clone(&cx.rows[b].tokens),
+        );
+        let (choice, pair) = (self.choice.clone(), self.cursor);
+        let job = Job::spawn("align", 0, move |_| {
+            Some(AlignData::compute(
+                basis,
+                &text,
+                (a, &ta),
+                (b, &tb),
+                &choice,
+                pair,
+            ))
+        });
+        self.job = Some((key, job));
+        None
+    }
+}
+
 impl Pane for AlignPane {
     /// Choosing row B, the matrix and its demo, moving between pairs. (The workbench shows
     /// the alignment view first for all but the last.)
@@ -359,14 +404,21 @@ impl Pane for AlignPane {
             .as_ref()
             .map_or(usize::MAX, |d| d.tokens.pairs.len());
         self.cursor = self.cursor.min(pairs.saturating_sub(1));
-        let data = AlignData::compute(
-            basis(cx.rows, a, b),
-            cx.text(),
-            (a, &cx.rows[a].tokens),
-            (b, &cx.rows[b].tokens),
-            &self.choice,
-            self.cursor,
-        );
+        let data = if cx.text().len() > SYNC_BYTES {
+            match self.background(cx, a, b) {
+                Some(data) => data,
+                None => return,
+            }
+        } else {
+            AlignData::compute(
+                basis(cx.rows, a, b),
+                cx.text(),
+                (a, &cx.rows[a].tokens),
+                (b, &cx.rows[b].tokens),
+                &self.choice,
+                self.cursor,
+            )
+        };
         self.cursor = self.cursor.min(data.tokens.pairs.len().saturating_sub(1));
         self.data = Some(data);
         // The cursor may have been clamped: compute again for the clamped pair if it moved.
@@ -393,6 +445,10 @@ impl Pane for AlignPane {
 
     /// The matrix demo fills a cell every `PLAY_STEP` while it plays.
     fn tick(&mut self, cx: &Context) {
+        // A background alignment is taken in even when another view is shown.
+        if self.job.is_some() {
+            self.refresh(cx);
+        }
         if !step_due(self.choice.playing, cx.play_step) {
             return;
         }
@@ -405,7 +461,7 @@ impl Pane for AlignPane {
     }
 
     fn busy(&self) -> bool {
-        self.choice.playing.is_some()
+        self.choice.playing.is_some() || self.job.is_some()
     }
 
     fn reset_cursor(&mut self) {
