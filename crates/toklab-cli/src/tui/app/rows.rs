@@ -581,16 +581,22 @@ impl Rows {
 
     /// Installs the background tokenizations that ended; true when a row's tokens changed.
     pub fn poll_tokens(&mut self, layout: &LineLayout) -> bool {
-        let mut changed = false;
-        for row in &mut self.list {
-            if row.poll_tokens(&self.text) {
-                row.paint(layout, 0);
-                changed = true;
-            }
-        }
+        let arrived: Vec<bool> = self
+            .list
+            .iter_mut()
+            .map(|row| {
+                let arrived = row.poll_tokens(&self.text);
+                if arrived {
+                    row.paint(layout, 0);
+                }
+                arrived
+            })
+            .collect();
+        let changed = arrived.contains(&true);
         if changed {
             let text = Arc::clone(&self.text);
-            self.settle(&text);
+            self.clamp_token();
+            self.mark(&text, Some(&arrived));
         }
         changed
     }
@@ -612,25 +618,39 @@ impl Rows {
     /// After the tokens changed: the selected token stays in range and the rows' differences
     /// are marked again.
     fn settle(&mut self, text: &str) {
+        self.clamp_token();
+        self.mark_disagreements(text);
+    }
+
+    /// Keeps the selected token in range.
+    fn clamp_token(&mut self) {
         if let Some(t) = self.token
             && t >= self.token_count()
         {
             self.token = self.token_count().checked_sub(1);
         }
-        self.mark_disagreements(text);
     }
 
     /// Marks, in every row but the selected one, the boundaries it does not share with the
     /// selected row.
     pub fn mark_disagreements(&mut self, text: &str) {
+        self.mark(text, None);
+    }
+
+    /// Marks the disagreements again, in every row or, given which rows' tokens just
+    /// `arrived` while the selected row's did not, in those rows only (the others compare the
+    /// same tokens as before): each arrival of a long line's tokens compares one row, not all.
+    fn mark(&mut self, text: &str, arrived: Option<&[bool]>) {
+        let only = arrived.filter(|a| !a.get(self.selected).copied().unwrap_or(true));
         // Rows whose tokens are of an earlier text (a long line tokenizing) are not compared:
         // the marks would be wrong and the work is done again when the tokens arrive.
         let reference = self.list.get(self.selected).filter(|r| !r.stale);
-        let marks: Vec<Vec<(usize, bool)>> = self
+        let marks: Vec<Option<Vec<(usize, bool)>>> = self
             .list
             .iter()
             .enumerate()
             .map(|(i, row)| match reference {
+                _ if only.is_some_and(|a| !a.get(i).copied().unwrap_or(true)) => None,
                 Some(reference)
                     if i != self.selected && row.tokenizer().is_some() && !row.stale =>
                 {
@@ -643,12 +663,14 @@ impl Rows {
                     .iter()
                     .filter(|b| b.side != Presence::Both)
                     .map(|b| (b.at, b.side == Presence::OnlyA))
-                    .collect()
+                    .collect::<Vec<_>>()
+                    .into()
                 }
-                _ => Vec::new(),
+                _ => Some(Vec::new()),
             })
             .collect();
         for (row, marks) in self.list.iter_mut().zip(marks) {
+            let Some(marks) = marks else { continue };
             row.disagree = marks.iter().map(|&(at, _)| at).collect();
             row.lacking = marks.iter().filter(|m| m.1).map(|&(at, _)| at).collect();
         }

@@ -287,6 +287,32 @@ fn a_long_line_is_aligned_in_the_background() {
 }
 
 #[test]
+fn marks_after_a_long_line_s_tokens_arrive_row_by_row_equal_marks_made_at_once() {
+    let line = "We're here, and there: 3.5 km. ".repeat(200);
+    let mut app = app(&line, &["ws", "pretok:gpt2", "words", "regex:\\w+"]);
+    for c in "and x".chars() {
+        app.apply(Action::Edit);
+        app.apply(Action::Type(c));
+        app.finish_loading();
+        let each: Vec<(Vec<usize>, Vec<usize>)> = app
+            .rows
+            .iter()
+            .map(|r| (r.disagree.clone(), r.lacking.clone()))
+            .collect();
+        assert!(each.iter().any(|(d, _)| !d.is_empty()), "rows disagree");
+        let text = app.doc.text.clone();
+        app.rows.mark_disagreements(&text);
+        let at_once: Vec<(Vec<usize>, Vec<usize>)> = app
+            .rows
+            .iter()
+            .map(|r| (r.disagree.clone(), r.lacking.clone()))
+            .collect();
+        assert_eq!(each, at_once);
+        app.apply(Action::Back);
+    }
+}
+
+#[test]
 fn alignment_view_pairs_rows_and_steps_the_matrix() {
     let mut app = app("We're here", &["ws", "pretok:gpt2", "words"]);
     app.apply(Action::ShowView(View::Align));
