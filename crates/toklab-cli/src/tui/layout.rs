@@ -8,6 +8,7 @@ use unicode_width::UnicodeWidthStr;
 use toklab::token::Tokenization;
 
 mod edit;
+pub use edit::Changed;
 
 /// One grapheme cluster of the line and where it is drawn.
 #[derive(Clone, Debug, PartialEq, Eq)]

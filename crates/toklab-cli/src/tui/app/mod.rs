@@ -300,7 +300,7 @@ impl App {
             self.doc.layout.edit(self.rows.line(), &self.doc.text)
         } else {
             self.doc.layout = LineLayout::new(&self.doc.text);
-            0
+            super::layout::Changed { cell: 0, byte: 0 }
         };
         self.rows
             .tokenize(&self.doc.text, edit, &self.doc.layout, changed);

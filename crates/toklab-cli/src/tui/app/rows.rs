@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use super::jobs::Job;
-use crate::tui::layout::LineLayout;
+use crate::tui::layout::{Changed, LineLayout};
 use toklab::analysis::compare::Presence;
 use toklab::token::{Token, Tokenization};
 use toklab::tokenizer::Tokenizer;
@@ -93,8 +93,9 @@ pub struct Row {
     pub tokens: Arc<Tokenization>,
     /// Where the last of `tokens` ends (whether they still fit a shortened line).
     tokens_end: usize,
-    /// A number no other tokens of any row had: tells apart the tokens shown (an alignment
-    /// of tokens kept over an edited line need not be computed again until they change).
+    /// A number no other tokens of any row had, changed too when an edit changes the text
+    /// under the tokens kept: what is computed from the tokens and their text (an alignment,
+    /// the line's figures) need not be computed again while it stays.
     pub tokens_id: u64,
     /// For each cell of the line layout, the token covering it.
     pub owners: Vec<Option<usize>>,
@@ -313,6 +314,9 @@ impl Row {
         if !edit || !self.still_fit(text, unchanged) {
             drop_in_background(self.set_tokens(Tokenization::default()));
             return false;
+        }
+        if unchanged < self.tokens_end {
+            self.tokens_id = next_tokens_id();
         }
         true
     }
@@ -567,14 +571,13 @@ impl Rows {
     }
 
     /// Tokenizes `text` in every row (long lines in the background); `edit` says it is an
-    /// edit of the line the rows show, and `changed` the first cell of `layout` the edit may
-    /// have moved (`LineLayout::edit`): rows that keep their tokens look again only from there.
-    pub fn tokenize(&mut self, text: &str, edit: bool, layout: &LineLayout, changed: usize) {
+    /// edit of the line the rows show, and `changed` where it changed the text and `layout`
+    /// (`LineLayout::edit`): rows that keep their tokens look again only from there.
+    pub fn tokenize(&mut self, text: &str, edit: bool, layout: &LineLayout, changed: Changed) {
         self.text = Arc::from(text);
-        let unchanged = layout.cells.get(changed).map_or(text.len(), |c| c.start);
         for row in &mut self.list {
-            let kept = row.tokenize(&self.text, edit, unchanged);
-            row.paint(layout, if kept { changed } else { 0 });
+            let kept = row.tokenize(&self.text, edit, changed.byte);
+            row.paint(layout, if kept { changed.cell } else { 0 });
         }
         self.settle(text);
     }

@@ -313,6 +313,49 @@ fn marks_after_a_long_line_s_tokens_arrive_row_by_row_equal_marks_made_at_once()
 }
 
 #[test]
+fn the_line_figures_kept_between_frames_are_those_of_the_text_shown() {
+    let line = "We're here, and there. ".repeat(300);
+    let mut app = app(&line, &["ws", "pretok:gpt2"]);
+    app.apply(Action::ShowView(View::Stats));
+    app.panes.stats.cancel();
+    app.apply(Action::Edit);
+    // Typing in the middle (the kept tokens' text changes) and at the end (it does not).
+    for (i, c) in "ab".chars().enumerate() {
+        if i == 1 {
+            app.apply(Action::CaretEnd);
+        } else {
+            app.apply(Action::CaretHome);
+            for _ in 0..10 {
+                app.apply(Action::CaretRight);
+            }
+        }
+        let before: Vec<(Arc<toklab::token::Tokenization>, u64)> = app
+            .rows
+            .iter()
+            .map(|r| (Arc::clone(&r.tokens), r.tokens_id))
+            .collect();
+        app.apply(Action::Type(c));
+        app.tick();
+        // Tokens kept over the edit: a new id when the text under them changed (in the
+        // middle), the same one when it did not (at the end).
+        for (row, (tokens, id)) in app.rows.iter().zip(&before) {
+            if Arc::ptr_eq(&row.tokens, tokens) && !tokens.is_empty() {
+                assert_eq!(row.tokens_id == *id, i == 1, "{}", row.setup.label);
+            }
+        }
+        for _ in 0..2 {
+            let cx = app.context();
+            for (r, row) in app.rows.iter().enumerate() {
+                let direct = toklab::analysis::TokenStats::of(&app.doc.text, &row.tokens);
+                assert_eq!(*app.panes.stats.line_stats(&cx, r), direct, "row {r}");
+            }
+            app.finish_loading();
+            app.tick();
+        }
+    }
+}
+
+#[test]
 fn alignment_view_pairs_rows_and_steps_the_matrix() {
     let mut app = app("We're here", &["ws", "pretok:gpt2", "words"]);
     app.apply(Action::ShowView(View::Align));

@@ -42,25 +42,37 @@ fn common_suffix(a: &[u8], b: &[u8], limit: usize) -> usize {
         .count()
 }
 
+/// Where an edit changed a line: what is before stayed as it was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Changed {
+    /// The first cell that may differ from before.
+    pub cell: usize,
+    /// The first byte of the text that differs (on a character boundary).
+    pub byte: usize,
+}
+
 impl LineLayout {
     /// Turns this layout of `old` into the layout of `new` (equal to `LineLayout::new(new)`),
     /// segmenting only from the cell before the first changed byte to the first cluster
-    /// boundary after the change that the old text had too. Returns the index of the first
-    /// cell that may differ from before: cells before it are untouched.
+    /// boundary after the change that the old text had too. Returns where the text and the
+    /// cells start to differ: cells before `cell` are untouched.
     ///
     /// Why a shared boundary is enough: whether a cluster ends before a character depends on
     /// that character and on what precedes it only within the same cluster (combining marks,
     /// joiners, CR LF) or within a run of regional indicators, whose pairing restarts evenly
     /// at any boundary. So past a boundary both texts share, in the unchanged tail, the tail
     /// splits as it did before.
-    pub fn edit(&mut self, old: &str, new: &str) -> usize {
+    pub fn edit(&mut self, old: &str, new: &str) -> Changed {
         let (a, b) = (old.as_bytes(), new.as_bytes());
         let mut prefix = common_prefix(a, b);
         while !new.is_char_boundary(prefix) {
             prefix -= 1;
         }
         if prefix == a.len() && prefix == b.len() {
-            return self.cells.len();
+            return Changed {
+                cell: self.cells.len(),
+                byte: prefix,
+            };
         }
         let mut suffix = common_suffix(a, b, a.len().min(b.len()) - prefix);
         while !new.is_char_boundary(b.len() - suffix) {
@@ -106,7 +118,10 @@ impl LineLayout {
             cell.column = cell.column - tail_column + column;
         }
         self.width = self.width - tail_column + column;
-        first
+        Changed {
+            cell: first,
+            byte: prefix,
+        }
     }
 }
 
@@ -178,7 +193,14 @@ mod tests {
             let mut new = old.clone();
             new.replace_range(start..end, &inserted);
             let mut layout = LineLayout::new(&old);
-            let first = layout.edit(&old, &new);
+            let changed = layout.edit(&old, &new);
+            prop_assert_eq!(&old[..changed.byte], &new[..changed.byte]);
+            // The first character after the common start differs (or the texts are equal).
+            prop_assert!(
+                old == new
+                    || old[changed.byte..].chars().next() != new[changed.byte..].chars().next()
+            );
+            let first = changed.cell;
             let fresh = LineLayout::new(&new);
             prop_assert_eq!(&layout, &fresh);
             let untouched = LineLayout::new(&old);
@@ -223,7 +245,7 @@ mod tests {
             let mut layout = LineLayout::new(&old);
             let mut owners = layout.owners(&tokens);
             let mut shades = super::super::shades(&owners, tokens.len());
-            let first = layout.edit(&old, &new);
+            let first = layout.edit(&old, &new).cell;
             layout.update_owners(&tokens, &mut owners, first);
             update_shades(&owners, tokens.len(), &mut shades, first);
             let fresh = layout.owners(&tokens);
@@ -237,7 +259,7 @@ mod tests {
         let old = "a\u{1F1E9}\u{1F1EA}b";
         let new = "a\u{1F1E9}\u{1F1EA}bc";
         let mut layout = LineLayout::new(old);
-        assert_eq!(layout.edit(old, new), 2);
+        assert_eq!(layout.edit(old, new), Changed { cell: 2, byte: 10 });
         assert_eq!(layout, LineLayout::new(new));
         // A flag's second half typed after its first joins the cell before.
         let (old, new) = ("x\u{1F1E9}", "x\u{1F1E9}\u{1F1EA}");
