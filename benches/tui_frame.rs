@@ -187,18 +187,7 @@ fn typing_on_a_long_line(theme: &Theme) {
         app.apply(Action::ShowView(view));
         app.apply(Action::Edit);
         app.apply(Action::CaretEnd);
-        let mut times = Vec::new();
-        let cpu_before = thread_cpu();
-        for c in "typing here".chars() {
-            let t = Instant::now();
-            app.apply(Action::Type(c));
-            app.tick();
-            render_to_buffer(&mut app, theme, 120, 40);
-            times.push(t.elapsed());
-        }
-        let cpu = thread_cpu()
-            .zip(cpu_before)
-            .map(|(after, before)| (after - before) / times.len() as u32);
+        let (mut times, cpu) = type_keys(&mut app, theme);
         let t = Instant::now();
         while app.rows.is_tokenizing() || app.busy() && view == View::Trace {
             std::thread::sleep(Duration::from_millis(1));
@@ -228,4 +217,45 @@ fn typing_on_a_long_line(theme: &Theme) {
             caught_up.as_secs_f64() * 1e3
         );
     }
+    // In the middle of the line every cell after the caret moves with each key.
+    app.apply(Action::ShowView(View::Table));
+    app.apply(Action::Edit);
+    app.apply(Action::CaretHome);
+    for _ in 0..app.doc.text.len() / 2 {
+        app.apply(Action::CaretRight);
+    }
+    let (mut times, cpu) = type_keys(&mut app, theme);
+    let count = times.len();
+    let med = median(&mut times);
+    println!(
+        "    {:<7} typed in the middle of the line: median {:.2} ms, max {:.2} ms wall; UI thread CPU {} per key",
+        View::Table.name(),
+        med.as_secs_f64() * 1e3,
+        times[count - 1].as_secs_f64() * 1e3,
+        cpu.map_or("unknown".into(), |c| format!(
+            "{:.1} ms",
+            c.as_secs_f64() * 1e3
+        )),
+    );
+}
+
+/// Types a few words key by key, drawing a frame after each: the wall time per key, and the
+/// interface thread's CPU time per key.
+fn type_keys(
+    app: &mut toklab_cli::tui::app::App,
+    theme: &Theme,
+) -> (Vec<Duration>, Option<Duration>) {
+    let mut times = Vec::new();
+    let cpu_before = thread_cpu();
+    for c in "typing here".chars() {
+        let t = Instant::now();
+        app.apply(Action::Type(c));
+        app.tick();
+        render_to_buffer(app, theme, 120, 40);
+        times.push(t.elapsed());
+    }
+    let cpu = thread_cpu()
+        .zip(cpu_before)
+        .map(|(after, before)| (after - before) / times.len() as u32);
+    (times, cpu)
 }

@@ -7,6 +7,9 @@ use unicode_width::UnicodeWidthStr;
 
 use toklab::token::Tokenization;
 
+mod edit;
+pub use edit::Changed;
+
 /// One grapheme cluster of the line and where it is drawn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cell {
@@ -34,18 +37,9 @@ impl LineLayout {
         let mut cells = Vec::new();
         let mut column = 0;
         for (start, grapheme) in text.grapheme_indices(true) {
-            let is_space = grapheme.chars().all(char::is_whitespace);
-            let stand_in = stand_in(grapheme);
-            let width = stand_in.as_deref().unwrap_or(grapheme).width().max(1);
-            cells.push(Cell {
-                start,
-                end: start + grapheme.len(),
-                column,
-                width,
-                stand_in,
-                is_space,
-            });
-            column += width;
+            let cell = Cell::of(grapheme, start, column);
+            column += cell.width;
+            cells.push(cell);
         }
         LineLayout {
             cells,
@@ -77,9 +71,26 @@ impl LineLayout {
     /// For each cell, the index of the token that covers its first byte, or `None` where the
     /// tokenizer dropped the text.
     pub fn owners(&self, tokens: &Tokenization) -> Vec<Option<usize>> {
-        let mut owners = Vec::with_capacity(self.cells.len());
-        let mut t = 0;
-        for cell in &self.cells {
+        let mut owners = Vec::new();
+        self.update_owners(tokens, &mut owners, 0);
+        owners
+    }
+
+    /// Brings `owners` (of these `tokens` over this layout up to cell `from`, as `owners`
+    /// computes them) up to date from cell `from` on, reusing its buffer: after an edit that
+    /// kept the tokens, only the cells the edit moved are looked at again.
+    pub fn update_owners(
+        &self,
+        tokens: &Tokenization,
+        owners: &mut Vec<Option<usize>>,
+        from: usize,
+    ) {
+        let from = from.min(owners.len()).min(self.cells.len());
+        owners.truncate(from);
+        // The scan below only moves forward: resuming at the last owner before `from` finds
+        // what a scan from the first cell would.
+        let mut t = owners.iter().rev().flatten().next().copied().unwrap_or(0);
+        for cell in &self.cells[from..] {
             while t < tokens.tokens.len() && tokens.tokens[t].span.end <= cell.start {
                 t += 1;
             }
@@ -89,17 +100,28 @@ impl LineLayout {
                 .is_some_and(|tok| tok.span.start < cell.end);
             owners.push(covered.then_some(t));
         }
-        owners
     }
 }
 
 /// For each of `count` tokens, its colour (0 or 1) given the cells they own (`owners`): the
 /// colour changes from one token shown to the next, counting only tokens that own a cell.
 pub fn shades(owners: &[Option<usize>], count: usize) -> Vec<usize> {
-    let mut shades = vec![0; count];
-    let mut shown = 0;
-    let mut last = None;
-    for &owner in owners.iter().flatten() {
+    let mut shades = Vec::new();
+    update_shades(owners, count, &mut shades, 0);
+    shades
+}
+
+/// Brings `shades` up to date after `owners` changed from cell `from` on (the tokens being
+/// the same unless `from` is 0), reusing its buffer: tokens owning a cell before `from` keep
+/// their colour, and the alternation resumes from the last of them.
+pub fn update_shades(owners: &[Option<usize>], count: usize, shades: &mut Vec<usize>, from: usize) {
+    let from = from.min(owners.len());
+    let mut last = owners[..from].iter().rev().flatten().next().copied();
+    let mut shown = last.and_then(|l| shades.get(l)).map_or(0, |&s| s + 1);
+    shades.resize(count, 0);
+    let unseen = last.map_or(0, |l| l + 1).min(count);
+    shades[unseen..].fill(0);
+    for &owner in owners[from..].iter().flatten() {
         if last != Some(owner) {
             if let Some(shade) = shades.get_mut(owner) {
                 *shade = shown % 2;
@@ -108,7 +130,6 @@ pub fn shades(owners: &[Option<usize>], count: usize) -> Vec<usize> {
             last = Some(owner);
         }
     }
-    shades
 }
 
 /// Whether `text` has characters whose display width terminals do not agree on: regional
@@ -119,6 +140,19 @@ pub fn has_unsteady_width(text: &str) -> bool {
 }
 
 impl Cell {
+    /// The cell of `grapheme`, found at byte `start` of the line and drawn from `column`.
+    fn of(grapheme: &str, start: usize, column: usize) -> Cell {
+        let stand_in = stand_in(grapheme);
+        Cell {
+            start,
+            end: start + grapheme.len(),
+            column,
+            width: stand_in.as_deref().unwrap_or(grapheme).width().max(1),
+            is_space: grapheme.chars().all(char::is_whitespace),
+            stand_in,
+        }
+    }
+
     /// What to draw for this cell of `line` (the text the layout was made of).
     pub fn symbol<'a>(&'a self, line: &'a str) -> &'a str {
         self.stand_in

@@ -298,8 +298,15 @@ impl App {
     /// the line the rows show.
     fn retokenize(&mut self, edit: bool) {
         self.edit_pending = false;
-        self.doc.layout = LineLayout::new(&self.doc.text);
-        self.rows.tokenize(&self.doc.text, edit, &self.doc.layout);
+        // An edit lays out again only around what changed.
+        let changed = if edit {
+            self.doc.layout.edit(self.rows.line(), &self.doc.text)
+        } else {
+            self.doc.layout = LineLayout::new(&self.doc.text);
+            super::layout::Changed { cell: 0, byte: 0 }
+        };
+        self.rows
+            .tokenize(&self.doc.text, edit, &self.doc.layout, changed);
         if edit {
             self.note_edited_line();
         }

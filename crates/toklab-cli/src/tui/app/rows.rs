@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use super::jobs::Job;
-use crate::tui::layout::LineLayout;
+use crate::tui::layout::{Changed, LineLayout};
 use toklab::analysis::compare::Presence;
 use toklab::token::{Token, Tokenization};
 use toklab::tokenizer::Tokenizer;
@@ -89,7 +89,14 @@ const SETTLE: Duration = Duration::from_millis(150);
 pub struct Row {
     pub setup: RowSetup,
     pub engine: Engine,
-    pub tokens: Tokenization,
+    /// Shared with the background job that re-tokenizes the line from them (no copy per key).
+    pub tokens: Arc<Tokenization>,
+    /// Where the last of `tokens` ends (whether they still fit a shortened line).
+    tokens_end: usize,
+    /// A number no other tokens of any row had, changed too when an edit changes the text
+    /// under the tokens kept: what is computed from the tokens and their text (an alignment,
+    /// the line's figures) need not be computed again while it stays.
+    pub tokens_id: u64,
     /// For each cell of the line layout, the token covering it.
     pub owners: Vec<Option<usize>>,
     /// For each token, which of the two alternating colours it is drawn in: tokens that own
@@ -141,7 +148,9 @@ impl Row {
         Row {
             engine,
             setup,
-            tokens: Tokenization::default(),
+            tokens: Arc::default(),
+            tokens_end: 0,
+            tokens_id: next_tokens_id(),
             owners: Vec::new(),
             shades: Vec::new(),
             disagree: Vec::new(),
@@ -267,26 +276,32 @@ impl Row {
 
     /// Tokenizes `text`, at once when it is short and in the background when it is long;
     /// `edit` says it is an edit of the text the current tokens are of (engines re-tokenize
-    /// incrementally then).
-    pub fn tokenize(&mut self, text: &Arc<str>, edit: bool) {
+    /// incrementally then), equal to the last text up to byte `unchanged`. Returns whether
+    /// the row kept the tokens it had (an edited long line shows its last tokens until the
+    /// new ones arrive).
+    pub fn tokenize(&mut self, text: &Arc<str>, edit: bool, unchanged: usize) -> bool {
         self.stopped = false;
         let Engine::Ready(tokenizer) = &self.engine else {
-            self.tokens = Tokenization::default();
+            let kept = self.tokens.is_empty();
+            if !kept {
+                self.set_tokens(Tokenization::default());
+            }
             self.tokens_of = Arc::clone(text);
             self.stale = false;
             self.job = None;
-            return;
+            return kept;
         };
         if text.len() <= SYNC_BYTES {
-            self.tokens = if edit && !self.stale {
+            let tokens = if edit && !self.stale {
                 tokenizer.retokenize(&self.tokens_of, &self.tokens, text)
             } else {
                 tokenizer.tokenize(text)
             };
+            self.set_tokens(tokens);
             self.tokens_of = Arc::clone(text);
             self.stale = false;
             self.job = None;
-            return;
+            return false;
         }
         // Coalescing: while one runs, later edits wait for it; the newest text is tokenized
         // when it ends (`poll_tokens`).
@@ -296,16 +311,47 @@ impl Row {
         self.stale = true;
         // An edited line keeps showing its last tokens while they fit; another line's would
         // mislead.
-        if !edit || !fits(&self.tokens, text) {
-            self.tokens = Tokenization::default();
+        if !edit || !self.still_fit(text, unchanged) {
+            drop_in_background(self.set_tokens(Tokenization::default()));
+            return false;
         }
+        if unchanged < self.tokens_end {
+            self.tokens_id = next_tokens_id();
+        }
+        true
+    }
+
+    /// Shows `tokens`, returning the ones they replace.
+    fn set_tokens(&mut self, tokens: Tokenization) -> Arc<Tokenization> {
+        self.tokens_end = tokens.tokens.iter().map(|t| t.span.end).max().unwrap_or(0);
+        self.tokens_id = next_tokens_id();
+        std::mem::replace(&mut self.tokens, Arc::new(tokens))
+    }
+
+    /// Whether the tokens, which fit the last text, fit `text` too, which equals it up to
+    /// byte `unchanged`: past that, a plain-ASCII rest has a character boundary at every byte,
+    /// so only the line's length matters (no look at every token on every key).
+    fn still_fit(&self, text: &str, unchanged: usize) -> bool {
+        if text.get(unchanged..).is_some_and(|rest| rest.is_ascii()) {
+            self.tokens_end <= text.len()
+        } else {
+            fits(&self.tokens, text)
+        }
+    }
+
+    /// Brings `owners` and `shades` up to date with the layout, from cell `from` on (0 when
+    /// the tokens changed).
+    fn paint(&mut self, layout: &LineLayout, from: usize) {
+        layout.update_owners(&self.tokens, &mut self.owners, from);
+        crate::tui::layout::update_shades(&self.owners, self.tokens.len(), &mut self.shades, from);
     }
 
     fn spawn_tokenize(&mut self, text: &Arc<str>, edit: bool) {
         let Some(tokenizer) = self.tokenizer().cloned() else {
             return;
         };
-        let old = (edit && !self.stale).then(|| (Arc::clone(&self.tokens_of), self.tokens.clone()));
+        let old =
+            (edit && !self.stale).then(|| (Arc::clone(&self.tokens_of), Arc::clone(&self.tokens)));
         let new = Arc::clone(text);
         let job = Job::spawn("tokenize", 0, move |_| {
             Some(match old {
@@ -325,7 +371,7 @@ impl Row {
         let (text, _) = self.job.take().expect("a job was polled");
         match result {
             Ok(tokens) if *text == **current => {
-                self.tokens = tokens;
+                drop_in_background(self.set_tokens(tokens));
                 self.tokens_of = text;
                 self.stale = false;
                 true
@@ -358,6 +404,23 @@ impl Row {
             None => false,
         }
     }
+}
+
+/// Frees a line's tokens on a thread of its own: tens of thousands of tokens of a long line
+/// take the interface thread a millisecond or more to free.
+fn drop_in_background(tokens: Arc<Tokenization>) {
+    if tokens.len() > SYNC_BYTES / 4 {
+        // Without a thread (the system refused one) they are freed here, as before.
+        let _ = std::thread::Builder::new()
+            .name("toklab-free".into())
+            .spawn(move || drop(tokens));
+    }
+}
+
+/// A number for a row's new tokens that no tokens before had.
+fn next_tokens_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Whether every span of `tokens` lies in `text` on character boundaries (so old tokens can
@@ -502,31 +565,41 @@ impl Rows {
         self.selected_row().map_or(0, |r| r.tokens.len())
     }
 
+    /// The line the rows tokenized last (the one the line layout was made of).
+    pub fn line(&self) -> &str {
+        &self.text
+    }
+
     /// Tokenizes `text` in every row (long lines in the background); `edit` says it is an
-    /// edit of the line the rows show.
-    pub fn tokenize(&mut self, text: &str, edit: bool, layout: &LineLayout) {
+    /// edit of the line the rows show, and `changed` where it changed the text and `layout`
+    /// (`LineLayout::edit`): rows that keep their tokens look again only from there.
+    pub fn tokenize(&mut self, text: &str, edit: bool, layout: &LineLayout, changed: Changed) {
         self.text = Arc::from(text);
         for row in &mut self.list {
-            row.tokenize(&self.text, edit);
-            row.owners = layout.owners(&row.tokens);
-            row.shades = crate::tui::layout::shades(&row.owners, row.tokens.len());
+            let kept = row.tokenize(&self.text, edit, changed.byte);
+            row.paint(layout, if kept { changed.cell } else { 0 });
         }
         self.settle(text);
     }
 
     /// Installs the background tokenizations that ended; true when a row's tokens changed.
     pub fn poll_tokens(&mut self, layout: &LineLayout) -> bool {
-        let mut changed = false;
-        for row in &mut self.list {
-            if row.poll_tokens(&self.text) {
-                row.owners = layout.owners(&row.tokens);
-                row.shades = crate::tui::layout::shades(&row.owners, row.tokens.len());
-                changed = true;
-            }
-        }
+        let arrived: Vec<bool> = self
+            .list
+            .iter_mut()
+            .map(|row| {
+                let arrived = row.poll_tokens(&self.text);
+                if arrived {
+                    row.paint(layout, 0);
+                }
+                arrived
+            })
+            .collect();
+        let changed = arrived.contains(&true);
         if changed {
             let text = Arc::clone(&self.text);
-            self.settle(&text);
+            self.clamp_token();
+            self.mark(&text, Some(&arrived));
         }
         changed
     }
@@ -548,25 +621,39 @@ impl Rows {
     /// After the tokens changed: the selected token stays in range and the rows' differences
     /// are marked again.
     fn settle(&mut self, text: &str) {
+        self.clamp_token();
+        self.mark_disagreements(text);
+    }
+
+    /// Keeps the selected token in range.
+    fn clamp_token(&mut self) {
         if let Some(t) = self.token
             && t >= self.token_count()
         {
             self.token = self.token_count().checked_sub(1);
         }
-        self.mark_disagreements(text);
     }
 
     /// Marks, in every row but the selected one, the boundaries it does not share with the
     /// selected row.
     pub fn mark_disagreements(&mut self, text: &str) {
+        self.mark(text, None);
+    }
+
+    /// Marks the disagreements again, in every row or, given which rows' tokens just
+    /// `arrived` while the selected row's did not, in those rows only (the others compare the
+    /// same tokens as before): each arrival of a long line's tokens compares one row, not all.
+    fn mark(&mut self, text: &str, arrived: Option<&[bool]>) {
+        let only = arrived.filter(|a| !a.get(self.selected).copied().unwrap_or(true));
         // Rows whose tokens are of an earlier text (a long line tokenizing) are not compared:
         // the marks would be wrong and the work is done again when the tokens arrive.
         let reference = self.list.get(self.selected).filter(|r| !r.stale);
-        let marks: Vec<Vec<(usize, bool)>> = self
+        let marks: Vec<Option<Vec<(usize, bool)>>> = self
             .list
             .iter()
             .enumerate()
             .map(|(i, row)| match reference {
+                _ if only.is_some_and(|a| !a.get(i).copied().unwrap_or(true)) => None,
                 Some(reference)
                     if i != self.selected && row.tokenizer().is_some() && !row.stale =>
                 {
@@ -579,12 +666,14 @@ impl Rows {
                     .iter()
                     .filter(|b| b.side != Presence::Both)
                     .map(|b| (b.at, b.side == Presence::OnlyA))
-                    .collect()
+                    .collect::<Vec<_>>()
+                    .into()
                 }
-                _ => Vec::new(),
+                _ => Some(Vec::new()),
             })
             .collect();
         for (row, marks) in self.list.iter_mut().zip(marks) {
+            let Some(marks) = marks else { continue };
             row.disagree = marks.iter().map(|&(at, _)| at).collect();
             row.lacking = marks.iter().filter(|m| m.1).map(|&(at, _)| at).collect();
         }

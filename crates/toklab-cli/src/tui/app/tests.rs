@@ -240,6 +240,122 @@ fn matrix_view(app: &App) -> &super::panes::MatrixView {
 }
 
 #[test]
+fn a_long_line_is_aligned_in_the_background() {
+    let line = "We're here, and there. ".repeat(400);
+    let mut app = app(&line, &["ws", "pretok:gpt2"]);
+    app.apply(Action::ShowView(View::Align));
+    assert!(app.panes.align.data(&app.context()).is_none(), "not yet");
+    assert!(app.busy(), "the alignment job keeps the loop polling");
+    let wait = |app: &mut App| {
+        let t = Instant::now();
+        while app.panes.align.data(&app.context()).is_none() && t.elapsed().as_secs() < 30 {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            app.tick();
+        }
+    };
+    wait(&mut app);
+    let cx = app.context();
+    let data = app
+        .panes
+        .align
+        .data(&cx)
+        .expect("aligned in the background");
+    let direct = toklab::analysis::compare::align_tokens(
+        &line,
+        &app.rows[0].tokens,
+        &line,
+        &app.rows[1].tokens,
+        toklab::analysis::align::Costs::LEVENSHTEIN,
+    );
+    assert_eq!(data.tokens.pairs, direct.pairs);
+    assert!(!Pane::busy(&app.panes.align), "no job left behind");
+    // Typing: once the new tokens arrive the line is aligned again, in the background.
+    app.apply(Action::Edit);
+    app.apply(Action::CaretEnd);
+    app.apply(Action::Type('x'));
+    app.tick();
+    app.finish_loading();
+    wait(&mut app);
+    let cx = app.context();
+    let data = app.panes.align.data(&cx).expect("aligned again");
+    let last = data.tokens.pairs.last().and_then(|p| p.a).unwrap();
+    assert!(
+        app.rows[0].tokens.tokens[last]
+            .form(&app.doc.text)
+            .ends_with('x')
+    );
+}
+
+#[test]
+fn marks_after_a_long_line_s_tokens_arrive_row_by_row_equal_marks_made_at_once() {
+    let line = "We're here, and there: 3.5 km. ".repeat(200);
+    let mut app = app(&line, &["ws", "pretok:gpt2", "words", "regex:\\w+"]);
+    for c in "and x".chars() {
+        app.apply(Action::Edit);
+        app.apply(Action::Type(c));
+        app.finish_loading();
+        let each: Vec<(Vec<usize>, Vec<usize>)> = app
+            .rows
+            .iter()
+            .map(|r| (r.disagree.clone(), r.lacking.clone()))
+            .collect();
+        assert!(each.iter().any(|(d, _)| !d.is_empty()), "rows disagree");
+        let text = app.doc.text.clone();
+        app.rows.mark_disagreements(&text);
+        let at_once: Vec<(Vec<usize>, Vec<usize>)> = app
+            .rows
+            .iter()
+            .map(|r| (r.disagree.clone(), r.lacking.clone()))
+            .collect();
+        assert_eq!(each, at_once);
+        app.apply(Action::Back);
+    }
+}
+
+#[test]
+fn the_line_figures_kept_between_frames_are_those_of_the_text_shown() {
+    let line = "We're here, and there. ".repeat(300);
+    let mut app = app(&line, &["ws", "pretok:gpt2"]);
+    app.apply(Action::ShowView(View::Stats));
+    app.panes.stats.cancel();
+    app.apply(Action::Edit);
+    // Typing in the middle (the kept tokens' text changes) and at the end (it does not).
+    for (i, c) in "ab".chars().enumerate() {
+        if i == 1 {
+            app.apply(Action::CaretEnd);
+        } else {
+            app.apply(Action::CaretHome);
+            for _ in 0..10 {
+                app.apply(Action::CaretRight);
+            }
+        }
+        let before: Vec<(Arc<toklab::token::Tokenization>, u64)> = app
+            .rows
+            .iter()
+            .map(|r| (Arc::clone(&r.tokens), r.tokens_id))
+            .collect();
+        app.apply(Action::Type(c));
+        app.tick();
+        // Tokens kept over the edit: a new id when the text under them changed (in the
+        // middle), the same one when it did not (at the end).
+        for (row, (tokens, id)) in app.rows.iter().zip(&before) {
+            if Arc::ptr_eq(&row.tokens, tokens) && !tokens.is_empty() {
+                assert_eq!(row.tokens_id == *id, i == 1, "{}", row.setup.label);
+            }
+        }
+        for _ in 0..2 {
+            let cx = app.context();
+            for (r, row) in app.rows.iter().enumerate() {
+                let direct = toklab::analysis::TokenStats::of(&app.doc.text, &row.tokens);
+                assert_eq!(*app.panes.stats.line_stats(&cx, r), direct, "row {r}");
+            }
+            app.finish_loading();
+            app.tick();
+        }
+    }
+}
+
+#[test]
 fn alignment_view_pairs_rows_and_steps_the_matrix() {
     let mut app = app("We're here", &["ws", "pretok:gpt2", "words"]);
     app.apply(Action::ShowView(View::Align));

@@ -61,7 +61,15 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &StatsPane, cx: &Context, theme
         Constraint::Min(0),
     ])
     .areas(left);
-    draw_table(frame, table_area, cx, file.as_ref(), label_width, theme);
+    draw_table(
+        frame,
+        table_area,
+        pane,
+        cx,
+        file.as_ref(),
+        label_width,
+        theme,
+    );
     if let Some(line) = fertility {
         frame.render_widget(
             Paragraph::new(Line::styled(line, theme.title)),
@@ -101,21 +109,23 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &StatsPane, cx: &Context, theme
             } else if rest.height >= 3 {
                 draw_sparkline(frame, rest, cx, file.as_ref(), theme);
             }
-            draw_bars(frame, right, cx, file.as_ref(), theme);
+            draw_bars(frame, right, pane, cx, file.as_ref(), theme);
         }
         None if rest.height >= 6 => {
             let [bars, spark] =
                 Layout::vertical([Constraint::Min(3), Constraint::Length(3)]).areas(rest);
-            draw_bars(frame, bars, cx, file.as_ref(), theme);
+            draw_bars(frame, bars, pane, cx, file.as_ref(), theme);
             draw_sparkline(frame, spark, cx, file.as_ref(), theme);
         }
         None => {}
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn draw_table(
     frame: &mut Frame,
     area: Rect,
+    pane: &StatsPane,
     cx: &Context,
     file: Option<&FileStats>,
     label_width: u16,
@@ -126,7 +136,7 @@ fn draw_table(
         .iter()
         .enumerate()
         .map(|(i, row)| {
-            let line = TokenStats::of(cx.text(), &row.tokens);
+            let line = pane.line_stats(cx, i);
             let whole = file_row(file, &row.setup.label);
             let heaps = heaps_row(file, &row.setup.label);
             let cells = vec![
@@ -312,7 +322,14 @@ fn draw_heaps(
 }
 
 /// The comparison between tokenizers and the selected row's token lengths, side by side.
-fn draw_bars(frame: &mut Frame, area: Rect, cx: &Context, file: Option<&FileStats>, theme: &Theme) {
+fn draw_bars(
+    frame: &mut Frame,
+    area: Rect,
+    pane: &StatsPane,
+    cx: &Context,
+    file: Option<&FileStats>,
+    theme: &Theme,
+) {
     let [compare_area, lengths_area] =
         Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
 
@@ -369,7 +386,7 @@ fn draw_bars(frame: &mut Frame, area: Rect, cx: &Context, file: Option<&FileStat
     let selected = file_row(file, &row.setup.label);
     let lengths = match selected {
         Some(s) => s.lengths,
-        None => TokenStats::of(cx.text(), &row.tokens).lengths,
+        None => pane.line_stats(cx, cx.rows.selected).lengths,
     };
     // Bars at least as wide as their labels ("16+"); in a narrow pane the longest lengths
     // are folded into the last bar, so no label overlaps another.

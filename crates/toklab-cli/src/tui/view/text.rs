@@ -9,6 +9,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::Regions;
 use crate::tui::app::App;
+use crate::tui::layout::LineLayout;
 use crate::tui::theme::Theme;
 
 /// Draws the pane; returns how many text lines fit.
@@ -61,7 +62,13 @@ pub fn draw(
         .map(|n| {
             let content = app.doc.lines.line(n).unwrap_or_default();
             let number = Span::styled(format!("{:>number_width$} ", n + 1), theme.line_number);
-            let body = Span::raw(clip_from(&content, skip, text_width));
+            // The cursor line is laid out already: clip it from its cells (a long line is
+            // not segmented again on every frame).
+            let body = if n == app.doc.line && *content == *app.rows.line() {
+                Span::raw(clip_cells(&app.doc.layout, &content, skip, text_width))
+            } else {
+                Span::raw(clip_from(&content, skip, text_width))
+            };
             let line = Line::from(vec![number, body]);
             if n == app.doc.line {
                 line.style(theme.cursor_line)
@@ -110,9 +117,47 @@ pub fn clip_from(text: &str, skip: usize, width: usize) -> String {
     out
 }
 
+/// What `clip_from` makes of `text`, from its layout: only the cells from column `skip` on are
+/// looked at.
+pub fn clip_cells(layout: &LineLayout, text: &str, skip: usize, width: usize) -> String {
+    let mut out = String::new();
+    let mut used = 0;
+    let first = layout.cells.partition_point(|c| c.column + c.width <= skip);
+    for cell in &layout.cells[first..] {
+        let (shown, w) = if cell.column < skip {
+            let w = cell.column + cell.width - skip;
+            (" ".repeat(w), w)
+        } else {
+            (cell.symbol(text).to_string(), cell.width)
+        };
+        if used + w > width {
+            break;
+        }
+        out.push_str(&shown);
+        used += w;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::clip_from;
+    use super::{clip_cells, clip_from};
+    use crate::tui::layout::LineLayout;
+
+    #[test]
+    fn clipping_the_laid_out_line_matches_clipping_its_text() {
+        let text = "a語b\te\u{301}\r\0c\u{85}\u{1F1E9}\u{1F1EA}x\u{200B}y";
+        let layout = LineLayout::new(text);
+        for skip in 0..layout.width + 2 {
+            for width in 0..layout.width + 2 {
+                assert_eq!(
+                    clip_cells(&layout, text, skip, width),
+                    clip_from(text, skip, width),
+                    "from column {skip}, {width} wide"
+                );
+            }
+        }
+    }
 
     #[test]
     fn clipping_from_a_column_cuts_wide_characters_into_spaces() {

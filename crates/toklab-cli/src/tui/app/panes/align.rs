@@ -9,6 +9,8 @@ use toklab::analysis::align::{Alignment, Costs, FillSteps, Interner, Matrix, Uni
 
 use super::{Context, Pane, Reply};
 use crate::cli::align::MATRIX_CELL_LIMIT;
+use crate::tui::app::jobs::Job;
+use crate::tui::app::rows::SYNC_BYTES;
 use crate::tui::app::{Action, step_due};
 use toklab::analysis::compare::align_tokens;
 
@@ -57,8 +59,8 @@ pub struct AlignData {
 /// What an alignment was computed for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct AlignKey {
-    /// `Rows::version`: the line and its tokens.
-    version: u64,
+    /// The line and both rows' tokens (`basis`).
+    basis: Basis,
     a: usize,
     b: usize,
     matrix: bool,
@@ -69,9 +71,9 @@ struct AlignKey {
 }
 
 impl AlignKey {
-    fn new(version: u64, a: usize, b: usize, choice: &AlignChoice, pair: usize) -> AlignKey {
+    fn new(basis: Basis, a: usize, b: usize, choice: &AlignChoice, pair: usize) -> AlignKey {
         AlignKey {
-            version,
+            basis,
             a,
             b,
             matrix: choice.matrix,
@@ -80,6 +82,23 @@ impl AlignKey {
             pair,
         }
     }
+}
+
+/// What of the rows an alignment depends on: `Rows::version` (the line and its tokens) and
+/// which tokens rows A and B show.
+pub type Basis = (Option<u64>, u64, u64);
+
+/// The basis of aligning rows `a` and `b`. While one of them shows tokens kept from before an
+/// edit of a long line (its new ones are computed in the background), the line is left out:
+/// typing then does not align the same kept tokens again on every key; they are aligned again
+/// when the new ones arrive.
+pub fn basis(rows: &crate::tui::app::Rows, a: usize, b: usize) -> Basis {
+    let kept = rows[a].stale || rows[b].stale;
+    (
+        (!kept).then_some(rows.version),
+        rows[a].tokens_id,
+        rows[b].tokens_id,
+    )
 }
 
 /// The B row for selected row `a` among `rows` rows.
@@ -97,7 +116,7 @@ impl AlignData {
     /// Aligns the tokens of rows `a` and `b` and, in matrix mode, builds the matrix.
     #[allow(clippy::too_many_arguments)]
     pub fn compute(
-        version: u64,
+        basis: Basis,
         text: &str,
         a: (usize, &toklab::token::Tokenization),
         b: (usize, &toklab::token::Tokenization),
@@ -130,7 +149,7 @@ impl AlignData {
             tokens,
             matrix: matrix.flatten(),
             refused,
-            key: AlignKey::new(version, a.0, b.0, choice, pair),
+            key: AlignKey::new(basis, a.0, b.0, choice, pair),
         }
     }
 }
@@ -192,6 +211,9 @@ pub struct AlignPane {
     /// The token pair selected.
     pub cursor: usize,
     data: Option<AlignData>,
+    /// The alignment of a long line, computed in the background (tens of thousands of tokens
+    /// take the interface thread too long), and what it is for.
+    job: Option<(AlignKey, Job<AlignData>)>,
 }
 
 impl AlignPane {
@@ -199,7 +221,7 @@ impl AlignPane {
         let a = cx.rows.selected;
         let b = other_row(&self.choice, a, cx.rows.len())?;
         Some(AlignKey::new(
-            cx.rows.version,
+            basis(cx.rows, a, b),
             a,
             b,
             &self.choice,
@@ -284,6 +306,46 @@ impl AlignPane {
     }
 }
 
+impl AlignPane {
+    /// The alignment of rows `a` and `b` of a long line once the background job has it,
+    /// starting the job when none runs for what is shown now (the view says "aligning…"
+    /// meanwhile; a job for an earlier line or choice is dropped).
+    fn background(&mut self, cx: &Context, a: usize, b: usize) -> Option<AlignData> {
+        let basis = basis(cx.rows, a, b);
+        let key = AlignKey::new(basis, a, b, &self.choice, self.cursor);
+        match self.job.take() {
+            Some((k, job)) if k == key => match job.poll() {
+                Some(Ok(data)) => return Some(data),
+                Some(Err(())) => {}
+                None => {
+                    self.job = Some((k, job));
+                    return None;
+                }
+            },
+            Some((_, job)) => job.cancel(),
+            None => {}
+        }
+        let text: std::sync::Arc<str> = std::sync::Arc::from(cx.text());
+        let (ta, tb) = (
+            std::sync::Arc::clone(&cx.rows[a].tokens),
+            std::sync::Arc::clone(&cx.rows[b].tokens),
+        );
+        let (choice, pair) = (self.choice.clone(), self.cursor);
+        let job = Job::spawn("align", 0, move |_| {
+            Some(AlignData::compute(
+                basis,
+                &text,
+                (a, &ta),
+                (b, &tb),
+                &choice,
+                pair,
+            ))
+        });
+        self.job = Some((key, job));
+        None
+    }
+}
+
 impl Pane for AlignPane {
     /// Choosing row B, the matrix and its demo, moving between pairs. (The workbench shows
     /// the alignment view first for all but the last.)
@@ -342,14 +404,21 @@ impl Pane for AlignPane {
             .as_ref()
             .map_or(usize::MAX, |d| d.tokens.pairs.len());
         self.cursor = self.cursor.min(pairs.saturating_sub(1));
-        let data = AlignData::compute(
-            cx.rows.version,
-            cx.text(),
-            (a, &cx.rows[a].tokens),
-            (b, &cx.rows[b].tokens),
-            &self.choice,
-            self.cursor,
-        );
+        let data = if cx.text().len() > SYNC_BYTES {
+            match self.background(cx, a, b) {
+                Some(data) => data,
+                None => return,
+            }
+        } else {
+            AlignData::compute(
+                basis(cx.rows, a, b),
+                cx.text(),
+                (a, &cx.rows[a].tokens),
+                (b, &cx.rows[b].tokens),
+                &self.choice,
+                self.cursor,
+            )
+        };
         self.cursor = self.cursor.min(data.tokens.pairs.len().saturating_sub(1));
         self.data = Some(data);
         // The cursor may have been clamped: compute again for the clamped pair if it moved.
@@ -376,6 +445,10 @@ impl Pane for AlignPane {
 
     /// The matrix demo fills a cell every `PLAY_STEP` while it plays.
     fn tick(&mut self, cx: &Context) {
+        // A background alignment is taken in even when another view is shown.
+        if self.job.is_some() {
+            self.refresh(cx);
+        }
         if !step_due(self.choice.playing, cx.play_step) {
             return;
         }
@@ -388,7 +461,7 @@ impl Pane for AlignPane {
     }
 
     fn busy(&self) -> bool {
-        self.choice.playing.is_some()
+        self.choice.playing.is_some() || self.job.is_some()
     }
 
     fn reset_cursor(&mut self) {
@@ -433,7 +506,14 @@ mod tests {
         let text = "won't";
         let ws = toklab::load("ws").unwrap().tokenize(text);
         let gpt2 = toklab::load("pretok:gpt2").unwrap().tokenize(text);
-        let data = AlignData::compute(1, text, (0, &ws), (1, &gpt2), &AlignChoice::default(), 0);
+        let data = AlignData::compute(
+            (Some(1), 0, 1),
+            text,
+            (0, &ws),
+            (1, &gpt2),
+            &AlignChoice::default(),
+            0,
+        );
         let ops: Vec<Op> = data.tokens.pairs.iter().map(|p| p.op).collect();
         assert_eq!(ops, [Op::Sub, Op::Ins], "won't vs won + 't");
     }

@@ -6,12 +6,16 @@ use std::sync::Arc;
 use super::{Context, Pane, Reply};
 use crate::tui::app::Action;
 use crate::tui::app::stats::{self, StatsRun};
+use toklab::analysis::TokenStats;
 
 /// The statistics view.
 #[derive(Default)]
 pub struct StatsPane {
     /// The computation and the document (`DocState::id`) it covers.
     run: Option<(u64, StatsRun)>,
+    /// The current line's figures per row, with the `Row::tokens_id` they are of: counted
+    /// again only when a row's tokens (or the text under them) change, not on every frame.
+    line: Vec<(u64, TokenStats)>,
 }
 
 impl StatsPane {
@@ -21,6 +25,15 @@ impl StatsPane {
             .as_ref()
             .filter(|(doc, _)| *doc == cx.doc.id)
             .map(|(_, run)| run)
+    }
+
+    /// Row `row`'s figures of the current line.
+    pub fn line_stats(&self, cx: &Context, row: usize) -> std::borrow::Cow<'_, TokenStats> {
+        let tokens = &cx.rows[row];
+        match self.line.get(row) {
+            Some((id, stats)) if *id == tokens.tokens_id => std::borrow::Cow::Borrowed(stats),
+            _ => std::borrow::Cow::Owned(TokenStats::of(cx.text(), &tokens.tokens)),
+        }
     }
 
     /// Cancels the running computation; false when none was running.
@@ -64,6 +77,16 @@ impl Pane for StatsPane {
     fn refresh(&mut self, cx: &Context) {
         if self.run(cx).is_none() {
             self.compute(cx);
+        }
+        self.line.truncate(cx.rows.len());
+        for (i, row) in cx.rows.iter().enumerate() {
+            if self.line.get(i).is_none_or(|(id, _)| *id != row.tokens_id) {
+                let figures = (row.tokens_id, TokenStats::of(cx.text(), &row.tokens));
+                match self.line.get_mut(i) {
+                    Some(slot) => *slot = figures,
+                    None => self.line.push(figures),
+                }
+            }
         }
     }
 
