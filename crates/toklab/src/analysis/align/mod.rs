@@ -19,6 +19,7 @@ mod lcs;
 mod linear;
 mod matrix;
 mod render;
+mod short;
 mod units;
 
 pub use self::bitalign::backtrace;
