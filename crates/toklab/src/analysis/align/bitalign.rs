@@ -331,15 +331,17 @@ pub(super) fn trace(
     let (mut i, mut j, mut here) = (a.len(), b.len(), distance);
     let start = out.len();
     while i > 0 && j > 0 {
+        // Equal symbols make `D[i-1, j-1] = D[i, j]` (a cell is never below its diagonal
+        // neighbour, nor more than one above its other neighbours): the diagonal is taken
+        // without asking.
         let equal = a[i - 1] == b[j - 1];
-        let diagonal = here.checked_sub(usize::from(!equal));
-        if diagonal.is_some() && value(i - 1, j - 1) == diagonal {
+        if equal || here > 0 && value(i - 1, j - 1) == Some(here - 1) {
             out.push(AlignedPair {
                 op: if equal { Op::Match } else { Op::Sub },
                 a: Some(origin.0 + i - 1),
                 b: Some(origin.1 + j - 1),
             });
-            (i, j, here) = (i - 1, j - 1, diagonal.unwrap_or(0));
+            (i, j, here) = (i - 1, j - 1, here - usize::from(!equal));
         } else if here > 0 && value(i - 1, j) == Some(here - 1) {
             out.push(AlignedPair {
                 op: Op::Del,
