@@ -14,11 +14,7 @@ pub(super) const SHORT: usize = 128;
 /// The alignment of `a` (rows) against `b` (columns), neither empty, and its distance, if one
 /// side has at most [`SHORT`] symbols and its columns fit in `budget` band blocks (the same
 /// memory budget as the band's); `None` otherwise.
-pub(super) fn backtrace(
-    a: &[u32],
-    b: &[u32],
-    budget: usize,
-) -> Option<(Vec<AlignedPair>, usize)> {
+pub(super) fn backtrace(a: &[u32], b: &[u32], budget: usize) -> Option<(Vec<AlignedPair>, usize)> {
     debug_assert!(!a.is_empty() && !b.is_empty());
     let words = |side: &[u32]| side.len().div_ceil(64);
     // Fewer words per column first; with as many, fewer columns.
@@ -149,7 +145,9 @@ mod tests {
 
     #[test]
     fn values_are_the_matrix_values_both_ways_round() {
-        let a: Vec<u32> = (0..100u32).map(|i| [97, 98, 0x8a9e, 7][(i * 7 % 11 % 4) as usize]).collect();
+        let a: Vec<u32> = (0..100u32)
+            .map(|i| [97, 98, 0x8a9e, 7][(i * 7 % 11 % 4) as usize])
+            .collect();
         let b: Vec<u32> = a.iter().rev().skip(30).copied().collect();
         let matrix = Matrix::new(&a, &b, Costs::LEVENSHTEIN);
         let columns = Columns::<2>::fill::<256>(&a, &b);
