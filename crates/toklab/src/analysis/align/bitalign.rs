@@ -2,8 +2,8 @@
 //! the bit-vectors of Myers' algorithm over the band of cells a cheapest path can reach (see
 //! `band`) hold every value the backtrace asks for, so the alignment is
 //! [`Matrix::backtrace`]'s, tie for tie, at the speed of the bit-parallel distance and in
-//! memory proportional to the distance times the length. When even the band is too large to
-//! keep, the alignment is split in two by Hirschberg's method, the split found from two banded
+//! memory proportional to the distance times the length (when a side is short, every whole
+//! column is kept instead: see `short`). When even the band is too large to keep, the alignment is split in two by Hirschberg's method, the split found from two banded
 //! passes, until the parts fit. Other costs fill the matrix directly.
 
 use super::band::{Band, BandBlock, FIRST_BOUND, next_bound};
