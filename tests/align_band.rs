@@ -146,6 +146,13 @@ proptest! {
         prop_assert_eq!(align::align(&a, &b, Costs::LEVENSHTEIN), matrix);
         check_alignment(&a, &b, Costs::new(4, 4, 4))?;
     }
+
+    /// So are the distances of a short side (whole columns, the pattern's table on the stack).
+    #[test]
+    fn short_side_distances_are_the_dp((a, b) in short_pair()) {
+        prop_assert_eq!(align::distance(&a, &b, Costs::LEVENSHTEIN), dp(&a, &b, Costs::LEVENSHTEIN));
+        prop_assert_eq!(align::distance(&a, &b, Costs::INDEL), dp(&a, &b, Costs::INDEL));
+    }
 }
 
 /// Two unrelated 12,000-symbol texts: the band is the whole matrix and too large to keep

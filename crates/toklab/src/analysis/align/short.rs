@@ -33,14 +33,14 @@ pub(super) fn backtrace(a: &[u32], b: &[u32], budget: usize) -> Option<(Vec<Alig
 /// For each symbol of a pattern of at most `64·N` symbols, the bit-vector of the rows where it
 /// occurs, in an open-addressing table of `SLOTS` (a power of two, at least twice the
 /// pattern's length) on the stack: no allocation and no hashing library for a hundred symbols.
-struct PatternTable<const N: usize, const SLOTS: usize> {
+pub(super) struct PatternTable<const N: usize, const SLOTS: usize> {
     symbols: [u32; SLOTS],
     /// All zero in an empty slot: a symbol in the table occurs at least once.
     rows: [[u64; N]; SLOTS],
 }
 
 impl<const N: usize, const SLOTS: usize> PatternTable<N, SLOTS> {
-    fn new(pattern: &[u32]) -> Self {
+    pub(super) fn new(pattern: &[u32]) -> Self {
         debug_assert!(SLOTS.is_power_of_two() && 2 * pattern.len() <= SLOTS);
         debug_assert!(pattern.len() <= 64 * N);
         let mut table = PatternTable {
@@ -68,7 +68,7 @@ impl<const N: usize, const SLOTS: usize> PatternTable<N, SLOTS> {
 
     /// The rows where `symbol` occurs (none if the pattern does not have it).
     #[inline(always)]
-    fn vector(&self, symbol: u32) -> [u64; N] {
+    pub(super) fn vector(&self, symbol: u32) -> [u64; N] {
         self.rows[self.slot(symbol)]
     }
 }
