@@ -93,6 +93,68 @@ proptest! {
     }
 }
 
+/// A sequence whose length sits at or near a word boundary of the short path's bit-vectors
+/// (one word up to 64 symbols, two up to 128, the band above), of symbols from a small
+/// alphabet with non-ASCII ones (ties), or of any `u32` (sparse, colliding hash slots).
+fn boundary_sequence() -> impl Strategy<Value = Vec<u32>> {
+    let length = prop_oneof![
+        0usize..70,
+        60usize..70,
+        120usize..135,
+        Just(64usize),
+        Just(65usize),
+        Just(128usize),
+        Just(129usize),
+    ];
+    let symbol = prop_oneof![
+        4 => prop_oneof![Just(u32::from('a')), Just(u32::from('b')), Just(u32::from('é')), Just(u32::from('語')), Just(u32::from('😀'))],
+        1 => any::<u32>(),
+    ];
+    length.prop_flat_map(move |n| prop::collection::vec(symbol.clone(), n))
+}
+
+/// A short sequence against either a near-copy (a few edits) or another sequence of any
+/// length up to 300, in either order, so the short side is the rows or the columns.
+fn short_pair() -> impl Strategy<Value = (Vec<u32>, Vec<u32>)> {
+    let edits = prop::collection::vec((any::<prop::sample::Index>(), 0u8..3, 0u32..0x1F600), 0..12);
+    let near = (boundary_sequence(), edits).prop_map(|(a, edits)| {
+        let mut b = a.clone();
+        for (at, kind, symbol) in edits {
+            let at = at.index(b.len() + 1);
+            match kind {
+                0 if at < b.len() => b[at] = symbol,
+                1 if at < b.len() => drop(b.remove(at)),
+                _ => b.insert(at, symbol),
+            }
+        }
+        (a, b)
+    });
+    let other = (boundary_sequence(), text(8), any::<bool>())
+        .prop_map(|(short, other, swap)| if swap { (other, short) } else { (short, other) });
+    prop_oneof![near, other]
+}
+
+proptest! {
+    #![proptest_config(crate::common::proptest_config(300))]
+
+    /// The short path (a side of at most 128 symbols: whole columns of one or two words, the
+    /// short side as the pattern even when it is the target) is the matrix's backtrace.
+    #[test]
+    fn short_side_backtrace_is_the_matrix_backtrace((a, b) in short_pair()) {
+        let matrix = Matrix::new(&a, &b, Costs::LEVENSHTEIN).backtrace().unwrap();
+        prop_assert_eq!(align::backtrace(&a, &b, Costs::LEVENSHTEIN), matrix.clone());
+        prop_assert_eq!(align::align(&a, &b, Costs::LEVENSHTEIN), matrix);
+        check_alignment(&a, &b, Costs::new(4, 4, 4))?;
+    }
+
+    /// So are the distances of a short side (whole columns, the pattern's table on the stack).
+    #[test]
+    fn short_side_distances_are_the_dp((a, b) in short_pair()) {
+        prop_assert_eq!(align::distance(&a, &b, Costs::LEVENSHTEIN), dp(&a, &b, Costs::LEVENSHTEIN));
+        prop_assert_eq!(align::distance(&a, &b, Costs::INDEL), dp(&a, &b, Costs::INDEL));
+    }
+}
+
 /// Two unrelated 12,000-symbol texts: the band is the whole matrix and too large to keep
 /// (12,000 columns × 188 blocks), so the alignment is split, and still costs the distance.
 #[test]

@@ -2,13 +2,13 @@
 //! the bit-vectors of Myers' algorithm over the band of cells a cheapest path can reach (see
 //! `band`) hold every value the backtrace asks for, so the alignment is
 //! [`Matrix::backtrace`]'s, tie for tie, at the speed of the bit-parallel distance and in
-//! memory proportional to the distance times the length. When even the band is too large to
-//! keep, the alignment is split in two by Hirschberg's method, the split found from two banded
+//! memory proportional to the distance times the length (when a side is short, every whole
+//! column is kept instead: see `short`). When even the band is too large to keep, the alignment is split in two by Hirschberg's method, the split found from two banded
 //! passes, until the parts fit. Other costs fill the matrix directly.
 
 use super::band::{Band, BandBlock, FIRST_BOUND, next_bound};
 use super::bitparallel::{PatternMatch, levenshtein};
-use super::{AlignedPair, Alignment, Costs, Matrix, Op, common_affixes};
+use super::{AlignedPair, Alignment, Costs, Matrix, Op, common_affixes, short};
 
 /// The most band blocks (24 bytes each) kept for one backtrace: 24 MB, under the size above
 /// which the allocator maps fresh zeroed pages for every call. Above it the alignment is split
@@ -63,11 +63,43 @@ pub(super) fn unit_align(a: &[u32], b: &[u32]) -> (Vec<AlignedPair>, usize) {
     (pairs, distance)
 }
 
-/// The matrix's backtrace under unit costs (neither side empty), and the distance, from the
-/// band stored under a bound that doubles from a small one (as the distance alone is found)
-/// until it holds the distance; else the first bound whose band would not fit in `budget`
-/// blocks.
+/// The matrix's backtrace under unit costs (neither side empty), and the distance. The common
+/// suffix is left out (the backtrace crosses it diagonally: equal last symbols make
+/// `D[i, j] = D[i-1, j-1]`), not the prefix (the backtrace may leave it early). When a side
+/// is short, from every whole column (see `short`); else from the band stored under a bound
+/// that doubles from a small one (as the distance alone is found) until it holds the
+/// distance; else the first bound whose band would not fit in `budget` blocks.
 fn doubling_backtrace(
+    a: &[u32],
+    b: &[u32],
+    budget: usize,
+) -> Result<(Vec<AlignedPair>, usize), usize> {
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (rows, columns) = (a.len() - suffix, b.len() - suffix);
+    let (mut pairs, distance) = if rows == 0 || columns == 0 {
+        let mut pairs = Vec::with_capacity(a.len().max(b.len()));
+        gaps(rows, columns, (0, 0), &mut pairs);
+        (pairs, rows + columns)
+    } else if let Some(found) = short::backtrace(&a[..rows], &b[..columns], budget) {
+        found
+    } else {
+        banded_backtrace(&a[..rows], &b[..columns], budget)?
+    };
+    pairs.extend((0..suffix).map(|k| AlignedPair {
+        op: Op::Match,
+        a: Some(rows + k),
+        b: Some(columns + k),
+    }));
+    Ok((pairs, distance))
+}
+
+/// [`doubling_backtrace`] from the band (neither side empty).
+fn banded_backtrace(
     a: &[u32],
     b: &[u32],
     budget: usize,
@@ -269,8 +301,8 @@ impl StoredBand {
             .then(|| self.blocks[index].value_at((i - 1) % 64, Band::valid_mask(self.rows, w)))
     }
 
-    /// Appends the backtrace from the last cell (of value `distance`), diagonal first, then
-    /// up, then left, with indices moved by `origin`.
+    /// Appends the backtrace from the last cell (of value `distance`), with indices moved by
+    /// `origin`.
     fn trace(
         &self,
         a: &[u32],
@@ -279,47 +311,65 @@ impl StoredBand {
         origin: (usize, usize),
         out: &mut Vec<AlignedPair>,
     ) {
-        let (mut i, mut j, mut here) = (a.len(), b.len(), distance);
-        let start = out.len();
-        while i > 0 && j > 0 {
-            let equal = a[i - 1] == b[j - 1];
-            let diagonal = here.checked_sub(usize::from(!equal));
-            if diagonal.is_some() && self.value(i - 1, j - 1) == diagonal {
-                out.push(AlignedPair {
-                    op: if equal { Op::Match } else { Op::Sub },
-                    a: Some(origin.0 + i - 1),
-                    b: Some(origin.1 + j - 1),
-                });
-                (i, j, here) = (i - 1, j - 1, diagonal.unwrap_or(0));
-            } else if here > 0 && self.value(i - 1, j) == Some(here - 1) {
-                out.push(AlignedPair {
-                    op: Op::Del,
-                    a: Some(origin.0 + i - 1),
-                    b: None,
-                });
-                (i, here) = (i - 1, here - 1);
-            } else {
-                debug_assert_eq!(self.value(i, j - 1), here.checked_sub(1));
-                out.push(AlignedPair {
-                    op: Op::Ins,
-                    a: None,
-                    b: Some(origin.1 + j - 1),
-                });
-                (j, here) = (j - 1, here.saturating_sub(1));
-            }
-        }
-        out.extend((0..i).rev().map(|k| AlignedPair {
-            op: Op::Del,
-            a: Some(origin.0 + k),
-            b: None,
-        }));
-        out.extend((0..j).rev().map(|k| AlignedPair {
-            op: Op::Ins,
-            a: None,
-            b: Some(origin.1 + k),
-        }));
-        out[start..].reverse();
+        trace(a, b, distance, origin, out, |i, j| self.value(i, j));
     }
+}
+
+/// Appends the matrix's backtrace of `a` (rows) against `b` (columns) under unit costs from the
+/// last cell (of value `distance`): diagonal first, then up, then left, as
+/// [`Matrix::backtrace`] orders the arrows, with indices moved by `origin`. `value(i, j)` is
+/// `D[i, j]`, or `None` where it was not kept (off the cheapest paths, which the backtrace
+/// never takes; a kept value there may also be an overestimate).
+pub(super) fn trace(
+    a: &[u32],
+    b: &[u32],
+    distance: usize,
+    origin: (usize, usize),
+    out: &mut Vec<AlignedPair>,
+    value: impl Fn(usize, usize) -> Option<usize>,
+) {
+    let (mut i, mut j, mut here) = (a.len(), b.len(), distance);
+    let start = out.len();
+    while i > 0 && j > 0 {
+        // Equal symbols make `D[i-1, j-1] = D[i, j]` (a cell is never below its diagonal
+        // neighbour, nor more than one above its other neighbours): the diagonal is taken
+        // without asking.
+        let equal = a[i - 1] == b[j - 1];
+        if equal || here > 0 && value(i - 1, j - 1) == Some(here - 1) {
+            out.push(AlignedPair {
+                op: if equal { Op::Match } else { Op::Sub },
+                a: Some(origin.0 + i - 1),
+                b: Some(origin.1 + j - 1),
+            });
+            (i, j, here) = (i - 1, j - 1, here - usize::from(!equal));
+        } else if here > 0 && value(i - 1, j) == Some(here - 1) {
+            out.push(AlignedPair {
+                op: Op::Del,
+                a: Some(origin.0 + i - 1),
+                b: None,
+            });
+            (i, here) = (i - 1, here - 1);
+        } else {
+            debug_assert_eq!(value(i, j - 1), here.checked_sub(1));
+            out.push(AlignedPair {
+                op: Op::Ins,
+                a: None,
+                b: Some(origin.1 + j - 1),
+            });
+            (j, here) = (j - 1, here.saturating_sub(1));
+        }
+    }
+    out.extend((0..i).rev().map(|k| AlignedPair {
+        op: Op::Del,
+        a: Some(origin.0 + k),
+        b: None,
+    }));
+    out.extend((0..j).rev().map(|k| AlignedPair {
+        op: Op::Ins,
+        a: None,
+        b: Some(origin.1 + k),
+    }));
+    out[start..].reverse();
 }
 
 #[cfg(test)]

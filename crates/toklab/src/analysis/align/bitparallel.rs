@@ -6,6 +6,8 @@
 
 use rustc_hash::FxHashMap;
 
+use super::short::{PatternTable, SHORT};
+
 /// For each symbol, the bit-vector of positions where it occurs in the pattern (Myers' `Peq`),
 /// one `u64` per 64 positions. Symbols below 256 (ASCII, bytes) are in a flat table; the rest
 /// (CJK, interned tokens) in a map, so memory follows the pattern, not the alphabet.
@@ -49,6 +51,16 @@ impl PatternMatch {
             self.high.get(&symbol).map_or(&self.absent, Vec::as_slice)
         }
     }
+
+    /// The match vector of `symbol` as an array of the pattern's `N` words (all zero if the
+    /// pattern has another number of words).
+    #[inline]
+    pub(super) fn words_of<const N: usize>(&self, symbol: u32) -> [u64; N] {
+        self.vector(symbol)
+            .first_chunk::<N>()
+            .copied()
+            .unwrap_or([0; N])
+    }
 }
 
 /// The shorter input as the pattern (fewer words per column), the longer as the text.
@@ -65,31 +77,30 @@ pub fn levenshtein(a: &[u32], b: &[u32]) -> usize {
     if short.is_empty() {
         long.len()
     } else if short.len() <= 64 {
-        let mut score = short.len();
-        myers_columns(short, long, |column_score| score = column_score);
-        score
-    } else if short.len() <= 128 {
-        myers_words::<2>(&PatternMatch::new(short), short.len(), long)
+        let table = PatternTable::<1, 128>::new(short);
+        myers_words(short.len(), long, |symbol| table.vector(symbol))
+    } else if short.len() <= SHORT {
+        let table = PatternTable::<2, 256>::new(short);
+        myers_words(short.len(), long, |symbol| table.vector(symbol))
     } else {
         super::band::levenshtein_banded(long, short)
     }
 }
 
-/// Myers' algorithm over whole columns for a pattern of `N` words (`rows` symbols, `peq` built
-/// from it): for short patterns the band's bookkeeping costs more than the words it leaves
-/// out, and a fixed number of words unrolls.
-fn myers_words<const N: usize>(peq: &PatternMatch, rows: usize, text: &[u32]) -> usize {
+/// Myers' algorithm over whole columns for a pattern of `N` words (`rows` symbols, `eqs`
+/// giving each symbol's match vector): for short patterns the band's bookkeeping costs more
+/// than the words it leaves out, and a fixed number of words unrolls.
+fn myers_words<const N: usize>(rows: usize, text: &[u32], eqs: impl Fn(u32) -> [u64; N]) -> usize {
     let (mut vp, mut vn) = ([!0u64; N], [0u64; N]);
     let top = 1u64 << ((rows - 1) % 64);
     let mut score = rows;
     for &symbol in text {
         let (mut hp_in, mut hn_in) = (1u64, 0u64);
-        if let Some(eqs) = peq.vector(symbol).first_chunk::<N>() {
-            for word in 0..N {
-                let block = Block::advance(eqs[word], vp[word], vn[word], hp_in, hn_in);
-                (vp[word], vn[word]) = (block.vp, block.vn);
-                (hp_in, hn_in) = block.carry(if word + 1 == N { top } else { 1 << 63 });
-            }
+        let eqs = eqs(symbol);
+        for word in 0..N {
+            let block = Block::advance(eqs[word], vp[word], vn[word], hp_in, hn_in);
+            (vp[word], vn[word]) = (block.vp, block.vn);
+            (hp_in, hn_in) = block.carry(if word + 1 == N { top } else { 1 << 63 });
         }
         score = score + hp_in as usize - hn_in as usize;
     }

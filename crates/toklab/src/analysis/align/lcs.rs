@@ -6,6 +6,7 @@
 //! and doubled, as for Levenshtein (see `band`).
 
 use super::bitparallel::PatternMatch;
+use super::short::{PatternTable, SHORT};
 
 /// One word of the LCS update: `s` has a 0 bit for every row matched so far; `carry` is the
 /// carry of the addition from the word below (lower rows).
@@ -58,16 +59,15 @@ fn matched(s: &[u64], rows: usize) -> usize {
         .sum()
 }
 
-/// The whole LCS for a pattern of `N` words, without a band: for short patterns the band's
-/// bookkeeping costs more than the words it leaves out, and a fixed number of words unrolls.
-fn lcs_words<const N: usize>(peq: &PatternMatch, rows: usize, text: &[u32]) -> usize {
+/// The whole LCS for a pattern of `N` words (`rows` symbols, `eqs` giving each symbol's
+/// match vector), without a band: for short patterns the band's bookkeeping costs more than
+/// the words it leaves out, and a fixed number of words unrolls.
+fn lcs_words<const N: usize>(rows: usize, text: &[u32], eqs: impl Fn(u32) -> [u64; N]) -> usize {
     let mut s = [!0u64; N];
     for &symbol in text {
-        let Some(eqs) = peq.vector(symbol).first_chunk::<N>() else {
-            continue;
-        };
+        let eqs = eqs(symbol);
         let mut carry = 0;
-        for (slot, &eq) in s.iter_mut().zip(eqs) {
+        for (slot, &eq) in s.iter_mut().zip(&eqs) {
             (*slot, carry) = lcs_word(*slot, eq, carry);
         }
     }
@@ -80,13 +80,19 @@ const FIRST_BOUND: usize = 63;
 /// The LCS length of `pattern` (at least one symbol) and `text`, by bounds on the
 /// insertion/deletion distance doubling from [`FIRST_BOUND`] until the band holds it.
 pub(super) fn lcs_banded(pattern: &[u32], text: &[u32]) -> usize {
-    let peq = PatternMatch::new(pattern);
     let rows = pattern.len();
+    // Up to two words, the pattern's table is on the stack (see `short`).
+    if rows <= 64 {
+        let table = PatternTable::<1, 128>::new(pattern);
+        return lcs_words(rows, text, |symbol| table.vector(symbol));
+    } else if rows <= SHORT {
+        let table = PatternTable::<2, 256>::new(pattern);
+        return lcs_words(rows, text, |symbol| table.vector(symbol));
+    }
+    let peq = PatternMatch::new(pattern);
     match peq.words {
-        1 => return lcs_words::<1>(&peq, rows, text),
-        2 => return lcs_words::<2>(&peq, rows, text),
-        3 => return lcs_words::<3>(&peq, rows, text),
-        4 => return lcs_words::<4>(&peq, rows, text),
+        3 => return lcs_words::<3>(rows, text, |symbol| peq.words_of(symbol)),
+        4 => return lcs_words::<4>(rows, text, |symbol| peq.words_of(symbol)),
         _ => {}
     }
     let total = pattern.len() + text.len();

@@ -19,6 +19,7 @@ mod lcs;
 mod linear;
 mod matrix;
 mod render;
+mod short;
 mod units;
 
 pub use self::bitalign::backtrace;
@@ -297,7 +298,8 @@ pub const FULL_MATRIX_CELLS: usize = 1 << 20;
 
 /// One minimum-cost alignment of `a` and `b`. Ties are broken the way the matrix backtrace
 /// breaks them (diagonal, then deletion, then insertion) on small inputs: under unit costs
-/// whenever the band of cells the cheapest paths can reach fits in 24 MB of bit-vectors
+/// when one side has at most 128 symbols (every column's bit-vectors kept, one or two words)
+/// or when the band of cells the cheapest paths can reach fits in 24 MB of bit-vectors
 /// (distance × length / 64 blocks), under other costs up to [`FULL_MATRIX_CELLS`]. Above,
 /// the alignment is Hirschberg's, equally cheap but possibly another of the optimal ones.
 pub fn align(a: &[u32], b: &[u32], costs: Costs) -> Alignment {
