@@ -29,23 +29,26 @@ fn text(max_runs: usize) -> impl Strategy<Value = Vec<u32>> {
     })
 }
 
+/// `a` and a copy of it with `edits` made: (where, 0 substitute / 1 delete / 2 insert, symbol).
+fn edited(a: Vec<u32>, edits: Vec<(prop::sample::Index, u8, u32)>) -> (Vec<u32>, Vec<u32>) {
+    let mut b = a.clone();
+    for (at, kind, symbol) in edits {
+        let at = at.index(b.len() + 1);
+        match kind {
+            0 if at < b.len() => b[at] = symbol,
+            1 if at < b.len() => drop(b.remove(at)),
+            _ => b.insert(at, symbol),
+        }
+    }
+    (a, b)
+}
+
 /// `a` and a copy with some substitutions, deletions and insertions (near-copies keep the band
 /// narrow, so its edges are exercised), or an unrelated text.
 fn pair() -> impl Strategy<Value = (Vec<u32>, Vec<u32>)> {
     let edits = prop::collection::vec((any::<prop::sample::Index>(), 0u8..3, 0u32..0x1F600), 0..40);
     prop_oneof![
-        (text(120), edits).prop_map(|(a, edits)| {
-            let mut b = a.clone();
-            for (at, kind, symbol) in edits {
-                let at = at.index(b.len() + 1);
-                match kind {
-                    0 if at < b.len() => b[at] = symbol,
-                    1 if at < b.len() => drop(b.remove(at)),
-                    _ => b.insert(at, symbol),
-                }
-            }
-            (a, b)
-        }),
+        (text(120), edits).prop_map(|(a, edits)| edited(a, edits)),
         (text(60), text(60)),
     ]
 }
@@ -117,18 +120,7 @@ fn boundary_sequence() -> impl Strategy<Value = Vec<u32>> {
 /// length up to 300, in either order, so the short side is the rows or the columns.
 fn short_pair() -> impl Strategy<Value = (Vec<u32>, Vec<u32>)> {
     let edits = prop::collection::vec((any::<prop::sample::Index>(), 0u8..3, 0u32..0x1F600), 0..12);
-    let near = (boundary_sequence(), edits).prop_map(|(a, edits)| {
-        let mut b = a.clone();
-        for (at, kind, symbol) in edits {
-            let at = at.index(b.len() + 1);
-            match kind {
-                0 if at < b.len() => b[at] = symbol,
-                1 if at < b.len() => drop(b.remove(at)),
-                _ => b.insert(at, symbol),
-            }
-        }
-        (a, b)
-    });
+    let near = (boundary_sequence(), edits).prop_map(|(a, edits)| edited(a, edits));
     let other = (boundary_sequence(), text(8), any::<bool>())
         .prop_map(|(short, other, swap)| if swap { (other, short) } else { (short, other) });
     prop_oneof![near, other]

@@ -75,6 +75,19 @@ pub struct Corpus {
     pub wanted: usize,
 }
 
+#[cfg(test)]
+impl Corpus {
+    /// A corpus of one line holding all of `text`, for tests.
+    pub fn one_line(text: &str) -> Corpus {
+        Corpus {
+            text: text.into(),
+            first: 0,
+            lines: 1,
+            wanted: 1,
+        }
+    }
+}
+
 /// The last merge made and the pairs that had the same count when it was chosen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LastMerge {
@@ -224,18 +237,12 @@ impl TrainDemo {
 mod tests {
     use super::*;
 
-    fn corpus(text: &str) -> Corpus {
-        Corpus {
-            text: text.into(),
-            first: 0,
-            lines: 1,
-            wanted: 1,
-        }
-    }
-
     #[test]
     fn textbook_corpus_steps_and_steps_back() {
-        let mut demo = TrainDemo::new(corpus("set new new renew reset renew"), Pretok::Gpt2);
+        let mut demo = TrainDemo::new(
+            Corpus::one_line("set new new renew reset renew"),
+            Pretok::Gpt2,
+        );
         let next = &demo.pairs[0];
         assert_eq!(show_token(demo.trainer.token(next.left)), "n");
         assert_eq!(show_token(demo.trainer.token(next.right)), "e");
@@ -257,7 +264,10 @@ mod tests {
     #[test]
     fn ties_are_named_with_the_winner_first() {
         // n+e and e+w both occur 4 times; n+e occurs first, in the most frequent word.
-        let mut demo = TrainDemo::new(corpus("set new new renew reset renew"), Pretok::Gpt2);
+        let mut demo = TrainDemo::new(
+            Corpus::one_line("set new new renew reset renew"),
+            Pretok::Gpt2,
+        );
         assert_eq!(demo.next_tie(), ["n+e", "e+w"]);
         demo.step();
         let last = demo.last.as_ref().unwrap();
@@ -267,7 +277,7 @@ mod tests {
 
     #[test]
     fn textbook_pretokenization_marks_word_ends() {
-        let demo = TrainDemo::new(corpus("low low lower"), Pretok::Textbook);
+        let demo = TrainDemo::new(Corpus::one_line("low low lower"), Pretok::Textbook);
         let words: Vec<String> = demo
             .trainer
             .words()

@@ -176,19 +176,10 @@ impl UnigramDemo {
 mod tests {
     use super::*;
 
-    fn corpus(text: &str) -> Corpus {
-        Corpus {
-            text: text.into(),
-            first: 0,
-            lines: 1,
-            wanted: 1,
-        }
-    }
-
     #[test]
     fn steps_log_losses_and_step_back() {
         let text = "the cat sat on the mat with the other cat the hat that the cat ate\n";
-        let mut demo = UnigramDemo::new(corpus(&text.repeat(10)));
+        let mut demo = UnigramDemo::new(Corpus::one_line(&text.repeat(10)));
         assert!(demo.step());
         assert!(demo.step());
         let losses = demo.losses();
@@ -213,7 +204,7 @@ mod tests {
 
     #[test]
     fn an_empty_corpus_says_so() {
-        let mut demo = UnigramDemo::new(corpus("   \n"));
+        let mut demo = UnigramDemo::new(Corpus::one_line("   \n"));
         assert!(demo.trainer.as_ref().unwrap_err().contains("no words"));
         assert!(!demo.step());
     }
