@@ -260,6 +260,23 @@ fn peak_kb(args: &[&str], dir: &Path) -> u64 {
     usage.ru_maxrss as u64
 }
 
+/// How much more memory `toklab ARGS FILE` takes for a file of 1e6 units than of 1e5 (`text`
+/// makes the file for a size), per unit; and a report of both peaks for a failure message.
+fn peak_growth(dir: &Path, args: &[&str], text: impl Fn(usize) -> String) -> (f64, String) {
+    let (small, large) = (100_000, 1_000_000);
+    let peak: Vec<u64> = [small, large]
+        .iter()
+        .map(|n| {
+            let file = format!("{n}.txt");
+            std::fs::write(dir.join(&file), text(*n)).unwrap();
+            peak_kb(&[args, &[file.as_str()]].concat(), dir)
+        })
+        .collect();
+    let per_unit = (peak[1].saturating_sub(peak[0]) * 1024) as f64 / (large - small) as f64;
+    let report = format!("{} KB at {small}, {} KB at {large}", peak[0], peak[1]);
+    (per_unit, report)
+}
+
 /// Item 11: a context with a look-behind, tried after a long run of digits, kept ~360 bytes a
 /// character of that run (a result for every part of the pattern at every position; ~615
 /// with utoken's own files), and copied the whole left text at every candidate. Now the
@@ -277,22 +294,12 @@ fn a_look_behind_over_a_long_run_keeps_bounded_state() {
     for name in ["detok-resource.txt", "top-level-domain-codes.txt"] {
         std::fs::write(dir.path().join(name), "").unwrap();
     }
-    let (small, large) = (100_000, 1_000_000);
-    let mut peak = Vec::new();
-    for n in [small, large] {
-        let file = format!("{n}.txt");
-        std::fs::write(dir.path().join(&file), format!("{}.a\n", "7".repeat(n))).unwrap();
-        peak.push(peak_kb(
-            &["tokenize", "--with", "rules:.", &file],
-            dir.path(),
-        ));
-    }
-    let per_char = (peak[1].saturating_sub(peak[0]) * 1024) as f64 / (large - small) as f64;
+    let (per_char, report) = peak_growth(dir.path(), &["tokenize", "--with", "rules:."], |n| {
+        format!("{}.a\n", "7".repeat(n))
+    });
     assert!(
         per_char < 200.0,
-        "{per_char:.0} bytes a character ({} KB at {small}, {} KB at {large})",
-        peak[0],
-        peak[1]
+        "{per_char:.0} bytes a character ({report})"
     );
     // And the context still decides: the period splits off after a free-standing number.
     let out = crate::common::stdout_of(
@@ -325,19 +332,11 @@ fn explain_keeps_merge_steps_only_for_pieces_a_view_can_replay() {
     let dir = tempfile::tempdir().unwrap();
     let model = root().join("samples/bpe/sample-spm.model");
     let spec = format!("spm:{}", model.display());
-    let (small, large) = (100_000, 1_000_000);
-    let mut peak = Vec::new();
-    for n in [small, large] {
-        let file = format!("{n}.txt");
-        let line = repeated("the quick brown fox jumps over a lazy dog ", n);
-        std::fs::write(dir.path().join(&file), format!("{line}\n")).unwrap();
-        peak.push(peak_kb(&["explain", "--with", &spec, &file], dir.path()));
-    }
-    let per_byte = (peak[1].saturating_sub(peak[0]) * 1024) as f64 / (large - small) as f64;
-    assert!(
-        per_byte < 150.0,
-        "{per_byte:.0} bytes a byte ({} KB at {small}, {} KB at {large})",
-        peak[0],
-        peak[1]
-    );
+    let (per_byte, report) = peak_growth(dir.path(), &["explain", "--with", &spec], |n| {
+        format!(
+            "{}\n",
+            repeated("the quick brown fox jumps over a lazy dog ", n)
+        )
+    });
+    assert!(per_byte < 150.0, "{per_byte:.0} bytes a byte ({report})");
 }

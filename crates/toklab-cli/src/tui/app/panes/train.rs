@@ -53,14 +53,17 @@ impl Default for TrainPane {
     }
 }
 
+/// A run's demo when it was started on `source` (a run on other text is stale).
+fn started_on<'a, S: PartialEq, D>(run: &'a Option<(S, D)>, source: &S) -> Option<&'a D> {
+    run.as_ref()
+        .filter(|(started, _)| started == source)
+        .map(|(_, demo)| demo)
+}
+
 impl TrainPane {
     /// The demo, when it was started on what is asked for now.
     pub fn demo(&self, cx: &Context) -> Option<&TrainDemo> {
-        let source = self.source(cx);
-        self.run
-            .as_ref()
-            .filter(|(s, _)| *s == source)
-            .map(|(_, demo)| demo)
+        started_on(&self.run, &self.source(cx))
     }
 
     /// The demo as it is, whatever it was started on (to save or show as a row).
@@ -70,11 +73,7 @@ impl TrainPane {
 
     /// The unigram demo, when it was started on what is asked for now.
     pub fn unigram_demo(&self, cx: &Context) -> Option<&UnigramDemo> {
-        let source = self.unigram_source(cx);
-        self.unigram
-            .as_ref()
-            .filter(|(s, _)| *s == source)
-            .map(|(_, demo)| demo)
+        started_on(&self.unigram, &self.unigram_source(cx))
     }
 
     /// The unigram demo as it is, whatever it was started on.
