@@ -14,8 +14,8 @@ mod timing;
 use std::hint::black_box;
 
 use timing::{corpora, mb_per_s, median, model_dir};
-use toklab::subword::bpe::{gpt2, tiktoken};
-use toklab::subword::pretok;
+use toklab::engines::subword::bpe::{gpt2, tiktoken};
+use toklab::engines::subword::pretok;
 
 const RUNS: usize = 7;
 

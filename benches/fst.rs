@@ -16,9 +16,9 @@ use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use toklab::Tokenizer;
-use toklab::fst::FstStep;
-use toklab::fst::{DoubleArray, FstTokenizer, Matrix, Model, Repr};
-use toklab::trace::Observer;
+use toklab::core::trace::Observer;
+use toklab::engines::fst::FstStep;
+use toklab::engines::fst::{DoubleArray, FstTokenizer, Matrix, Model, Repr};
 
 #[path = "cpu_clock/mod.rs"]
 mod cpu_clock;
@@ -106,7 +106,11 @@ fn main() {
     {
         let model = Model::open(&grammar).unwrap();
         let da = DoubleArray::build(&model.network);
-        std::fs::write(&saved, toklab::fst::write_compact(&model.network, &da)).unwrap();
+        std::fs::write(
+            &saved,
+            toklab::engines::fst::write_compact(&model.network, &da),
+        )
+        .unwrap();
     }
 
     // FST_BENCH_SUMMARY=1 skips criterion's runs and prints only the summary.
@@ -190,11 +194,11 @@ fn criterion_runs(
             let m = Matrix::build(&model.network).unwrap();
             group.bench_with_input(BenchmarkId::new("m", k + 1), &k, |b, _| {
                 b.iter(|| {
-                    toklab::fst::run(
+                    toklab::engines::fst::run(
                         &m,
                         &model.network.alphabet,
                         black_box(&text),
-                        &mut toklab::trace::Quiet,
+                        &mut toklab::core::trace::Quiet,
                     )
                 })
             });
@@ -317,13 +321,13 @@ fn summary(
         let model = near_miss(k);
         let m = Matrix::build(&model.network).unwrap();
         let mut reads = Reads::default();
-        toklab::fst::run(&m, &model.network.alphabet, &text, &mut reads);
+        toklab::engines::fst::run(&m, &model.network.alphabet, &text, &mut reads);
         let t = median(5, || {
-            toklab::fst::run(
+            toklab::engines::fst::run(
                 &m,
                 &model.network.alphabet,
                 &text,
-                &mut toklab::trace::Quiet,
+                &mut toklab::core::trace::Quiet,
             )
         });
         let bound = text.len() * (k + 1);
@@ -338,7 +342,7 @@ fn summary(
         );
     }
     let mut reads = Reads::default();
-    toklab::fst::run(&m, &model.network.alphabet, corpus, &mut reads);
+    toklab::engines::fst::run(&m, &model.network.alphabet, corpus, &mut reads);
     println!(
         "  web-en on kjv-en: {:.2} reads per character ({} reads)",
         reads.0 as f64 / corpus.chars().count() as f64,

@@ -18,9 +18,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use toklab::Tokenizer;
-use toklab::subword::bpe::gpt2;
-use toklab::subword::formal::{Dictionary, Semantics, SymbolUnit, encode_ends, retokenize};
-use toklab::subword::train::{Pretok, Trainer};
+use toklab::engines::subword::bpe::gpt2;
+use toklab::engines::subword::formal::{
+    Dictionary, Semantics, SymbolUnit, encode_ends, retokenize,
+};
+use toklab::engines::subword::train::{Pretok, Trainer};
 
 #[path = "cpu_clock/mod.rs"]
 mod cpu_clock;

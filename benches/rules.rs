@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group};
 use toklab::Tokenizer;
-use toklab::rules::{LoadOptions, RulesTokenizer};
+use toklab::engines::rules::{LoadOptions, RulesTokenizer};
 
 #[path = "cpu_clock/mod.rs"]
 mod cpu_clock;

@@ -6,9 +6,9 @@
 use std::io::Write;
 use std::path::Path;
 
-use toklab::fst::{FstTokenizer, Matrix, Model, Network, Repr};
-use toklab::fst::{RawArc, RawNetwork, RawSymbol};
-use toklab::trace::MAX_TRACE_LINES;
+use toklab::core::trace::MAX_TRACE_LINES;
+use toklab::engines::fst::{FstTokenizer, Matrix, Model, Network, Repr};
+use toklab::engines::fst::{RawArc, RawNetwork, RawSymbol};
 
 use crate::linearity::{growth, repeated};
 
@@ -319,7 +319,7 @@ fn a_look_behind_over_a_long_run_keeps_bounded_state() {
 /// [`MAX_STEPS_PIECE_BYTES`] keeps none now, and the trace says so; a shorter one keeps them.
 #[test]
 fn explain_keeps_merge_steps_only_for_pieces_a_view_can_replay() {
-    use toklab::subword::bpe::MAX_STEPS_PIECE_BYTES;
+    use toklab::engines::subword::bpe::MAX_STEPS_PIECE_BYTES;
     let spm = toklab::load_in("spm:samples/bpe/sample-spm.model", root()).unwrap();
     let short = spm.explain(&repeated("the quick brown fox ", 1_000));
     assert_eq!(short.merge_words().len(), 1);

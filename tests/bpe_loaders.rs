@@ -54,7 +54,7 @@ fn written_files() -> Vec<(&'static str, &'static str, Vec<u8>)> {
     rwkv.push_str("257 'ab' 2\n258 \"it's\" 4\n");
     // CLIP's loader wants all the 48,894 merges it uses: pairs of byte-alphabet symbols.
     let alphabet: Vec<char> = (0..=255u8)
-        .map(toklab::subword::bpe::byte_to_char)
+        .map(toklab::engines::subword::bpe::byte_to_char)
         .collect();
     let mut clip = String::from("#version: 0.2\n");
     for (left, right) in alphabet
@@ -304,7 +304,7 @@ fn the_format_samples_hold_one_vocabulary() {
     let tekken = toklab::load(&spec("tekken", "sample-tekken.json")).unwrap();
     let claude = toklab::load(&(spec("claude", "sample-claude.json") + "?nfkc=false")).unwrap();
     let rwkv = toklab::load(&spec("rwkv", "sample-rwkv.txt")).unwrap();
-    let ids = |tokens: toklab::token::Tokenization| -> Vec<u32> {
+    let ids = |tokens: toklab::core::token::Tokenization| -> Vec<u32> {
         tokens.tokens.iter().map(|t| t.id.expect("an id")).collect()
     };
     let text = std::fs::read_to_string(samples().join("../sample.txt")).unwrap();

@@ -7,8 +7,8 @@ use crate::common;
 use std::sync::{Arc, LazyLock};
 
 use proptest::prelude::*;
-use toklab::subword::bpe::{BpeModel, BpeTokenizer, PreTokenizer};
-use toklab::subword::bpe::{gpt2, hf, tiktoken};
+use toklab::engines::subword::bpe::{BpeModel, BpeTokenizer, PreTokenizer};
+use toklab::engines::subword::bpe::{gpt2, hf, tiktoken};
 
 /// The byte-level models: the shipped samples always, the real ones when ../shared is there.
 static MODELS: LazyLock<Vec<(String, Arc<BpeModel>)>> = LazyLock::new(|| {

@@ -9,9 +9,9 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use serde_json::Value;
-use toklab::spec::Spec;
-use toklab::subword::bpe::{BpeModel, Subword, load_subword};
-use toklab::subword::formal::Semantics;
+use toklab::core::spec::Spec;
+use toklab::engines::subword::bpe::{BpeModel, Subword, load_subword};
+use toklab::engines::subword::formal::Semantics;
 
 /// Writes a GPT-2 model folder (`vocab.json` + `merges.txt`) for a dictionary in the paper's
 /// notation over ASCII letters, which GPT-2's byte alphabet writes as themselves.

@@ -4,9 +4,9 @@
 
 use crate::common::{self, run, stdout_of};
 
-use toklab::simple::Matcher;
-use toklab::subword::formal::{Analysis, SymbolUnit};
-use toklab::subword::train::{Pretok, Trainer};
+use toklab::engines::simple::Matcher;
+use toklab::engines::subword::formal::{Analysis, SymbolUnit};
+use toklab::engines::subword::train::{Pretok, Trainer};
 
 /// A fresh temporary folder, removed when dropped (even when the test fails).
 fn temp_folder(name: &str) -> tempfile::TempDir {
@@ -121,7 +121,7 @@ fn trained_model_reads_back_and_reproduces_the_training_segmentation() {
         );
         let temp = temp_folder(&format!("{unit:?}"));
         let dir = temp.path();
-        toklab::subword::train::write_gpt2(&t, dir).unwrap();
+        toklab::engines::subword::train::write_gpt2(&t, dir).unwrap();
         // What the trainer ended with: each word of the text in its final segmentation.
         let segmented: std::collections::HashMap<&[u8], Vec<&[u8]>> = t
             .words()
@@ -129,7 +129,7 @@ fn trained_model_reads_back_and_reproduces_the_training_segmentation() {
             .map(|w| (&w.text[..], w.symbols.iter().map(|&s| t.token(s)).collect()))
             .collect();
         let mut expected: Vec<&[u8]> = Vec::new();
-        toklab::subword::pretok::Gpt2Matcher.find(&text, &mut |span, _| {
+        toklab::engines::subword::pretok::Gpt2Matcher.find(&text, &mut |span, _| {
             expected.extend(&segmented[span.slice(&text).as_bytes()]);
         });
         let encoder: std::collections::HashMap<String, u32> =
@@ -137,7 +137,8 @@ fn trained_model_reads_back_and_reproduces_the_training_segmentation() {
                 .unwrap();
         let mut bytes_of = vec![Vec::new(); encoder.len()];
         for (piece, id) in &encoder {
-            bytes_of[*id as usize] = toklab::subword::bpe::bytes_of_byte_level(piece).unwrap();
+            bytes_of[*id as usize] =
+                toklab::engines::subword::bpe::bytes_of_byte_level(piece).unwrap();
         }
         for semantics in ["sp", "hf"] {
             let spec = format!("bpe:{}?semantics={semantics}", dir.display());

@@ -3,8 +3,8 @@
 //! merges: ten times the line with ten times the merges takes about ten times as long, where
 //! it took a hundred.
 
-use toklab::subword::formal::SymbolUnit;
-use toklab::subword::train::{Pretok, Trainer};
+use toklab::engines::subword::formal::SymbolUnit;
+use toklab::engines::subword::train::{Pretok, Trainer};
 
 /// One line of `len` letters from a small alphabet (a fixed linear congruential sequence, so
 /// the text is the same on every run), with pairs to merge all along it.

@@ -7,9 +7,9 @@ use crate::common;
 
 use std::path::Path;
 
-use toklab::fst::{FstTokenizer, Repr};
-use toklab::output::{self, Format};
+use toklab::engines::fst::{FstTokenizer, Repr};
 use toklab::{Tokenization, Tokenizer};
+use toklab_cli::output::{self, Format};
 
 struct Case {
     grammar: &'static str,
@@ -92,12 +92,21 @@ fn agreement_with_datok_is_complete() {
         // Datok's models as shipped, and the double array and saved form toklab writes.
         let temp = tempfile::tempdir().unwrap();
         let written = temp.path();
-        let source = toklab::fst::Model::open(&dir.join(format!("{}.fst", case.grammar))).unwrap();
-        let array = toklab::fst::DoubleArray::build(&source.network);
+        let source =
+            toklab::engines::fst::Model::open(&dir.join(format!("{}.fst", case.grammar))).unwrap();
+        let array = toklab::engines::fst::DoubleArray::build(&source.network);
         let datok = written.join(format!("{}.datok", case.grammar));
-        std::fs::write(&datok, toklab::fst::write_datok(&source.network, &array)).unwrap();
+        std::fs::write(
+            &datok,
+            toklab::engines::fst::write_datok(&source.network, &array),
+        )
+        .unwrap();
         let saved = written.join(format!("{}.tlfst", case.grammar));
-        std::fs::write(&saved, toklab::fst::write_compact(&source.network, &array)).unwrap();
+        std::fs::write(
+            &saved,
+            toklab::engines::fst::write_compact(&source.network, &array),
+        )
+        .unwrap();
         for (model, path) in [
             ("fst", dir.join(format!("{}.fst", case.grammar))),
             ("matok", dir.join(format!("{}.matok", case.grammar))),

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use toklab::Tokenizer;
-use toklab::fst::{FstTokenizer, Model, Repr};
+use toklab::engines::fst::{FstTokenizer, Model, Repr};
 
 /// The `.matok` at `path` loads through the short cut exactly as through the checked network:
 /// the same outcome (or error message), and when it loads, the same tokens on `texts`.
@@ -86,7 +86,7 @@ proptest! {
     ) {
         if let Some(network) = fst::random_network(states, arcs, boundaries, &[2, 3, 4, 5, 6, 7]) {
             let dir = tempfile::tempdir().unwrap();
-            let path = write(dir.path(), "random.matok", &toklab::fst::write_matok(&network));
+            let path = write(dir.path(), "random.matok", &toklab::engines::fst::write_matok(&network));
             agrees(&path, &[&text, "a b", ""])?;
         }
     }
@@ -98,7 +98,7 @@ proptest! {
     ) {
         let english = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/fst/english.fst");
         let network = Model::open(&english).unwrap().network;
-        let mut bytes = toklab::fst::write_matok(&network);
+        let mut bytes = toklab::engines::fst::write_matok(&network);
         for (at, byte) in flips {
             let i = 5 + ((bytes.len() - 6) as f64 * at) as usize;
             bytes[i] = byte;

@@ -10,11 +10,11 @@ use std::sync::LazyLock;
 
 use proptest::prelude::*;
 use toklab::Span;
-use toklab::fst::FstStep;
-use toklab::fst::Recorder;
-use toklab::fst::{DoubleArray, FstTokenizer, Matrix, Model, Network, Repr};
-use toklab::fst::{RawArc, RawNetwork, RawSymbol};
-use toklab::trace::Quiet;
+use toklab::core::trace::Quiet;
+use toklab::engines::fst::FstStep;
+use toklab::engines::fst::Recorder;
+use toklab::engines::fst::{DoubleArray, FstTokenizer, Matrix, Model, Network, Repr};
+use toklab::engines::fst::{RawArc, RawNetwork, RawSymbol};
 use toklab::{Origin, TokenKind, Tokenization, Tokenizer};
 
 use crate::common;
@@ -48,9 +48,9 @@ fn all_agree(
     array: &DoubleArray,
     text: &str,
 ) -> Result<Tokenization, TestCaseError> {
-    let by_network = toklab::fst::run(network, &network.alphabet, text, &mut Quiet);
-    let by_matrix = toklab::fst::run(matrix, &network.alphabet, text, &mut Quiet);
-    let by_array = toklab::fst::run(array, &network.alphabet, text, &mut Quiet);
+    let by_network = toklab::engines::fst::run(network, &network.alphabet, text, &mut Quiet);
+    let by_matrix = toklab::engines::fst::run(matrix, &network.alphabet, text, &mut Quiet);
+    let by_array = toklab::engines::fst::run(array, &network.alphabet, text, &mut Quiet);
     prop_assert_eq!(&by_matrix, &by_network, "matrix vs network on {:?}", text);
     prop_assert_eq!(
         &by_array,
@@ -67,13 +67,13 @@ fn all_agree(
         run(&mut recorder);
         recorder.steps
     };
-    let net_steps = steps(&|r| toklab::fst::run(network, &network.alphabet, text, r));
+    let net_steps = steps(&|r| toklab::engines::fst::run(network, &network.alphabet, text, r));
     prop_assert_eq!(
-        &steps(&|r| toklab::fst::run(matrix, &network.alphabet, text, r)),
+        &steps(&|r| toklab::engines::fst::run(matrix, &network.alphabet, text, r)),
         &net_steps
     );
     prop_assert_eq!(
-        &steps(&|r| toklab::fst::run(array, &network.alphabet, text, r)),
+        &steps(&|r| toklab::engines::fst::run(array, &network.alphabet, text, r)),
         &net_steps
     );
     // Nothing is lost: every character is in a token, or a deletion edge dropped it, or it
@@ -110,7 +110,10 @@ static FILES: LazyLock<Vec<(String, Vec<u8>)>> = LazyLock::new(|| {
         let mut plain = Vec::new();
         std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gz[..]), &mut plain).unwrap();
         let model = Model::from_bytes(Path::new(name), &gz).unwrap();
-        let saved = toklab::fst::write_compact(&model.network, &DoubleArray::build(&model.network));
+        let saved = toklab::engines::fst::write_compact(
+            &model.network,
+            &DoubleArray::build(&model.network),
+        );
         files.push((format!("{name}.gz"), gz));
         files.push((name.to_string(), plain));
         files.push((format!("{name}.tlfst"), saved));
@@ -146,8 +149,8 @@ proptest! {
             let text = "a b. c";
             let matrix = Matrix::build(&model.network).unwrap();
             let array = model.stored_array.clone().unwrap_or_else(|| DoubleArray::build(&model.network));
-            let _ = toklab::fst::run(&matrix, &model.network.alphabet, text, &mut Quiet);
-            let _ = toklab::fst::run(&array, &model.network.alphabet, text, &mut Quiet);
+            let _ = toklab::engines::fst::run(&matrix, &model.network.alphabet, text, &mut Quiet);
+            let _ = toklab::engines::fst::run(&array, &model.network.alphabet, text, &mut Quiet);
         }
     }
 
@@ -207,10 +210,10 @@ proptest! {
             let matrix = Matrix::build(&network).unwrap();
             let array = DoubleArray::build(&network);
             all_agree(&network, &matrix, &array, &text)?;
-            let saved = toklab::fst::write_compact(&network, &array);
+            let saved = toklab::engines::fst::write_compact(&network, &array);
             let reread = Model::from_bytes(Path::new("saved"), &saved).unwrap();
-            let again = toklab::fst::run(reread.stored_array.as_ref().unwrap(), &network.alphabet, &text, &mut Quiet);
-            prop_assert_eq!(again, toklab::fst::run(&network, &network.alphabet, &text, &mut Quiet));
+            let again = toklab::engines::fst::run(reread.stored_array.as_ref().unwrap(), &network.alphabet, &text, &mut Quiet);
+            prop_assert_eq!(again, toklab::engines::fst::run(&network, &network.alphabet, &text, &mut Quiet));
         }
     }
 }
@@ -222,8 +225,8 @@ fn double_array_construction_is_deterministic() {
     let second = DoubleArray::build(&Model::open(&sample("english.fst")).unwrap().network);
     assert_eq!(first, second);
     assert_eq!(
-        toklab::fst::write_compact(&network, &first),
-        toklab::fst::write_compact(&network, &second)
+        toklab::engines::fst::write_compact(&network, &first),
+        toklab::engines::fst::write_compact(&network, &second)
     );
 }
 
@@ -343,7 +346,7 @@ fn going_back_before_deleted_whitespace() {
             trace
                 .steps
                 .iter()
-                .any(|s| matches!(s, toklab::fst::FstStep::SkipDeleted { .. })),
+                .any(|s| matches!(s, toklab::engines::fst::FstStep::SkipDeleted { .. })),
             "{:#?}",
             trace.steps
         );
@@ -397,7 +400,7 @@ fn unknown_symbol_edges_and_foma_nondeterminism() {
         assert!(trace.steps.iter().any(|s| matches!(
             s,
             FstStep::Read {
-                via: toklab::fst::Via::Unknown,
+                via: toklab::engines::fst::Via::Unknown,
                 dropped: true,
                 ..
             }

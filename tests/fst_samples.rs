@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use toklab::Tokenizer;
-use toklab::fst::{FstTokenizer, Repr};
+use toklab::engines::fst::{FstTokenizer, Repr};
 
 fn samples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/fst")

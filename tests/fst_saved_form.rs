@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use crate::common::fst;
 use proptest::prelude::*;
 use toklab::Tokenizer;
-use toklab::fst::{DoubleArray, FstTokenizer, Model, Network, Repr};
-use toklab::trace::Quiet;
+use toklab::core::trace::Quiet;
+use toklab::engines::fst::{DoubleArray, FstTokenizer, Model, Network, Repr};
 
 fn sample(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -25,7 +25,7 @@ fn sample(name: &str) -> PathBuf {
 /// Writes `network`'s saved form to a file in `dir` and returns its path.
 fn save(dir: &Path, network: &Network) -> PathBuf {
     let path = dir.join("saved.tlfst");
-    let bytes = toklab::fst::write_compact(network, &DoubleArray::build(network));
+    let bytes = toklab::engines::fst::write_compact(network, &DoubleArray::build(network));
     std::fs::write(&path, bytes).unwrap();
     path
 }
@@ -38,7 +38,7 @@ fn agrees(path: &Path, network: &Network, texts: &[&str]) -> Result<(), TestCase
     let fast = FstTokenizer::open(path, Repr::Matrix).unwrap();
     let by_spec = toklab::load(&format!("fst:{}", path.display())).unwrap();
     for text in texts {
-        let expected = toklab::fst::run(network, &network.alphabet, text, &mut Quiet);
+        let expected = toklab::engines::fst::run(network, &network.alphabet, text, &mut Quiet);
         prop_assert_eq!(&fast.tokenize(text), &expected, "{:?}", text);
         prop_assert_eq!(&by_spec.tokenize(text), &expected, "{:?}", text);
     }

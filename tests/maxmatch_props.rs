@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use std::path::Path;
-use toklab::simple::maxmatch::{Direction, Piece, WordList, ambiguous_spans, segment};
+use toklab::engines::simple::maxmatch::{Direction, Piece, WordList, ambiguous_spans, segment};
 
 const CHARS: [char; 5] = ['天', '气', '好', '人', ' '];
 

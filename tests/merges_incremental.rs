@@ -2,7 +2,9 @@
 //! text whole: random dictionaries, random texts, random edits, both semantics.
 
 use proptest::prelude::*;
-use toklab::subword::formal::{Dictionary, Rule, Semantics, SymbolUnit, encode_ends, retokenize};
+use toklab::engines::subword::formal::{
+    Dictionary, Rule, Semantics, SymbolUnit, encode_ends, retokenize,
+};
 
 fn dictionary() -> impl Strategy<Value = Dictionary> {
     // Mostly rules that join two tokens made so far (as training does), some arbitrary ones

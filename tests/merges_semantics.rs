@@ -5,7 +5,7 @@
 use crate::common;
 
 use proptest::prelude::*;
-use toklab::subword::formal::{
+use toklab::engines::subword::formal::{
     Analysis, Comparison, Derivation, Dictionary, Rule, Semantics, SymbolUnit, chain_bound,
     encode_strings, never_useful,
 };

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::path::Path;
 
-use toklab::trace::quote;
+use toklab::core::trace::quote;
 use toklab::{
     Kind, Origin, Provenance, Registry, Result, Role, Span, Spec, Token, TokenKind, Tokenization,
     Tokenizer, Trace, TraceLine,
@@ -73,7 +73,7 @@ impl Tokenizer for Chunks {
     }
 }
 
-fn load_chunks(mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
+fn load_chunks(_registry: &Registry, mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
     let tag = spec.take_option("tag").unwrap_or_else(|| "plain".into());
     spec.finish(&["tag"])?;
     let size = spec
@@ -145,4 +145,21 @@ fn a_registered_kind_is_listed_and_named_in_errors() {
     assert!(e.contains("unknown option `colour`"), "{e}");
     let e = toklab::load("chunks:2").err().unwrap().to_string();
     assert!(e.contains("unknown tokenizer kind `chunks`"), "{e}");
+}
+
+#[test]
+fn a_wrapping_spec_loads_a_kind_registered_by_the_caller() {
+    // `sent:SPEC` loads SPEC through the registry it was itself loaded from, so a kind a
+    // program registers can be wrapped like a built-in one.
+    let tokenizer = registry().load("sent:chunks:3", Path::new("")).unwrap();
+    let text = "Ab. Cd.";
+    let tokens = tokenizer.tokenize(text);
+    let forms: Vec<&str> = tokens.tokens.iter().map(|t| t.form(text)).collect();
+    assert_eq!(forms, ["Ab.", " Cd", "."]);
+    // The built-in registry does not know the kind, and says so.
+    let error = Registry::builtin()
+        .load("sent:chunks:3", Path::new(""))
+        .err()
+        .expect("chunks is not a built-in kind");
+    assert!(error.to_string().contains("chunks"), "{error}");
 }

@@ -190,7 +190,7 @@ fn diagnose_lists_everything_even_when_loading_fails() {
     let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let spec = "rules:samples/rules/planted-errors.txt";
     assert!(toklab::load_in(spec, base).is_err());
-    let found = toklab::rules::diagnose(spec, base).unwrap();
+    let found = toklab::engines::rules::diagnose(spec, base).unwrap();
     assert_eq!(found.iter().filter(|d| d.is_error()).count(), 9);
     assert_eq!(found.len(), 11);
     assert!(
@@ -199,9 +199,9 @@ fn diagnose_lists_everything_even_when_loading_fails() {
             .all(|d| d.path.ends_with("planted-errors.txt") && d.line > 0)
     );
     assert!(
-        toklab::rules::diagnose("rules:rules?lang=eng", base)
+        toklab::engines::rules::diagnose("rules:rules?lang=eng", base)
             .unwrap()
             .is_empty()
     );
-    assert!(toklab::rules::diagnose("ws", base).is_err());
+    assert!(toklab::engines::rules::diagnose("ws", base).is_err());
 }

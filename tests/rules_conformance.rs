@@ -4,7 +4,7 @@
 //! (expected-chart.jsonl). Prints the agreement per file; the bar is today's count, all 298
 //! lines identical in each, so a line lost or a sentence dropped from the data fails.
 
-use toklab::output::{self, Format};
+use toklab_cli::output::{self, Format};
 
 use crate::common;
 
@@ -105,7 +105,10 @@ fn every_token_points_into_the_text_and_names_its_step() {
             .check(text)
             .unwrap_or_else(|e| panic!("{e} on {text:?}"));
         for token in &tokens.tokens {
-            let Some(origin) = token.origin.detail_as::<toklab::rules::RuleOrigin>() else {
+            let Some(origin) = token
+                .origin
+                .detail_as::<toklab::engines::rules::RuleOrigin>()
+            else {
                 panic!("a rules token without a rule origin: {token:?}");
             };
             if let Some(entry) = &origin.entry {
@@ -125,11 +128,11 @@ fn loads_as_many_entries_as_utoken() {
         return;
     };
     let data = shared.join("conformance/utoken/data");
-    let options = toklab::rules::LoadOptions {
+    let options = toklab::engines::rules::LoadOptions {
         lang: Some("eng".into()),
         ..Default::default()
     };
-    let rules = toklab::rules::RulesTokenizer::load_dir(&data, &options).unwrap();
+    let rules = toklab::engines::rules::RulesTokenizer::load_dir(&data, &options).unwrap();
     let per_file = |name: &str| {
         rules
             .entries()

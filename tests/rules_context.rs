@@ -13,7 +13,7 @@
 //!         print(f"{kind}\t{value}\t{t}\t{1 if r.match(t) else 0}")
 //! ```
 
-use toklab::rules::{Context, ContextKind};
+use toklab::engines::rules::{Context, ContextKind};
 
 #[test]
 fn contexts_agree_with_python_regex() {

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::sync::LazyLock;
 
 use proptest::prelude::*;
-use toklab::rules::FileRole;
-use toklab::rules::{LoadOptions, RulesTokenizer};
+use toklab::engines::rules::FileRole;
+use toklab::engines::rules::{LoadOptions, RulesTokenizer};
 use toklab::{Role, Tokenizer};
 
 fn lenient() -> LoadOptions {
@@ -137,7 +137,7 @@ proptest! {
                 }
             }
         }
-        let diags = toklab::rules::check_files(std::slice::from_ref(&path));
+        let diags = toklab::engines::rules::check_files(std::slice::from_ref(&path));
         for d in diags {
             prop_assert!(d.path == path);
         }

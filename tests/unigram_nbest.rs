@@ -5,9 +5,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use toklab::subword::bpe::spm::SpmModel;
-use toklab::subword::bpe::spm::lattice::SplitMix64;
-use toklab::subword::bpe::spm::regularize::Sampling;
+use toklab::engines::subword::bpe::spm::SpmModel;
+use toklab::engines::subword::bpe::spm::lattice::SplitMix64;
+use toklab::engines::subword::bpe::spm::regularize::Sampling;
 
 use crate::common;
 

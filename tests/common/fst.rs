@@ -1,9 +1,9 @@
 //! Random finite-state networks and their edges, shared by the FST loader tests.
 
-use toklab::fst::{Network, RawArc, RawNetwork, RawSymbol};
+use toklab::engines::fst::{Network, RawArc, RawNetwork, RawSymbol};
 
 /// The edges of every state, for comparing networks.
-pub fn edges(network: &Network) -> Vec<Vec<toklab::fst::Edge>> {
+pub fn edges(network: &Network) -> Vec<Vec<toklab::engines::fst::Edge>> {
     (1..=network.state_count())
         .map(|s| network.edges(s).to_vec())
         .collect()

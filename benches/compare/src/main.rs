@@ -18,8 +18,8 @@ use std::time::Instant;
 use timing::{corpora, mb_per_s, median, model_dir};
 
 // `median` times the load; encoders are timed round-robin below.
-use toklab::subword::bpe::BpeModel;
-use toklab::subword::bpe::{gpt2, tiktoken};
+use toklab::engines::subword::bpe::BpeModel;
+use toklab::engines::subword::bpe::{gpt2, tiktoken};
 
 /// An encoding function under test.
 type Encode<'a> = Box<dyn Fn(&str) -> Vec<u32> + 'a>;

@@ -13,40 +13,23 @@
 
 #![warn(missing_docs)]
 
-mod choice;
-
 // The core: the span model, the one engine shape, specs and the registry. It names no engine.
-pub mod error;
-pub mod label;
-pub mod normalized;
-pub mod offsets;
-pub mod output;
-pub mod picture;
-pub mod registry;
-pub mod spec;
-pub mod token;
-pub mod tokenizer;
-pub mod trace;
+pub mod core;
 
-// The engines, one folder per family.
-pub mod fst;
-pub mod lex;
-pub mod rules;
-pub mod sentence;
-pub mod simple;
-pub mod subword;
+// The engines, one folder per family, each of one shape: load from a spec, tokenize, explain.
+pub mod engines;
 
-// What can be computed from tokenizations, and running it on every core.
+// What can be computed from tokenizations, and the pictures drawn of them.
 pub mod analysis;
-pub mod batch;
+pub mod picture;
 
-pub use choice::Choice;
-pub use error::{Error, Result};
-pub use normalized::NormalizedString;
-pub use registry::{Registry, load, load_in};
-pub use spec::{Kind, Spec};
-pub use token::{
+pub use crate::core::choice::Choice;
+pub use crate::core::error::{Error, Result};
+pub use crate::core::normalized::NormalizedString;
+pub use crate::core::registry::{Registry, load, load_in};
+pub use crate::core::spec::{Kind, Spec};
+pub use crate::core::token::{
     GaveUp, Origin, Provenance, SourceLoc, Span, SpanError, Token, TokenKind, Tokenization,
 };
-pub use tokenizer::Tokenizer;
-pub use trace::{Role, Trace, TraceLine, TracePart};
+pub use crate::core::tokenizer::Tokenizer;
+pub use crate::core::trace::{Role, Trace, TraceLine, TracePart};

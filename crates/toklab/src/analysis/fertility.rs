@@ -6,7 +6,7 @@
 //! included), unlike [`TokenStats`](super::TokenStats), which counts what the tokens cover:
 //! compression is how much text one token carries, spaces and all.
 
-use crate::token::{Span, Tokenization};
+use crate::core::token::{Span, Tokenization};
 
 /// The fertility counts of one tokenizer over the texts added so far.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -165,7 +165,7 @@ fn starts_before_end(token: Span, word: Span) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::token::{Token, TokenKind};
+    use crate::core::token::{Token, TokenKind};
 
     fn tokens(spans: &[(usize, usize)]) -> Tokenization {
         Tokenization::new(

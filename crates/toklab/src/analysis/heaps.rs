@@ -11,7 +11,7 @@
 
 use std::collections::HashSet;
 
-use crate::token::Tokenization;
+use crate::core::token::Tokenization;
 
 /// Below this many tokens every sample is kept and no sample enters the fit (see the module).
 const DENSE_UNTIL: u64 = 10;

@@ -1,7 +1,7 @@
 //! Per-tokenizer statistics over many texts, gathered one tokenization at a time so a long file
 //! can be counted in batches (on other threads) and the partial results merged.
 
-use crate::token::Tokenization;
+use crate::core::token::Tokenization;
 
 /// How many token-length buckets [`TokenStats::lengths`] has: lengths 1 to `LENGTH_BUCKETS - 1`
 /// code points each have their own, the last holds `LENGTH_BUCKETS` and longer, so the
@@ -92,7 +92,7 @@ impl TokenStats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::token::{Span, Token, TokenKind};
+    use crate::core::token::{Span, Token, TokenKind};
 
     fn ws(text: &str) -> Tokenization {
         crate::load("ws").unwrap().tokenize(text)

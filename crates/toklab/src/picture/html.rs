@@ -94,15 +94,15 @@ mod tests {
     #[test]
     fn tokens_carry_their_ids_on_hover_and_the_page_needs_nothing_else() {
         let text = "ab c";
-        let tokens = crate::token::Tokenization::new(vec![
-            crate::token::Token::new(
-                crate::token::Span::new(0, 2),
-                crate::token::TokenKind::Subword,
+        let tokens = crate::core::token::Tokenization::new(vec![
+            crate::core::token::Token::new(
+                crate::core::token::Span::new(0, 2),
+                crate::core::token::TokenKind::Subword,
             )
             .with_id(12),
-            crate::token::Token::new(
-                crate::token::Span::new(2, 4),
-                crate::token::TokenKind::Subword,
+            crate::core::token::Token::new(
+                crate::core::token::Span::new(2, 4),
+                crate::core::token::TokenKind::Subword,
             )
             .with_id(99),
         ]);

@@ -35,7 +35,7 @@ mod svg;
 pub use html::html;
 pub use svg::svg;
 
-use crate::token::{Token, Tokenization};
+use crate::core::token::{Token, Tokenization};
 
 /// What to draw: some lines of a text, each with one row per tokenizer.
 #[derive(Clone, Debug)]
@@ -126,7 +126,7 @@ fn about(token: &Token) -> String {
     let span = format!("bytes {}–{}", token.span.start, token.span.end);
     match token.id {
         Some(id) => format!("id {id} · {span} · {}", token.kind.name()),
-        None if token.kind == crate::token::TokenKind::Other => span,
+        None if token.kind == crate::core::token::TokenKind::Other => span,
         None => format!("{span} · {}", token.kind.name()),
     }
 }
@@ -172,7 +172,7 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::token::{Span, TokenKind};
+    use crate::core::token::{Span, TokenKind};
 
     #[test]
     fn pieces_show_tokens_with_visible_whitespace_and_the_dropped_text_between() {

@@ -6,7 +6,7 @@
 //! whitespace (`dogs`) agree on where the token starts, and the end of one token and the start
 //! of the next across a space are one boundary, as in the EmpiriST and CoNLL 2018 evaluations.
 
-use crate::token::{Span, Tokenization};
+use crate::core::token::{Span, Tokenization};
 
 /// The text's non-whitespace characters and where they are, the coordinate system of every
 /// comparison.

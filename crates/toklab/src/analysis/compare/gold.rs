@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use super::boundary::Skeleton;
 use super::placement::{self, Placement};
-use crate::error::{Error, Result};
-use crate::token::{Span, Token, TokenKind, Tokenization};
+use crate::core::error::{Error, Result};
+use crate::core::token::{Span, Token, TokenKind, Tokenization};
 
 /// The two gold formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

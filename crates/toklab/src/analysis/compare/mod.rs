@@ -23,7 +23,7 @@ pub use self::spans::{SpanGroup, align_spans};
 pub use self::summary::{Comparison, Disagreement, Tally};
 pub use self::tokens::align_tokens;
 
-use crate::token::Tokenization;
+use crate::core::token::Tokenization;
 
 /// The scores of `candidate` against `gold`, two tokenizations of `text`.
 pub fn score(text: &str, gold: &Tokenization, candidate: &Tokenization) -> Scores {
@@ -37,7 +37,7 @@ pub fn score(text: &str, gold: &Tokenization, candidate: &Tokenization) -> Score
 /// Test tokenizations made of plain word tokens at the given byte spans.
 #[cfg(test)]
 pub(crate) fn word_tokens(spans: &[(usize, usize)]) -> Tokenization {
-    use crate::token::{Span, Token, TokenKind};
+    use crate::core::token::{Span, Token, TokenKind};
     Tokenization::new(
         spans
             .iter()

@@ -96,7 +96,7 @@ impl Scores {
 mod tests {
     use super::super::boundary::Skeleton;
     use super::*;
-    use crate::token::{Span, Token, TokenKind, Tokenization};
+    use crate::core::token::{Span, Token, TokenKind, Tokenization};
 
     #[test]
     fn counts_and_ratios() {

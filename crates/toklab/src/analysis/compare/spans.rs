@@ -7,7 +7,7 @@
 use std::ops::Range;
 
 use super::boundary::Skeleton;
-use crate::token::{Token, Tokenization};
+use crate::core::token::{Token, Tokenization};
 
 /// One stretch of text and the tokens of each side that cover it.
 #[derive(Clone, Debug, PartialEq, Eq)]

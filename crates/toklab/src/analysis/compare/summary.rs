@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use super::boundary::{BoundaryDiff, Segmentation, Skeleton};
 use super::inline::{legend, render_inline};
 use super::scores::{Counts, Scores};
-use crate::token::Tokenization;
+use crate::core::token::Tokenization;
 
 /// What one compared tokenizer accumulated.
 #[derive(Clone, Debug, Default)]

@@ -4,7 +4,7 @@
 
 use super::boundary::Skeleton;
 use crate::analysis::align::{self, AlignedPair, Alignment, Costs, Interner};
-use crate::token::Tokenization;
+use crate::core::token::Tokenization;
 
 /// The alignment of the tokens of `a` (of `text_a`) with those of `b` (of `text_b`): each pair
 /// says match, substitution, insertion or deletion, with token indices. Linear memory, so two
@@ -104,7 +104,7 @@ fn shared_cuts(text: &str, a: &Tokenization, b: &Tokenization) -> Vec<(usize, us
 mod tests {
     use super::*;
     use crate::analysis::align::Op;
-    use crate::token::{Span, Token, TokenKind};
+    use crate::core::token::{Span, Token, TokenKind};
 
     fn tok(s: usize, e: usize) -> Token {
         Token::new(Span::new(s, e), TokenKind::Word)

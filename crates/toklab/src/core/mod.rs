@@ -1,0 +1,16 @@
+//! The core every engine and view shares: the span model ([`token`]), the one engine shape
+//! ([`tokenizer`]), specs and the registry that turns them into tokenizers, errors, offset
+//! conversion, normalized text that maps back to the original, traces, and running work on
+//! every core. Nothing here names an engine: engines register their kinds in [`registry`].
+
+pub mod batch;
+pub mod choice;
+pub mod error;
+pub mod label;
+pub mod normalized;
+pub mod offsets;
+pub mod registry;
+pub mod spec;
+pub mod token;
+pub mod tokenizer;
+pub mod trace;

@@ -1,0 +1,81 @@
+//! The one shape every engine has: a `Kind` (in `spec.rs`) that loads it from a spec,
+//! then tokenize and explain through [`Tokenizer`]. Nothing here names an engine: engines
+//! register their kinds in the registry (`registry.rs`).
+
+use crate::core::error::{Error, Result};
+use crate::core::token::Tokenization;
+
+pub use crate::core::trace::{Role, Trace, TraceLine, TracePart, quote};
+
+/// A tokenizer of any family. Engines are immutable once loaded so one instance can serve the
+/// workbench's UI thread and its background workers at once.
+pub trait Tokenizer: Send + Sync {
+    /// A short name for labels and messages: the kind and its main argument.
+    fn name(&self) -> &str;
+
+    /// Tokenizes one text. Never fails: text an engine cannot place becomes tokens of kind
+    /// `Unknown`, so no input is lost.
+    fn tokenize(&self, text: &str) -> Tokenization;
+
+    /// How the engine arrived at its tokens for `text`: a second call, made only when a view
+    /// asks, so tokenizing stays fast.
+    fn explain(&self, text: &str) -> Trace;
+
+    /// Things the user should know about what was loaded (a skipped network, an entry that
+    /// can never fire). Shown by the CLI on stderr and in the workbench.
+    fn warnings(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The files this tokenizer was loaded from, so the workbench can watch them and reload
+    /// when they change on disk.
+    fn sources(&self) -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
+
+    /// Tokenizes `new`, an edit of `old` whose tokenization was `old_tokens`. Engines that can
+    /// re-tokenize only what an edit can change (BPE, the incremental algorithm) override this;
+    /// the result must always equal `tokenize(new)`.
+    fn retokenize(&self, old: &str, old_tokens: &Tokenization, new: &str) -> Tokenization {
+        let _ = (old, old_tokens);
+        self.tokenize(new)
+    }
+
+    /// Turns ids back into text with the model's own decoder (`toklab decode`). Kinds without
+    /// ids keep this default, which says so.
+    fn decode(&self, ids: &[u32]) -> Result<String> {
+        let _ = ids;
+        Err(Error::Unsupported {
+            tokenizer: self.name().to_string(),
+            operation: "decode ids: it has no vocabulary of ids".to_string(),
+        })
+    }
+
+    /// Whether `id` is a special token (`<s>`, `[CLS]`, `<|endoftext|>`), which `toklab decode
+    /// --skip-special` leaves out as HuggingFace's `decode(skip_special_tokens=True)` does.
+    /// Kinds that do not know keep this default: none is.
+    fn is_special(&self, id: u32) -> bool {
+        let _ = id;
+        false
+    }
+
+    /// The vocabulary's string for `id`: the form `detokenize` reads back (`Ġworld` in GPT-2's
+    /// byte-level alphabet for byte vocabularies — tiktoken, tekken, rwkv, claude too —,
+    /// `▁world` and `<0x0A>` for SentencePiece, `##ing` for WordPiece, the `tokenizer.json`
+    /// key for HuggingFace). Kinds without a vocabulary of strings keep this default: none.
+    fn piece(&self, id: u32) -> Option<String> {
+        let _ = id;
+        None
+    }
+
+    /// Joins token forms back into text the way this tokenizer's conventions ask (utoken's
+    /// detokenizer for rules, Treebank's for `ptb`, the decoder for subword kinds). Kinds
+    /// without a detokenizer keep this default, which says so.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        let _ = tokens;
+        Err(Error::Unsupported {
+            tokenizer: self.name().to_string(),
+            operation: "detokenize: it has no detokenizer".to_string(),
+        })
+    }
+}

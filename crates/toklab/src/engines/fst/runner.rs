@@ -1,0 +1,414 @@
+//! Algorithm 1 of the paper, as Datok runs it: longest match by remembering the last state with
+//! an ε:boundary edge, going back to it when a character cannot be read, a forced token and a
+//! restart when there is nowhere to go back to, and Datok's handling of the text's end.
+//!
+//! Positions are byte offsets into the original text, so no buffer limits the token length
+//! (Datok's 1,024-rune buffer overflows) and every token is a span of the input.
+
+use super::alphabet::{Alphabet, IDENTITY, NO_SYMBOL, Sym, UNKNOWN};
+use super::trace::FstStep;
+use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
+use crate::core::trace::Observer;
+
+/// The flag a transition result carries when the edge deletes the character.
+pub const DELETES: u32 = 1 << 31;
+/// The flag a transition result carries when its target has an ε:boundary edge (for
+/// representations with [`Transitions::CARRIES_BOUNDARY_FLAG`]).
+pub const LEADS_TO_BOUNDARY: u32 = 1 << 30;
+/// The state in a transition result, below the flags.
+pub const STATE: u32 = (1 << 30) - 1;
+
+/// The end-of-text character: Datok's grammars delete it; reading it ends a text.
+const END_OF_TEXT: u8 = 0x04;
+
+/// What the runner needs of a representation. States are the representation's own numbers;
+/// a result is the target state, `| DELETES` for a deletion, `0` for no edge.
+pub trait Transitions {
+    /// Whether results (and `start`) carry [`LEADS_TO_BOUNDARY`], so the runner need not ask
+    /// [`Transitions::has_boundary`] before each character.
+    const CARRIES_BOUNDARY_FLAG: bool = false;
+    /// The start state.
+    fn start(&self) -> u32;
+    /// The edge of `state` for `symbol`: target, flags, or 0.
+    fn step(&self, state: u32, symbol: Sym) -> u32;
+    /// The target of the state's ε:boundary edge, or 0.
+    fn boundary(&self, state: u32) -> u32;
+    /// Whether the state has an ε:boundary edge: asked before every character, so
+    /// representations answer it without touching the edge itself.
+    fn has_boundary(&self, state: u32) -> bool {
+        self.boundary(state) != 0
+    }
+    /// The network's number of a state of this representation (for tokens and traces).
+    fn network_state(&self, state: u32) -> u32;
+}
+
+/// How a character found its edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// Its own symbol.
+    Char,
+    /// Outside the alphabet: the identity symbol `?`.
+    Identity,
+    /// Outside the alphabet, the identity failed: `@_UNKNOWN_SYMBOL_@`.
+    Unknown,
+}
+
+/// Collects tokens and sentence ends as Datok emits them.
+struct Output<'t> {
+    text: &'t str,
+    tokens: Vec<Token>,
+    sentence_ends: Vec<usize>,
+    /// Whether the last thing emitted was a sentence end (Datok's `sentenceEnd`).
+    sentence_closed: bool,
+}
+
+impl<'t> Output<'t> {
+    fn token(&mut self, start: usize, end: usize, state: u32, forced: bool) {
+        let span = Span::new(start, end);
+        let kind = if forced {
+            TokenKind::Unknown
+        } else {
+            surface_kind(span.slice(self.text))
+        };
+        self.tokens
+            .push(Token::new(span, kind).with_origin(Origin::Automaton { state, forced }));
+        self.sentence_closed = false;
+    }
+
+    /// A sentence end; two in a row (or one before any token) mark nothing more.
+    fn sentence_end(&mut self) {
+        if let Some(last) = self.tokens.len().checked_sub(1)
+            && self.sentence_ends.last() != Some(&last)
+        {
+            self.sentence_ends.push(last);
+        }
+        self.sentence_closed = true;
+    }
+}
+
+/// Tokenizes `text` with the automaton `fsa` over `alphabet`, reporting each step to `observer`.
+pub fn run<T: Transitions, O: Observer<FstStep>>(
+    fsa: &T,
+    alphabet: &Alphabet,
+    text: &str,
+    observer: &mut O,
+) -> Tokenization {
+    let bytes = text.as_bytes();
+    let mut out = Output {
+        text,
+        tokens: Vec::with_capacity(text.len() / 4 + 1),
+        sentence_ends: Vec::new(),
+        sentence_closed: false,
+    };
+    let start = fsa.start() & STATE;
+    let start_has_boundary = has_boundary(fsa, fsa.start());
+    let mut state = start;
+    let mut here_boundary = start_has_boundary;
+    // Datok's buffer positions, as byte offsets: `pos` the next character, `token` where the
+    // pending token starts (after whitespace deleted at its front).
+    let mut pos = 0usize;
+    let mut token = 0usize;
+    // The remembered point: a state with an ε:boundary edge and where it was (0 = none).
+    let mut memo_state = 0u32;
+    let mut memo_pos = 0usize;
+
+    // Takes `from`'s ε:boundary edge at `pos`: ends the pending token, or a sentence.
+    macro_rules! take_boundary {
+        ($from:expr) => {{
+            let from = $from;
+            let to = fsa.boundary(from);
+            here_boundary = has_boundary(fsa, to);
+            let to = to & STATE;
+            if pos > token {
+                out.token(token, pos, fsa.network_state(from), false);
+                observer.observe(FstStep::Boundary {
+                    at: pos,
+                    from: fsa.network_state(from),
+                    to: fsa.network_state(to),
+                    token: Some(Span::new(token, pos)),
+                });
+                token = pos;
+                memo_state = 0;
+            } else {
+                out.sentence_end();
+                observer.observe(FstStep::Boundary {
+                    at: pos,
+                    from: fsa.network_state(from),
+                    to: fsa.network_state(to),
+                    token: None,
+                });
+            }
+            to
+        }};
+    }
+
+    // Goes back to the remembered point and takes its ε:boundary edge.
+    macro_rules! go_back {
+        () => {{
+            observer.observe(FstStep::Backtrack {
+                from: pos,
+                to: memo_pos,
+                state: fsa.network_state(memo_state),
+            });
+            pos = memo_pos;
+            let from = memo_state;
+            memo_state = 0;
+            take_boundary!(from)
+        }};
+    }
+
+    loop {
+        if pos < bytes.len() {
+            let (symbol, len) = symbol_at(alphabet, text, bytes, pos);
+            if here_boundary {
+                memo_state = state;
+                memo_pos = pos;
+                observer.observe(FstStep::Remember {
+                    at: pos,
+                    state: fsa.network_state(state),
+                });
+            }
+            let mut via = Via::Char;
+            let mut next = if symbol != NO_SYMBOL {
+                fsa.step(state, symbol)
+            } else {
+                0
+            };
+            if symbol == NO_SYMBOL {
+                via = Via::Identity;
+                next = fsa.step(state, IDENTITY);
+                if next == 0 {
+                    via = Via::Unknown;
+                    next = fsa.step(state, UNKNOWN);
+                }
+            }
+            if next != 0 {
+                let target = next & STATE;
+                let deletion = next & DELETES != 0;
+                let at_token_start = pos == token;
+                observer.observe(FstStep::Read {
+                    span: Span::new(pos, pos + len),
+                    from: fsa.network_state(state),
+                    to: fsa.network_state(target),
+                    deletion,
+                    dropped: deletion && at_token_start,
+                    via,
+                });
+                pos += len;
+                if deletion && at_token_start {
+                    token = pos;
+                }
+                state = target;
+                here_boundary = has_boundary(fsa, next);
+                if bytes[pos - len] == END_OF_TEXT {
+                    // Datok ends the text here; unlike Datok we keep the token it closes.
+                    let end = pos - len;
+                    let closed = (end > token).then(|| Span::new(token, end));
+                    if let Some(span) = closed {
+                        out.token(span.start, span.end, fsa.network_state(state), true);
+                    }
+                    out.sentence_end();
+                    observer.observe(FstStep::TextEnd {
+                        at: end,
+                        token: closed,
+                    });
+                    token = pos;
+                    memo_state = 0;
+                }
+                continue;
+            }
+            observer.observe(FstStep::NoEdge {
+                span: Span::new(pos, pos + len),
+                state: fsa.network_state(state),
+            });
+            if memo_state != 0 {
+                state = go_back!();
+                continue;
+            }
+            if pos < token {
+                // Back before whitespace deleted at the front of the (empty) pending token.
+                observer.observe(FstStep::SkipDeleted {
+                    span: Span::new(pos, token),
+                    state: fsa.network_state(state),
+                });
+                pos = token;
+                state = start;
+                here_boundary = start_has_boundary;
+                continue;
+            }
+            if pos == token {
+                pos += len;
+            }
+            out.token(token, pos, fsa.network_state(state), true);
+            observer.observe(FstStep::Forced {
+                token: Span::new(token, pos),
+                state: fsa.network_state(state),
+            });
+            token = pos;
+            state = start;
+            here_boundary = start_has_boundary;
+            continue;
+        }
+        // The end of the input: follow ε:boundary edges while there are any, else go back to
+        // the remembered point and read on from there.
+        observer.observe(FstStep::InputEnd {
+            at: pos,
+            state: fsa.network_state(state),
+        });
+        if here_boundary {
+            state = take_boundary!(state);
+            continue;
+        }
+        if memo_state != 0 {
+            state = go_back!();
+            continue;
+        }
+        break;
+    }
+    if pos > token {
+        out.token(token, pos, fsa.network_state(state), true);
+        observer.observe(FstStep::Forced {
+            token: Span::new(token, pos),
+            state: fsa.network_state(state),
+        });
+    }
+    if !out.sentence_closed {
+        out.sentence_end();
+    }
+    Tokenization {
+        tokens: out.tokens,
+        sentence_ends: out.sentence_ends,
+    }
+}
+
+/// Whether the state of `result` (a transition's result, a boundary target or the start) has
+/// an ε:boundary edge: from the result's flag when the representation carries it.
+#[inline(always)]
+fn has_boundary<T: Transitions>(fsa: &T, result: u32) -> bool {
+    if T::CARRIES_BOUNDARY_FLAG {
+        result & LEADS_TO_BOUNDARY != 0
+    } else {
+        fsa.has_boundary(result & STATE)
+    }
+}
+
+/// A token's kind from its surface: automata do not type their tokens, but URLs, addresses,
+/// handles, hashtags, abbreviations and clitics have telling shapes; the rest is
+/// [`TokenKind::classify`]'s guess. ASCII tokens (most of them) are classified in one pass
+/// over their bytes, with the same result as `classify`; this is a third of the tokenizer's
+/// time otherwise.
+fn surface_kind(surface: &str) -> TokenKind {
+    let bytes = surface.as_bytes();
+    let (mut letters, mut digits, mut punct, mut other) = (0usize, 0usize, 0usize, 0usize);
+    let mut apostrophe = false;
+    for &b in bytes {
+        match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'-' => letters += 1,
+            b'\'' => {
+                letters += 1;
+                apostrophe = true;
+            }
+            b'0'..=b'9' => digits += 1,
+            b'!'..=b'/' | b':'..=b'@' | b'['..=b'`' | b'{'..=b'~' => punct += 1,
+            _ => other += 1,
+        }
+    }
+    if bytes.len() > 1
+        && (punct > 0 || other > 0 || apostrophe)
+        && let Some(kind) = shaped_kind(surface)
+    {
+        return kind;
+    }
+    if other > 0 {
+        return TokenKind::classify(surface);
+    }
+    match (letters, digits) {
+        (0, 0) if punct > 0 => TokenKind::Punct,
+        (0, 0) => TokenKind::classify(surface),
+        (0, _) => TokenKind::Number,
+        _ => TokenKind::Word,
+    }
+}
+
+/// The kinds a token's shape tells: URL, handle, hashtag, e-mail, clitic, abbreviation.
+fn shaped_kind(surface: &str) -> Option<TokenKind> {
+    let bytes = surface.as_bytes();
+    if surface.contains("://") || surface.starts_with("www.") {
+        return Some(TokenKind::Url);
+    }
+    match bytes[0] {
+        b'@' => return Some(TokenKind::Handle),
+        b'#' => return Some(TokenKind::Hashtag),
+        _ => {}
+    }
+    if let Some(at) = memchr::memchr(b'@', bytes)
+        && bytes[at + 1..].contains(&b'.')
+    {
+        return Some(TokenKind::Email);
+    }
+    if matches!(bytes[0], b'\'' | b'n' | b'N' | 0xe2) && surface.len() <= 6 {
+        let lower = surface.to_lowercase().replace('’', "'");
+        if matches!(
+            lower.as_str(),
+            "'s" | "'d" | "'m" | "'re" | "'ve" | "'ll" | "n't"
+        ) {
+            return Some(TokenKind::Contraction);
+        }
+    }
+    if bytes[bytes.len() - 1] == b'.' && surface.chars().any(char::is_alphabetic) {
+        return Some(TokenKind::Abbreviation);
+    }
+    None
+}
+
+/// The symbol of the character at `pos` and its length in bytes.
+#[inline(always)]
+fn symbol_at(alphabet: &Alphabet, text: &str, bytes: &[u8], pos: usize) -> (Sym, usize) {
+    let b = bytes[pos];
+    if b < 0x80 {
+        (alphabet.ascii_symbol(b), 1)
+    } else {
+        let c = text[pos..].chars().next().unwrap_or('\u{fffd}');
+        (alphabet.symbol(c), c.len_utf8())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_from_shapes() {
+        let kind = surface_kind;
+        assert_eq!(kind("https://x.org/a"), TokenKind::Url);
+        assert_eq!(kind("www.x.org"), TokenKind::Url);
+        assert_eq!(kind("jo@x.org"), TokenKind::Email);
+        assert_eq!(kind("@jo"), TokenKind::Handle);
+        assert_eq!(kind("#fst"), TokenKind::Hashtag);
+        assert_eq!(kind("n't"), TokenKind::Contraction);
+        assert_eq!(kind("’LL"), TokenKind::Contraction);
+        assert_eq!(kind("etc."), TokenKind::Abbreviation);
+        assert_eq!(kind("."), TokenKind::Punct);
+        assert_eq!(kind("nation"), TokenKind::Word);
+        assert_eq!(kind("3.14"), TokenKind::Number);
+        assert_eq!(kind("Zoë"), TokenKind::Word);
+        assert_eq!(kind("«"), TokenKind::Punct);
+        assert_eq!(kind("€"), TokenKind::Symbol);
+    }
+
+    #[test]
+    fn ascii_fast_path_agrees_with_classify() {
+        for b in 0u8..128 {
+            for text in [
+                format!("{}", b as char),
+                format!("a{}", b as char),
+                format!("1{}", b as char),
+                format!("{}{}", b as char, b as char),
+            ] {
+                if shaped_kind(&text).is_none() {
+                    assert_eq!(surface_kind(&text), TokenKind::classify(&text), "{text:?}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,678 @@
+//! The split-off engine: utoken's recursive left/right splitting, run with an explicit work
+//! stack so no input is too long for it.
+//!
+//! A step looks at a segment (a stretch of the normalized line). When it finds a token, the
+//! text left of the token goes to the same step (or, for the scanning steps, to the next one),
+//! then the token is emitted, then the text right of it goes to the same step. When it finds
+//! nothing, the segment goes to the next step. Pushing "left, token, right" onto a stack in
+//! reverse and popping gives exactly the order of utoken's recursion, so its depth guards can
+//! be reproduced too: past 250 nested splits utoken hands the rest of a segment straight to
+//! the final whitespace split, past 200 nested numbers (or symbols) it stops looking for them.
+//! Those limits change utoken's output on very long lines, so they are kept; they protect
+//! nothing here.
+
+use std::sync::Arc;
+
+use super::chars::{self, Bits};
+use super::conditions::{Failed, LETTER_FOLLOWS};
+use super::matcher::{Prog, Scratch, Seg};
+use super::normalize::Sentence;
+use super::origin::{ChartType, Step};
+use super::pattern_steps::{basic_type, basic_type_of};
+use super::resources::Resources;
+use crate::core::trace::Observer;
+
+/// utoken's limit on nested splits (past it, the rest of a segment goes to the whitespace
+/// split).
+pub const DEPTH_LIMIT: i32 = 250;
+/// utoken's limit on nested number splits (past it, numbers are no longer split off).
+pub const NUMBER_DEPTH_LIMIT: i32 = 200;
+/// utoken's limit on nested symbol-group splits.
+pub const SYMBOL_DEPTH_LIMIT: i32 = 200;
+
+/// The loaded rules and everything derived from them.
+pub(crate) struct Rules {
+    pub res: Resources,
+    /// The language code as given (utoken's `--lc`), if any.
+    pub lang: Option<String>,
+    pub url2: Option<Prog>,
+    pub phonetics: Vec<Prog>,
+    /// No `@` mark-up (utoken's `--simple`).
+    pub simple: bool,
+}
+
+/// A token of one line: positions in the normalized sentence, the output form, provenance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tok {
+    /// Character range of the text the token covers (utoken's original token surface).
+    pub start: u32,
+    /// End of that range (exclusive).
+    pub end: u32,
+    /// The output form (with `@` mark-up, repairs, case adjustment) when it differs from the
+    /// normalized text of `start..end`.
+    pub surf: Option<String>,
+    /// The step that made the token.
+    pub step: Step,
+    /// utoken's chart type for it.
+    pub chart_type: ChartType,
+    /// The matching entry's `::sem-class`, if any.
+    pub sem_class: Option<Arc<str>>,
+    /// Index of the resource entry that made it.
+    pub entry: Option<u32>,
+}
+
+/// One found token: start in the segment, length in the text, and the output form before
+/// mark-up when it is not the text itself.
+pub(crate) type FoundToken = (u32, u32, Option<String>);
+
+/// What a step found in a segment: tokens at offsets of the segment.
+pub(crate) struct Found {
+    /// The first token (most steps find one).
+    pub first: FoundToken,
+    /// Further tokens (a contraction's parts).
+    pub rest: Vec<FoundToken>,
+    pub chart_type: ChartType,
+    pub sem_class: Option<Arc<str>>,
+    pub entry: Option<u32>,
+    /// The text left of the first token goes to the next step (nothing matched there).
+    pub left_done: bool,
+}
+
+impl Found {
+    /// One token whose form is its text.
+    pub fn one(start: usize, len: usize, chart_type: ChartType) -> Found {
+        Found {
+            first: (start as u32, len as u32, None),
+            rest: Vec::new(),
+            chart_type,
+            sem_class: None,
+            entry: None,
+            left_done: false,
+        }
+    }
+}
+
+/// The depth counters utoken keeps (and the order it undoes them in).
+#[derive(Clone, Copy, Debug)]
+enum Counter {
+    General,
+    Number,
+    Symbol,
+}
+
+enum Work {
+    Run {
+        step: Step,
+        a: u32,
+        b: u32,
+        level: u32,
+    },
+    Emit(Tok),
+    Dec(Counter),
+}
+
+/// One event of the recursion, for the trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// Depth in the split tree.
+    pub level: u32,
+    /// The segment (character range of the sentence).
+    pub segment: (u32, u32),
+    /// The step the segment entered at.
+    pub entered: Step,
+    /// What happened to the segment.
+    pub what: EventKind,
+}
+
+/// What happened to a segment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    /// A step split off tokens; the left remainder goes to `left_step`, the right one back
+    /// to the same step.
+    Split {
+        /// The step that found the tokens.
+        step: Step,
+        /// The tokens split off.
+        tokens: Vec<Tok>,
+        /// The text before them, if any (character range).
+        left: Option<(u32, u32)>,
+        /// The step the left remainder continues at.
+        left_step: Step,
+        /// The text after them, if any (character range).
+        right: Option<(u32, u32)>,
+    },
+    /// The final step split the segment on whitespace.
+    Main {
+        /// The whitespace-separated tokens.
+        tokens: Vec<Tok>,
+    },
+    /// A dictionary entry matched the text (`segment` is the candidate) but a condition
+    /// rejected it: the "why not" of a rule author whose entry did not fire.
+    NearMiss {
+        /// The step that looked the candidate up.
+        step: Step,
+        /// The entry (for a general condition, the first entry with that headword).
+        entry: Option<u32>,
+        /// Which condition failed, as the trace says it.
+        reason: String,
+    },
+    /// One of utoken's depth limits was reached.
+    Guard {
+        /// Which limit, for the trace.
+        message: String,
+    },
+}
+
+/// A rejected dictionary candidate waiting for its step to finish.
+struct NearMiss {
+    start: u32,
+    end: u32,
+    entry: Option<u32>,
+    reason: String,
+}
+
+/// How many near misses of one step the trace shows; the rest are counted on the last.
+const NEAR_MISSES_SHOWN: usize = 3;
+
+/// The state of tokenizing one line.
+pub(crate) struct Run<'r> {
+    pub rules: &'r Rules,
+    pub s: &'r Sentence<'r>,
+    /// The normalized text of the sentence (looked up once: contexts read it all the time).
+    sentence_text: &'r str,
+    /// Lower-case characters of the sentence (`İ` as `i`).
+    pub lower: Vec<char>,
+    pub out: Vec<Tok>,
+    stack: Vec<Work>,
+    depth: i32,
+    number_depth: i32,
+    symbol_depth: i32,
+    pub scratch: Scratch,
+    /// Where the recursion reports its events, when a trace is asked for.
+    observer: Option<&'r mut dyn Observer<Event>>,
+    /// The near misses of the step being tried (collected only for a trace; the steps look
+    /// candidates up through `&self`).
+    near_misses: std::cell::RefCell<Vec<NearMiss>>,
+    /// Near misses past the ones kept for the trace, only counted.
+    near_misses_more: std::cell::Cell<usize>,
+    /// The step each pending segment entered at (for the trace).
+    entered: Step,
+    /// Word positions for the paired-delimiter mark-up, built on first use.
+    pub words: std::cell::OnceCell<super::markup::WordIndex>,
+    /// For each position, the end of the run of equal characters it is in (built on first
+    /// use, for grouped punctuation).
+    runs: std::cell::OnceCell<Vec<u32>>,
+    /// The class bits of all characters of the segment being stepped through: a step whose
+    /// pattern needs a character the segment lacks is skipped without a search.
+    pub seg_lv: Bits,
+    /// Index in `out` of the first token the depth limit handed to the whitespace split, so
+    /// the tokenizer can say where the line stopped being analysed.
+    depth_cut: Option<usize>,
+}
+
+/// What the depth limit does to a line, for the tokens it cuts and the CLI's warning.
+pub const DEPTH_CUT: &str = "more than 250 nested splits (utoken's depth limit): the rest of the line was only split on whitespace";
+
+impl<'r> Run<'r> {
+    /// A run over one normalized line; `observer`, when given, receives the recursion's
+    /// events for `explain`.
+    pub fn new(
+        rules: &'r Rules,
+        s: &'r Sentence<'r>,
+        observer: Option<&'r mut dyn Observer<Event>>,
+    ) -> Run<'r> {
+        Run {
+            rules,
+            s,
+            sentence_text: s.text(),
+            lower: s.chars.iter().map(|&c| chars::lower(c)).collect(),
+            out: Vec::with_capacity(s.chars.len() / 4 + 4),
+            stack: Vec::with_capacity(32),
+            depth: 0,
+            number_depth: 0,
+            symbol_depth: 0,
+            scratch: Scratch::default(),
+            observer,
+            near_misses: std::cell::RefCell::new(Vec::new()),
+            near_misses_more: std::cell::Cell::new(0),
+            entered: Step::Xml,
+            words: std::cell::OnceCell::new(),
+            runs: std::cell::OnceCell::new(),
+            seg_lv: 0,
+            depth_cut: None,
+        }
+    }
+
+    /// Tokenizes the whole sentence: the tokens, and the index of the first one the depth
+    /// limit left to the whitespace split, if it was reached.
+    pub fn run(mut self) -> (Vec<Tok>, Option<usize>) {
+        let n = self.s.chars.len() as u32;
+        self.stack.push(Work::Run {
+            step: Step::Xml,
+            a: 0,
+            b: n,
+            level: 0,
+        });
+        while let Some(work) = self.stack.pop() {
+            match work {
+                Work::Run { step, a, b, level } => {
+                    self.entered = step;
+                    self.seg_lv = self.s.bits[a as usize..b as usize]
+                        .iter()
+                        .fold(0, |acc, &x| acc | x);
+                    let mut step = step;
+                    loop {
+                        if self.try_step(step, a as usize, b as usize, level) {
+                            break;
+                        }
+                        match step.next() {
+                            Some(next) => step = next,
+                            None => break,
+                        }
+                    }
+                }
+                Work::Emit(tok) => self.out.push(tok),
+                Work::Dec(Counter::General) => self.depth -= 1,
+                Work::Dec(Counter::Number) => self.number_depth -= 1,
+                Work::Dec(Counter::Symbol) => self.symbol_depth -= 1,
+            }
+        }
+        (self.out, self.depth_cut)
+    }
+
+    /// The segment `a..b` as the patterns see it.
+    pub fn seg(&self, a: usize, b: usize) -> Seg<'r> {
+        Seg {
+            chars: &self.s.chars[a..b],
+            bits: &self.s.bits[a..b],
+        }
+    }
+
+    /// utoken's line vector (which step gates apply).
+    pub fn lv(&self) -> Bits {
+        self.s.lv
+    }
+
+    /// Runs one step on a segment; true when it took the segment (pushed its work).
+    fn try_step(&mut self, step: Step, a: usize, b: usize, level: u32) -> bool {
+        if a >= b {
+            return true;
+        }
+        let found = match step {
+            Step::Normalize | Step::Complexes => None,
+            Step::Xml => self.xml(a, b),
+            Step::Url => self.url(a, b),
+            Step::Email => self.email(a, b),
+            Step::Filename => self.filename(a, b),
+            Step::Symbol => return self.symbol(a, b, level),
+            Step::Hashtag => self.hashtag(a, b),
+            Step::AbbrevPatterns => self.abbrev_patterns(a, b),
+            Step::ResourceEntries => self.resource_entries(a, b),
+            Step::Initials => self.initials(a, b),
+            Step::AbbrevPeriods => self.abbrev_periods(a, b),
+            Step::Contractions => self.contractions(a, b),
+            Step::Numbers => return self.numbers(a, b, level),
+            Step::LexicalEntries => self.lexical_entries(a, b),
+            Step::ComplexNames => self.complex_names(a, b),
+            Step::MtPunct => self.mt_punct(a, b),
+            Step::PunctEntries => self.punct_entries(a, b),
+            Step::PostPunct => self.post_punct(a, b),
+            Step::Main => {
+                self.main(a, b, level);
+                return true;
+            }
+        };
+        self.report_near_misses(step, level);
+        match found {
+            Some(found) => {
+                self.rec_tok(step, a, b, found, level);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Pushes the work for a found token: left part, token, right part (utoken's `rec_tok`).
+    pub fn rec_tok(&mut self, step: Step, a: usize, b: usize, found: Found, level: u32) {
+        self.depth += 1;
+        if self.depth > DEPTH_LIMIT {
+            // utoken sends the whole segment to its last step and (by oversight) does not
+            // undo its depth count.
+            self.guard(
+                level,
+                a,
+                b,
+                format!("more than {DEPTH_LIMIT} nested splits: the rest goes to the whitespace split, as in utoken"),
+            );
+            let first = self.out.len();
+            self.main(a, b, level);
+            if self.depth_cut.is_none() && self.out.len() > first {
+                self.depth_cut = Some(first);
+            }
+            return;
+        }
+        self.stack.push(Work::Dec(Counter::General));
+        if found.rest.is_empty() && self.observer.is_none() {
+            return self.rec_tok_one(step, a, b, found, level);
+        }
+        let mut starts_ends = Vec::with_capacity(1 + found.rest.len());
+        let mut position = a;
+        let mut toks = Vec::with_capacity(1 + found.rest.len());
+        for (rel, len, surf) in std::iter::once(&found.first).chain(&found.rest) {
+            let start = a + *rel as usize;
+            let end = start + *len as usize;
+            let base = surf.as_deref().unwrap_or_else(|| self.text(start, end));
+            let marked = if self.rules.simple {
+                None
+            } else {
+                self.markup(base, start, end)
+            };
+            let surf = marked.or_else(|| surf.clone());
+            let pre = (position, start.max(position));
+            starts_ends.push(pre);
+            toks.push(Tok {
+                start: start as u32,
+                end: end as u32,
+                surf,
+                step,
+                chart_type: found.chart_type.clone(),
+                sem_class: found.sem_class.clone(),
+                entry: found.entry,
+            });
+            position = end;
+        }
+        let post = (position, b);
+        let left_step = if found.left_done {
+            step.next().unwrap_or(Step::Main)
+        } else {
+            step
+        };
+        if let Some(observer) = &mut self.observer {
+            let first_pre = starts_ends[0];
+            observer.observe(Event {
+                level,
+                segment: (a as u32, b as u32),
+                entered: self.entered,
+                what: EventKind::Split {
+                    step,
+                    tokens: toks.clone(),
+                    left: (first_pre.1 > first_pre.0)
+                        .then_some((first_pre.0 as u32, first_pre.1 as u32)),
+                    left_step,
+                    right: (post.1 > post.0).then_some((post.0 as u32, post.1 as u32)),
+                },
+            });
+        }
+        if post.1 > post.0 {
+            self.stack.push(Work::Run {
+                step,
+                a: post.0 as u32,
+                b: post.1 as u32,
+                level: level + 1,
+            });
+        }
+        for (i, tok) in toks.into_iter().enumerate().rev() {
+            self.stack.push(Work::Emit(tok));
+            let (pa, pb) = starts_ends[i];
+            if pb > pa {
+                let step = if i == 0 { left_step } else { step };
+                self.stack.push(Work::Run {
+                    step,
+                    a: pa as u32,
+                    b: pb as u32,
+                    level: level + 1,
+                });
+            }
+        }
+    }
+
+    /// [`Run::rec_tok`] for the common case of one token, without bookkeeping vectors.
+    fn rec_tok_one(&mut self, step: Step, a: usize, b: usize, found: Found, level: u32) {
+        let (rel, len, surf) = found.first;
+        let start = a + rel as usize;
+        let end = start + len as usize;
+        let marked = if self.rules.simple {
+            None
+        } else {
+            let base = surf.as_deref().unwrap_or_else(|| self.text(start, end));
+            self.markup(base, start, end)
+        };
+        if end < b {
+            self.stack.push(Work::Run {
+                step,
+                a: end as u32,
+                b: b as u32,
+                level: level + 1,
+            });
+        }
+        self.stack.push(Work::Emit(Tok {
+            start: start as u32,
+            end: end as u32,
+            surf: marked.or(surf),
+            step,
+            chart_type: found.chart_type,
+            sem_class: found.sem_class,
+            entry: found.entry,
+        }));
+        if start > a {
+            let left_step = if found.left_done {
+                step.next().unwrap_or(Step::Main)
+            } else {
+                step
+            };
+            self.stack.push(Work::Run {
+                step: left_step,
+                a: a as u32,
+                b: start as u32,
+                level: level + 1,
+            });
+        }
+    }
+
+    /// Records a candidate a condition rejected, when a trace is being made. `start..end` are
+    /// sentence positions.
+    pub fn near_miss(&self, start: usize, end: usize, entry: Option<u32>, failed: Failed) {
+        if self.observer.is_none() || matches!(failed, Failed::Rule(LETTER_FOLLOWS)) {
+            return;
+        }
+        let mut misses = self.near_misses.borrow_mut();
+        if misses.len() > NEAR_MISSES_SHOWN {
+            // Counted, not kept: a run of one character (`;;;;…`) has a near miss at every
+            // position of every nested segment, which would make the trace quadratic.
+            self.near_misses_more.set(self.near_misses_more.get() + 1);
+            return;
+        }
+        misses.push(NearMiss {
+            start: start as u32,
+            end: end as u32,
+            entry,
+            reason: failed.describe(),
+        });
+    }
+
+    /// Hands the near misses of a step to the observer, before what the step found.
+    fn report_near_misses(&mut self, step: Step, level: u32) {
+        let Some(observer) = &mut self.observer else {
+            return;
+        };
+        let more = self.near_misses_more.replace(0);
+        let misses = self.near_misses.get_mut();
+        if misses.len() > NEAR_MISSES_SHOWN {
+            let hidden = misses.len() - NEAR_MISSES_SHOWN + more;
+            misses.truncate(NEAR_MISSES_SHOWN);
+            if let Some(last) = misses.last_mut() {
+                last.reason.push_str(&format!(
+                    " ({hidden} more near misses of this step not shown)"
+                ));
+            }
+        }
+        for miss in misses.drain(..) {
+            observer.observe(Event {
+                level,
+                segment: (miss.start, miss.end),
+                entered: self.entered,
+                what: EventKind::NearMiss {
+                    step,
+                    entry: miss.entry,
+                    reason: miss.reason,
+                },
+            });
+        }
+    }
+
+    fn guard(&mut self, level: u32, a: usize, b: usize, message: String) {
+        if let Some(observer) = &mut self.observer {
+            observer.observe(Event {
+                level,
+                segment: (a as u32, b as u32),
+                entered: self.entered,
+                what: EventKind::Guard { message },
+            });
+        }
+    }
+
+    /// Step 14's entry and exit bookkeeping around [`Run::find_number`].
+    fn numbers(&mut self, a: usize, b: usize, level: u32) -> bool {
+        self.number_depth += 1;
+        if self.number_depth > NUMBER_DEPTH_LIMIT {
+            self.guard(level, a, b, format!("more than {NUMBER_DEPTH_LIMIT} nested numbers: no more number splitting, as in utoken"));
+            self.number_depth -= 1;
+            return false;
+        }
+        match self.find_number(a, b) {
+            Some(found) => {
+                self.stack.push(Work::Dec(Counter::Number));
+                self.rec_tok(Step::Numbers, a, b, found, level);
+                true
+            }
+            None => {
+                self.number_depth -= 1;
+                false
+            }
+        }
+    }
+
+    /// Step 6's bookkeeping around [`Run::find_symbol`].
+    fn symbol(&mut self, a: usize, b: usize, level: u32) -> bool {
+        self.symbol_depth += 1;
+        if self.symbol_depth > SYMBOL_DEPTH_LIMIT {
+            self.guard(level, a, b, format!("more than {SYMBOL_DEPTH_LIMIT} nested symbol groups: no more symbol splitting, as in utoken"));
+            self.symbol_depth -= 1;
+            return false;
+        }
+        match self.find_symbol(a, b) {
+            Some(found) => {
+                self.stack.push(Work::Dec(Counter::Symbol));
+                self.rec_tok(Step::Symbol, a, b, found, level);
+                true
+            }
+            None => {
+                self.symbol_depth -= 1;
+                false
+            }
+        }
+    }
+
+    /// Step 20: the rest split on whitespace, each piece typed by its characters.
+    fn main(&mut self, a: usize, b: usize, level: u32) {
+        let first = self.out.len();
+        let mut i = a;
+        while i < b {
+            if self.s.bits[i] & chars::PY_SPACE != 0 {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < b && self.s.bits[i] & chars::PY_SPACE == 0 {
+                i += 1;
+            }
+            let text = self.text(start, i);
+            let surf = if self.rules.simple {
+                None
+            } else {
+                self.markup(text, start, i)
+            };
+            let chart_type = match &surf {
+                Some(s) => basic_type(s),
+                None => basic_type_of(
+                    self.s.chars[start..i]
+                        .iter()
+                        .copied()
+                        .zip(self.s.bits[start..i].iter().copied()),
+                ),
+            };
+            self.out.push(Tok {
+                start: start as u32,
+                end: i as u32,
+                surf,
+                step: Step::Main,
+                chart_type,
+                sem_class: None,
+                entry: None,
+            });
+        }
+        if let Some(observer) = &mut self.observer {
+            observer.observe(Event {
+                level,
+                segment: (a as u32, b as u32),
+                entered: self.entered,
+                what: EventKind::Main {
+                    tokens: self.out[first..].to_vec(),
+                },
+            });
+        }
+    }
+
+    /// The normalized text of characters `a..b`.
+    pub fn text(&self, a: usize, b: usize) -> &'r str {
+        &self.sentence_text[self.s.byte_at[a] as usize..self.s.byte_at[b] as usize]
+    }
+
+    /// The sentence left of position `p` (for left contexts and mark-up).
+    pub fn left_of(&self, p: usize) -> &'r str {
+        &self.sentence_text[..self.s.byte_at[p] as usize]
+    }
+
+    /// The sentence right of position `p`.
+    pub fn right_of(&self, p: usize) -> &'r str {
+        &self.sentence_text[self.s.byte_at[p] as usize..]
+    }
+
+    /// Lower-case characters of a segment, as utoken's `lower` gives them for that segment
+    /// (only a capital sigma depends on where the segment ends).
+    pub fn lower_of(&self, a: usize, b: usize) -> std::borrow::Cow<'_, [char]> {
+        if self.s.has_sigma && self.s.chars[a..b].contains(&'Σ') {
+            let text: String = self.s.chars[a..b]
+                .iter()
+                .map(|&c| if c == 'İ' { 'i' } else { c })
+                .collect();
+            let lowered: Vec<char> = text.to_lowercase().chars().collect();
+            if lowered.len() == b - a {
+                return std::borrow::Cow::Owned(lowered);
+            }
+        }
+        std::borrow::Cow::Borrowed(&self.lower[a..b])
+    }
+
+    /// The end of the run of characters equal to the one at `i`.
+    pub fn run_end(&self, i: usize) -> usize {
+        let runs = self.runs.get_or_init(|| {
+            let c = &self.s.chars;
+            let mut ends = vec![c.len() as u32; c.len()];
+            for k in (0..c.len().saturating_sub(1)).rev() {
+                ends[k] = if c[k] == c[k + 1] {
+                    ends[k + 1]
+                } else {
+                    k as u32 + 1
+                };
+            }
+            ends
+        });
+        runs[i] as usize
+    }
+
+    /// The loaded resources.
+    pub fn entries(&self) -> &'r Resources {
+        &self.rules.res
+    }
+}

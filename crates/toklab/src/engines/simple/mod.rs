@@ -1,0 +1,200 @@
+//! The simple tokenizers (`ws`, `words`, `regex:`): each is a matcher over the text, and one
+//! generic engine turns matches into tokens and, for `explain`, into matches and gaps.
+
+pub mod maxmatch;
+pub mod ptb;
+mod regex;
+mod whitespace;
+mod words;
+
+use crate::core::error::Result;
+use crate::core::registry::Registry;
+use crate::core::spec::{Kind, Spec};
+use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
+use crate::core::tokenizer::Tokenizer;
+use crate::core::trace::{Role, Trace, TraceLine, quote};
+
+pub(crate) use self::regex::each_match;
+pub use self::regex::{GAVE_UP, PatternError, RegexMatcher};
+pub use self::whitespace::WhitespaceMatcher;
+pub use self::words::WordsMatcher;
+
+/// Finds the tokens of a text as non-overlapping, ascending spans, each labelled with the
+/// alternative (of a pattern) that produced it.
+pub trait Matcher: Send + Sync {
+    /// Calls `found` for each token, left to right, with the alternative's label.
+    fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str));
+}
+
+/// Any [`Matcher`] as a [`Tokenizer`]: tokens are the matches, everything between is dropped.
+pub struct MatchTokenizer<M> {
+    name: String,
+    matcher: M,
+}
+
+impl<M: Matcher> MatchTokenizer<M> {
+    /// Wraps `matcher`; `name` is the label in views and messages.
+    pub fn new(name: impl Into<String>, matcher: M) -> Self {
+        MatchTokenizer {
+            name: name.into(),
+            matcher,
+        }
+    }
+}
+
+impl<M: Matcher> Tokenizer for MatchTokenizer<M> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn tokenize(&self, text: &str) -> Tokenization {
+        let mut tokens = Vec::new();
+        self.matcher.find(text, &mut |span, alternative| {
+            tokens.push(if alternative == GAVE_UP {
+                Token::new(span, TokenKind::Unknown).with_origin(Origin::GaveUp { reason: GAVE_UP })
+            } else {
+                Token::new(span, TokenKind::classify(span.slice(text)))
+                    .with_origin(Origin::Pattern { alternative })
+            });
+        });
+        Tokenization::new(tokens)
+    }
+
+    fn explain(&self, text: &str) -> Trace {
+        Trace::new(self.trace(text).lines(text))
+    }
+}
+
+impl<M: Matcher> MatchTokenizer<M> {
+    /// The text cut into matches and the gaps between them.
+    pub fn trace(&self, text: &str) -> MatchTrace {
+        let mut items = Vec::new();
+        let mut at = 0;
+        self.matcher.find(text, &mut |span, alternative| {
+            if span.start > at {
+                items.push(MatchItem::Gap(Span::new(at, span.start)));
+            }
+            items.push(MatchItem::Match { span, alternative });
+            at = span.end;
+        });
+        if at < text.len() {
+            items.push(MatchItem::Gap(Span::new(at, text.len())));
+        }
+        MatchTrace { items }
+    }
+}
+
+/// The trace of a matcher: the text cut into matches and the gaps between them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchTrace {
+    /// The matches and gaps, in text order: together they cover the text.
+    pub items: Vec<MatchItem>,
+}
+
+/// A match (a token) or a gap (dropped text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchItem {
+    /// A token.
+    Match {
+        /// Where it is.
+        span: Span,
+        /// The pattern alternative that matched it.
+        alternative: &'static str,
+    },
+    /// Text no match covered, dropped from the output.
+    Gap(Span),
+}
+
+impl MatchTrace {
+    /// One trace line per match or gap, quoting its text.
+    pub fn lines(&self, text: &str) -> Vec<TraceLine> {
+        let mut lines = crate::core::trace::LineBudget::default();
+        for item in &self.items {
+            lines.push_with(|| match *item {
+                MatchItem::Match { span, alternative } => TraceLine::new(0, Some(span))
+                    .part(Role::Label, "match ")
+                    .part(Role::Detail, format!("{:>9} ", span.to_string()))
+                    .part(Role::Token, quote(span.slice(text)))
+                    .part(Role::Detail, format!("  {alternative}")),
+                MatchItem::Gap(span) => TraceLine::new(0, Some(span))
+                    .part(Role::Label, "gap   ")
+                    .part(Role::Detail, format!("{:>9} ", span.to_string()))
+                    .part(Role::Dropped, quote(span.slice(text)))
+                    .part(Role::Detail, "  dropped"),
+            });
+        }
+        lines.into_lines()
+    }
+}
+
+/// `ws`: tokens are the runs of non-space characters.
+pub const WS: Kind = Kind::new("ws", "ws", "split on whitespace", load_ws);
+
+/// `words`: Unicode word boundaries.
+pub const WORDS: Kind = Kind::new(
+    "words",
+    "words",
+    "Unicode word boundaries (UAX #29), whitespace dropped",
+    load_words,
+);
+
+/// `regex:PATTERN`: the pattern's matches. Takes no options, so a `?` stays in the pattern.
+pub const REGEX: Kind = Kind::new(
+    "regex",
+    "regex:PATTERN",
+    "tokens are the pattern's matches (as NLTK's regexp_tokenize); look-around allowed",
+    load_regex,
+);
+
+fn load_ws(_registry: &Registry, spec: Spec) -> Result<Box<dyn Tokenizer>> {
+    spec.finish(&[])?;
+    Ok(Box::new(MatchTokenizer::new("ws", WhitespaceMatcher)))
+}
+
+fn load_words(_registry: &Registry, spec: Spec) -> Result<Box<dyn Tokenizer>> {
+    spec.finish(&[])?;
+    Ok(Box::new(MatchTokenizer::new("words", WordsMatcher)))
+}
+
+fn load_regex(_registry: &Registry, spec: Spec) -> Result<Box<dyn Tokenizer>> {
+    spec.finish(&[])?;
+    let matcher = RegexMatcher::new(&spec.arg).map_err(|e| spec.bad(e.to_string()))?;
+    Ok(Box::new(MatchTokenizer::new(
+        format!("regex:{}", spec.arg),
+        matcher,
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trace_covers_the_whole_text() {
+        let tokenizer = MatchTokenizer::new("ws", WhitespaceMatcher);
+        let text = " a  bc ";
+        let trace = tokenizer.trace(text);
+        let covered: String = trace
+            .items
+            .iter()
+            .map(|item| match item {
+                MatchItem::Match { span, .. } | MatchItem::Gap(span) => span.slice(text),
+            })
+            .collect();
+        assert_eq!(covered, text);
+        assert_eq!(trace.items.len(), 5);
+        let shown = tokenizer.explain(text).to_text();
+        assert!(
+            shown.contains("match      1..2 «a»  non-space run"),
+            "{shown}"
+        );
+        assert!(shown.contains("gap        2..4 «  »  dropped"), "{shown}");
+    }
+
+    #[test]
+    fn load_rejects_options_and_bad_patterns() {
+        assert!(crate::load("regex:(unclosed").is_err());
+        let e = crate::load("regex:(").err().unwrap().to_string();
+        assert!(e.ends_with("(usage: regex:PATTERN)"), "{e}");
+    }
+}

@@ -1,0 +1,248 @@
+//! Subword models by byte-pair encoding: loaders for the real formats (GPT-2 release files,
+//! HuggingFace `tokenizer.json`, tiktoken rank files, SentencePiece models), one model type,
+//! a fast encoder with exact pre-tokenizers, a lossless decoder, every model as a formal byte
+//! pair dictionary ([`FormalDictionary`], for [`crate::engines::subword::formal`]: both semantics, traces with
+//! the steps of both, analysis) and incremental re-tokenization after an edit (`incremental.rs`).
+//!
+//! Specs:
+//! - `bpe:DIR` — `encoder.json`/`vocab.json` + `vocab.bpe`/`merges.txt`;
+//! - `bpe:FILE.json` — a HuggingFace `tokenizer.json` with a BPE model;
+//! - `tiktoken:FILE?pattern=r50k|p50k|p50k_edit|cl100k|o200k|REGEX` (default from the file
+//!   name; a regex must be the last option and runs to the end of the spec) and
+//!   `specials=FILE` (`TOKEN ID` lines, replacing the named encoding's special tokens);
+//! - `spm:FILE.model` — a SentencePiece model.
+//!
+//! Options: `pattern=gpt2|cl100k|o200k|none` replaces the pre-tokenizer of `bpe:`;
+//! `special=none` treats special-token text as ordinary text; `semantics=sp|hf` makes the merge
+//! loop follow Definition 3 (the default: what tiktoken, HuggingFace tokenizers and
+//! SentencePiece do) or Definition 4 of Berglund & van der Merwe (OpenAI's original
+//! `encoder.py`), see [`crate::engines::subword::formal`].
+
+pub(crate) mod bytelevel;
+mod dictionary;
+mod incremental;
+pub(crate) mod load;
+pub(crate) mod merge_loop;
+pub(crate) mod merge_table;
+mod model;
+mod pieces;
+pub(crate) mod specials;
+pub mod spm;
+mod tokenizer;
+mod trace;
+pub(crate) mod vocab;
+
+/// GPT-2's byte-to-character alphabet, both ways: for tools that read or write byte-level
+/// vocabularies.
+pub use bytelevel::{byte_to_char, decode as bytes_of_byte_level, encode as byte_level_of_bytes};
+pub use dictionary::{FormalDictionary, RuleSource};
+/// The loaders of each file format, for programs that want a model rather than a tokenizer.
+pub use load::{gpt2, hf, tiktoken};
+pub use model::{Alphabet, BpeModel, Piece, PreToken, PreTokenizer, Rules};
+pub use tokenizer::{BpeTokenizer, render_bytes};
+pub use trace::{BpeTrace, MAX_STEPS_PIECE_BYTES, PieceTrace};
+
+use crate::core::error::Result;
+use crate::core::registry::Registry;
+use crate::core::spec::{Kind, Spec};
+use crate::core::tokenizer::Tokenizer;
+use crate::engines::subword::formal::Semantics;
+use spm::{SpmModel, SpmTokenizer};
+
+/// A model loaded from a `bpe:`, `tiktoken:` or `spm:` spec, before it becomes a boxed
+/// tokenizer: tools that need the model itself (`toklab bpe check`, `steps`) load it exactly as
+/// `tokenize` does.
+#[non_exhaustive]
+pub enum Subword {
+    /// GPT-2 folders, `tokenizer.json`, tiktoken rank files.
+    Bpe(BpeTokenizer),
+    /// SentencePiece models.
+    Spm(SpmTokenizer),
+}
+
+impl Subword {
+    /// The merge model (for SentencePiece, the one inside its normalizer and pieces).
+    pub fn bpe_model(&self) -> &BpeModel {
+        match self {
+            Subword::Bpe(t) => t.model(),
+            Subword::Spm(t) => &t.model().bpe,
+        }
+    }
+
+    /// The SentencePiece model, when it is one.
+    pub fn spm_model(&self) -> Option<&SpmModel> {
+        match self {
+            Subword::Bpe(_) => None,
+            Subword::Spm(t) => Some(t.model()),
+        }
+    }
+
+    /// The tokenizer itself.
+    pub fn tokenizer(&self) -> &dyn Tokenizer {
+        match self {
+            Subword::Bpe(t) => t,
+            Subword::Spm(t) => t,
+        }
+    }
+
+    /// The tokenizer, boxed as the spec loader returns it.
+    pub fn into_tokenizer(self) -> Box<dyn Tokenizer> {
+        match self {
+            Subword::Bpe(t) => Box::new(t),
+            Subword::Spm(t) => Box::new(t),
+        }
+    }
+}
+
+/// `bpe:DIR|FILE.json`: a GPT-2 folder or a HuggingFace `tokenizer.json`.
+pub const BPE: Kind = Kind::new(
+    "bpe",
+    "bpe:DIR|FILE.json",
+    "BPE model: GPT-2 folder (encoder.json + vocab.bpe) or HuggingFace tokenizer.json; ?pattern=gpt2|cl100k|o200k|none&special=all|none&semantics=sp|hf",
+    load,
+)
+.with_options();
+
+/// `tiktoken:FILE`: a tiktoken rank file.
+pub const TIKTOKEN: Kind = Kind::new(
+    "tiktoken",
+    "tiktoken:FILE",
+    "tiktoken rank file; ?specials=FILE (TOKEN ID lines)&special=all|none&semantics=sp|hf&pattern=r50k|p50k|p50k_edit|cl100k|o200k|REGEX (default from the file name; last, runs to the end)",
+    load,
+)
+.with_options();
+
+/// `spm:FILE.model`: a SentencePiece model.
+pub const SPM: Kind = Kind::new(
+    "spm",
+    "spm:FILE.model",
+    "SentencePiece model, BPE or unigram (its normalizer, ▁ for spaces, byte fallback); ?semantics=sp|hf for BPE; unigram: ?nbest=N (explain lists the N best), ?alpha=A&nbest=L&seed=S (sampling), ?lattice=true",
+    load,
+)
+.with_options();
+
+/// Loads `bpe:`, `tiktoken:` and `spm:` specs. A `bpe:` spec naming a `tokenizer.json` goes
+/// to the whole HuggingFace pipeline ([`crate::engines::subword::hf`]) unless it asks for a
+/// `pattern` or `semantics`, which only the merge model of this module has.
+pub fn load(registry: &Registry, spec: Spec) -> Result<Box<dyn Tokenizer>> {
+    let merge_options = spec.has_option("pattern") || spec.has_option("semantics");
+    if spec.kind == "bpe" && !merge_options && !spec.path().is_dir() {
+        return crate::engines::subword::hf::load(registry, spec);
+    }
+    Ok(load_subword(spec)?.into_tokenizer())
+}
+
+/// Loads `bpe:`, `tiktoken:` and `spm:` specs, keeping the model's type.
+pub fn load_subword(mut spec: Spec) -> Result<Subword> {
+    let special = match spec.take_option("special").as_deref() {
+        None | Some("all") => true,
+        Some("none") => false,
+        Some(other) => {
+            return Err(spec.bad(format!("option `special` wants all or none, not `{other}`")));
+        }
+    };
+    let semantics = match spec.take_option("semantics") {
+        None => None,
+        Some(name) => Some(Semantics::parse(&name).ok_or_else(|| {
+            spec.bad(format!(
+                "option `semantics` wants sp (Definition 3, what the libraries do) or hf (Definition 4), not `{name}`"
+            ))
+        })?),
+    };
+    let pattern = spec.take_option("pattern");
+    let path = spec.path();
+    let name = spec.text.trim().to_string();
+    match spec.kind.as_str() {
+        "bpe" => {
+            spec.finish(&["pattern", "special", "semantics"])?;
+            let mut loaded = if path.is_dir() {
+                load::gpt2::load(&path)?
+            } else {
+                load::hf::load(&path)?
+            };
+            if let Some(pattern) = pattern {
+                loaded.model.pretok = PreTokenizer::named(&pattern).ok_or_else(|| {
+                    spec.bad(format!(
+                        "unknown pattern `{pattern}` (known: gpt2, cl100k, o200k, none)"
+                    ))
+                })?;
+            }
+            if !special {
+                loaded.model.specials = specials::Specials::default();
+            }
+            if let Some(semantics) = semantics {
+                loaded.model.semantics = semantics;
+            }
+            Ok(Subword::Bpe(BpeTokenizer::new(
+                name,
+                loaded.model,
+                loaded.warnings,
+                loaded.sources,
+            )))
+        }
+        "tiktoken" => {
+            let specials_file = spec.take_option("specials");
+            spec.finish(&["pattern", "special", "semantics", "specials"])?;
+            let known = || {
+                tiktoken::ENCODINGS
+                    .iter()
+                    .map(|e| e.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let pattern = match pattern {
+                Some(p) => p,
+                None => tiktoken::encoding_from_file_name(&path)
+                    .ok_or_else(|| {
+                        spec.bad(format!(
+                            "cannot tell the encoding from the file name; add ?pattern= one of {} or a regex",
+                            known()
+                        ))
+                    })?
+                    .to_string(),
+            };
+            let pretok = tiktoken::pretokenizer(&pattern).map_err(|e| spec.bad(e))?;
+            let mut sources = vec![path.clone()];
+            let specials = match (special, specials_file) {
+                (false, _) => Vec::new(),
+                (true, Some(file)) => {
+                    let file = spec.base.join(file);
+                    let declared = tiktoken::read_specials(&file)?;
+                    sources.push(file);
+                    declared
+                }
+                (true, None) => tiktoken::encoding(&pattern)
+                    .map(|e| {
+                        e.specials
+                            .iter()
+                            .map(|(t, id)| (t.to_string(), *id))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            };
+            let mut model = tiktoken::load_with(&path, pretok, &specials)?;
+            if let Some(semantics) = semantics {
+                model.semantics = semantics;
+            }
+            Ok(Subword::Bpe(BpeTokenizer::new(
+                name,
+                model,
+                Vec::new(),
+                sources,
+            )))
+        }
+        "spm" => {
+            if !special {
+                return Err(spec.bad(
+                    "SentencePiece matches no special tokens in text, so `special` has nothing to switch off",
+                ));
+            }
+            let unigram = spm::regularize::UnigramOptions::take(&mut spec)?;
+            spec.finish(&["semantics", "nbest", "alpha", "seed", "lattice"])?;
+            Ok(Subword::Spm(
+                SpmTokenizer::load(name, &path, semantics)?.with_unigram_options(unigram)?,
+            ))
+        }
+        other => Err(spec.bad(format!("`{other}` is not a BPE kind"))),
+    }
+}

@@ -1,0 +1,528 @@
+//! SentencePiece models (`.model` files): the protobuf read by hand, the normalizer with its
+//! precompiled character map, and encoding on top of the shared BPE model — pieces are
+//! characters, a pair merges when the concatenation is a piece, the higher score first
+//! (leftmost on ties), `▁` for spaces, byte fallback or `<unk>` for characters the vocabulary
+//! lacks. Unigram models encode by the Viterbi best segmentation.
+
+mod explain;
+mod incremental;
+pub mod lattice;
+pub mod lesson;
+mod normalizer;
+pub(crate) mod proto;
+pub use proto::ModelType;
+pub mod regularize;
+mod trie;
+mod unigram;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+
+use self::normalizer::{CharsMap, Normalizer, SPACE};
+use self::proto::{PieceType, ProtoPiece};
+use super::merge_loop::{MergeStep, NO_ID, Symbol};
+use super::merge_table::MergeTable;
+use super::model::{Alphabet, BpeModel, Rules};
+use super::tokenizer::subword_token;
+use super::vocab::Vocab;
+use crate::core::error::{Error, Result};
+use crate::core::normalized::NormalizedString;
+use crate::core::token::{Span, Token, Tokenization};
+use crate::core::tokenizer::Tokenizer;
+use crate::core::trace::Trace;
+use crate::engines::subword::formal::Semantics;
+
+/// A SentencePiece model.
+pub struct SpmModel {
+    /// Vocabulary, merge rules implied by the scores, unknown id and byte fallback.
+    pub bpe: BpeModel,
+    /// The model's text normalization, with the map back to the original text.
+    pub normalizer: Normalizer,
+    /// The pieces as the file lists them, with types and scores.
+    pub pieces: Vec<ProtoPiece>,
+    /// Unigram or BPE: which encoder runs.
+    pub model_type: ModelType,
+    /// Finds user-defined pieces in normalized text: they are never split or merged.
+    user_defined: Option<(AhoCorasick, Vec<u32>)>,
+    /// The Viterbi lattice for unigram models.
+    unigram: Option<unigram::Unigram>,
+}
+
+/// A token of the normalized text: id and byte range in the normalized text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpmToken {
+    /// The piece id.
+    pub id: u32,
+    /// Byte offset of the start, in the normalized text.
+    pub start: usize,
+    /// Byte offset of the end, in the normalized text.
+    pub end: usize,
+}
+
+impl SpmModel {
+    /// Builds a model from a decoded `ModelProto`.
+    pub fn from_proto(path: &Path, proto: proto::ModelProto) -> Result<SpmModel> {
+        let bad = |message: String| Error::format(path, None, message);
+        let mut vocab = Vocab::with_capacity(proto.pieces.len(), proto.pieces.len() * 6);
+        let mut unk = None;
+        for (id, piece) in proto.pieces.iter().enumerate() {
+            if piece.piece.is_empty() {
+                return Err(bad(format!("piece {id} is empty")));
+            }
+            vocab
+                .insert(id as u32, piece.piece.as_bytes())
+                .map_err(|_| {
+                    bad(format!(
+                        "piece {:?} (id {id}) is defined twice",
+                        piece.piece
+                    ))
+                })?;
+            if piece.kind == PieceType::Unknown {
+                if unk.is_some() {
+                    return Err(bad(format!("a second unknown piece at id {id}")));
+                }
+                unk = Some(id as u32);
+            }
+        }
+        let unk = unk.ok_or_else(|| bad("the model has no unknown piece".into()))?;
+        let mergeable = |id: u32| {
+            matches!(
+                proto.pieces[id as usize].kind,
+                PieceType::Normal | PieceType::UserDefined | PieceType::Unused
+            )
+        };
+        // Higher score merges first: rank = position among the distinct scores, descending.
+        // Scores compare as SentencePiece's C++ floats do, where -0.0 equals 0.0 (its trainer
+        // gives the first learned piece -0.0 and user-defined pieces 0.0): `+ 0.0` turns -0.0
+        // into 0.0 before the total order sorts them.
+        let score_of = |id: u32| proto.pieces[id as usize].score + 0.0;
+        let mut scores: Vec<f32> = (0..proto.pieces.len() as u32)
+            .filter(|&id| mergeable(id))
+            .map(score_of)
+            .collect();
+        scores.sort_by(|a, b| b.total_cmp(a));
+        scores.dedup_by(|a, b| a.total_cmp(b).is_eq());
+        let rank = |id: u32| {
+            let score = score_of(id);
+            scores.partition_point(|s| s.total_cmp(&score).is_gt()) as u32
+        };
+        let merges = match proto.model_type {
+            ModelType::Bpe => MergeTable::from_vocab(&vocab, mergeable, rank, true),
+            _ => MergeTable::default(),
+        };
+        let mut bpe = BpeModel::new(vocab, Rules::Implied(merges));
+        bpe.alphabet = Alphabet::Chars;
+        bpe.unk = Some(unk);
+        if proto.byte_fallback {
+            let mut ids = Box::new([0u32; 256]);
+            for (byte, id) in ids.iter_mut().enumerate() {
+                let piece = format!("<0x{byte:02X}>");
+                *id = bpe
+                    .vocab
+                    .id(piece.as_bytes())
+                    .ok_or_else(|| bad(format!("byte_fallback is set but {piece} is missing")))?;
+            }
+            bpe.byte_fallback = Some(ids);
+        }
+        let user: Vec<(String, u32)> = proto
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.kind == PieceType::UserDefined)
+            .map(|(id, p)| (p.piece.clone(), id as u32))
+            .collect();
+        let map = match proto.normalizer.charsmap.is_empty() {
+            true => CharsMap::default(),
+            false => CharsMap::parse(&proto.normalizer.charsmap).map_err(|e| bad(e.to_string()))?,
+        };
+        let normalizer = Normalizer {
+            map,
+            add_dummy_prefix: proto.normalizer.add_dummy_prefix,
+            remove_extra_whitespaces: proto.normalizer.remove_extra_whitespaces,
+            escape_whitespaces: proto.normalizer.escape_whitespaces,
+            treat_whitespace_as_suffix: proto.treat_whitespace_as_suffix,
+            user_defined: user.iter().map(|(p, _)| p.clone()).collect(),
+        };
+        let user_defined = (!user.is_empty()).then(|| {
+            let matcher = AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(user.iter().map(|(p, _)| p.as_bytes()))
+                .expect("literal pieces build");
+            (matcher, user.iter().map(|(_, id)| *id).collect())
+        });
+        let unigram = (proto.model_type == ModelType::Unigram)
+            .then(|| unigram::Unigram::new(&proto.pieces, &bpe.vocab));
+        Ok(SpmModel {
+            bpe,
+            normalizer,
+            pieces: proto.pieces,
+            model_type: proto.model_type,
+            user_defined,
+            unigram,
+        })
+    }
+
+    /// Loads a `.model` file.
+    pub fn load(path: &Path) -> Result<SpmModel> {
+        let data = super::load::read_bytes(path)?;
+        SpmModel::from_bytes(path, &data)
+    }
+
+    /// Builds a model from the bytes of a `.model` file (`path` names it in errors), so a
+    /// model made in memory, such as one being trained, runs like one read from disk.
+    pub fn from_bytes(path: &Path, data: &[u8]) -> Result<SpmModel> {
+        let proto = proto::parse(data).map_err(|e| {
+            let message = match e.offset {
+                0 => e.message,
+                at => format!("{} at byte offset {at}", e.message),
+            };
+            Error::format(path, None, message)
+        })?;
+        SpmModel::from_proto(path, proto)
+    }
+
+    /// Normalizes `text` and encodes it; tokens are ranges of the normalized text.
+    pub fn encode_normalized<'t>(&self, text: &'t str) -> (NormalizedString<'t>, Vec<SpmToken>) {
+        let normalized = self.normalizer.normalize(text);
+        let mut tokens = Vec::new();
+        self.encode_norm(normalized.normalized(), &mut tokens);
+        (normalized, tokens)
+    }
+
+    /// Appends the tokens of normalized text `norm` to `out`.
+    fn encode_norm(&self, norm: &str, out: &mut Vec<SpmToken>) {
+        // The unigram lattice holds user-defined pieces itself (scored to always win) and its
+        // `f32` totals run across them, so the text is not cut at them as for BPE.
+        if let Some(unigram) = &self.unigram {
+            unigram.encode(self, norm, 0, out);
+            return;
+        }
+        self.segments(norm, &mut |start, end, user| match user {
+            Some(id) => out.push(SpmToken { id, start, end }),
+            None => self.encode_segment(norm, start, end, out),
+        });
+    }
+
+    /// Cuts normalized text into what is encoded as a unit: the user-defined pieces (each one
+    /// token, its id given) and the stretches between them.
+    pub fn segments(&self, norm: &str, each: &mut dyn FnMut(usize, usize, Option<u32>)) {
+        let mut at = 0;
+        if let Some((matcher, ids)) = &self.user_defined {
+            for m in matcher.find_iter(norm.as_bytes()) {
+                if m.start() > at {
+                    each(at, m.start(), None);
+                }
+                each(m.start(), m.end(), Some(ids[m.pattern().as_usize()]));
+                at = m.end();
+            }
+        }
+        if at < norm.len() {
+            each(at, norm.len(), None);
+        }
+    }
+
+    /// The tokens of `norm[start..end]`, a stretch without user-defined pieces.
+    pub fn encode_segment(&self, norm: &str, start: usize, end: usize, out: &mut Vec<SpmToken>) {
+        if let Some(unigram) = &self.unigram {
+            unigram.encode(self, &norm[start..end], start, out);
+            return;
+        }
+        let mut symbols = Vec::new();
+        let mut unused = Vec::new();
+        self.bpe.merge_piece(
+            &norm.as_bytes()[start..end],
+            &mut symbols,
+            &mut |step: MergeStep| {
+                if self.pieces[step.merged as usize].kind == PieceType::Unused {
+                    unused.push(step);
+                }
+            },
+        );
+        self.push_symbols(&symbols, end - start, &unused, start, out);
+    }
+
+    /// Whether the model has unused pieces, which merging can make and SentencePiece then
+    /// splits back: the tokens then do not show the merges that made them.
+    pub fn has_unused(&self) -> bool {
+        self.pieces.iter().any(|p| p.kind == PieceType::Unused)
+    }
+
+    /// Appends the tokens of a merged stretch (symbols relative to `base`, the stretch `len`
+    /// bytes long), splitting back the unused pieces made by the steps in `unused`.
+    pub fn push_symbols(
+        &self,
+        symbols: &[Symbol],
+        len: usize,
+        unused: &[MergeStep],
+        base: usize,
+        out: &mut Vec<SpmToken>,
+    ) {
+        for (i, s) in symbols.iter().enumerate() {
+            let end = symbols.get(i + 1).map_or(len, |n| n.start as usize);
+            self.resegment(s.id, s.start as usize, end, unused, base, out);
+        }
+    }
+
+    /// SentencePiece never outputs an unused piece: it is split back into the pair that made
+    /// it, recursively.
+    fn resegment(
+        &self,
+        id: u32,
+        start: usize,
+        end: usize,
+        unused: &[MergeStep],
+        base: usize,
+        out: &mut Vec<SpmToken>,
+    ) {
+        let is_unused = id != NO_ID && self.pieces[id as usize].kind == PieceType::Unused;
+        if let Some(step) = unused
+            .iter()
+            .rev()
+            .find(|s| is_unused && s.merged == id && s.start as usize == start)
+        {
+            let left_len = self.bpe.vocab.bytes(step.left).map_or(0, <[u8]>::len);
+            self.resegment(step.left, start, start + left_len, unused, base, out);
+            self.resegment(step.right, start + left_len, end, unused, base, out);
+            return;
+        }
+        out.push(SpmToken {
+            id,
+            start: base + start,
+            end: base + end,
+        });
+    }
+
+    /// The ids of `text`.
+    pub fn encode(&self, text: &str) -> Vec<u32> {
+        // Ids need no spans: the text is normalized without alignments, into buffers kept
+        // per thread so that a line costs no allocation but its ids.
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<(String, Vec<SpmToken>)> = Default::default();
+        }
+        SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            let (norm, tokens) = &mut *scratch;
+            self.normalizer.normalize_plain(text, norm);
+            tokens.clear();
+            self.encode_norm(norm, tokens);
+            tokens.iter().map(|t| t.id).collect()
+        })
+    }
+
+    /// Text from ids: `▁` becomes a space, byte pieces their bytes, control pieces nothing, the
+    /// unknown piece ` ⁇ `; the space of the dummy prefix is dropped. Fails on an unknown id,
+    /// giving its index.
+    pub fn decode(&self, ids: &[u32]) -> Result<Vec<u8>, usize> {
+        let mut out = Vec::new();
+        for (index, &id) in ids.iter().enumerate() {
+            let piece = self.pieces.get(id as usize).ok_or(index)?;
+            match piece.kind {
+                PieceType::Control => {}
+                PieceType::Unknown => out.extend_from_slice(" \u{2047} ".as_bytes()),
+                PieceType::Byte => out.push(
+                    u8::from_str_radix(
+                        piece.piece.trim_start_matches("<0x").trim_end_matches('>'),
+                        16,
+                    )
+                    .map_err(|_| index)?,
+                ),
+                _ => out.extend_from_slice(piece.piece.replace(SPACE, " ").as_bytes()),
+            }
+        }
+        if self.normalizer.add_dummy_prefix && out.first() == Some(&b' ') {
+            out.remove(0);
+        }
+        Ok(out)
+    }
+}
+
+/// `spm:FILE.model` as a [`Tokenizer`].
+pub struct SpmTokenizer {
+    name: String,
+    model: Arc<SpmModel>,
+    sources: Vec<PathBuf>,
+    unigram_options: regularize::UnigramOptions,
+    sampler: Option<regularize::Sampler>,
+}
+
+impl SpmTokenizer {
+    /// Loads `spm:FILE.model` under a name (the spec), with the merge loop following
+    /// `semantics`. SentencePiece matches no special tokens in text (control pieces such as
+    /// `<s>` are only ever added by callers).
+    pub fn load(name: String, path: &Path, semantics: Option<Semantics>) -> Result<SpmTokenizer> {
+        let mut model = SpmModel::load(path)?;
+        if matches!(model.model_type, ModelType::Word | ModelType::Char) {
+            return Err(Error::format(
+                path,
+                None,
+                format!(
+                    "model type {:?} is not supported (BPE and unigram are)",
+                    model.model_type
+                ),
+            ));
+        }
+        if let Some(semantics) = semantics {
+            if model.unigram.is_some() {
+                return Err(Error::format(
+                    path,
+                    None,
+                    "a unigram model does not merge, so it has no merge semantics to choose",
+                ));
+            }
+            model.bpe.semantics = semantics;
+        }
+        Ok(SpmTokenizer {
+            name,
+            model: Arc::new(model),
+            sources: vec![path.to_path_buf()],
+            unigram_options: regularize::UnigramOptions::default(),
+            sampler: None,
+        })
+    }
+
+    /// A tokenizer over a model made in memory (a model being trained): it has no file.
+    pub fn from_model(name: String, model: SpmModel) -> SpmTokenizer {
+        SpmTokenizer {
+            name,
+            model: Arc::new(model),
+            sources: Vec::new(),
+            unigram_options: regularize::UnigramOptions::default(),
+            sampler: None,
+        }
+    }
+
+    /// Sets the n-best, sampling and lattice options, which only a unigram model has.
+    pub fn with_unigram_options(
+        mut self,
+        options: regularize::UnigramOptions,
+    ) -> Result<SpmTokenizer> {
+        if options.any() && self.model.unigram.is_none() {
+            let file = self
+                .sources
+                .first()
+                .cloned()
+                .unwrap_or_else(|| PathBuf::from(&self.name));
+            return Err(Error::format(
+                &file,
+                None,
+                "nbest, alpha and lattice need a unigram model; this one is BPE",
+            ));
+        }
+        self.sampler = options
+            .sampling
+            .map(|s| regularize::Sampler::new(s, options.seed));
+        self.unigram_options = options;
+        Ok(self)
+    }
+
+    /// The model, for views that show pieces, scores or the normalized text.
+    pub fn model(&self) -> &Arc<SpmModel> {
+        &self.model
+    }
+}
+
+impl SpmModel {
+    /// A token of the normalized text as a token of the original text.
+    pub fn token(&self, text: &str, normalized: &NormalizedString, t: &SpmToken) -> Token {
+        let span = Span::new(
+            normalized.original_offset(t.start),
+            normalized.original_offset(t.end),
+        );
+        let form = match t.id {
+            NO_ID => &normalized.normalized().as_bytes()[t.start..t.end],
+            id => self.pieces[id as usize].piece.as_bytes(),
+        };
+        subword_token(&self.bpe, text, span, t.id, false, form)
+    }
+}
+
+impl SpmTokenizer {
+    /// The normalized text, then each piece with its merge steps (BPE) and tokens.
+    pub fn trace(&self, text: &str) -> super::BpeTrace {
+        self.model.explain(text)
+    }
+}
+
+impl Tokenizer for SpmTokenizer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn tokenize(&self, text: &str) -> Tokenization {
+        if let Some((tokens, _)) = self
+            .sampler
+            .as_ref()
+            .and_then(|s| s.tokenize(&self.model, text))
+        {
+            return tokens;
+        }
+        let (normalized, tokens) = self.model.encode_normalized(text);
+        Tokenization::new(
+            tokens
+                .iter()
+                .map(|t| self.model.token(text, &normalized, t))
+                .collect(),
+        )
+    }
+
+    fn explain(&self, text: &str) -> Trace {
+        let trace = self.trace(text).into_trace(text);
+        let options = &self.unigram_options;
+        if !options.any() {
+            return trace;
+        }
+        let mut lines = trace.lines().to_vec();
+        if let Some(n) = options.nbest {
+            lines.extend(regularize::nbest_lines(&self.model, text, n));
+        }
+        if let Some(sampler) = &self.sampler
+            && let Some((tokens, score)) = sampler.tokenize(&self.model, text)
+        {
+            lines.push(regularize::sample_lines(
+                sampler.sampling,
+                score,
+                &tokens,
+                text,
+            ));
+        }
+        if options.lattice {
+            lines.extend(regularize::lattice_lines(&self.model, text));
+        }
+        crate::core::trace::cap_lines(&mut lines);
+        Trace::new(lines)
+    }
+
+    fn retokenize(&self, old: &str, old_tokens: &Tokenization, new: &str) -> Tokenization {
+        match old == new {
+            true => old_tokens.clone(),
+            false => incremental::remerged(&self.model, old, old_tokens, new)
+                .unwrap_or_else(|| self.tokenize(new)),
+        }
+    }
+
+    fn sources(&self) -> Vec<PathBuf> {
+        self.sources.clone()
+    }
+
+    /// SentencePiece's decoder: `▁` as a space, byte pieces as their bytes, control pieces
+    /// as nothing, the unknown piece as ` ⁇ `, the dummy prefix's space dropped.
+    fn decode(&self, ids: &[u32]) -> Result<String> {
+        let bytes = self.model.decode(ids).map_err(|index| {
+            crate::engines::subword::bytes::unknown_id(&self.name, ids[index], index)
+        })?;
+        crate::engines::subword::bytes::utf8(&self.name, bytes)
+    }
+
+    fn piece(&self, id: u32) -> Option<String> {
+        self.model.pieces.get(id as usize).map(|p| p.piece.clone())
+    }
+
+    /// Pieces as the model lists them (`▁world`, `<0x0A>`), through their ids and `decode`.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        crate::engines::subword::bytes::detokenize_by_ids(self, tokens, |t| {
+            self.model.bpe.vocab.id(t.as_bytes())
+        })
+    }
+}

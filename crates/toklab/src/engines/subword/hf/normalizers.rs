@@ -1,0 +1,410 @@
+//! The normalizers of `tokenizer.json` (HuggingFace's `normalizers/`), each a rewrite of a
+//! [`NormalizedString`] so every normalized character keeps the original range it came from.
+
+use serde_json::Value;
+use unicode_segmentation::UnicodeSegmentation;
+
+use super::json::{Parse, flag, kind, list, required, string};
+use super::pattern::Pattern;
+use crate::core::normalized::{CharsMap, Form, NormalizedString};
+use crate::engines::subword::wordpiece::basic::{is_control, is_nonspacing_mark, is_whitespace};
+
+/// One normalizer of the pipeline.
+#[derive(Debug)]
+pub enum Normalizer {
+    /// Each in turn (an empty sequence changes nothing).
+    Sequence(Vec<Normalizer>),
+    /// Unicode normalization: `NFC`, `NFD`, `NFKC`, `NFKD`.
+    Unicode(Form),
+    /// `Lowercase`: character by character.
+    Lowercase,
+    /// `Strip`: whitespace at the start and/or the end.
+    Strip {
+        /// Strip the start.
+        left: bool,
+        /// Strip the end.
+        right: bool,
+    },
+    /// `StripAccents`: combining marks removed (on text decomposed before, usually by `NFD`).
+    StripAccents,
+    /// `Replace`: every match of a string or regex by `content`.
+    Replace {
+        /// What is replaced.
+        pattern: Pattern,
+        /// What replaces it.
+        content: String,
+    },
+    /// `Prepend`: text put before any non-empty text.
+    Prepend(String),
+    /// `BertNormalizer`, each flag on its own.
+    Bert {
+        /// Remove control characters, NUL and U+FFFD; whitespace becomes a space.
+        clean_text: bool,
+        /// Put spaces around CJK ideographs.
+        handle_chinese_chars: bool,
+        /// Decompose and drop non-spacing marks (when the file says null: as `lowercase`).
+        strip_accents: bool,
+        /// Lowercase.
+        lowercase: bool,
+    },
+    /// `Precompiled`: SentencePiece's character map, grapheme by grapheme as the reference
+    /// applies it.
+    Precompiled(CharsMap),
+    /// `Nmt`: ASCII control characters removed, other space-like characters (tab, line
+    /// breaks, zero-width spaces, `▁`, BOM, U+FFFD) become a space.
+    Nmt,
+    /// `ByteLevel`: the text becomes GPT-2's byte alphabet. toklab's byte-level models work on
+    /// bytes directly, so this changes no text: it makes the model byte-level.
+    ByteLevel,
+}
+
+impl Normalizer {
+    /// Reads a normalizer; an unknown type is an error naming it.
+    pub fn from_json(value: &Value) -> Parse<Normalizer> {
+        Ok(match kind(value) {
+            "Sequence" => Normalizer::Sequence(
+                list(value, "normalizers")?
+                    .iter()
+                    .map(Normalizer::from_json)
+                    .collect::<Parse<_>>()?,
+            ),
+            "NFC" => Normalizer::Unicode(Form::Nfc),
+            "NFD" => Normalizer::Unicode(Form::Nfd),
+            "NFKC" => Normalizer::Unicode(Form::Nfkc),
+            "NFKD" => Normalizer::Unicode(Form::Nfkd),
+            "Lowercase" => Normalizer::Lowercase,
+            "Strip" => Normalizer::Strip {
+                left: flag(value, "strip_left", true)?,
+                right: flag(value, "strip_right", true)?,
+            },
+            "StripAccents" => Normalizer::StripAccents,
+            "Replace" => Normalizer::Replace {
+                pattern: Pattern::from_json(value)?,
+                content: required(value, "content")?.to_string(),
+            },
+            "Prepend" => Normalizer::Prepend(required(value, "prepend")?.to_string()),
+            "BertNormalizer" => {
+                let lowercase = flag(value, "lowercase", true)?;
+                Normalizer::Bert {
+                    clean_text: flag(value, "clean_text", true)?,
+                    handle_chinese_chars: flag(value, "handle_chinese_chars", true)?,
+                    strip_accents: flag(value, "strip_accents", lowercase)?,
+                    lowercase,
+                }
+            }
+            "Precompiled" => {
+                let encoded = string(value, "precompiled_charsmap")?.unwrap_or("");
+                let blob = base64_decode(encoded)
+                    .ok_or("Precompiled precompiled_charsmap is not base64")?;
+                if blob.is_empty() {
+                    // An empty map rewrites nothing.
+                    Normalizer::Sequence(Vec::new())
+                } else {
+                    Normalizer::Precompiled(
+                        CharsMap::parse(&blob)
+                            .map_err(|e| format!("Precompiled precompiled_charsmap: {e}"))?,
+                    )
+                }
+            }
+            "Nmt" => Normalizer::Nmt,
+            "ByteLevel" => Normalizer::ByteLevel,
+            other => return Err(format!("normalizer {other} is not supported")),
+        })
+    }
+
+    /// Whether the pipeline is byte-level because of this normalizer.
+    pub fn is_byte_level(&self) -> bool {
+        match self {
+            Normalizer::ByteLevel => true,
+            Normalizer::Sequence(all) => all.iter().any(Normalizer::is_byte_level),
+            _ => false,
+        }
+    }
+
+    /// Normalizes `text` in place.
+    pub fn apply(&self, text: &mut NormalizedString) {
+        match self {
+            Normalizer::Sequence(all) => all.iter().for_each(|n| n.apply(text)),
+            Normalizer::Unicode(form) => text.unicode(*form),
+            Normalizer::Lowercase => text.lowercase(),
+            Normalizer::Strip { left, right } => {
+                if *left {
+                    text.lstrip();
+                }
+                if *right {
+                    text.rstrip();
+                }
+            }
+            Normalizer::StripAccents => {
+                text.filter(|c| !unicode_normalization::char::is_combining_mark(c))
+            }
+            Normalizer::Replace { pattern, content } => replace(text, pattern, content),
+            Normalizer::Prepend(prefix) => {
+                if !text.is_empty() {
+                    text.prepend(prefix);
+                }
+            }
+            Normalizer::Bert {
+                clean_text,
+                handle_chinese_chars,
+                strip_accents,
+                lowercase,
+            } => {
+                if *clean_text {
+                    text.map_chars(|c, out| {
+                        if c == '\0' || c == '\u{FFFD}' || is_control(c) {
+                            return;
+                        }
+                        out.push(if is_whitespace(c) { ' ' } else { c });
+                    });
+                }
+                if *handle_chinese_chars && text.normalized().chars().any(is_chinese_char) {
+                    text.map_chars(|c, out| {
+                        if is_chinese_char(c) {
+                            out.extend([' ', c, ' ']);
+                        } else {
+                            out.push(c);
+                        }
+                    });
+                }
+                if *strip_accents {
+                    text.nfd();
+                    text.filter(|c| !is_nonspacing_mark(c));
+                }
+                if *lowercase {
+                    text.lowercase();
+                }
+            }
+            Normalizer::Precompiled(map) => precompiled(text, map),
+            Normalizer::Nmt => text.map_chars(|c, out| match c as u32 {
+                0x01..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F | 0x8F | 0x9F => {}
+                0x09
+                | 0x0A
+                | 0x0C
+                | 0x0D
+                | 0x1680
+                | 0x200B..=0x200F
+                | 0x2028
+                | 0x2029
+                | 0x2581
+                | 0xFEFF
+                | 0xFFFD => out.push(' '),
+                _ => out.push(c),
+            }),
+            Normalizer::ByteLevel => {}
+        }
+    }
+}
+
+/// The CJK ideograph blocks of HuggingFace's `BertNormalizer` (its own list, which differs
+/// from BERT's original in one block).
+fn is_chinese_char(c: char) -> bool {
+    matches!(c as u32,
+        0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0x20000..=0x2A6DF | 0x2A700..=0x2B73F
+        | 0x2B740..=0x2B81F | 0x2B920..=0x2CEAF | 0xF900..=0xFAFF | 0x2F800..=0x2FA1F)
+}
+
+/// Every non-empty match of `pattern`, left to right, replaced by `content`.
+pub fn replace(text: &mut NormalizedString, pattern: &Pattern, content: &str) {
+    if let Pattern::Literal(literal) = pattern {
+        text.replace(literal, content);
+        return;
+    }
+    let mut found = Vec::new();
+    pattern.matches(text.normalized(), &mut |start, end| {
+        if end > start {
+            found.push((start, end));
+        }
+    });
+    if found.is_empty() {
+        return;
+    }
+    let mut next = found.into_iter().peekable();
+    let mut at = 0;
+    text.rewrite(|rest, out| {
+        let taken = match next.peek() {
+            Some(&(start, end)) if start == at => {
+                next.next();
+                out.push_str(content);
+                end - start
+            }
+            Some(&(start, _)) => {
+                out.push_str(&rest[..start - at]);
+                start - at
+            }
+            None => {
+                out.push_str(rest);
+                rest.len()
+            }
+        };
+        at += taken;
+        taken
+    });
+}
+
+/// SentencePiece's character map as HuggingFace's `Precompiled` applies it: a grapheme shorter
+/// than six bytes that some rule matches the start of is replaced whole by the replacement of
+/// the *shortest* such rule (the reference's first common-prefix hit, kept as it is because
+/// models were checked against it); otherwise each character is, the same way.
+fn precompiled(text: &mut NormalizedString, map: &CharsMap) {
+    let rule = |part: &str| {
+        map.shortest(part.as_bytes())
+            .map(|(_, replacement)| String::from_utf8_lossy(replacement).into_owned())
+    };
+    let changes = text.normalized().graphemes(true).any(|g| {
+        (g.len() < 6 && rule(g).is_some())
+            || g.char_indices()
+                .any(|(i, c)| rule(&g[i..i + c.len_utf8()]).is_some())
+    });
+    if !changes {
+        return;
+    }
+    text.rewrite(|rest, out| {
+        let grapheme = rest.graphemes(true).next().unwrap_or(rest);
+        if grapheme.len() < 6
+            && let Some(replacement) = rule(grapheme)
+        {
+            out.push_str(&replacement);
+            return grapheme.len();
+        }
+        let c = grapheme.chars().next().unwrap_or(' ');
+        let part = &rest[..c.len_utf8()];
+        match rule(part) {
+            Some(replacement) => out.push_str(&replacement),
+            None => out.push_str(part),
+        }
+        part.len()
+    });
+}
+
+/// Standard base64 (with or without padding); `None` if it is not.
+fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let mut buffer = 0u32;
+    let mut bits = 0;
+    for c in text
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+    {
+        let value = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        buffer = (buffer << 6) | u32::from(value);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((buffer >> bits) as u8);
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn normalize(json: &str, text: &str) -> String {
+        let normalizer = Normalizer::from_json(&serde_json::from_str(json).unwrap()).unwrap();
+        let mut normalized = NormalizedString::new(text);
+        normalizer.apply(&mut normalized);
+        normalized.normalized().to_string()
+    }
+
+    #[test]
+    fn each_normalizer() {
+        assert_eq!(normalize(r#"{"type":"NFKC"}"#, "ﬁ①"), "fi1");
+        assert_eq!(normalize(r#"{"type":"NFD"}"#, "é").chars().count(), 2);
+        assert_eq!(normalize(r#"{"type":"Lowercase"}"#, "ÀB"), "àb");
+        assert_eq!(
+            normalize(
+                r#"{"type":"Strip","strip_left":false,"strip_right":true}"#,
+                " a "
+            ),
+            " a"
+        );
+        assert_eq!(
+            normalize(
+                r#"{"type":"Sequence","normalizers":[{"type":"NFD"},{"type":"StripAccents"}]}"#,
+                "café"
+            ),
+            "cafe"
+        );
+        assert_eq!(
+            normalize(r#"{"type":"Sequence","normalizers":[]}"#, "As is"),
+            "As is"
+        );
+        assert_eq!(
+            normalize(
+                r#"{"type":"Replace","pattern":{"Regex":" {2,}"},"content":" "}"#,
+                "a   b  c d"
+            ),
+            "a b c d"
+        );
+        assert_eq!(
+            normalize(
+                r#"{"type":"Replace","pattern":{"String":" "},"content":"▁"}"#,
+                "a b"
+            ),
+            "a▁b"
+        );
+        assert_eq!(normalize(r#"{"type":"Prepend","prepend":"▁"}"#, "x"), "▁x");
+        assert_eq!(normalize(r#"{"type":"Prepend","prepend":"▁"}"#, ""), "");
+        assert_eq!(
+            normalize(r#"{"type":"Nmt"}"#, "a\u{1}b\u{200B}c\td"),
+            "ab c d"
+        );
+    }
+
+    #[test]
+    fn bert_flags_each_on_their_own() {
+        let bert = |flags: &str| format!(r#"{{"type":"BertNormalizer",{flags}}}"#);
+        let all = bert(
+            r#""clean_text":true,"handle_chinese_chars":true,"strip_accents":null,"lowercase":true"#,
+        );
+        assert_eq!(normalize(&all, "Héllo\u{0}\t日本"), "hello  日  本 ");
+        let lower_only = bert(
+            r#""clean_text":false,"handle_chinese_chars":false,"strip_accents":false,"lowercase":true"#,
+        );
+        assert_eq!(normalize(&lower_only, "Héllo 日"), "héllo 日");
+        let accents_only = bert(
+            r#""clean_text":false,"handle_chinese_chars":false,"strip_accents":true,"lowercase":false"#,
+        );
+        assert_eq!(normalize(&accents_only, "Héllo"), "Hello");
+    }
+
+    #[test]
+    fn offsets_follow_a_regex_replace() {
+        let normalizer = Normalizer::from_json(
+            &serde_json::from_str(r#"{"type":"Replace","pattern":{"Regex":"\\s+"},"content":"_"}"#)
+                .unwrap(),
+        )
+        .unwrap();
+        let mut text = NormalizedString::new("ab   cd");
+        normalizer.apply(&mut text);
+        assert_eq!(text.normalized(), "ab_cd");
+        assert_eq!(text.original_span(2..3).slice("ab   cd"), "   ");
+        assert_eq!(text.original_span(3..5).slice("ab   cd"), "cd");
+    }
+
+    #[test]
+    fn unknown_normalizer_is_named() {
+        let e = Normalizer::from_json(
+            &serde_json::from_str(r#"{"type":"Sequence","normalizers":[{"type":"Frobnicate"}]}"#)
+                .unwrap(),
+        )
+        .unwrap_err();
+        assert_eq!(e, "normalizer Frobnicate is not supported");
+    }
+
+    #[test]
+    fn base64_round_trip() {
+        assert_eq!(base64_decode("aGVsbG8=").unwrap(), b"hello");
+        assert_eq!(base64_decode("aGk").unwrap(), b"hi");
+        assert!(base64_decode("a*").is_none());
+    }
+}

@@ -1,0 +1,521 @@
+//! A `tokenizer.json` as a [`Tokenizer`]: added tokens, normalizer, pre-tokenizer, model,
+//! post-processor (only with `special=add`) and decoder, run in the reference's order. Every
+//! token's span is in the original text, through the normalizer's alignment.
+
+use std::path::{Path, PathBuf};
+
+use super::added::{AddedVocabulary, Split, Stage};
+use super::decoders::Decoder;
+use super::json::TokenizerJson;
+use super::models::{Model, Piece, Steps};
+use super::normalizers::Normalizer;
+use super::pre_tokenizers::PreTokenizer;
+use super::processors::PostProcessor;
+use crate::core::error::{Error, Result};
+use crate::core::normalized::NormalizedString;
+use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
+use crate::core::tokenizer::Tokenizer;
+use crate::core::trace::{Role, Trace, TraceLine, quote};
+use crate::engines::subword::bpe::load::{MAX_ID, line_of_key, read_text, tokenizer_json_error};
+use crate::engines::subword::bpe::merge_loop::NO_ID;
+use crate::engines::subword::bpe::render_bytes;
+
+/// What becomes of special tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Specials {
+    /// Special tokens in the text are matched (the default).
+    Match,
+    /// Special tokens in the text are ordinary text (the reference's `encode_special_tokens`).
+    Ignore,
+    /// Matched, and the post-processor adds its tokens (`add_special_tokens=True`).
+    Add,
+}
+
+/// The stages of a `tokenizer.json`.
+pub struct Pipeline {
+    /// The normalizer, if any.
+    pub normalizer: Option<Normalizer>,
+    /// The pre-tokenizer, if any.
+    pub pre_tokenizer: Option<PreTokenizer>,
+    /// The model.
+    pub model: Model,
+    /// The added tokens.
+    pub added: AddedVocabulary,
+    /// The post-processor, if any.
+    pub post_processor: Option<PostProcessor>,
+    /// The decoder, if any.
+    pub decoder: Option<Decoder>,
+}
+
+/// The error for an id that is neither in the vocabulary nor an added token.
+#[derive(Debug, thiserror::Error)]
+#[error("id {id} (position {index}) is not in the vocabulary")]
+pub struct UnknownId {
+    /// The id.
+    pub id: u32,
+    /// Its position in the input, from 0.
+    pub index: usize,
+}
+
+impl Pipeline {
+    /// Reads a `tokenizer.json`. A component toklab does not build is an error naming it (and
+    /// the line of its section); warnings go to `warnings`.
+    pub fn load(path: &Path, specials: Specials, warnings: &mut Vec<String>) -> Result<Pipeline> {
+        let text = read_text(path)?;
+        let json: TokenizerJson =
+            serde_json::from_str(&text).map_err(|e| tokenizer_json_error(path, &text, e))?;
+        let component = |section: &str| {
+            let line = line_of_key(&text, section);
+            move |message: String| Error::format(path, line, message)
+        };
+        let present = |v: &Option<serde_json::Value>| v.clone().filter(|v| !v.is_null());
+        let normalizer = present(&json.normalizer)
+            .map(|v| Normalizer::from_json(&v))
+            .transpose()
+            .map_err(component("normalizer"))?;
+        let pre_tokenizer = present(&json.pre_tokenizer)
+            .map(|v| {
+                let pre = PreTokenizer::from_json(&v)?;
+                pre.check()?;
+                Ok(pre)
+            })
+            .transpose()
+            .map_err(component("pre_tokenizer"))?;
+        let post_processor = present(&json.post_processor)
+            .map(|v| PostProcessor::from_json(&v))
+            .transpose()
+            .map_err(component("post_processor"))?;
+        let decoder = present(&json.decoder)
+            .map(|v| Decoder::from_json(&v))
+            .transpose()
+            .map_err(component("decoder"))?;
+        let normalizer_byte_level = normalizer.as_ref().is_some_and(Normalizer::is_byte_level);
+        if normalizer_byte_level && let Some(pre) = &pre_tokenizer {
+            return Err(component("pre_tokenizer")(format!(
+                "pre_tokenizer {} after a ByteLevel normalizer is not supported",
+                pre.name()
+            )));
+        }
+        let byte_level = normalizer_byte_level
+            || pre_tokenizer
+                .as_ref()
+                .is_some_and(PreTokenizer::is_byte_level);
+        let model = Model::from_json(path, &text, &json.model, byte_level, warnings)?;
+        for added in &json.added_tokens {
+            if added.id >= MAX_ID {
+                return Err(Error::format(
+                    path,
+                    line_of_key(&text, &added.content),
+                    format!(
+                        "added token {:?} has id {} (too large)",
+                        added.content, added.id
+                    ),
+                ));
+            }
+        }
+        let added = AddedVocabulary::new(
+            json.added_tokens,
+            normalizer.as_ref(),
+            specials != Specials::Ignore,
+        );
+        Ok(Pipeline {
+            normalizer,
+            pre_tokenizer,
+            model,
+            added,
+            post_processor,
+            decoder,
+        })
+    }
+
+    /// The pieces the model encodes and the added tokens between them, in order: added tokens
+    /// in the raw text, then each stretch between them normalized and searched for normalized
+    /// added tokens, then pre-tokenized. Also the original offset where a pre-tokenizer's
+    /// pattern gave up (past the regex engine's backtrack limit), if one did.
+    pub fn pre_tokens<'t>(
+        &self,
+        text: &'t str,
+        mut trace: Option<&mut Vec<TraceLine>>,
+    ) -> (Vec<Split<'t>>, Option<usize>) {
+        let mut raw = Vec::new();
+        self.added
+            .split(Stage::Raw, NormalizedString::new(text), &mut raw);
+        let mut normalized = Vec::with_capacity(raw.len());
+        for split in raw {
+            if split.added.is_some() {
+                normalized.push(split);
+                continue;
+            }
+            let mut piece = split.text;
+            if let Some(normalizer) = &self.normalizer {
+                let before = piece.normalized().len();
+                normalizer.apply(&mut piece);
+                if let Some(lines) = trace.as_deref_mut()
+                    && (piece.is_edited() || piece.normalized().len() != before)
+                {
+                    let span = piece.extent();
+                    lines.push(
+                        TraceLine::new(0, Some(span))
+                            .part(Role::Label, "normalized ")
+                            .part(Role::Detail, format!("{:>9} ", span.to_string()))
+                            .part(Role::Token, quote(span.slice(text)))
+                            .part(Role::Plain, " → ")
+                            .part(Role::Token, quote(piece.normalized())),
+                    );
+                }
+            }
+            self.added.split(Stage::Normalized, piece, &mut normalized);
+        }
+        let Some(pre) = &self.pre_tokenizer else {
+            return (normalized, None);
+        };
+        let mut gave_up = None;
+        let mut out = Vec::with_capacity(normalized.len() * 4);
+        let mut pieces = Vec::new();
+        for split in normalized {
+            if split.added.is_some() {
+                out.push(split);
+                continue;
+            }
+            pieces.clear();
+            if let Some(at) = pre.apply(split.text, &mut pieces) {
+                gave_up = Some(gave_up.map_or(at, |g: usize| g.min(at)));
+            }
+            out.extend(
+                pieces
+                    .drain(..)
+                    .filter(|p| !p.is_empty())
+                    .map(|text| Split { text, added: None }),
+            );
+        }
+        (out, gave_up)
+    }
+
+    /// The tokens of `text`; `trace` receives a line per stage.
+    pub fn encode(
+        &self,
+        text: &str,
+        specials: Specials,
+        mut trace: Option<&mut Vec<TraceLine>>,
+    ) -> Vec<Token> {
+        let (splits, gave_up) = self.pre_tokens(text, trace.as_deref_mut());
+        let mut tokens = Vec::with_capacity(text.len() / 3 + 2);
+        let mut pieces: Vec<Piece> = Vec::new();
+        for split in &splits {
+            let piece = &split.text;
+            let extent = piece.original_span(0..piece.len());
+            if let Some(id) = split.added {
+                let content = self.added.token(id).map_or("", |t| t.content.as_str());
+                if let Some(lines) = trace.as_deref_mut() {
+                    lines.push(
+                        TraceLine::new(0, Some(extent))
+                            .part(Role::Label, "added token ")
+                            .part(Role::Detail, format!("{:>9} ", extent.to_string()))
+                            .part(Role::Token, quote(content))
+                            .part(Role::Detail, format!(":{id}")),
+                    );
+                }
+                tokens.push(self.added_token(text, extent, id));
+                continue;
+            }
+            pieces.clear();
+            let norm = piece.normalized();
+            match trace.as_deref_mut() {
+                Some(lines) => {
+                    lines.push(
+                        TraceLine::new(1, Some(extent))
+                            .part(Role::Label, "pre-token ")
+                            .part(Role::Detail, format!("{:>9} ", extent.to_string()))
+                            .part(Role::Token, quote(norm)),
+                    );
+                    let mut steps = Steps {
+                        lines,
+                        span: extent,
+                    };
+                    self.model.tokenize(norm, &mut pieces, Some(&mut steps));
+                }
+                None => self.model.tokenize(norm, &mut pieces, None),
+            }
+            let first = tokens.len();
+            for p in &pieces {
+                tokens.push(self.model_token(text, piece, p));
+            }
+            if let Some(lines) = trace.as_deref_mut() {
+                let mut line = TraceLine::new(2, Some(extent)).part(Role::Label, "tokens ");
+                for (i, token) in tokens[first..].iter().enumerate() {
+                    if i > 0 {
+                        line = line.part(Role::Plain, " ");
+                    }
+                    line = line.part(Role::Token, quote(token.form(text))).part(
+                        Role::Detail,
+                        token
+                            .id
+                            .map_or(":unknown".to_string(), |id| format!(":{id}")),
+                    );
+                }
+                lines.push(line);
+            }
+        }
+        if specials == Specials::Add
+            && let Some(post) = &self.post_processor
+        {
+            let (mut before, mut after) = (Vec::new(), Vec::new());
+            post.around(&mut before, &mut after);
+            if let Some(lines) = trace
+                && !(before.is_empty() && after.is_empty())
+            {
+                let show = |list: &[(String, u32)]| {
+                    list.iter()
+                        .map(|(t, id)| format!("{}:{id}", quote(t)))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                lines.push(
+                    TraceLine::new(0, None)
+                        .part(Role::Label, "post-processor ")
+                        .part(
+                            Role::Plain,
+                            format!(
+                                "adds [{}] before and [{}] after the text",
+                                show(&before),
+                                show(&after)
+                            ),
+                        ),
+                );
+            }
+            let at_start = before
+                .iter()
+                .map(|(t, id)| special(Span::new(0, 0), *id, t));
+            let end = Span::new(text.len(), text.len());
+            let at_end: Vec<Token> = after.iter().map(|(t, id)| special(end, *id, t)).collect();
+            tokens.splice(0..0, at_start);
+            tokens.extend(at_end);
+        }
+        if let Some(at) = gave_up {
+            // Still encoded (the ids stay the model's), but the pre-tokenizer did not cut
+            // this stretch: the tokens say so, and the CLI reports the line.
+            for token in tokens.iter_mut().filter(|t| t.span.start >= at) {
+                token.origin = Origin::GaveUp {
+                    reason: crate::engines::simple::GAVE_UP,
+                };
+            }
+        }
+        ordered(&mut tokens);
+        tokens
+    }
+
+    /// An added token matched in the text.
+    fn added_token(&self, text: &str, span: Span, id: u32) -> Token {
+        let token = self.added.token(id);
+        let content = token.map_or("", |t| t.content.as_str());
+        let mut out = Token::new(
+            span,
+            match token.is_some_and(|t| t.special) {
+                true => TokenKind::Special,
+                false => TokenKind::Subword,
+            },
+        )
+        .with_id(id)
+        .with_origin(Origin::Subword { id, rank: None });
+        if content != span.slice(text) {
+            out = out.with_form(content);
+        }
+        out
+    }
+
+    /// A token of the model, its span through the piece's alignment. A token that ends inside
+    /// a character (byte-level models) gets an empty span where the character starts; the token
+    /// holding its last byte owns it.
+    fn model_token(&self, text: &str, piece: &NormalizedString, p: &Piece) -> Token {
+        let norm = piece.normalized();
+        let (start, end) = (floor(norm, p.start), floor(norm, p.end));
+        let span = if start >= end {
+            let at = piece.original_offset(start);
+            Span::new(at, at)
+        } else if !piece.is_edited() {
+            piece.original_span(start..end)
+        } else {
+            piece.original_span_owned(start..end).unwrap_or_else(|| {
+                let at = piece.original_offset(start);
+                Span::new(at, at)
+            })
+        };
+        let unknown = p.id == NO_ID || Some(p.id) == self.model.unk();
+        let mut token = Token::new(
+            span,
+            if unknown {
+                TokenKind::Unknown
+            } else {
+                TokenKind::Subword
+            },
+        );
+        if p.id != NO_ID {
+            token = token.with_id(p.id).with_origin(Origin::Subword {
+                id: p.id,
+                rank: self.model.rank_of_token(p.id),
+            });
+        }
+        let form = match self.model.vocab().bytes(p.id) {
+            Some(bytes) => render_bytes(bytes),
+            None => norm[start..end.max(start)].to_string(),
+        };
+        if form != span.slice(text) {
+            token = token.with_form(form);
+        }
+        token
+    }
+
+    /// The token string of `id` as `tokenizer.json` writes it (an added token as its content).
+    pub fn piece(&self, id: u32) -> Option<String> {
+        match self.added.token(id) {
+            Some(token) => Some(token.content.clone()),
+            None => self.model.vocab().text(id),
+        }
+    }
+
+    /// The id of a token string as [`piece`](Self::piece) writes it.
+    pub fn piece_id(&self, piece: &str) -> Option<u32> {
+        self.added
+            .id(piece)
+            .or_else(|| self.model.vocab().id(piece))
+    }
+
+    /// The text of `ids` by the decoder (token texts joined by spaces without one), added
+    /// tokens as written.
+    pub fn decode(&self, ids: &[u32]) -> std::result::Result<String, UnknownId> {
+        let mut texts = Vec::with_capacity(ids.len());
+        for (index, &id) in ids.iter().enumerate() {
+            let text = match self.added.token(id) {
+                Some(token) => token.content.clone(),
+                None => self.model.vocab().text(id).ok_or(UnknownId { id, index })?,
+            };
+            texts.push(text);
+        }
+        Ok(match &self.decoder {
+            Some(decoder) => decoder.decode(texts),
+            None => texts.join(" "),
+        })
+    }
+}
+
+/// A special token the post-processor adds.
+fn special(span: Span, id: u32, text: &str) -> Token {
+    Token::new(span, TokenKind::Special)
+        .with_id(id)
+        .with_origin(Origin::Subword { id, rank: None })
+        .with_form(text)
+}
+
+/// The largest character boundary of `text` at or before `at`.
+fn floor(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// Spans made monotonic: where alignment gives overlapping spans (byte fallback pieces of one
+/// run, tokens of one expanded character), later tokens start where earlier ones end.
+fn ordered(tokens: &mut [Token]) {
+    let mut end = 0;
+    for token in tokens {
+        let start = token.span.start.max(end);
+        token.span = Span::new(start, token.span.end.max(start));
+        end = token.span.end;
+    }
+}
+
+/// A loaded `tokenizer.json` under a name, with what loading found.
+pub struct HfTokenizer {
+    name: String,
+    pipeline: Pipeline,
+    specials: Specials,
+    warnings: Vec<String>,
+    sources: Vec<PathBuf>,
+}
+
+impl HfTokenizer {
+    /// Loads `path` under `name` (the spec).
+    pub fn load(name: impl Into<String>, path: &Path, specials: Specials) -> Result<HfTokenizer> {
+        let mut warnings = Vec::new();
+        let pipeline = Pipeline::load(path, specials, &mut warnings)?;
+        Ok(HfTokenizer {
+            name: name.into(),
+            pipeline,
+            specials,
+            warnings,
+            sources: vec![path.to_path_buf()],
+        })
+    }
+
+    /// The pipeline's stages.
+    pub fn pipeline(&self) -> &Pipeline {
+        &self.pipeline
+    }
+
+    /// The token ids of `text`.
+    pub fn encode(&self, text: &str) -> Vec<u32> {
+        self.pipeline
+            .encode(text, self.specials, None)
+            .iter()
+            .map(|t| t.id.unwrap_or(NO_ID))
+            .collect()
+    }
+}
+
+impl Tokenizer for HfTokenizer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn tokenize(&self, text: &str) -> Tokenization {
+        Tokenization::new(self.pipeline.encode(text, self.specials, None))
+    }
+
+    fn explain(&self, text: &str) -> Trace {
+        let mut lines = Vec::new();
+        let p = &self.pipeline;
+        let mut head = TraceLine::new(0, None)
+            .part(Role::Label, "pipeline ")
+            .part(Role::Plain, format!("model {}", p.model.name()));
+        if let Some(pre) = &p.pre_tokenizer {
+            head = head.part(Role::Plain, format!(", pre-tokenizer {}", pre.name()));
+        }
+        head = head.part(
+            Role::Plain,
+            format!(", {} added tokens", p.added.tokens.len()),
+        );
+        lines.push(head);
+        p.encode(text, self.specials, Some(&mut lines));
+        Trace::new(lines)
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+
+    fn sources(&self) -> Vec<PathBuf> {
+        self.sources.clone()
+    }
+
+    fn decode(&self, ids: &[u32]) -> Result<String> {
+        self.pipeline.decode(ids).map_err(Error::invalid)
+    }
+
+    fn piece(&self, id: u32) -> Option<String> {
+        self.pipeline.piece(id)
+    }
+
+    /// Token strings as `tokenizer.json` writes them, through their ids and the file's
+    /// decoder pipeline.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        crate::engines::subword::bytes::detokenize_by_ids(self, tokens, |t| {
+            self.pipeline.piece_id(t)
+        })
+    }
+
+    fn is_special(&self, id: u32) -> bool {
+        self.pipeline.added.token(id).is_some_and(|t| t.special)
+    }
+}

@@ -1,0 +1,153 @@
+//! A tokenizer that runs on normalized text, with its tokens put back on the original: what a
+//! format needs when its reference library normalizes in code rather than in the model file
+//! (`claude.json`'s NFKC, CLIP's clean-up and lowercasing). The inner tokenizer sees only the
+//! normalized text; spans go back through the [`NormalizedString`] alignment, the token that
+//! holds an original character's last normalized character owning it (so a ligature split
+//! into `f` `i` gives one token the `ﬁ` and the other an empty span), and forms that differ
+//! from the original text are kept as the token's form.
+
+use std::path::PathBuf;
+
+use crate::core::error::Result;
+use crate::core::normalized::NormalizedString;
+use crate::core::token::{Span, Tokenization};
+use crate::core::tokenizer::Tokenizer;
+use crate::core::trace::{Role, Trace, TraceLine, quote};
+
+/// A normalization step over a [`NormalizedString`].
+pub type NormalizeFn = fn(&mut NormalizedString);
+
+/// An inner tokenizer behind a normalization.
+pub struct Normalizing<T> {
+    name: String,
+    normalize: NormalizeFn,
+    inner: T,
+}
+
+impl<T: Tokenizer> Normalizing<T> {
+    /// `inner` run on the text `normalize` makes, under `name` (the spec).
+    pub fn new(name: impl Into<String>, normalize: NormalizeFn, inner: T) -> Self {
+        Normalizing {
+            name: name.into(),
+            normalize,
+            inner,
+        }
+    }
+
+    /// The tokenizer of the normalized text.
+    pub fn inner(&self) -> &T {
+        &self.inner
+    }
+
+    /// The normalized text of `text` with its alignment.
+    pub fn normalized<'t>(&self, text: &'t str) -> NormalizedString<'t> {
+        let mut normalized = NormalizedString::new(text);
+        (self.normalize)(&mut normalized);
+        normalized
+    }
+}
+
+/// The original span of normalized `span`: the characters whose last normalized character lies
+/// in it, or an empty span where it starts.
+fn original(normalized: &NormalizedString, span: Span) -> Span {
+    normalized
+        .original_span_owned(span.start..span.end)
+        .unwrap_or_else(|| {
+            let at = normalized.original_offset(span.start);
+            Span::new(at, at)
+        })
+}
+
+impl<T: Tokenizer> Tokenizer for Normalizing<T> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn tokenize(&self, text: &str) -> Tokenization {
+        let normalized = self.normalized(text);
+        let norm = normalized.normalized();
+        let mut tokenization = self.inner.tokenize(norm);
+        if !normalized.is_edited() {
+            return tokenization;
+        }
+        for token in &mut tokenization.tokens {
+            let span = original(&normalized, token.span);
+            let form = token.form(norm).to_string();
+            token.span = span;
+            if token.rewritten.is_none() && form != span.slice(text) {
+                token.rewritten = Some(form.into());
+            }
+        }
+        tokenization
+    }
+
+    fn explain(&self, text: &str) -> Trace {
+        let normalized = self.normalized(text);
+        let norm = normalized.normalized();
+        let inner = self.inner.explain(norm);
+        let mut lines = vec![
+            TraceLine::new(0, Some(Span::new(0, text.len())))
+                .part(Role::Label, "normalized ")
+                .part(Role::Token, quote(norm)),
+        ];
+        lines.extend(inner.lines().iter().cloned().map(|mut line| {
+            line.span = line.span.map(|s| original(&normalized, s));
+            line
+        }));
+        Trace::with_merges(lines, inner.merge_words().to_vec())
+            .with_merges_left_out(inner.merges_left_out())
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        self.inner.warnings()
+    }
+
+    fn sources(&self) -> Vec<PathBuf> {
+        self.inner.sources()
+    }
+
+    fn decode(&self, ids: &[u32]) -> Result<String> {
+        self.inner.decode(ids)
+    }
+
+    fn piece(&self, id: u32) -> Option<String> {
+        self.inner.piece(id)
+    }
+
+    /// The inner model's detokenizer: the normalization has no way back.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        self.inner.detokenize(tokens)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::simple::{MatchTokenizer, RegexMatcher};
+
+    fn nfkc(n: &mut NormalizedString) {
+        n.nfkc();
+    }
+
+    #[test]
+    fn spans_go_back_to_the_original_and_forms_stay() {
+        let words = MatchTokenizer::new("w", RegexMatcher::new(r"\w").unwrap());
+        let t = Normalizing::new("nfkc", nfkc, words);
+        let text = "ﬁx";
+        let tokens = t.tokenize(text);
+        tokens.check(text).unwrap();
+        let forms: Vec<(&str, Span)> = tokens
+            .tokens
+            .iter()
+            .map(|t| (t.form(text), t.span))
+            .collect();
+        assert_eq!(
+            forms,
+            [
+                ("f", Span::new(0, 0)),
+                ("i", Span::new(0, 3)),
+                ("x", Span::new(3, 4))
+            ]
+        );
+    }
+}

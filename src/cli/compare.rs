@@ -1,0 +1,534 @@
+//! `toklab compare`: several tokenizers over the same texts, each against the first or against
+//! gold: per-line agreement, totals, the F1 table, and the disagreeing lines with inline diffs.
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::bail;
+
+use super::input::Lines;
+use toklab::analysis::compare::{Comparison, Gold, GoldFormat, GoldText, Projection, project};
+use toklab::analysis::{FertilityTable, VocabularyGrowth};
+use toklab::core::batch;
+use toklab::core::token::Tokenization;
+
+/// The command line of `toklab compare`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A tokenizer, as a spec or LABEL=SPEC (see `toklab kinds`); give two or more, or one with
+    /// --gold. The first is the reference when there is no gold.
+    #[arg(
+        long = "with",
+        short = 'w',
+        value_name = "[LABEL=]SPEC",
+        required = true
+    )]
+    with: Vec<String>,
+    /// Reference tokenization: one line per input line with tokens separated by spaces, or
+    /// CoNLL-U (which carries its own texts, so no INPUT).
+    #[arg(long, value_name = "FILE")]
+    gold: Option<PathBuf>,
+    /// The gold file's format, when its name or content does not tell.
+    #[arg(long, value_parser = super::choice::choice::<GoldFormat>(), requires = "gold")]
+    gold_format: Option<GoldFormat>,
+    /// How many disagreeing lines to list (a number, or `all`).
+    #[arg(long, value_name = "N|all", default_value = "20", value_parser = parse_show)]
+    show: usize,
+    /// Replace invalid UTF-8 in INPUT with U+FFFD instead of stopping.
+    #[arg(long)]
+    lossy: bool,
+    /// Threads to tokenize on (the report is the same); default: every core.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
+    /// Fertility per group: column N (1-based) of each TAB-separated line is its group (a
+    /// language tag, say); the text compared is the line without that column.
+    #[arg(long, value_name = "COLUMN", value_parser = clap::value_parser!(u64).range(1..))]
+    by: Option<u64>,
+    /// text (the report) or json (one object with the same figures).
+    #[arg(long, short = 'f', value_enum, default_value = "text")]
+    format: ReportFormat,
+    /// Input files, one text per line; standard input when absent or `-`. With several, each
+    /// file is a group of the fertility table (named by its stem) and lines are numbered on
+    /// across the files.
+    inputs: Vec<PathBuf>,
+}
+
+/// How `toklab compare` writes its report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ReportFormat {
+    /// The report for reading.
+    Text,
+    /// One JSON object: agreement per tokenizer, fertility, Heaps' law.
+    Json,
+}
+
+fn parse_show(value: &str) -> Result<usize, String> {
+    if value == "all" {
+        return Ok(usize::MAX);
+    }
+    value
+        .parse()
+        .map_err(|_| format!("`{value}` is neither a number nor `all`"))
+}
+
+/// Texts where the gold's tokens are not exactly the text's characters, for the warning.
+#[derive(Default)]
+struct Projected {
+    texts: usize,
+    edits: u64,
+    first: Vec<usize>,
+}
+
+/// One text tokenized by every tokenizer, with the gold placed on it: the work a thread does,
+/// before the texts are added to the comparison in input order.
+struct Tokenized {
+    line: usize,
+    text: String,
+    /// The text's group for the fertility table (its tag or its file).
+    group: Option<String>,
+    /// The gold's projection, when there is a gold; otherwise the first tokenization is the
+    /// reference.
+    projection: Option<(usize, Projection)>,
+    tokenizations: Vec<Tokenization>,
+}
+
+/// Tokenizes `text` with every tokenizer and places its gold line on it.
+fn tokenize_text(
+    tokenizers: &[Box<dyn toklab::Tokenizer>],
+    line: usize,
+    text: String,
+    gold: Option<&GoldText>,
+    group: Option<String>,
+) -> anyhow::Result<Tokenized> {
+    let tokenizations: Vec<Tokenization> = tokenizers.iter().map(|t| t.tokenize(&text)).collect();
+    // Comparisons index the text by the spans: a broken engine is an error, not a panic.
+    for (tokenizer, tokens) in tokenizers.iter().zip(&tokenizations) {
+        if let Err(problem) = tokens.check(&text) {
+            bail!(
+                "{} returned invalid tokens on line {line}: {problem}",
+                tokenizer.name()
+            );
+        }
+    }
+    Ok(Tokenized {
+        line,
+        projection: gold.map(|g| (g.line, project(&text, g))),
+        text,
+        group,
+        tokenizations,
+    })
+}
+
+/// What is summed over the texts in input order, beside the comparison itself.
+struct Tally {
+    projected: Projected,
+    /// Each tokenizer's vocabulary as the texts are read, for the Heaps' law table.
+    growth: Vec<VocabularyGrowth>,
+    /// Tokens per word and per character, over all texts and per group.
+    fertility: FertilityTable,
+    /// The tokenizers' labels, for the lines where one gave up.
+    labels: Vec<String>,
+    /// Whether a tokenizer gave up on a line with an error (not a warning).
+    failed: bool,
+}
+
+impl Tally {
+    /// Adds a tokenized text to `comparison`, against its gold or the first tokenizer.
+    fn add(&mut self, comparison: &mut Comparison, mut tokenized: Tokenized) {
+        for (label, tokens) in self.labels.iter().zip(&tokenized.tokenizations) {
+            if let Some(gave_up) = tokens.gave_up() {
+                let at = format!("line {}", tokenized.line);
+                self.failed |= super::gave_up::report(&at, label, &gave_up);
+            }
+        }
+        for (growth, tokens) in self.growth.iter_mut().zip(&tokenized.tokenizations) {
+            growth.add(&tokenized.text, tokens);
+        }
+        self.fertility.add(
+            tokenized.group.as_deref(),
+            &tokenized.text,
+            &tokenized.tokenizations,
+        );
+        let reference = match tokenized.projection {
+            Some((gold_line, projection)) => {
+                let projected = &mut self.projected;
+                if projection.edits > 0 {
+                    projected.texts += 1;
+                    projected.edits += projection.edits;
+                    if projected.first.len() < 5 {
+                        projected.first.push(gold_line);
+                    }
+                }
+                projection.tokenization
+            }
+            None => tokenized.tokenizations.remove(0),
+        };
+        comparison.add(
+            tokenized.line,
+            &tokenized.text,
+            &reference,
+            &tokenized.tokenizations,
+        );
+    }
+}
+
+/// Texts handed to a thread together, with their line numbers and gold lines.
+type Texts<'g> = Vec<(usize, String, Option<&'g GoldText>, Option<String>)>;
+
+/// Adds the texts `next` gives to `comparison`, tokenized on `threads` threads.
+fn compare_all<'g>(
+    threads: usize,
+    tokenizers: &[Box<dyn toklab::Tokenizer>],
+    next: impl FnMut() -> anyhow::Result<Option<Texts<'g>>>,
+    comparison: &mut Comparison,
+    tally: &mut Tally,
+) -> anyhow::Result<()> {
+    batch::ordered_map(
+        threads,
+        next,
+        |texts: Texts| {
+            texts
+                .into_iter()
+                .map(|(line, text, gold, group)| tokenize_text(tokenizers, line, text, gold, group))
+                .collect::<anyhow::Result<Vec<_>>>()
+        },
+        |tokenized| {
+            for t in tokenized? {
+                tally.add(comparison, t);
+            }
+            Ok(())
+        },
+    )
+}
+
+/// Runs `toklab compare`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.gold.is_none() && args.with.len() < 2 {
+        bail!("compare needs two tokenizers (--with A --with B) or one and a --gold file");
+    }
+    let tokenizers = args
+        .with
+        .iter()
+        .map(|spec| super::load(spec))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let names = toklab::core::label::labels(&args.with);
+    let gold = match &args.gold {
+        Some(path) => Some(Gold::read(path, args.gold_format)?),
+        None => None,
+    };
+    if gold.is_some() && args.inputs.len() > 1 {
+        bail!("--gold goes with one INPUT, not {}", args.inputs.len());
+    }
+    let (reference, compared) = match &gold {
+        Some(_) => ("gold".to_string(), names.clone()),
+        None => (names[0].clone(), names[1..].to_vec()),
+    };
+    let mut comparison = Comparison::new(&reference, &compared, args.show);
+    let mut tally = Tally {
+        projected: Projected::default(),
+        growth: vec![VocabularyGrowth::default(); tokenizers.len()],
+        fertility: FertilityTable::new(tokenizers.len()),
+        labels: names.clone(),
+        failed: false,
+    };
+    let threads = args
+        .threads
+        .map_or_else(batch::default_threads, |n| n as usize);
+    match &gold {
+        Some(gold) if gold.format == GoldFormat::Conllu => {
+            if !args.inputs.is_empty() {
+                bail!(
+                    "{}: CoNLL-U gold carries its own texts (# text =); give no INPUT",
+                    gold.path.display()
+                );
+            }
+            if args.by.is_some() {
+                bail!("--by reads a column of INPUT; CoNLL-U gold has no INPUT");
+            }
+            let mut texts = gold.texts.chunks(256);
+            compare_all(
+                threads,
+                &tokenizers,
+                || {
+                    Ok(texts.next().map(|chunk| {
+                        chunk
+                            .iter()
+                            .map(|g| (g.line, g.text.clone().unwrap_or_default(), Some(g), None))
+                            .collect()
+                    }))
+                },
+                &mut comparison,
+                &mut tally,
+            )?;
+        }
+        _ => {
+            let inputs: Vec<Option<&std::path::Path>> = if args.inputs.is_empty() {
+                vec![None]
+            } else {
+                args.inputs.iter().map(|p| Some(p.as_path())).collect()
+            };
+            let several = inputs.len() > 1;
+            // Lines are numbered on across the files.
+            let mut number = 0;
+            for input in inputs {
+                let mut lines = Lines::open(input, args.lossy)?;
+                let file_group = several.then(|| group_of_file(input));
+                let offset = number;
+                compare_all(
+                    threads,
+                    &tokenizers,
+                    || {
+                        let Some(batch) = lines.next_batch()? else {
+                            return Ok(None);
+                        };
+                        let mut texts = Vec::with_capacity(batch.texts.len());
+                        for (i, text) in batch.texts.into_iter().enumerate() {
+                            let in_file = batch.first + i;
+                            number = offset + in_file;
+                            let (text, group) = match args.by {
+                                Some(column) => {
+                                    let (tag, rest) = split_column(&text, column as usize)
+                                        .map_err(|m| {
+                                            anyhow::anyhow!("{}:{in_file}: {m}", lines.name())
+                                        })?;
+                                    (rest, Some(tag))
+                                }
+                                None => (text, file_group.clone()),
+                            };
+                            let gold_text = match &gold {
+                                Some(gold) => match gold.texts.get(number - 1) {
+                                    Some(g) => Some(g),
+                                    None => bail!(
+                                        "{}: the gold has {} lines but the input has more (line {number})",
+                                        gold.path.display(),
+                                        gold.texts.len()
+                                    ),
+                                },
+                                None => None,
+                            };
+                            texts.push((number, text, gold_text, group));
+                        }
+                        Ok(Some(texts))
+                    },
+                    &mut comparison,
+                    &mut tally,
+                )?;
+                lines.report();
+            }
+            if let Some(gold) = &gold
+                && gold.texts.len() > number
+            {
+                bail!(
+                    "{}: the gold has {} lines but the input only {number}",
+                    gold.path.display(),
+                    gold.texts.len()
+                );
+            }
+        }
+    }
+
+    let colour = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let written = match args.format {
+        ReportFormat::Json => {
+            let value = report_json(&args.with, &names, &comparison, &tally);
+            serde_json::to_writer_pretty(&mut out, &value)
+                .map_err(io::Error::from)
+                .and_then(|()| writeln!(out))
+                .and_then(|()| out.flush())
+        }
+        ReportFormat::Text => {
+            if let Some(gold) = &gold {
+                writeln!(
+                    out,
+                    "gold: {} ({})",
+                    gold.path.display(),
+                    toklab::Choice::about(gold.format)
+                )?;
+            }
+            write_labels(&mut out, &args.with, &names)
+                .and_then(|()| comparison.write_report(&mut out, colour))
+                .and_then(|()| super::fertility::write_table(&mut out, &names, &tally.fertility))
+                .and_then(|()| write_heaps(&mut out, &names, &tally.growth))
+                .and_then(|()| out.flush())
+        }
+    };
+    if let Err(e) = written {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return Ok(ExitCode::SUCCESS);
+        }
+        return Err(e.into());
+    }
+    let projected = &tally.projected;
+    if projected.texts > 0
+        && let Some(gold) = &gold
+    {
+        eprintln!(
+            "toklab: warning: {}: in {} text{} the gold's tokens differ from the text ({} character edits in all; first at line{} {}); \
+             they were placed by character alignment, rewritten forms kept",
+            gold.path.display(),
+            projected.texts,
+            if projected.texts == 1 { "" } else { "s" },
+            projected.edits,
+            if projected.first.len() == 1 { "" } else { "s" },
+            projected
+                .first
+                .iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Ok(if tally.failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// A file's group in the fertility table: its name without the extension.
+fn group_of_file(input: Option<&std::path::Path>) -> String {
+    input.and_then(|p| p.file_stem()).map_or_else(
+        || "<stdin>".to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    )
+}
+
+/// Splits TAB-separated column `column` (1-based) off `line`: the tag, and the line without
+/// it (the other columns joined by TABs again).
+fn split_column(line: &str, column: usize) -> Result<(String, String), String> {
+    let fields: Vec<&str> = line.split('\t').collect();
+    if column > fields.len() {
+        return Err(format!(
+            "no column {column} for --by (the line has {} TAB-separated column{})",
+            fields.len(),
+            if fields.len() == 1 { "" } else { "s" }
+        ));
+    }
+    let tag = fields[column - 1].trim().to_string();
+    let rest: Vec<&str> = fields
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != column - 1)
+        .map(|(_, f)| *f)
+        .collect();
+    Ok((tag, rest.join("\t")))
+}
+
+/// Which label stands for which spec, when a label is not the spec itself.
+fn write_labels(out: &mut impl Write, with: &[String], names: &[String]) -> io::Result<()> {
+    let mut any = false;
+    for (text, name) in with.iter().zip(names) {
+        let spec = toklab::core::label::split(text).spec;
+        if spec != name {
+            writeln!(out, "{name} = {spec}")?;
+            any = true;
+        }
+    }
+    if any {
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// The report as one JSON object.
+fn report_json(
+    with: &[String],
+    names: &[String],
+    comparison: &Comparison,
+    tally: &Tally,
+) -> serde_json::Value {
+    use serde_json::json;
+    let f1 = |c: &toklab::analysis::compare::Counts| c.f1();
+    json!({
+        "tokenizers": with.iter().zip(names).map(|(text, name)| json!({
+            "label": name,
+            "spec": toklab::core::label::split(text).spec,
+        })).collect::<Vec<_>>(),
+        "reference": comparison.reference,
+        "lines": comparison.lines,
+        "bytes": comparison.bytes,
+        "disagreeing_lines": comparison.disagreeing,
+        "compared": comparison.compared.iter().map(|t| json!({
+            "label": t.name,
+            "tokens": t.tokens,
+            "lines_with_same_cuts": t.same_boundaries,
+            "lines_with_same_forms": t.same_forms,
+            "boundary_f1": f1(&t.scores.boundaries),
+            "token_f1": f1(&t.scores.tokens),
+            "sentence_f1": f1(&t.scores.sentences),
+        })).collect::<Vec<_>>(),
+        "fertility": super::fertility::to_json(names, &tally.fertility),
+        "heaps": names.iter().zip(&tally.growth).map(|(name, growth)| {
+            let fit = growth.curve().fit();
+            json!({
+                "tokenizer": name,
+                "tokens": growth.tokens(),
+                "types": growth.types(),
+                "k": fit.as_ref().map(|f| f.k),
+                "beta": fit.as_ref().map(|f| f.beta),
+                "r_squared": fit.as_ref().map(|f| f.r_squared),
+            })
+        }).collect::<Vec<_>>(),
+    })
+}
+
+/// The Heaps' law table: per tokenizer, tokens N, types |V| and the fit of |V| = k·N^β.
+fn write_heaps(
+    out: &mut impl Write,
+    names: &[String],
+    growth: &[VocabularyGrowth],
+) -> io::Result<()> {
+    let width = super::column_width(names.iter().map(String::as_str), 9);
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Heaps' law |V| = k·N^β (types against tokens as the input is read, least squares on log-log):"
+    )?;
+    writeln!(
+        out,
+        "  {:width$}  {:>10}  {:>9}  {:>8}  {:>6}  {:>6}",
+        "tokenizer", "tokens N", "types |V|", "k", "β", "R²"
+    )?;
+    for (name, growth) in names.iter().zip(growth) {
+        let fit = growth.curve().fit();
+        let (k, beta, r2) = match fit {
+            Some(f) => (
+                format!("{:.2}", f.k),
+                format!("{:.3}", f.beta),
+                format!("{:.3}", f.r_squared),
+            ),
+            None => ("-".into(), "-".into(), "-".into()),
+        };
+        writeln!(
+            out,
+            "  {name:width$}  {:>10}  {:>9}  {k:>8}  {beta:>6}  {r2:>6}",
+            growth.tokens(),
+            growth.types()
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tag_column_is_split_off_the_text() {
+        assert_eq!(
+            split_column("en\tThe cat", 1).unwrap(),
+            ("en".to_string(), "The cat".to_string())
+        );
+        assert_eq!(
+            split_column("1\tDer Hund\tde", 3).unwrap(),
+            ("de".to_string(), "1\tDer Hund".to_string())
+        );
+        assert_eq!(
+            split_column("no tab", 2).unwrap_err(),
+            "no column 2 for --by (the line has 1 TAB-separated column)"
+        );
+    }
+}

@@ -1,0 +1,83 @@
+//! `toklab tokenize`: a streaming filter, one output record per input line.
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use super::input::{Batch, Lines};
+use crate::output::{self, Format};
+use toklab::core::batch;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The tokenizer, as a spec (see `toklab kinds`).
+    #[arg(long = "with", short = 'w', value_name = "SPEC")]
+    with: String,
+    /// Output format.
+    #[arg(long, short = 'f', value_parser = super::choice::choice::<Format>(), default_value = "text")]
+    format: Format,
+    /// Replace invalid UTF-8 with U+FFFD instead of stopping (a warning counts the lines).
+    #[arg(long)]
+    lossy: bool,
+    /// Threads to tokenize on (the output is the same, in input order); default: every core.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
+    /// Input file; standard input when absent or `-`.
+    input: Option<std::path::PathBuf>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let tokenizer = super::load(&args.with)?;
+    let mut lines = Lines::open(args.input.as_deref(), args.lossy)?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let threads = args
+        .threads
+        .map_or_else(batch::default_threads, |n| n as usize);
+    let mut failed = false;
+    let name = lines.name().to_string();
+    let tokenizer_name = tokenizer.name().to_string();
+    let result = batch::ordered_map(
+        threads,
+        || lines.next_batch(),
+        |batch| records(tokenizer.as_ref(), args.format, &batch),
+        |records| {
+            let (records, gave_up_on) = records?;
+            out.write_all(&records)?;
+            if !gave_up_on.is_empty() {
+                out.flush()?;
+            }
+            for (number, gave_up) in gave_up_on {
+                failed |=
+                    super::gave_up::report(&format!("{name}:{number}"), &tokenizer_name, &gave_up);
+            }
+            Ok(())
+        },
+    )
+    .and_then(|()| Ok(out.flush()?));
+    lines.report();
+    let exit = super::finish_output(result)?;
+    Ok(if failed { ExitCode::FAILURE } else { exit })
+}
+
+/// A line where the tokenizer gave up on the rest (a regex over its backtrack limit, the rule
+/// engine's depth limit): its number, and where and why.
+type GaveUp = (usize, toklab::GaveUp);
+
+/// The output records of one batch, as the writer will write them, and the lines in it where
+/// the tokenizer gave up.
+fn records(
+    tokenizer: &dyn toklab::Tokenizer,
+    format: Format,
+    batch: &Batch,
+) -> io::Result<(Vec<u8>, Vec<GaveUp>)> {
+    let mut records = Vec::with_capacity(batch.texts.iter().map(|t| 2 * t.len() + 16).sum());
+    let mut gave_up = Vec::new();
+    for (i, text) in batch.texts.iter().enumerate() {
+        let tokens = tokenizer.tokenize(text);
+        output::write_record(&mut records, format, batch.first + i, text, &tokens)?;
+        if let Some(at) = tokens.gave_up() {
+            gave_up.push((batch.first + i, at));
+        }
+    }
+    Ok((records, gave_up))
+}

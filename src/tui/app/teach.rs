@@ -1,0 +1,196 @@
+//! What teachers asked for across the views: play speed for every demo, the lower pane
+//! maximised, the training view's scope and pre-tokenization, and the model being trained as
+//! a row of the side-by-side view (kept up to date as the lesson steps) that can be saved.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::rows::{Row, RowSetup};
+use super::train_unigram::Algorithm;
+use super::{Action, App, Effect, Mode, Prompt, PromptKind, View};
+use toklab::core::tokenizer::Tokenizer;
+use toklab::engines::subword::bpe::spm::SpmTokenizer;
+use toklab::engines::subword::train::TrainedTokenizer;
+
+/// The intervals between two steps of a playing demo, slowest first; `{` and `}` move along.
+pub const SPEEDS: [Duration; 7] = [
+    Duration::from_millis(2000),
+    Duration::from_millis(1000),
+    Duration::from_millis(500),
+    Duration::from_millis(300),
+    Duration::from_millis(150),
+    Duration::from_millis(60),
+    Duration::from_millis(20),
+];
+
+/// Where [`super::PLAY_STEP`] is in [`SPEEDS`].
+const DEFAULT_SPEED: usize = 4;
+
+/// The spec of the row that shows the model being trained: not a spec any loader knows, so
+/// the row is never saved into a workspace or reloaded.
+pub const TRAINED_SPEC: &str = "(trained in the workbench)";
+
+/// Speed and layout settings of the lessons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TeachSettings {
+    /// Index into [`SPEEDS`].
+    pub speed: usize,
+    /// The lower pane takes the whole screen but the status bar (`z`).
+    pub maximised: bool,
+    /// The algorithm and version of the training demo the trained row shows.
+    pub row_version: Option<(Algorithm, u64)>,
+}
+
+impl Default for TeachSettings {
+    fn default() -> Self {
+        TeachSettings {
+            speed: DEFAULT_SPEED,
+            maximised: false,
+            row_version: None,
+        }
+    }
+}
+
+impl TeachSettings {
+    pub fn play_step(&self) -> Duration {
+        SPEEDS[self.speed.min(SPEEDS.len() - 1)]
+    }
+
+    /// The speed as the status line shows it.
+    pub fn describe(&self) -> String {
+        let per_second = 1.0 / self.play_step().as_secs_f64();
+        if per_second < 1.0 {
+            format!("{per_second:.1} steps/s")
+        } else {
+            format!("{per_second:.0} steps/s")
+        }
+    }
+}
+
+impl super::Panes {
+    /// Whether a demo is playing (the status line then shows the speed).
+    pub fn demo_playing(&self) -> bool {
+        self.merges.replay.playing.is_some()
+            || self.align.choice.playing.is_some()
+            || self.train.playing()
+    }
+}
+
+impl App {
+    /// The teaching actions.
+    pub(super) fn teach(&mut self, action: Action) {
+        let teach = &mut self.panes.teach;
+        match action {
+            Action::PlaySlower | Action::PlayFaster => {
+                teach.speed = if action == Action::PlayFaster {
+                    (teach.speed + 1).min(SPEEDS.len() - 1)
+                } else {
+                    teach.speed.saturating_sub(1)
+                };
+                let speed = teach.describe();
+                self.flash(format!("play speed {speed} ({{ slower, }} faster)"));
+            }
+            Action::ToggleMaximise => teach.maximised = !teach.maximised,
+            Action::SaveModel => self.ask_model_folder(),
+            Action::ToggleTrainedRow => {
+                self.panes.train.as_row = !self.panes.train.as_row;
+                self.show_view(View::Train);
+                self.refresh_pane();
+                if !self.panes.train.as_row {
+                    self.flash("the trained model's row is gone (R shows it again)");
+                }
+            }
+            _ => {
+                self.show_view(View::Train);
+                self.pane_action(View::Train, action);
+            }
+        }
+    }
+
+    /// Asks the event loop to write the model being trained into `dir`.
+    pub(super) fn save_model(&mut self, dir: std::path::PathBuf) {
+        self.effects.push(Effect::SaveModel(dir));
+    }
+
+    /// Opens the prompt for the folder to save the trained model in.
+    fn ask_model_folder(&mut self) {
+        self.mode = Mode::Prompt(Prompt::new(PromptKind::SaveModel, "trained-model"));
+    }
+
+    /// Keeps the row of the model being trained in step with the training view: added when
+    /// `R` asked for it, its tokenizer replaced after every merge, removed when not wanted.
+    pub(super) fn sync_trained_row(&mut self) {
+        let at = self.rows.iter().position(|r| r.setup.spec == TRAINED_SPEC);
+        let train = &self.panes.train;
+        // The version shown and, unless the row shows it already, the new tokenizer.
+        let wanted =
+            train
+                .as_row
+                .then(|| trained_model(train))
+                .flatten()
+                .map(|(version, label, make)| {
+                    let version = Some((train.algorithm, version));
+                    let shown = at.is_some() && self.panes.teach.row_version == version;
+                    (version, label, if shown { None } else { make() })
+                });
+        let Some((version, label, tokenizer)) = wanted else {
+            if let Some(at) = at {
+                self.rows.remove(at);
+                self.panes.teach.row_version = None;
+                self.retokenize(false);
+            }
+            return;
+        };
+        let Some(tokenizer) = tokenizer else {
+            return;
+        };
+        self.panes.teach.row_version = version;
+        match at {
+            Some(at) => {
+                self.rows[at].engine = super::rows::Engine::Ready(tokenizer);
+                self.rows[at].setup.label = label;
+            }
+            None => {
+                let setup = RowSetup {
+                    label,
+                    spec: TRAINED_SPEC.into(),
+                    colour: Some("lightgreen".into()),
+                    folder: None,
+                };
+                self.rows.push(Row::ready(setup, tokenizer));
+            }
+        }
+        self.retokenize(false);
+    }
+}
+
+/// A maker of the row's tokenizer: run only when the row must change.
+type MakeTokenizer<'a> = Box<dyn FnOnce() -> Option<Arc<dyn Tokenizer>> + 'a>;
+
+/// The model the training view shows, for its row: the demo's version, the row's label, and
+/// a maker of its tokenizer (BPE's merges so far; the unigram vocabulary of the step shown,
+/// as the SentencePiece model it would be saved as).
+fn trained_model(train: &super::panes::TrainPane) -> Option<(u64, String, MakeTokenizer<'_>)> {
+    match train.algorithm {
+        Algorithm::Bpe => {
+            let demo = train.current()?;
+            let label = format!("trained ({})", demo.trainer.merges().len());
+            let name = label.clone();
+            let make: MakeTokenizer = Box::new(move || {
+                Some(Arc::new(TrainedTokenizer::new(name, &demo.trainer)) as Arc<dyn Tokenizer>)
+            });
+            Some((demo.version, label, make))
+        }
+        Algorithm::Unigram => {
+            let demo = train.current_unigram()?;
+            let trainer = demo.trainer.as_ref().ok()?;
+            let label = format!("trained unigram ({})", trainer.pieces().len());
+            let name = label.clone();
+            let make: MakeTokenizer = Box::new(move || {
+                let model = demo.model()?;
+                Some(Arc::new(SpmTokenizer::from_model(name, model)) as Arc<dyn Tokenizer>)
+            });
+            Some((demo.version, label, make))
+        }
+    }
+}

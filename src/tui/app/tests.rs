@@ -1,0 +1,793 @@
+//! Behaviour of the workbench state, driven by actions.
+
+use std::sync::Arc;
+
+use super::*;
+use crate::tui::document::Document;
+use crate::workspace::Workspace;
+
+/// An app over `text` with one row per spec, every row loaded.
+pub(crate) fn app(text: &str, specs: &[&str]) -> App {
+    let setups = specs.iter().map(|s| RowSetup::new(s)).collect();
+    let loader: Loader = Arc::new(|spec: &str, _: Option<&std::path::Path>| {
+        toklab::load(spec).map_err(|e| e.to_string())
+    });
+    let mut app = App::new(Document::from_text(text), setups, loader);
+    app.finish_loading();
+    app
+}
+
+/// Types `text` key by key, as a user would in insert mode or a prompt.
+pub(crate) fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        app.apply(Action::Type(c));
+    }
+}
+
+#[test]
+fn moving_the_cursor_retokenizes_every_row() {
+    let mut app = app("a b\nWe're here\nlast", &["ws", "words"]);
+    assert_eq!(app.rows[0].tokens.len(), 2);
+    app.apply(Action::LineDown);
+    assert_eq!(app.doc.text, "We're here");
+    assert_eq!(app.rows[0].tokens.len(), 2);
+    assert_eq!(app.rows[1].tokens.len(), 2);
+    app.apply(Action::LastLine);
+    assert_eq!(app.doc.line, 2);
+    app.apply(Action::LineDown);
+    assert_eq!(app.doc.line, 2, "stays on the last line");
+    app.apply(Action::FirstLine);
+    assert_eq!(app.doc.text, "a b");
+}
+
+#[test]
+fn paging_keeps_cursor_visible() {
+    let text: String = (0..100).map(|i| format!("line {i}\n")).collect();
+    let mut app = app(&text, &["ws"]);
+    app.viewport.text_lines = 10;
+    app.apply(Action::PageDown);
+    assert_eq!((app.doc.line, app.doc.top), (10, 1));
+    app.apply(Action::LastLine);
+    assert_eq!((app.doc.line, app.doc.top), (99, 90));
+    app.apply(Action::PageUp);
+    assert_eq!((app.doc.line, app.doc.top), (89, 89));
+}
+
+#[test]
+fn token_selection_follows_rows_and_scrolls() {
+    let mut app = app("aaaa bbbb cccc dddd", &["ws", "words"]);
+    app.viewport.row_columns = 8;
+    app.apply(Action::TokenLast);
+    assert_eq!(app.rows.token, Some(3));
+    assert!(
+        app.rows.hscroll >= 11,
+        "last token in view, hscroll {}",
+        app.rows.hscroll
+    );
+    app.apply(Action::RowNext);
+    assert_eq!((app.rows.selected, app.rows.token), (1, Some(3)));
+    app.apply(Action::TokenFirst);
+    assert_eq!((app.rows.token, app.rows.hscroll), (Some(0), 0));
+    app.apply(Action::Pick { row: 0, column: 6 });
+    assert_eq!((app.rows.selected, app.rows.token), (0, Some(1)));
+    app.apply(Action::Pick { row: 0, column: 4 });
+    assert_eq!(app.rows.token, None, "a space belongs to no token");
+}
+
+#[test]
+fn broken_spec_becomes_an_error_row() {
+    let app = app("x", &["nope:1", "ws"]);
+    assert!(
+        app.rows[0]
+            .error()
+            .unwrap()
+            .contains("unknown tokenizer kind")
+    );
+    assert_eq!(app.rows[1].tokens.len(), 1);
+}
+
+#[test]
+fn escape_closes_help_and_never_quits() {
+    let mut app = app("x", &["ws"]);
+    app.apply(Action::ToggleHelp);
+    app.apply(Action::Back);
+    assert!(!app.panes.help.open && !app.quit);
+    app.apply(Action::Back);
+    assert!(!app.quit, "a reflexive Esc at the top level does not quit");
+    assert!(app.message.as_ref().unwrap().0.contains("q quits"));
+    app.apply(Action::Quit);
+    assert!(app.quit, "q does");
+}
+
+#[test]
+fn escapes_after_editing_keep_the_edits() {
+    let mut app = app("x", &["ws"]);
+    app.apply(Action::Edit);
+    app.apply(Action::Type('y'));
+    for _ in 0..3 {
+        app.apply(Action::Back);
+    }
+    assert!(!app.quit);
+    assert_eq!(app.doc.lines.line(0).unwrap(), "xy");
+}
+
+#[test]
+fn quitting_with_unsaved_edits_asks_first() {
+    let mut app = app("x", &["ws"]);
+    app.apply(Action::Edit);
+    app.apply(Action::Type('y'));
+    app.apply(Action::Back);
+    app.apply(Action::Quit);
+    assert!(!app.quit);
+    assert!(app.message.as_ref().unwrap().0.contains("unsaved"));
+    app.apply(Action::Quit);
+    assert!(app.quit);
+}
+
+#[test]
+fn trace_view_follows_the_selected_row() {
+    let mut app = app("a  b", &["ws", "pretok:gpt2"]);
+    app.apply(Action::ShowView(View::Trace));
+    assert_eq!(app.panes.trace.lines().len(), 3, "match, gap, match");
+    app.apply(Action::RowNext);
+    assert_eq!(app.panes.trace.lines().len(), 3, "a, ' ', ' b'");
+    app.apply(Action::ViewDown(1));
+    assert_eq!(app.panes.trace.cursor, 1);
+    app.apply(Action::ViewDown(10));
+    assert_eq!(app.panes.trace.cursor, 2, "clamped to the last line");
+}
+
+#[test]
+fn table_view_cursor_is_the_token_selection() {
+    let mut app = app("a b c", &["ws"]);
+    app.apply(Action::ShowView(View::Table));
+    app.apply(Action::ViewDown(2));
+    assert_eq!(app.rows.token, Some(2));
+    app.apply(Action::TokenPrev);
+    assert_eq!(
+        app.rows.token,
+        Some(1),
+        "the table's cursor is the selected token"
+    );
+}
+
+#[test]
+fn add_and_remove_rows() {
+    let mut app = app("a-b c", &["ws"]);
+    app.apply(Action::StartPrompt(PromptKind::AddTokenizer));
+    type_text(&mut app, "words");
+    app.apply(Action::Enter);
+    app.finish_loading();
+    assert_eq!(app.rows.len(), 2);
+    assert_eq!(app.rows[1].tokens.len(), 4);
+    assert_eq!(app.rows.selected, 1);
+    app.apply(Action::RemoveRow);
+    assert_eq!(app.rows.len(), 1);
+}
+
+#[test]
+fn search_finds_the_next_line_and_selects_the_token() {
+    let mut app = app("alpha\nbeta gamma\ndelta", &["ws"]);
+    app.apply(Action::StartPrompt(PromptKind::Search));
+    type_text(&mut app, "gam");
+    app.apply(Action::Enter);
+    while app.busy() {
+        app.tick();
+    }
+    assert_eq!((app.doc.line, app.rows.token), (1, Some(1)));
+}
+
+#[test]
+fn statistics_cover_the_whole_text() {
+    let text: String = (0..500).map(|i| format!("w{i} x y\n")).collect();
+    let mut app = app(&text, &["ws", "words"]);
+    app.apply(Action::ShowView(View::Stats));
+    while app.busy() {
+        app.tick();
+    }
+    let stats = app.panes.stats.run(&app.context()).unwrap().figures();
+    assert!(stats.complete);
+    assert_eq!(stats.rows[0].tokens, 1500);
+    assert_eq!(stats.labels, ["ws", "words"]);
+}
+
+#[test]
+fn workspace_round_trip() {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    let mut app = app("x", &["ws", "words"]);
+    app.workspace.base = dir.to_path_buf();
+    app.apply(Action::ShowView(View::Table));
+    let path = dir.join("w.toml");
+    app.apply(Action::StartPrompt(PromptKind::SaveWorkspaceAs));
+    app.mode = Mode::Prompt(Prompt::new(
+        PromptKind::SaveWorkspaceAs,
+        path.display().to_string(),
+    ));
+    app.apply(Action::Enter);
+    assert!(!path.exists(), "apply only asks for the file to be written");
+    crate::tui::effect::perform_all(&mut app);
+    let saved = Workspace::load(&path).unwrap();
+    assert_eq!(
+        saved
+            .tokenizers
+            .iter()
+            .map(|t| t.spec.as_str())
+            .collect::<Vec<_>>(),
+        ["ws", "words"]
+    );
+    assert_eq!(saved.view.as_deref(), Some("tokens"));
+}
+
+#[test]
+fn trace_cursor_follows_the_selected_token() {
+    let mut app = app("a  b c", &["ws"]);
+    app.apply(Action::ShowView(View::Trace));
+    app.apply(Action::TokenNext);
+    app.apply(Action::TokenNext);
+    assert_eq!(app.panes.trace.cursor, 2, "match b is the third trace line");
+}
+
+/// The align pane's DP matrix of the current pair, which the pane shows in matrix mode.
+fn matrix_view(app: &App) -> &super::panes::MatrixView {
+    app.panes
+        .align
+        .data(&app.context())
+        .unwrap()
+        .matrix
+        .as_ref()
+        .expect("matrix mode")
+}
+
+#[test]
+fn a_long_line_is_aligned_in_the_background() {
+    let line = "We're here, and there. ".repeat(400);
+    let mut app = app(&line, &["ws", "pretok:gpt2"]);
+    app.apply(Action::ShowView(View::Align));
+    assert!(app.panes.align.data(&app.context()).is_none(), "not yet");
+    assert!(app.busy(), "the alignment job keeps the loop polling");
+    let wait = |app: &mut App| {
+        let t = Instant::now();
+        while app.panes.align.data(&app.context()).is_none() && t.elapsed().as_secs() < 30 {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            app.tick();
+        }
+    };
+    wait(&mut app);
+    let cx = app.context();
+    let data = app
+        .panes
+        .align
+        .data(&cx)
+        .expect("aligned in the background");
+    let direct = toklab::analysis::compare::align_tokens(
+        &line,
+        &app.rows[0].tokens,
+        &line,
+        &app.rows[1].tokens,
+        toklab::analysis::align::Costs::LEVENSHTEIN,
+    );
+    assert_eq!(data.tokens.pairs, direct.pairs);
+    assert!(!Pane::busy(&app.panes.align), "no job left behind");
+    // Typing: once the new tokens arrive the line is aligned again, in the background.
+    app.apply(Action::Edit);
+    app.apply(Action::CaretEnd);
+    app.apply(Action::Type('x'));
+    app.tick();
+    app.finish_loading();
+    wait(&mut app);
+    let cx = app.context();
+    let data = app.panes.align.data(&cx).expect("aligned again");
+    let last = data.tokens.pairs.last().and_then(|p| p.a).unwrap();
+    assert!(
+        app.rows[0].tokens.tokens[last]
+            .form(&app.doc.text)
+            .ends_with('x')
+    );
+}
+
+#[test]
+fn marks_after_a_long_line_s_tokens_arrive_row_by_row_equal_marks_made_at_once() {
+    let line = "We're here, and there: 3.5 km. ".repeat(200);
+    let mut app = app(&line, &["ws", "pretok:gpt2", "words", "regex:\\w+"]);
+    for c in "and x".chars() {
+        app.apply(Action::Edit);
+        app.apply(Action::Type(c));
+        app.finish_loading();
+        let each: Vec<(Vec<usize>, Vec<usize>)> = app
+            .rows
+            .iter()
+            .map(|r| (r.disagree.clone(), r.lacking.clone()))
+            .collect();
+        assert!(each.iter().any(|(d, _)| !d.is_empty()), "rows disagree");
+        let text = app.doc.text.clone();
+        app.rows.mark_disagreements(&text);
+        let at_once: Vec<(Vec<usize>, Vec<usize>)> = app
+            .rows
+            .iter()
+            .map(|r| (r.disagree.clone(), r.lacking.clone()))
+            .collect();
+        assert_eq!(each, at_once);
+        app.apply(Action::Back);
+    }
+}
+
+#[test]
+fn the_line_figures_kept_between_frames_are_those_of_the_text_shown() {
+    let line = "We're here, and there. ".repeat(300);
+    let mut app = app(&line, &["ws", "pretok:gpt2"]);
+    app.apply(Action::ShowView(View::Stats));
+    app.panes.stats.cancel();
+    app.apply(Action::Edit);
+    // Typing in the middle (the kept tokens' text changes) and at the end (it does not).
+    for (i, c) in "ab".chars().enumerate() {
+        if i == 1 {
+            app.apply(Action::CaretEnd);
+        } else {
+            app.apply(Action::CaretHome);
+            for _ in 0..10 {
+                app.apply(Action::CaretRight);
+            }
+        }
+        let before: Vec<(Arc<toklab::core::token::Tokenization>, u64)> = app
+            .rows
+            .iter()
+            .map(|r| (Arc::clone(&r.tokens), r.tokens_id))
+            .collect();
+        app.apply(Action::Type(c));
+        app.tick();
+        // Tokens kept over the edit: a new id when the text under them changed (in the
+        // middle), the same one when it did not (at the end).
+        for (row, (tokens, id)) in app.rows.iter().zip(&before) {
+            if Arc::ptr_eq(&row.tokens, tokens) && !tokens.is_empty() {
+                assert_eq!(row.tokens_id == *id, i == 1, "{}", row.setup.label);
+            }
+        }
+        for _ in 0..2 {
+            let cx = app.context();
+            for (r, row) in app.rows.iter().enumerate() {
+                let direct = toklab::analysis::TokenStats::of(&app.doc.text, &row.tokens);
+                assert_eq!(*app.panes.stats.line_stats(&cx, r), direct, "row {r}");
+            }
+            app.finish_loading();
+            app.tick();
+        }
+    }
+}
+
+#[test]
+fn alignment_view_pairs_rows_and_steps_the_matrix() {
+    let mut app = app("We're here", &["ws", "pretok:gpt2", "words"]);
+    app.apply(Action::ShowView(View::Align));
+    let data = app.panes.align.data(&app.context()).expect("aligned");
+    assert_eq!((data.a, data.b), (0, 1));
+    // We're ↔ We, 're (sub + ins); here ↔ " here" (sub: the form keeps its space).
+    assert_eq!(data.tokens.pairs.len(), 3);
+    app.apply(Action::AlignNextOther);
+    assert_eq!(app.panes.align.data(&app.context()).unwrap().b, 2);
+    app.apply(Action::AlignWith(1));
+    assert_eq!(app.panes.align.data(&app.context()).unwrap().b, 1);
+
+    app.apply(Action::ToggleMatrix);
+    let matrix = matrix_view(&app);
+    assert_eq!(matrix.source.concat(), "We're");
+    assert_eq!(matrix.target.concat(), "We");
+    assert_eq!(matrix.matrix.distance(), Some(3));
+    app.apply(Action::DemoStep(true));
+    app.apply(Action::DemoStep(true));
+    assert_eq!(app.panes.align.choice.step, Some(2));
+    assert!(!matrix_view(&app).matrix.is_complete());
+    app.apply(Action::DemoStep(false));
+    assert_eq!(app.panes.align.choice.step, Some(1));
+    app.apply(Action::DemoFinish);
+    assert!(matrix_view(&app).matrix.is_complete());
+    app.apply(Action::ToggleMatrixScope);
+    let matrix = matrix_view(&app);
+    assert_eq!(
+        matrix.source.concat(),
+        "We're␣here",
+        "spaces are shown as ␣"
+    );
+    assert_eq!(matrix.target.concat(), "We␣'re␣␣here");
+}
+
+#[test]
+fn playing_the_fill_advances_on_ticks() {
+    let mut app = app("ab", &["ws", "words"]);
+    app.apply(Action::DemoPlay);
+    assert_eq!(app.panes.align.choice.step, Some(0));
+    let deadline = Instant::now() + std::time::Duration::from_secs(5);
+    while app.panes.align.choice.playing.is_some() && Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        app.tick();
+    }
+    assert!(
+        app.panes.align.choice.playing.is_none(),
+        "the demo finishes: step {:?} data {}",
+        app.panes.align.choice.step,
+        app.panes.align.data(&app.context()).is_some()
+    );
+    assert_eq!(app.panes.align.choice.step, Some(9), "3×3 cells filled");
+}
+
+#[test]
+fn rows_mark_boundaries_they_do_not_share_with_the_selected_row() {
+    let mut app = app("We're 350", &["ws", "pretok:gpt2"]);
+    // gpt2 cuts We|'re where ws does not: marked at the ' in the gpt2 row.
+    assert_eq!(app.rows[1].disagree, [2]);
+    assert!(app.rows[0].disagree.is_empty());
+    app.apply(Action::RowNext);
+    assert_eq!(
+        app.rows[0].disagree,
+        [2],
+        "now ws lacks a boundary gpt2 has"
+    );
+    assert!(app.rows[1].disagree.is_empty());
+}
+
+#[test]
+fn a_watched_file_reloads_and_a_broken_one_keeps_the_last_good_version() {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    let words = dir.join("words.txt");
+    std::fs::write(&words, "ab\n").unwrap();
+    let spec = format!("maxmatch:{}", words.display());
+    let mut app = app("abc", &[&spec]);
+    assert_eq!(app.rows[0].tokens.len(), 2, "ab + c");
+    let wait = |app: &mut App, what: &str, done: &dyn Fn(&App) -> bool| {
+        let deadline = Instant::now() + std::time::Duration::from_secs(10);
+        while !done(app) {
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            app.tick();
+        }
+    };
+    // A valid change reloads by itself.
+    std::fs::write(&words, "abc\n").unwrap();
+    wait(&mut app, "the reload", &|a| a.rows[0].tokens.len() == 1);
+    // A broken file: the error is kept, so are the last good tokens.
+    std::fs::write(&words, b"\xff\xfe not utf-8\n").unwrap();
+    wait(&mut app, "the reload error", &|a| {
+        a.rows[0].reload_error.is_some()
+    });
+    assert_eq!(app.rows[0].tokens.len(), 1);
+    assert!(
+        app.rows[0]
+            .reload_error
+            .as_ref()
+            .unwrap()
+            .contains("words.txt"),
+        "{:?}",
+        app.rows[0].reload_error
+    );
+    // Fixing the file clears the error.
+    std::fs::write(&words, "a\nbc\n").unwrap();
+    wait(&mut app, "the recovery", &|a| {
+        a.rows[0].reload_error.is_none()
+    });
+    assert_eq!(app.rows[0].tokens.len(), 2);
+}
+
+/// A folder of its own under the system's temp folder for one test.
+
+#[test]
+fn saving_is_an_effect_holding_the_text_and_nothing_is_written_by_apply() {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    let path = dir.join("t.txt");
+    std::fs::write(&path, "one\ntwo\n").unwrap();
+    let mut app = app("", &["ws"]);
+    app.replace_document(Document::open(&path).unwrap());
+    app.finish_loading();
+    while !app.doc.lines.is_indexed() {
+        app.tick();
+    }
+    app.tick();
+    assert_eq!(app.doc.text, "one", "the first line, once indexed");
+    app.apply(Action::Edit);
+    type_text(&mut app, "!");
+    app.apply(Action::Back);
+    app.apply(Action::Save);
+    let effects = app.take_effects();
+    let [
+        Effect::SaveText {
+            path: target,
+            text,
+            overwrite,
+        },
+    ] = &effects[..]
+    else {
+        panic!("one save: {effects:?}");
+    };
+    assert_eq!(target, &path);
+    assert!(
+        overwrite,
+        "Ctrl-s replaces the text's own file without asking"
+    );
+    assert_eq!(text.line_count(), 2);
+    assert_eq!(text.line(0).unwrap(), "one!");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "one\ntwo\n");
+    assert!(app.doc.lines.is_dirty());
+    // The loop performs it: the file is written and the text is saved.
+    for effect in effects {
+        crate::tui::effect::perform(&mut app, effect);
+    }
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "one!\ntwo\n");
+    assert!(!app.doc.lines.is_dirty());
+    assert!(app.message.as_ref().unwrap().0.starts_with("saved "));
+}
+
+#[test]
+fn saving_a_text_without_a_file_asks_for_a_name_first() {
+    let mut app = app("x", &["ws"]);
+    app.apply(Action::Save);
+    assert!(app.take_effects().is_empty());
+    assert!(matches!(&app.mode, Mode::Prompt(p) if p.kind == PromptKind::SaveTextAs));
+    type_text(&mut app, "/nowhere/x.txt");
+    app.apply(Action::Enter);
+    let effects = app.take_effects();
+    assert!(
+        matches!(&effects[..], [Effect::SaveText { path, .. }] if path.ends_with("nowhere/x.txt")),
+        "{effects:?}"
+    );
+}
+
+#[test]
+fn opening_a_text_is_an_effect_and_replaces_the_document_state_whole() {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    std::fs::write(dir.join("other.txt"), "alpha beta\ngamma\n").unwrap();
+    let mut app = app("a b\nc d\ne", &["ws"]);
+    // A typed path is relative to the folder the user started in, not the workspace's.
+    app.workspace.start = dir.to_path_buf();
+    app.workspace.base = dir.join("elsewhere");
+    app.apply(Action::ShowView(View::Train));
+    let first_doc = app.doc.id;
+    assert!(app.panes.train.demo(&app.context()).is_some());
+    app.apply(Action::LastLine);
+    app.apply(Action::StartPrompt(PromptKind::Search));
+    type_text(&mut app, "c");
+    app.apply(Action::Enter);
+    app.apply(Action::StartPrompt(PromptKind::OpenText));
+    type_text(&mut app, "other.txt");
+    app.apply(Action::Enter);
+    let effects = app.take_effects();
+    assert!(
+        matches!(&effects[..], [Effect::OpenText(p)] if *p == dir.join("other.txt")),
+        "{effects:?}"
+    );
+    assert_eq!(app.doc.text, "e", "nothing read yet");
+    for effect in effects {
+        crate::tui::effect::perform(&mut app, effect);
+    }
+    while !app.doc.lines.is_indexed() {
+        app.tick();
+    }
+    app.tick();
+    assert_eq!((app.doc.line, app.doc.text.as_str()), (0, "alpha beta"));
+    assert!(
+        app.doc.search.is_none(),
+        "the search belonged to the other text"
+    );
+    assert_ne!(app.doc.id, first_doc);
+    let demo = app
+        .panes
+        .train
+        .demo(&app.context())
+        .expect("training again");
+    assert_eq!(demo.corpus.lines, 2, "on the new text");
+}
+
+#[test]
+fn opening_is_refused_with_unsaved_edits_and_reloading_is_an_effect() {
+    let mut app = app("x", &["ws"]);
+    app.apply(Action::Edit);
+    app.apply(Action::Type('y'));
+    app.apply(Action::Back);
+    app.apply(Action::StartPrompt(PromptKind::OpenText));
+    type_text(&mut app, "other.txt");
+    app.apply(Action::Enter);
+    assert!(app.take_effects().is_empty());
+    assert!(app.message.as_ref().unwrap().0.contains("unsaved edits"));
+    app.apply(Action::ReloadRows);
+    assert!(matches!(app.take_effects()[..], [Effect::ReloadRows]));
+}
+
+#[test]
+fn panes_refresh_only_when_what_they_show_changed() {
+    let mut app = app("a  b\nc", &["ws", "words"]);
+    app.apply(Action::ShowView(View::Trace));
+    let version = app.rows.version;
+    let lines = app.panes.trace.lines().as_ptr();
+    app.apply(Action::GrowView);
+    app.apply(Action::ViewDown(1));
+    assert_eq!(app.rows.version, version);
+    assert_eq!(
+        app.panes.trace.lines().as_ptr(),
+        lines,
+        "the trace was not computed again"
+    );
+    app.apply(Action::LineDown);
+    assert_eq!(app.panes.trace.lines().len(), 1, "the next line's trace");
+    // The alignment is not computed while its view is not shown.
+    assert!(app.panes.align.data(&app.context()).is_none());
+}
+
+#[test]
+fn typed_specs_and_completion_use_the_folder_the_user_started_in() {
+    let temp = tempfile::tempdir().unwrap();
+    let start = temp.path().join("start");
+    std::fs::create_dir_all(start.join("dicts")).unwrap();
+    std::fs::write(start.join("dicts/words.txt"), "a\n").unwrap();
+    let folders = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = Arc::clone(&folders);
+    let loader: Loader = Arc::new(move |spec: &str, folder: Option<&std::path::Path>| {
+        seen.lock().unwrap().push(folder.map(|f| f.to_path_buf()));
+        toklab::load(spec).map_err(|e| e.to_string())
+    });
+    let mut app = App::new(Document::from_text("x"), vec![RowSetup::new("ws")], loader);
+    app.finish_loading();
+    app.workspace.start = start.clone();
+    app.workspace.base = temp.path().join("workspace");
+    app.apply(Action::StartPrompt(PromptKind::AddTokenizer));
+    type_text(&mut app, "maxmatch:di");
+    app.apply(Action::Complete);
+    let Mode::Prompt(prompt) = &app.mode else {
+        panic!("the prompt is open");
+    };
+    assert_eq!(prompt.input, "maxmatch:dicts/");
+    app.apply(Action::Enter);
+    app.finish_loading();
+    let folders = folders.lock().unwrap();
+    assert_eq!(folders[0], None, "workspace rows: the loader's own folder");
+    assert_eq!(folders[1], Some(start), "typed: the start folder");
+}
+
+#[test]
+fn ctrl_l_and_moving_past_flags_ask_for_a_full_redraw() {
+    let mut app = app("plain\nplain too\nflags 🇩🇪🇨🇳\nplain", &["ws"]);
+    app.viewport.text_lines = 2;
+    app.apply(Action::Redraw);
+    assert!(std::mem::take(&mut app.redraw));
+    app.apply(Action::LineDown);
+    assert!(!app.redraw, "no flag among the lines shown");
+    app.apply(Action::LineDown);
+    assert!(std::mem::take(&mut app.redraw), "a flag scrolled into view");
+    app.apply(Action::ViewDown(1));
+    assert!(!app.redraw, "nothing moved in the text pane");
+}
+
+#[test]
+fn reloading_says_when_it_is_done() {
+    let mut app = app("a b", &["ws", "words"]);
+    app.apply(Action::ReloadRows);
+    for effect in app.take_effects() {
+        crate::tui::effect::perform(&mut app, effect);
+    }
+    assert!(app.message.as_ref().unwrap().0.contains("reloading"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while app.rows.is_reloading() && std::time::Instant::now() < deadline {
+        app.tick();
+    }
+    app.tick();
+    assert_eq!(
+        app.message.as_ref().unwrap().0,
+        "reloaded every tokenizer (2)"
+    );
+}
+
+#[test]
+fn a_long_line_tokenizes_in_the_background_and_esc_stops_waiting() {
+    let dots = ".".repeat(200_000);
+    let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/rules");
+    let mut app = app(
+        &format!("short line\n{dots}\nlast"),
+        &["ws", &format!("rules:{rules}?lang=eng")],
+    );
+    let started = std::time::Instant::now();
+    app.apply(Action::LineDown);
+    app.tick();
+    assert!(
+        started.elapsed() < std::time::Duration::from_millis(500),
+        "the key returned without waiting for the rules ({:?})",
+        started.elapsed()
+    );
+    assert!(app.rows[1].stale && app.rows.is_tokenizing());
+    assert!(app.busy(), "the loop keeps polling for the result");
+    app.apply(Action::Back);
+    assert!(!app.rows.is_tokenizing() && app.rows[1].stopped);
+    assert!(app.message.as_ref().unwrap().0.contains("stopped waiting"));
+    assert!(!app.quit);
+    // Another line is tokenized at once again.
+    app.apply(Action::LineDown);
+    assert_eq!(app.doc.text, "last");
+    assert_eq!(app.rows[1].tokens.len(), 1);
+    assert!(!app.rows[1].stale);
+}
+
+#[test]
+fn edits_to_a_long_line_are_tokenized_together_once_the_running_one_ends() {
+    let long = "word ".repeat(2000);
+    let mut app = app(&format!("{long}\n"), &["ws"]);
+    assert_eq!(app.rows[0].tokens.len(), 2000);
+    app.apply(Action::Edit);
+    app.apply(Action::CaretEnd);
+    let version = app.rows.version;
+    type_text(&mut app, "abc");
+    assert_eq!(app.rows.version, version, "keys on a long line are batched");
+    assert!(app.busy());
+    app.finish_loading();
+    assert!(!app.rows[0].stale);
+    assert_eq!(app.rows[0].tokens.len(), 2001);
+    let last = app.rows[0].tokens.tokens.last().unwrap();
+    assert_eq!(last.form(&app.doc.text), "abc");
+}
+
+#[test]
+fn saving_over_another_existing_file_asks_first() {
+    let temp = tempfile::tempdir().unwrap();
+    let other = temp.path().join("other.txt");
+    std::fs::write(&other, "precious\n").unwrap();
+    let mut app = app("x", &["ws"]);
+    app.apply(Action::Save);
+    type_text(&mut app, &other.display().to_string());
+    app.apply(Action::Enter);
+    crate::tui::effect::perform_all(&mut app);
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "precious\n");
+    assert!(matches!(&app.mode, Mode::Prompt(p) if p.kind == PromptKind::OverwriteText));
+    // Esc cancels; asked again, Enter on the offered name confirms.
+    app.apply(Action::Back);
+    assert!(matches!(app.mode, Mode::Normal));
+    app.apply(Action::Save);
+    type_text(&mut app, &other.display().to_string());
+    app.apply(Action::Enter);
+    crate::tui::effect::perform_all(&mut app);
+    app.apply(Action::Enter);
+    crate::tui::effect::perform_all(&mut app);
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "x");
+}
+
+#[test]
+fn w_asks_before_replacing_a_workspace_file_then_saves_again_freely() {
+    let temp = tempfile::tempdir().unwrap();
+    let path = temp.path().join("shipped.toml");
+    std::fs::write(&path, "# the shipped sample\n").unwrap();
+    let mut app = app("x", &["ws"]);
+    app.workspace.base = temp.path().to_path_buf();
+    app.workspace.path = Some(path.clone());
+    app.apply(Action::SaveWorkspace);
+    crate::tui::effect::perform_all(&mut app);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "# the shipped sample\n"
+    );
+    let Mode::Prompt(prompt) = &app.mode else {
+        panic!("no confirmation asked");
+    };
+    assert_eq!(prompt.kind, PromptKind::OverwriteWorkspace);
+    // Editing the name saves elsewhere: the shipped file stays as it was.
+    let mine = temp.path().join("mine.toml");
+    app.mode = Mode::Prompt(Prompt {
+        input: mine.display().to_string(),
+        ..prompt.clone()
+    });
+    app.apply(Action::Enter);
+    crate::tui::effect::perform_all(&mut app);
+    assert!(Workspace::load(&mine).is_ok());
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "# the shipped sample\n"
+    );
+    assert_eq!(app.workspace.path.as_ref(), Some(&mine));
+    // The session wrote mine.toml: W saves to it again without asking.
+    app.apply(Action::SaveWorkspace);
+    crate::tui::effect::perform_all(&mut app);
+    assert!(matches!(app.mode, Mode::Normal));
+    assert!(
+        app.message
+            .as_ref()
+            .unwrap()
+            .0
+            .starts_with("saved workspace")
+    );
+}

@@ -1,0 +1,93 @@
+//! Token ids in the rows (Tiktokenizer's view): a hue per id, the same in every row and on
+//! every line, over the forms or with the ids listed instead of them, and each row's token
+//! count and characters per token.
+
+use ratatui::style::{Color, Style};
+use ratatui::text::Span;
+use unicode_width::UnicodeWidthStr;
+
+use crate::tui::app::Row;
+use crate::tui::theme::Theme;
+use toklab::core::token::Token;
+
+/// Background colours (xterm-256) far enough apart to tell neighbours apart, dark enough for
+/// white text.
+const HUES: [u8; 16] = [
+    24, 28, 52, 54, 58, 88, 90, 94, 130, 124, 22, 25, 53, 57, 95, 31,
+];
+
+/// Which hue a token takes: by its id, or by its form when the tokenizer gives no ids (rule
+/// and regex rows), so equal tokens look equal across rows.
+pub fn hue_index(token: &Token, text: &str) -> usize {
+    let key = match token.id {
+        Some(id) => u64::from(id).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        None => token
+            .form(text)
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+            }),
+    };
+    ((key >> 32) % HUES.len() as u64) as usize
+}
+
+/// The style of a token in hue mode; the plain theme (no colours) keeps its shades.
+pub fn hue(token: &Token, text: &str, theme: &Theme, shade: usize) -> Style {
+    if theme.token[0].bg.is_none() {
+        return theme.token[shade];
+    }
+    Style::new()
+        .fg(Color::White)
+        .bg(Color::Indexed(HUES[hue_index(token, text)]))
+}
+
+/// "12 tokens · 3.4 ch/token": the row's count and characters per token on this line.
+pub fn row_figures(row: &Row, text: &str) -> String {
+    let tokens = row.tokens.len();
+    let chars = text.chars().count();
+    let per = if tokens == 0 {
+        0.0
+    } else {
+        chars as f64 / tokens as f64
+    };
+    format!(
+        "{} · {per:.1} ch/token",
+        crate::counted::counted(tokens, "token")
+    )
+}
+
+/// The row as its ids (or `·form·` for a token without one), each in its hue, after the row's
+/// figures, cut to `columns` wide.
+pub fn id_cells(
+    row: &Row,
+    text: &str,
+    selected: Option<usize>,
+    columns: usize,
+    theme: &Theme,
+) -> Vec<Span<'static>> {
+    let mut spans = vec![Span::styled(
+        format!("{} │", row_figures(row, text)),
+        theme.dim,
+    )];
+    let mut used = spans[0].width();
+    for (i, token) in row.tokens.tokens.iter().enumerate() {
+        let label = match token.id {
+            Some(id) => id.to_string(),
+            None => toklab::core::tokenizer::quote(token.form(text)),
+        };
+        let width = label.width() + 1;
+        if used + width > columns {
+            spans.push(Span::styled("…", theme.dim));
+            break;
+        }
+        used += width;
+        spans.push(Span::raw(" "));
+        let style = if Some(i) == selected {
+            theme.selected_token
+        } else {
+            hue(token, text, theme, i % 2)
+        };
+        spans.push(Span::styled(label, style));
+    }
+    spans
+}

@@ -1,0 +1,370 @@
+//! The side-by-side pane: the current line once as a ruler, then one row per tokenizer with
+//! its tokens coloured in alternation, columns aligned by offsets, and the selected token's
+//! details below. The ruler also carries the marks of the other views: search matches, the
+//! selected trace line's span and the spans a trace marks as backtracks.
+
+use ratatui::Frame;
+use ratatui::layout::{Position, Rect};
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use unicode_width::UnicodeWidthStr;
+
+use super::Regions;
+use crate::tui::app::{App, IdsMode, Mode, Row, View};
+use crate::tui::layout::{Cell, LineLayout};
+use crate::tui::theme::Theme;
+use toklab::core::offsets::CodePoints;
+use toklab::core::token::Span as ByteSpan;
+use toklab::core::tokenizer::{Role, quote};
+
+/// The label column takes at most a quarter of the pane, and never less than this: labels are
+/// short (`toklab::core::label`), and a long one is clipped rather than squeezing the tokens.
+const MIN_LABEL_CAP: usize = 12;
+
+/// Draws the pane; returns how many token columns fit.
+pub fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    app: &App,
+    theme: &Theme,
+    regions: &mut Regions,
+) -> usize {
+    let editing = matches!(app.mode, Mode::Insert { .. });
+    let title = format!(
+        " line {}{} · {} ",
+        app.doc.line + 1,
+        if editing { " · INSERT" } else { "" },
+        crate::counted::counted(app.rows.len(), "tokenizer")
+    );
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_style(theme.focused_border)
+        .title(Span::styled(title, theme.title));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+
+    let label_width = app
+        .rows
+        .iter()
+        .map(|r| r.setup.label.width() + 1)
+        .max()
+        .unwrap_or(4)
+        .clamp(4, (inner.width as usize / 4).max(MIN_LABEL_CAP));
+    let columns = (inner.width as usize).saturating_sub(label_width + 1);
+    let window = app.rows.hscroll..app.rows.hscroll + columns;
+
+    let mut lines = Vec::with_capacity(app.rows.len() + 3);
+    let marks = ruler_marks(app);
+    let ruler: Vec<Span> = visible_cells(&app.doc.layout, &window)
+        .map(|cell| {
+            let base = if cell.is_space {
+                theme.dropped
+            } else {
+                Style::new()
+            };
+            let style = match marks.iter().rev().find(|(span, _)| overlaps(*span, cell)) {
+                Some((_, Mark::Search)) => theme.search,
+                Some((_, Mark::Trace)) => theme.trace_mark,
+                Some((_, Mark::Backtrack)) => theme.backtrack,
+                None => base,
+            };
+            Span::styled(cell.symbol(&app.doc.text).to_string(), style)
+        })
+        .collect();
+    lines.push(labelled(pad("text", label_width), theme.dim, ruler));
+    let cx = app.context();
+    let row_b = match app.panes.current {
+        View::Align => app.panes.align.data(&cx).map(|d| d.b),
+        _ => None,
+    };
+    for (index, row) in app.rows.iter().enumerate() {
+        let selected = index == app.rows.selected;
+        let is_b = row_b == Some(index);
+        let label_style = match (
+            selected,
+            row.setup
+                .colour
+                .as_deref()
+                .and_then(|c| c.parse::<Color>().ok()),
+        ) {
+            (true, _) => theme.selected_label,
+            _ if is_b => theme.selected_tab,
+            (false, Some(colour)) => theme.label.fg(colour),
+            (false, None) => theme.label,
+        };
+        let marker = if row.reload_error.is_some() {
+            "!"
+        } else if row.stale {
+            "…"
+        } else {
+            ""
+        };
+        let label = pad(&format!("{}{marker}", row.setup.label), label_width);
+        let body = if row.is_loading() {
+            vec![Span::styled("loading…", theme.dim)]
+        } else if row.stopped && row.stale {
+            vec![Span::styled(
+                "tokenizing stopped (Esc): edit or move to start again",
+                theme.dim,
+            )]
+        } else if row.stale && row.tokens.is_empty() {
+            vec![Span::styled(
+                "tokenizing this long line… (Esc stops)",
+                theme.dim,
+            )]
+        } else if let Some(error) = row.error() {
+            vec![Span::styled(error.to_string(), theme.error)]
+        } else if app.ids == IdsMode::Ids {
+            super::ids::id_cells(
+                row,
+                &app.doc.text,
+                selected.then_some(app.rows.token).flatten(),
+                columns,
+                theme,
+            )
+        } else {
+            token_cells(
+                app,
+                row,
+                selected.then_some(app.rows.token).flatten(),
+                &window,
+                theme,
+            )
+        };
+        lines.push(labelled(label, label_style, body));
+    }
+    lines.extend(details(app, theme));
+    frame.render_widget(Paragraph::new(lines), inner);
+
+    regions.labels = Rect {
+        width: label_width as u16,
+        ..inner
+    };
+    regions.align_view = app.panes.current == View::Align;
+    regions.rows = Rect {
+        x: inner.x + label_width as u16 + 1,
+        width: columns as u16,
+        ..inner
+    };
+    regions.first_row_y = inner.y + 1;
+    regions.hscroll = app.rows.hscroll;
+    regions.row_count = app.rows.len();
+
+    if let Mode::Insert { caret } = app.mode {
+        let column = app.doc.layout.column_of_byte(caret);
+        if column >= window.start && column <= window.end && inner.height > 0 {
+            let x = regions.rows.x + (column - window.start) as u16;
+            frame.set_cursor_position(Position::new(
+                x.min(inner.x + inner.width.saturating_sub(1)),
+                inner.y,
+            ));
+        }
+    }
+    columns
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Backtrack,
+    Trace,
+    Search,
+}
+
+/// Spans of the current line to mark on the ruler, weakest first.
+fn ruler_marks(app: &App) -> Vec<(ByteSpan, Mark)> {
+    let mut marks = Vec::new();
+    if app.panes.current == View::Trace {
+        let lines = app.panes.trace.lines();
+        for line in lines {
+            if line.parts.iter().any(|p| p.role == Role::Backtrack)
+                && let Some(span) = line.span
+            {
+                marks.push((span, Mark::Backtrack));
+            }
+        }
+        if let Some(span) = lines.get(app.panes.trace.cursor).and_then(|l| l.span) {
+            marks.push((span, Mark::Trace));
+        }
+    }
+    if app.panes.current == View::Align
+        && let Some(data) = app.panes.align.data(&app.context())
+        && let Some(pair) = data.tokens.pairs.get(app.panes.align.cursor)
+    {
+        for (row, token) in [(data.a, pair.a), (data.b, pair.b)] {
+            if let Some(t) = token.and_then(|t| app.rows[row].tokens.tokens.get(t)) {
+                marks.push((t.span, Mark::Trace));
+            }
+        }
+    }
+    if let Some(search) = &app.doc.search {
+        for (start, end) in crate::tui::app::search::find_in_line(&app.doc.text, &search.query) {
+            marks.push((ByteSpan::new(start, end), Mark::Search));
+        }
+    }
+    marks
+}
+
+fn overlaps(span: ByteSpan, cell: &Cell) -> bool {
+    if span.is_empty() {
+        // An empty span (a position) marks the cell that starts there.
+        return span.start == cell.start;
+    }
+    span.start < cell.end && cell.start < span.end
+}
+
+fn labelled(label: String, style: Style, mut body: Vec<Span<'static>>) -> Line<'static> {
+    body.insert(0, Span::styled(label, style));
+    body.insert(1, Span::raw(" "));
+    Line::from(body)
+}
+
+/// `label` cut or padded to exactly `width` columns.
+fn pad(label: &str, width: usize) -> String {
+    let clipped = super::text::clip(label, width);
+    let fill = width - clipped.width();
+    format!("{clipped}{}", " ".repeat(fill))
+}
+
+fn visible_cells<'a>(
+    layout: &'a LineLayout,
+    window: &'a std::ops::Range<usize>,
+) -> impl Iterator<Item = &'a Cell> {
+    layout
+        .cells
+        .iter()
+        .filter(move |c| c.column >= window.start && c.column + c.width <= window.end)
+}
+
+/// The row's token cells in the window. Dropped whitespace right after a sentence end shows
+/// `¶` instead of `·`, so sentence ends are visible without moving any column.
+fn token_cells(
+    app: &App,
+    row: &Row,
+    selected: Option<usize>,
+    window: &std::ops::Range<usize>,
+    theme: &Theme,
+) -> Vec<Span<'static>> {
+    let ends: Vec<usize> = row
+        .tokens
+        .sentence_ends
+        .iter()
+        .map(|&t| row.tokens.tokens[t].span.end)
+        .collect();
+    let layout = &app.doc.layout;
+    let text = &app.doc.text;
+    let base = |t: usize| match app.ids {
+        IdsMode::Off => theme.token[shade(row, t)],
+        _ => super::ids::hue(&row.tokens.tokens[t], text, theme, shade(row, t)),
+    };
+    let first = layout
+        .cell_at_column(window.start)
+        .unwrap_or(layout.cells.len());
+    layout.cells[first..]
+        .iter()
+        .zip(&row.owners[first.min(row.owners.len())..])
+        .take_while(|(c, _)| c.column + c.width <= window.end)
+        .map(|(cell, owner)| match owner {
+            Some(t) if Some(*t) == selected => {
+                Span::styled(cell.symbol(text).to_string(), theme.selected_token)
+            }
+            // The selected row has a boundary here that this row lacks.
+            Some(t) if row.lacking.binary_search(&cell.start).is_ok() => Span::styled(
+                cell.symbol(text).to_string(),
+                super::marks::lacking(base(*t), theme),
+            ),
+            // A boundary this row has and the selected row lacks starts here.
+            Some(t) if row.disagree.binary_search(&cell.start).is_ok() => Span::styled(
+                cell.symbol(text).to_string(),
+                base(*t).patch(theme.disagree),
+            ),
+            // A token whose output form differs from its surface (won't → will) is italic.
+            Some(t) if row.tokens.tokens[*t].rewritten.is_some() => Span::styled(
+                cell.symbol(text).to_string(),
+                base(*t).add_modifier(ratatui::style::Modifier::ITALIC),
+            ),
+            Some(t) => Span::styled(cell.symbol(text).to_string(), base(*t)),
+            None if cell.is_space && ends.binary_search(&cell.start).is_ok() => {
+                Span::styled(format!("¶{}", "·".repeat(cell.width - 1)), theme.key)
+            }
+            None if cell.is_space => Span::styled("·".repeat(cell.width), theme.dropped),
+            None => Span::styled(cell.symbol(text).to_string(), theme.dropped),
+        })
+        .collect()
+}
+
+/// The colour (0 or 1) token `t` of `row` alternates with.
+fn shade(row: &Row, t: usize) -> usize {
+    row.shades.get(t).copied().unwrap_or(t % 2)
+}
+
+/// Two lines about the selected token (or a hint when none is selected).
+fn details(app: &App, theme: &Theme) -> Vec<Line<'static>> {
+    let Some(row) = app.rows.selected_row() else {
+        return vec![Line::styled("no tokenizer rows: a adds one", theme.dim)];
+    };
+    if let Some(error) = &row.reload_error {
+        return vec![
+            Line::styled(
+                format!(
+                    "{}: reload failed, showing the last good version:",
+                    row.setup.label
+                ),
+                theme.error,
+            ),
+            Line::styled(error.clone(), theme.error),
+        ];
+    }
+    let Some(index) = app.rows.token.filter(|&t| t < row.tokens.len()) else {
+        return vec![Line::from(vec![
+            Span::styled(row.setup.label.clone(), theme.label),
+            Span::styled(
+                format!(
+                    " · {} · ",
+                    crate::counted::counted(row.tokens.len(), "token")
+                ),
+                theme.dim,
+            ),
+            Span::styled("←/→", theme.key),
+            Span::styled(" select a token, ", theme.dim),
+            Span::styled("Tab", theme.key),
+            Span::styled(" another row, ", theme.dim),
+            Span::styled("?", theme.key),
+            Span::styled(" every key", theme.dim),
+        ])];
+    };
+    let token = &row.tokens.tokens[index];
+    let mut cp = CodePoints::new(&app.doc.text);
+    let (cs, ce) = (cp.at(token.span.start), cp.at(token.span.end));
+    let mut first = vec![
+        Span::styled(row.setup.label.clone(), theme.label),
+        Span::styled(
+            format!(" · token {}/{} ", index + 1, row.tokens.len()),
+            theme.dim,
+        ),
+        Span::styled(quote(token.form(&app.doc.text)), theme.title),
+    ];
+    if token.rewritten.is_some() {
+        first.push(Span::styled(
+            format!(" from {}", quote(token.surface(&app.doc.text))),
+            theme.dim,
+        ));
+    }
+    let mut second = format!(
+        "bytes {}..{} · chars {}..{} · {}",
+        token.span.start, token.span.end, cs, ce, token.kind
+    );
+    if let Some(id) = token.id {
+        second.push_str(&format!(" · id {id}"));
+    }
+    if row.tokens.ends_sentence(index) && !row.tokens.sentence_ends.is_empty() {
+        second.push_str(" · ends a sentence");
+    }
+    // The origin on a line of its own: rule file:line, merge rank or automaton state is what
+    // the user selected the token to see, and it is often long.
+    let third = Line::from(vec![
+        Span::styled("origin ", theme.dim),
+        Span::styled(token.origin.to_string(), theme.label),
+    ]);
+    vec![Line::from(first), Line::styled(second, theme.dim), third]
+}

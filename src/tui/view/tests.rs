@@ -1,0 +1,741 @@
+//! Rendering tests on ratatui's TestBackend: text and, for token colours, cell styles.
+
+use ratatui::buffer::Buffer;
+use ratatui::style::Modifier;
+
+use std::sync::Arc;
+
+use crate::tui::app::{Action, App, Loader, RowSetup, View};
+use crate::tui::document::Document;
+use crate::tui::render_to_buffer;
+use crate::tui::theme::Theme;
+
+/// An app over `text` with one row per (label, spec), every row loaded.
+pub(super) fn app(text: &str, specs: &[(&str, &str)]) -> App {
+    let only_specs: Vec<&str> = specs.iter().map(|&(_, spec)| spec).collect();
+    let mut app = crate::tui::app::tests::app(text, &only_specs);
+    for (row, (label, _)) in app.rows.iter_mut().zip(specs) {
+        row.setup.label = label.to_string();
+    }
+    app
+}
+
+pub(super) fn row_text(buffer: &Buffer, y: u16) -> String {
+    (0..buffer.area.width)
+        .map(|x| buffer[(x, y)].symbol())
+        .collect()
+}
+
+/// The screen line whose text starts (after the border) with `label`.
+pub(super) fn find_row(buffer: &Buffer, label: &str) -> u16 {
+    (0..buffer.area.height)
+        .find(|&y| {
+            row_text(buffer, y)
+                .trim_start_matches('│')
+                .starts_with(label)
+        })
+        .unwrap_or_else(|| panic!("no row {label} in\n{}", dump(buffer)))
+}
+
+/// The screen column where `needle` starts on line `y` (columns, not bytes: borders are
+/// multi-byte characters).
+pub(super) fn column(buffer: &Buffer, y: u16, needle: &str) -> u16 {
+    let symbols: Vec<&str> = (0..buffer.area.width)
+        .map(|x| buffer[(x, y)].symbol())
+        .collect();
+    let wanted: Vec<String> = needle.chars().map(String::from).collect();
+    (0..symbols.len())
+        .find(|&x| {
+            symbols[x..]
+                .iter()
+                .zip(&wanted)
+                .filter(|(a, b)| **a == b.as_str())
+                .count()
+                == wanted.len()
+        })
+        .unwrap_or_else(|| panic!("{needle:?} not on line {y}: {}", row_text(buffer, y))) as u16
+}
+
+pub(super) fn dump(buffer: &Buffer) -> String {
+    (0..buffer.area.height)
+        .map(|y| row_text(buffer, y) + "\n")
+        .collect()
+}
+
+#[test]
+fn rows_align_the_same_character_in_the_same_column() {
+    let mut app = app(
+        "We're 350 dogs!\nsecond",
+        &[("ws", "ws"), ("gpt2", "pretok:gpt2")],
+    );
+    let theme = Theme::dark();
+    let buffer = render_to_buffer(&mut app, &theme, 60, 16);
+    let ws = find_row(&buffer, "ws");
+    let gpt2 = find_row(&buffer, "gpt2");
+    let ruler = find_row(&buffer, "text");
+    assert_eq!(column(&buffer, ws, "dogs"), column(&buffer, gpt2, "dogs"));
+    assert_eq!(column(&buffer, ws, "dogs"), column(&buffer, ruler, "dogs"));
+    let ws_line = row_text(&buffer, ws);
+    let gpt2_line = row_text(&buffer, gpt2);
+    // Dropped whitespace is marked in the ws row, kept as a token (leading space) in gpt2.
+    assert!(ws_line.contains("We're·350·dogs!"), "{ws_line}");
+    assert!(gpt2_line.contains("We're 350 dogs!"), "{gpt2_line}");
+}
+
+#[test]
+fn adjacent_tokens_alternate_colours() {
+    let mut app = app("We're 350 dogs!", &[("gpt2", "pretok:gpt2")]);
+    let theme = Theme::dark();
+    let buffer = render_to_buffer(&mut app, &theme, 50, 12);
+    let y = find_row(&buffer, "gpt2");
+    let x0 = column(&buffer, y, "We're");
+    // "We" and "'re" are different tokens with no gap: their colours must differ.
+    let we = buffer[(x0, y)].bg;
+    let re = buffer[(x0 + 2, y)].bg;
+    assert_eq!(we, theme.token[0].bg.unwrap());
+    assert_eq!(re, theme.token[1].bg.unwrap());
+    // " 350": the space belongs to the token, so it carries the token colour.
+    assert_eq!(buffer[(x0 + 5, y)].bg, theme.token[0].bg.unwrap());
+}
+
+#[test]
+fn selected_token_is_highlighted_and_described() {
+    let mut app = app("We're 350 dogs!", &[("ws", "ws")]);
+    let theme = Theme::dark();
+    app.apply(Action::TokenNext);
+    app.apply(Action::TokenNext);
+    let buffer = render_to_buffer(&mut app, &theme, 70, 12);
+    let y = find_row(&buffer, "ws");
+    let x = column(&buffer, y, "350");
+    assert_eq!(buffer[(x, y)].bg, theme.selected_token.bg.unwrap());
+    assert!(buffer[(x, y)].modifier.contains(Modifier::BOLD));
+    let screen = dump(&buffer);
+    assert!(screen.contains("token 2/3 «350»"), "{screen}");
+    assert!(
+        screen.contains("bytes 6..9 · chars 6..9 · number"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn plain_theme_marks_boundaries_without_colour() {
+    let mut app = app("ab!", &[("gpt2", "pretok:gpt2")]);
+    let theme = Theme::plain();
+    let buffer = render_to_buffer(&mut app, &theme, 40, 10);
+    let y = find_row(&buffer, "gpt2");
+    let x = column(&buffer, y, "ab!");
+    assert!(buffer[(x, y)].modifier.contains(Modifier::UNDERLINED));
+    assert!(buffer[(x + 2, y)].modifier.contains(Modifier::REVERSED));
+    assert_eq!(buffer[(x, y)].fg, ratatui::style::Color::Reset);
+}
+
+#[test]
+fn status_bar_counts_tokens_and_help_lists_keys() {
+    let mut app = app("a b c\nd", &[("ws", "ws"), ("bad", "nope:x")]);
+    let theme = Theme::dark();
+    let buffer = render_to_buffer(&mut app, &theme, 80, 24);
+    let screen = dump(&buffer);
+    assert!(screen.contains("(text) 1/2 │ ws 3 │ bad error"), "{screen}");
+    assert!(screen.contains("unknown tokenizer kind `nope`"), "{screen}");
+    app.apply(Action::ToggleHelp);
+    let screen = dump(&render_to_buffer(&mut app, &theme, 80, 24));
+    assert!(screen.contains("next / previous tokenizer row"), "{screen}");
+}
+
+#[test]
+fn small_terminal_does_not_panic() {
+    let mut app = app("some text here", &[("ws", "ws"), ("w", "words")]);
+    for (w, h) in [(1, 1), (10, 3), (20, 6), (80, 24)] {
+        render_to_buffer(&mut app, &Theme::dark(), w, h);
+        app.apply(Action::TokenLast);
+    }
+}
+
+#[test]
+fn text_pane_shows_only_visible_lines_of_a_long_document() {
+    let text: String = (0..100_000).map(|i| format!("line number {i}\n")).collect();
+    let mut app = app(&text, &[("ws", "ws")]);
+    let theme = Theme::dark();
+    render_to_buffer(&mut app, &theme, 80, 24);
+    app.apply(Action::LastLine);
+    let screen = dump(&render_to_buffer(&mut app, &theme, 80, 24));
+    assert!(screen.contains("100000 line number 99999"), "{screen}");
+    assert!(screen.contains("ws 3"), "{screen}");
+}
+
+#[test]
+fn trace_view_marks_the_selected_lines_span_on_the_text() {
+    let mut app = app("ab  cd", &[("ws", "ws")]);
+    let theme = Theme::dark();
+    app.apply(Action::ShowView(View::Trace));
+    app.apply(Action::ViewDown(1)); // the gap line: bytes 2..4
+    let buffer = render_to_buffer(&mut app, &theme, 60, 20);
+    let screen = dump(&buffer);
+    assert!(screen.contains("gap        2..4 «  »  dropped"), "{screen}");
+    let y = find_row(&buffer, "text");
+    let x = column(&buffer, y, "ab  cd");
+    assert_eq!(buffer[(x + 2, y)].bg, theme.trace_mark.bg.unwrap());
+    assert_eq!(buffer[(x + 3, y)].bg, theme.trace_mark.bg.unwrap());
+    assert_ne!(buffer[(x + 1, y)].bg, theme.trace_mark.bg.unwrap());
+}
+
+#[test]
+fn tokens_table_lists_offsets_and_origin() {
+    let mut app = app("Zoë ran", &[("ws", "ws")]);
+    app.apply(Action::ShowView(View::Table));
+    app.apply(Action::TokenLast);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 100, 20));
+    assert!(screen.contains("form"), "{screen}");
+    assert!(screen.contains("«ran»"), "{screen}");
+    assert!(screen.contains("5..8"), "bytes of ran: {screen}");
+    assert!(screen.contains("4..7"), "chars of ran: {screen}");
+    assert!(screen.contains("pattern non-space run"), "{screen}");
+}
+
+#[test]
+fn tokens_table_shows_the_rule_line_first_and_gives_empty_columns_no_room() {
+    let mut app = app("Wow, dogs!", &[("rules", "rules:rules")]);
+    app.apply(Action::ShowView(View::Table));
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 80, 30));
+    // The punctuation's resource line comes before the long step name, so 80 columns show it.
+    let line = screen
+        .lines()
+        .find(|l| l.contains("«,»"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(line.contains("rules/tok-resource.txt:"), "{screen}");
+    // No surface differs and no token has an id: those columns are only as wide as their names.
+    assert!(screen.contains(" surface bytes "), "{screen}");
+    assert!(screen.contains(" id origin "), "{screen}");
+}
+
+#[test]
+fn stats_view_draws_bar_charts() {
+    let text: String = (0..200)
+        .map(|i| format!("word{i} and more words\n"))
+        .collect();
+    let mut app = app(&text, &[("ws", "ws"), ("gpt2", "pretok:gpt2")]);
+    app.apply(Action::ShowView(View::Stats));
+    while app.busy() {
+        app.tick();
+    }
+    let buffer = render_to_buffer(&mut app, &Theme::dark(), 120, 40);
+    let screen = dump(&buffer);
+    assert!(screen.contains("tokens in the file"), "{screen}");
+    assert!(screen.contains("800"), "ws tokens over the file: {screen}");
+    assert!(screen.contains("token lengths (chars)"), "{screen}");
+    assert!(screen.contains("tokens per line, ws"), "{screen}");
+    // Bars are drawn with block characters.
+    assert!(screen.contains('█'), "{screen}");
+    // In a narrow terminal the length labels still stand apart ("1 2 3 …", the last one "k+").
+    let narrow = dump(&render_to_buffer(&mut app, &Theme::dark(), 100, 40));
+    assert!(!narrow.contains("12345"), "{narrow}");
+    assert!(narrow.contains("+"), "{narrow}");
+}
+
+#[test]
+fn insert_mode_shows_and_retokenizes() {
+    let mut app = app("ab", &[("ws", "ws")]);
+    app.apply(Action::Edit);
+    crate::tui::app::tests::type_text(&mut app, " cd");
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 60, 16));
+    assert!(screen.contains("INSERT"), "{screen}");
+    assert!(screen.contains("ab·cd"), "{screen}");
+    assert!(screen.contains("ws 2"), "{screen}");
+}
+
+#[test]
+fn prompt_shows_completion_candidates() {
+    let mut app = app("x", &[("ws", "ws")]);
+    app.apply(Action::StartPrompt(
+        crate::tui::app::PromptKind::AddTokenizer,
+    ));
+    app.apply(Action::Type('w'));
+    app.apply(Action::Complete);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 60, 16));
+    assert!(
+        screen.contains("add tokenizer (spec, Tab completes): w"),
+        "{screen}"
+    );
+    assert!(screen.contains("ws  words"), "{screen}");
+}
+
+/// A test engine with sentence ends: whitespace tokens, a sentence ends after a `.`.
+struct Sentences;
+
+impl toklab::core::tokenizer::Tokenizer for Sentences {
+    fn name(&self) -> &str {
+        "sentences"
+    }
+    fn tokenize(&self, text: &str) -> toklab::core::token::Tokenization {
+        let mut t = toklab::load("ws").unwrap().tokenize(text);
+        t.sentence_ends = (0..t.tokens.len())
+            .filter(|&i| t.tokens[i].span.slice(text).ends_with('.') && i + 1 < t.tokens.len())
+            .collect();
+        t
+    }
+    fn explain(&self, text: &str) -> toklab::core::tokenizer::Trace {
+        toklab::load("ws").unwrap().explain(text)
+    }
+}
+
+#[test]
+fn sentence_ends_show_in_the_dropped_space_after_them() {
+    let loader: Loader = Arc::new(|_: &str, _: Option<&std::path::Path>| {
+        Ok(Box::new(Sentences) as Box<dyn toklab::core::tokenizer::Tokenizer>)
+    });
+    let mut app = App::new(
+        Document::from_text("One. Two three."),
+        vec![RowSetup::new("s")],
+        loader,
+    );
+    app.finish_loading();
+    let buffer = render_to_buffer(&mut app, &Theme::dark(), 60, 14);
+    let screen = dump(&buffer);
+    assert!(screen.contains("One.¶Two·three."), "{screen}");
+}
+
+#[test]
+fn alignment_view_colours_operations_and_marks_the_pair() {
+    let mut app = app("We're here", &[("ws", "ws"), ("gpt2", "pretok:gpt2")]);
+    let theme = Theme::dark();
+    app.apply(Action::ShowView(View::Align));
+    let buffer = render_to_buffer(&mut app, &theme, 80, 22);
+    let screen = dump(&buffer);
+    assert!(screen.contains("A ws  vs  B gpt2"), "{screen}");
+    assert!(screen.contains("distance 3"), "{screen}");
+    let y = (0..buffer.area.height)
+        .find(|&y| row_text(&buffer, y).contains(" s «We're»"))
+        .expect("substitution line");
+    let x = column(&buffer, y, "«We're»");
+    assert_eq!(
+        buffer[(x, y)].fg,
+        theme.key.fg.unwrap(),
+        "substitutions in the key colour"
+    );
+    // The first pair's tokens are marked on the ruler.
+    let ruler = find_row(&buffer, "text");
+    let rx = column(&buffer, ruler, "We're here");
+    assert_eq!(buffer[(rx, ruler)].bg, theme.trace_mark.bg.unwrap());
+}
+
+#[test]
+fn matrix_view_shows_values_arrows_and_the_path() {
+    let loader: Loader = Arc::new(|spec: &str, _: Option<&std::path::Path>| {
+        toklab::load(spec).map_err(|e| e.to_string())
+    });
+    let mut app = App::new(
+        Document::from_text("intention"),
+        vec![RowSetup::new("ws"), RowSetup::new("words")],
+        loader,
+    );
+    app.finish_loading();
+    app.apply(Action::ToggleMatrix);
+    let theme = Theme::dark();
+    let buffer = render_to_buffer(&mut app, &theme, 120, 40);
+    let screen = dump(&buffer);
+    assert!(
+        screen.contains("matrix of «intention» vs «intention»"),
+        "{screen}"
+    );
+    assert!(screen.contains("distance 0"), "{screen}");
+    // The diagonal of equal words is the path: its last cell is marked.
+    let y = (0..buffer.area.height)
+        .rev()
+        .find(|&y| {
+            row_text(&buffer, y)
+                .trim_start_matches('│')
+                .trim_start()
+                .starts_with("n ")
+        })
+        .unwrap();
+    let line = row_text(&buffer, y);
+    assert!(line.contains("↖  0"), "{line}");
+    let x = column(&buffer, y, "↖  0");
+    assert_eq!(
+        buffer[(x, y)].bg,
+        theme.trace_mark.bg.unwrap(),
+        "the last cell is on the backtrace"
+    );
+    app.apply(Action::DemoStep(true));
+    let screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
+    assert!(screen.contains("cell 1/100"), "{screen}");
+    assert!(screen.contains("D[0,0] = 0"), "{screen}");
+}
+
+#[test]
+fn disagreeing_boundaries_are_underlined_in_the_other_rows() {
+    let mut app = app("We're 350", &[("ws", "ws"), ("gpt2", "pretok:gpt2")]);
+    let theme = Theme::dark();
+    let buffer = render_to_buffer(&mut app, &theme, 60, 16);
+    let y = find_row(&buffer, "gpt2");
+    let x = column(&buffer, y, "We're");
+    assert!(
+        buffer[(x + 2, y)].modifier.contains(Modifier::UNDERLINED),
+        "the ' starts a boundary ws lacks"
+    );
+    assert!(!buffer[(x + 1, y)].modifier.contains(Modifier::UNDERLINED));
+}
+
+/// A test engine whose trace is merge steps: whitespace pieces, merges from the paper's
+/// notation.
+struct PaperBpe(toklab::engines::subword::formal::Dictionary);
+
+impl toklab::core::tokenizer::Tokenizer for PaperBpe {
+    fn name(&self) -> &str {
+        "paper-bpe"
+    }
+    fn tokenize(&self, text: &str) -> toklab::core::token::Tokenization {
+        toklab::load("ws").unwrap().tokenize(text)
+    }
+    fn explain(&self, text: &str) -> toklab::core::tokenizer::Trace {
+        let pieces = self
+            .tokenize(text)
+            .tokens
+            .iter()
+            .map(|t| t.span)
+            .collect::<Vec<_>>();
+        toklab::engines::subword::formal::MergeTrace::for_pieces(
+            &self.0,
+            text,
+            pieces,
+            toklab::engines::subword::formal::Semantics::SentencePiece,
+        )
+        .into_trace(text)
+    }
+}
+
+#[test]
+fn merges_view_replays_both_semantics_and_shows_where_they_part() {
+    // The paper's Example 3: D = [ab a, a b] on abababab parts at step 2.
+    let loader: Loader = Arc::new(|_: &str, _: Option<&std::path::Path>| {
+        let d = toklab::engines::subword::formal::Dictionary::parse_paper("ab a, a b").unwrap();
+        Ok(Box::new(PaperBpe(d)) as Box<dyn toklab::core::tokenizer::Tokenizer>)
+    });
+    let mut app = App::new(
+        Document::from_text("abababab"),
+        vec![RowSetup::new("paper")],
+        loader,
+    );
+    app.finish_loading();
+    let theme = Theme::dark();
+    app.apply(Action::ShowView(View::Merges));
+    app.apply(Action::GrowView);
+    app.apply(Action::GrowView);
+    let screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
+    assert!(screen.contains("the semantics part at step 2"), "{screen}");
+    assert!(screen.contains("step 0/4"), "{screen}");
+    app.apply(Action::DemoFinish);
+    let buffer = render_to_buffer(&mut app, &theme, 120, 40);
+    let screen = dump(&buffer);
+    // SentencePiece ends aba b aba b, HuggingFace ab ab ab ab (the paper's Example 3).
+    assert!(screen.contains("SentencePiece"), "{screen}");
+    assert!(
+        screen.contains("«ab» ⟩ «a»"),
+        "SentencePiece applies ab a: {screen}"
+    );
+    assert!(
+        screen.contains("≠τ2 = "),
+        "the parting step is marked: {screen}"
+    );
+    app.apply(Action::DemoStep(false));
+    let screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
+    assert!(screen.contains("step 3/4"), "{screen}");
+}
+
+#[test]
+fn merges_view_says_when_the_lines_piece_is_too_long_to_keep_steps_for() {
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/bpe/sample-spm.model");
+    let bound = toklab::engines::subword::bpe::MAX_STEPS_PIECE_BYTES;
+    let line: String = "the quick brown fox "
+        .chars()
+        .cycle()
+        .take(bound + 1)
+        .collect();
+    let mut app = app(&line, &[("spm", &format!("spm:{model}"))]);
+    let theme = Theme::dark();
+    app.apply(Action::ShowView(View::Merges));
+    app.apply(Action::GrowView);
+    // The line is explained in the background: the view says so until the trace is there.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
+    while screen.contains("explaining the line") {
+        assert!(std::time::Instant::now() < deadline, "{screen}");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        app.tick();
+        screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
+    }
+    assert!(
+        screen.contains(&format!(
+            "merge steps are kept for pieces of at most {bound} bytes"
+        )),
+        "{screen}"
+    );
+    assert!(!screen.contains("not a merge-based"), "{screen}");
+}
+
+#[test]
+fn training_view_steps_through_the_textbook_corpus() {
+    let mut app = app("set new new renew reset renew", &[("ws", "ws")]);
+    let theme = Theme::dark();
+    app.apply(Action::ShowView(View::Train));
+    app.apply(Action::GrowView);
+    app.apply(Action::GrowView);
+    let screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
+    assert!(screen.contains("0 merges learned"), "{screen}");
+    assert!(screen.contains("next: «n» + «e» → «ne» (4×)"), "{screen}");
+    app.apply(Action::DemoStep(true));
+    app.apply(Action::DemoStep(true));
+    app.apply(Action::DemoStep(true));
+    let screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
+    assert!(screen.contains("3 merges learned"), "{screen}");
+    assert!(screen.contains("next: «␣r» + «e» → «␣re» (3×)"), "{screen}");
+    assert!(screen.contains("n + e → ne 4×"), "{screen}");
+    app.apply(Action::DemoStep(false));
+    let screen = dump(&render_to_buffer(&mut app, &theme, 120, 40));
+    assert!(screen.contains("2 merges learned"), "{screen}");
+}
+
+#[test]
+fn a_trace_line_wider_than_the_pane_is_shown_whole_below() {
+    let long = format!("{} end", "x".repeat(120));
+    let mut app = app(&long, &[("ws", "ws")]);
+    app.apply(Action::ShowView(View::Trace));
+    app.apply(Action::GrowView);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 60, 30));
+    // The first trace line (the 120-character match) is cut in the list; the wrapped footer
+    // shows all of it, so its x's appear in full beyond what the text pane and rows show.
+    let footer: String = screen.lines().rev().take(6).collect();
+    assert!(footer.matches('x').count() >= 100, "{screen}");
+}
+
+#[test]
+fn stats_view_plots_vocabulary_growth_with_its_fit() {
+    let text: String = (0..300)
+        .map(|i| format!("word{} and more words\n", i % 120))
+        .collect();
+    let mut app = app(&text, &[("ws", "ws"), ("gpt2", "pretok:gpt2")]);
+    app.apply(Action::ShowView(View::Stats));
+    while app.busy() {
+        app.tick();
+    }
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 120, 40));
+    assert!(
+        screen.contains("Heaps' law |V| = k·N^β, log-log: ws k="),
+        "{screen}"
+    );
+    assert!(screen.contains("1e3"), "decade labels: {screen}");
+    // The title names each row with its fit, and the table has the row's β.
+    assert!(screen.contains("· gpt2 k="), "{screen}");
+    assert!(screen.contains(" β "), "{screen}");
+    // The selected row's fertility over the file: 4 whitespace words a line, each one token.
+    assert!(screen.contains("ws: 1.00 tok/word · 0% split"), "{screen}");
+    app.apply(Action::RowNext);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 120, 40));
+    // GPT-2's pre-tokenizer splits `word17` into `word` and `17`: 1 word in 4.
+    assert!(
+        screen.contains("gpt2: 1.25 tok/word · 25% split"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn ptb_and_sentence_rows_load_in_the_workbench() {
+    let mut app = app(
+        "Mr. Smith didn't go. He \"stayed.\"",
+        &[("ptb", "ptb"), ("sent", "sent:ptb"), ("alone", "sent")],
+    );
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 80, 20));
+    // Rows show the text with dropped spaces as `·`; ptb's own splits (did|n't, go|.) are
+    // token colours, counted in the status line.
+    assert!(
+        screen.contains("ptb    Mr.·Smith·didn't·go.·He·\"stayed.\""),
+        "{screen}"
+    );
+    assert!(screen.contains("ptb · 10 tokens"), "{screen}");
+    // sent:ptb marks the end of the first sentence (after `go.`, not after `Mr.`); `sent`
+    // alone has the two sentences as its tokens.
+    assert!(
+        screen.contains("sent   Mr.·Smith·didn't·go.¶He"),
+        "{screen}"
+    );
+    assert!(screen.contains("alone 2"), "{screen}");
+    app.apply(Action::ShowView(View::Trace));
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 100, 40));
+    assert!(
+        screen.contains("rule clitic 'll 're 've n't  ×1"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn one_row_and_one_token_are_counted_in_the_singular() {
+    let mut app = app("word", &[("ws", "ws")]);
+    let buffer = render_to_buffer(&mut app, &Theme::dark(), 80, 20);
+    let screen = dump(&buffer);
+    assert!(screen.contains("· 1 tokenizer "), "{screen}");
+    assert!(screen.contains("ws · 1 token · "), "{screen}");
+}
+
+#[test]
+fn stats_with_long_labels_keep_their_bars_and_labels_apart() {
+    let text: String = (0..50).map(|i| format!("word{i} and more\n")).collect();
+    let long = "a tokenizer label far longer than any chart has room for";
+    let mut app = app(
+        &text,
+        &[
+            (long, "ws"),
+            ("another very long label indeed", "regex:\\S"),
+        ],
+    );
+    app.apply(Action::ShowView(View::Stats));
+    while app.busy() {
+        app.tick();
+    }
+    let buffer = render_to_buffer(&mut app, &Theme::dark(), 160, 45);
+    let screen = dump(&buffer);
+    // In the figures table and the comparison chart the label is shortened in the middle.
+    assert!(screen.contains("a tokenizer …as room for"), "{screen}");
+    assert!(screen.contains("a toke…om for 150██"), "{screen}");
+    // The comparison chart has its bars: a block character right of a shortened label.
+    let y = (0..buffer.area.height)
+        .find(|&y| row_text(&buffer, y).contains("tokens in the file"))
+        .expect("the comparison chart");
+    let bars = (y + 1..buffer.area.height)
+        .take(3)
+        .filter(|&y| {
+            let line = row_text(&buffer, y);
+            line.contains('…') && line.contains('█')
+        })
+        .count();
+    assert!(bars >= 1, "no bars beside the labels:\n{screen}");
+}
+
+#[test]
+fn cancelled_statistics_are_marked_partial() {
+    let text: String = (0..200_000).map(|i| format!("w{i} x\n")).collect();
+    let mut app = app(&text, &[("ws", "ws")]);
+    app.apply(Action::ShowView(View::Stats));
+    app.apply(Action::Back);
+    // Wait for the worker to stop.
+    let t = std::time::Instant::now();
+    while app.busy() && t.elapsed().as_secs() < 10 {
+        app.tick();
+    }
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 160, 45));
+    assert!(screen.contains("partial: cancelled after"), "{screen}");
+}
+
+#[test]
+fn the_matrix_of_a_very_long_line_is_refused_with_a_reason() {
+    let line = "a".repeat(1_000_000);
+    let mut app = app(&line, &[("ws", "ws"), ("chars", "regex:\\S")]);
+    app.apply(Action::ShowView(View::Align));
+    app.apply(Action::ToggleMatrixScope);
+    // A long line is aligned in the background.
+    let t = std::time::Instant::now();
+    while app.panes.align.data(&app.context()).is_none() && t.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        app.tick();
+    }
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 120, 40));
+    assert!(screen.contains("no matrix:"), "{screen}");
+    assert!(screen.contains("more than the 16000000"), "{screen}");
+}
+
+#[test]
+fn the_whole_line_matrix_scrolls_and_a_small_one_keeps_its_hash_row() {
+    // A 4×7 pair: «abcd» (row A) against «abcdefg» (row B).
+    let mut app = app(
+        "abcdefg",
+        &[("halves", "regex:[a-d]+|[e-g]+"), ("ws", "ws")],
+    );
+    app.apply(Action::ShowView(View::Align));
+    app.apply(Action::ToggleMatrix);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 80, 24));
+    let hash_row = screen
+        .lines()
+        .any(|l| l.trim_start_matches('│').starts_with("# "));
+    assert!(hash_row, "the # row at 80×24:\n{screen}");
+    // The whole line of a longer text: J and > move the window.
+    let text = "the quick brown fox jumps over the lazy dog again and again";
+    let mut line = self::app(text, &[("ws", "ws"), ("chars", "regex:\\S")]);
+    line.apply(Action::ShowView(View::Align));
+    line.apply(Action::ToggleMatrixScope);
+    let before = dump(&render_to_buffer(&mut line, &Theme::dark(), 80, 24));
+    for _ in 0..5 {
+        line.apply(Action::ViewDown(1));
+        line.apply(Action::ScrollRight);
+    }
+    assert_eq!(line.panes.align.choice.scroll, Some((5, 20)));
+    let after = dump(&render_to_buffer(&mut line, &Theme::dark(), 80, 24));
+    assert_ne!(before, after);
+    assert_eq!(
+        line.rows.hscroll, 0,
+        "< > scrolled the matrix, not the rows"
+    );
+}
+
+#[test]
+fn help_does_not_scroll_past_its_end() {
+    let mut app = app("x", &[("ws", "ws")]);
+    app.apply(Action::ToggleHelp);
+    render_to_buffer(&mut app, &Theme::dark(), 60, 20);
+    let max = app.viewport.help_scroll;
+    assert!(max > 0, "the help is taller than 20 lines");
+    for _ in 0..200 {
+        app.apply(Action::ViewDown(1));
+    }
+    assert_eq!(app.panes.help.scroll, max);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 60, 20));
+    assert!(
+        screen.contains("quit (q asks first"),
+        "the last key line shows:\n{screen}"
+    );
+    app.apply(Action::ViewUp(1));
+    assert_eq!(app.panes.help.scroll, max - 1);
+}
+
+#[test]
+fn the_caret_stays_visible_on_a_line_wider_than_the_pane() {
+    let line = format!("{}END", "word ".repeat(60));
+    let mut app = app(&line, &[("ws", "ws")]);
+    render_to_buffer(&mut app, &Theme::dark(), 80, 24);
+    app.apply(Action::Edit);
+    app.apply(Action::CaretEnd);
+    crate::tui::app::tests::type_text(&mut app, "XYZ");
+    let buffer = render_to_buffer(&mut app, &Theme::dark(), 80, 24);
+    let screen = dump(&buffer);
+    let ruler = find_row(&buffer, "text");
+    assert!(row_text(&buffer, ruler).contains("ENDXYZ"), "{screen}");
+    assert!(
+        screen.contains("from column"),
+        "the text pane scrolled too:\n{screen}"
+    );
+    app.apply(Action::CaretHome);
+    let buffer = render_to_buffer(&mut app, &Theme::dark(), 80, 24);
+    assert!(row_text(&buffer, ruler).contains("text word word"));
+    assert_eq!(app.rows.hscroll, 0);
+}
+
+#[test]
+fn byte_level_tokens_inside_flags_leave_the_next_word_its_own_colour() {
+    // GPT-2 splits the flags' bytes into pieces, several with empty spans; ` d` after them
+    // must not share the last flag's colour.
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/bpe/gpt2");
+    let mut app = app(" 🇩🇪🇨🇳 done", &[("gpt2", &format!("bpe:{model}"))]);
+    assert!(
+        app.rows[0].tokens.tokens.iter().any(|t| t.span.is_empty()),
+        "the sample model makes empty spans here"
+    );
+    let theme = Theme::dark();
+    let buffer = render_to_buffer(&mut app, &theme, 50, 12);
+    let y = find_row(&buffer, "gpt2");
+    let x = column(&buffer, y, "done");
+    let (space, d) = (buffer[(x - 1, y)].bg, buffer[(x, y)].bg);
+    assert_eq!(buffer[(x - 3, y)].symbol(), "🇨🇳");
+    let flag = buffer[(x - 3, y)].bg;
+    assert_ne!(flag, space, "« d» is its own colour");
+    assert_eq!(space, d);
+    assert_eq!(buffer[(x - 5, y)].symbol(), "🇩🇪");
+    assert_ne!(buffer[(x - 5, y)].bg, flag, "the two flags differ");
+}
