@@ -52,6 +52,27 @@ fn is_dotted_acronym(word: &str) -> bool {
         })
 }
 
+/// `a.m` / `p.m` in any case (the final period is the candidate): a time of day is the last
+/// thing of many sentences, so before a capital it ends one, unless it opens the sentence.
+fn is_time_of_day(lower_word: &str) -> bool {
+    matches!(lower_word, "a.m" | "p.m")
+}
+
+/// How many words stand between the sentence's start (the last terminator followed by
+/// whitespace, or the text's start) and `at`: a sentence cannot be only a fronted phrase like
+/// `At 5 a.m.`, so a time of day after at most two words continues the sentence.
+fn words_before_in_sentence(text: &str, at: usize) -> usize {
+    let before = &text[..at];
+    let start = before
+        .char_indices()
+        .rev()
+        .find(|&(i, c)| {
+            is_terminator(c) && before[i + c.len_utf8()..].starts_with(char::is_whitespace)
+        })
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    before[start..].split_whitespace().count()
+}
+
 /// The end of the terminator run starting at `start`: terminators, and spaces followed by a
 /// period inside a run of periods (`. . .`).
 fn run_end(text: &str, start: usize) -> usize {
@@ -151,6 +172,16 @@ fn decide_run(
             "an abbreviation written before numbers, then a number",
         );
     }
+    if is_time_of_day(&lower) && first.is_some_and(char::is_uppercase) {
+        return if words_before_in_sentence(text, word_start) <= 2 {
+            (
+                None,
+                "a time of day opening the sentence (`At 5 a.m. Mr. …`)",
+            )
+        } else {
+            (Some(next_start), "a time of day, then a capital")
+        };
+    }
     if is_dotted_acronym(before) || listed(MAY_END, &lower) {
         return if listed(OPENERS, &word.to_lowercase()) {
             (
@@ -204,6 +235,22 @@ mod tests {
         assert_eq!(
             sentences("Mr. Smith saw Mt. Fuji."),
             ["Mr. Smith saw Mt. Fuji."]
+        );
+    }
+
+    #[test]
+    fn a_time_of_day_ends_a_sentence_unless_it_opens_it() {
+        assert_eq!(
+            sentences("At 5 a.m. Mr. Smith left. He came back at 6 P.M. Mr. Jones stayed."),
+            [
+                "At 5 a.m. Mr. Smith left.",
+                "He came back at 6 P.M.",
+                "Mr. Jones stayed."
+            ]
+        );
+        assert_eq!(
+            sentences("We met at 9 a.m. then left."),
+            ["We met at 9 a.m. then left."]
         );
     }
 
