@@ -316,3 +316,21 @@ fn the_format_samples_hold_one_vocabulary() {
         assert_eq!(rwkv.decode(&rwkv_ids).unwrap(), line);
     }
 }
+
+#[test]
+fn a_wordpiece_line_of_only_a_line_separator_keeps_its_id() {
+    // Chinese BERT vocabularies have a line that is only U+2028 (and one `##` + U+2028):
+    // tokenizers trims it to the empty piece and counts it, so the ids after it stay in step.
+    // Ids below are what tokenizers 0.22's WordPiece gives on this vocabulary.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("vocab.txt");
+    std::fs::write(&path, "[UNK]\n[CLS]\nab\n\u{2028}\n##\u{2028}\n##c\nx\n").unwrap();
+    let spec = format!("wordpiece:{}?lowercase=false", path.display());
+    let tokenizer = toklab::load(&spec).unwrap();
+    let ids = |text: &str| -> Vec<u32> {
+        let tokens = tokenizer.tokenize(text);
+        tokens.tokens.iter().map(|t| t.id.unwrap()).collect()
+    };
+    assert_eq!(ids("ab abc x"), [2, 2, 5, 6]);
+    assert_eq!(ids("ab\u{2028}c"), [2, 0]);
+}

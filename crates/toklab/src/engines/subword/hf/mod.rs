@@ -14,6 +14,7 @@
 mod added;
 mod decoders;
 mod json;
+mod marks_table;
 mod models;
 mod normalizers;
 mod pattern;

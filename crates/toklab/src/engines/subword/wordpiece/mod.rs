@@ -87,12 +87,12 @@ impl WordPiece {
     ) -> Result<WordPiece> {
         let text = crate::engines::subword::bpe::load::read_text(path)?;
         let mut vocab = Vocab::with_capacity(32_000, text.len());
-        for (index, line) in text.lines().enumerate() {
+        // As tokenizers reads it: lines cut at `\n` only, trailing Unicode whitespace trimmed,
+        // and every line an id, so a line that is only U+2028 (Chinese BERT vocabularies have
+        // one) is the empty piece, which no word matches, and the ids after it stay in step.
+        for (index, line) in text.split_terminator('\n').enumerate() {
             let piece = line.trim_end();
             let bad = |m: String| Error::format(path, Some(index + 1), m);
-            if piece.is_empty() {
-                return Err(bad("empty line: every line must be a piece".into()));
-            }
             vocab
                 .insert(index as u32, piece.as_bytes())
                 .map_err(|_| bad(format!("piece {piece:?} appears twice")))?;
