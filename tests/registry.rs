@@ -163,3 +163,35 @@ fn a_wrapping_spec_loads_a_kind_registered_by_the_caller() {
         .expect("chunks is not a built-in kind");
     assert!(error.to_string().contains("chunks"), "{error}");
 }
+
+#[test]
+fn a_file_given_to_the_wrong_kind_is_named_with_the_spec_that_reads_it() {
+    for (spec, wanted) in [
+        ("hf:samples/bpe/sample-spm.model", "use `spm:"),
+        ("spm:samples/bpe/tokenizer.json", "use `hf:"),
+        ("tiktoken:samples/bpe/sample-claude.json", "use `claude:"),
+        ("wordpiece:samples/bpe/sample-spm.model", "use `spm:"),
+    ] {
+        let error = toklab::load(spec).err().expect(spec).to_string();
+        assert!(error.contains(wanted), "{spec}: {error}");
+        assert!(error.contains("this is a"), "{spec}: {error}");
+    }
+}
+
+#[test]
+fn a_bare_path_takes_the_kind_its_content_shows() {
+    let text = "We're 350 dogs!";
+    for (path, kind) in [
+        ("samples/bpe/tokenizer.json", "hf"),
+        ("samples/bpe/sample-spm.model", "spm"),
+        ("samples/bpe/gpt2", "bpe"),
+        ("samples/fst/english.fst", "fst"),
+    ] {
+        let bare = toklab::load(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let named = toklab::load(&format!("{kind}:{path}")).unwrap();
+        assert_eq!(bare.tokenize(text), named.tokenize(text), "{path}");
+    }
+    // A path that is no tokenizer is still an unknown kind.
+    let error = toklab::load("samples/sample.txt").err().unwrap().to_string();
+    assert!(error.contains("unknown tokenizer kind"), "{error}");
+}

@@ -54,6 +54,19 @@ pub enum Error {
         /// What is wrong there.
         message: String,
     },
+    /// A file given to a kind that does not read it, told by its content, with the spec that
+    /// does: the loader's own complaint (bad UTF-8 at some offset) would not say what to do.
+    #[error("{}: this is {what}, which `{kind}:` does not read; use `{suggestion}`", path.display())]
+    WrongKind {
+        /// The file or folder the spec named.
+        path: PathBuf,
+        /// The kind the spec named.
+        kind: String,
+        /// What the file is (`a SentencePiece model`).
+        what: String,
+        /// The spec that reads it (`spm:FILE`).
+        suggestion: String,
+    },
     /// A module's own typed error (a pattern that does not compile, an automaton too large
     /// for a table, an alignment that does not replay) where no file or spec is at hand to
     /// name. Boxed so the core names no engine; the message is the inner error's.

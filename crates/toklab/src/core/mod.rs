@@ -10,6 +10,7 @@ pub mod label;
 pub mod normalized;
 pub mod offsets;
 pub mod registry;
+pub mod sniff;
 pub mod spec;
 pub mod token;
 pub mod tokenizer;

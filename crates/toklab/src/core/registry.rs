@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use crate::core::error::{Error, Result};
+use crate::core::sniff;
 use crate::core::spec::{Kind, Spec};
 use crate::core::tokenizer::Tokenizer;
 
@@ -115,8 +116,16 @@ impl Registry {
 
     /// Parses a spec whose relative paths are resolved against `base`; the kind decides
     /// whether `?key=value` options are split off.
+    /// A spec that is only a path (`tokenizer.json`, `models/gpt2/`) takes the kind its
+    /// content shows ([`crate::core::sniff`]).
     pub fn parse(&self, text: &str, base: &Path) -> Result<Spec> {
         let name = Spec::kind_name(text);
+        if self.kind(name).is_none()
+            && let Some(sniffed) = sniff::sniff(&base.join(name))
+            && self.kind(sniffed.kind).is_some()
+        {
+            return self.parse(&format!("{}:{}", sniffed.kind, text.trim()), base);
+        }
         let Some(kind) = self.kind(name) else {
             return Err(Error::UnknownKind {
                 spec: text.to_string(),
@@ -142,7 +151,32 @@ impl Registry {
                 valid: self.valid_kinds(),
             });
         };
-        (kind.load)(self, spec).map_err(|e| self.with_usage(e))
+        let path = spec.path();
+        let named = spec.kind.clone();
+        (kind.load)(self, spec).map_err(|e| {
+            self.wrong_kind(&named, &path)
+                .unwrap_or_else(|| self.with_usage(e))
+        })
+    }
+
+    /// When a loader failed on a file that is plainly of another kind, that kind's error.
+    fn wrong_kind(&self, named: &str, path: &Path) -> Option<Error> {
+        if !path.exists() {
+            return None;
+        }
+        let sniffed = sniff::sniff(path)?;
+        let reads_it = sniffed.kind == named
+            // `bpe:` reads tokenizer.json, tiktoken and SentencePiece files too.
+            || (named == "bpe" && matches!(sniffed.kind, "hf" | "tiktoken" | "spm"));
+        if reads_it || self.kind(sniffed.kind).is_none() {
+            return None;
+        }
+        Some(Error::WrongKind {
+            path: path.to_path_buf(),
+            kind: named.to_string(),
+            what: sniffed.what.to_string(),
+            suggestion: format!("{}:{}", sniffed.kind, path.display()),
+        })
     }
 
     /// A spec error with its kind's usage, so the message says what would have worked.
