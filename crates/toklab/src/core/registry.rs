@@ -54,7 +54,7 @@ const BUILTIN: &[Kind] = &[
 ///     }
 /// }
 ///
-/// fn load_chars(spec: Spec) -> toklab::Result<Box<dyn Tokenizer>> {
+/// fn load_chars(_: &Registry, spec: Spec) -> toklab::Result<Box<dyn Tokenizer>> {
 ///     spec.finish(&[])?;
 ///     Ok(Box::new(Chars))
 /// }
