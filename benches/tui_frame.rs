@@ -141,8 +141,8 @@ fn thread_cpu() -> Option<Duration> {
     Some(Duration::from_millis(ticks * 10))
 }
 
-/// The budget for a keypress on a long line (issue 12): the frame after a typed key, in every
-/// view, with the default workspace's rows tokenizing a 100 KB line.
+/// The budget for a keypress on a long line: the frame after a typed key, in every view, with
+/// the default workspace's rows tokenizing a 100 KB line, so typing never feels late.
 const LONG_LINE_BUDGET: Duration = Duration::from_millis(50);
 
 /// Typing at the end of a 100 KB line (words of the KJV text): per view, the time from the

@@ -1,4 +1,4 @@
-//! Memory bounded by what the input justifies (issue 16, items 9–11): a trace keeps at most
+//! Memory bounded by what the input justifies: a trace keeps at most
 //! [`MAX_TRACE_LINES`] lines whatever the text, a finite-state network gets a matrix only when
 //! its edges justify one, a compressed network is inflated only as far as its header allows,
 //! and a long added token in a `tokenizer.json` loads in time linear in its length.
@@ -16,7 +16,7 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Item 9: explaining a line of a million characters keeps the first lines of the trace and
+/// Explaining a line of a million characters keeps the first lines of the trace and
 /// says how many more there were, for every engine whose trace grows with the text.
 #[test]
 fn explain_keeps_a_bounded_trace_of_a_long_line() {
@@ -88,8 +88,8 @@ fn sparse_network(symbols: u32, chain: u32) -> Network {
     .unwrap()
 }
 
-/// Item 10: a sparse network over a large alphabet (as a 340 KB `.fst` of 65,000 symbols and
-/// 16,500 states, whose matrix was 4 GiB) gets the double array by default, and asking for
+/// A sparse network over a large alphabet (as a 340 KB `.fst` of 65,000 symbols and 16,500
+/// states, whose matrix would take 4 GiB) gets the double array by default, and asking for
 /// the matrix is an error that says why, before anything is allocated.
 #[test]
 fn a_sparse_network_gets_no_matrix() {
@@ -120,7 +120,7 @@ fn a_sparse_network_gets_no_matrix() {
     assert_eq!(Repr::for_network(&sparse_network(300, 200)), Repr::Matrix);
 }
 
-/// Item 10: a gzip bomb is refused once it inflates past what its header can justify, with
+/// A gzip bomb is refused once it inflates past what its header can justify, with
 /// a message that says so, instead of inflating it all before the format error.
 #[test]
 fn a_gzip_bomb_is_refused_by_its_header() {
@@ -158,8 +158,8 @@ fn a_gzip_bomb_is_refused_by_its_header() {
     Model::open(&again).unwrap();
 }
 
-/// Item 11: a `tokenizer.json` with one very long added token loads in time linear in it (a
-/// 100,000-character one took 24–32 s: the matcher's automaton).
+/// A `tokenizer.json` with one very long added token loads in time linear in it (a
+/// 100,000-character one takes 24–32 s when the matcher's automaton is built naively).
 #[test]
 fn a_long_added_token_loads_in_linear_time() {
     let dir = tempfile::tempdir().unwrap();
@@ -195,8 +195,9 @@ fn a_long_added_token_loads_in_linear_time() {
     );
 }
 
-/// Item 11: gold whose forms differ from the text all along a long line (`will n't` for
-/// `won't`) is placed in time linear in the line (a 400 KB line took 20 s).
+/// Gold whose forms differ from the text all along a long line (`will n't` for `won't`) is
+/// placed in time linear in the line (an exact alignment of the whole of a 400 KB line takes
+/// 20 s).
 #[test]
 fn gold_that_rewrites_a_long_line_is_placed_in_linear_time() {
     use toklab::analysis::compare::{GoldText, project};
@@ -277,10 +278,10 @@ fn peak_growth(dir: &Path, args: &[&str], text: impl Fn(usize) -> String) -> (f6
     (per_unit, report)
 }
 
-/// Item 11: a context with a look-behind, tried after a long run of digits, kept ~360 bytes a
-/// character of that run (a result for every part of the pattern at every position; ~615
-/// with utoken's own files), and copied the whole left text at every candidate. Now the
-/// tokenizer's memory for such a line stays near what the line's tokens need.
+/// A context with a look-behind, tried after a long run of digits, must not keep a result for
+/// every part of the pattern at every position (~360 bytes a character of the run; ~615 with
+/// utoken's own files) nor copy the whole left text at every candidate: the tokenizer's memory
+/// for such a line stays near what the line's tokens need.
 #[test]
 fn a_look_behind_over_a_long_run_keeps_bounded_state() {
     let dir = tempfile::tempdir().unwrap();
@@ -313,10 +314,10 @@ fn a_look_behind_over_a_long_run_keeps_bounded_state() {
     assert_eq!(out.trim(), "12 . ab x12.ab");
 }
 
-/// Item 9: a SentencePiece line is one piece, and `explain` derived its merge steps under both
-/// semantics however long it was (~220 bytes a byte with the sample model, ~300 with
-/// mistral-v3's), though the trace's lines cannot hold them. A piece past
-/// [`MAX_STEPS_PIECE_BYTES`] keeps none now, and the trace says so; a shorter one keeps them.
+/// A SentencePiece line is one piece, and deriving its merge steps under both semantics costs
+/// ~220 bytes a byte with the sample model (~300 with mistral-v3's), though the trace's lines
+/// cannot hold them. A piece past [`MAX_STEPS_PIECE_BYTES`] keeps none, and the trace says so;
+/// a shorter one keeps them.
 #[test]
 fn explain_keeps_merge_steps_only_for_pieces_a_view_can_replay() {
     use toklab::engines::subword::bpe::MAX_STEPS_PIECE_BYTES;

@@ -1,7 +1,7 @@
-//! `bpe train --pretok none` makes each line one word; a merge used to rewrite and rescan the
-//! whole word, so a long line cost merges × its length. Now a merge costs the occurrences it
-//! merges: ten times the line with ten times the merges takes about ten times as long, where
-//! it took a hundred.
+//! `bpe train --pretok none` makes each line one word. A merge must cost the occurrences it
+//! merges, not a rewrite and rescan of the whole word (which makes a long line cost merges ×
+//! its length): ten times the line with ten times the merges takes about ten times as long,
+//! not a hundred.
 
 use toklab::engines::subword::formal::SymbolUnit;
 use toklab::engines::subword::train::{Pretok, Trainer};

@@ -1,6 +1,6 @@
-//! Time linear in the input, for every kind the registry lists (issue 16): adversarial texts —
-//! long runs of one punctuation character (the rule engine was quadratic on `.` `'` `-` `"`
-//! `—`, item 7), of one letter, of spaces, CJK, combining marks, emoji ZWJ sequences, digits,
+//! Time linear in the input, for every kind the registry lists: adversarial texts — long runs
+//! of one punctuation character (`.` `'` `-` `"` `—`, where a rule engine that rescans what it
+//! split off turns quadratic), of one letter, of spaces, CJK, combining marks, emoji ZWJ sequences, digits,
 //! URLs — go through a shipped model of each kind at two sizes ten times apart, and the CPU
 //! time may grow by at most [`MAX_RATIO`] (linear is ~10, quadratic ~100).
 //!
@@ -273,7 +273,7 @@ fn tokenize_is_linear_in_the_text() {
     );
 }
 
-/// `explain` too (item 9): the full set under `TOKLAB_LINEARITY=full`, three texts by default.
+/// `explain` too: the full set under `TOKLAB_LINEARITY=full`, three texts by default.
 #[test]
 fn explain_is_linear_in_the_text() {
     let texts: Vec<(&str, &str)> = if full() {
@@ -295,10 +295,10 @@ fn explain_is_linear_in_the_text() {
     );
 }
 
-/// Item 8: maximum matching does not grow with the longest dictionary word. A text of n `a`s
-/// against a dictionary of `aa` and a word of L `a`s, L ten times longer in the second
-/// dictionary: trying every candidate length at every point cost n·L hash lookups of strings
-/// up to L long (33 s for n = 10,000, L = 20,000); now the cost is the text's, whatever L.
+/// Maximum matching does not grow with the longest dictionary word. A text of n `a`s against
+/// a dictionary of `aa` and a word of L `a`s, L ten times longer in the second dictionary:
+/// trying every candidate length at every point would cost n·L hash lookups of strings up to
+/// L long (33 s for n = 10,000, L = 20,000); the cost must be the text's, whatever L.
 #[test]
 fn maxmatch_does_not_grow_with_the_longest_word() {
     let dir = tempfile::tempdir().unwrap();

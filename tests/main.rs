@@ -1,9 +1,9 @@
 //! The integration tests, as one test executable: every file in tests/ is a module of this
-//! crate, so cargo links one executable. One crate per file meant 27 test executables, most
-//! of them 100–120 MB, each linked on its own (issue 10).
+//! crate, so cargo links one executable rather than one per file (each of those 100–120 MB,
+//! linked on its own).
 //!
 //! Adding a test file `tests/NAME.rs` is one line here, `mod NAME;`; the file reaches the
-//! shared helpers as `crate::common`. Cargo no longer finds test files by itself
+//! shared helpers as `crate::common`. Cargo does not find test files by itself
 //! (`autotests = false` in Cargo.toml), so [`every_test_file_is_a_module`] fails when a file is
 //! left out rather than letting it go unrun.
 
@@ -15,6 +15,7 @@ mod align_conformance;
 mod align_fast;
 mod align_pairs_cli;
 mod align_props;
+mod architecture;
 mod bounded_resources;
 mod bpe_cli;
 mod bpe_conformance;

@@ -1,4 +1,4 @@
-//! Issue 16's failures, one regression test each: nothing dropped in silence, broken or
+//! Failures a user meets, one regression test each: nothing dropped in silence, broken or
 //! truncated model files refused, no file overwritten without `--force`, clean exits.
 
 use std::path::{Path, PathBuf};

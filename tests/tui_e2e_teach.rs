@@ -1,4 +1,4 @@
-//! The teaching features in a real terminal (issue 13): the training lesson with its scope,
+//! The teaching features in a real terminal: the training lesson with its scope,
 //! textbook words, tie text and the trained model as a row; the improper dictionary's lesson
 //! where the two semantics part; the maximised pane.
 

@@ -1,5 +1,5 @@
 //! `toklab-fuzz`: runs the targets for a time budget (or a number of iterations) and prints
-//! the iterations and failures per target. See the README's "Fuzzing" section.
+//! the iterations and failures per target. See the "Fuzzing" section of CONTRIBUTING.md.
 //!
 //! ```text
 //! cargo run -p toklab-fuzz --release -- [--seconds N] [--iterations N] [--seed S]

@@ -1,8 +1,8 @@
 //! Keys that combine with the next one: a number before a move between lines repeats it
 //! (`5j`, `12G` goes to line 12, `3n` the third match), `]d` / `[d` jump to the next / previous line where the rows disagree and `]c` /
-//! `[c` to the next / previous line the last reload changed. A digit
-//! still switches the view at once (1 … 6), as it always did; when a move follows within a
-//! moment, the digit was a count and the view it switched to is switched back.
+//! `[c` to the next / previous line the last reload changed. A digit switches the view at
+//! once (1 … 6), so a view key never waits for the next key; when a move follows within a
+//! moment, the digit was a count, and the view it switched to is switched back.
 
 use std::time::{Duration, Instant};
 

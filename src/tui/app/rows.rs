@@ -410,7 +410,7 @@ impl Row {
 /// take the interface thread a millisecond or more to free.
 fn drop_in_background(tokens: Arc<Tokenization>) {
     if tokens.len() > SYNC_BYTES / 4 {
-        // Without a thread (the system refused one) they are freed here, as before.
+        // When the system refuses a thread, the closure and the tokens in it are dropped here.
         let _ = std::thread::Builder::new()
             .name("toklab-free".into())
             .spawn(move || drop(tokens));

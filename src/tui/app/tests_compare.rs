@@ -1,4 +1,4 @@
-//! The trace follows the selected token (issue 12, item 4): whenever the trace view is shown
+//! The trace follows the selected token: whenever the trace view is shown
 //! or the selection moves, its cursor is on the step that made the token.
 
 use super::tests::app;

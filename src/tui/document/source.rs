@@ -183,7 +183,7 @@ impl Snapshot {
 
     /// Edited lines (0-based) that will lose bytes when saved: an original line whose text
     /// went into them (the one they replaced, or one split off or joined to them) had bytes
-    /// that are not UTF-8, shown (and now saved) as U+FFFD. A line where the user deleted
+    /// that are not UTF-8, shown as U+FFFD and so saved as U+FFFD. A line where the user deleted
     /// every U+FFFD loses nothing it still shows, and a line showing exactly its original is
     /// written as those bytes, so neither is listed. A new line is not checked.
     pub fn lossy_edits(&self) -> Vec<usize> {

@@ -1,4 +1,4 @@
-//! Screens of the teaching features (issue 13): the training lesson, the merges history, the
+//! Screens of the teaching features: the training lesson, the merges history, the
 //! high-contrast theme, large print, the maximised pane and the 80×24 layout.
 
 use ratatui::buffer::Buffer;

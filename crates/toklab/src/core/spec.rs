@@ -177,7 +177,7 @@ impl Spec {
 const VERBATIM_OPTIONS: &[&str] = &["pattern"];
 
 /// Splits `FILE?OPTIONS` at the first `?` that starts an option (`?key=`), so a verbatim option
-/// may hold `?`; when none does, at the last `?` as before.
+/// may hold `?`; when none does, at the last `?`.
 fn split_query(rest: &str) -> Option<(&str, &str)> {
     let starts_option = |query: &str| {
         query.split_once('=').is_some_and(|(key, _)| {

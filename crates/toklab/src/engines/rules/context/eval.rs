@@ -3,7 +3,8 @@
 //! polynomial in the text length.
 //!
 //! The working state grows with the positions the pattern reaches, not with the context text
-//! (issue 16: a look-behind over a long run of digits took ~600 bytes a character). Positions
+//! (a table per part and position would take ~600 bytes a character for a look-behind over a
+//! long run of digits). Positions
 //! are byte offsets into a [`View`] of the text, read forwards or backwards in place, so the
 //! text is never copied; only parts that contain a repetition are memoized (the others cost
 //! a bound set by the pattern alone at any position); and a repetition remembers the

@@ -317,9 +317,9 @@ mod tests {
         assert!(holds(Right, r"\bé(?<!\d)", "é "));
     }
 
-    /// Issue 16: a look-behind after a run of digits kept a result for every part of the
-    /// pattern at every position (~600 bytes a character). Only the parts that repeat keep
-    /// theirs now: the whole pattern and its `\d+`.
+    /// A look-behind after a run of digits keeps results only for the parts of the pattern
+    /// that repeat (the whole pattern and its `\d+`), not for every part at every position,
+    /// which would cost ~600 bytes a character.
     #[test]
     fn look_around_state_grows_with_the_parts_that_repeat() {
         let context = Context::compile(ContextKind::Left, r"(?<!\pL|\d|[-_])\d+").unwrap();
