@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes crates/toklab/src/subword/hf/scripts_table.rs: the Unicode script of every code
+"""Writes crates/toklab/src/engines/subword/hf/scripts_table.rs: the Unicode script of every code
 point as HuggingFace tokenizers' `UnicodeScripts` pre-tokenizer knows it (its Unicode version,
 not Rust's), as merged ranges. Input: that crate's `src/pre_tokenizers/unicode_scripts/scripts.rs`
 (from the `tokenizers` crate source on crates.io or its repository).
@@ -39,5 +39,5 @@ for a, b, s in merged:
     line += item
 out.append('    ' + line.rstrip())
 out.append('];')
-open('crates/toklab/src/subword/hf/scripts_table.rs', 'w', encoding='utf-8').write('\n'.join(out) + '\n')
+open('crates/toklab/src/engines/subword/hf/scripts_table.rs', 'w', encoding='utf-8').write('\n'.join(out) + '\n')
 print(len(ranges), 'ranges,', len(merged), 'merged,', len(names), 'scripts', file=sys.stderr)
