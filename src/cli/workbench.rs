@@ -169,7 +169,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let app = build_app(&args)?;
-    let theme = Theme::for_workbench(&args, &app.workspace);
+    let theme = Theme::for_workbench(args.theme, args.large_print, &app.workspace);
     crate::tui::run(app, theme)?;
     Ok(ExitCode::SUCCESS)
 }

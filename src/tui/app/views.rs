@@ -43,3 +43,15 @@ impl View {
         View::ALL[(i + 1) % View::ALL.len()]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::View;
+
+    /// Workspaces name views without knowing this module: the names must agree, in order.
+    #[test]
+    fn workspaces_know_every_view_by_its_name() {
+        let names: Vec<&str> = View::ALL.iter().map(|v| v.name()).collect();
+        assert_eq!(names, crate::workspace::VIEW_NAMES);
+    }
+}

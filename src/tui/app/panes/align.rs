@@ -8,7 +8,7 @@ use std::time::Instant;
 use toklab::analysis::align::{Alignment, Costs, FillSteps, Interner, Matrix, Unit, segment};
 
 use super::{Context, Pane, Reply};
-use crate::cli::align::MATRIX_CELL_LIMIT;
+use toklab::analysis::align::MATRIX_CELL_LIMIT;
 use crate::tui::app::jobs::Job;
 use crate::tui::app::rows::SYNC_BYTES;
 use crate::tui::app::{Action, step_due};
