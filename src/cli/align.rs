@@ -12,7 +12,6 @@ use toklab::analysis::align::{
     self, Costs, Interner, MATRIX_CELL_LIMIT, Matrix, MatrixStyle, Unit,
 };
 
-
 /// The command line of `toklab align`.
 #[derive(clap::Args)]
 pub struct Args {

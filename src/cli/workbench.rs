@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use anyhow::Context;
 
-use crate::tui::app::{App, Loader, RowSetup, View, WorkspacePlace};
+use crate::tui::app::{App, Loader, RowSetup, WorkspacePlace};
 use crate::tui::document::Document;
+use crate::tui::panes::View;
 use crate::tui::theme::{Theme, ThemeName};
 use crate::workspace::Workspace;
 

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::rows::{Row, RowSetup};
-use super::train_unigram::Algorithm;
 use super::{Action, App, Effect, Mode, Prompt, PromptKind, View};
+use crate::tui::panes::train::unigram::Algorithm;
 use toklab::core::tokenizer::Tokenizer;
 use toklab::engines::subword::bpe::spm::SpmTokenizer;
 use toklab::engines::subword::train::TrainedTokenizer;
@@ -170,7 +170,7 @@ type MakeTokenizer<'a> = Box<dyn FnOnce() -> Option<Arc<dyn Tokenizer>> + 'a>;
 /// The model the training view shows, for its row: the demo's version, the row's label, and
 /// a maker of its tokenizer (BPE's merges so far; the unigram vocabulary of the step shown,
 /// as the SentencePiece model it would be saved as).
-fn trained_model(train: &super::panes::TrainPane) -> Option<(u64, String, MakeTokenizer<'_>)> {
+fn trained_model(train: &crate::tui::panes::TrainPane) -> Option<(u64, String, MakeTokenizer<'_>)> {
     match train.algorithm {
         Algorithm::Bpe => {
             let demo = train.current()?;

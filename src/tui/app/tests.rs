@@ -229,7 +229,7 @@ fn trace_cursor_follows_the_selected_token() {
 }
 
 /// The align pane's DP matrix of the current pair, which the pane shows in matrix mode.
-fn matrix_view(app: &App) -> &super::panes::MatrixView {
+fn matrix_view(app: &App) -> &crate::tui::panes::MatrixView {
     app.panes
         .align
         .data(&app.context())
@@ -268,7 +268,10 @@ fn a_long_line_is_aligned_in_the_background() {
         toklab::analysis::align::Costs::LEVENSHTEIN,
     );
     assert_eq!(data.tokens.pairs, direct.pairs);
-    assert!(!Pane::busy(&app.panes.align), "no job left behind");
+    assert!(
+        !crate::tui::panes::Pane::busy(&app.panes.align),
+        "no job left behind"
+    );
     // Typing: once the new tokens arrive the line is aligned again, in the background.
     app.apply(Action::Edit);
     app.apply(Action::CaretEnd);

@@ -11,8 +11,9 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
 use super::Regions;
-use crate::tui::app::{App, IdsMode, Mode, Row, View};
+use crate::tui::app::{App, IdsMode, Mode, Row};
 use crate::tui::layout::{Cell, LineLayout};
+use crate::tui::panes::View;
 use crate::tui::theme::Theme;
 use toklab::core::offsets::CodePoints;
 use toklab::core::token::Span as ByteSpan;
@@ -74,10 +75,7 @@ pub fn draw(
         .collect();
     lines.push(labelled(pad("text", label_width), theme.dim, ruler));
     let cx = app.context();
-    let row_b = match app.panes.current {
-        View::Align => app.panes.align.data(&cx).map(|d| d.b),
-        _ => None,
-    };
+    let row_b = app.panes.current().paired_row(&cx);
     for (index, row) in app.rows.iter().enumerate() {
         let selected = index == app.rows.selected;
         let is_b = row_b == Some(index);

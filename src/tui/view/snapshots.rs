@@ -6,7 +6,8 @@
 use ratatui::buffer::Buffer;
 
 use crate::cli::workbench::{Args, build_app, samples_dir};
-use crate::tui::app::{Action, App, PromptKind, View};
+use crate::tui::app::{Action, App, PromptKind};
+use crate::tui::panes::View;
 use crate::tui::render_to_buffer;
 use crate::tui::theme::Theme;
 

@@ -4,7 +4,8 @@
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
 
-use crate::tui::app::{Action, App, View};
+use crate::tui::app::{Action, App};
+use crate::tui::panes::View;
 use crate::tui::render_to_buffer;
 use crate::tui::theme::Theme;
 

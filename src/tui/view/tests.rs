@@ -5,8 +5,9 @@ use ratatui::style::Modifier;
 
 use std::sync::Arc;
 
-use crate::tui::app::{Action, App, Loader, RowSetup, View};
+use crate::tui::app::{Action, App, Loader, RowSetup};
 use crate::tui::document::Document;
+use crate::tui::panes::View;
 use crate::tui::render_to_buffer;
 use crate::tui::theme::Theme;
 

@@ -3,7 +3,8 @@
 //! the model as a row.
 
 use super::teach_tests::screen;
-use crate::tui::app::{Action, App, View};
+use crate::tui::app::{Action, App};
+use crate::tui::panes::View;
 use crate::tui::render_to_buffer;
 use crate::tui::theme::Theme;
 use toklab::engines::subword::train::unigram::UnigramEvent;

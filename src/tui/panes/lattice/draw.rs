@@ -9,10 +9,10 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::window_start;
-use crate::tui::app::Context;
-use crate::tui::app::panes::LatticeLesson;
+use crate::tui::panes::Context;
+use crate::tui::panes::LatticeLesson;
 use crate::tui::theme::Theme;
+use crate::tui::view::window_start;
 use toklab::core::tokenizer::quote;
 use toklab::engines::subword::bpe::spm::lesson::ViterbiLesson;
 

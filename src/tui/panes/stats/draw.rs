@@ -14,9 +14,9 @@ use ratatui::widgets::{
 
 use unicode_width::UnicodeWidthStr;
 
-use crate::tui::app::Context;
-use crate::tui::app::panes::StatsPane;
-use crate::tui::app::stats::FileStats;
+use crate::tui::panes::Context;
+use crate::tui::panes::StatsPane;
+use crate::tui::panes::stats::run::FileStats;
 use crate::tui::theme::Theme;
 use toklab::analysis::{HeapsCurve, LENGTH_BUCKETS, TokenStats};
 
@@ -479,7 +479,7 @@ fn shorten(label: &str, width: usize) -> String {
         return label.to_string();
     }
     let keep = width.saturating_sub(1);
-    let head: String = super::text::clip(label, keep - keep / 2);
+    let head: String = crate::tui::view::text::clip(label, keep - keep / 2);
     let mut tail: Vec<char> = Vec::new();
     let mut used = 0;
     for c in label.chars().rev() {

@@ -1,13 +1,14 @@
-//! The lower pane: a tab bar and the selected view.
+//! The lower pane: a tab bar and the view it shows, which draws itself.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders};
 
-use super::Regions;
-use crate::tui::app::{App, View};
+use super::View;
+use crate::tui::app::App;
 use crate::tui::theme::Theme;
+use crate::tui::view::Regions;
 
 /// Draws the pane.
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, regions: &mut Regions) {
@@ -26,13 +27,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, regions: &m
         title.push(Span::styled(label, style));
         title.push(Span::raw(" "));
     }
-    let about = match app.panes.current {
-        View::Trace | View::Table | View::Align | View::Merges => app
-            .rows
-            .selected_row()
-            .map(|r| format!(" {} ", r.setup.label)),
-        View::Train | View::Stats => None,
-    };
+    let cx = app.context();
+    let pane = app.panes.current();
+    let about = pane
+        .shows_selected_row()
+        .then(|| {
+            app.rows
+                .selected_row()
+                .map(|r| format!(" {} ", r.setup.label))
+        })
+        .flatten();
     let mut block = Block::new()
         .borders(Borders::ALL)
         .border_style(theme.border)
@@ -43,14 +47,5 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, regions: &m
     let inner = block.inner(area);
     frame.render_widget(block, area);
     regions.view = inner;
-    let cx = app.context();
-    let panes = &app.panes;
-    match panes.current {
-        View::Trace => super::trace::draw(frame, inner, &panes.trace, &cx, theme),
-        View::Table => super::table::draw(frame, inner, &cx, theme),
-        View::Align => super::align::draw(frame, inner, &panes.align, &cx, theme),
-        View::Merges => super::merges::draw(frame, inner, &panes.merges, &cx, theme),
-        View::Train => super::train::draw(frame, inner, &panes.train, &cx, theme),
-        View::Stats => super::stats::draw(frame, inner, &panes.stats, &cx, theme),
-    }
+    pane.draw(frame, inner, &cx, theme);
 }

@@ -1,5 +1,8 @@
 //! The `?` overlay's state: open or not, and how far it is scrolled (small terminals).
 
+pub mod draw;
+pub mod keys;
+
 use crate::tui::app::Action;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

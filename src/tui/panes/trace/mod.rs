@@ -1,10 +1,16 @@
 //! The trace view: the selected row's explanation of the current line, computed when the view
 //! is shown and only again when the line's tokens or the selected row change.
 
+pub mod draw;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
 use super::{Context, Pane, Reply};
 use crate::tui::app::jobs::Job;
 use crate::tui::app::rows::SYNC_BYTES;
 use crate::tui::app::{Action, Row};
+use crate::tui::theme::Theme;
 use toklab::core::tokenizer::{Trace, TraceLine};
 
 /// What a trace was computed for.
@@ -94,6 +100,9 @@ impl TracePane {
 }
 
 impl Pane for TracePane {
+    fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context, theme: &Theme) {
+        draw::draw(frame, area, self, cx, theme)
+    }
     fn handle(&mut self, action: Action, _cx: &Context) -> Reply {
         let delta = match action {
             Action::ViewDown(n) => n as isize,

@@ -7,15 +7,15 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::window_start;
-use crate::tui::app::Context;
-use crate::tui::app::panes::MergesPane;
+use crate::tui::panes::Context;
+use crate::tui::panes::MergesPane;
 use crate::tui::theme::Theme;
+use crate::tui::view::window_start;
 use toklab::engines::subword::formal::{Derivation, Dictionary, Semantics, WordSteps};
 
 /// Draws the merges pane: the selected word's two derivations at the replay's step.
 pub fn draw(frame: &mut Frame, area: Rect, pane: &MergesPane, cx: &Context, theme: &Theme) {
-    if super::lattice::draw(frame, area, &pane.lattice, cx, theme) {
+    if crate::tui::panes::lattice::draw::draw(frame, area, &pane.lattice, cx, theme) {
         return;
     }
     let Some(word) = pane.word(cx) else {
@@ -153,7 +153,10 @@ fn draw_derivation(
             theme.token[i % 2]
         };
         let shown = Dictionary::show(&d.word[start..end]).replace(' ', "␣");
-        tokens.push(Span::styled(super::train::cell(&shown, theme), style));
+        tokens.push(Span::styled(
+            crate::tui::panes::train::draw::cell(&shown, theme),
+            style,
+        ));
         if theme.large_print {
             tokens.push(Span::raw(" "));
         }

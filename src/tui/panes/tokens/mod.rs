@@ -1,13 +1,22 @@
 //! The tokens table: every token of the selected row. Its cursor is the selected token, so it
 //! keeps no state of its own.
 
+pub mod draw;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
 use super::{Context, Pane, Reply};
 use crate::tui::app::Action;
+use crate::tui::theme::Theme;
 
 /// The tokens table.
 pub struct TablePane;
 
 impl Pane for TablePane {
+    fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context, theme: &Theme) {
+        draw::draw(frame, area, self, cx, theme)
+    }
     /// Moving in the table selects the token of the row moved to.
     fn handle(&mut self, action: Action, cx: &Context) -> Reply {
         let delta = match action {

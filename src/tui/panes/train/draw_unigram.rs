@@ -9,9 +9,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Sparkline, Wrap};
 
 use crate::counted::counted;
-use crate::tui::app::Context;
-use crate::tui::app::panes::TrainPane;
-use crate::tui::app::train_unigram::UnigramDemo;
+use crate::tui::panes::Context;
+use crate::tui::panes::TrainPane;
+use crate::tui::panes::train::unigram::UnigramDemo;
 use crate::tui::theme::Theme;
 use toklab::core::tokenizer::quote;
 use toklab::engines::subword::train::unigram::{
@@ -42,7 +42,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &TrainPane, cx: &Context, theme
                         format!(
                             "unigram training on the {}: {}",
                             pane.scope.name(),
-                            super::train::corpus_description(pane, &demo.corpus)
+                            super::draw::corpus_description(pane, &demo.corpus)
                         ),
                         theme.title,
                     ),
@@ -99,7 +99,7 @@ fn header(
         Span::raw(format!(
             " · on the {}: {} · ",
             pane.scope.name(),
-            super::train::corpus_description(pane, &demo.corpus)
+            super::draw::corpus_description(pane, &demo.corpus)
         )),
         Span::styled(next, theme.key),
         Span::styled(
@@ -258,7 +258,13 @@ fn draw_lattice(frame: &mut Frame, area: Rect, demo: &UnigramDemo, theme: &Theme
     );
     match &lattice.lesson {
         Some(lesson) => {
-            super::lattice::draw_columns(frame, columns, lesson, usize::MAX, theme);
+            crate::tui::panes::lattice::draw::draw_columns(
+                frame,
+                columns,
+                lesson,
+                usize::MAX,
+                theme,
+            );
         }
         None => frame.render_widget(
             Paragraph::new(Line::styled(" nothing to segment", theme.dim)),

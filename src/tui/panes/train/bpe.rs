@@ -124,12 +124,12 @@ impl Stepping for TrainDemo {
     }
 }
 
-impl Stepping for super::train_unigram::UnigramDemo {
+impl Stepping for super::unigram::UnigramDemo {
     fn step(&mut self) -> bool {
-        super::train_unigram::UnigramDemo::step(self)
+        super::unigram::UnigramDemo::step(self)
     }
     fn back(&mut self) {
-        super::train_unigram::UnigramDemo::back(self)
+        super::unigram::UnigramDemo::back(self)
     }
     fn finish(&mut self) {
         // Training ends by itself: to the final vocabulary.

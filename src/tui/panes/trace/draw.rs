@@ -8,10 +8,10 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use super::window_start;
-use crate::tui::app::Context;
-use crate::tui::app::panes::TracePane;
+use crate::tui::panes::Context;
+use crate::tui::panes::TracePane;
 use crate::tui::theme::Theme;
+use crate::tui::view::window_start;
 use toklab::core::tokenizer::Role;
 
 /// Draws the trace pane: the trace's lines around the cursor.

@@ -1,4 +1,4 @@
-//! The `?` overlay: every key, by group; in two columns when the terminal is wide enough,
+//! The `?` overlay: every key of the keymap, by group; in two columns when the terminal is wide enough,
 //! scrolling with j/k when it is not tall enough.
 
 use ratatui::Frame;
@@ -6,27 +6,28 @@ use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-use crate::tui::input::KEYS;
+use crate::tui::keymap::GROUPS;
 use crate::tui::theme::Theme;
 
 /// Draws the overlay; returns how far it can scroll (lines that do not fit).
 pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) -> usize {
-    let all = KEYS.iter().flat_map(|(_, keys)| keys.iter());
+    let all = GROUPS.iter().flat_map(|(_, entries)| entries.iter());
     let key_width = all
         .clone()
-        .map(|(k, _)| k.chars().count())
+        .map(|e| e.label().chars().count())
         .max()
         .unwrap_or(0);
-    let text_width = all.map(|(_, t)| t.chars().count()).max().unwrap_or(0);
+    let text_width = all.map(|e| e.help.chars().count()).max().unwrap_or(0);
     let column_width = (key_width + text_width + 6) as u16;
-    let groups: Vec<Vec<Line>> = KEYS
+    let groups: Vec<Vec<Line>> = GROUPS
         .iter()
-        .map(|(group, keys)| {
+        .map(|(group, entries)| {
             let mut lines = vec![Line::styled(format!(" {group}"), theme.title)];
-            lines.extend(keys.iter().map(|(key, what)| {
+            lines.extend(entries.iter().map(|entry| {
+                let label = entry.label();
                 Line::from(vec![
-                    Span::styled(format!("   {key:<key_width$}  "), theme.key),
-                    Span::raw(*what),
+                    Span::styled(format!("   {label:<key_width$}  "), theme.key),
+                    Span::raw(entry.help),
                 ])
             }));
             lines

@@ -5,8 +5,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::jobs::Job;
-use super::scan;
+use crate::tui::app::jobs::Job;
+use crate::tui::app::scan;
 use crate::tui::document::Snapshot;
 use toklab::analysis::{Fertility, HeapsCurve, TokenStats, VocabularyGrowth};
 use toklab::core::token::Tokenization;

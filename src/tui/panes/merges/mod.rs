@@ -1,10 +1,16 @@
 //! The merges view: the merge steps of the selected word (from the selected row's trace),
 //! replayed one step at a time under both semantics.
 
+pub mod draw;
+
 use std::time::Instant;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
 
 use super::{Context, Pane, Reply, TraceCache};
 use crate::tui::app::{Action, step_due};
+use crate::tui::theme::Theme;
 use toklab::core::token::Span;
 use toklab::engines::subword::formal::WordSteps;
 
@@ -62,6 +68,13 @@ impl MergesPane {
 }
 
 impl Pane for MergesPane {
+    fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context, theme: &Theme) {
+        draw::draw(frame, area, self, cx, theme)
+    }
+
+    fn has_demo(&self) -> bool {
+        true
+    }
     fn handle(&mut self, action: Action, cx: &Context) -> Reply {
         if self.lattice.lesson.is_some() {
             return match self.lattice.handle(action) {

@@ -11,7 +11,7 @@ use toklab::engines::subword::train::unigram::{
     META_PIECES, UnigramConfig, UnigramEvent, UnigramStep, UnigramTrainer,
 };
 
-use super::train::Corpus;
+use super::bpe::Corpus;
 
 /// The lesson's target beyond the characters and meta pieces: one piece for every this many
 /// distinct words, so whole words cannot all stay and pieces must be shared (EM alone tends

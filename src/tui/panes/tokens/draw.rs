@@ -7,14 +7,14 @@ use ratatui::text::Line;
 use ratatui::widgets::{Cell, Paragraph, Row, Table};
 use unicode_width::UnicodeWidthStr;
 
-use super::window_start;
-use crate::tui::app::Context;
+use crate::tui::panes::Context;
 use crate::tui::theme::Theme;
+use crate::tui::view::window_start;
 use toklab::core::offsets::CodePoints;
 use toklab::core::tokenizer::quote;
 
 /// Draws the tokens table; its cursor is the selected token.
-pub fn draw(frame: &mut Frame, area: Rect, cx: &Context, theme: &Theme) {
+pub fn draw(frame: &mut Frame, area: Rect, _pane: &super::TablePane, cx: &Context, theme: &Theme) {
     let Some(row) = cx.selected_row() else {
         return;
     };

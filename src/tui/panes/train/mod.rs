@@ -2,13 +2,23 @@
 //! current line, a marked range of lines or the whole text (`t` cycles), BPE with GPT-2's or
 //! the textbook's pre-tokenization (`T`); the demo starts again when what it trains on changes.
 
+pub mod bpe;
+pub mod draw;
+mod draw_unigram;
+pub mod keys;
+pub mod unigram;
+
 use std::time::Instant;
+
+use self::bpe::{CORPUS_LIMIT, Corpus, Stepping, TrainDemo, TrainScope, other_pretok};
+use self::unigram::{Algorithm, UnigramDemo};
+use ratatui::Frame;
+use ratatui::layout::Rect;
 
 use super::lattice::selected_word;
 use super::{Context, Pane, Reply};
-use crate::tui::app::train::{CORPUS_LIMIT, Corpus, Stepping, TrainDemo, TrainScope, other_pretok};
-use crate::tui::app::train_unigram::{Algorithm, UnigramDemo};
 use crate::tui::app::{Action, step_due};
+use crate::tui::theme::Theme;
 use std::path::Path;
 
 use toklab::engines::subword::train::unigram::{META_PIECES, model_bytes};
@@ -240,6 +250,17 @@ impl TrainPane {
 }
 
 impl Pane for TrainPane {
+    fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context, theme: &Theme) {
+        draw::draw(frame, area, self, cx, theme)
+    }
+
+    fn has_demo(&self) -> bool {
+        true
+    }
+
+    fn shows_selected_row(&self) -> bool {
+        false
+    }
     fn handle(&mut self, action: Action, cx: &Context) -> Reply {
         match action {
             Action::DemoStep(forward) => {

@@ -3,15 +3,24 @@
 //! matrix of the selected token pair or of the whole line, filled at once or cell by cell
 //! (the teaching demo).
 
+mod dp_text;
+pub mod draw;
+mod draw_spans;
+pub mod keys;
+
 use std::time::Instant;
 
 use toklab::analysis::align::{Alignment, Costs, FillSteps, Interner, Matrix, Unit, segment};
 
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
 use super::{Context, Pane, Reply};
-use toklab::analysis::align::MATRIX_CELL_LIMIT;
 use crate::tui::app::jobs::Job;
 use crate::tui::app::rows::SYNC_BYTES;
 use crate::tui::app::{Action, step_due};
+use crate::tui::theme::Theme;
+use toklab::analysis::align::MATRIX_CELL_LIMIT;
 use toklab::analysis::compare::align_tokens;
 
 /// What the user chose in the alignment view.
@@ -347,6 +356,13 @@ impl AlignPane {
 }
 
 impl Pane for AlignPane {
+    fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context, theme: &Theme) {
+        draw::draw(frame, area, self, cx, theme)
+    }
+
+    fn paired_row(&self, cx: &Context) -> Option<usize> {
+        self.data(cx).map(|d| d.b)
+    }
     /// Choosing row B, the matrix and its demo, moving between pairs. (The workbench shows
     /// the alignment view first for all but the last.)
     fn handle(&mut self, action: Action, cx: &Context) -> Reply {

@@ -8,30 +8,52 @@ use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Borders, Paragraph};
 
-use crate::tui::app::Context;
-use crate::tui::app::panes::TrainPane;
-use crate::tui::app::train::{CORPUS_LIMIT, Corpus, TrainDemo, TrainScope, pretok_name};
-use crate::tui::app::train_unigram::Algorithm;
+use crate::tui::panes::Context;
+use crate::tui::panes::TrainPane;
+use crate::tui::panes::train::bpe::{CORPUS_LIMIT, Corpus, TrainDemo, TrainScope, pretok_name};
+use crate::tui::panes::train::unigram::Algorithm;
 use crate::tui::theme::Theme;
 use toklab::engines::subword::train::show_token;
 
 /// Draws the training pane: the next merge, the pair counts, the merges and the words.
 pub fn draw(frame: &mut Frame, area: Rect, pane: &TrainPane, cx: &Context, theme: &Theme) {
     if pane.algorithm == Algorithm::Unigram {
-        super::train_unigram::draw(frame, area, pane, cx, theme);
+        super::draw_unigram::draw(frame, area, pane, cx, theme);
         return;
     }
     let Some(demo) = pane.demo(cx) else {
         frame.render_widget(Paragraph::new(Line::styled("starting…", theme.dim)), area);
         return;
     };
-    let t = &demo.trainer;
     let [head, tie_line, body] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(1),
         Constraint::Min(0),
     ])
     .areas(area);
+    draw_head(frame, head, tie_line, pane, demo, theme);
+    let [pairs_area, merges_area, words_area] = Layout::horizontal([
+        Constraint::Percentage(40),
+        Constraint::Percentage(25),
+        Constraint::Percentage(35),
+    ])
+    .areas(body);
+    draw_pair_counts(frame, pairs_area, demo, theme);
+    draw_merges(frame, merges_area, demo, theme);
+    draw_words(frame, words_area, demo, theme);
+}
+
+/// The head: merges so far, the corpus, the next merge and the keys; below it, how a tie
+/// for the most frequent pair was broken.
+fn draw_head(
+    frame: &mut Frame,
+    head: Rect,
+    tie_line: Rect,
+    pane: &TrainPane,
+    demo: &TrainDemo,
+    theme: &Theme,
+) {
+    let t = &demo.trainer;
     let next = demo
         .pairs
         .first()
@@ -69,13 +91,11 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &TrainPane, cx: &Context, theme
         Paragraph::new(Line::from(tie_explanation(demo))).style(theme.dim),
         tie_line,
     );
-    let [pairs_area, merges_area, words_area] = Layout::horizontal([
-        Constraint::Percentage(40),
-        Constraint::Percentage(25),
-        Constraint::Percentage(35),
-    ])
-    .areas(body);
+}
 
+/// The most frequent pairs as a bar chart, the next merge's first.
+fn draw_pair_counts(frame: &mut Frame, area: Rect, demo: &TrainDemo, theme: &Theme) {
+    let t = &demo.trainer;
     let bars: Vec<Bar> = demo
         .pairs
         .iter()
@@ -107,10 +127,14 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &TrainPane, cx: &Context, theme
             .bar_style(theme.bar)
             .value_style(theme.title)
             .data(BarGroup::default().bars(&bars)),
-        pairs_area,
+        area,
     );
+}
 
-    let height = merges_area.height.saturating_sub(1) as usize;
+/// The merges learned so far, the newest last.
+fn draw_merges(frame: &mut Frame, area: Rect, demo: &TrainDemo, theme: &Theme) {
+    let t = &demo.trainer;
+    let height = area.height.saturating_sub(1) as usize;
     let merges = t.merges();
     let mut lines = vec![Line::styled(" merges (newest last)", theme.dim)];
     lines.extend(
@@ -136,9 +160,13 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &TrainPane, cx: &Context, theme
                 .borders(Borders::RIGHT)
                 .border_style(theme.border),
         ),
-        merges_area,
+        area,
     );
+}
 
+/// The most frequent words as segmented now, the newest token marked.
+fn draw_words(frame: &mut Frame, area: Rect, demo: &TrainDemo, theme: &Theme) {
+    let t = &demo.trainer;
     let newest = demo.last.as_ref().map(|l| l.record.new);
     let mut lines = vec![Line::styled(
         " words by count, as segmented now (the newest token marked)",
@@ -148,7 +176,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &TrainPane, cx: &Context, theme
     for word in t
         .words()
         .iter()
-        .take((words_area.height.saturating_sub(1) as usize).div_ceil(spacing))
+        .take((area.height.saturating_sub(1) as usize).div_ceil(spacing))
     {
         let mut spans = vec![Span::styled(format!(" {:>5}× ", word.count), theme.dim)];
         for (i, &s) in word.symbols.iter().enumerate() {
@@ -167,7 +195,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &TrainPane, cx: &Context, theme
             lines.push(Line::raw(""));
         }
     }
-    frame.render_widget(Paragraph::new(lines), words_area);
+    frame.render_widget(Paragraph::new(lines), area);
 }
 
 /// A token as the lesson views draw it: as it is, or in large print padded to a cell of its

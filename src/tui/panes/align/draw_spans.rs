@@ -8,10 +8,10 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::window_start;
-use crate::tui::app::Context;
-use crate::tui::app::panes::{AlignData, AlignPane};
+use crate::tui::panes::Context;
+use crate::tui::panes::{AlignData, AlignPane};
 use crate::tui::theme::Theme;
+use crate::tui::view::window_start;
 use toklab::analysis::compare::{BoundaryDiff, align_spans};
 use toklab::core::tokenizer::quote;
 
@@ -76,7 +76,7 @@ pub fn draw(
                 forms(&a.tokens, group.a.clone()),
                 forms(&b.tokens, group.b.clone()),
             );
-            super::align::pair_line(mark, sides, column, style, first + k == cursor, theme)
+            super::draw::pair_line(mark, sides, column, style, first + k == cursor, theme)
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), body);

@@ -2,6 +2,8 @@
 //! merges): the Viterbi search over the selected word's lattice, one position per step, then
 //! the best path. The model is read from the row's `.model` file once and kept.
 
+pub mod draw;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;

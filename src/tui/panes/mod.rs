@@ -1,28 +1,36 @@
-//! The lower pane's views, each a type that owns its state, handles the actions meant for it
-//! and refreshes only when what it depends on changed (gitui's components, without the
-//! drawing: that stays in `tui::view`, as functions of a pane's state).
+//! The lower pane's views, one folder each: the state it owns (`mod.rs`), its drawing
+//! (`draw.rs`) and its keys (`keys.rs`, when it has keys of its own). A pane handles the actions
+//! meant for it and refreshes only when what it depends on changed (gitui's components). The
+//! views are listed once, in [`View`] (`list.rs`) and in [`Panes::pane`].
 
-mod align;
-mod help;
-mod lattice;
-mod merges;
-mod stats;
-mod table;
-mod trace;
-mod train;
+pub mod align;
+pub mod draw;
+pub mod help;
+pub mod keys;
+pub mod lattice;
+mod list;
+pub mod merges;
+pub mod stats;
+pub mod tokens;
+pub mod trace;
+pub mod train;
 
 pub use align::{AlignChoice, AlignData, AlignPane, MatrixView, other_row};
 pub use help::HelpPane;
 pub use lattice::LatticeLesson;
+pub use list::View;
 pub use merges::{MergeReplay, MergesPane};
 pub use stats::StatsPane;
-pub use table::TablePane;
+pub use tokens::TablePane;
 pub use trace::{TraceCache, TracePane};
 pub use train::TrainPane;
 
-use super::doc::DocState;
-use super::rows::{Row, Rows};
-use super::{Action, View};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use crate::tui::app::doc::DocState;
+use crate::tui::app::{Action, Row, Rows};
+use crate::tui::theme::Theme;
 use toklab::core::token::Token;
 
 /// What a pane may read of the rest of the workbench: the document and the rows.
@@ -61,6 +69,27 @@ pub enum Reply {
 
 /// A view of the lower pane.
 pub trait Pane {
+    /// Draws the pane's view in `area` (inside the lower pane's border and tabs).
+    fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context, theme: &Theme);
+
+    /// Whether the pane shows something of the selected row (its title then names the row);
+    /// lessons over the whole text do not.
+    fn shows_selected_row(&self) -> bool {
+        true
+    }
+
+    /// Whether the demo keys (`.`, `,`, `p`, `f`) step this pane's own lesson; in other panes
+    /// they step the alignment's matrix fill.
+    fn has_demo(&self) -> bool {
+        false
+    }
+
+    /// The row the pane pairs with the selected one (the alignment's row B), which the rows
+    /// mark.
+    fn paired_row(&self, _cx: &Context) -> Option<usize> {
+        None
+    }
+
     /// Handles an action meant for this pane (moving its cursor, its demo).
     fn handle(&mut self, _action: Action, _cx: &Context) -> Reply {
         Reply::Ignored
@@ -101,7 +130,7 @@ pub struct Panes {
     /// The `?` overlay, drawn over everything rather than in the lower pane.
     pub help: HelpPane,
     /// How fast demos play and whether the lower pane fills the screen (`z`).
-    pub teach: super::teach::TeachSettings,
+    pub teach: crate::tui::app::teach::TeachSettings,
 }
 
 impl Default for Panes {
@@ -122,7 +151,19 @@ impl Default for Panes {
 }
 
 impl Panes {
-    /// The pane of `view`.
+    /// The pane of `view`: the one place the list of views meets the panes' state.
+    pub fn pane(&self, view: View) -> &dyn Pane {
+        match view {
+            View::Trace => &self.trace,
+            View::Table => &self.table,
+            View::Align => &self.align,
+            View::Merges => &self.merges,
+            View::Train => &self.train,
+            View::Stats => &self.stats,
+        }
+    }
+
+    /// The pane of `view`, to change (as [`Panes::pane`]).
     pub fn pane_mut(&mut self, view: View) -> &mut dyn Pane {
         match view {
             View::Trace => &mut self.trace,
@@ -144,20 +185,13 @@ impl Panes {
         self.pane_mut(self.current)
     }
 
-    /// Every pane, for ticks and the busy check.
-    fn all(&self) -> [&dyn Pane; 6] {
-        [
-            &self.trace,
-            &self.table,
-            &self.align,
-            &self.merges,
-            &self.train,
-            &self.stats,
-        ]
+    /// The pane on screen.
+    pub fn current(&self) -> &dyn Pane {
+        self.pane(self.current)
     }
 
     pub fn busy(&self) -> bool {
-        self.all().iter().any(|p| p.busy())
+        View::ALL.into_iter().any(|view| self.pane(view).busy())
     }
 
     pub fn tick(&mut self, cx: &Context) {
@@ -174,9 +208,10 @@ impl Panes {
     /// The view a demo key (`.`, `,`, `p`, `f`) acts on: the one shown if it has a demo, else
     /// the alignment matrix.
     pub fn demo_view(&self) -> View {
-        match self.current {
-            View::Merges | View::Train => self.current,
-            _ => View::Align,
+        if self.current().has_demo() {
+            self.current
+        } else {
+            View::Align
         }
     }
 }

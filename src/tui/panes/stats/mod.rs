@@ -1,11 +1,18 @@
 //! The statistics view: figures over the whole text, computed in the background when the view
 //! is first shown (or on `s`), and dropped when another text is opened.
 
+pub mod draw;
+pub mod run;
+
 use std::sync::Arc;
+
+use self::run::StatsRun;
+use ratatui::Frame;
+use ratatui::layout::Rect;
 
 use super::{Context, Pane, Reply};
 use crate::tui::app::Action;
-use crate::tui::app::stats::{self, StatsRun};
+use crate::tui::theme::Theme;
 use toklab::analysis::TokenStats;
 
 /// The statistics view.
@@ -55,7 +62,7 @@ impl StatsPane {
             .iter()
             .filter_map(|r| Some((r.setup.label.clone(), Arc::clone(r.tokenizer()?))))
             .collect();
-        let (job, figures) = stats::start(cx.doc.lines.snapshot(), tokenizers);
+        let (job, figures) = run::start(cx.doc.lines.snapshot(), tokenizers);
         let run = StatsRun {
             job: Some(job),
             figures,
@@ -65,6 +72,13 @@ impl StatsPane {
 }
 
 impl Pane for StatsPane {
+    fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context, theme: &Theme) {
+        draw::draw(frame, area, self, cx, theme)
+    }
+
+    fn shows_selected_row(&self) -> bool {
+        false
+    }
     fn handle(&mut self, action: Action, cx: &Context) -> Reply {
         match action {
             Action::ComputeStats => self.compute(cx),

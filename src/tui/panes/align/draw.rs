@@ -9,10 +9,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
-use super::window_start;
-use crate::tui::app::Context;
-use crate::tui::app::panes::{AlignData, AlignPane, MatrixView};
+use crate::tui::panes::Context;
+use crate::tui::panes::{AlignData, AlignPane, MatrixView};
 use crate::tui::theme::Theme;
+use crate::tui::view::window_start;
 use toklab::analysis::align::Op;
 use toklab::core::tokenizer::quote;
 
@@ -35,7 +35,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &AlignPane, cx: &Context, theme
             area,
         ),
         (None, None) if pane.choice.by_spans => {
-            super::align_spans::draw(frame, area, pane, cx, data, theme)
+            super::draw_spans::draw(frame, area, pane, cx, data, theme)
         }
         (None, None) => draw_tokens(frame, area, pane, cx, data, theme),
     }
@@ -130,8 +130,8 @@ pub fn pair_line(
     is_cursor: bool,
     theme: &Theme,
 ) -> Line<'static> {
-    let left = super::text::clip(&left, column);
-    let right = super::text::clip(&right, column);
+    let left = crate::tui::view::text::clip(&left, column);
+    let right = crate::tui::view::text::clip(&right, column);
     let pad = column.saturating_sub(left.width());
     let line = Line::from(vec![
         Span::styled(format!(" {mark} "), style),
