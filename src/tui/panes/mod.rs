@@ -31,7 +31,7 @@ use ratatui::layout::Rect;
 use crate::tui::app::doc::DocState;
 use crate::tui::app::{Action, Row, Rows};
 use crate::tui::theme::Theme;
-use toklab::core::token::Token;
+use toklab::core::token::{Span, Token};
 
 /// What a pane may read of the rest of the workbench: the document and the rows.
 #[derive(Clone, Copy)]
@@ -55,6 +55,17 @@ impl<'a> Context<'a> {
     pub fn selected_token(&self) -> Option<&'a Token> {
         self.rows.selected_token()
     }
+}
+
+/// How a span of the current line is marked on the rows' ruler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// A span a trace marks as a backtrack or failure.
+    Backtrack,
+    /// What the pane's cursor is on (a trace line, an aligned pair).
+    Cursor,
+    /// A search match.
+    Search,
 }
 
 /// What the workbench must do after a pane handled an action, besides what the pane did.
@@ -82,6 +93,12 @@ pub trait Pane {
     /// they step the alignment's matrix fill.
     fn has_demo(&self) -> bool {
         false
+    }
+
+    /// Spans of the current line the pane marks on the rows' ruler, weakest first (the trace's
+    /// backtracks and its cursor line, the aligned pair).
+    fn marks(&self, _cx: &Context) -> Vec<(Span, Mark)> {
+        Vec::new()
     }
 
     /// The row the pane pairs with the selected one (the alignment's row B), which the rows

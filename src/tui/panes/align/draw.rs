@@ -155,7 +155,6 @@ fn draw_matrix(
     view: &MatrixView,
     theme: &Theme,
 ) {
-    let (rows, cols) = (view.matrix.rows(), view.matrix.cols());
     // In a low pane the key hints give way to the matrix's `#` row (the demo's explanation
     // stays).
     let explain_height = u16::from(view.last.is_some() || area.height >= 5);
@@ -165,6 +164,22 @@ fn draw_matrix(
         Constraint::Min(0),
     ])
     .areas(area);
+    let labels = [data.a, data.b].map(|row| cx.rows[row].setup.label.as_str());
+    draw_matrix_head(frame, [head, step_line], pane, labels, view, theme);
+
+    draw_grid(frame, grid, pane, view, theme);
+}
+
+/// The matrix's title (what is aligned, the distance, the demo's progress) and the line that
+/// explains the last filled cell or the keys.
+fn draw_matrix_head(
+    frame: &mut Frame,
+    [head, step_line]: [Rect; 2],
+    pane: &AlignPane,
+    [a, b]: [&str; 2],
+    view: &MatrixView,
+    theme: &Theme,
+) {
     let what = if pane.choice.whole_line {
         "the whole line".to_string()
     } else {
@@ -183,8 +198,7 @@ fn draw_matrix(
         Paragraph::new(Line::from(vec![
             Span::styled(format!("matrix of {what}"), theme.title),
             Span::raw(format!(
-                " (A {} rows, B {} columns) · distance {distance}{progress}",
-                cx.rows[data.a].setup.label, cx.rows[data.b].setup.label
+                " (A {a} rows, B {b} columns) · distance {distance}{progress}"
             )),
         ])),
         head,
@@ -199,7 +213,12 @@ fn draw_matrix(
         None => ". fills the next cell, , takes one back, p plays, f fills all, J K < > scroll, c whole line / pair, Enter tokens".into(),
     };
     frame.render_widget(Paragraph::new(Line::styled(explain, theme.dim)), step_line);
+}
 
+/// The matrix's cells around the demo's cell (or where the user scrolled), with the
+/// backtrace marked.
+fn draw_grid(frame: &mut Frame, grid: Rect, pane: &AlignPane, view: &MatrixView, theme: &Theme) {
+    let (rows, cols) = (view.matrix.rows(), view.matrix.cols());
     // Unit costs: no value exceeds the longer side, so its digits are wide enough (reading
     // every cell of a large matrix on every frame is not needed).
     let value_width = (rows.max(cols) - 1).max(1).to_string().len();

@@ -15,13 +15,14 @@ use toklab::analysis::align::{Alignment, Costs, FillSteps, Interner, Matrix, Uni
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use super::{Context, Pane, Reply};
+use super::{Context, Mark, Pane, Reply};
 use crate::tui::app::jobs::Job;
 use crate::tui::app::rows::SYNC_BYTES;
 use crate::tui::app::{Action, step_due};
 use crate::tui::theme::Theme;
 use toklab::analysis::align::MATRIX_CELL_LIMIT;
 use toklab::analysis::compare::align_tokens;
+use toklab::core::token::Span;
 
 /// What the user chose in the alignment view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -358,6 +359,20 @@ impl AlignPane {
 impl Pane for AlignPane {
     fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context, theme: &Theme) {
         draw::draw(frame, area, self, cx, theme)
+    }
+
+    fn marks(&self, cx: &Context) -> Vec<(Span, Mark)> {
+        let Some(data) = self.data(cx) else {
+            return Vec::new();
+        };
+        let Some(pair) = data.tokens.pairs.get(self.cursor) else {
+            return Vec::new();
+        };
+        [(data.a, pair.a), (data.b, pair.b)]
+            .into_iter()
+            .filter_map(|(row, token)| token.and_then(|t| cx.rows[row].tokens.tokens.get(t)))
+            .map(|t| (t.span, Mark::Cursor))
+            .collect()
     }
 
     fn paired_row(&self, cx: &Context) -> Option<usize> {

@@ -333,7 +333,18 @@ fn draw_bars(
     let [compare_area, lengths_area] =
         Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
 
-    // Tokens per tokenizer: the whole file when known, else this line.
+    draw_counts(frame, compare_area, cx, file, theme);
+    draw_lengths(frame, lengths_area, pane, cx, file, theme);
+}
+
+/// Tokens per tokenizer: the whole file when known, else this line.
+fn draw_counts(
+    frame: &mut Frame,
+    compare_area: Rect,
+    cx: &Context,
+    file: Option<&FileStats>,
+    theme: &Theme,
+) {
     let (title, values): (&str, Vec<u64>) = match file.filter(|f| f.lines_done > 0) {
         Some(f) => (
             if f.complete {
@@ -378,8 +389,17 @@ fn draw_bars(
         .value_style(theme.title)
         .data(BarGroup::default().bars(&bars));
     frame.render_widget(compare, compare_area);
+}
 
-    // Token lengths of the selected row.
+/// Token lengths of the selected row, over the file when known, else this line.
+fn draw_lengths(
+    frame: &mut Frame,
+    lengths_area: Rect,
+    pane: &StatsPane,
+    cx: &Context,
+    file: Option<&FileStats>,
+    theme: &Theme,
+) {
     let Some(row) = cx.selected_row() else {
         return;
     };

@@ -6,12 +6,13 @@ pub mod draw;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use super::{Context, Pane, Reply};
+use super::{Context, Mark, Pane, Reply};
 use crate::tui::app::jobs::Job;
 use crate::tui::app::rows::SYNC_BYTES;
 use crate::tui::app::{Action, Row};
 use crate::tui::theme::Theme;
-use toklab::core::tokenizer::{Trace, TraceLine};
+use toklab::core::token::Span;
+use toklab::core::tokenizer::{Role, Trace, TraceLine};
 
 /// What a trace was computed for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +103,19 @@ impl TracePane {
 impl Pane for TracePane {
     fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context, theme: &Theme) {
         draw::draw(frame, area, self, cx, theme)
+    }
+
+    fn marks(&self, _cx: &Context) -> Vec<(Span, Mark)> {
+        let lines = self.lines();
+        let backtracks = lines
+            .iter()
+            .filter(|line| line.parts.iter().any(|p| p.role == Role::Backtrack))
+            .filter_map(|line| line.span)
+            .map(|span| (span, Mark::Backtrack));
+        let cursor = lines.get(self.cursor).and_then(|l| l.span);
+        backtracks
+            .chain(cursor.map(|span| (span, Mark::Cursor)))
+            .collect()
     }
     fn handle(&mut self, action: Action, _cx: &Context) -> Reply {
         let delta = match action {
