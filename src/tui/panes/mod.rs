@@ -1,7 +1,7 @@
 //! The lower pane's views, one folder each: the state it owns (`mod.rs`), its drawing
 //! (`draw.rs`) and its keys (`keys.rs`, when it has keys of its own). A pane handles the actions
 //! meant for it and refreshes only when what it depends on changed (gitui's components). The
-//! views are listed once, in [`View`] (`list.rs`) and in [`Panes::pane`].
+//! views are listed once, a line each, in `list.rs`, which makes [`View`] and [`Panes`].
 
 pub mod align;
 pub mod draw;
@@ -18,7 +18,7 @@ pub mod train;
 pub use align::{AlignChoice, AlignData, AlignPane, MatrixView, other_row};
 pub use help::HelpPane;
 pub use lattice::LatticeLesson;
-pub use list::View;
+pub use list::{Panes, View};
 pub use merges::{MergeReplay, MergesPane};
 pub use stats::StatsPane;
 pub use tokens::TablePane;
@@ -133,65 +133,7 @@ pub trait Pane {
     fn reset_cursor(&mut self) {}
 }
 
-/// The lower pane: which view is shown, how tall, and every view's state.
-pub struct Panes {
-    pub current: View,
-    /// Percent of the screen height the lower pane takes.
-    pub split: u16,
-    pub trace: TracePane,
-    pub table: TablePane,
-    pub align: AlignPane,
-    pub merges: MergesPane,
-    pub train: TrainPane,
-    pub stats: StatsPane,
-    /// The `?` overlay, drawn over everything rather than in the lower pane.
-    pub help: HelpPane,
-    /// How fast demos play and whether the lower pane fills the screen (`z`).
-    pub teach: crate::tui::app::teach::TeachSettings,
-}
-
-impl Default for Panes {
-    fn default() -> Self {
-        Panes {
-            current: View::Trace,
-            split: 50,
-            trace: TracePane::default(),
-            table: TablePane,
-            align: AlignPane::default(),
-            merges: MergesPane::default(),
-            train: TrainPane::default(),
-            stats: StatsPane::default(),
-            help: HelpPane::default(),
-            teach: Default::default(),
-        }
-    }
-}
-
 impl Panes {
-    /// The pane of `view`: the one place the list of views meets the panes' state.
-    pub fn pane(&self, view: View) -> &dyn Pane {
-        match view {
-            View::Trace => &self.trace,
-            View::Table => &self.table,
-            View::Align => &self.align,
-            View::Merges => &self.merges,
-            View::Train => &self.train,
-            View::Stats => &self.stats,
-        }
-    }
-
-    /// The pane of `view`, to change (as [`Panes::pane`]).
-    pub fn pane_mut(&mut self, view: View) -> &mut dyn Pane {
-        match view {
-            View::Trace => &mut self.trace,
-            View::Table => &mut self.table,
-            View::Align => &mut self.align,
-            View::Merges => &mut self.merges,
-            View::Train => &mut self.train,
-            View::Stats => &mut self.stats,
-        }
-    }
-
     /// The interval between two steps of a playing demo.
     pub fn play_step(&self) -> std::time::Duration {
         self.teach.play_step()

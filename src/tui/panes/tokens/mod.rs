@@ -11,6 +11,7 @@ use crate::tui::app::Action;
 use crate::tui::theme::Theme;
 
 /// The tokens table.
+#[derive(Default)]
 pub struct TablePane;
 
 impl Pane for TablePane {
