@@ -23,7 +23,6 @@ mod prompt;
 pub mod rows;
 pub mod scan;
 pub mod search;
-pub mod teach;
 pub mod yank;
 
 use std::time::{Duration, Instant};
@@ -42,7 +41,7 @@ use super::document::Document;
 use super::layout::LineLayout;
 
 /// How often a playing demo (the matrix fill, merge replay, training) takes a step at first;
-/// `{` and `}` change it (see [`teach::SPEEDS`]).
+/// `{` and `}` change it (see [`crate::tui::panes::teach::SPEEDS`]).
 pub const PLAY_STEP: Duration = Duration::from_millis(150);
 
 /// Whether a demo playing since `playing` is due for its next step, `step` after the last.
@@ -275,6 +274,11 @@ impl App {
         self.message = Some((message.into(), Instant::now()));
     }
 
+    /// Queues file work for the event loop (a command's effect on disk).
+    pub(crate) fn queue(&mut self, effect: Effect) {
+        self.effects.push(effect);
+    }
+
     /// The file work queued by the actions applied since the last call, to perform in order.
     pub fn take_effects(&mut self) -> Vec<Effect> {
         std::mem::take(&mut self.effects)
@@ -290,7 +294,7 @@ impl App {
 
     /// Lays out and re-tokenizes the current text in every row; `edit` says it is an edit of
     /// the line the rows show.
-    fn retokenize(&mut self, edit: bool) {
+    pub(crate) fn retokenize(&mut self, edit: bool) {
         self.edit_pending = false;
         // An edit lays out again only around what changed.
         let changed = if edit {
@@ -378,7 +382,7 @@ impl App {
     }
 
     /// Refreshes the pane on screen (the others wait until they are shown).
-    fn refresh_pane(&mut self) {
+    pub(crate) fn refresh_pane(&mut self) {
         let cx = Context {
             doc: &self.doc,
             rows: &self.rows,
@@ -388,7 +392,7 @@ impl App {
     }
 
     /// Hands an action to the pane of `view`, and selects the token it answers with.
-    fn pane_action(&mut self, view: View, action: Action) {
+    pub(crate) fn pane_action(&mut self, view: View, action: Action) {
         let cx = Context {
             doc: &self.doc,
             rows: &self.rows,

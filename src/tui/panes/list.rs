@@ -3,8 +3,8 @@
 //! the [`View`]s (tabs, digit keys, names) and [`Panes`], which holds every view's state; a new
 //! pane is a folder beside this file and a line in the list.
 
+use super::teach::TeachSettings;
 use super::{AlignPane, HelpPane, MergesPane, Pane, StatsPane, TablePane, TracePane, TrainPane};
-use crate::tui::app::teach::TeachSettings;
 
 /// Defines the list of panes from one line per pane: the view (a tab, a digit key), the field of
 /// [`Panes`] that holds its state, the state's type (a [`Pane`]) and the name on its tab.
@@ -112,9 +112,9 @@ mod toy {
     use ratatui::layout::Rect;
     use ratatui::widgets::Paragraph;
 
+    use super::super::teach::TeachSettings;
     use super::super::{Context, HelpPane, Pane, Reply, TracePane};
     use crate::tui::app::Action;
-    use crate::tui::app::teach::TeachSettings;
     use crate::tui::theme::Theme;
 
     /// Counts the selected row's tokens; `J` adds one to what it shows.
@@ -157,6 +157,8 @@ mod toy {
             View::Trace,
             "the first line is the first view"
         );
+        assert_eq!((panes.split, panes.help.open), (50, false));
+        assert_eq!(panes.teach, TeachSettings::default());
         let reply = panes.pane_mut(View::Count).handle(Action::ViewDown(2), &cx);
         assert_eq!(reply, Reply::Handled);
         assert_eq!(

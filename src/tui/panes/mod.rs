@@ -11,6 +11,7 @@ pub mod lattice;
 mod list;
 pub mod merges;
 pub mod stats;
+pub mod teach;
 pub mod tokens;
 pub mod trace;
 pub mod train;

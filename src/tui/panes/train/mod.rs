@@ -3,6 +3,9 @@
 //! the textbook's pre-tokenization (`T`); the demo starts again when what it trains on changes.
 
 pub mod bpe;
+mod commands;
+
+pub use commands::TRAINED_SPEC;
 pub mod draw;
 mod draw_unigram;
 pub mod keys;

@@ -1,84 +1,25 @@
-//! What teachers asked for across the views: play speed for every demo, the lower pane
-//! maximised, the training view's scope and pre-tokenization, and the model being trained as
-//! a row of the side-by-side view (kept up to date as the lesson steps) that can be saved.
+//! The lesson commands: play speed and the maximised pane (settings in [`super::super::teach`]),
+//! the training view's scope and pre-tokenization, and the model being trained as a row of the
+//! side-by-side view (kept up to date as the lesson steps) that can be saved.
 
+use crate::tui::panes::teach::SPEEDS;
 use std::sync::Arc;
-use std::time::Duration;
 
-use super::rows::{Row, RowSetup};
-use super::{Action, App, Effect, Mode, Prompt, PromptKind, View};
+use crate::tui::app::rows::Engine;
+use crate::tui::app::{Action, App, Effect, Mode, Prompt, PromptKind, Row, RowSetup};
+use crate::tui::panes::View;
 use crate::tui::panes::train::unigram::Algorithm;
 use toklab::core::tokenizer::Tokenizer;
 use toklab::engines::subword::bpe::spm::SpmTokenizer;
 use toklab::engines::subword::train::TrainedTokenizer;
 
-/// The intervals between two steps of a playing demo, slowest first; `{` and `}` move along.
-pub const SPEEDS: [Duration; 7] = [
-    Duration::from_millis(2000),
-    Duration::from_millis(1000),
-    Duration::from_millis(500),
-    Duration::from_millis(300),
-    Duration::from_millis(150),
-    Duration::from_millis(60),
-    Duration::from_millis(20),
-];
-
-/// Where [`super::PLAY_STEP`] is in [`SPEEDS`].
-const DEFAULT_SPEED: usize = 4;
-
 /// The spec of the row that shows the model being trained: not a spec any loader knows, so
 /// the row is never saved into a workspace or reloaded.
 pub const TRAINED_SPEC: &str = "(trained in the workbench)";
 
-/// Speed and layout settings of the lessons.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TeachSettings {
-    /// Index into [`SPEEDS`].
-    pub speed: usize,
-    /// The lower pane takes the whole screen but the status bar (`z`).
-    pub maximised: bool,
-    /// The algorithm and version of the training demo the trained row shows.
-    pub row_version: Option<(Algorithm, u64)>,
-}
-
-impl Default for TeachSettings {
-    fn default() -> Self {
-        TeachSettings {
-            speed: DEFAULT_SPEED,
-            maximised: false,
-            row_version: None,
-        }
-    }
-}
-
-impl TeachSettings {
-    pub fn play_step(&self) -> Duration {
-        SPEEDS[self.speed.min(SPEEDS.len() - 1)]
-    }
-
-    /// The speed as the status line shows it.
-    pub fn describe(&self) -> String {
-        let per_second = 1.0 / self.play_step().as_secs_f64();
-        if per_second < 1.0 {
-            format!("{per_second:.1} steps/s")
-        } else {
-            format!("{per_second:.0} steps/s")
-        }
-    }
-}
-
-impl super::Panes {
-    /// Whether a demo is playing (the status line then shows the speed).
-    pub fn demo_playing(&self) -> bool {
-        self.merges.replay.playing.is_some()
-            || self.align.choice.playing.is_some()
-            || self.train.playing()
-    }
-}
-
 impl App {
     /// The teaching actions.
-    pub(super) fn teach(&mut self, action: Action) {
+    pub(crate) fn teach(&mut self, action: Action) {
         let teach = &mut self.panes.teach;
         match action {
             Action::PlaySlower | Action::PlayFaster => {
@@ -108,8 +49,8 @@ impl App {
     }
 
     /// Asks the event loop to write the model being trained into `dir`.
-    pub(super) fn save_model(&mut self, dir: std::path::PathBuf) {
-        self.effects.push(Effect::SaveModel(dir));
+    pub(crate) fn save_model(&mut self, dir: std::path::PathBuf) {
+        self.queue(Effect::SaveModel(dir));
     }
 
     /// Opens the prompt for the folder to save the trained model in.
@@ -119,7 +60,7 @@ impl App {
 
     /// Keeps the row of the model being trained in step with the training view: added when
     /// `R` asked for it, its tokenizer replaced after every merge, removed when not wanted.
-    pub(super) fn sync_trained_row(&mut self) {
+    pub(crate) fn sync_trained_row(&mut self) {
         let at = self.rows.iter().position(|r| r.setup.spec == TRAINED_SPEC);
         let train = &self.panes.train;
         // The version shown and, unless the row shows it already, the new tokenizer.
@@ -147,7 +88,7 @@ impl App {
         self.panes.teach.row_version = version;
         match at {
             Some(at) => {
-                self.rows[at].engine = super::rows::Engine::Ready(tokenizer);
+                self.rows[at].engine = Engine::Ready(tokenizer);
                 self.rows[at].setup.label = label;
             }
             None => {
