@@ -1,5 +1,6 @@
 //! The workbench: the document, rows and jobs ([`app`]), one folder per lower-pane view
-//! ([`panes`]: its state, drawing and keys), the keys ([`input`]) and the frame ([`view`]), and
+//! ([`panes`]: its state, drawing and keys), one table of key bindings ([`keymap`], read by
+//! [`input`] and [`keys`] and drawn by the help) and the frame ([`view`]), and
 //! no engine logic; this module only runs the loop, performs the file work the state asks for
 //! ([`effect`]) and owns the terminal.
 

@@ -1,12 +1,14 @@
 //! The workbench's state and how actions change it. Pure state: no terminal, no drawing and
 //! no file I/O (that is queued as [`Effect`]s the event loop performs), so every behaviour is
 //! tested by applying actions and looking at the state. The state is a document ([`DocState`]),
-//! the rows ([`Rows`]) and the lower pane's views ([`Panes`]), each view owning its state.
-//! Engine work is only called through the `Tokenizer` trait; long work runs in [`jobs`].
+//! the rows ([`Rows`]), the lower pane's views ([`Panes`], each in its folder under
+//! `tui/panes`) and the background jobs. Actions are applied in `apply.rs`, which dispatches
+//! each to the named command group it belongs to. Engine work is only called through the
+//! `Tokenizer` trait; long work runs in [`jobs`].
 
+mod apply;
 mod changes;
 mod command;
-mod commands;
 pub mod diffs;
 pub mod doc;
 mod edit;
