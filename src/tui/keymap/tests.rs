@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use ratatui::crossterm::event::{Event, KeyEvent, KeyModifiers};
 
 use super::*;
+use crate::tui::panes::View;
 use crate::tui::app::Mode;
 use crate::tui::input::action_for;
 use crate::tui::view::Regions;
@@ -104,4 +105,15 @@ fn shift_is_part_of_the_character() {
         None,
         "typed, not a command"
     );
+}
+
+#[test]
+fn the_digit_keys_name_every_view_in_order() {
+    let names: Vec<&str> = View::ALL.iter().map(|v| v.name()).collect();
+    let entry = panes::keys::VIEWS
+        .iter()
+        .find(|e| e.keys.starts_with("1 "))
+        .expect("the digits have an entry");
+    assert_eq!(entry.help, names.join(" · "), "the help names the views");
+    assert_eq!(listed(entry.keys).len(), View::ALL.len(), "a digit per view");
 }

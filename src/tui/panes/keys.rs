@@ -2,20 +2,26 @@
 
 use super::View;
 use crate::tui::app::Action;
-use crate::tui::keymap::{Entry, ctrl, key, normal};
+use crate::tui::keymap::{Bind, Entry, ctrl, key, normal};
+
+/// A digit per view, in the order of the list: `1` shows the first.
+const DIGITS: [Bind; View::ALL.len()] = {
+    assert!(View::ALL.len() <= 9, "one digit key per view");
+    let mut binds = [normal(key('1'), Action::ShowView(View::ALL[0])); View::ALL.len()];
+    let mut i = 0;
+    while i < View::ALL.len() {
+        let digit = (b'1' + i as u8) as char;
+        binds[i] = normal(key(digit), Action::ShowView(View::ALL[i]));
+        i += 1;
+    }
+    binds
+};
 
 pub const VIEWS: &[Entry] = &[
     Entry::new(
         "1 … 6",
         "trace · tokens · align · merges · train · stats",
-        &[
-            normal(key('1'), Action::ShowView(View::ALL[0])),
-            normal(key('2'), Action::ShowView(View::ALL[1])),
-            normal(key('3'), Action::ShowView(View::ALL[2])),
-            normal(key('4'), Action::ShowView(View::ALL[3])),
-            normal(key('5'), Action::ShowView(View::ALL[4])),
-            normal(key('6'), Action::ShowView(View::ALL[5])),
-        ],
+        &DIGITS,
     ),
     Entry::new("v", "next view", &[normal(key('v'), Action::NextView)]),
     Entry::new(
