@@ -9,9 +9,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::tui::panes::View;
 use toklab_cli::cli::workbench::{Args, build_app};
 use toklab_cli::tui::app::Action;
+use toklab_cli::tui::panes::View;
 use toklab_cli::tui::render_to_buffer;
 use toklab_cli::tui::theme::Theme;
 

@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 use ratatui::crossterm::event::{Event, KeyEvent, KeyModifiers};
 
 use super::*;
-use crate::tui::panes::View;
 use crate::tui::app::Mode;
 use crate::tui::input::action_for;
+use crate::tui::panes::View;
 use crate::tui::view::Regions;
 
 /// The key names an entry's first column lists: words, with `·` a separator and `1 … 6` a
@@ -115,5 +115,9 @@ fn the_digit_keys_name_every_view_in_order() {
         .find(|e| e.keys.starts_with("1 "))
         .expect("the digits have an entry");
     assert_eq!(entry.help, names.join(" · "), "the help names the views");
-    assert_eq!(listed(entry.keys).len(), View::ALL.len(), "a digit per view");
+    assert_eq!(
+        listed(entry.keys).len(),
+        View::ALL.len(),
+        "a digit per view"
+    );
 }
