@@ -91,10 +91,7 @@ impl App {
         match action {
             Action::ShowView(view) => self.show_view(view),
             Action::NextView => self.show_view(self.panes.current.next()),
-            Action::AlignNextOther
-            | Action::AlignWith(_)
-            | Action::ToggleMatrix
-            | Action::ToggleMatrixScope => {
+            Action::Align(_) => {
                 self.show_view(View::Align);
                 self.pane_action(View::Align, action);
             }
@@ -109,23 +106,11 @@ impl App {
             Action::DemoFinish => self.pane_action(self.panes.demo_view(), action),
             Action::ViewDown(_) | Action::ViewUp(_) => self.pane_action(self.panes.current, action),
             Action::ComputeStats => self.pane_action(View::Stats, action),
-            Action::TrainScope
-            | Action::TrainPretok
-            | Action::TrainAlgorithm
-            | Action::MarkLine
-            | Action::ToggleTrainedRow
-            | Action::SaveModel
-            | Action::PlaySlower
-            | Action::PlayFaster
-            | Action::ToggleMaximise => self.teach(action),
+            Action::Train(_) | Action::PlaySlower | Action::PlayFaster | Action::ToggleMaximise => {
+                self.teach(action)
+            }
             Action::GrowView => self.panes.split = (self.panes.split + 10).min(80),
             Action::ShrinkView => self.panes.split = self.panes.split.saturating_sub(10).max(10),
-            Action::ToggleAlignBySpans => {
-                self.show_view(View::Align);
-                let choice = &mut self.panes.align.choice;
-                choice.by_spans = !choice.by_spans;
-                choice.matrix = false;
-            }
             _ => return false,
         }
         true

@@ -37,6 +37,8 @@ pub use prompt::{Prompt, PromptKind};
 pub use rows::{Engine, Loader, Row, RowEvent, RowSetup, Rows};
 pub use yank::Yank;
 
+use super::panes::align::AlignCommand;
+use super::panes::train::TrainCommand;
 use super::panes::{Context, Panes, Reply, View};
 
 use super::document::Document;
@@ -89,11 +91,8 @@ pub enum Action {
     ScrollRight,
     ShowView(View),
     NextView,
-    /// Alignment view: the next row as B, or a given row (a click on its label).
-    AlignNextOther,
-    AlignWith(usize),
-    ToggleMatrix,
-    ToggleMatrixScope,
+    /// A command of the alignment view (opens it).
+    Align(AlignCommand),
     /// Teaching demos (the matrix fill, merge replay, training): one step forward (true) or
     /// back, play, or go to the end.
     DemoStep(bool),
@@ -137,16 +136,9 @@ pub enum Action {
     /// Writes the current line's rows as an SVG image and an HTML page.
     ExportPicture,
     ComputeStats,
-    /// Teaching: the training view's scope (line, selection, file) and pre-tokenization, the
-    /// selection's mark, the model being trained as a row, play speed, the lower pane
-    /// maximised.
-    TrainScope,
-    TrainPretok,
-    /// `U`: the training view trains BPE or a unigram model.
-    TrainAlgorithm,
-    MarkLine,
-    ToggleTrainedRow,
-    SaveModel,
+    /// A command of the training view (opens it).
+    Train(TrainCommand),
+    /// Lessons: play speed, the lower pane maximised.
     PlaySlower,
     PlayFaster,
     ToggleMaximise,
@@ -159,8 +151,6 @@ pub enum Action {
     },
     /// Ids off → hues → ids instead of forms.
     ToggleIds,
-    /// Alignment view: by character spans ↔ by forms.
-    ToggleAlignBySpans,
     /// Closes an overlay, leaves a mode or cancels work; never quits.
     Back,
     Quit,

@@ -13,6 +13,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use super::app::{Action, App, Viewport};
 use super::theme::Theme;
 use crate::tui::panes::View;
+use crate::tui::panes::align::AlignCommand;
 
 /// Where things were drawn in the last frame, for mouse clicks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -46,7 +47,7 @@ impl Regions {
             let row = (y - self.first_row_y) as usize;
             if row < self.row_count {
                 return Some(if self.align_view {
-                    Action::AlignWith(row)
+                    Action::Align(AlignCommand::With(row))
                 } else {
                     Action::SelectRow(row)
                 });

@@ -24,6 +24,21 @@ use toklab::analysis::align::MATRIX_CELL_LIMIT;
 use toklab::analysis::compare::align_tokens;
 use toklab::core::token::Span;
 
+/// The alignment view's commands (keys `b`, Enter, `c`, `S`; a click on a row label).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlignCommand {
+    /// The next row as B.
+    NextOther,
+    /// A given row as B (a click on its label).
+    With(usize),
+    /// Tokens ↔ the DP matrix of the selected pair.
+    ToggleMatrix,
+    /// The matrix of the whole line ↔ of the pair.
+    ToggleMatrixScope,
+    /// By character spans (boundary agreement) ↔ by forms.
+    ToggleBySpans,
+}
+
 /// What the user chose in the alignment view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AlignChoice {
@@ -378,27 +393,32 @@ impl Pane for AlignPane {
     fn paired_row(&self, cx: &Context) -> Option<usize> {
         self.data(cx).map(|d| d.b)
     }
+
     /// Choosing row B, the matrix and its demo, moving between pairs. (The workbench shows
     /// the alignment view first for all but the last.)
     fn handle(&mut self, action: Action, cx: &Context) -> Reply {
         match action {
-            Action::AlignNextOther => self.choose_next_other(cx),
-            Action::AlignWith(row) => {
+            Action::Align(AlignCommand::NextOther) => self.choose_next_other(cx),
+            Action::Align(AlignCommand::With(row)) => {
                 if row != cx.rows.selected {
                     self.choice.other = Some(row);
                 }
             }
-            Action::ToggleMatrix => {
+            Action::Align(AlignCommand::ToggleMatrix) => {
                 self.choice.matrix = !self.choice.matrix;
                 self.choice.step = None;
                 self.choice.playing = None;
                 self.choice.scroll = None;
             }
-            Action::ToggleMatrixScope => {
+            Action::Align(AlignCommand::ToggleMatrixScope) => {
                 self.choice.matrix = true;
                 self.choice.whole_line = !self.choice.whole_line;
                 self.choice.step = None;
                 self.choice.scroll = None;
+            }
+            Action::Align(AlignCommand::ToggleBySpans) => {
+                self.choice.by_spans = !self.choice.by_spans;
+                self.choice.matrix = false;
             }
             Action::ViewDown(_) | Action::ViewUp(_) | Action::ScrollLeft | Action::ScrollRight
                 if self.choice.matrix =>

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::tui::app::rows::Engine;
 use crate::tui::app::{Action, App, Effect, Mode, Prompt, PromptKind, Row, RowSetup};
 use crate::tui::panes::View;
+use crate::tui::panes::train::TrainCommand;
 use crate::tui::panes::train::unigram::Algorithm;
 use toklab::core::tokenizer::Tokenizer;
 use toklab::engines::subword::bpe::spm::SpmTokenizer;
@@ -32,8 +33,8 @@ impl App {
                 self.flash(format!("play speed {speed} ({{ slower, }} faster)"));
             }
             Action::ToggleMaximise => teach.maximised = !teach.maximised,
-            Action::SaveModel => self.ask_model_folder(),
-            Action::ToggleTrainedRow => {
+            Action::Train(TrainCommand::SaveModel) => self.ask_model_folder(),
+            Action::Train(TrainCommand::ToggleRow) => {
                 self.panes.train.as_row = !self.panes.train.as_row;
                 self.show_view(View::Train);
                 self.refresh_pane();

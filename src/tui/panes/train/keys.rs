@@ -3,6 +3,7 @@
 
 use crate::tui::app::Action;
 use crate::tui::keymap::{Entry, key, normal};
+use crate::tui::panes::train::TrainCommand;
 
 pub const KEYS: &[Entry] = &[
     Entry::new(
@@ -30,31 +31,31 @@ pub const KEYS: &[Entry] = &[
     Entry::new(
         "t",
         "train on the line · the selection · the file",
-        &[normal(key('t'), Action::TrainScope)],
+        &[normal(key('t'), Action::Train(TrainCommand::Scope))],
     ),
     Entry::new(
         "V",
         "mark a line: the selection runs to the cursor",
-        &[normal(key('V'), Action::MarkLine)],
+        &[normal(key('V'), Action::Train(TrainCommand::MarkLine))],
     ),
     Entry::new(
         "T",
         "pre-tokenize as GPT-2 or as the textbook (words + _)",
-        &[normal(key('T'), Action::TrainPretok)],
+        &[normal(key('T'), Action::Train(TrainCommand::Pretok))],
     ),
     Entry::new(
         "U",
         "train BPE or a unigram model (EM, pruning, lattice)",
-        &[normal(key('U'), Action::TrainAlgorithm)],
+        &[normal(key('U'), Action::Train(TrainCommand::Algorithm))],
     ),
     Entry::new(
         "R",
         "the model being trained as a row (on / off)",
-        &[normal(key('R'), Action::ToggleTrainedRow)],
+        &[normal(key('R'), Action::Train(TrainCommand::ToggleRow))],
     ),
     Entry::new(
         "M",
         "save the trained model (BPE files or trained.model)",
-        &[normal(key('M'), Action::SaveModel)],
+        &[normal(key('M'), Action::Train(TrainCommand::SaveModel))],
     ),
 ];

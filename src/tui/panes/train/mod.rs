@@ -27,6 +27,23 @@ use std::path::Path;
 use toklab::engines::subword::train::unigram::{META_PIECES, model_bytes};
 use toklab::engines::subword::train::{Pretok, write_gpt2_named};
 
+/// The training view's commands (keys `t`, `T`, `U`, `V`, `R`, `M`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrainCommand {
+    /// Train on the line, the selection or the file.
+    Scope,
+    /// Pre-tokenize as GPT-2 or as the textbook.
+    Pretok,
+    /// Train BPE or a unigram model.
+    Algorithm,
+    /// Mark a line: the selection runs from it to the cursor.
+    MarkLine,
+    /// The model being trained as a row, on or off.
+    ToggleRow,
+    /// Save the trained model.
+    SaveModel,
+}
+
 /// What a demo was started on: when any of it changes, training starts again.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Source {
@@ -287,11 +304,11 @@ impl Pane for TrainPane {
                 *demo.playing() = None;
                 demo.finish();
             }
-            Action::TrainScope => self.scope = self.scope.next(),
+            Action::Train(TrainCommand::Scope) => self.scope = self.scope.next(),
             // Unigram training reads whitespace words: T changes BPE's pre-tokenization only.
-            Action::TrainPretok => self.pretok = other_pretok(self.pretok),
-            Action::TrainAlgorithm => self.algorithm = self.algorithm.other(),
-            Action::MarkLine => {
+            Action::Train(TrainCommand::Pretok) => self.pretok = other_pretok(self.pretok),
+            Action::Train(TrainCommand::Algorithm) => self.algorithm = self.algorithm.other(),
+            Action::Train(TrainCommand::MarkLine) => {
                 self.mark = match self.mark {
                     Some(_) => None,
                     None => Some(cx.doc.line),
