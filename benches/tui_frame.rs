@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use toklab_cli::cli::workbench::{Args, build_app};
-use toklab_cli::tui::app::{Action, View};
+use toklab_cli::tui::app::Action;
+use toklab_cli::tui::panes::View;
 use toklab_cli::tui::render_to_buffer;
 use toklab_cli::tui::theme::Theme;
 

@@ -5,8 +5,15 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::tui::app::View;
 use toklab::core::error::{Error, Result};
+
+/// The lower pane's views a workspace can open on, as its file names them (the workbench
+/// converts the name to its view).
+pub const VIEW_NAMES: [&str; 6] = ["trace", "tokens", "align", "merges", "train", "stats"];
+
+/// The colour themes a workspace can ask for, as its file names them (the workbench converts
+/// the name to its theme).
+pub const THEME_NAMES: [&str; 4] = ["dark", "light", "plain", "high-contrast"];
 
 /// A workspace as written in its file.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,27 +82,25 @@ impl Workspace {
                 .position(|l| l.contains(&quoted))
                 .map(|i| i + 1)
         };
-        if let Some(view) = &self.view
-            && View::from_name(view).is_none()
-        {
-            let names: Vec<&str> = View::ALL.iter().map(|v| v.name()).collect();
-            return Err(Error::format(
-                path,
-                line_of(view),
-                format!("unknown view `{view}`; views: {}", names.join(", ")),
-            ));
-        }
-        if let Some(theme) = &self.theme
-            && crate::tui::theme::ThemeName::parse(theme).is_none()
-        {
-            return Err(Error::format(
-                path,
-                line_of(theme),
-                format!(
-                    "unknown theme `{theme}`; themes: {}",
-                    crate::tui::theme::ThemeName::names().join(", ")
-                ),
-            ));
+        // Theme names are matched as `--theme` matches them: in any case.
+        let known = [
+            ("view", &self.view, &VIEW_NAMES[..], false),
+            ("theme", &self.theme, &THEME_NAMES[..], true),
+        ];
+        for (what, value, names, any_case) in known {
+            let matches = |name: &&str| match any_case {
+                true => name.eq_ignore_ascii_case(value.as_deref().unwrap_or_default()),
+                false => Some(*name) == value.as_deref(),
+            };
+            if let Some(value) = value
+                && !names.iter().any(matches)
+            {
+                return Err(Error::format(
+                    path,
+                    line_of(value),
+                    format!("unknown {what} `{value}`; {what}s: {}", names.join(", ")),
+                ));
+            }
         }
         for entry in &self.tokenizers {
             if let Some(colour) = &entry.colour

@@ -8,11 +8,9 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 
 use toklab::Tokenizer;
-use toklab::analysis::align::{self, Costs, Interner, Matrix, MatrixStyle, Unit};
-
-/// The largest matrix `--matrix` and `--all` (and the workbench) will build (cells), so a long input gets a clear
-/// error instead of exhausting memory; plain alignment has no such limit (Hirschberg).
-pub const MATRIX_CELL_LIMIT: usize = 16_000_000;
+use toklab::analysis::align::{
+    self, Costs, Interner, MATRIX_CELL_LIMIT, Matrix, MatrixStyle, Unit,
+};
 
 /// The command line of `toklab align`.
 #[derive(clap::Args)]

@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use anyhow::Context;
 
-use crate::tui::app::{App, Loader, RowSetup, View, WorkspacePlace};
+use crate::tui::app::{App, Loader, RowSetup, WorkspacePlace};
 use crate::tui::document::Document;
+use crate::tui::panes::View;
 use crate::tui::theme::{Theme, ThemeName};
 use crate::workspace::Workspace;
 
@@ -169,7 +170,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let app = build_app(&args)?;
-    let theme = Theme::for_workbench(&args, &app.workspace);
+    let theme = Theme::for_workbench(args.theme, args.large_print, &app.workspace);
     crate::tui::run(app, theme)?;
     Ok(ExitCode::SUCCESS)
 }

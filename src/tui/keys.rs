@@ -1,16 +1,21 @@
 //! Keys that combine with the next one: a number before a move between lines repeats it
-//! (`5j`, `12G` goes to line 12, `3n` the third match), `]d` / `[d` jump to the next / previous line where the rows disagree and `]c` /
-//! `[c` to the next / previous line the last reload changed. A digit switches the view at
-//! once (1 … 6), so a view key never waits for the next key; when a move follows within a
-//! moment, the digit was a count, and the view it switched to is switched back.
+//! (`5j`, `12G` goes to line 12, `3n` the third match), `]d` / `[d` jump to the next / previous
+//! line where the rows disagree and `]c` / `[c` to the next / previous line the last reload
+//! changed.
+//!
+//! A digit is a count only for the line move after it. Each digit still shows its view at once
+//! (1 … 6), so `2` then `1` ends in the trace view; when a line move follows the digits within a
+//! moment, they were a count, and the view from before the first digit comes back.
 
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind};
 
-use super::app::{Action, App, Mode, View};
+use super::app::{Action, App, Mode};
 use super::input;
+use super::keymap::{self, Scope};
 use super::view::Regions;
+use crate::tui::panes::View;
 
 /// How long a typed number waits for the move it counts.
 const COUNT_WAIT: Duration = Duration::from_millis(1500);
@@ -23,8 +28,8 @@ const MAX_COUNT: usize = 1_000_000;
 pub struct Prefix {
     /// The number, when it was last extended, and the view before its first digit.
     count: Option<(usize, Instant, View)>,
-    /// `]` (true) or `[` was typed: a `d` or `c` next jumps.
-    bracket: Option<bool>,
+    /// `]` or `[` was typed: the keymap's bracket sequences (`]d`, `[c`) complete it.
+    bracket: Option<char>,
 }
 
 impl Prefix {
@@ -48,21 +53,21 @@ impl Prefix {
             .count
             .take()
             .filter(|(_, at, _)| at.elapsed() < COUNT_WAIT);
-        if let Some(forward) = self.bracket.take()
-            && key.modifiers.is_empty()
-            && let KeyCode::Char(which @ ('d' | 'c')) = key.code
+        // A bracket followed by a key that completes no sequence is forgotten; the key acts.
+        if let Some(first) = self.bracket.take()
+            && let Some(action) = keymap::lookup(key, Scope::Normal, Some(first))
         {
             let (n, view) = count.map_or((1, None), |(n, _, v)| (n, Some(v)));
             let mut actions = restore_view(view, app);
-            actions.push(match which {
-                'd' => Action::DiffJump { forward, count: n },
-                _ => Action::ChangedLine(forward),
+            actions.push(match action {
+                Action::DiffJump { forward, .. } => Action::DiffJump { forward, count: n },
+                other => other,
             });
             return actions;
         }
         match (key.code, count) {
             (KeyCode::Char(c @ (']' | '[')), _) => {
-                self.bracket = Some(c == ']');
+                self.bracket = Some(c);
                 self.count = count;
                 return Vec::new();
             }
@@ -70,7 +75,12 @@ impl Prefix {
                 let digit = c as usize - '0' as usize;
                 let n = (n * 10 + digit).min(MAX_COUNT);
                 self.count = Some((n, Instant::now(), view));
-                return Vec::new();
+                // The digit shows its view as a first digit would; `0` (first token) does
+                // not act inside a number.
+                return input::action_for(event, &app.mode, help, regions)
+                    .filter(|a| matches!(a, Action::ShowView(_)))
+                    .into_iter()
+                    .collect();
             }
             (KeyCode::Char(c @ '1'..='9'), None) => {
                 let digit = c as usize - '0' as usize;
@@ -161,6 +171,21 @@ mod tests {
         assert_eq!(app.doc.line, 0, "clamped at the first line");
         keys(&mut prefix, &mut app, "25G");
         assert_eq!(app.doc.line, 24);
+        // Digits not followed by a line move were view switches, the last one wins.
+        keys(&mut prefix, &mut app, "21");
+        assert_eq!(app.panes.current, View::Trace, "2 then 1 shows the trace");
+        assert_eq!(app.doc.line, 24, "no move was counted");
+        // An unbound key ends the number (as a pause would).
+        keys(&mut prefix, &mut app, "x10");
+        assert_eq!(
+            app.rows.token, None,
+            "the 0 of 10 is not the first-token key"
+        );
+        keys(&mut prefix, &mut app, "j");
+        assert_eq!(app.doc.line, 34, "10j moves ten lines");
+        assert_eq!(app.panes.current, View::Trace, "and gives the view back");
+        keys(&mut prefix, &mut app, "12G");
+        assert_eq!(app.doc.line, 11, "12G after other keys");
         // A digit before a move inside the line is a view switch, then the move.
         keys(&mut prefix, &mut app, "4l");
         assert_eq!(app.panes.current, View::Merges);
@@ -170,7 +195,7 @@ mod tests {
         assert_eq!(app.panes.current, View::Align);
         keys(&mut prefix, &mut app, "x");
         keys(&mut prefix, &mut app, "j");
-        assert_eq!(app.doc.line, 25, "the count ended with the other key");
+        assert_eq!(app.doc.line, 12, "the count ended with the other key");
         assert_eq!(app.panes.current, View::Align);
     }
 

@@ -1,4 +1,6 @@
-//! The workbench: state ([`app`]), input ([`input`]) and rendering ([`view`]) kept apart, and
+//! The workbench: the document, rows and jobs ([`app`]), one folder per lower-pane view
+//! ([`panes`]: its state, drawing and keys), one table of key bindings ([`keymap`], read by
+//! [`input`] and [`keys`] and drawn by the help) and the frame ([`view`]), and
 //! no engine logic; this module only runs the loop, performs the file work the state asks for
 //! ([`effect`]) and owns the terminal.
 
@@ -7,9 +9,11 @@ pub mod document;
 pub mod editor;
 pub mod effect;
 pub mod input;
+pub mod keymap;
 pub mod keys;
 pub mod layout;
 pub mod osc52;
+pub mod panes;
 pub mod theme;
 pub mod view;
 

@@ -78,17 +78,16 @@ impl Theme {
         }
     }
 
-    /// The theme of a workbench session: `--theme`, else the workspace's; large print when
-    /// `--large-print` or the workspace asks for it.
+    /// The theme of a workbench session: the one `asked` for (`--theme`), else the
+    /// workspace's; large print when `large_print` (`--large-print`) or the workspace asks.
     pub fn for_workbench(
-        args: &crate::cli::workbench::Args,
+        asked: Option<ThemeName>,
+        large_print: bool,
         workspace: &crate::tui::app::WorkspacePlace,
     ) -> Theme {
-        let name = args
-            .theme
-            .or_else(|| workspace.theme.as_deref().and_then(ThemeName::parse));
+        let name = asked.or_else(|| workspace.theme.as_deref().and_then(ThemeName::parse));
         Theme {
-            large_print: args.large_print || workspace.large_print == Some(true),
+            large_print: large_print || workspace.large_print == Some(true),
             ..Theme::choose(name)
         }
     }
@@ -269,5 +268,16 @@ impl Theme {
             disagree: none.add_modifier(Modifier::UNDERLINED | Modifier::BOLD | Modifier::ITALIC),
             large_print: false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ThemeName;
+
+    /// Workspaces name themes without knowing this module: the names must agree.
+    #[test]
+    fn workspaces_know_every_theme_by_its_name() {
+        assert_eq!(ThemeName::names(), crate::workspace::THEME_NAMES);
     }
 }

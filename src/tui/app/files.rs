@@ -118,7 +118,7 @@ impl App {
             tokenizers: self
                 .rows
                 .iter()
-                .filter(|r| r.setup.spec != super::teach::TRAINED_SPEC)
+                .filter(|r| r.setup.spec != crate::tui::panes::train::TRAINED_SPEC)
                 .map(|r| TokenizerEntry {
                     spec: r.setup.spec.clone(),
                     label: (r.setup.label != r.setup.spec).then(|| r.setup.label.clone()),

@@ -1,9 +1,12 @@
 //! The workbench's state and how actions change it. Pure state: no terminal, no drawing and
 //! no file I/O (that is queued as [`Effect`]s the event loop performs), so every behaviour is
 //! tested by applying actions and looking at the state. The state is a document ([`DocState`]),
-//! the rows ([`Rows`]) and the lower pane's views ([`Panes`]), each view owning its state.
-//! Engine work is only called through the `Tokenizer` trait; long work runs in [`jobs`].
+//! the rows ([`Rows`]), the lower pane's views ([`Panes`], each in its folder under
+//! `tui/panes`) and the background jobs. Actions are applied in `apply.rs`, which dispatches
+//! each to the named command group it belongs to. Engine work is only called through the
+//! `Tokenizer` trait; long work runs in [`jobs`].
 
+mod apply;
 mod changes;
 mod command;
 pub mod diffs;
@@ -17,17 +20,11 @@ pub mod jobs;
 mod lossy_save;
 mod navigate;
 mod origin;
-pub mod panes;
 pub mod picture;
 mod prompt;
-mod rows;
+pub mod rows;
 pub mod scan;
 pub mod search;
-pub mod stats;
-pub mod teach;
-pub mod train;
-pub mod train_unigram;
-mod views;
 pub mod yank;
 
 use std::time::{Duration, Instant};
@@ -36,19 +33,19 @@ pub use doc::DocState;
 pub use effect::Effect;
 pub use files::WorkspacePlace;
 pub use ids::IdsMode;
-pub use panes::{Context, Pane, Panes, Reply};
 pub use prompt::{Prompt, PromptKind};
 pub use rows::{Engine, Loader, Row, RowEvent, RowSetup, Rows};
-pub use views::View;
 pub use yank::Yank;
 
-use search::Search;
+use super::panes::align::AlignCommand;
+use super::panes::train::TrainCommand;
+use super::panes::{Context, Panes, Reply, View};
 
 use super::document::Document;
 use super::layout::LineLayout;
 
 /// How often a playing demo (the matrix fill, merge replay, training) takes a step at first;
-/// `{` and `}` change it (see [`teach::SPEEDS`]).
+/// `{` and `}` change it (see [`crate::tui::panes::teach::SPEEDS`]).
 pub const PLAY_STEP: Duration = Duration::from_millis(150);
 
 /// Whether a demo playing since `playing` is due for its next step, `step` after the last.
@@ -94,11 +91,8 @@ pub enum Action {
     ScrollRight,
     ShowView(View),
     NextView,
-    /// Alignment view: the next row as B, or a given row (a click on its label).
-    AlignNextOther,
-    AlignWith(usize),
-    ToggleMatrix,
-    ToggleMatrixScope,
+    /// A command of the alignment view (opens it).
+    Align(AlignCommand),
     /// Teaching demos (the matrix fill, merge replay, training): one step forward (true) or
     /// back, play, or go to the end.
     DemoStep(bool),
@@ -142,16 +136,9 @@ pub enum Action {
     /// Writes the current line's rows as an SVG image and an HTML page.
     ExportPicture,
     ComputeStats,
-    /// Teaching: the training view's scope (line, selection, file) and pre-tokenization, the
-    /// selection's mark, the model being trained as a row, play speed, the lower pane
-    /// maximised.
-    TrainScope,
-    TrainPretok,
-    /// `U`: the training view trains BPE or a unigram model.
-    TrainAlgorithm,
-    MarkLine,
-    ToggleTrainedRow,
-    SaveModel,
+    /// A command of the training view (opens it).
+    Train(TrainCommand),
+    /// Lessons: play speed, the lower pane maximised.
     PlaySlower,
     PlayFaster,
     ToggleMaximise,
@@ -164,8 +151,6 @@ pub enum Action {
     },
     /// Ids off → hues → ids instead of forms.
     ToggleIds,
-    /// Alignment view: by character spans ↔ by forms.
-    ToggleAlignBySpans,
     /// Closes an overlay, leaves a mode or cancels work; never quits.
     Back,
     Quit,
@@ -281,6 +266,11 @@ impl App {
         self.message = Some((message.into(), Instant::now()));
     }
 
+    /// Queues file work for the event loop (a command's effect on disk).
+    pub(crate) fn queue(&mut self, effect: Effect) {
+        self.effects.push(effect);
+    }
+
     /// The file work queued by the actions applied since the last call, to perform in order.
     pub fn take_effects(&mut self) -> Vec<Effect> {
         std::mem::take(&mut self.effects)
@@ -296,7 +286,7 @@ impl App {
 
     /// Lays out and re-tokenizes the current text in every row; `edit` says it is an edit of
     /// the line the rows show.
-    fn retokenize(&mut self, edit: bool) {
+    pub(crate) fn retokenize(&mut self, edit: bool) {
         self.edit_pending = false;
         // An edit lays out again only around what changed.
         let changed = if edit {
@@ -371,182 +361,6 @@ impl App {
         self.sync_trained_row();
     }
 
-    pub fn apply(&mut self, action: Action) {
-        if !matches!(action, Action::Type(_) | Action::Backspace | Action::Delete) {
-            self.flush_edit();
-        }
-        if action != Action::Quit && action != Action::Back {
-            self.quit_armed = false;
-        }
-        if action != Action::LastLine {
-            self.doc.to_last_line = false;
-        }
-        if self.panes.help.handle(action, self.viewport.help_scroll) {
-            return;
-        }
-        let page = self.viewport.text_lines.max(1);
-        let shown_before = (self.doc.line, self.doc.top);
-        match action {
-            Action::LineUp => self.go_to_line(self.doc.line.saturating_sub(1)),
-            Action::LineDown => self.go_to_line(self.doc.line + 1),
-            Action::PageUp => self.go_to_line(self.doc.line.saturating_sub(page)),
-            Action::PageDown => self.go_to_line(self.doc.line + page),
-            Action::FirstLine => self.go_to_line(0),
-            Action::LastLine => {
-                self.doc.to_last_line = !self.doc.lines.is_indexed();
-                self.go_to_line(usize::MAX);
-            }
-            Action::GoToLine(n) => self.go_to_line(n),
-            Action::SelectRow(row) if row < self.rows.len() => self.select_row(row),
-            Action::SelectRow(_) => {}
-            Action::RowNext => self.select_row((self.rows.selected + 1) % self.rows.len().max(1)),
-            Action::RowPrev => self.select_row(
-                self.rows
-                    .selected
-                    .checked_sub(1)
-                    .unwrap_or(self.rows.len().saturating_sub(1)),
-            ),
-            Action::TokenNext => self.step_token(true),
-            Action::TokenPrev => self.step_token(false),
-            Action::TokenFirst => self.select_token(Some(0)),
-            Action::TokenLast => self.select_token(self.rows.token_count().checked_sub(1)),
-            Action::Pick { row, column } => self.pick(row, column),
-            Action::ScrollLeft | Action::ScrollRight
-                if self.panes.current == View::Align && self.panes.align.choice.matrix =>
-            {
-                self.pane_action(View::Align, action)
-            }
-            Action::ScrollLeft => self.rows.hscroll = self.rows.hscroll.saturating_sub(8),
-            Action::ScrollRight => {
-                let max = self
-                    .doc
-                    .layout
-                    .width
-                    .saturating_sub(self.viewport.row_columns.max(1));
-                self.rows.hscroll = (self.rows.hscroll + 8).min(max);
-            }
-            Action::ShowView(view) => self.show_view(view),
-            Action::NextView => self.show_view(self.panes.current.next()),
-            Action::AlignNextOther
-            | Action::AlignWith(_)
-            | Action::ToggleMatrix
-            | Action::ToggleMatrixScope => {
-                self.show_view(View::Align);
-                self.pane_action(View::Align, action);
-            }
-            Action::DemoStep(_) | Action::DemoPlay => {
-                let view = self.panes.demo_view();
-                if view == View::Align {
-                    self.show_view(View::Align);
-                }
-                self.pane_action(view, action);
-            }
-            // Filling the matrix at once does not open the alignment view.
-            Action::DemoFinish => self.pane_action(self.panes.demo_view(), action),
-            Action::ViewDown(_) | Action::ViewUp(_) => self.pane_action(self.panes.current, action),
-            Action::ComputeStats => self.pane_action(View::Stats, action),
-            Action::TrainScope
-            | Action::TrainPretok
-            | Action::TrainAlgorithm
-            | Action::MarkLine
-            | Action::ToggleTrainedRow
-            | Action::SaveModel
-            | Action::PlaySlower
-            | Action::PlayFaster
-            | Action::ToggleMaximise => self.teach(action),
-            Action::GrowView => self.panes.split = (self.panes.split + 10).min(80),
-            Action::ShrinkView => self.panes.split = self.panes.split.saturating_sub(10).max(10),
-            // Handled by the help overlay above.
-            Action::ToggleHelp => {}
-            Action::Redraw => self.redraw = true,
-            Action::ToggleMouse => {
-                self.mouse = !self.mouse;
-                self.flash(if self.mouse {
-                    "mouse on"
-                } else {
-                    "mouse off: the terminal's own selection works"
-                });
-            }
-            Action::Edit => {
-                let caret = self
-                    .rows
-                    .selected_token()
-                    .map_or(self.doc.text.len(), |t| t.span.start);
-                self.begin_insert(caret);
-            }
-            Action::OpenLine => self.open_line_below(),
-            Action::Type(c) => self.type_char(c),
-            Action::Backspace => self.on_mode(
-                |app| app.backspace(),
-                |p| {
-                    p.input.pop();
-                },
-            ),
-            Action::Delete => self.on_mode(|app| app.delete(), |_| {}),
-            Action::CaretLeft => self.caret_left(),
-            Action::CaretRight => self.caret_right(),
-            Action::CaretHome => self.caret_home(),
-            Action::CaretEnd => self.caret_end(),
-            Action::Enter => self.enter(),
-            Action::Undo => self.undo(),
-            Action::Redo => self.redo(),
-            Action::Save => self.save_text(None, false),
-            Action::StartPrompt(kind) => {
-                let initial = match kind {
-                    PromptKind::SaveWorkspaceAs => self
-                        .workspace
-                        .path
-                        .as_ref()
-                        .map(|p| p.display().to_string())
-                        .unwrap_or_default(),
-                    _ => String::new(),
-                };
-                self.mode = Mode::Prompt(Prompt::new(kind, initial));
-            }
-            Action::Complete => {
-                if let Mode::Prompt(prompt) = &mut self.mode {
-                    prompt.complete(self.workspace.start_folder());
-                }
-            }
-            Action::SearchNext => self.search_again(true),
-            Action::SearchPrev => self.search_again(false),
-            Action::RemoveRow => self.remove_row(),
-            Action::ReloadRows => {
-                self.effects.push(Effect::ReloadRows);
-                self.reloading = true;
-                self.flash("reloading every tokenizer…");
-            }
-            Action::SaveWorkspace => self.save_workspace(None, false),
-            Action::EditOrigin => self.edit_origin(),
-            Action::ChangedLine(forward) => self.go_to_change(forward),
-            // With the ids shown instead of the forms, Y copies the ids.
-            Action::Yank(Yank::Row) if self.ids == IdsMode::Ids => self.yank(Yank::Ids, None),
-            Action::Yank(what) => self.yank(what, None),
-            Action::DiffJump { forward, count } => self.jump_to_diff(forward, count),
-            Action::ToggleIds => self.set_ids(self.ids.next()),
-            Action::ToggleAlignBySpans => {
-                self.show_view(View::Align);
-                let choice = &mut self.panes.align.choice;
-                choice.by_spans = !choice.by_spans;
-                choice.matrix = false;
-            }
-            Action::ExportPicture => self.export_picture(),
-            Action::Back => self.back(),
-            Action::Quit => self.request_quit(),
-            Action::ForceQuit => self.quit = true,
-        }
-        if let Mode::Insert { caret } = self.mode {
-            self.reveal_byte(caret);
-        }
-        if shown_before != (self.doc.line, self.doc.top)
-            && self.shows_unsteady_widths(shown_before.1)
-        {
-            self.redraw = true;
-        }
-        self.refresh_pane();
-        self.sync_trained_row();
-    }
-
     /// Whether the text pane showed (from line `old_top`) or shows characters whose width
     /// terminals disagree on (flags, emoji sequences): moving past them can leave stray
     /// glyphs that only a full redraw clears.
@@ -560,7 +374,7 @@ impl App {
     }
 
     /// Refreshes the pane on screen (the others wait until they are shown).
-    fn refresh_pane(&mut self) {
+    pub(crate) fn refresh_pane(&mut self) {
         let cx = Context {
             doc: &self.doc,
             rows: &self.rows,
@@ -570,7 +384,7 @@ impl App {
     }
 
     /// Hands an action to the pane of `view`, and selects the token it answers with.
-    fn pane_action(&mut self, view: View, action: Action) {
+    pub(crate) fn pane_action(&mut self, view: View, action: Action) {
         let cx = Context {
             doc: &self.doc,
             rows: &self.rows,
@@ -579,106 +393,6 @@ impl App {
         if let Reply::SelectToken(t) = self.panes.pane_mut(view).handle(action, &cx) {
             self.rows.token = Some(t);
             self.reveal_token();
-        }
-    }
-
-    /// Pasted text goes into the line being edited or the prompt, as if typed.
-    pub fn paste(&mut self, text: &str) {
-        match &mut self.mode {
-            Mode::Insert { .. } => self.insert_str(&text.replace(['\n', '\r'], " ")),
-            Mode::Prompt(p) => p.input.push_str(text.lines().next().unwrap_or("")),
-            Mode::Normal => {}
-        }
-    }
-
-    fn on_mode(&mut self, insert: impl FnOnce(&mut App), prompt: impl FnOnce(&mut Prompt)) {
-        match &mut self.mode {
-            Mode::Insert { .. } => insert(self),
-            Mode::Prompt(p) => prompt(p),
-            Mode::Normal => {}
-        }
-    }
-
-    fn type_char(&mut self, c: char) {
-        match &mut self.mode {
-            Mode::Insert { .. } => self.insert_str(c.encode_utf8(&mut [0; 4])),
-            Mode::Prompt(p) => {
-                p.input.push(c);
-                p.candidates.clear();
-            }
-            Mode::Normal => {}
-        }
-    }
-
-    fn enter(&mut self) {
-        match std::mem::replace(&mut self.mode, Mode::Normal) {
-            Mode::Insert { caret } => {
-                self.mode = Mode::Insert { caret };
-                self.split_line();
-            }
-            Mode::Prompt(prompt) => self.accept_prompt(prompt),
-            Mode::Normal => {}
-        }
-    }
-
-    fn accept_prompt(&mut self, prompt: Prompt) {
-        let input = prompt.input.trim().to_string();
-        if input.is_empty() {
-            return;
-        }
-        match prompt.kind {
-            PromptKind::AddTokenizer => {
-                self.rows.add(RowSetup {
-                    folder: Some(self.workspace.start_folder().to_path_buf()),
-                    ..RowSetup::new(&input)
-                });
-                self.flash(format!("loading {input}"));
-            }
-            PromptKind::Search => {
-                self.doc.search = Some(Search {
-                    query: input,
-                    job: None,
-                });
-                self.search_again(true);
-            }
-            PromptKind::Command => self.run_command(&input),
-            PromptKind::OpenText => self.open_text(self.workspace.typed(&input)),
-            PromptKind::SaveTextAs => self.save_text(Some(self.workspace.typed(&input)), false),
-            PromptKind::SaveWorkspaceAs => {
-                self.save_workspace(Some(self.workspace.typed(&input)), false)
-            }
-            // Enter on the name as offered confirms; an edited name is a save under it, asked
-            // about in turn if it exists too.
-            PromptKind::SaveModel => self.save_model(self.workspace.typed(&input)),
-            PromptKind::OverwriteText => {
-                let same = input == prompt.offered;
-                self.save_text(Some(self.workspace.typed(&input)), same)
-            }
-            PromptKind::OverwriteWorkspace => {
-                let same = input == prompt.offered;
-                self.save_workspace(Some(self.workspace.typed(&input)), same)
-            }
-            PromptKind::LossySave => self.accept_lossy_save(&input, &prompt.offered),
-        }
-    }
-
-    fn back(&mut self) {
-        if matches!(self.mode, Mode::Insert { .. }) {
-            self.end_insert();
-        } else if matches!(self.mode, Mode::Prompt(_)) {
-            self.mode = Mode::Normal;
-        } else if let Some(job) = self.doc.search.as_mut().and_then(|s| s.job.take()) {
-            job.cancel();
-            self.flash("search cancelled");
-        } else if self.rows.stop_tokenizing() {
-            self.flash(
-                "stopped waiting for the line's tokens: an edit or another line starts again",
-            );
-        } else if self.panes.stats.cancel() {
-            self.flash("statistics cancelled: the figures so far are marked partial");
-        } else {
-            // A reflexive Esc never quits (and so never loses edits): q does.
-            self.flash("nothing to close or cancel: q quits");
         }
     }
 
@@ -709,24 +423,6 @@ impl App {
                 let label = self.rows[row].setup.label.clone();
                 self.flash(format!("{label} reloaded from its changed files"));
             }
-        }
-    }
-
-    fn request_quit(&mut self) {
-        if self.doc.is_dirty() && !self.quit_armed {
-            self.quit_armed = true;
-            self.flash("unsaved edits: Ctrl-s saves; q again (or Q) quits without saving");
-        } else {
-            self.quit = true;
-        }
-    }
-
-    fn remove_row(&mut self) {
-        if let Some(removed) = self.rows.remove_selected() {
-            self.flash(format!(
-                "removed {} (W saves the workspace)",
-                removed.setup.label
-            ));
         }
     }
 }

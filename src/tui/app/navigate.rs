@@ -119,7 +119,7 @@ impl App {
 
     /// Shows a view; one shown anew starts at the top (the tokens table at the selected
     /// token).
-    pub(super) fn show_view(&mut self, view: View) {
+    pub(crate) fn show_view(&mut self, view: View) {
         if self.panes.current != view {
             self.panes.current = view;
             self.panes.pane_mut(view).reset_cursor();

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::*;
 use crate::tui::document::Document;
+use crate::tui::panes::align::AlignCommand;
 use crate::workspace::Workspace;
 
 /// An app over `text` with one row per spec, every row loaded.
@@ -229,7 +230,7 @@ fn trace_cursor_follows_the_selected_token() {
 }
 
 /// The align pane's DP matrix of the current pair, which the pane shows in matrix mode.
-fn matrix_view(app: &App) -> &super::panes::MatrixView {
+fn matrix_view(app: &App) -> &crate::tui::panes::MatrixView {
     app.panes
         .align
         .data(&app.context())
@@ -268,7 +269,10 @@ fn a_long_line_is_aligned_in_the_background() {
         toklab::analysis::align::Costs::LEVENSHTEIN,
     );
     assert_eq!(data.tokens.pairs, direct.pairs);
-    assert!(!Pane::busy(&app.panes.align), "no job left behind");
+    assert!(
+        !crate::tui::panes::Pane::busy(&app.panes.align),
+        "no job left behind"
+    );
     // Typing: once the new tokens arrive the line is aligned again, in the background.
     app.apply(Action::Edit);
     app.apply(Action::CaretEnd);
@@ -363,12 +367,12 @@ fn alignment_view_pairs_rows_and_steps_the_matrix() {
     assert_eq!((data.a, data.b), (0, 1));
     // We're ↔ We, 're (sub + ins); here ↔ " here" (sub: the form keeps its space).
     assert_eq!(data.tokens.pairs.len(), 3);
-    app.apply(Action::AlignNextOther);
+    app.apply(Action::Align(AlignCommand::NextOther));
     assert_eq!(app.panes.align.data(&app.context()).unwrap().b, 2);
-    app.apply(Action::AlignWith(1));
+    app.apply(Action::Align(AlignCommand::With(1)));
     assert_eq!(app.panes.align.data(&app.context()).unwrap().b, 1);
 
-    app.apply(Action::ToggleMatrix);
+    app.apply(Action::Align(AlignCommand::ToggleMatrix));
     let matrix = matrix_view(&app);
     assert_eq!(matrix.source.concat(), "We're");
     assert_eq!(matrix.target.concat(), "We");
@@ -381,7 +385,7 @@ fn alignment_view_pairs_rows_and_steps_the_matrix() {
     assert_eq!(app.panes.align.choice.step, Some(1));
     app.apply(Action::DemoFinish);
     assert!(matrix_view(&app).matrix.is_complete());
-    app.apply(Action::ToggleMatrixScope);
+    app.apply(Action::Align(AlignCommand::ToggleMatrixScope));
     let matrix = matrix_view(&app);
     assert_eq!(
         matrix.source.concat(),

@@ -1,29 +1,19 @@
 //! Drawing the workbench from its state. Nothing here changes state; what the drawing learns
 //! about geometry (pane sizes, where rows and tabs are) is returned for paging and mouse hits.
 
-mod align;
-mod align_spans;
-mod dp_text;
-mod help;
 mod ids;
-mod lattice;
 mod marks;
-mod merges;
-mod pane;
 mod rows;
-mod stats;
 mod status;
-mod table;
-mod text;
-mod trace;
-mod train;
-mod train_unigram;
+pub(crate) mod text;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
-use super::app::{Action, App, View, Viewport};
+use super::app::{Action, App, Viewport};
 use super::theme::Theme;
+use crate::tui::panes::View;
+use crate::tui::panes::align::AlignCommand;
 
 /// Where things were drawn in the last frame, for mouse clicks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -57,7 +47,7 @@ impl Regions {
             let row = (y - self.first_row_y) as usize;
             if row < self.row_count {
                 return Some(if self.align_view {
-                    Action::AlignWith(row)
+                    Action::Align(AlignCommand::With(row))
                 } else {
                     Action::SelectRow(row)
                 });
@@ -117,11 +107,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) -> (Viewport, Regions) 
         )
     };
     if view_height > 0 {
-        pane::draw(frame, view_area, app, theme, &mut regions);
+        crate::tui::panes::draw::draw(frame, view_area, app, theme, &mut regions);
     }
     status::draw(frame, status_area, app, theme);
     let help_scroll = if app.panes.help.open {
-        help::draw(frame, area, app.panes.help.scroll, theme)
+        crate::tui::panes::help::draw::draw(frame, area, app.panes.help.scroll, theme)
     } else {
         0
     };
@@ -146,7 +136,7 @@ fn lower_pane_height(free: u16, split: u16) -> u16 {
 }
 
 /// A window of `height` lines that keeps `cursor` visible, scrolling as little as possible.
-fn window_start(cursor: usize, height: usize, len: usize) -> usize {
+pub(crate) fn window_start(cursor: usize, height: usize, len: usize) -> usize {
     if height == 0 || len <= height {
         0
     } else {

@@ -11,12 +11,13 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
 use super::Regions;
-use crate::tui::app::{App, IdsMode, Mode, Row, View};
+use crate::tui::app::{App, IdsMode, Mode, Row};
 use crate::tui::layout::{Cell, LineLayout};
+use crate::tui::panes::{Mark, View};
 use crate::tui::theme::Theme;
 use toklab::core::offsets::CodePoints;
 use toklab::core::token::Span as ByteSpan;
-use toklab::core::tokenizer::{Role, quote};
+use toklab::core::tokenizer::quote;
 
 /// The label column takes at most a quarter of the pane, and never less than this: labels are
 /// short (`toklab::core::label`), and a long one is clipped rather than squeezing the tokens.
@@ -55,84 +56,15 @@ pub fn draw(
     let window = app.rows.hscroll..app.rows.hscroll + columns;
 
     let mut lines = Vec::with_capacity(app.rows.len() + 3);
-    let marks = ruler_marks(app);
-    let ruler: Vec<Span> = visible_cells(&app.doc.layout, &window)
-        .map(|cell| {
-            let base = if cell.is_space {
-                theme.dropped
-            } else {
-                Style::new()
-            };
-            let style = match marks.iter().rev().find(|(span, _)| overlaps(*span, cell)) {
-                Some((_, Mark::Search)) => theme.search,
-                Some((_, Mark::Trace)) => theme.trace_mark,
-                Some((_, Mark::Backtrack)) => theme.backtrack,
-                None => base,
-            };
-            Span::styled(cell.symbol(&app.doc.text).to_string(), style)
-        })
-        .collect();
+    let ruler = ruler(app, &window, theme);
     lines.push(labelled(pad("text", label_width), theme.dim, ruler));
     let cx = app.context();
-    let row_b = match app.panes.current {
-        View::Align => app.panes.align.data(&cx).map(|d| d.b),
-        _ => None,
-    };
+    let row_b = app.panes.current().paired_row(&cx);
     for (index, row) in app.rows.iter().enumerate() {
-        let selected = index == app.rows.selected;
-        let is_b = row_b == Some(index);
-        let label_style = match (
-            selected,
-            row.setup
-                .colour
-                .as_deref()
-                .and_then(|c| c.parse::<Color>().ok()),
-        ) {
-            (true, _) => theme.selected_label,
-            _ if is_b => theme.selected_tab,
-            (false, Some(colour)) => theme.label.fg(colour),
-            (false, None) => theme.label,
-        };
-        let marker = if row.reload_error.is_some() {
-            "!"
-        } else if row.stale {
-            "…"
-        } else {
-            ""
-        };
-        let label = pad(&format!("{}{marker}", row.setup.label), label_width);
-        let body = if row.is_loading() {
-            vec![Span::styled("loading…", theme.dim)]
-        } else if row.stopped && row.stale {
-            vec![Span::styled(
-                "tokenizing stopped (Esc): edit or move to start again",
-                theme.dim,
-            )]
-        } else if row.stale && row.tokens.is_empty() {
-            vec![Span::styled(
-                "tokenizing this long line… (Esc stops)",
-                theme.dim,
-            )]
-        } else if let Some(error) = row.error() {
-            vec![Span::styled(error.to_string(), theme.error)]
-        } else if app.ids == IdsMode::Ids {
-            super::ids::id_cells(
-                row,
-                &app.doc.text,
-                selected.then_some(app.rows.token).flatten(),
-                columns,
-                theme,
-            )
-        } else {
-            token_cells(
-                app,
-                row,
-                selected.then_some(app.rows.token).flatten(),
-                &window,
-                theme,
-            )
-        };
-        lines.push(labelled(label, label_style, body));
+        let style = label_style(row, index == app.rows.selected, row_b == Some(index), theme);
+        let label = pad(&format!("{}{}", row.setup.label, marker(row)), label_width);
+        let body = row_body(app, index, &window, theme);
+        lines.push(labelled(label, style, body));
     }
     lines.extend(details(app, theme));
     frame.render_widget(Paragraph::new(lines), inner);
@@ -164,39 +96,101 @@ pub fn draw(
     columns
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mark {
-    Backtrack,
-    Trace,
-    Search,
+/// The text line above the rows, with the pane's marks and search matches.
+fn ruler(app: &App, window: &std::ops::Range<usize>, theme: &Theme) -> Vec<Span<'static>> {
+    let marks = ruler_marks(app);
+    visible_cells(&app.doc.layout, window)
+        .map(|cell| {
+            let base = if cell.is_space {
+                theme.dropped
+            } else {
+                Style::new()
+            };
+            let style = match marks.iter().rev().find(|(span, _)| overlaps(*span, cell)) {
+                Some((_, Mark::Search)) => theme.search,
+                Some((_, Mark::Cursor)) => theme.trace_mark,
+                Some((_, Mark::Backtrack)) => theme.backtrack,
+                None => base,
+            };
+            Span::styled(cell.symbol(&app.doc.text).to_string(), style)
+        })
+        .collect()
 }
 
-/// Spans of the current line to mark on the ruler, weakest first.
+/// A row label's style: the selected row's, row B's in the alignment view, or the row's colour.
+fn label_style(row: &Row, selected: bool, is_b: bool, theme: &Theme) -> Style {
+    match (
+        selected,
+        row.setup
+            .colour
+            .as_deref()
+            .and_then(|c| c.parse::<Color>().ok()),
+    ) {
+        (true, _) => theme.selected_label,
+        _ if is_b => theme.selected_tab,
+        (false, Some(colour)) => theme.label.fg(colour),
+        (false, None) => theme.label,
+    }
+}
+
+/// After a row's label: `!` when its last reload failed, `…` while its tokens are stale.
+fn marker(row: &Row) -> &'static str {
+    if row.reload_error.is_some() {
+        "!"
+    } else if row.stale {
+        "…"
+    } else {
+        ""
+    }
+}
+
+/// A row's cells: its tokens (or ids), or why there are none yet.
+fn row_body(
+    app: &App,
+    index: usize,
+    window: &std::ops::Range<usize>,
+    theme: &Theme,
+) -> Vec<Span<'static>> {
+    let row = &app.rows[index];
+    let selected = index == app.rows.selected;
+    let columns = window.len();
+    if row.is_loading() {
+        vec![Span::styled("loading…", theme.dim)]
+    } else if row.stopped && row.stale {
+        vec![Span::styled(
+            "tokenizing stopped (Esc): edit or move to start again",
+            theme.dim,
+        )]
+    } else if row.stale && row.tokens.is_empty() {
+        vec![Span::styled(
+            "tokenizing this long line… (Esc stops)",
+            theme.dim,
+        )]
+    } else if let Some(error) = row.error() {
+        vec![Span::styled(error.to_string(), theme.error)]
+    } else if app.ids == IdsMode::Ids {
+        super::ids::id_cells(
+            row,
+            &app.doc.text,
+            selected.then_some(app.rows.token).flatten(),
+            columns,
+            theme,
+        )
+    } else {
+        token_cells(
+            app,
+            row,
+            selected.then_some(app.rows.token).flatten(),
+            window,
+            theme,
+        )
+    }
+}
+
+/// Spans of the current line to mark on the ruler, weakest first: the pane's, then search
+/// matches.
 fn ruler_marks(app: &App) -> Vec<(ByteSpan, Mark)> {
-    let mut marks = Vec::new();
-    if app.panes.current == View::Trace {
-        let lines = app.panes.trace.lines();
-        for line in lines {
-            if line.parts.iter().any(|p| p.role == Role::Backtrack)
-                && let Some(span) = line.span
-            {
-                marks.push((span, Mark::Backtrack));
-            }
-        }
-        if let Some(span) = lines.get(app.panes.trace.cursor).and_then(|l| l.span) {
-            marks.push((span, Mark::Trace));
-        }
-    }
-    if app.panes.current == View::Align
-        && let Some(data) = app.panes.align.data(&app.context())
-        && let Some(pair) = data.tokens.pairs.get(app.panes.align.cursor)
-    {
-        for (row, token) in [(data.a, pair.a), (data.b, pair.b)] {
-            if let Some(t) = token.and_then(|t| app.rows[row].tokens.tokens.get(t)) {
-                marks.push((t.span, Mark::Trace));
-            }
-        }
-    }
+    let mut marks = app.panes.current().marks(&app.context());
     if let Some(search) = &app.doc.search {
         for (start, end) in crate::tui::app::search::find_in_line(&app.doc.text, &search.query) {
             marks.push((ByteSpan::new(start, end), Mark::Search));

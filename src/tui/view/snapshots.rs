@@ -6,7 +6,9 @@
 use ratatui::buffer::Buffer;
 
 use crate::cli::workbench::{Args, build_app, samples_dir};
-use crate::tui::app::{Action, App, PromptKind, View};
+use crate::tui::app::{Action, App, PromptKind};
+use crate::tui::panes::View;
+use crate::tui::panes::align::AlignCommand;
 use crate::tui::render_to_buffer;
 use crate::tui::theme::Theme;
 
@@ -107,7 +109,7 @@ fn align_matrix_of_a_pair_mid_demo() {
         "align_matrix",
         &[
             Action::ShowView(View::Align),
-            Action::ToggleMatrix,
+            Action::Align(AlignCommand::ToggleMatrix),
             Action::DemoStep(true),
             Action::DemoStep(true),
             Action::DemoStep(true),
@@ -119,7 +121,10 @@ fn align_matrix_of_a_pair_mid_demo() {
 fn align_matrix_of_the_whole_line() {
     snapshot_after(
         "align_matrix_line",
-        &[Action::ShowView(View::Align), Action::ToggleMatrixScope],
+        &[
+            Action::ShowView(View::Align),
+            Action::Align(AlignCommand::ToggleMatrixScope),
+        ],
     );
 }
 

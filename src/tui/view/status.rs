@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
-use crate::tui::app::{App, Mode};
+use crate::tui::app::{App, Mode, Prompt};
 use crate::tui::theme::Theme;
 
 /// Lines needed below the panes besides the status bar.
@@ -37,6 +37,28 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Constraint::Length(1),
     ])
     .areas(area);
+    draw_problems(frame, problem_area, &problems, theme);
+    if let Mode::Prompt(prompt) = &app.mode {
+        draw_prompt(frame, above, prompt, theme);
+    }
+    let spans = bar_spans(app, theme);
+    let help = Span::styled(" ? help  q quit ", theme.key);
+    let help_width = help.width() as u16;
+    let used: usize = spans.iter().map(Span::width).sum();
+    frame.render_widget(Paragraph::new(Line::from(spans)).style(theme.status), bar);
+    // The hint only where it does not cover the counts.
+    if used as u16 + help_width <= bar.width {
+        let right = Rect {
+            x: bar.x + bar.width - help_width,
+            width: help_width,
+            ..bar
+        };
+        frame.render_widget(Paragraph::new(Line::from(help)).style(theme.status), right);
+    }
+}
+
+/// The rows whose reload failed, one line each, above the bar.
+fn draw_problems(frame: &mut Frame, area: Rect, problems: &[(&str, &str)], theme: &Theme) {
     let lines: Vec<Line> = problems
         .iter()
         .map(|(label, error)| {
@@ -49,31 +71,37 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             ])
         })
         .collect();
-    frame.render_widget(Paragraph::new(lines), problem_area);
-    if let Mode::Prompt(prompt) = &app.mode {
-        let [candidates, input] =
-            Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(above);
-        if !prompt.candidates.is_empty() {
-            frame.render_widget(
-                Paragraph::new(Line::styled(prompt.candidates.join("  "), theme.dim)),
-                candidates,
-            );
-        }
-        let label = format!("{}: ", prompt.kind.title());
-        let x = input.x + (label.width() + prompt.input.width()) as u16;
-        frame.render_widget(
-            Paragraph::new(Line::from(vec![
-                Span::styled(label, theme.key),
-                Span::raw(prompt.input.clone()),
-            ])),
-            input,
-        );
-        frame.set_cursor_position(Position::new(
-            x.min(input.x + input.width.saturating_sub(1)),
-            input.y,
-        ));
-    }
+    frame.render_widget(Paragraph::new(lines), area);
+}
 
+/// A prompt's input line with the caret, and its completion candidates above.
+fn draw_prompt(frame: &mut Frame, above: Rect, prompt: &Prompt, theme: &Theme) {
+    let [candidates, input] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(above);
+    if !prompt.candidates.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Line::styled(prompt.candidates.join("  "), theme.dim)),
+            candidates,
+        );
+    }
+    let label = format!("{}: ", prompt.kind.title());
+    let x = input.x + (label.width() + prompt.input.width()) as u16;
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled(label, theme.key),
+            Span::raw(prompt.input.clone()),
+        ])),
+        input,
+    );
+    frame.set_cursor_position(Position::new(
+        x.min(input.x + input.width.saturating_sub(1)),
+        input.y,
+    ));
+}
+
+/// The bar's text: mode, file and line, playing demo, differences, then the message or every
+/// row's token count.
+fn bar_spans<'a>(app: &'a App, theme: &Theme) -> Vec<Span<'a>> {
     let mode = match app.mode {
         Mode::Insert { .. } => Span::styled(" INSERT ", theme.selected_tab),
         _ => Span::styled(" NORMAL ", theme.tab),
@@ -132,17 +160,5 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             spans.push(Span::styled(format!("│ {note} "), theme.error));
         }
     }
-    let help = Span::styled(" ? help  q quit ", theme.key);
-    let help_width = help.width() as u16;
-    let used: usize = spans.iter().map(Span::width).sum();
-    frame.render_widget(Paragraph::new(Line::from(spans)).style(theme.status), bar);
-    // The hint only where it does not cover the counts.
-    if used as u16 + help_width <= bar.width {
-        let right = Rect {
-            x: bar.x + bar.width - help_width,
-            width: help_width,
-            ..bar
-        };
-        frame.render_widget(Paragraph::new(Line::from(help)).style(theme.status), right);
-    }
+    spans
 }

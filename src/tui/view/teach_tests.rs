@@ -4,7 +4,9 @@
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
 
-use crate::tui::app::{Action, App, View};
+use crate::tui::app::{Action, App};
+use crate::tui::panes::View;
+use crate::tui::panes::train::TrainCommand;
 use crate::tui::render_to_buffer;
 use crate::tui::theme::Theme;
 
@@ -50,7 +52,7 @@ pub(super) fn find(buffer: &Buffer, needle: &str) -> (u16, u16) {
 fn training_lesson_names_the_tie_and_marks_the_newest_token() {
     let mut app = app(TEXTBOOK, &["ws"]);
     app.apply(Action::ShowView(View::Train));
-    app.apply(Action::TrainScope); // file → line
+    app.apply(Action::Train(TrainCommand::Scope)); // file → line
     let theme = Theme::dark();
     let shown = screen(&render_to_buffer(&mut app, &theme, 160, 45));
     assert!(shown.contains("on the line: line 1"), "{shown}");
@@ -77,7 +79,7 @@ fn training_lesson_names_the_tie_and_marks_the_newest_token() {
 #[test]
 fn textbook_pretokenization_shows_the_end_of_word_marker() {
     let mut app = app(TEXTBOOK, &["ws"]);
-    app.apply(Action::TrainPretok);
+    app.apply(Action::Train(TrainCommand::Pretok));
     app.apply(Action::DemoStep(true));
     let shown = screen(&render_to_buffer(&mut app, &Theme::dark(), 160, 45));
     assert!(shown.contains("textbook (words + _) words"), "{shown}");
@@ -91,7 +93,7 @@ fn textbook_pretokenization_shows_the_end_of_word_marker() {
 #[test]
 fn the_model_being_trained_is_a_row_that_follows_the_lesson() {
     let mut app = app(TEXTBOOK, &["ws"]);
-    app.apply(Action::ToggleTrainedRow);
+    app.apply(Action::Train(TrainCommand::ToggleRow));
     app.tick();
     assert_eq!(app.rows.len(), 2);
     assert_eq!(app.rows[1].setup.label, "trained (0)");
@@ -115,7 +117,7 @@ fn the_model_being_trained_is_a_row_that_follows_the_lesson() {
         forms,
         ["set", " new", " new", " renew", " re", "set", " renew"]
     );
-    app.apply(Action::ToggleTrainedRow);
+    app.apply(Action::Train(TrainCommand::ToggleRow));
     assert_eq!(app.rows.len(), 1);
     assert!(
         app.current_workspace()

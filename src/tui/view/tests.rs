@@ -5,8 +5,10 @@ use ratatui::style::Modifier;
 
 use std::sync::Arc;
 
-use crate::tui::app::{Action, App, Loader, RowSetup, View};
+use crate::tui::app::{Action, App, Loader, RowSetup};
 use crate::tui::document::Document;
+use crate::tui::panes::View;
+use crate::tui::panes::align::AlignCommand;
 use crate::tui::render_to_buffer;
 use crate::tui::theme::Theme;
 
@@ -329,7 +331,7 @@ fn matrix_view_shows_values_arrows_and_the_path() {
         loader,
     );
     app.finish_loading();
-    app.apply(Action::ToggleMatrix);
+    app.apply(Action::Align(AlignCommand::ToggleMatrix));
     let theme = Theme::dark();
     let buffer = render_to_buffer(&mut app, &theme, 120, 40);
     let screen = dump(&buffer);
@@ -630,7 +632,7 @@ fn the_matrix_of_a_very_long_line_is_refused_with_a_reason() {
     let line = "a".repeat(1_000_000);
     let mut app = app(&line, &[("ws", "ws"), ("chars", "regex:\\S")]);
     app.apply(Action::ShowView(View::Align));
-    app.apply(Action::ToggleMatrixScope);
+    app.apply(Action::Align(AlignCommand::ToggleMatrixScope));
     // A long line is aligned in the background.
     let t = std::time::Instant::now();
     while app.panes.align.data(&app.context()).is_none() && t.elapsed().as_secs() < 30 {
@@ -650,7 +652,7 @@ fn the_whole_line_matrix_scrolls_and_a_small_one_keeps_its_hash_row() {
         &[("halves", "regex:[a-d]+|[e-g]+"), ("ws", "ws")],
     );
     app.apply(Action::ShowView(View::Align));
-    app.apply(Action::ToggleMatrix);
+    app.apply(Action::Align(AlignCommand::ToggleMatrix));
     let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 80, 24));
     let hash_row = screen
         .lines()
@@ -660,7 +662,7 @@ fn the_whole_line_matrix_scrolls_and_a_small_one_keeps_its_hash_row() {
     let text = "the quick brown fox jumps over the lazy dog again and again";
     let mut line = self::app(text, &[("ws", "ws"), ("chars", "regex:\\S")]);
     line.apply(Action::ShowView(View::Align));
-    line.apply(Action::ToggleMatrixScope);
+    line.apply(Action::Align(AlignCommand::ToggleMatrixScope));
     let before = dump(&render_to_buffer(&mut line, &Theme::dark(), 80, 24));
     for _ in 0..5 {
         line.apply(Action::ViewDown(1));

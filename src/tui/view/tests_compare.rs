@@ -5,6 +5,7 @@ use ratatui::style::{Color, Modifier};
 
 use super::tests::{app, column, dump, find_row};
 use crate::tui::app::{Action, IdsMode};
+use crate::tui::panes::align::AlignCommand;
 use crate::tui::render_to_buffer;
 use crate::tui::theme::Theme;
 
@@ -85,7 +86,7 @@ fn hues_follow_the_id_in_every_row_and_ids_replace_the_forms() {
 #[test]
 fn the_alignment_by_spans_pairs_stretches_not_forms() {
     let mut app = app("We're 350", &[("ws", "ws"), ("gpt2", "pretok:gpt2")]);
-    app.apply(Action::ToggleAlignBySpans);
+    app.apply(Action::Align(AlignCommand::ToggleBySpans));
     let theme = Theme::dark();
     let screen = dump(&render_to_buffer(&mut app, &theme, 140, 30));
     assert!(
@@ -96,7 +97,7 @@ fn the_alignment_by_spans_pairs_stretches_not_forms() {
     assert!(screen.contains("«We» «'re»"), "{screen}");
     // " 350" keeps its space in gpt2 and still agrees with "350".
     assert!(screen.contains("= «350»"), "{screen}");
-    app.apply(Action::ToggleAlignBySpans);
+    app.apply(Action::Align(AlignCommand::ToggleBySpans));
     let screen = dump(&render_to_buffer(&mut app, &theme, 140, 30));
     assert!(screen.contains("distance"), "back to the forms:\n{screen}");
 }

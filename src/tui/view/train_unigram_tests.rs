@@ -3,7 +3,9 @@
 //! the model as a row.
 
 use super::teach_tests::screen;
-use crate::tui::app::{Action, App, View};
+use crate::tui::app::{Action, App};
+use crate::tui::panes::View;
+use crate::tui::panes::train::TrainCommand;
 use crate::tui::render_to_buffer;
 use crate::tui::theme::Theme;
 use toklab::engines::subword::train::unigram::UnigramEvent;
@@ -20,7 +22,7 @@ fn unigram_app() -> App {
     // Five times over, so that more pieces are expected often enough to survive EM.
     let mut app = crate::tui::app::tests::app(&TEXT.repeat(5), &["ws"]);
     app.apply(Action::ShowView(View::Train));
-    app.apply(Action::TrainAlgorithm);
+    app.apply(Action::Train(TrainCommand::Algorithm));
     app
 }
 
@@ -107,14 +109,14 @@ fn pruning_names_the_pieces_it_removed_and_f_ends_training() {
     assert!(screen.contains("training done"), "{screen}");
     assert!(screen.contains("final: the "), "{screen}");
     // U goes back to BPE, whose demo is as it was.
-    app.apply(Action::TrainAlgorithm);
+    app.apply(Action::Train(TrainCommand::Algorithm));
     assert!(shown(&mut app).contains("0 merges learned"));
 }
 
 #[test]
 fn the_unigram_model_being_trained_is_a_row() {
     let mut app = unigram_app();
-    app.apply(Action::ToggleTrainedRow);
+    app.apply(Action::Train(TrainCommand::ToggleRow));
     app.tick();
     let label = app.rows[1].setup.label.clone();
     assert!(label.starts_with("trained unigram ("), "{label}");
@@ -135,7 +137,7 @@ fn the_unigram_model_being_trained_is_a_row() {
         .filter_map(|t| t.id)
         .collect();
     assert_eq!(ids, model.encode(app.doc.text.as_str()));
-    app.apply(Action::TrainAlgorithm);
+    app.apply(Action::Train(TrainCommand::Algorithm));
     app.tick();
     assert_eq!(
         app.rows[1].setup.label, "trained (0)",

@@ -32,6 +32,11 @@ pub use self::units::{Interner, Unit, display_label, segment};
 
 use std::fmt;
 
+/// The largest DP matrix the program builds in full (cells), so a long input gets a clear
+/// error instead of exhausting memory; plain alignment has no such limit (Hirschberg). The
+/// command line and the workbench refuse beyond it alike.
+pub const MATRIX_CELL_LIMIT: usize = 16_000_000;
+
 /// The price of each edit operation. Costs are per operation, not per symbol, which covers the
 /// textbook's two variants (1/1/1 and 1/1/2) and anything between.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,0 +1,162 @@
+//! The trace view: the selected row's explanation of the current line, computed when the view
+//! is shown and only again when the line's tokens or the selected row change.
+
+pub mod draw;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use super::{Context, Mark, Pane, Reply};
+use crate::tui::app::jobs::Job;
+use crate::tui::app::rows::SYNC_BYTES;
+use crate::tui::app::{Action, Row};
+use crate::tui::theme::Theme;
+use toklab::core::token::Span;
+use toklab::core::tokenizer::{Role, Trace, TraceLine};
+
+/// What a trace was computed for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TraceKey {
+    /// `Rows::version`: the line and its tokens.
+    version: u64,
+    row: usize,
+}
+
+/// The selected row's trace of the current line and its lines, with what it was computed for.
+/// A long line is explained in the background (the last trace stays on screen meanwhile), and
+/// edits made while that runs are explained together once it ends.
+#[derive(Default)]
+pub struct TraceCache {
+    key: Option<TraceKey>,
+    trace: Option<Trace>,
+    running: Option<(TraceKey, Job<Option<Trace>>)>,
+}
+
+impl TraceCache {
+    /// Explains the line again if the line or the selected row changed; true if the trace
+    /// changed.
+    pub fn refresh(&mut self, cx: &Context) -> bool {
+        let mut changed = false;
+        if let Some(result) = self.running.as_ref().and_then(|(_, job)| job.poll()) {
+            let (key, _) = self.running.take().expect("a job was polled");
+            if let Ok(trace) = result {
+                self.trace = trace;
+                self.key = Some(key);
+                changed = true;
+            }
+        }
+        let key = TraceKey {
+            version: cx.rows.version,
+            row: cx.rows.selected,
+        };
+        if self.key == Some(key) || self.running.is_some() {
+            return changed;
+        }
+        let text = cx.text();
+        let tokenizer = cx.selected_row().and_then(Row::tokenizer).cloned();
+        if text.len() <= SYNC_BYTES || tokenizer.is_none() {
+            self.trace = tokenizer.map(|t| t.explain(text));
+            self.key = Some(key);
+            return true;
+        }
+        let text = text.to_string();
+        let job = Job::spawn("trace", 0, move |_| {
+            Some(tokenizer.map(|t| t.explain(&text)))
+        });
+        self.running = Some((key, job));
+        changed
+    }
+
+    /// Whether a trace is being computed in the background.
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    pub fn lines(&self) -> &[TraceLine] {
+        self.trace.as_ref().map_or(&[], Trace::lines)
+    }
+
+    /// The trace itself, for views that read one engine's trace.
+    pub fn trace(&self) -> Option<&Trace> {
+        self.trace.as_ref()
+    }
+}
+
+/// The trace view: the trace and the line selected in it.
+#[derive(Default)]
+pub struct TracePane {
+    pub cursor: usize,
+    cache: TraceCache,
+}
+
+impl TracePane {
+    /// The lines of the selected row's trace (as of the last refresh).
+    pub fn lines(&self) -> &[TraceLine] {
+        self.cache.lines()
+    }
+
+    fn clamp_cursor(&mut self) {
+        self.cursor = self.cursor.min(self.lines().len().saturating_sub(1));
+    }
+}
+
+impl Pane for TracePane {
+    fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context, theme: &Theme) {
+        draw::draw(frame, area, self, cx, theme)
+    }
+
+    fn marks(&self, _cx: &Context) -> Vec<(Span, Mark)> {
+        let lines = self.lines();
+        let backtracks = lines
+            .iter()
+            .filter(|line| line.parts.iter().any(|p| p.role == Role::Backtrack))
+            .filter_map(|line| line.span)
+            .map(|span| (span, Mark::Backtrack));
+        let cursor = lines.get(self.cursor).and_then(|l| l.span);
+        backtracks
+            .chain(cursor.map(|span| (span, Mark::Cursor)))
+            .collect()
+    }
+    fn handle(&mut self, action: Action, _cx: &Context) -> Reply {
+        let delta = match action {
+            Action::ViewDown(n) => n as isize,
+            Action::ViewUp(n) => -(n as isize),
+            _ => return Reply::Ignored,
+        };
+        self.cursor = self.cursor.saturating_add_signed(delta);
+        self.clamp_cursor();
+        Reply::Handled
+    }
+
+    fn refresh(&mut self, cx: &Context) {
+        if self.cache.refresh(cx) {
+            self.clamp_cursor();
+        }
+    }
+
+    /// The first line about the token's span, else the first line whose span holds it.
+    fn follow_token(&mut self, cx: &Context) {
+        let Some(span) = cx.selected_token().map(|t| t.span) else {
+            return;
+        };
+        self.refresh(cx);
+        let lines = self.lines();
+        let found = lines.iter().position(|l| l.span == Some(span)).or_else(|| {
+            lines.iter().position(|l| {
+                l.span
+                    .is_some_and(|s| s.start <= span.start && span.end <= s.end && !s.is_empty())
+            })
+        });
+        if let Some(line) = found {
+            self.cursor = line;
+        }
+    }
+
+    fn reset_cursor(&mut self) {
+        self.cursor = 0;
+    }
+
+    fn busy(&self) -> bool {
+        self.cache.is_running()
+    }
+}
