@@ -156,6 +156,7 @@ pub fn build_app(args: &Args) -> anyhow::Result<App> {
         written: false,
         theme: workspace.theme.clone(),
         large_print: workspace.large_print,
+        on_disk: workspace.on_disk.clone(),
     };
     Ok(app)
 }
