@@ -31,7 +31,11 @@ fn rewrite_in_place(path: &Path, text: &str) {
         .unwrap();
 }
 
+/// Types `text` as the prompt's whole answer (over any name it offered) and presses Enter.
 fn answer(app: &mut super::App, text: &str) {
+    if let Mode::Prompt(prompt) = &mut app.mode {
+        prompt.input.clear();
+    }
     type_text(app, text);
     app.apply(Action::Enter);
     crate::tui::effect::perform_all(app);
