@@ -52,7 +52,10 @@ pub fn settle(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (String::new(), None),
         Err(e) => return Err(e),
     };
-    let agreed: HashSet<&str> = known.lines().map(|l| l.split('\t').next().unwrap_or("")).collect();
+    let agreed: HashSet<&str> = known
+        .lines()
+        .map(|l| l.split('\t').next().unwrap_or(""))
+        .collect();
     let mut added = String::new();
     let mut declined = Vec::new();
     for script in scripts {
@@ -61,7 +64,11 @@ pub fn settle(
             continue;
         };
         let mut hash = ContentHash::default();
-        hash.feed(if script.allow_files { b"files\0" } else { b"memory\0" });
+        hash.feed(if script.allow_files {
+            b"files\0"
+        } else {
+            b"memory\0"
+        });
         hash.feed(&content);
         let key = format!("{:016x}", hash.finish());
         if agreed.contains(key.as_str()) || added.contains(&key) {
@@ -77,8 +84,12 @@ pub fn settle(
         if let Some(dir) = store.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        write_bytes(store, &Expect::Unchanged(stamp), format!("{known}{added}").as_bytes())
-            .map_err(std::io::Error::other)?;
+        write_bytes(
+            store,
+            &Expect::Unchanged(stamp),
+            format!("{known}{added}").as_bytes(),
+        )
+        .map_err(std::io::Error::other)?;
     }
     Ok(declined)
 }

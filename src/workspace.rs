@@ -215,7 +215,11 @@ pub fn relative_path(path: &Path, base: &Path) -> String {
         return path.display().to_string();
     }
     let mut parts: Vec<String> = vec!["..".to_string(); b.len() - common];
-    parts.extend(a[common..].iter().map(|c| c.as_os_str().to_string_lossy().into_owned()));
+    parts.extend(
+        a[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
     if parts.is_empty() {
         ".".to_string()
     } else {

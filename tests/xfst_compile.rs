@@ -154,7 +154,9 @@ fn a_rules_folder_without_lang_says_which_language_files_it_skips() {
 
 #[test]
 fn a_script_that_reaches_the_shell_is_refused_unless_files_are_allowed() {
-    if !crate::common::have_foma("a_script_that_reaches_the_shell_is_refused_unless_files_are_allowed") {
+    if !crate::common::have_foma(
+        "a_script_that_reaches_the_shell_is_refused_unless_files_are_allowed",
+    ) {
         return;
     }
     let temp = tempfile::tempdir().unwrap();
@@ -186,16 +188,18 @@ fn a_script_name_never_reaches_foma_as_a_command() {
     let temp = tempfile::tempdir().unwrap();
     let dir = temp.path();
     let cache = dir.join("cache");
-    for name in ["a\nsystem touch PWNED\n.xfst", "-e system touch PWNED;.xfst", "b c.xfst"] {
+    for name in [
+        "a\nsystem touch PWNED\n.xfst",
+        "-e system touch PWNED;.xfst",
+        "b c.xfst",
+    ] {
         let script = dir.join(name);
-        std::fs::write(&script, "define TB \"@_TOKEN_BOUND_@\" ;\nregex [ a 0:TB ]* ;\n")
-            .unwrap();
-        let (ok, out, err) = tokenize(
-            &format!("fst:{}", script.display()),
-            "aa\n",
-            &cache,
-            None,
-        );
+        std::fs::write(
+            &script,
+            "define TB \"@_TOKEN_BOUND_@\" ;\nregex [ a 0:TB ]* ;\n",
+        )
+        .unwrap();
+        let (ok, out, err) = tokenize(&format!("fst:{}", script.display()), "aa\n", &cache, None);
         assert!(ok, "{name:?}: {err}");
         assert_eq!(out.trim(), "a a", "{name:?}");
         assert!(!dir.join("PWNED").exists(), "{name:?} ran a command");

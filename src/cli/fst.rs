@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-
 use toklab::engines::fst::{DoubleArray, Matrix, Model};
 
 #[derive(clap::Args)]

@@ -174,7 +174,11 @@ fn refuse_to_overwrite(paths: &[std::path::PathBuf], force: bool) -> anyhow::Res
 /// kept): an existing file is replaced only with `--force`.
 fn write_output(path: &std::path::Path, force: bool, bytes: &[u8]) -> anyhow::Result<()> {
     use toklab::core::files::{Expect, WriteError, write_bytes};
-    let expect = if force { Expect::Replace } else { Expect::Absent };
+    let expect = if force {
+        Expect::Replace
+    } else {
+        Expect::Absent
+    };
     match write_bytes(path, &expect, bytes) {
         Ok(_) => Ok(()),
         Err(WriteError::Exists(_)) => {

@@ -88,8 +88,11 @@ mod tests {
         let fake = temp.path().join("fake-editor");
         std::fs::write(
             &fake,
-            format!("#!/bin/sh
-printf '%s\\0' \"$@\" > '{}'\n", log.display()),
+            format!(
+                "#!/bin/sh
+printf '%s\\0' \"$@\" > '{}'\n",
+                log.display()
+            ),
         )
         .unwrap();
         std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -103,24 +106,35 @@ printf '%s\\0' \"$@\" > '{}'\n", log.display()),
             assert!(status.success());
             let argv = std::fs::read(&log).unwrap();
             let argv: Vec<&[u8]> = argv.split(|&b| b == 0).filter(|a| !a.is_empty()).collect();
-            assert_eq!(argv, [b"+7".as_slice(), format!("./{name}").as_bytes()], "{name:?}");
+            assert_eq!(
+                argv,
+                [b"+7".as_slice(), format!("./{name}").as_bytes()],
+                "{name:?}"
+            );
         }
     }
 
     /// With vim itself (when installed): a file named `+!touch PWNED` is opened, not run.
     #[test]
     fn vim_opens_a_file_named_like_a_command() {
-        let Some(vim) = ["vim", "vim.tiny", "vi"]
-            .iter()
-            .find(|v| std::process::Command::new(v).arg("--version").output().is_ok())
-        else {
+        let Some(vim) = ["vim", "vim.tiny", "vi"].iter().find(|v| {
+            std::process::Command::new(v)
+                .arg("--version")
+                .output()
+                .is_ok()
+        }) else {
             return;
         };
         let temp = tempfile::tempdir().unwrap();
         let name = "+!touch PWNED";
         std::fs::write(temp.path().join(name), "x\n").unwrap();
         // -es: silent Ex mode, reading its commands from stdin (none: it quits).
-        let words = vec![vim.to_string(), "-es".to_string(), "-u".into(), "NONE".into()];
+        let words = vec![
+            vim.to_string(),
+            "-es".to_string(),
+            "-u".into(),
+            "NONE".into(),
+        ];
         let _ = external::command(&words, &editor_args(Path::new(name), 1))
             .unwrap()
             .current_dir(temp.path())

@@ -53,11 +53,17 @@ fn ctrl_s_over_a_file_changed_underneath_asks_and_never_mixes() {
     rewrite_in_place(&path, "ABCD\nEFGH\nIJKLMN\n");
     app.apply(Action::Save);
     crate::tui::effect::perform_all(&mut app);
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), "ABCD\nEFGH\nIJKLMN\n");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "ABCD\nEFGH\nIJKLMN\n"
+    );
     assert!(matches!(&app.mode, Mode::Prompt(p) if p.kind == PromptKind::ChangedText));
     // `o` overwrites with the text as shown: the opened lines, never the new file's bytes.
     answer(&mut app, "o");
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), "oneZ\ntwo\nthree\n");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "oneZ\ntwo\nthree\n"
+    );
     assert!(!app.doc.lines.is_dirty());
     // Saved: the next Ctrl-s compares with what was written, and goes through.
     app.apply(Action::Edit);
@@ -66,7 +72,10 @@ fn ctrl_s_over_a_file_changed_underneath_asks_and_never_mixes() {
     app.apply(Action::Save);
     crate::tui::effect::perform_all(&mut app);
     assert!(matches!(app.mode, Mode::Normal));
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), "oneZY\ntwo\nthree\n");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "oneZY\ntwo\nthree\n"
+    );
 }
 
 #[test]
@@ -123,7 +132,11 @@ fn a_second_w_over_a_workspace_changed_in_between_asks() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), theirs);
     assert!(matches!(&app.mode, Mode::Prompt(p) if p.kind == PromptKind::ChangedWorkspace));
     answer(&mut app, "o");
-    assert!(!std::fs::read_to_string(&path).unwrap().contains("\"words\""));
+    assert!(
+        !std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("\"words\"")
+    );
 }
 
 #[test]
@@ -163,13 +176,22 @@ fn w_to_another_folder_keeps_every_path_working() {
         std::fs::canonicalize(&text).unwrap(),
         std::fs::canonicalize(samples.join("sample.txt")).unwrap()
     );
-    assert!(!saved.text.as_ref().unwrap().starts_with('/'), "{:?}", saved.text);
+    assert!(
+        !saved.text.as_ref().unwrap().starts_with('/'),
+        "{:?}",
+        saved.text
+    );
     for entry in &saved.tokenizers {
         toklab::load_in(&entry.spec, &saved.base)
             .unwrap_or_else(|e| panic!("{} does not load: {e}", entry.spec));
     }
     // A pattern is not a path: it is kept as written.
-    assert!(saved.tokenizers.iter().any(|t| t.spec.starts_with("regex:\\w+")));
+    assert!(
+        saved
+            .tokenizers
+            .iter()
+            .any(|t| t.spec.starts_with("regex:\\w+"))
+    );
 }
 
 #[test]

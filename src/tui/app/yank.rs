@@ -3,8 +3,8 @@
 //! terminal) or for a file. Lists are JSON arrays, so a token with a space or a quote in it
 //! pastes unambiguously into a bug report or a script.
 
-use toklab::core::files::{Expect, WriteError, write_bytes};
 use std::path::PathBuf;
+use toklab::core::files::{Expect, WriteError, write_bytes};
 
 use super::{App, Effect};
 use crate::counted::counted;

@@ -440,7 +440,10 @@ mod tests {
         let expect = Expect::Unchanged(doc.stamp());
         let err = doc.write_to(&path, &expect).unwrap_err();
         assert!(matches!(err, WriteError::Changed(_)), "{err}");
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "ABCD\nEFGH\nIJKLMN\n");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "ABCD\nEFGH\nIJKLMN\n"
+        );
         // Asked to overwrite, it writes the text as shown, whole.
         doc.write_to(&path, &Expect::Replace).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "one\ntwo\nthree\n");

@@ -39,7 +39,8 @@ impl Args {
     /// A command for a program that reads commands from its arguments (foma's `-e`): a literal
     /// prefix and a file name checked by [`script_word`].
     pub fn command_on(mut self, prefix: &'static str, path: &Path) -> std::io::Result<Args> {
-        self.0.push(format!("{prefix}{}", script_word(path)?).into());
+        self.0
+            .push(format!("{prefix}{}", script_word(path)?).into());
         Ok(self)
     }
 
@@ -85,9 +86,9 @@ pub fn script_word(path: &Path) -> std::io::Result<String> {
     } else {
         std::env::current_dir()?.join(path)
     };
-    let text = absolute.to_str().ok_or_else(|| {
-        std::io::Error::other(format!("{} is not UTF-8", absolute.display()))
-    })?;
+    let text = absolute
+        .to_str()
+        .ok_or_else(|| std::io::Error::other(format!("{} is not UTF-8", absolute.display())))?;
     if text.chars().any(char::is_control) || text.trim() != text {
         return Err(std::io::Error::other(format!(
             "{text:?} has a control character or blank at its end, which foma would misread; \
@@ -119,6 +120,9 @@ mod tests {
     fn a_script_word_has_no_line_break() {
         assert!(script_word(Path::new("/tmp/a\nsystem x")).is_err());
         assert!(script_word(Path::new("/tmp/x ")).is_err());
-        assert_eq!(script_word(Path::new("/tmp/a b.fst")).unwrap(), "/tmp/a b.fst");
+        assert_eq!(
+            script_word(Path::new("/tmp/a b.fst")).unwrap(),
+            "/tmp/a b.fst"
+        );
     }
 }

@@ -19,11 +19,20 @@ fn writes_through_a_link_and_keeps_the_mode() {
     let link = temp.path().join("link.txt");
     symlink("real.txt", &link).unwrap();
     write_bytes(&link, &Expect::Replace, b"new").unwrap();
-    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
     assert_eq!(fs::read_to_string(&real).unwrap(), "new");
     let mode = fs::metadata(&real).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o640);
-    assert_eq!(names(temp.path()), ["link.txt", "real.txt"], "no temporary file is left");
+    assert_eq!(
+        names(temp.path()),
+        ["link.txt", "real.txt"],
+        "no temporary file is left"
+    );
 }
 
 #[test]

@@ -61,9 +61,10 @@ pub fn compile(script: &Path, allow_files: bool) -> Result<Compiled> {
     let pid = std::process::id();
     let copy = dir.join(format!(".{key:016x}-{pid}.xfst"));
     let partial = dir.join(format!(".{key:016x}-{pid}.fst"));
-    let outcome = crate::core::files::write_bytes(&copy, &crate::core::files::Expect::Replace, &text)
-        .map_err(Error::from)
-        .and_then(|_| run_foma(script, &copy, &partial));
+    let outcome =
+        crate::core::files::write_bytes(&copy, &crate::core::files::Expect::Replace, &text)
+            .map_err(Error::from)
+            .and_then(|_| run_foma(script, &copy, &partial));
     let _ = std::fs::remove_file(&copy);
     if let Err(e) = outcome {
         let _ = std::fs::remove_file(&partial);

@@ -188,7 +188,11 @@ fn classify(line: &str) -> std::result::Result<Statement, String> {
     if HARMLESS.contains(&first) && !content.contains('>') {
         return Ok(Statement::Line);
     }
-    let printed = if first == "print" { second } else { Some(first) };
+    let printed = if first == "print" {
+        second
+    } else {
+        Some(first)
+    };
     if printed.is_some_and(|w| PRINTING.contains(&w)) {
         return if content.contains('>') {
             Err("it writes its output to a file".into())
@@ -205,7 +209,9 @@ fn classify(line: &str) -> std::result::Result<Statement, String> {
 /// `define NAME regex ;`, `define F(x) … ;`, or `define NAME` alone (which names the network
 /// on the stack and ends at the line's end, as foma reads it).
 fn define(trimmed: &str, indent: usize) -> std::result::Result<Statement, String> {
-    let head = trimmed.find([' ', '\t']).ok_or("a name must follow `define`")?;
+    let head = trimmed
+        .find([' ', '\t'])
+        .ok_or("a name must follow `define`")?;
     let rest = &trimmed[head..];
     let name_start = head + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
     let after_name = &trimmed[name_start..];
