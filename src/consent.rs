@@ -130,7 +130,8 @@ mod tests {
             false
         })
         .unwrap();
-        assert_eq!(declined, [script.clone()]);
+        assert_eq!(declined.len(), 1);
+        assert_eq!(declined[0], script);
         let declined = settle(&scripts, &store, &mut |_| {
             asked += 1;
             true
