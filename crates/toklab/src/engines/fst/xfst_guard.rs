@@ -102,6 +102,10 @@ pub fn check(path: &Path, text: &str) -> Result<()> {
     while at < bytes.len() {
         let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
         let this = &text[at..end];
+        // foma's reader has no rule for a NUL byte: refused rather than guessing how it reads on.
+        if this.contains('\0') {
+            return Err(refuse(path, line, this, "the line holds a NUL byte"));
+        }
         let statement = classify(this).map_err(|why| refuse(path, line, this, &why))?;
         let next = match statement {
             Statement::Line => end,

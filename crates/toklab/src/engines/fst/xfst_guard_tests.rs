@@ -40,6 +40,7 @@ fn commands_that_reach_the_shell_or_files_are_refused_with_file_and_line() {
         "regex @\"other.fst\" ;",
         "regex a | @re\"defs.txt\" ;",
         "define X [ a |\n @txt\"words.txt\" ] ;",
+        "regex a\0 ;\nsystem touch PWNED\n",
     ] {
         refused(bad);
     }
