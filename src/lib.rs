@@ -5,6 +5,7 @@
 //! has no UI dependency.
 
 pub mod cli;
+pub mod consent;
 pub mod counted;
 pub mod output;
 pub mod tui;

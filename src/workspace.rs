@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use toklab::core::error::{Error, Result};
+use toklab::core::files::{Expect, Stamp, WriteError, write_bytes};
+use toklab::{Registry, Spec};
 
 /// The lower pane's views a workspace can open on, as its file names them (the workbench
 /// converts the name to its view).
@@ -38,6 +40,10 @@ pub struct Workspace {
     /// The folder the workspace file is in; relative paths resolve against it.
     #[serde(skip)]
     pub base: PathBuf,
+    /// The file as it was read (none for a workspace made in the workbench): saving over it
+    /// expects that.
+    #[serde(skip)]
+    pub on_disk: Option<Stamp>,
 }
 
 /// One row of the side-by-side view.
@@ -60,7 +66,12 @@ impl TokenizerEntry {
 
 impl Workspace {
     pub fn load(path: &Path) -> Result<Workspace> {
-        let source = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let (bytes, stamp) = Stamp::read(path).map_err(|e| Error::io(path, e))?;
+        let source = String::from_utf8(bytes).map_err(|e| {
+            let at = e.utf8_error().valid_up_to();
+            let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+            Error::format(path, Some(line), "the file is not UTF-8 text")
+        })?;
         let mut workspace: Workspace = toml::from_str(&source).map_err(|e| {
             let line = e
                 .span()
@@ -69,6 +80,7 @@ impl Workspace {
         })?;
         workspace.check(path, &source)?;
         workspace.base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        workspace.on_disk = Some(stamp);
         Ok(workspace)
     }
 
@@ -120,21 +132,103 @@ impl Workspace {
         Ok(())
     }
 
-    /// Writes the workspace as TOML (paths stay as they are: relative to its folder).
-    /// An existing file is edited in place: its comments, key order and layout stay.
-    pub fn save(&self, path: &Path) -> Result<()> {
+    /// Writes the workspace as TOML at `path` with the one writer, finding there what
+    /// `expect` says. Its relative paths (the text, and the file each spec names) are rewritten
+    /// relative to `path`'s folder, so the file opens wherever it was saved. An existing file
+    /// is edited in place: its comments, key order and layout stay.
+    pub fn save(&self, path: &Path, expect: &Expect) -> std::result::Result<Stamp, WriteError> {
+        let moved = self.rebased(&folder_of(path));
         let existing = std::fs::read_to_string(path).ok();
         let header = format!(
             "# toklab workspace: `toklab open {}` restores it.\n",
             path.display()
         );
-        let text = crate::workspace_toml::render(existing.as_deref(), self, &header);
-        std::fs::write(path, text).map_err(|e| Error::io(path, e))
+        let text = crate::workspace_toml::render(existing.as_deref(), &moved, &header);
+        write_bytes(path, expect, text.as_bytes())
+    }
+
+    /// The same workspace with its relative paths made relative to folder `to`.
+    pub fn rebased(&self, to: &Path) -> Workspace {
+        let mut moved = self.clone();
+        if let Some(text) = &self.text
+            && Path::new(text).is_relative()
+        {
+            moved.text = Some(relative_path(&self.base.join(text), to));
+        }
+        for entry in &mut moved.tokenizers {
+            entry.spec = rebase_spec(&entry.spec, &self.base, to);
+        }
+        moved.base = to.to_path_buf();
+        moved
     }
 
     /// The text file, resolved against the workspace's folder.
     pub fn text_path(&self) -> Option<PathBuf> {
         self.text.as_ref().map(|t| self.base.join(t))
+    }
+}
+
+/// The folder a file is in (the current folder for a bare name).
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// `spec` with the file its argument names (relative to `from`) made relative to `to`. A spec
+/// whose kind takes a pattern or a name, an absolute path, or an argument that names no file
+/// under `from` (a hub id) is left as written.
+pub fn rebase_spec(spec: &str, from: &Path, to: &Path) -> String {
+    let registry = Registry::builtin();
+    let Some(kind) = registry.kind(Spec::kind_name(spec)) else {
+        return spec.to_string();
+    };
+    let Ok(parsed) = Spec::parse_as(kind, spec, from) else {
+        return spec.to_string();
+    };
+    let arg = Path::new(&parsed.arg);
+    if !kind.names_file || parsed.arg.is_empty() || arg.is_absolute() {
+        return spec.to_string();
+    }
+    let file = from.join(arg);
+    if !file.exists() {
+        return spec.to_string();
+    }
+    parsed.with_arg(&relative_path(&file, to))
+}
+
+/// `path` relative to folder `base`, with `..` steps where it is outside (both taken as the
+/// file system has them, links resolved, when they exist); `/` separated.
+pub fn relative_path(path: &Path, base: &Path) -> String {
+    let absolute = |p: &Path| {
+        let p = if p.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            p
+        };
+        std::fs::canonicalize(p).unwrap_or_else(|_| {
+            std::env::current_dir()
+                .map(|d| d.join(p))
+                .unwrap_or_else(|_| p.to_path_buf())
+        })
+    };
+    let (path, base) = (absolute(path), absolute(base));
+    let (a, b): (Vec<_>, Vec<_>) = (path.components().collect(), base.components().collect());
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return path.display().to_string();
+    }
+    let mut parts: Vec<String> = vec!["..".to_string(); b.len() - common];
+    parts.extend(
+        a[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    if parts.is_empty() {
+        ".".to_string()
+    } else {
+        parts.join("/")
     }
 }
 

@@ -119,6 +119,7 @@ mod tests {
             split: None,
             theme: None,
             large_print: None,
+            on_disk: None,
             tokenizers: rows
                 .iter()
                 .map(|(spec, label)| TokenizerEntry {

@@ -121,7 +121,7 @@ fn trained_model_reads_back_and_reproduces_the_training_segmentation() {
         );
         let temp = temp_folder(&format!("{unit:?}"));
         let dir = temp.path();
-        toklab::engines::subword::train::write_gpt2(&t, dir).unwrap();
+        toklab::engines::subword::train::write_gpt2(&t, dir, false).unwrap();
         // What the trainer ended with: each word of the text in its final segmentation.
         let segmented: std::collections::HashMap<&[u8], Vec<&[u8]>> = t
             .words()

@@ -16,6 +16,7 @@ mod align_fast;
 mod align_pairs_cli;
 mod align_props;
 mod architecture;
+mod atomic_writes;
 mod bounded_resources;
 mod bpe_cli;
 mod bpe_conformance;

@@ -39,7 +39,8 @@ fn an_xfst_script_compiles_with_foma_and_is_cached_by_content() {
         "define TB \"@_TOKEN_BOUND_@\" ;\ndefine Piece [ a | b | [ a b ] ] ;\n",
     )
     .unwrap();
-    let spec = format!("fst:{}", dir.join("g.xfst").display());
+    // The grammar sources another file, which only `allow=files` permits.
+    let spec = format!("fst:{}?allow=files", dir.join("g.xfst").display());
     let (ok, out, err) = tokenize(&spec, "ab a b\n", &cache, None);
     assert!(ok, "{err}");
     assert_eq!(out.trim(), "ab a b");
@@ -149,4 +150,58 @@ fn a_rules_folder_without_lang_says_which_language_files_it_skips() {
         b"see fig. 3\n",
     );
     assert!(!String::from_utf8_lossy(&out.stderr).contains("no ?lang="));
+}
+
+#[test]
+fn a_script_that_reaches_the_shell_is_refused_unless_files_are_allowed() {
+    if !crate::common::have_foma(
+        "a_script_that_reaches_the_shell_is_refused_unless_files_are_allowed",
+    ) {
+        return;
+    }
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    let cache = dir.join("cache");
+    let script = dir.join("evil.xfst");
+    std::fs::write(
+        &script,
+        "define TB \"@_TOKEN_BOUND_@\" ;\nsystem touch PWNED\nregex [ a 0:TB ]* ;\n",
+    )
+    .unwrap();
+    let spec = format!("fst:{}", script.display());
+    let (ok, _, err) = tokenize(&spec, "a\n", &cache, None);
+    assert!(!ok);
+    assert!(err.contains("evil.xfst:2"), "{err}");
+    assert!(err.contains("allow=files"), "{err}");
+    assert!(!dir.join("PWNED").exists(), "foma ran the shell command");
+    // Asked for, the same script runs its command: the refusal above is the guard's doing.
+    let (ok, _, err) = tokenize(&format!("{spec}?allow=files"), "a\n", &cache, None);
+    assert!(ok, "{err}");
+    assert!(dir.join("PWNED").exists());
+}
+
+#[test]
+fn a_script_name_never_reaches_foma_as_a_command() {
+    if !crate::common::have_foma("a_script_name_never_reaches_foma_as_a_command") {
+        return;
+    }
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    let cache = dir.join("cache");
+    for name in [
+        "a\nsystem touch PWNED\n.xfst",
+        "-e system touch PWNED;.xfst",
+        "b c.xfst",
+    ] {
+        let script = dir.join(name);
+        std::fs::write(
+            &script,
+            "define TB \"@_TOKEN_BOUND_@\" ;\nregex [ a 0:TB ]* ;\n",
+        )
+        .unwrap();
+        let (ok, out, err) = tokenize(&format!("fst:{}", script.display()), "aa\n", &cache, None);
+        assert!(ok, "{name:?}: {err}");
+        assert_eq!(out.trim(), "a a", "{name:?}");
+        assert!(!dir.join("PWNED").exists(), "{name:?} ran a command");
+    }
 }

@@ -329,7 +329,7 @@ fn train(args: TrainArgs) -> anyhow::Result<ExitCode> {
         eprintln!();
     }
     let trained = started.elapsed();
-    let written = write_gpt2(&trainer, &args.output)?;
+    let written = write_gpt2(&trainer, &args.output, args.force)?;
     if args.log {
         let mut out = std::io::stdout().lock();
         writeln!(out, "rank\tleft\tright\tnew\tcount")?;

@@ -6,8 +6,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::Context;
-
 use toklab::engines::fst::{DoubleArray, Matrix, Model};
 
 #[derive(clap::Args)]
@@ -68,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Some("datok") => Target::Datok,
                 _ => Target::Toklab,
             });
-            convert(&input, &output, to)
+            convert(&input, &output, to, force)
         }
     }
 }
@@ -167,6 +165,7 @@ fn convert(
     input: &std::path::Path,
     output: &std::path::Path,
     to: Target,
+    force: bool,
 ) -> anyhow::Result<ExitCode> {
     let model = Model::open(input)?;
     for warning in &model.network.warnings {
@@ -181,7 +180,7 @@ fn convert(
         Target::Matok => gzip(&toklab::engines::fst::write_matok(&model.network))?,
         Target::Datok => gzip(&toklab::engines::fst::write_datok(&model.network, &array))?,
     };
-    std::fs::write(output, &data).with_context(|| format!("cannot write {}", output.display()))?;
+    super::write_output(output, force, &data)?;
     eprintln!(
         "toklab: wrote {} ({}): {} states, {} edges; use it as fst:{}",
         output.display(),

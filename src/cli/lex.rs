@@ -95,8 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         list.len(),
         cleaning.name()
     );
-    std::fs::write(&output, vocabulary.to_text(&comment))
-        .with_context(|| format!("cannot write {}", output.display()))?;
+    super::write_output(&output, force, vocabulary.to_text(&comment).as_bytes())?;
     eprintln!(
         "toklab lex vocab: {} words → {} segments in {}",
         list.len(),

@@ -170,6 +170,24 @@ fn refuse_to_overwrite(paths: &[std::path::PathBuf], force: bool) -> anyhow::Res
     Ok(())
 }
 
+/// Writes a command's output file with the one writer (whole or not at all, links and mode
+/// kept): an existing file is replaced only with `--force`.
+fn write_output(path: &std::path::Path, force: bool, bytes: &[u8]) -> anyhow::Result<()> {
+    use toklab::core::files::{Expect, WriteError, write_bytes};
+    let expect = if force {
+        Expect::Replace
+    } else {
+        Expect::Absent
+    };
+    match write_bytes(path, &expect, bytes) {
+        Ok(_) => Ok(()),
+        Err(WriteError::Exists(_)) => {
+            anyhow::bail!("{} exists; give --force to overwrite it", path.display())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// The exit of a command that writes to standard output: the reader going away (`| head`)
 /// is not an error.
 fn finish_output(result: anyhow::Result<()>) -> anyhow::Result<ExitCode> {

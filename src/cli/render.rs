@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 
 use super::input::Lines;
 use toklab::core::token::Tokenization;
@@ -44,6 +44,9 @@ pub struct Args {
     /// The file to write; standard output when absent.
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Replace the -o file when it exists.
+    #[arg(long)]
+    force: bool,
     /// Replace invalid UTF-8 in INPUT with U+FFFD instead of stopping.
     #[arg(long)]
     lossy: bool,
@@ -153,8 +156,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         PictureFormat::Html => toklab::picture::html(&picture),
     };
     match &args.output {
-        Some(path) => std::fs::write(path, document)
-            .with_context(|| format!("cannot write {}", path.display()))?,
+        Some(path) => super::write_output(path, args.force, document.as_bytes())?,
         None => {
             let written = std::io::stdout()
                 .lock()

@@ -133,8 +133,7 @@ fn train_command(args: TrainArgs) -> anyhow::Result<ExitCode> {
     if bar {
         eprintln!();
     }
-    std::fs::write(&args.output, model_bytes(&model))
-        .with_context(|| format!("writing {}", args.output.display()))?;
+    super::write_output(&args.output, args.force, &model_bytes(&model))?;
     eprintln!(
         "wrote {} ({} pieces) in {:.1}s",
         args.output.display(),

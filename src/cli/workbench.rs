@@ -76,8 +76,17 @@ pub fn samples_dir() -> PathBuf {
 }
 
 /// Builds the workbench state the arguments ask for (shared by the CLI and the frame-time
-/// benchmark).
+/// benchmark); an XFST script a workspace row names is not compiled (nobody was asked).
 pub fn build_app(args: &Args) -> anyhow::Result<App> {
+    build_app_asking(args, &mut |_, _| false)
+}
+
+/// [`build_app`], asking with `ask` (the workspace file, the script) before a workspace row
+/// compiles an XFST script with foma that the user has not agreed to yet ([`crate::consent`]).
+pub fn build_app_asking(
+    args: &Args,
+    ask: &mut dyn FnMut(&Path, &crate::consent::Script) -> bool,
+) -> anyhow::Result<App> {
     let given_workspace = args.workspace.is_some();
     let workspace_path = args
         .workspace
@@ -135,8 +144,31 @@ pub fn build_app(args: &Args) -> anyhow::Result<App> {
     };
     let doc = Document::open(&text_path)
         .with_context(|| format!("cannot open {}", text_path.display()))?;
+    let declined = if use_workspace_rows {
+        let scripts: Vec<_> = workspace
+            .tokenizers
+            .iter()
+            .filter_map(|t| crate::consent::script_of(&t.spec, &base))
+            .collect();
+        crate::consent::settle(&scripts, &crate::consent::store(), &mut |s| {
+            ask(&workspace_path, s)
+        })
+        .context("cannot keep the list of agreed XFST scripts")?
+    } else {
+        Vec::new()
+    };
     let loader: Loader = Arc::new(move |spec: &str, folder: Option<&std::path::Path>| {
-        toklab::load_in(spec, folder.unwrap_or(&base)).map_err(|e| e.to_string())
+        let folder = folder.unwrap_or(&base);
+        if let Some(script) = crate::consent::script_of(spec, folder)
+            && declined.contains(&script.path)
+        {
+            return Err(format!(
+                "{} was not compiled: foma runs only on a workspace's script you agree to \
+                 (open the workspace again to be asked)",
+                script.path.display()
+            ));
+        }
+        toklab::load_in(spec, folder).map_err(|e| e.to_string())
     });
     let mut app = App::new(doc, setups, loader);
     if let Some(view) = workspace.view.as_deref().and_then(View::from_name) {
@@ -157,6 +189,7 @@ pub fn build_app(args: &Args) -> anyhow::Result<App> {
         written: false,
         theme: workspace.theme.clone(),
         large_print: workspace.large_print,
+        on_disk: workspace.on_disk.clone(),
     };
     Ok(app)
 }
@@ -169,7 +202,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
              for batch work use `toklab tokenize`, `explain`, `compare` or `align`"
         );
     }
-    let app = build_app(&args)?;
+    let app = build_app_asking(&args, &mut |workspace, script| {
+        use std::io::{BufRead, Write};
+        eprint!("{}", crate::consent::question(script, workspace));
+        let _ = std::io::stderr().flush();
+        let mut answer = String::new();
+        std::io::stdin().lock().read_line(&mut answer).is_ok()
+            && matches!(answer.trim(), "y" | "Y" | "yes")
+    })?;
     let theme = Theme::for_workbench(args.theme, args.large_print, &app.workspace);
     crate::tui::run(app, theme)?;
     Ok(ExitCode::SUCCESS)

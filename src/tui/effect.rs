@@ -3,6 +3,7 @@
 
 use crate::tui::app::{App, Effect, PromptKind};
 use crate::tui::document::Document;
+use toklab::core::files::WriteError;
 
 /// Performs every effect the app queued, in order.
 pub fn perform_all(app: &mut App) {
@@ -14,13 +15,10 @@ pub fn perform_all(app: &mut App) {
 /// Performs one effect.
 pub fn perform(app: &mut App, effect: Effect) {
     match effect {
-        Effect::SaveText {
-            path,
-            overwrite: false,
-            ..
-        } if path.exists() => app.confirm_overwrite(PromptKind::OverwriteText, &path),
-        Effect::SaveText { path, text, .. } => match text.write_to(&path) {
-            Ok(()) => app.text_saved(path),
+        Effect::SaveText { path, text, expect } => match text.write_to(&path, &expect) {
+            Ok(stamp) => app.text_saved(path, stamp),
+            Err(WriteError::Exists(_)) => app.confirm_overwrite(PromptKind::OverwriteText, &path),
+            Err(WriteError::Changed(_)) => app.ask_about_change(PromptKind::ChangedText, &path),
             Err(e) => app.flash(format!("could not save: {e}")),
         },
         Effect::OpenText(path) => match Document::open(&path) {
@@ -32,16 +30,15 @@ pub fn perform(app: &mut App, effect: Effect) {
         },
         Effect::SaveWorkspace {
             path,
-            overwrite: false,
-            ..
-        } if path.exists() => app.confirm_overwrite(PromptKind::OverwriteWorkspace, &path),
-        Effect::SaveWorkspace {
-            path, workspace, ..
-        } => match workspace.save(&path) {
-            Ok(()) => {
-                app.flash(format!("saved workspace {}", path.display()));
-                app.workspace.path = Some(path);
-                app.workspace.written = true;
+            workspace,
+            expect,
+        } => match workspace.save(&path, &expect) {
+            Ok(stamp) => app.workspace_saved(path, stamp),
+            Err(WriteError::Exists(_)) => {
+                app.confirm_overwrite(PromptKind::OverwriteWorkspace, &path)
+            }
+            Err(WriteError::Changed(_)) => {
+                app.ask_about_change(PromptKind::ChangedWorkspace, &path)
             }
             Err(e) => app.flash(format!("could not save the workspace: {e}")),
         },

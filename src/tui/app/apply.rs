@@ -280,6 +280,9 @@ impl App {
                 let same = input == prompt.offered;
                 self.save_workspace(Some(self.workspace.typed(&input)), same)
             }
+            PromptKind::ChangedText | PromptKind::ChangedWorkspace => {
+                self.answer_change(prompt.kind, &input, &prompt.offered)
+            }
             PromptKind::LossySave => self.accept_lossy_save(&input, &prompt.offered),
         }
     }

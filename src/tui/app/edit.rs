@@ -415,7 +415,9 @@ mod tests {
         app.apply(Action::Redo);
         assert!(app.doc.is_dirty());
         // Saved after the edit: undo makes it unsaved, redo saved again.
-        app.text_saved(std::path::PathBuf::from("/nonexistent/saved.txt"));
+        let saved = tempfile::NamedTempFile::new().unwrap();
+        let (_, stamp) = toklab::core::files::Stamp::read(saved.path()).unwrap();
+        app.text_saved(saved.path().to_path_buf(), stamp);
         assert!(!app.doc.is_dirty());
         app.apply(Action::Undo);
         assert!(app.doc.is_dirty());

@@ -6,23 +6,25 @@ use std::path::PathBuf;
 
 use crate::tui::document::Snapshot;
 use crate::workspace::Workspace;
+use toklab::core::files::Expect;
 
 /// File work the workbench asked for.
 pub enum Effect {
-    /// Write the text (with its edits) to `path`; an existing file other than the text's own
-    /// is replaced only when `overwrite` (the user confirmed), else the user is asked.
+    /// Write the text (with its edits) to `path`, finding there what `expect` says (the
+    /// text's file as it was read, no file, or anything when the user agreed); else the user
+    /// is asked.
     SaveText {
         path: PathBuf,
         text: Snapshot,
-        overwrite: bool,
+        expect: Expect,
     },
     /// Read another text in place of this one.
     OpenText(PathBuf),
-    /// Write the workspace file; an existing file is replaced only when `overwrite`.
+    /// Write the workspace file, finding there what `expect` says; else the user is asked.
     SaveWorkspace {
         path: PathBuf,
         workspace: Workspace,
-        overwrite: bool,
+        expect: Expect,
     },
     /// Load every row's tokenizer again from its files.
     ReloadRows,

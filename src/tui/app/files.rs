@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 use super::{App, DocState, Effect, Mode, Prompt, PromptKind};
 use crate::tui::document::Document;
-use crate::workspace::{TokenizerEntry, Workspace};
+use crate::workspace::{TokenizerEntry, Workspace, rebase_spec};
+use toklab::core::files::{Expect, Stamp};
 
 /// Where the workspace is: the folder its relative paths are resolved against, and the file
 /// `W` saves to (none until the user names one, so the shipped default is not overwritten);
@@ -22,6 +23,8 @@ pub struct WorkspacePlace {
     /// The theme and layout the workspace asked for, written back when it is saved.
     pub theme: Option<String>,
     pub large_print: Option<bool>,
+    /// The workspace file as it was read or last written: `W` over it expects that.
+    pub on_disk: Option<Stamp>,
 }
 
 impl WorkspacePlace {
@@ -84,13 +87,47 @@ impl App {
         text: crate::tui::document::Snapshot,
         confirmed: bool,
     ) {
-        // The text's own file is what Ctrl-s is for; any other existing file is asked about.
-        let overwrite = confirmed || self.doc.lines.path.as_ref() == Some(&path);
-        self.effects.push(Effect::SaveText {
-            path,
-            text,
-            overwrite,
-        });
+        // The text's own file is what Ctrl-s is for (as it was read: a change another
+        // program made is asked about); any other existing file is asked about too.
+        let expect = if confirmed {
+            Expect::Replace
+        } else if self.doc.lines.path.as_ref() == Some(&path) {
+            Expect::Unchanged(self.doc.lines.on_disk())
+        } else {
+            Expect::Absent
+        };
+        self.effects.push(Effect::SaveText { path, text, expect });
+    }
+
+    /// `path` was changed by another program since it was read: the prompt asks what to do
+    /// (the file named in `offered`, the answer typed).
+    pub fn ask_about_change(&mut self, kind: PromptKind, path: &std::path::Path) {
+        let mut prompt = Prompt::new(kind, "");
+        prompt.offered = path.display().to_string();
+        self.mode = Mode::Prompt(prompt);
+    }
+
+    /// The answer to [`App::ask_about_change`]: `o` overwrites, `r` reloads the text (its
+    /// edits dropped), anything else is a name to save under instead.
+    pub(super) fn answer_change(&mut self, kind: PromptKind, input: &str, offered: &str) {
+        let file = PathBuf::from(offered);
+        match (kind, input) {
+            (PromptKind::ChangedText, "o") => self.save_text(Some(file), true),
+            (PromptKind::ChangedText, "r") => self.effects.push(Effect::OpenText(file)),
+            (PromptKind::ChangedText, name) => {
+                self.save_text(Some(self.workspace.typed(name)), false)
+            }
+            (_, "o") => self.save_workspace(Some(file), true),
+            (_, name) => self.save_workspace(Some(self.workspace.typed(name)), false),
+        }
+    }
+
+    /// The workspace was written to `path` as `stamp`: `W` saves there again.
+    pub fn workspace_saved(&mut self, path: PathBuf, stamp: Stamp) {
+        self.flash(format!("saved workspace {}", path.display()));
+        self.workspace.path = Some(path);
+        self.workspace.written = true;
+        self.workspace.on_disk = Some(stamp);
     }
 
     /// `path` exists and is not the file being saved over on purpose: the prompt asks, with
@@ -99,10 +136,11 @@ impl App {
         self.mode = Mode::Prompt(Prompt::new(kind, path.display().to_string()));
     }
 
-    /// The text was written to `path`: it is now the text's file, with nothing unsaved.
-    pub fn text_saved(&mut self, path: PathBuf) {
+    /// The text was written to `path` as `stamp`: it is now the text's file, with nothing
+    /// unsaved.
+    pub fn text_saved(&mut self, path: PathBuf, stamp: Stamp) {
         self.flash(format!("saved {}", path.display()));
-        self.doc.lines.mark_saved(path);
+        self.doc.lines.mark_saved(path, stamp);
         self.doc.history.mark_saved();
     }
 
@@ -120,7 +158,11 @@ impl App {
                 .iter()
                 .filter(|r| r.setup.spec != crate::tui::panes::train::TRAINED_SPEC)
                 .map(|r| TokenizerEntry {
-                    spec: r.setup.spec.clone(),
+                    // A spec typed at the prompt is relative to the starting folder.
+                    spec: match &r.setup.folder {
+                        Some(folder) => rebase_spec(&r.setup.spec, folder, &self.workspace.base),
+                        None => r.setup.spec.clone(),
+                    },
                     label: (r.setup.label != r.setup.spec).then(|| r.setup.label.clone()),
                     colour: r.setup.colour.clone(),
                 })
@@ -130,6 +172,7 @@ impl App {
             theme: self.workspace.theme.clone(),
             large_print: self.workspace.large_print,
             base: self.workspace.base.clone(),
+            on_disk: None,
         }
     }
 
@@ -138,24 +181,25 @@ impl App {
             self.mode = Mode::Prompt(Prompt::new(PromptKind::SaveWorkspaceAs, "workspace.toml"));
             return;
         };
-        let overwrite =
-            confirmed || (self.workspace.written && self.workspace.path.as_ref() == Some(&path));
+        // The file this session wrote is saved over as written (a change another program
+        // made is asked about); any other existing file is asked about.
+        let expect = if confirmed {
+            Expect::Replace
+        } else if self.workspace.written && self.workspace.path.as_ref() == Some(&path) {
+            Expect::Unchanged(self.workspace.on_disk.clone())
+        } else {
+            Expect::Absent
+        };
         let workspace = self.current_workspace();
         self.effects.push(Effect::SaveWorkspace {
             path,
             workspace,
-            overwrite,
+            expect,
         });
     }
 }
 
-/// `path` relative to `base` when it is inside it, as workspaces store paths.
+/// `path` relative to `base`, as workspaces store paths.
 fn relative_to(path: &std::path::Path, base: &std::path::Path) -> String {
-    let absolute =
-        |p: &std::path::Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    let (path_abs, base_abs) = (absolute(path), absolute(base));
-    match path_abs.strip_prefix(&base_abs) {
-        Ok(rel) => rel.display().to_string(),
-        Err(_) => path_abs.display().to_string(),
-    }
+    crate::workspace::relative_path(path, base)
 }

@@ -432,3 +432,5 @@ pub(crate) mod tests;
 
 #[cfg(test)]
 mod tests_compare;
+#[cfg(test)]
+mod tests_files;

@@ -73,7 +73,10 @@ pub fn free_names(stem: &Path) -> (PathBuf, PathBuf) {
 /// Writes the picture's two files; the status message names them (or says what failed).
 pub fn write_picture(stem: &Path, svg: &str, html: &str) -> String {
     let (svg_path, html_path) = free_names(stem);
-    let written = std::fs::write(&svg_path, svg).and_then(|()| std::fs::write(&html_path, html));
+    // Free names, written as new files: one that appeared meanwhile is not replaced.
+    use toklab::core::files::{Expect, write_bytes};
+    let written = write_bytes(&svg_path, &Expect::Absent, svg.as_bytes())
+        .and_then(|_| write_bytes(&html_path, &Expect::Absent, html.as_bytes()));
     // The names first, so a narrow status bar still shows them.
     let name = |path: &Path| {
         path.file_name()
@@ -82,13 +85,13 @@ pub fn write_picture(stem: &Path, svg: &str, html: &str) -> String {
             .into_owned()
     };
     match written {
-        Ok(()) => format!(
+        Ok(_) => format!(
             "wrote {} and {} in {}",
             name(&svg_path),
             name(&html_path),
             stem.parent().unwrap_or(Path::new(".")).display()
         ),
-        Err(e) => format!("could not write {}: {e}", svg_path.display()),
+        Err(e) => format!("could not write the picture: {e}"),
     }
 }
 

@@ -21,6 +21,12 @@ pub enum PromptKind {
     OverwriteText,
     /// The workspace file exists and this session did not write it.
     OverwriteWorkspace,
+    /// The text's file was changed by another program since it was read: `o` overwrites it,
+    /// `r` reads it again (dropping the edits), a name saves there. The file is in `offered`.
+    ChangedText,
+    /// The workspace file was changed by another program since it was read or written: `o`
+    /// overwrites it, a name saves there.
+    ChangedWorkspace,
     /// An edited line had bytes that are not UTF-8, which the save writes as U+FFFD: Enter
     /// saves anyway.
     LossySave,
@@ -38,6 +44,14 @@ impl PromptKind {
             PromptKind::SaveModel => "save the trained model into folder (vocab.json, merges.txt)",
             PromptKind::OverwriteText | PromptKind::OverwriteWorkspace => {
                 "file exists: Enter overwrites it, edit the name to save elsewhere, Esc cancels"
+            }
+            PromptKind::ChangedText => {
+                "changed on disk by another program: o overwrites it, r reloads it (edits lost), \
+                 or type a name to save there; Esc cancels"
+            }
+            PromptKind::ChangedWorkspace => {
+                "changed on disk by another program: o overwrites it, or type a name to save \
+                 there; Esc cancels"
             }
             PromptKind::LossySave => {
                 "an edited line's non-UTF-8 bytes become U+FFFD: Enter saves anyway, Esc cancels"
@@ -79,6 +93,8 @@ impl Prompt {
             | PromptKind::SaveModel
             | PromptKind::OverwriteText
             | PromptKind::OverwriteWorkspace
+            | PromptKind::ChangedText
+            | PromptKind::ChangedWorkspace
             | PromptKind::LossySave => complete_path(&self.input, base),
             PromptKind::Search | PromptKind::Command => return,
         };

@@ -497,7 +497,7 @@ fn saving_is_an_effect_holding_the_text_and_nothing_is_written_by_apply() {
         Effect::SaveText {
             path: target,
             text,
-            overwrite,
+            expect,
         },
     ] = &effects[..]
     else {
@@ -505,8 +505,8 @@ fn saving_is_an_effect_holding_the_text_and_nothing_is_written_by_apply() {
     };
     assert_eq!(target, &path);
     assert!(
-        overwrite,
-        "Ctrl-s replaces the text's own file without asking"
+        matches!(expect, toklab::core::files::Expect::Unchanged(Some(_))),
+        "Ctrl-s replaces the text's own file as it was read, without asking"
     );
     assert_eq!(text.line_count(), 2);
     assert_eq!(text.line(0).unwrap(), "one!");

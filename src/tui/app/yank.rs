@@ -4,6 +4,7 @@
 //! pastes unambiguously into a bug report or a script.
 
 use std::path::PathBuf;
+use toklab::core::files::{Expect, WriteError, write_bytes};
 
 use super::{App, Effect};
 use crate::counted::counted;
@@ -110,9 +111,14 @@ fn ids_json(row: &super::Row) -> Option<String> {
 /// an OSC 52 escape into [`App::to_terminal`], which the loop writes to the terminal.
 pub fn deliver(app: &mut App, text: &str, what: &str, file: Option<PathBuf>) {
     match file {
-        Some(path) => match std::fs::write(&path, text) {
-            Ok(()) => app.flash(format!("wrote {what} to {}", path.display())),
-            Err(e) => app.flash(format!("could not write {}: {e}", path.display())),
+        // A yank makes a new file: an existing one is not replaced (give another name).
+        Some(path) => match write_bytes(&path, &Expect::Absent, text.as_bytes()) {
+            Ok(_) => app.flash(format!("wrote {what} to {}", path.display())),
+            Err(WriteError::Exists(_)) => app.flash(format!(
+                "{} already exists and was left as it is: yank to another name",
+                path.display()
+            )),
+            Err(e) => app.flash(format!("could not write: {e}")),
         },
         None => {
             app.to_terminal.extend(crate::tui::osc52::sequence(text));

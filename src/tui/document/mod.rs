@@ -2,7 +2,6 @@
 //! as a line list over it, materialized on the first edit, so an untouched 100 MB file never
 //! costs more than its line index.
 
-mod save;
 mod source;
 
 use std::borrow::Cow;
@@ -11,6 +10,7 @@ use std::sync::Arc;
 
 use source::LineRef;
 pub use source::Snapshot;
+use toklab::core::files::{Expect, Stamp, WriteError};
 
 /// The document: a snapshot of the file plus the user's edits.
 pub struct Document {
@@ -19,6 +19,8 @@ pub struct Document {
     /// The lines after editing, once anything was edited.
     lines: Option<Vec<LineRef>>,
     dirty: bool,
+    /// The file as this session last wrote it (else as it was read): a save compares.
+    written: Option<Stamp>,
 }
 
 /// Why an edit could not be made.
@@ -48,6 +50,7 @@ impl Document {
             base: Snapshot::from_text(text),
             lines: None,
             dirty: false,
+            written: None,
         }
     }
 
@@ -58,7 +61,13 @@ impl Document {
             base: Snapshot::open(path)?,
             lines: None,
             dirty: false,
+            written: None,
         })
+    }
+
+    /// What the text's file held when it was read or last saved: a save over it expects that.
+    pub fn on_disk(&self) -> Option<Stamp> {
+        self.written.clone().or_else(|| self.base.stamp())
     }
 
     /// Lines known so far (all of them once indexing is done).
@@ -215,26 +224,34 @@ impl Document {
         Ok(old)
     }
 
-    /// Writes the document to `path` (its own path when `None`) and marks it saved.
-    pub fn save(&mut self, path: Option<&Path>) -> std::io::Result<PathBuf> {
+    /// Writes the document to `path` (its own path when `None`, which must not have changed
+    /// on disk since it was read) and marks it saved.
+    pub fn save(&mut self, path: Option<&Path>) -> Result<PathBuf, WriteError> {
         let target = match path.or(self.path.as_deref()) {
             Some(p) => p.to_path_buf(),
             None => {
-                return Err(std::io::Error::other(
-                    "this text has no file yet: give a path",
+                return Err(WriteError::Io(
+                    PathBuf::new(),
+                    std::io::Error::other("this text has no file yet: give a path"),
                 ));
             }
         };
-        self.snapshot().write_to(&target)?;
-        self.mark_saved(target.clone());
+        let expect = if self.path.as_ref() == Some(&target) {
+            Expect::Unchanged(self.on_disk())
+        } else {
+            Expect::Absent
+        };
+        let stamp = self.snapshot().write_to(&target, &expect)?;
+        self.mark_saved(target.clone(), stamp);
         Ok(target)
     }
 
-    /// The text was written to `path` (by [`Snapshot::write_to`]): it is the text's file now,
-    /// with nothing unsaved.
-    pub fn mark_saved(&mut self, path: PathBuf) {
+    /// The text was written to `path` (by [`Snapshot::write_to`]) as `stamp`: it is the
+    /// text's file now, with nothing unsaved.
+    pub fn mark_saved(&mut self, path: PathBuf, stamp: Stamp) {
         self.path = Some(path);
         self.dirty = false;
+        self.written = Some(stamp);
     }
 
     /// A short name for titles and the status bar.

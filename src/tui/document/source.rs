@@ -1,6 +1,12 @@
 //! Reading a text lazily: a background thread indexes line starts while the first frame is
 //! drawn from what is indexed so far, and lines are read on demand, so a 100 MB file opens at
 //! once and memory stays at the size of the index.
+//!
+//! Lines are read from a private copy the indexing thread writes as it reads (an unnamed
+//! temporary file), never from the user's file: another program may rewrite that file while it
+//! is open, and offsets into it would then show and save fragments of the new text. The copy
+//! holds exactly what was read, and the [`Stamp`] of it tells a later save whether the file
+//! on disk is still that.
 
 use std::borrow::Cow;
 use std::fs::File;
@@ -8,12 +14,14 @@ use std::io::{Read, Write};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
-/// Where the bytes are.
+use toklab::core::files::{ContentHash, Expect, Stamp, WriteError};
+
+/// Where the bytes are: in memory, or in the private copy of a file.
 enum Source {
     Memory(Vec<u8>),
-    File(File),
+    Copy(File),
 }
 
 /// A line of an edited document: still the original's line `n`, or new text.
@@ -39,6 +47,10 @@ struct LineIndex {
     done: AtomicBool,
     /// Whether the text's last byte is `\n` (known once done), kept when saving.
     final_newline: AtomicBool,
+    /// What was read from the file (set once done).
+    stamp: OnceLock<Stamp>,
+    /// Why the file could not be read or copied whole (set once done, if so).
+    failure: OnceLock<String>,
 }
 
 /// A cheap, shareable, read-only view of a document: what background work reads.
@@ -63,6 +75,8 @@ impl Snapshot {
                 indexed_bytes: AtomicU64::new(len),
                 done: AtomicBool::new(true),
                 final_newline: AtomicBool::new(bytes.last() == Some(&b'\n')),
+                stamp: OnceLock::new(),
+                failure: OnceLock::new(),
             }),
             source: Arc::new(Source::Memory(bytes)),
             len,
@@ -70,7 +84,7 @@ impl Snapshot {
         }
     }
 
-    /// Opens a file and starts indexing it in the background.
+    /// Opens a file and starts indexing (and copying) it in the background.
     pub fn open(path: &Path) -> std::io::Result<Snapshot> {
         let file = File::open(path)?;
         let meta = file.metadata()?;
@@ -83,18 +97,37 @@ impl Snapshot {
             indexed_bytes: AtomicU64::new(0),
             done: AtomicBool::new(false),
             final_newline: AtomicBool::new(false),
+            stamp: OnceLock::new(),
+            failure: OnceLock::new(),
         });
-        let reader = file.try_clone()?;
+        // Beside the file first (same disk, and /tmp may be memory), else the temporary folder.
+        let copy = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(tempfile::tempfile, tempfile::tempfile_in)
+            .or_else(|_| tempfile::tempfile())?;
+        let writer = copy.try_clone()?;
         let shared = Arc::clone(&index);
         std::thread::Builder::new()
             .name("toklab-index".into())
-            .spawn(move || index_file(reader, &shared))?;
+            .spawn(move || index_file(file, writer, &meta, &shared))?;
         Ok(Snapshot {
-            source: Arc::new(Source::File(file)),
+            source: Arc::new(Source::Copy(copy)),
             len,
             index,
             lines: None,
         })
+    }
+
+    /// What was read from the file, once all of it was (none for a text held in memory, or
+    /// when reading failed).
+    pub fn stamp(&self) -> Option<Stamp> {
+        self.index.stamp.get().cloned()
+    }
+
+    /// Why the file could not be read whole, if it could not.
+    pub fn failure(&self) -> Option<&str> {
+        self.index.failure.get().map(String::as_str)
     }
 
     /// The same text seen through an edited line list.
@@ -122,17 +155,20 @@ impl Snapshot {
         self.index.final_newline.load(Ordering::Acquire)
     }
 
-    /// Writes the text to `path` through a temporary file beside the file it names (following
-    /// symbolic links) and a rename, so a failed save never leaves a half-written file and a
-    /// link stays a link. Untouched lines are written back byte for byte (their line ending
-    /// and any bytes that are not UTF-8 with them); an edited line keeps the ending of the line
-    /// it replaced, a new line takes the text's first ending; the final newline is kept as the
-    /// original had it, and the file keeps its permissions.
-    pub fn write_to(&self, path: &Path) -> std::io::Result<()> {
+    /// Writes the text to `path` with the one writer ([`toklab::core::files`]: whole or not at
+    /// all, links and mode kept, nothing replaced that `expect` does not allow). Untouched
+    /// lines are written back byte for byte (their line ending and any bytes that are not
+    /// UTF-8 with them); an edited line keeps the ending of the line it replaced, a new line
+    /// takes the text's first ending; the final newline is kept as the original had it.
+    pub fn write_to(&self, path: &Path, expect: &Expect) -> Result<Stamp, WriteError> {
+        let refuse = |why: &str| WriteError::Io(path.to_path_buf(), std::io::Error::other(why));
         if !self.is_indexed() {
-            return Err(std::io::Error::other("the file is still being indexed"));
+            return Err(refuse("the file is still being indexed"));
         }
-        super::save::replace_file(path, |out| self.write_lines(out))
+        if let Some(failure) = self.failure() {
+            return Err(refuse(&format!("the text was not read whole: {failure}")));
+        }
+        toklab::core::files::write_file(path, expect, |out| self.write_lines(out))
     }
 
     fn write_lines(&self, out: &mut dyn Write) -> std::io::Result<()> {
@@ -255,9 +291,10 @@ impl Snapshot {
     fn read(&self, start: u64, end: u64) -> Cow<'_, [u8]> {
         match &*self.source {
             Source::Memory(bytes) => Cow::Borrowed(&bytes[start as usize..end as usize]),
-            Source::File(file) => {
+            Source::Copy(file) => {
                 let mut buf = vec![0; (end - start) as usize];
-                // A file that shrank since it was indexed reads short; show what is there.
+                // Only indexed bytes are read, and they are in the copy; a failed read shows
+                // what there is (the failure is kept and refuses a save).
                 let mut filled = 0;
                 while filled < buf.len() {
                     match file.read_at(&mut buf[filled..], start + filled as u64) {
@@ -297,25 +334,42 @@ fn finish_starts(starts: &mut Vec<u64>, len: u64) {
     }
 }
 
-fn index_file(mut file: File, index: &LineIndex) {
+/// Reads the file once: each piece goes to the private copy, then its line starts are
+/// published (so a line is readable from the copy as soon as it is known) and it is hashed for
+/// the stamp.
+fn index_file(mut file: File, mut copy: File, meta: &std::fs::Metadata, index: &LineIndex) {
     let mut buf = vec![0u8; 1 << 20];
     let mut offset = 0u64;
     let mut last = None;
-    loop {
+    let mut hash = ContentHash::default();
+    let failure = loop {
         let n = match file.read(&mut buf) {
-            Ok(0) | Err(_) => break,
+            Ok(0) => break None,
             Ok(n) => n,
+            Err(e) => break Some(format!("reading it failed: {e}")),
         };
+        if let Err(e) = copy.write_all(&buf[..n]) {
+            break Some(format!("keeping a copy of it failed: {e}"));
+        }
+        hash.feed(&buf[..n]);
         let found = memchr::memchr_iter(b'\n', &buf[..n]).map(|i| offset + i as u64 + 1);
         index.starts.lock().expect("index lock").extend(found);
         offset += n as u64;
         last = Some(buf[n - 1]);
         index.indexed_bytes.store(offset, Ordering::Relaxed);
-    }
+    };
     finish_starts(&mut index.starts.lock().expect("index lock"), offset);
     index
         .final_newline
         .store(last == Some(b'\n'), Ordering::Release);
+    match failure {
+        None => {
+            let _ = index.stamp.set(Stamp::new(meta, hash.finish()));
+        }
+        Some(why) => {
+            let _ = index.failure.set(why);
+        }
+    }
     index.done.store(true, Ordering::Release);
 }
 
@@ -361,6 +415,38 @@ mod tests {
         assert_eq!(doc.line(50_000).unwrap(), "café ÿ\u{fffd}");
         assert_eq!(doc.progress(), 1.0);
         assert!(!doc.ends_with_newline());
+    }
+
+    /// Another program rewrites the file in place after it was opened: the lines shown are
+    /// still the text that was opened, and a save over it is refused as a change.
+    #[test]
+    fn a_file_rewritten_underneath_keeps_showing_what_was_opened() {
+        let temp = tempfile::tempdir().unwrap();
+        let path = temp.path().join("t.txt");
+        std::fs::write(&path, "one\ntwo\nthree\n").unwrap();
+        let doc = Snapshot::open(&path).unwrap();
+        while !doc.is_indexed() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        // In place (same inode), shorter lines: offsets into it would read fragments.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"ABCD\nEFGH\nIJKLMN\n")
+            .unwrap();
+        assert_eq!(lines(&doc), ["one", "two", "three"]);
+        let expect = Expect::Unchanged(doc.stamp());
+        let err = doc.write_to(&path, &expect).unwrap_err();
+        assert!(matches!(err, WriteError::Changed(_)), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "ABCD\nEFGH\nIJKLMN\n"
+        );
+        // Asked to overwrite, it writes the text as shown, whole.
+        doc.write_to(&path, &Expect::Replace).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "one\ntwo\nthree\n");
     }
 
     #[test]

@@ -6,6 +6,8 @@
 pub mod batch;
 pub mod choice;
 pub mod error;
+pub mod external;
+pub mod files;
 pub mod label;
 pub mod normalized;
 pub mod offsets;

@@ -262,7 +262,10 @@ mod tests {
         assert!(!e.contains("valid kinds"), "{e}");
         let e = load("fst:x?broken").err().unwrap().to_string();
         assert!(e.contains("not key=value"), "{e}");
-        assert!(e.ends_with("(usage: fst:FILE[?repr=matrix|da])"), "{e}");
+        assert!(
+            e.ends_with("(usage: fst:FILE[?repr=matrix|da][&allow=files])"),
+            "{e}"
+        );
     }
 
     #[test]

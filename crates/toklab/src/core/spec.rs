@@ -26,6 +26,9 @@ pub struct Kind {
     /// Whether `?key=value` options are parsed; kinds whose argument is a pattern take none,
     /// so a `?` in the pattern is never mistaken for options.
     pub takes_options: bool,
+    /// Whether the argument names a file or folder (relative to the workspace's folder), so a
+    /// workspace saved elsewhere rewrites it; a pattern or a name is left as it is.
+    pub names_file: bool,
     /// Builds the tokenizer from a spec of this kind.
     pub load: LoadFn,
 }
@@ -43,8 +46,15 @@ impl Kind {
             usage,
             about,
             takes_options: false,
+            names_file: true,
             load,
         }
+    }
+
+    /// The same kind, whose argument is a pattern or a name rather than a path.
+    pub const fn with_text_arg(mut self) -> Kind {
+        self.names_file = false;
+        self
     }
 
     /// The same kind, with `?key=value` options parsed from its specs.
@@ -109,6 +119,18 @@ impl Spec {
             options,
             base: base.to_path_buf(),
         })
+    }
+
+    /// The spec's text with its argument replaced (the options kept as written): what a
+    /// workspace saved in another folder writes for a path that moved relative to it.
+    pub fn with_arg(&self, arg: &str) -> String {
+        let trimmed = self.text.trim();
+        let after_kind = &trimmed[self.kind.len()..];
+        let rest = after_kind
+            .strip_prefix(':')
+            .and_then(|r| r.strip_prefix(self.arg.as_str()))
+            .unwrap_or(after_kind);
+        format!("{}:{arg}{rest}", self.kind)
     }
 
     /// Whether option `key` was given (and not taken yet).

@@ -211,7 +211,7 @@ impl TrainPane {
                 dir.display()
             );
         }
-        match write_gpt2_named(&demo.trainer, dir, vocab, merges) {
+        match write_gpt2_named(&demo.trainer, dir, vocab, merges, false) {
             Ok(written) => {
                 let marker = if demo.pretok == Pretok::Textbook {
                     " (textbook words: the _ marker is part of the merges)"
@@ -250,10 +250,12 @@ impl TrainPane {
             );
         }
         let model = trainer.model();
-        let written =
-            std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, model_bytes(&model)));
+        use toklab::core::files::{Expect, write_bytes};
+        let written = std::fs::create_dir_all(dir)
+            .map_err(|e| toklab::core::files::WriteError::Io(dir.to_path_buf(), e))
+            .and_then(|_| write_bytes(&path, &Expect::Absent, &model_bytes(&model)));
         match written {
-            Ok(()) => format!(
+            Ok(_) => format!(
                 "saved {} pieces ({}) into {}: load it with spm:{}",
                 model.pieces.len() + META_PIECES,
                 if trainer.is_finished() {
@@ -264,7 +266,7 @@ impl TrainPane {
                 path.display(),
                 path.display()
             ),
-            Err(e) => format!("could not save the model into {}: {e}", path.display()),
+            Err(e) => format!("could not save the model: {e}"),
         }
     }
 }

@@ -23,6 +23,7 @@ mod raw;
 mod runner;
 mod trace;
 pub mod xfst;
+mod xfst_guard;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -432,10 +433,12 @@ impl Tokenizer for FstTokenizer {
     }
 }
 
-/// `fst:FILE[?repr=matrix|da]`: a finite-state tokenizer.
+/// `fst:FILE[?repr=matrix|da][&allow=files]`: a finite-state tokenizer. `allow=files` lets an
+/// XFST script read and write files and run programs (foma's `source`, `save`, `system`, …),
+/// which a script someone sent must not do unasked.
 pub const KIND: Kind = Kind::new(
     "fst",
-    "fst:FILE[?repr=matrix|da]",
+    "fst:FILE[?repr=matrix|da][&allow=files]",
     "a finite-state tokenizer (foma .fst, an .xfst script compiled with foma, AT&T, Datok .matok/.datok) run as Datok runs it",
     load,
 )
@@ -450,13 +453,23 @@ pub fn load(_registry: &Registry, mut spec: Spec) -> Result<Box<dyn Tokenizer>> 
                 spec.bad(format!("option `repr` is `matrix` or `da`, not `{name}`"))
             })?),
         };
-    spec.finish(&["repr"])?;
+    let allow_files = match spec.take_option("allow").as_deref() {
+        None => false,
+        Some("files") => true,
+        Some(other) => {
+            return Err(spec.bad(format!(
+                "option `allow` is `files` (let an XFST script read and write files and run \
+                 programs), not `{other}`"
+            )));
+        }
+    };
+    spec.finish(&["repr", "allow"])?;
     if spec.arg.is_empty() {
         return Err(spec.bad("`fst:` needs a file: fst:FILE[?repr=matrix|da]"));
     }
     let path = spec.path();
     let compiled = if xfst::is_script(&path) {
-        Some(xfst::compile(&path)?)
+        Some(xfst::compile(&path, allow_files)?)
     } else {
         None
     };

@@ -9,9 +9,11 @@
 //! fails the load, naming the script and the line foma gives.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::Stdio;
 
 use crate::core::error::{Error, Result};
+use crate::core::external;
+use crate::core::files::ContentHash;
 
 /// A compiled script.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,15 +33,21 @@ pub fn is_script(path: &Path) -> bool {
 }
 
 /// Compiles `script` with foma, or takes the network from the cache when the script and its
-/// files are unchanged.
-pub fn compile(script: &Path) -> Result<Compiled> {
-    let sources = dependencies(script)?;
+/// files are unchanged. Unless `allow_files`, the script may only build networks in memory
+/// ([`xfst_guard`](super::xfst_guard)): it is checked before foma or the cache is used.
+pub fn compile(script: &Path, allow_files: bool) -> Result<Compiled> {
+    let text = std::fs::read(script).map_err(|e| Error::io(script, e))?;
+    if !allow_files {
+        super::xfst_guard::check(script, &String::from_utf8_lossy(&text))?;
+    }
+    let sources = if allow_files {
+        dependencies(script)?
+    } else {
+        vec![script.to_path_buf()]
+    };
     let key = content_key(&sources)?;
     let dir = cache_dir();
-    let stem = script
-        .file_stem()
-        .map_or_else(|| "script".into(), |s| s.to_string_lossy().into_owned());
-    let fst = dir.join(format!("{stem}-{key:016x}.fst"));
+    let fst = dir.join(format!("{key:016x}.fst"));
     if fst.is_file() {
         return Ok(Compiled {
             fst,
@@ -48,8 +56,16 @@ pub fn compile(script: &Path) -> Result<Compiled> {
         });
     }
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-    let partial = dir.join(format!(".{stem}-{key:016x}-{}.fst", std::process::id()));
-    let outcome = run_foma(script, &partial);
+    // foma reads a copy under a name toklab chose, so the script's own name (which may hold a
+    // newline or a foma command) never reaches foma's command line.
+    let pid = std::process::id();
+    let copy = dir.join(format!(".{key:016x}-{pid}.xfst"));
+    let partial = dir.join(format!(".{key:016x}-{pid}.fst"));
+    let outcome =
+        crate::core::files::write_bytes(&copy, &crate::core::files::Expect::Replace, &text)
+            .map_err(Error::from)
+            .and_then(|_| run_foma(script, &copy, &partial));
+    let _ = std::fs::remove_file(&copy);
     if let Err(e) = outcome {
         let _ = std::fs::remove_file(&partial);
         return Err(e);
@@ -79,23 +95,24 @@ fn foma_program() -> std::ffi::OsString {
         .unwrap_or_else(|| "foma".into())
 }
 
-/// Runs foma on the script (in the script's folder, where its relative names resolve) and
-/// saves the network to `out`.
-fn run_foma(script: &Path, out: &Path) -> Result<()> {
+/// Runs foma on `copy` (the checked copy of `script`), in the script's folder where its
+/// relative names resolve, and saves the network to `out`.
+fn run_foma(script: &Path, copy: &Path, out: &Path) -> Result<()> {
     let folder = script
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let name = script.file_name().unwrap_or(script.as_os_str());
     let program = foma_program();
-    let output = Command::new(&program)
-        .current_dir(folder)
-        .arg("-e")
-        .arg(format!("source {}", name.to_string_lossy()))
-        .arg("-e")
-        .arg(format!("save stack {}", out.display()))
-        .args(["-q", "-s"])
-        .output()
+    let args = external::Args::new()
+        .option("-e")
+        .command_on("source ", copy)
+        .and_then(|a| a.option("-e").command_on("save stack ", out))
+        .map_err(|e| Error::format(script, None, e.to_string()))?
+        .option("-q")
+        .option("-s");
+    let output = external::command(&[program.to_string_lossy().into_owned()], &args)
+        .and_then(|mut c| c.current_dir(folder).stdin(Stdio::null()).output())
         .map_err(|e| {
             let message = if e.kind() == std::io::ErrorKind::NotFound {
                 format!(
@@ -267,14 +284,8 @@ fn referenced(text: &str) -> Vec<(String, bool)> {
 /// FNV-1a over each file's name and content: stable across runs and Rust versions (the
 /// cache outlives the program), and a changed byte anywhere changes it.
 fn content_key(files: &[PathBuf]) -> Result<u64> {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut feed = |bytes: &[u8]| {
-        for &b in bytes {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    feed(b"toklab-xfst-1");
+    let mut hash = ContentHash::default();
+    hash.feed(b"toklab-xfst-1");
     for file in files {
         // A referenced file that does not exist yet is part of the key as missing: creating
         // it recompiles.
@@ -283,11 +294,11 @@ fn content_key(files: &[PathBuf]) -> Result<u64> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => b"\0missing".to_vec(),
             Err(e) => return Err(Error::io(file, e)),
         };
-        feed(file.as_os_str().as_encoded_bytes());
-        feed(&(content.len() as u64).to_le_bytes());
-        feed(&content);
+        hash.feed(file.as_os_str().as_encoded_bytes());
+        hash.feed(&(content.len() as u64).to_le_bytes());
+        hash.feed(&content);
     }
-    Ok(hash)
+    Ok(hash.finish())
 }
 
 #[cfg(test)]

@@ -144,7 +144,8 @@ pub const REGEX: Kind = Kind::new(
     "regex:PATTERN",
     "tokens are the pattern's matches (as NLTK's regexp_tokenize); look-around allowed",
     load_regex,
-);
+)
+.with_text_arg();
 
 fn load_ws(_registry: &Registry, spec: Spec) -> Result<Box<dyn Tokenizer>> {
     spec.finish(&[])?;

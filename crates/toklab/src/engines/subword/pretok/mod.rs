@@ -88,7 +88,8 @@ pub const KIND: Kind = Kind::new(
     "pretok:gpt2|cl100k|o200k",
     "a BPE pre-tokenizer's pieces",
     load,
-);
+)
+.with_text_arg();
 
 /// Loads `pretok:NAME`.
 pub fn load(_registry: &Registry, spec: Spec) -> Result<Box<dyn Tokenizer>> {

@@ -7,6 +7,7 @@
 //! bytes of one character (a continuation byte never starts a character), so a byte-level
 //! encoder gives exactly the character-level model's tokens.
 
+use crate::core::files::{Expect, write_bytes};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -38,9 +39,9 @@ fn byte_order() -> Vec<u8> {
 }
 
 /// Writes `encoder.json` and `vocab.bpe` for the trainer's merges into `dir` (created if
-/// missing).
-pub fn write_gpt2(trainer: &Trainer, dir: &Path) -> Result<Written> {
-    write_gpt2_named(trainer, dir, "encoder.json", "vocab.bpe")
+/// missing); existing files are replaced only when `replace`.
+pub fn write_gpt2(trainer: &Trainer, dir: &Path, replace: bool) -> Result<Written> {
+    write_gpt2_named(trainer, dir, "encoder.json", "vocab.bpe", replace)
 }
 
 /// Writes the same two files under other names: HuggingFace's `vocab.json` + `merges.txt`
@@ -50,6 +51,7 @@ pub fn write_gpt2_named(
     dir: &Path,
     vocab_name: &str,
     merges_name: &str,
+    replace: bool,
 ) -> Result<Written> {
     let mut ids: FxHashMap<Vec<u8>, usize> = FxHashMap::default();
     let mut vocab: Vec<Vec<u8>> = Vec::new();
@@ -92,9 +94,14 @@ pub fn write_gpt2_named(
     let encoder_path = dir.join(vocab_name);
     let json = serde_json::to_string(&serde_json::Value::Object(encoder))
         .expect("a map of strings to numbers serializes");
-    std::fs::write(&encoder_path, json).map_err(|e| Error::io(&encoder_path, e))?;
+    let expect = if replace {
+        Expect::Replace
+    } else {
+        Expect::Absent
+    };
+    write_bytes(&encoder_path, &expect, json.as_bytes())?;
     let bpe_path = dir.join(merges_name);
-    std::fs::write(&bpe_path, bpe).map_err(|e| Error::io(&bpe_path, e))?;
+    write_bytes(&bpe_path, &expect, bpe.as_bytes())?;
     Ok(Written {
         tokens: vocab.len(),
         merges: merges.len(),
@@ -122,7 +129,7 @@ mod tests {
         t.train(5, &mut |_| {});
         let temp = tempfile::tempdir().unwrap();
         let dir = temp.path().join("model");
-        let written = write_gpt2(&t, &dir).unwrap();
+        let written = write_gpt2(&t, &dir, false).unwrap();
         assert_eq!(written.char_merges, 1);
         let loaded = crate::engines::subword::bpe::load::gpt2::load(&dir).unwrap();
         let chars = t.dictionary();
