@@ -156,10 +156,15 @@ impl ChatTemplate {
         );
         env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
         env.add_filter("tojson", tojson::tojson);
-        env.add_function("raise_exception", |message: String| -> Result<Value, minijinja::Error> {
-            Err(minijinja::Error::new(ErrorKind::InvalidOperation, message.clone())
-                .with_source(Raised(message)))
-        });
+        env.add_function(
+            "raise_exception",
+            |message: String| -> Result<Value, minijinja::Error> {
+                Err(
+                    minijinja::Error::new(ErrorKind::InvalidOperation, message.clone())
+                        .with_source(Raised(message)),
+                )
+            },
+        );
         env.add_function("strftime_now", |format: String| {
             jiff::fmt::strtime::format(format.as_str(), &jiff::Zoned::now()).map_err(|e| {
                 minijinja::Error::new(ErrorKind::InvalidOperation, format!("strftime_now: {e}"))
@@ -181,7 +186,11 @@ impl ChatTemplate {
 
     /// The prompt for `conversation`, with the assistant's header at the end when
     /// `add_generation_prompt` (so a model answers).
-    pub fn render(&self, conversation: &Conversation, add_generation_prompt: bool) -> Result<String> {
+    pub fn render(
+        &self,
+        conversation: &Conversation,
+        add_generation_prompt: bool,
+    ) -> Result<String> {
         let mut context: IndexMap<Value, Value> = IndexMap::new();
         for (name, token) in &self.specials {
             context.insert(Value::from(*name), Value::from(token.as_str()));
@@ -268,7 +277,11 @@ fn special_tokens(
                 .map(str::to_string)
                 .ok_or_else(|| {
                     let line = crate::engines::subword::bpe::load::line_of_key(text, name);
-                    Error::format(path, line, format!("`{name}` must be a string or an object with a `content` string"))
+                    Error::format(
+                        path,
+                        line,
+                        format!("`{name}` must be a string or an object with a `content` string"),
+                    )
                 })?,
         };
         out.push((name, token));
@@ -298,9 +311,14 @@ impl Conversation {
 
     /// Parses a conversation; `path` names it in errors.
     pub fn parse(text: &str, path: &Path) -> Result<Conversation> {
-        let shapes: Vec<MessageShape> = serde_json::from_str(text).map_err(|e| json_error(path, &e))?;
+        let shapes: Vec<MessageShape> =
+            serde_json::from_str(text).map_err(|e| json_error(path, &e))?;
         if shapes.is_empty() {
-            return Err(Error::format(path, None, "the conversation has no messages"));
+            return Err(Error::format(
+                path,
+                None,
+                "the conversation has no messages",
+            ));
         }
         let raw: Vec<Value> = serde_json::from_str(text).map_err(|e| json_error(path, &e))?;
         let messages = raw

@@ -36,14 +36,24 @@ fn raise_exception_gives_the_templates_message() {
 fn undefined_prints_empty_but_its_attributes_fail() {
     assert_eq!(render("[{{ nothing }}]", HI, false).unwrap(), "[]");
     let err = render("{{ nothing.at_all }}", HI, false).unwrap_err();
-    assert!(err.to_string().starts_with("t.jinja: chat template line 1: "), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("t.jinja: chat template line 1: "),
+        "{err}"
+    );
 }
 
 #[test]
 fn a_syntax_error_names_the_template_line() {
     let template = "line one\n{% if %}";
-    let err = ChatTemplate::new(template.into(), "t.jinja".into(), vec![]).err().unwrap();
-    assert!(err.to_string().starts_with("t.jinja: chat template line 2: syntax error"), "{err}");
+    let err = ChatTemplate::new(template.into(), "t.jinja".into(), vec![])
+        .err()
+        .unwrap();
+    assert!(
+        err.to_string()
+            .starts_with("t.jinja: chat template line 2: syntax error"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -54,7 +64,8 @@ fn strftime_now_formats_todays_date() {
 
 #[test]
 fn null_values_are_dropped_and_reasoning_gets_both_names() {
-    let conversation = r#"[{"role": "assistant", "content": "x", "tool_calls": null, "reasoning": "r"}]"#;
+    let conversation =
+        r#"[{"role": "assistant", "content": "x", "tool_calls": null, "reasoning": "r"}]"#;
     let template = "{{ messages[0] | tojson }}|{{ messages[0].tool_calls is defined }}";
     assert_eq!(
         render(template, conversation, false).unwrap(),
@@ -64,12 +75,17 @@ fn null_values_are_dropped_and_reasoning_gets_both_names() {
 
 #[test]
 fn a_message_without_role_is_an_error_with_its_line() {
-    let err = Conversation::parse("[\n {\"role\": \"user\"},\n {\"content\": \"x\"}\n]", Path::new("c.json"))
-        .err()
-        .unwrap();
+    let err = Conversation::parse(
+        "[\n {\"role\": \"user\"},\n {\"content\": \"x\"}\n]",
+        Path::new("c.json"),
+    )
+    .err()
+    .unwrap();
     assert!(err.to_string().starts_with("c.json:3:"), "{err}");
     assert!(err.to_string().contains("missing field `role`"), "{err}");
-    let err = Conversation::parse("[]", Path::new("c.json")).err().unwrap();
+    let err = Conversation::parse("[]", Path::new("c.json"))
+        .err()
+        .unwrap();
     assert_eq!(err.to_string(), "c.json: the conversation has no messages");
 }
 
@@ -78,5 +94,11 @@ fn added_token_objects_give_their_content() {
     let json: serde_json::Value =
         serde_json::from_str(r#"{"bos_token": {"__type": "AddedToken", "content": "<s>"}, "eos_token": "</s>", "pad_token": null}"#).unwrap();
     let specials = special_tokens(Path::new("c.json"), &json, "").unwrap();
-    assert_eq!(specials, vec![("bos_token", "<s>".to_string()), ("eos_token", "</s>".to_string())]);
+    assert_eq!(
+        specials,
+        vec![
+            ("bos_token", "<s>".to_string()),
+            ("eos_token", "</s>".to_string())
+        ]
+    );
 }

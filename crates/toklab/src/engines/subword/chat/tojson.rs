@@ -71,7 +71,12 @@ fn bad(message: &str) -> Error {
     Error::new(ErrorKind::InvalidOperation, message.to_string())
 }
 
-fn write_value(out: &mut String, value: &Value, layout: &Layout, depth: usize) -> Result<(), Error> {
+fn write_value(
+    out: &mut String,
+    value: &Value,
+    layout: &Layout,
+    depth: usize,
+) -> Result<(), Error> {
     match value.kind() {
         ValueKind::None => out.push_str("null"),
         ValueKind::Bool => out.push_str(if value.is_true() { "true" } else { "false" }),
@@ -243,7 +248,10 @@ mod tests {
             "{\n  \"b\": [\n    1,\n    2.5,\n    true,\n    null\n  ],\n  \"a\": \"<é>\\n\",\n  \"c\": {}\n}"
         );
         assert_eq!(
-            dumps("{{ x | tojson(ensure_ascii=true, separators=(',', ':')) }}", x),
+            dumps(
+                "{{ x | tojson(ensure_ascii=true, separators=(',', ':')) }}",
+                x
+            ),
             r#"{"b":[1,2.5,true,null],"a":"<\u00e9>\n","c":{}}"#
         );
     }
