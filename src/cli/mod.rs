@@ -3,6 +3,7 @@
 
 pub(crate) mod align;
 mod bpe;
+mod chat;
 mod choice;
 mod compare;
 mod decode;
@@ -51,6 +52,8 @@ enum Command {
     /// tokenizer's detokenizer (ptb: Treebank's; sent:SPEC: SPEC's; subword kinds: the
     /// vocabulary's spellings, `Ġworld`, `▁world`, `##ing`, through the model's decoder).
     Detokenize(detokenize::Args),
+    /// Render a conversation with a model's chat template and count the prompt's tokens.
+    Chat(chat::Args),
     /// Turn ids (one line of space-separated ids per text) back into text.
     Decode(decode::Args),
     /// Open the workbench (the default command).
@@ -88,6 +91,7 @@ pub fn main() -> ExitCode {
         Some(Command::Explain(args)) => explain::run(args),
         Some(Command::Detokenize(args)) => detokenize::run(args),
         Some(Command::Decode(args)) => decode::run(args),
+        Some(Command::Chat(args)) => chat::run(args),
         Some(Command::Tui(args)) => workbench::run(args),
         Some(Command::Open(args)) => workbench::run(args.into()),
         Some(Command::Kinds) => kinds::run(),
