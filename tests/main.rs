@@ -69,6 +69,7 @@ mod tui_e2e;
 mod tui_e2e_author;
 mod tui_e2e_compare;
 mod tui_e2e_render;
+mod terminal_safe;
 mod tui_e2e_teach;
 mod unigram_nbest;
 mod unigram_train;

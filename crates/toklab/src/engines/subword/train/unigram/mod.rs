@@ -167,7 +167,7 @@ fn finalize(pieces: Vec<(String, f64)>, chars: &[String], size: usize) -> Vec<(S
     sorted.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let is_char: rustc_hash::FxHashSet<&str> = chars.iter().map(String::as_str).collect();
     let room = size.saturating_sub(chars.len());
-    let mut out: Vec<(String, f32)> = Vec::with_capacity(size);
+    let mut out: Vec<(String, f32)> = Vec::with_capacity(size.min(sorted.len()));
     let mut others = 0;
     for (piece, score) in &sorted {
         let keep = is_char.contains(piece.as_str()) || others < room;
