@@ -117,7 +117,8 @@ impl Pipeline {
             json.added_tokens,
             normalizer.as_ref(),
             specials != Specials::Ignore,
-        );
+        )
+        .map_err(|e| Error::format(path, None, format!("added tokens: {e}")))?;
         Ok(Pipeline {
             normalizer,
             pre_tokenizer,
