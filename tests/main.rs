@@ -52,6 +52,7 @@ mod maxmatch_props;
 mod merges_check;
 mod merges_incremental;
 mod merges_semantics;
+mod no_aborts;
 mod ptb_conformance;
 mod realworld;
 mod registry;

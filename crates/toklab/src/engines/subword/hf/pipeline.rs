@@ -70,7 +70,11 @@ impl Pipeline {
         };
         let present = |v: &Option<serde_json::Value>| v.clone().filter(|v| !v.is_null());
         let normalizer = present(&json.normalizer)
-            .map(|v| Normalizer::from_json(&v))
+            .map(|v| {
+                let normalizer = Normalizer::from_json(&v)?;
+                normalizer.check_growth()?;
+                Ok(normalizer)
+            })
             .transpose()
             .map_err(component("normalizer"))?;
         let pre_tokenizer = present(&json.pre_tokenizer)
