@@ -415,6 +415,21 @@ fn a_long_added_token_loads_in_linear_time() {
     }
 }
 
+/// Labelling the rows of a workspace whose specs are all alike (each row gets `ws#N`) takes
+/// time linear in the rows (4,000 such rows kept the workbench from its first screen for 25 s).
+#[test]
+fn labelling_alike_rows_is_linear() {
+    let (small, large) = (400, 4_000);
+    let specs = vec!["ws"; large];
+    let labels = toklab::core::label::labels(&specs);
+    assert_eq!(labels[0], "ws");
+    assert_eq!(labels[large - 1], format!("ws#{large}"));
+    let (_, _, ratio) = growth(small, large, |n| {
+        std::hint::black_box(toklab::core::label::labels(&specs[..n]));
+    });
+    assert!(ratio < MAX_RATIO, "ratio {ratio:.1}");
+}
+
 /// Item 8: maximum matching does not grow with the longest dictionary word. A text of n `a`s
 /// against a dictionary of `aa` and a word of L `a`s, L ten times longer in the second
 /// dictionary: trying every candidate length at every point cost n·L hash lookups of strings
