@@ -339,7 +339,11 @@ fn detokenize_is_linear_in_the_tokens() {
                 .iter()
                 .map(|text| {
                     let tokens = tokenizer.tokenize(text);
-                    tokens.tokens.iter().map(|t| t.form(text).to_string()).collect()
+                    tokens
+                        .tokens
+                        .iter()
+                        .map(|t| t.form(text).to_string())
+                        .collect()
                 })
                 .collect();
             let forms: Vec<Vec<&str>> = owned
@@ -364,9 +368,15 @@ fn detokenize_is_linear_in_the_tokens() {
             }
         }
     }
-    println!("not checked (no detokenizer for these forms):\n  {}", refused.join("\n  "));
+    println!(
+        "not checked (no detokenizer for these forms):\n  {}",
+        refused.join("\n  ")
+    );
     for needed in ["rules:rules?lang=eng", "ptb"] {
-        assert!(checked.iter().any(|s| s == needed), "{needed} was not checked");
+        assert!(
+            checked.iter().any(|s| s == needed),
+            "{needed} was not checked"
+        );
     }
     assert!(
         failures.is_empty(),

@@ -28,8 +28,14 @@ fn compare_shows_disagreeing_lines_escaped() {
     let out = String::from_utf8(output.stdout).unwrap();
     assert!(out.contains("1 disagreeing line"), "{out}");
     assert!(!has_control(&out), "{out:?}");
-    assert!(out.contains("pay ␛|]|52") && out.contains("␇ now|␛|[|2J"), "{out}");
-    assert!(out.contains("⟨U+009B⟩") && out.contains("⟨U+202E⟩"), "{out}");
+    assert!(
+        out.contains("pay ␛|]|52") && out.contains("␇ now|␛|[|2J"),
+        "{out}"
+    );
+    assert!(
+        out.contains("⟨U+009B⟩") && out.contains("⟨U+202E⟩"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -87,7 +93,9 @@ fn on_a_terminal(args: &str, input: &std::path::Path) -> Option<String> {
         .args(["-qec", &command, "/dev/null"])
         .output();
     match output {
-        Ok(output) if output.status.success() => Some(String::from_utf8_lossy(&output.stdout).into()),
+        Ok(output) if output.status.success() => {
+            Some(String::from_utf8_lossy(&output.stdout).into())
+        }
         Ok(output) => panic!("script failed: {}", String::from_utf8_lossy(&output.stderr)),
         Err(_) => {
             skip_note("tokenize_on_a_terminal: skipped: `script` (util-linux) is not installed");
@@ -101,9 +109,15 @@ fn tokenize_escapes_on_a_terminal_and_is_exact_elsewhere() {
     let temp = tempfile::tempdir().unwrap();
     let input = temp.path().join("in.txt");
     std::fs::write(&input, format!("{HOSTILE}\n")).unwrap();
-    let piped = run(&["tokenize", "--with", "ws"], format!("{HOSTILE}\n").as_bytes());
+    let piped = run(
+        &["tokenize", "--with", "ws"],
+        format!("{HOSTILE}\n").as_bytes(),
+    );
     let piped = String::from_utf8(piped.stdout).unwrap();
-    assert!(piped.contains("\u{1b}]52;c;aGk=\u{7}"), "a pipe gets the bytes: {piped:?}");
+    assert!(
+        piped.contains("\u{1b}]52;c;aGk=\u{7}"),
+        "a pipe gets the bytes: {piped:?}"
+    );
     let Some(shown) = on_a_terminal("tokenize --with ws", &input) else {
         return;
     };

@@ -289,9 +289,15 @@ fn check_rendered(
         let mut safe = SafeWriter::new(&mut explained);
         let _ = safe.write_all(trace.to_text().as_bytes());
     }
-    raw("trace as explain writes it", &String::from_utf8_lossy(&explained))?;
+    raw(
+        "trace as explain writes it",
+        &String::from_utf8_lossy(&explained),
+    )?;
     for token in &tokens.tokens {
-        raw("quoted token", &toklab::core::tokenizer::quote(token.form(text)))?;
+        raw(
+            "quoted token",
+            &toklab::core::tokenizer::quote(token.form(text)),
+        )?;
     }
     let picture = Picture {
         title: "fuzz".into(),

@@ -17,9 +17,14 @@ pub const DEFAULT_INPUT_LIMIT: u64 = 1 << 30;
 pub fn input_limit() -> anyhow::Result<u64> {
     match std::env::var("TOKLAB_INPUT_LIMIT") {
         Err(_) => Ok(DEFAULT_INPUT_LIMIT),
-        Ok(value) => value.trim().parse::<u64>().ok().filter(|&n| n > 0).with_context(|| {
-            format!("TOKLAB_INPUT_LIMIT=`{value}` is not a number of bytes above 0")
-        }),
+        Ok(value) => value
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|&n| n > 0)
+            .with_context(|| {
+                format!("TOKLAB_INPUT_LIMIT=`{value}` is not a number of bytes above 0")
+            }),
     }
 }
 

@@ -153,7 +153,11 @@ fn threads(value: &str) -> Result<u32, String> {
             "{n} threads is more than the {MOST_THREADS} toklab starts (this machine has {} core{}; \
              more threads than cores do not go faster)",
             toklab::core::batch::default_threads(),
-            if toklab::core::batch::default_threads() == 1 { "" } else { "s" }
+            if toklab::core::batch::default_threads() == 1 {
+                ""
+            } else {
+                "s"
+            }
         )),
         n => Ok(n),
     }

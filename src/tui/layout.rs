@@ -228,6 +228,9 @@ mod tests {
     #[test]
     fn control_characters_are_visible() {
         assert_eq!(LineLayout::new("\u{1}").cells[0].symbol("\u{1}"), "␁");
-        assert_eq!(LineLayout::new("\u{85}").cells[0].symbol("\u{85}"), "⟨U+0085⟩");
+        assert_eq!(
+            LineLayout::new("\u{85}").cells[0].symbol("\u{85}"),
+            "⟨U+0085⟩"
+        );
     }
 }

@@ -49,7 +49,8 @@ pub fn picture(c: char, out: &mut String) {
 /// `text` with every terminal control character shown as a picture (keeping line breaks and
 /// tabs when `keep` is [`Keep::Lines`]); borrowed when there is nothing to escape.
 pub fn terminal_safe(text: &str, keep: Keep) -> Cow<'_, str> {
-    let escapes = |c: char| is_terminal_control(c) && !(keep == Keep::Lines && matches!(c, '\n' | '\t'));
+    let escapes =
+        |c: char| is_terminal_control(c) && !(keep == Keep::Lines && matches!(c, '\n' | '\t'));
     let Some(first) = text.find(escapes) else {
         return Cow::Borrowed(text);
     };
@@ -153,7 +154,10 @@ mod tests {
         );
         assert_eq!(terminal_safe("a\tb\nc", Keep::Lines), "a\tb\nc");
         assert_eq!(terminal_safe("a\tb\nc", Keep::Nothing), "a␉b␊c");
-        assert!(matches!(terminal_safe("plain ✓", Keep::Nothing), Cow::Borrowed(_)));
+        assert!(matches!(
+            terminal_safe("plain ✓", Keep::Nothing),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]
@@ -166,7 +170,10 @@ mod tests {
         out.write_all(b"\xc2\x9b \x9b\n").unwrap();
         out.flush().unwrap();
         let inner = std::mem::take(&mut out.inner);
-        assert_eq!(String::from_utf8(inner).unwrap(), "x␛⟨U+202E⟩⟨U+009B⟩ \u{FFFD}\n");
+        assert_eq!(
+            String::from_utf8(inner).unwrap(),
+            "x␛⟨U+202E⟩⟨U+009B⟩ \u{FFFD}\n"
+        );
     }
 
     /// Characters from everywhere, with the control and bidi ranges well represented

@@ -237,10 +237,12 @@ fn split_tokens(s: &str) -> (Vec<String>, Vec<usize>) {
     let mut at = 0;
     loop {
         let rest = &s[at..];
-        let tag = xml
-            .then(|| XML.captures(rest))
-            .flatten()
-            .filter(|m| rest[m.get(0).map_or(0, |m| m.end())..].chars().next().is_none_or(char::is_whitespace));
+        let tag = xml.then(|| XML.captures(rest)).flatten().filter(|m| {
+            rest[m.get(0).map_or(0, |m| m.end())..]
+                .chars()
+                .next()
+                .is_none_or(char::is_whitespace)
+        });
         let Some(m) = tag.or_else(|| WORD.captures(rest)) else {
             break;
         };

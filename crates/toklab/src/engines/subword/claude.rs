@@ -139,9 +139,15 @@ mod tests {
                 .all(|t| t.id.is_none())
         );
         for empty in [r#""bpe_ranks": """#, r#""bpe_ranks": "! 5""#] {
-            std::fs::write(&path, json.replace(r#""bpe_ranks": "! 2 Zg== aQ== Zmk=""#, empty))
-                .unwrap();
-            let e = crate::load(&spec).err().expect("no ranks is refused").to_string();
+            std::fs::write(
+                &path,
+                json.replace(r#""bpe_ranks": "! 2 Zg== aQ== Zmk=""#, empty),
+            )
+            .unwrap();
+            let e = crate::load(&spec)
+                .err()
+                .expect("no ranks is refused")
+                .to_string();
             assert!(e.contains("claude.json") && e.contains("no tokens"), "{e}");
         }
         std::fs::write(&path, json.replace("! 2", "? 2")).unwrap();

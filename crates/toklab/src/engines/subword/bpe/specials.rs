@@ -20,7 +20,12 @@ pub(crate) fn literal_matcher<P: AsRef<[u8]>>(patterns: &[P]) -> Result<AhoCoras
         .match_kind(MatchKind::LeftmostLongest)
         .kind(kind)
         .build(patterns)
-        .map_err(|e| format!("{} literal tokens of {total} bytes in all: {e}", patterns.len()))
+        .map_err(|e| {
+            format!(
+                "{} literal tokens of {total} bytes in all: {e}",
+                patterns.len()
+            )
+        })
 }
 
 /// The special tokens of a model and a matcher that finds the leftmost, longest one.

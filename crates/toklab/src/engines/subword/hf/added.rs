@@ -10,8 +10,8 @@ use aho_corasick::AhoCorasick;
 
 use super::json::AddedTokenJson;
 use super::normalizers::Normalizer;
-use crate::engines::subword::bpe::specials::literal_matcher;
 use crate::core::normalized::NormalizedString;
+use crate::engines::subword::bpe::specials::literal_matcher;
 
 /// A piece of text on its way through the pipeline: an added token (its id), or text the
 /// normalizer, pre-tokenizer and model still have to go through.

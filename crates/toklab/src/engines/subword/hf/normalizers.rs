@@ -461,7 +461,10 @@ mod tests {
         };
         let e = chain(5, &"a".repeat(100)).check_growth().unwrap_err();
         assert!(e.starts_with("normalizer Replace \"a\" → \"aaaa"), "{e}");
-        assert!(e.contains("10000 times longer") && e.contains("at most 1024"), "{e}");
+        assert!(
+            e.contains("10000 times longer") && e.contains("at most 1024"),
+            "{e}"
+        );
         assert_eq!(chain(1, &"a".repeat(100)).check_growth(), Ok(()));
         assert_eq!(chain(5, "b").check_growth(), Ok(()));
     }
