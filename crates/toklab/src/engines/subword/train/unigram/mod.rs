@@ -133,6 +133,17 @@ pub fn train(
     observe: &mut dyn FnMut(&UnigramEvent),
 ) -> Result<TrainedUnigram, String> {
     let mut trainer = UnigramTrainer::new(corpus, config.clone())?;
+    // Training only removes pieces, so the seed bounds the vocabulary: a larger size could
+    // never be reached (and is refused before any round runs).
+    if let UnigramEvent::Seeded { pieces, .. } = trainer.seeded()
+        && config.vocab_size > pieces + META_PIECES
+    {
+        return Err(format!(
+            "--vocab-size {} is larger than this corpus allows: its seed vocabulary has {pieces} \
+             pieces (plus {META_PIECES} meta pieces), and training only removes pieces",
+            config.vocab_size
+        ));
+    }
     observe(trainer.seeded());
     while let Some(step) = trainer.step() {
         if let UnigramEvent::Finished { pieces } = step.event

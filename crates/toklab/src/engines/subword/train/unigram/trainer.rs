@@ -56,16 +56,6 @@ impl UnigramTrainer {
                 chars.len()
             ));
         }
-        // Training only removes pieces, so the seed bounds the vocabulary: a larger size could
-        // never be reached (and would size the final vocabulary's buffer by it).
-        if config.vocab_size > pieces.len() + META_PIECES {
-            return Err(format!(
-                "--vocab-size {} is larger than this corpus allows: its seed vocabulary has {} \
-                 pieces (plus {META_PIECES} meta pieces), and training only removes pieces",
-                config.vocab_size,
-                pieces.len()
-            ));
-        }
         let desired = (config.vocab_size as f64 * 1.1) as usize;
         let seeded = UnigramEvent::Seeded {
             words: words.len(),
