@@ -100,7 +100,10 @@ fn a_vocabulary_larger_than_the_corpus_allows_is_refused() {
     let (output, written) = train_with_size("4294967295");
     let err = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{err}");
-    assert!(err.contains("larger than this corpus allows"), "{err}");
+    assert!(
+        err.contains("too large for this corpus: its seed vocabulary"),
+        "{err}"
+    );
     assert!(!written);
 }
 

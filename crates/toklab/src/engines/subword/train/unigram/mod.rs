@@ -139,7 +139,7 @@ pub fn train(
         && config.vocab_size > pieces + META_PIECES
     {
         return Err(format!(
-            "--vocab-size {} is larger than this corpus allows: its seed vocabulary has {pieces} \
+            "--vocab-size {} is too large for this corpus: its seed vocabulary has {pieces} \
              pieces (plus {META_PIECES} meta pieces), and training only removes pieces",
             config.vocab_size
         ));
