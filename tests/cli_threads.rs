@@ -117,3 +117,17 @@ fn compare_reports_the_same_on_one_and_on_three_threads() {
         );
     }
 }
+
+#[test]
+fn too_many_threads_is_an_error_with_the_reason() {
+    let output = run(
+        &["tokenize", "--threads", "100000", "--with", "ws"],
+        b"a b\n",
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        err.contains("100000 threads is more than the 1024"),
+        "{err}"
+    );
+}

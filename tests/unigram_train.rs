@@ -73,8 +73,9 @@ fn trains_logs_and_writes_a_model_spm_loads() {
     assert!(!again.status.success());
 }
 
-#[test]
-fn a_vocabulary_smaller_than_the_alphabet_is_refused() {
+/// `unigram train` on the test corpus with `--vocab-size SIZE`: its output, and whether the
+/// model was written.
+fn train_with_size(size: &str) -> (std::process::Output, bool) {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("corpus.txt");
     std::fs::write(&input, corpus()).unwrap();
@@ -84,18 +85,36 @@ fn a_vocabulary_smaller_than_the_alphabet_is_refused() {
             "unigram",
             "train",
             "--vocab-size",
-            "5",
+            size,
             input.to_str().unwrap(),
             "-o",
             model.to_str().unwrap(),
         ],
         b"",
     );
+    (output, model.exists())
+}
+
+#[test]
+fn a_vocabulary_larger_than_the_corpus_allows_is_refused() {
+    let (output, written) = train_with_size("4294967295");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("too large for this corpus: its seed vocabulary"),
+        "{err}"
+    );
+    assert!(!written);
+}
+
+#[test]
+fn a_vocabulary_smaller_than_the_alphabet_is_refused() {
+    let (output, written) = train_with_size("5");
     let err = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success());
     assert!(
         err.contains("corpus.txt") && err.contains("too small"),
         "{err}"
     );
-    assert!(!model.exists());
+    assert!(!written);
 }

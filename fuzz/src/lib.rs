@@ -4,7 +4,9 @@
 //!
 //! Tokenizer targets check, on mutated sample text: spans inside the text, ordered, on
 //! character boundaries, covering what the kind must cover; re-tokenizing after an edit equals
-//! tokenizing from scratch; `explain` does not panic. Loader targets load mutated copies of
+//! tokenizing from scratch; `explain` does not panic; nothing shown of the text (the trace as
+//! `explain` writes it, quoted tokens, the SVG and HTML pictures) holds a raw control
+//! character. Loader targets load mutated copies of
 //! the shipped model files: an error is fine, a panic is not, and a model that loads must
 //! tokenize within the same invariants.
 //!
@@ -259,8 +261,57 @@ pub fn check_tokenizer(
             from_scratch.len()
         ));
     }
-    let _ = tokenizer.explain(old);
-    Ok(())
+    let trace = tokenizer.explain(old);
+    check_rendered(tokenizer, old, &tokens, &trace)
+}
+
+/// No raw control character in anything the program shows of `text`: the trace as `toklab
+/// explain` writes it (through the terminal-safe writer), each token as the trace and the
+/// workbench quote it, and the SVG and HTML pictures (XML 1.0 forbids most C0 controls).
+fn check_rendered(
+    tokenizer: &dyn Tokenizer,
+    text: &str,
+    tokens: &Tokenization,
+    trace: &toklab::Trace,
+) -> Result<(), String> {
+    use std::io::Write as _;
+    use toklab::core::display::{SafeWriter, is_terminal_control};
+    use toklab::picture::{Picture, PictureLine, PictureRow};
+    let raw = |what: &str, shown: &str| match shown
+        .chars()
+        .find(|&c| c != '\n' && c != '\t' && is_terminal_control(c))
+    {
+        Some(c) => Err(format!("raw control {c:?} in the {what}")),
+        None => Ok(()),
+    };
+    let mut explained = Vec::new();
+    {
+        let mut safe = SafeWriter::new(&mut explained);
+        let _ = safe.write_all(trace.to_text().as_bytes());
+    }
+    raw(
+        "trace as explain writes it",
+        &String::from_utf8_lossy(&explained),
+    )?;
+    for token in &tokens.tokens {
+        raw(
+            "quoted token",
+            &toklab::core::tokenizer::quote(token.form(text)),
+        )?;
+    }
+    let picture = Picture {
+        title: "fuzz".into(),
+        lines: vec![PictureLine {
+            number: 1,
+            text,
+            rows: vec![PictureRow {
+                label: tokenizer.name(),
+                tokens: Ok(tokens),
+            }],
+        }],
+    };
+    raw("SVG picture", &toklab::picture::svg(&picture))?;
+    raw("HTML picture", &toklab::picture::html(&picture))
 }
 
 fn check_coverage(tokens: &Tokenization, text: &str, coverage: Coverage) -> Result<(), String> {

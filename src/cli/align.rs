@@ -1,7 +1,7 @@
 //! `toklab align`: the edit distance and a minimum-cost alignment of two texts, as the textbook
 //! draws them; `--matrix` adds the DP matrix with its arrows and the backtrace marked.
 
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -105,15 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// The text of a --pairs file, or of standard input for `-`, as UTF-8 (an error names the
 /// line of the first invalid byte).
 fn read_pairs(path: &Path) -> anyhow::Result<String> {
-    let bytes = if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        io::stdin()
-            .read_to_end(&mut bytes)
-            .context("reading the pairs from standard input")?;
-        bytes
-    } else {
-        std::fs::read(path).with_context(|| format!("{}: cannot read the pairs", path.display()))?
-    };
+    let bytes = super::input::read_whole(path).context("reading the pairs")?;
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();

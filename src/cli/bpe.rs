@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::{Args as ClapArgs, Subcommand, ValueEnum};
 
 use toklab::core::spec::Spec;
@@ -132,7 +132,7 @@ fn load_model(model: &str) -> anyhow::Result<Subword> {
     let subword = load_subword(model_spec(model)?)?;
     let tokenizer = subword.tokenizer();
     for warning in tokenizer.warnings() {
-        eprintln!("toklab: warning: {}: {warning}", tokenizer.name());
+        super::warn(&format!("{}: {warning}", tokenizer.name()));
     }
     Ok(subword)
 }
@@ -288,8 +288,7 @@ fn train(args: TrainArgs) -> anyhow::Result<ExitCode> {
         ],
         args.force,
     )?;
-    let bytes = std::fs::read(&args.corpus)
-        .with_context(|| format!("reading {}", args.corpus.display()))?;
+    let bytes = super::input::read_whole(&args.corpus)?;
     let corpus = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => bail!(

@@ -39,7 +39,7 @@ pub struct Args {
     #[arg(long)]
     lossy: bool,
     /// Threads to tokenize on (the report is the same); default: every core.
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, short = 'j', value_name = "N", value_parser = super::threads)]
     threads: Option<u32>,
     /// Fertility per group: column N (1-based) of each TAB-separated line is its group (a
     /// language tag, say); the text compared is the line without that column.
@@ -365,8 +365,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if projected.texts > 0
         && let Some(gold) = &gold
     {
-        eprintln!(
-            "toklab: warning: {}: in {} text{} the gold's tokens differ from the text ({} character edits in all; first at line{} {}); \
+        super::warn(&format!(
+            "{}: in {} text{} the gold's tokens differ from the text ({} character edits in all; first at line{} {}); \
              they were placed by character alignment, rewritten forms kept",
             gold.path.display(),
             projected.texts,
@@ -379,7 +379,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .map(|l| l.to_string())
                 .collect::<Vec<_>>()
                 .join(", ")
-        );
+        ));
     }
     Ok(if tally.failed {
         ExitCode::FAILURE

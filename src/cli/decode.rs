@@ -2,7 +2,7 @@
 //! model's own decoder (`Tokenizer::decode`). A line that is not ids, or ids the model does not
 //! have, stops with an error naming the line.
 
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -18,6 +18,10 @@ pub struct Args {
     /// `decode(ids, skip_special_tokens=True)` does (tokenizer.json models).
     #[arg(long)]
     skip_special: bool,
+    /// Write the bytes exactly even to a terminal (there, control characters are otherwise
+    /// shown as pictures such as `␛`; to a pipe or a file the output is always exact).
+    #[arg(long)]
+    raw: bool,
     /// Input file of ids; standard input when absent or `-`.
     input: Option<std::path::PathBuf>,
 }
@@ -25,8 +29,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let tokenizer = super::load(&args.with)?;
     let mut lines = Lines::open(args.input.as_deref(), false)?;
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = super::data_stdout(args.raw);
     let result = (|| -> anyhow::Result<()> {
         let mut number = 0;
         while let Some(line) = lines.next_text()? {

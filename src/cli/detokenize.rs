@@ -5,7 +5,7 @@
 //! writes in its text format); runs of whitespace count as one separator, so a token cannot
 //! contain a space.
 
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -17,6 +17,10 @@ pub struct Args {
     /// The tokenizer whose conventions join the tokens, as a spec (see `toklab kinds`).
     #[arg(long = "with", short = 'w', value_name = "SPEC")]
     with: String,
+    /// Write the bytes exactly even to a terminal (there, control characters are otherwise
+    /// shown as pictures such as `␛`; to a pipe or a file the output is always exact).
+    #[arg(long)]
+    raw: bool,
     /// Replace invalid UTF-8 with U+FFFD instead of stopping (a warning counts the lines).
     #[arg(long)]
     lossy: bool,
@@ -27,8 +31,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let tokenizer = super::load(&args.with)?;
     let mut lines = Lines::open(args.input.as_deref(), args.lossy)?;
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = super::data_stdout(args.raw);
     let result = (|| -> anyhow::Result<()> {
         let mut number = 0;
         while let Some(line) = lines.next_text()? {

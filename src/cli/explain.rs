@@ -1,6 +1,6 @@
 //! `toklab explain`: the engine's trace for a text, as indented text.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use super::input::Lines;
@@ -24,8 +24,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let tokenizer = super::load(&args.with)?;
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let mut out = super::report_stdout();
     let mut failed = false;
     // A trace does not say whether the engine gave up, and may be cut short before it shows
     // where: the tokens say it, for the one report `tokenize` gives too.

@@ -169,7 +169,7 @@ fn convert(
 ) -> anyhow::Result<ExitCode> {
     let model = Model::open(input)?;
     for warning in &model.network.warnings {
-        eprintln!("toklab: warning: {}: {warning}", input.display());
+        super::warn(&format!("{}: {warning}", input.display()));
     }
     let array = match model.stored_array {
         Some(array) => array,

@@ -7,7 +7,7 @@ use toklab::GaveUp;
 /// is an error (text no rule looked at) rather than a warning (a limit the reference has too,
 /// such as utoken's depth limit, whose tokens are kept as they are).
 pub fn report(at: &str, tokenizer: &str, gave_up: &GaveUp) -> bool {
-    eprintln!("toklab: {}", message(at, tokenizer, gave_up));
+    eprintln!("toklab: {}", super::safe(&message(at, tokenizer, gave_up)));
     !gave_up.as_reference
 }
 

@@ -7,12 +7,56 @@ use std::path::Path;
 
 use anyhow::{Context, bail};
 
+/// The most bytes toklab holds of one input at once, unless `TOKLAB_INPUT_LIMIT` says
+/// otherwise: one line for the commands that read line by line, the whole file for those that
+/// read it whole (training corpora, `align --pairs`). An endless line (`/dev/zero`) stops
+/// with an error naming the input and line instead of exhausting memory.
+pub const DEFAULT_INPUT_LIMIT: u64 = 1 << 30;
+
+/// The input limit in force: `TOKLAB_INPUT_LIMIT` (bytes) or [`DEFAULT_INPUT_LIMIT`].
+pub fn input_limit() -> anyhow::Result<u64> {
+    match std::env::var("TOKLAB_INPUT_LIMIT") {
+        Err(_) => Ok(DEFAULT_INPUT_LIMIT),
+        Ok(value) => value
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|&n| n > 0)
+            .with_context(|| {
+                format!("TOKLAB_INPUT_LIMIT=`{value}` is not a number of bytes above 0")
+            }),
+    }
+}
+
+/// The bytes of `path` (or of standard input for `-`), read whole up to the input limit; a
+/// larger input is an error naming it and the limit.
+pub fn read_whole(path: &Path) -> anyhow::Result<Vec<u8>> {
+    let limit = input_limit()?;
+    let (reader, name): (Box<dyn Read>, String) = if path == Path::new("-") {
+        (Box::new(io::stdin()), "<stdin>".into())
+    } else {
+        let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        (Box::new(file), path.display().to_string())
+    };
+    let mut bytes = Vec::new();
+    reader
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {name}"))?;
+    if bytes.len() as u64 > limit {
+        bail!("{name}: more than {limit} bytes, the input limit (TOKLAB_INPUT_LIMIT sets it)");
+    }
+    Ok(bytes)
+}
+
 /// A source of texts: each line is one text, without its `\n` (or `\r\n`).
 pub struct Lines {
     reader: Box<dyn BufRead>,
     name: String,
     line: usize,
     buf: Vec<u8>,
+    /// The longest line taken, in bytes ([`input_limit`]).
+    limit: u64,
     lossy: bool,
     /// Lines in which invalid UTF-8 was replaced.
     pub replaced: usize,
@@ -36,6 +80,7 @@ impl Lines {
             name,
             line: 0,
             buf: Vec::new(),
+            limit: input_limit()?,
             lossy,
             replaced: 0,
             pending_error: None,
@@ -45,14 +90,23 @@ impl Lines {
     /// The next text, or `None` at the end of the input.
     pub fn next_text(&mut self) -> anyhow::Result<Option<String>> {
         self.buf.clear();
-        let n = self
-            .reader
+        let n = (&mut self.reader)
+            .take(self.limit + 1)
             .read_until(b'\n', &mut self.buf)
             .with_context(|| format!("reading {}", self.name))?;
         if n == 0 {
             return Ok(None);
         }
         self.line += 1;
+        if n as u64 > self.limit && self.buf.last() != Some(&b'\n') {
+            bail!(
+                "{}:{}: the line is longer than {} bytes, the input limit (TOKLAB_INPUT_LIMIT \
+                 sets it)",
+                self.name,
+                self.line,
+                self.limit
+            );
+        }
         if self.buf.last() == Some(&b'\n') {
             self.buf.pop();
             if self.buf.last() == Some(&b'\r') {
@@ -83,12 +137,12 @@ impl Lines {
 
     pub fn report(&self) {
         if self.replaced > 0 {
-            eprintln!(
-                "toklab: warning: {}: invalid UTF-8 replaced with U+FFFD in {} line{}",
+            super::warn(&format!(
+                "{}: invalid UTF-8 replaced with U+FFFD in {} line{}",
                 self.name,
                 self.replaced,
                 if self.replaced == 1 { "" } else { "s" }
-            );
+            ));
         }
     }
 }

@@ -22,6 +22,7 @@ mod tokenize;
 mod unigram;
 pub mod workbench;
 
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -109,7 +110,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("toklab: {error:#}");
+            eprintln!("toklab: {}", safe(&format!("{error:#}")));
             ExitCode::FAILURE
         }
     }
@@ -141,13 +142,68 @@ fn flags_after_the_command(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::O
     args
 }
 
+/// The most threads `--threads` takes: far more than any machine's cores (more threads than
+/// cores only add switching), and few enough that the system can start them all.
+const MOST_THREADS: u32 = 1024;
+
+/// Reads `--threads N`: a number from 1 to [`MOST_THREADS`], or an error saying why not.
+fn threads(value: &str) -> Result<u32, String> {
+    let n: u32 = value
+        .parse()
+        .map_err(|_| format!("`{value}` is not a number of threads"))?;
+    match n {
+        0 => Err("at least one thread is needed".into()),
+        n if n > MOST_THREADS => Err(format!(
+            "{n} threads is more than the {MOST_THREADS} toklab starts (this machine has {} core{}; \
+             more threads than cores do not go faster)",
+            toklab::core::batch::default_threads(),
+            if toklab::core::batch::default_threads() == 1 {
+                ""
+            } else {
+                "s"
+            }
+        )),
+        n => Ok(n),
+    }
+}
+
 /// Loads a spec and prints its warnings on stderr, as every subcommand does.
 fn load(spec: &str) -> anyhow::Result<Box<dyn toklab::Tokenizer>> {
     let tokenizer = toklab::load(spec)?;
     for warning in tokenizer.warnings() {
-        eprintln!("toklab: warning: {}: {warning}", tokenizer.name());
+        warn(&format!("{}: {warning}", tokenizer.name()));
     }
     Ok(tokenizer)
+}
+
+/// A message for standard error with its control characters shown as pictures: messages name
+/// files, rule entries and tokenizer.json components, all of which come from untrusted files.
+fn safe(message: &str) -> std::borrow::Cow<'_, str> {
+    toklab::core::display::terminal_safe(message, toklab::core::display::Keep::Lines)
+}
+
+/// Prints `toklab: warning: MESSAGE` on standard error, escaped as [`safe`] escapes.
+fn warn(message: &str) {
+    eprintln!("toklab: warning: {}", safe(message));
+}
+
+/// Standard output for a command's data (tokens, texts): on a terminal its control characters
+/// are shown as pictures unless `raw` asks for the bytes; to a pipe or a file it is exact.
+fn data_stdout(raw: bool) -> Box<dyn Write> {
+    let stdout = std::io::stdout();
+    let escape = !raw && stdout.is_terminal();
+    let out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    if escape {
+        Box::new(toklab::core::display::SafeWriter::new(out))
+    } else {
+        Box::new(out)
+    }
+}
+
+/// Standard output for a report meant to be read (a trace, a table): always escaped, so a
+/// report saved to a file is as safe to `cat` as one shown directly.
+fn report_stdout() -> toklab::core::display::SafeWriter<std::io::StdoutLock<'static>> {
+    toklab::core::display::SafeWriter::new(std::io::stdout().lock())
 }
 
 /// The width of a table column: its widest cell in characters, and at least the heading's
@@ -217,6 +273,16 @@ mod tests {
             .into_iter()
             .map(|a| a.into_string().unwrap())
             .collect()
+    }
+
+    #[test]
+    fn threads_are_bounded_with_a_reason() {
+        assert_eq!(threads("4"), Ok(4));
+        assert_eq!(threads("1024"), Ok(1024));
+        assert!(threads("0").unwrap_err().contains("at least one"));
+        let error = threads("100000").unwrap_err();
+        assert!(error.contains("more than the 1024"), "{error}");
+        assert!(threads("many").is_err());
     }
 
     #[test]

@@ -3,22 +3,28 @@
 
 use std::process::ExitCode;
 
+use toklab::core::display::{Keep, terminal_safe};
 use toklab::engines::subword::hub;
 
 pub fn run() -> anyhow::Result<ExitCode> {
     let cache = hub::cache_dir();
     let models = hub::list_in(&cache);
+    // Folder and file names in the cache are whatever was downloaded: shown escaped, each on
+    // its one line.
+    let shown = |text: &str| terminal_safe(text, Keep::Nothing).into_owned();
+    let cache_shown = shown(&cache.display().to_string());
     if models.is_empty() {
-        println!("no models in {}", cache.display());
+        println!("no models in {cache_shown}");
         return Ok(ExitCode::SUCCESS);
     }
-    let width = models.iter().map(|m| m.name.len()).max().unwrap_or(0);
-    for model in &models {
+    let names: Vec<String> = models.iter().map(|m| shown(&m.name)).collect();
+    let width = super::column_width(names.iter().map(String::as_str), 0);
+    for (model, name) in models.iter().zip(&names) {
         match &model.tokenizer {
-            Some(path) => println!("{:<width$}  {}", model.name, path.display()),
-            None => println!("{:<width$}  (no tokenizer file)", model.name),
+            Some(path) => println!("{name:<width$}  {}", shown(&path.display().to_string())),
+            None => println!("{name:<width$}  (no tokenizer file)"),
         }
     }
-    println!("\n{} models in {}", models.len(), cache.display());
+    println!("\n{} models in {cache_shown}", models.len());
     Ok(ExitCode::SUCCESS)
 }

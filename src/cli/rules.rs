@@ -50,7 +50,7 @@ fn check(paths: &[PathBuf], errors_only: bool) -> anyhow::Result<ExitCode> {
         if errors_only && !d.is_error() {
             continue;
         }
-        println!("{d}");
+        println!("{}", super::safe(&d.to_string()));
     }
     eprintln!(
         "toklab rules check: {}, {} in {}",

@@ -1,6 +1,6 @@
 //! `toklab tokenize`: a streaming filter, one output record per input line.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use super::input::{Batch, Lines};
@@ -15,11 +15,15 @@ pub struct Args {
     /// Output format.
     #[arg(long, short = 'f', value_parser = super::choice::choice::<Format>(), default_value = "text")]
     format: Format,
+    /// Write the bytes exactly even to a terminal (there, control characters are otherwise
+    /// shown as pictures such as `␛`; to a pipe or a file the output is always exact).
+    #[arg(long)]
+    raw: bool,
     /// Replace invalid UTF-8 with U+FFFD instead of stopping (a warning counts the lines).
     #[arg(long)]
     lossy: bool,
     /// Threads to tokenize on (the output is the same, in input order); default: every core.
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, short = 'j', value_name = "N", value_parser = super::threads)]
     threads: Option<u32>,
     /// Input file; standard input when absent or `-`.
     input: Option<std::path::PathBuf>,
@@ -28,8 +32,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let tokenizer = super::load(&args.with)?;
     let mut lines = Lines::open(args.input.as_deref(), args.lossy)?;
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = super::data_stdout(args.raw);
     let threads = args
         .threads
         .map_or_else(batch::default_threads, |n| n as usize);

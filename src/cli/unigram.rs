@@ -62,8 +62,7 @@ fn train_command(args: TrainArgs) -> anyhow::Result<ExitCode> {
     if args.max_piece_length == 0 {
         bail!("--max-piece-length wants 1 or more");
     }
-    let bytes = std::fs::read(&args.corpus)
-        .with_context(|| format!("reading {}", args.corpus.display()))?;
+    let bytes = super::input::read_whole(&args.corpus)?;
     let corpus = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => bail!(

@@ -166,14 +166,10 @@ impl Cell {
 pub(crate) fn stand_in(grapheme: &str) -> Option<String> {
     Some(match grapheme {
         "\t" => "→".to_string(),
-        g if g.chars().all(|c| c.is_control()) => g
-            .chars()
-            .map(|c| {
-                char::from_u32(0x2400 + c as u32)
-                    .filter(|_| (c as u32) < 0x20)
-                    .unwrap_or('�')
-            })
-            .collect(),
+        g if g.chars().any(toklab::core::display::is_terminal_control) => {
+            toklab::core::display::terminal_safe(g, toklab::core::display::Keep::Nothing)
+                .into_owned()
+        }
         g if g.width() == 0 => format!("◌{g}"),
         _ => return None,
     })
@@ -183,6 +179,14 @@ pub(crate) fn stand_in(grapheme: &str) -> Option<String> {
 mod tests {
     use super::*;
     use toklab::core::token::{Span, Token, TokenKind};
+
+    #[test]
+    fn controls_and_bidi_overrides_are_drawn_as_pictures() {
+        let text = "a\u{202e}b\u{1b}c\u{9b}";
+        let layout = LineLayout::new(text);
+        let shown: String = layout.cells.iter().map(|c| c.symbol(text)).collect();
+        assert_eq!(shown, "a⟨U+202E⟩b␛c⟨U+009B⟩");
+    }
 
     #[test]
     fn columns_follow_display_width() {
@@ -224,6 +228,9 @@ mod tests {
     #[test]
     fn control_characters_are_visible() {
         assert_eq!(LineLayout::new("\u{1}").cells[0].symbol("\u{1}"), "␁");
-        assert_eq!(LineLayout::new("\u{85}").cells[0].symbol("\u{85}"), "�");
+        assert_eq!(
+            LineLayout::new("\u{85}").cells[0].symbol("\u{85}"),
+            "⟨U+0085⟩"
+        );
     }
 }

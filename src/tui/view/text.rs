@@ -168,7 +168,7 @@ mod tests {
 
     #[test]
     fn control_characters_show_as_the_rows_show_them() {
-        assert_eq!(clip_from("a\rb\0c\u{85}", 0, 10), "a␍b␀c�");
+        assert_eq!(clip_from("a\rb\0c\u{85}", 0, 20), "a␍b␀c⟨U+0085⟩");
         assert_eq!(clip_from("e\u{301}", 0, 5), "e\u{301}");
     }
 }

@@ -26,7 +26,9 @@ pub fn default_threads() -> usize {
 /// With one thread everything runs on the calling thread, with no channel in between. The first
 /// error of `next` or `emit` stops the reading; results of items read before it are still
 /// emitted (so the output up to a bad input line is the same as one thread's), then the error
-/// is returned. A panic in `work` is resumed on the calling thread.
+/// is returned. A panic in `work` is resumed on the calling thread. When the system will not
+/// start as many threads as asked (a process limit), the work runs on the ones it started, or
+/// on the calling thread if it started none: the results are the same.
 pub fn ordered_map<I, R, E>(
     threads: usize,
     mut next: impl FnMut() -> Result<Option<I>, E>,
@@ -38,10 +40,7 @@ where
     R: Send,
 {
     if threads <= 1 {
-        while let Some(item) = next()? {
-            emit(work(item))?;
-        }
-        return Ok(());
+        return on_this_thread(&mut next, &work, &mut emit);
     }
     let stop = AtomicBool::new(false);
     let (job_tx, job_rx) = mpsc::channel::<(u64, I)>();
@@ -49,10 +48,11 @@ where
     // A result is `None` for an item skipped after the output failed.
     let (result_tx, result_rx) = mpsc::channel::<(u64, Option<std::thread::Result<R>>)>();
     std::thread::scope(|scope| {
+        let mut started = 0;
         for _ in 0..threads {
             let result_tx = result_tx.clone();
             let (job_rx, work, stop) = (&job_rx, &work, &stop);
-            scope.spawn(move || {
+            let worker = std::thread::Builder::new().spawn_scoped(scope, move || {
                 loop {
                     // The lock is held only to take a job, not while working on it.
                     let job = job_rx.lock().map(|rx| rx.recv());
@@ -64,9 +64,16 @@ where
                     }
                 }
             });
+            if worker.is_err() {
+                break;
+            }
+            started += 1;
         }
         drop(result_tx);
-        let in_flight = threads * IN_FLIGHT_PER_THREAD;
+        if started == 0 {
+            return on_this_thread(&mut next, &work, &mut emit);
+        }
+        let in_flight = started * IN_FLIGHT_PER_THREAD;
         let (mut read, mut written) = (0u64, 0u64);
         let mut waiting: BTreeMap<u64, Option<std::thread::Result<R>>> = BTreeMap::new();
         // An output error concerns items before any input error (reading runs ahead), so it
@@ -121,6 +128,18 @@ where
             None => Ok(()),
         }
     })
+}
+
+/// [`ordered_map`] on the calling thread alone.
+fn on_this_thread<I, R, E>(
+    next: &mut impl FnMut() -> Result<Option<I>, E>,
+    work: &impl Fn(I) -> R,
+    emit: &mut impl FnMut(R) -> Result<(), E>,
+) -> Result<(), E> {
+    while let Some(item) = next()? {
+        emit(work(item))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 
 pub mod batch;
 pub mod choice;
+pub mod display;
 pub mod error;
 pub mod external;
 pub mod files;

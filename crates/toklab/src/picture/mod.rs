@@ -109,16 +109,20 @@ fn visible(form: &str) -> String {
     if form.is_empty() {
         return "∅".to_string();
     }
-    form.chars()
-        .map(|c| match c {
-            ' ' => '␣',
-            '\n' => '↵',
-            '\t' => '⇥',
-            '\r' => '␍',
-            c if (c as u32) < 0x20 => char::from_u32(0x2400 + c as u32).unwrap_or('?'),
-            c => c,
-        })
-        .collect()
+    let mut shown = String::with_capacity(form.len());
+    for c in form.chars() {
+        match c {
+            ' ' => shown.push('␣'),
+            '\n' => shown.push('↵'),
+            '\t' => shown.push('⇥'),
+            '\r' => shown.push('␍'),
+            c if crate::core::display::is_terminal_control(c) => {
+                crate::core::display::picture(c, &mut shown)
+            }
+            c => shown.push(c),
+        }
+    }
+    shown
 }
 
 /// A token's hover text: id, byte span and kind.
@@ -153,8 +157,11 @@ const LEGEND: &[&str] = &[
     "Faint text between boxes is text the tokenizer drops. Figures: tokens in the line and characters of the line per token.",
 ];
 
-/// Escapes text for XML and HTML (elements and quoted attributes).
+/// Escapes text for XML and HTML (elements and quoted attributes). Control characters become
+/// pictures first: XML 1.0 forbids most C0 controls (the SVG would not parse), and a page or
+/// picture should not reorder its text with bidi overrides.
 fn escape(text: &str) -> String {
+    let text = crate::core::display::terminal_safe(text, crate::core::display::Keep::Lines);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

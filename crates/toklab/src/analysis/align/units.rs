@@ -130,10 +130,9 @@ pub fn display_label(piece: &str) -> String {
     for c in piece.chars() {
         match c {
             ' ' => out.push('␣'),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c if crate::core::display::is_terminal_control(c) => {
+                crate::core::display::picture(c, &mut out)
+            }
             c => out.push(c),
         }
     }
@@ -158,6 +157,6 @@ mod tests {
             segment("é", Unit::Byte, &mut interner).1,
             ["<0xC3>", "<0xA9>"]
         );
-        assert_eq!(display_label(" \t"), "␣\\t");
+        assert_eq!(display_label(" \t\u{202e}"), "␣␉⟨U+202E⟩");
     }
 }

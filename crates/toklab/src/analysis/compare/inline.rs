@@ -10,6 +10,7 @@
 //! red for the reference side, rewritten forms yellow.
 
 use super::boundary::{BoundaryDiff, Presence};
+use crate::core::display::{Keep, terminal_safe};
 
 /// The legend for [`render_inline`]'s marks, naming the two sides.
 pub fn legend(reference: &str) -> String {
@@ -70,12 +71,14 @@ pub fn render_inline(text: &str, diff: &BoundaryDiff, colour: bool) -> String {
     marks.sort_by_key(|&(byte, order, _)| (byte, order));
     let mut out = String::with_capacity(text.len() + marks.len() * 4);
     let mut at = 0;
+    // The text is the user's input, shown on a terminal: its control characters become
+    // pictures (one line per text, so line breaks too), piece by piece between the marks.
     for (byte, _, mark) in marks {
-        out.push_str(&text[at..byte]);
+        out.push_str(&terminal_safe(&text[at..byte], Keep::Nothing));
         out.push_str(&mark);
         at = byte;
     }
-    out.push_str(&text[at..]);
+    out.push_str(&terminal_safe(&text[at..], Keep::Nothing));
     out
 }
 

@@ -218,21 +218,11 @@ pub enum Role {
     Backtrack,
 }
 
-/// Renders a piece of input for a trace line: quoted, with control characters made visible.
+/// Renders a piece of input for a trace line: quoted, with control characters shown as
+/// pictures (a trace is shown on a terminal, and the line must stay one line).
 pub fn quote(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('«');
-    for c in text.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('»');
-    out
+    let shown = crate::core::display::terminal_safe(text, crate::core::display::Keep::Nothing);
+    format!("«{shown}»")
 }
 
 #[cfg(test)]
@@ -247,7 +237,7 @@ mod tests {
                 .part(Role::Token, quote("a\tb")),
             TraceLine::new(1, Some(Span::new(0, 1))).part(Role::Plain, "step"),
         ]);
-        assert_eq!(trace.to_text(), "word «a\\tb»\n  step\n");
+        assert_eq!(trace.to_text(), "word «a␉b»\n  step\n");
         assert!(trace.merge_words().is_empty());
     }
 

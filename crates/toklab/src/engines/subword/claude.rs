@@ -92,6 +92,11 @@ pub fn load_bpe(name: &str, path: &Path) -> Result<BpeTokenizer> {
                 .map_err(|c| vocab_conflict(path, None, &String::from_utf8_lossy(&bytes), id, c))?;
         }
     }
+    // Without ranks every text would be tokens without ids; a tiktoken file without tokens is
+    // refused the same way.
+    if vocab.is_empty() {
+        return Err(bad("bpe_ranks has no tokens".into()));
+    }
     let pretok = tiktoken::pretokenizer(&file.pat_str).map_err(bad)?;
     let specials: Vec<(String, u32)> = file.special_tokens.into_iter().collect();
     let model = tiktoken::model_of(vocab, pretok, &specials);
@@ -133,6 +138,18 @@ mod tests {
                 .iter()
                 .all(|t| t.id.is_none())
         );
+        for empty in [r#""bpe_ranks": """#, r#""bpe_ranks": "! 5""#] {
+            std::fs::write(
+                &path,
+                json.replace(r#""bpe_ranks": "! 2 Zg== aQ== Zmk=""#, empty),
+            )
+            .unwrap();
+            let e = crate::load(&spec)
+                .err()
+                .expect("no ranks is refused")
+                .to_string();
+            assert!(e.contains("claude.json") && e.contains("no tokens"), "{e}");
+        }
         std::fs::write(&path, json.replace("! 2", "? 2")).unwrap();
         let e = crate::load(&spec).err().unwrap().to_string();
         assert!(

@@ -8,6 +8,26 @@ use crate::core::token::Span;
 /// Pattern bytes up to which the special-token matcher may be a DFA.
 const DFA_PATTERN_BYTES: usize = 4096;
 
+/// The matcher of literal strings (special and added tokens, user-defined pieces) that finds the
+/// leftmost, longest one, built in time linear in the patterns. The DFA is the fastest matcher
+/// but costs a full byte table per trie state: for a long added token (100,000 characters) it
+/// took half a minute to build, so beyond a few kilobytes of patterns the contiguous NFA
+/// serves. An error (patterns beyond the automaton's state limit) says how large they were.
+pub(crate) fn literal_matcher<P: AsRef<[u8]>>(patterns: &[P]) -> Result<AhoCorasick, String> {
+    let total: usize = patterns.iter().map(|p| p.as_ref().len()).sum();
+    let kind = (total > DFA_PATTERN_BYTES).then_some(AhoCorasickKind::ContiguousNFA);
+    AhoCorasick::builder()
+        .match_kind(MatchKind::LeftmostLongest)
+        .kind(kind)
+        .build(patterns)
+        .map_err(|e| {
+            format!(
+                "{} literal tokens of {total} bytes in all: {e}",
+                patterns.len()
+            )
+        })
+}
+
 /// The special tokens of a model and a matcher that finds the leftmost, longest one.
 #[derive(Clone, Debug, Default)]
 pub struct Specials {
@@ -23,18 +43,9 @@ impl Specials {
             .filter(|(t, _)| !t.is_empty())
             .map(|(t, id)| (t.into_boxed_str(), id))
             .collect();
-        // The DFA is the fastest matcher but costs a full byte table per trie state: for a
-        // long added token (100,000 characters) that took half a minute to build. Beyond a
-        // few kilobytes of patterns the contiguous NFA, built in time linear in them, serves.
-        let total: usize = tokens.iter().map(|(t, _)| t.len()).sum();
-        let kind = (total > DFA_PATTERN_BYTES).then_some(AhoCorasickKind::ContiguousNFA);
-        let matcher = (!tokens.is_empty()).then(|| {
-            AhoCorasick::builder()
-                .match_kind(MatchKind::LeftmostLongest)
-                .kind(kind)
-                .build(tokens.iter().map(|(t, _)| t.as_bytes()))
-                .expect("a few literal strings always build")
-        });
+        let patterns: Vec<&[u8]> = tokens.iter().map(|(t, _)| t.as_bytes()).collect();
+        let matcher = (!tokens.is_empty())
+            .then(|| literal_matcher(&patterns).expect("special tokens are far below 2 GiB"));
         Specials { tokens, matcher }
     }
 

@@ -336,6 +336,6 @@ mod tests {
         assert_eq!(symbol_ends(SymbolUnit::Char, "aé".as_bytes()), vec![1, 3]);
         assert_eq!(symbol_ends(SymbolUnit::Char, b"a\xffb"), vec![1, 2, 3]);
         assert_eq!(symbol_ends(SymbolUnit::Byte, "é".as_bytes()), vec![1, 2]);
-        assert_eq!(Dictionary::show(b"a\xff\n"), "a<0xFF>\\n");
+        assert_eq!(Dictionary::show(b"a\xff\n"), "a<0xFF>␊");
     }
 }

@@ -6,11 +6,12 @@
 //! the token. `special=none` leaves special tokens unmatched, as the reference's
 //! `encode_special_tokens`.
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::AhoCorasick;
 
 use super::json::AddedTokenJson;
 use super::normalizers::Normalizer;
 use crate::core::normalized::NormalizedString;
+use crate::engines::subword::bpe::specials::literal_matcher;
 
 /// A piece of text on its way through the pipeline: an added token (its id), or text the
 /// normalizer, pre-tokenizer and model still have to go through.
@@ -52,12 +53,13 @@ pub enum Stage {
 
 impl AddedVocabulary {
     /// The tokens and their matchers; `special` false leaves special tokens out of matching.
+    /// An error when the tokens are too large for a matcher.
     pub fn new(
         tokens: Vec<AddedTokenJson>,
         normalizer: Option<&Normalizer>,
         special: bool,
-    ) -> AddedVocabulary {
-        let build = |normalized: bool| -> Option<Matcher> {
+    ) -> Result<AddedVocabulary, String> {
+        let build = |normalized: bool| -> Result<Option<Matcher>, String> {
             let mut patterns = Vec::new();
             let mut indices = Vec::new();
             for (index, token) in tokens.iter().enumerate() {
@@ -81,24 +83,24 @@ impl AddedVocabulary {
                 patterns.push(pattern);
                 indices.push(index);
             }
-            (!patterns.is_empty()).then(|| Matcher {
-                automaton: AhoCorasick::builder()
-                    .match_kind(MatchKind::LeftmostLongest)
-                    .build(&patterns)
-                    .expect("literal strings always build"),
+            if patterns.is_empty() {
+                return Ok(None);
+            }
+            Ok(Some(Matcher {
+                automaton: literal_matcher(&patterns)?,
                 tokens: indices,
-            })
+            }))
         };
-        AddedVocabulary {
-            raw: build(false),
-            normalized: build(true),
+        Ok(AddedVocabulary {
+            raw: build(false)?,
+            normalized: build(true)?,
             by_id: tokens
                 .iter()
                 .enumerate()
                 .map(|(index, t)| (t.id as u32, index))
                 .collect(),
             tokens,
-        }
+        })
     }
 
     /// The added token with this id.
@@ -213,7 +215,8 @@ mod tests {
             vec![token("<m>", 5, "lrs"), token("cat", 6, "w")],
             None,
             true,
-        );
+        )
+        .unwrap();
         assert_eq!(
             parts(&vocab, "a  <m> b"),
             [
@@ -231,7 +234,8 @@ mod tests {
     #[test]
     fn special_none_leaves_special_tokens_as_text() {
         let vocab =
-            AddedVocabulary::new(vec![token("<s>", 1, "s"), token("<x>", 2, "")], None, false);
+            AddedVocabulary::new(vec![token("<s>", 1, "s"), token("<x>", 2, "")], None, false)
+                .unwrap();
         assert_eq!(
             parts(&vocab, "<s><x>"),
             [("<s>".into(), None), ("<x>".into(), Some(2))]

@@ -9,6 +9,27 @@ use super::pattern::Pattern;
 use crate::core::normalized::{CharsMap, Form, NormalizedString};
 use crate::engines::subword::wordpiece::basic::{is_control, is_nonspacing_mark, is_whitespace};
 
+/// How many times longer the `Replace` normalizers of a pipeline may make a text (real
+/// models' replacements grow it a few times at most, `" "` → `"▁"` three times).
+pub const MAX_GROWTH: f64 = 1024.0;
+
+/// A `Replace` pattern as an error names it.
+fn pattern_name(pattern: &Pattern) -> String {
+    match pattern {
+        Pattern::Literal(literal) => format!("{:?}", abbreviated(literal)),
+        Pattern::Regex(regex) => format!("regex {:?}", abbreviated(regex.as_str())),
+        _ => "pattern".to_string(),
+    }
+}
+
+/// The first 40 characters of `text`, with `…` when there are more.
+fn abbreviated(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
 /// One normalizer of the pipeline.
 #[derive(Debug)]
 pub enum Normalizer {
@@ -110,6 +131,40 @@ impl Normalizer {
             "ByteLevel" => Normalizer::ByteLevel,
             other => return Err(format!("normalizer {other} is not supported")),
         })
+    }
+
+    /// Refuses a normalizer whose replacements, one after another, could make a text more than
+    /// [`MAX_GROWTH`] times longer: five chained `Replace a → a×100` make one `a` ten billion
+    /// bytes. Each `Replace` can grow a text by its content's length over its pattern's
+    /// shortest match (a regex: one byte, as only non-empty matches are replaced); the error
+    /// names the `Replace` at which the product passes the bound.
+    pub fn check_growth(&self) -> Result<(), String> {
+        self.growth(1.0).map(|_| ())
+    }
+
+    /// The most the text can have grown after this normalizer, given `before`.
+    fn growth(&self, before: f64) -> Result<f64, String> {
+        match self {
+            Normalizer::Sequence(all) => all.iter().try_fold(before, |g, n| n.growth(g)),
+            Normalizer::Replace { pattern, content } => {
+                let shortest = match pattern {
+                    Pattern::Literal(literal) => literal.len().max(1),
+                    _ => 1,
+                };
+                let after = before * (content.len() as f64 / shortest as f64).max(1.0);
+                if after > MAX_GROWTH {
+                    return Err(format!(
+                        "normalizer Replace {} → {:?}: with the replacements before it, it can make \
+                         a text {after:.0} times longer; toklab takes normalizers that grow a text \
+                         at most {MAX_GROWTH:.0} times",
+                        pattern_name(pattern),
+                        abbreviated(content)
+                    ));
+                }
+                Ok(after)
+            }
+            _ => Ok(before),
+        }
     }
 
     /// Whether the pipeline is byte-level because of this normalizer.
@@ -405,6 +460,29 @@ mod tests {
         assert_eq!(text.normalized(), "ab_cd");
         assert_eq!(text.original_span(2..3).slice("ab   cd"), "   ");
         assert_eq!(text.original_span(3..5).slice("ab   cd"), "cd");
+    }
+
+    #[test]
+    fn chained_replacements_that_grow_without_bound_are_refused() {
+        let replace = |content: &str| {
+            format!(r#"{{"type":"Replace","pattern":{{"String":"a"}},"content":"{content}"}}"#)
+        };
+        let chain = |n: usize, content: &str| {
+            let all = vec![replace(content); n].join(",");
+            Normalizer::from_json(
+                &serde_json::from_str(&format!(r#"{{"type":"Sequence","normalizers":[{all}]}}"#))
+                    .unwrap(),
+            )
+            .unwrap()
+        };
+        let e = chain(5, &"a".repeat(100)).check_growth().unwrap_err();
+        assert!(e.starts_with("normalizer Replace \"a\" → \"aaaa"), "{e}");
+        assert!(
+            e.contains("10000 times longer") && e.contains("at most 1024"),
+            "{e}"
+        );
+        assert_eq!(chain(1, &"a".repeat(100)).check_growth(), Ok(()));
+        assert_eq!(chain(5, "b").check_growth(), Ok(()));
     }
 
     #[test]

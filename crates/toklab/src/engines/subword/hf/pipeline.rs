@@ -70,7 +70,11 @@ impl Pipeline {
         };
         let present = |v: &Option<serde_json::Value>| v.clone().filter(|v| !v.is_null());
         let normalizer = present(&json.normalizer)
-            .map(|v| Normalizer::from_json(&v))
+            .map(|v| {
+                let normalizer = Normalizer::from_json(&v)?;
+                normalizer.check_growth()?;
+                Ok(normalizer)
+            })
             .transpose()
             .map_err(component("normalizer"))?;
         let pre_tokenizer = present(&json.pre_tokenizer)
@@ -117,7 +121,8 @@ impl Pipeline {
             json.added_tokens,
             normalizer.as_ref(),
             specials != Specials::Ignore,
-        );
+        )
+        .map_err(|e| Error::format(path, None, format!("added tokens: {e}")))?;
         Ok(Pipeline {
             normalizer,
             pre_tokenizer,

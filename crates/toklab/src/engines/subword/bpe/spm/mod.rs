@@ -18,7 +18,7 @@ mod unigram;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::AhoCorasick;
 
 use self::normalizer::{CharsMap, Normalizer, SPACE};
 use self::proto::{PieceType, ProtoPiece};
@@ -145,13 +145,15 @@ impl SpmModel {
             treat_whitespace_as_suffix: proto.treat_whitespace_as_suffix,
             user_defined: user.iter().map(|(p, _)| p.clone()).collect(),
         };
-        let user_defined = (!user.is_empty()).then(|| {
-            let matcher = AhoCorasick::builder()
-                .match_kind(MatchKind::LeftmostLongest)
-                .build(user.iter().map(|(p, _)| p.as_bytes()))
-                .expect("literal pieces build");
-            (matcher, user.iter().map(|(_, id)| *id).collect())
-        });
+        let user_defined = match user.is_empty() {
+            true => None,
+            false => {
+                let pieces: Vec<&[u8]> = user.iter().map(|(p, _)| p.as_bytes()).collect();
+                let matcher = crate::engines::subword::bpe::specials::literal_matcher(&pieces)
+                    .map_err(|e| Error::format(path, None, format!("user-defined pieces: {e}")))?;
+                Some((matcher, user.iter().map(|(_, id)| *id).collect()))
+            }
+        };
         let unigram = (proto.model_type == ModelType::Unigram)
             .then(|| unigram::Unigram::new(&proto.pieces, &bpe.vocab));
         Ok(SpmModel {

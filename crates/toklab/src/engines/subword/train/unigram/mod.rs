@@ -133,6 +133,17 @@ pub fn train(
     observe: &mut dyn FnMut(&UnigramEvent),
 ) -> Result<TrainedUnigram, String> {
     let mut trainer = UnigramTrainer::new(corpus, config.clone())?;
+    // Training only removes pieces, so the seed bounds the vocabulary: a larger size could
+    // never be reached (and is refused before any round runs).
+    if let UnigramEvent::Seeded { pieces, .. } = trainer.seeded()
+        && config.vocab_size > pieces + META_PIECES
+    {
+        return Err(format!(
+            "--vocab-size {} is too large for this corpus: its seed vocabulary has {pieces} \
+             pieces (plus {META_PIECES} meta pieces), and training only removes pieces",
+            config.vocab_size
+        ));
+    }
     observe(trainer.seeded());
     while let Some(step) = trainer.step() {
         if let UnigramEvent::Finished { pieces } = step.event
@@ -167,7 +178,7 @@ fn finalize(pieces: Vec<(String, f64)>, chars: &[String], size: usize) -> Vec<(S
     sorted.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let is_char: rustc_hash::FxHashSet<&str> = chars.iter().map(String::as_str).collect();
     let room = size.saturating_sub(chars.len());
-    let mut out: Vec<(String, f32)> = Vec::with_capacity(size);
+    let mut out: Vec<(String, f32)> = Vec::with_capacity(size.min(sorted.len()));
     let mut others = 0;
     for (piece, score) in &sorted {
         let keep = is_char.contains(piece.as_str()) || others < room;
