@@ -43,6 +43,7 @@ mod fst_robustness;
 mod fst_samples;
 mod fst_saved_form;
 mod fuzz_regressions;
+mod gguf_conformance;
 mod hf_hub;
 mod hf_pipeline;
 mod lex_segmenter;

@@ -9,6 +9,7 @@ pub mod bytes;
 pub mod claude;
 pub mod clip;
 pub mod formal;
+pub mod gguf;
 pub mod hf;
 pub mod hub;
 pub mod normalizing;
