@@ -13,6 +13,10 @@ use crate::common;
 
 const SEP: &str = "\n__ggml_vocab_test__\n";
 
+/// Vocabularies of a family toklab does not tokenize yet (`t5`, unigram): they must be refused
+/// with an error that says so, and the test fails once one loads, so this list stays true.
+const UNSUPPORTED: &[&str] = &["ggml-vocab-nomic-bert-moe"];
+
 /// The texts of an `.inp` file and the ids of its `.out` file, split as test-tokenizer-0 does.
 fn cases(inp: &Path) -> Vec<(String, Vec<u32>)> {
     let raw = std::fs::read_to_string(inp).unwrap();
@@ -75,11 +79,17 @@ fn llama_cpp_test_vocabularies_give_llama_cpps_ids() {
         let tokenizer = match Gguf::load(&name, file, true) {
             Ok(t) => t,
             Err(e) => {
+                let e = e.to_string();
                 report.push(format!("{name:32} does not load: {e}"));
-                failures.push(format!("{name}: {e}"));
+                if !UNSUPPORTED.contains(&name.as_str()) || !e.contains("not supported yet") {
+                    failures.push(format!("{name}: {e}"));
+                }
                 continue;
             }
         };
+        if UNSUPPORTED.contains(&name.as_str()) {
+            failures.push(format!("{name} loads now: take it off UNSUPPORTED"));
+        }
         loaded += 1;
         let inp = file.with_extension("gguf.inp");
         if !inp.exists() {
