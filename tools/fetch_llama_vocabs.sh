@@ -4,7 +4,7 @@
 # into ${TOKLAB_MODELS:-$HOME/.cache/toklab/realworld}/llama-vocabs/ (tests/gguf_conformance.rs).
 # The folder is its own cache: a second run needs no network.
 set -euo pipefail
-VERSION=0.3.16
+VERSION=0.3.36
 MODELS=${1:-${TOKLAB_MODELS:-$HOME/.cache/toklab/realworld}}
 DEST="$MODELS/llama-vocabs"
 if [ -f "$DEST/.complete-$VERSION" ]; then

@@ -59,6 +59,9 @@ pub fn patterns(pre: &str) -> Option<(Vec<&'static str>, bool)> {
         | "a.x-4.0" | "mellum" | "jina-v1-en" | "jina-v2-code" | "roberta-bpe" | "exaone4"
         | "mpt" | "olmo" | "jais" | "trillion" => vec![GPT2],
         "qwen2" | "deepseek-r1-qwen" | "megrez" | "stablelm2" | "hunyuan" => vec![QWEN2],
+        "qwen35" => vec![
+            r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
+        ],
         "poro-chat" | "bloom" | "gpt3-finnish" => vec![BLOOM],
         "viking" => vec![BLOOM, r"\p{N}"],
         "chameleon" => vec![

@@ -154,9 +154,14 @@ impl Vocab {
                     "the model has no vocabulary (tokenizer.ggml.model is `none`)".into(),
                 ));
             }
+            "gemma4" | "plamo2" => {
+                return Err(bad(format!(
+                    "tokenizer.ggml.model `{model}` is not supported yet (llama, gpt2 and bert are)"
+                )));
+            }
             other => {
                 return Err(bad(format!(
-                    "tokenizer.ggml.model `{other}` is not one toklab reads (llama, gpt2, bert, t5, rwkv)"
+                    "tokenizer.ggml.model `{other}` is not one llama.cpp knows"
                 )));
             }
         };
