@@ -13,10 +13,9 @@ use crate::common;
 
 const SEP: &str = "\n__ggml_vocab_test__\n";
 
-/// Vocabularies of a family toklab does not tokenize yet (`t5`, unigram; `gemma4`, BPE over
-/// raw UTF-8 with escaped spaces): they must be refused
+/// Vocabularies of a family toklab does not tokenize yet (`t5`, unigram): they must be refused
 /// with an error that says so, and the test fails once one loads, so this list stays true.
-const UNSUPPORTED: &[&str] = &["ggml-vocab-gemma-4", "ggml-vocab-nomic-bert-moe"];
+const UNSUPPORTED: &[&str] = &["ggml-vocab-nomic-bert-moe"];
 
 /// The texts of an `.inp` file and the ids of its `.out` file, split as test-tokenizer-0 does.
 fn cases(inp: &Path) -> Vec<(String, Vec<u32>)> {

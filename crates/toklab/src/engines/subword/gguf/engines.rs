@@ -27,23 +27,11 @@ pub struct Emit {
 /// `prefix`), characters merge by the merged token's score, and a symbol no token spells is
 /// spelled in byte tokens (`<0x41>`, else the byte itself).
 pub fn spm(vocab: &Vocab, text: &str, range: Range<usize>, prefix: bool, out: &mut Vec<Emit>) {
-    let mut s = String::with_capacity(range.len() + 3);
-    let mut at = Vec::with_capacity(range.len() + 4);
+    let (mut s, mut at) = escape_spaces(&text[range.clone()], range.start);
     if prefix {
-        s.push('▁');
-        at.extend([range.start; 3]);
+        s.insert(0, '▁');
+        at.splice(0..0, [range.start; 3]);
     }
-    for (i, c) in text[range.clone()].char_indices() {
-        let p = range.start + i;
-        if c == ' ' {
-            s.push('▁');
-            at.extend([p; 3]);
-        } else {
-            s.push(c);
-            at.extend(p..p + c.len_utf8());
-        }
-    }
-    at.push(range.end);
     let symbols = s
         .char_indices()
         .map(|(i, c)| Sym {
@@ -65,35 +53,28 @@ pub fn spm(vocab: &Vocab, text: &str, range: Range<usize>, prefix: bool, out: &m
             });
             continue;
         }
-        for k in sym.start..sym.end {
-            let byte = s.as_bytes()[k];
-            let id = vocab.id(&format!("<0x{byte:02X}>")).or_else(|| {
-                byte.is_ascii()
-                    .then(|| vocab.id(&(byte as char).to_string()))
-                    .flatten()
-            });
-            out.push(Emit {
-                id,
-                start: at[k],
-                end: at[k + 1],
-            });
-        }
+        byte_tokens(vocab, &s, sym.start..sym.end, &at, true, out);
     }
 }
 
-/// The merges of a byte-level BPE vocabulary over interned strings: every string a merge
-/// names gets a number (a token's own id when it is a token), so merging compares numbers.
+/// The merges of a BPE vocabulary over interned strings: every string a merge names gets a
+/// number (a token's own id when it is a token), so merging compares numbers.
 pub struct BpeTables {
     merges: HashMap<(u32, u32), (u32, u32)>,
+    extra: HashMap<String, u32>,
     bytes: [u32; 256],
     tokens: u32,
     ignore_merges: bool,
+    /// Gemma 4's BPE: spaces escaped as `▁`, symbols the UTF-8 characters themselves (no
+    /// byte-level alphabet), `<0xNN>` byte tokens for what no token spells, and a run of
+    /// newlines that is a token kept whole.
+    raw: bool,
     splitter: Splitter,
 }
 
 impl BpeTables {
     /// Interns the merges of `vocab` (the first of two equal merges counts, as in llama.cpp).
-    pub fn new(vocab: &Vocab, splitter: Splitter, ignore_merges: bool) -> BpeTables {
+    pub fn new(vocab: &Vocab, splitter: Splitter, ignore_merges: bool, raw: bool) -> BpeTables {
         let tokens = vocab.tokens.len() as u32;
         let mut extra: HashMap<String, u32> = HashMap::new();
         let mut intern = |s: &str| -> u32 {
@@ -115,20 +96,26 @@ impl BpeTables {
         }
         BpeTables {
             merges,
+            extra,
             bytes,
             tokens,
             ignore_merges,
+            raw,
             splitter,
         }
     }
 
-    /// Byte-level BPE over `text[range]`: the pre-tokenizer's pieces, each merged by rank; a
-    /// symbol no token spells falls back to its printable ASCII bytes' tokens, and other bytes
-    /// are dropped, as llama.cpp drops them.
+    /// BPE over `text[range]`: the pre-tokenizer's pieces, each merged by rank. In byte-level
+    /// vocabularies a symbol no token spells falls back to its printable ASCII bytes' tokens
+    /// and other bytes are dropped, as llama.cpp drops them; Gemma 4 spells it in byte tokens.
     pub fn encode(&self, vocab: &Vocab, text: &str, range: Range<usize>, out: &mut Vec<Emit>) {
         let part = &text[range.clone()];
         for piece in self.splitter.split(part) {
             let base = range.start + piece.start;
+            if self.raw {
+                self.raw_word(vocab, &part[piece], base, out);
+                continue;
+            }
             let word = &part.as_bytes()[piece];
             if self.ignore_merges
                 && let Some(id) = vocab.id(&bytelevel::encode(word))
@@ -149,11 +136,7 @@ impl BpeTables {
                     id: self.bytes[b as usize],
                 })
                 .collect();
-            let merged = merge(symbols, |l, r| {
-                let &(rank, id) = self.merges.get(&(l.id, r.id))?;
-                Some((-(rank as f64), id))
-            });
-            for sym in merged {
+            for sym in self.merge(symbols) {
                 if sym.id < self.tokens {
                     out.push(Emit {
                         id: Some(sym.id),
@@ -176,6 +159,99 @@ impl BpeTables {
                 }
             }
         }
+    }
+
+    /// One piece of Gemma 4's BPE (see [`BpeTables::raw`]).
+    fn raw_word(&self, vocab: &Vocab, word: &str, base: usize, out: &mut Vec<Emit>) {
+        let (s, at) = escape_spaces(word, base);
+        if !s.is_empty()
+            && s.bytes().all(|b| b == b'\n')
+            && let Some(id) = vocab.id(&s)
+        {
+            out.push(Emit {
+                id: Some(id),
+                start: at[0],
+                end: at[s.len()],
+            });
+            return;
+        }
+        let symbols = s
+            .char_indices()
+            .map(|(i, c)| {
+                let one = &s[i..i + c.len_utf8()];
+                let id = vocab
+                    .id(one)
+                    .or_else(|| self.extra.get(one).copied())
+                    .unwrap_or(NONE);
+                Sym {
+                    start: i,
+                    end: i + c.len_utf8(),
+                    id,
+                }
+            })
+            .collect();
+        for sym in self.merge(symbols) {
+            if sym.id < self.tokens {
+                out.push(Emit {
+                    id: Some(sym.id),
+                    start: at[sym.start],
+                    end: at[sym.end],
+                });
+                continue;
+            }
+            byte_tokens(vocab, &s, sym.start..sym.end, &at, false, out);
+        }
+    }
+
+    fn merge(&self, symbols: Vec<Sym>) -> Vec<Sym> {
+        merge(symbols, |l, r| {
+            let &(rank, id) = self.merges.get(&(l.id, r.id))?;
+            Some((-(rank as f64), id))
+        })
+    }
+}
+
+/// `text` with spaces as `▁`, and for each of its bytes (and its end) the original offset,
+/// where the text starts at `base`.
+fn escape_spaces(text: &str, base: usize) -> (String, Vec<usize>) {
+    let mut s = String::with_capacity(text.len() + 3);
+    let mut at = Vec::with_capacity(text.len() + 4);
+    for (i, c) in text.char_indices() {
+        let p = base + i;
+        if c == ' ' {
+            s.push('▁');
+            at.extend([p; 3]);
+        } else {
+            s.push(c);
+            at.extend(p..p + c.len_utf8());
+        }
+    }
+    at.push(base + text.len());
+    (s, at)
+}
+
+/// The bytes `range` of `s` as byte tokens (`<0x41>`; with `plain`, else the ASCII byte
+/// itself), each with its original offsets from `at`.
+fn byte_tokens(
+    vocab: &Vocab,
+    s: &str,
+    range: Range<usize>,
+    at: &[usize],
+    plain: bool,
+    out: &mut Vec<Emit>,
+) {
+    for k in range {
+        let byte = s.as_bytes()[k];
+        let id = vocab.id(&format!("<0x{byte:02X}>")).or_else(|| {
+            (plain && byte.is_ascii())
+                .then(|| vocab.id(&(byte as char).to_string()))
+                .flatten()
+        });
+        out.push(Emit {
+            id,
+            start: at[k],
+            end: at[k + 1],
+        });
     }
 }
 

@@ -131,7 +131,13 @@ impl Gguf {
                 })?;
                 let splitter =
                     split::Splitter::new(&patterns).map_err(|e| Error::format(path, None, e))?;
-                Engine::Bpe(Box::new(BpeTables::new(&vocab, splitter, ignore_merges)))
+                let raw = ["gemma4", "granite-embed-multi-311m"].contains(&vocab.pre.as_str());
+                Engine::Bpe(Box::new(BpeTables::new(
+                    &vocab,
+                    splitter,
+                    ignore_merges,
+                    raw,
+                )))
             }
             Family::Ugm | Family::Rwkv => {
                 return Err(Error::format(

@@ -81,6 +81,7 @@ pub fn patterns(pre: &str) -> Option<(Vec<&'static str>, bool)> {
             r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1}| ?[^\s\p{L}\p{N}\r\n]+|\s*[\r\n]+|\s+(?!\S)|\s+",
         ],
         "kimi-k2" => vec![KIMI_K2],
+        "gemma4" | "granite-embed-multi-311m" => vec!["[^\n]+|[\n]+"],
         _ => return None,
     };
     Some((list, false))

@@ -154,7 +154,8 @@ impl Vocab {
                     "the model has no vocabulary (tokenizer.ggml.model is `none`)".into(),
                 ));
             }
-            "gemma4" | "plamo2" => {
+            "gemma4" => Family::Bpe,
+            "plamo2" => {
                 return Err(bad(format!(
                     "tokenizer.ggml.model `{model}` is not supported yet (llama, gpt2 and bert are)"
                 )));
@@ -198,9 +199,12 @@ impl Vocab {
         }
         let mut vocab = Vocab {
             family,
-            pre: string(meta, "tokenizer.ggml.pre")
-                .unwrap_or("default")
-                .to_string(),
+            // llama.cpp names Gemma 4's pre-tokenizer after its model type.
+            pre: match model {
+                "gemma4" => "gemma4",
+                _ => string(meta, "tokenizer.ggml.pre").unwrap_or("default"),
+            }
+            .to_string(),
             tokens: Vec::with_capacity(n),
             scores,
             attrs,
