@@ -5,9 +5,9 @@
 //! `add_special = false`, `parse_special = true`), the reference, also where it differs from
 //! HuggingFace's `tokenizers`: special tokens are cut out first, longest first ([`vocab`]);
 //! then `llama` vocabularies run SentencePiece BPE over scores, `gpt2` ones byte-level BPE
-//! after the pre-tokenizer `tokenizer.ggml.pre` names ([`split`]; no NFC normalization), and
-//! `bert` ones WordPiece ([`engines`]). `t5` and `rwkv` vocabularies are refused with an error
-//! that says so.
+//! after the pre-tokenizer `tokenizer.ggml.pre` names ([`split`]; no NFC normalization),
+//! `gemma4` ones BPE over UTF-8 with spaces as `▁`, and `bert` ones WordPiece ([`engines`]).
+//! `t5`, `rwkv` and `plamo2` vocabularies are refused with an error that says so.
 //!
 //! Spec: `gguf:FILE?special=all|none` — `none` matches only user-defined tokens in text, as
 //! llama.cpp does with `parse_special = false`.
