@@ -145,8 +145,7 @@ impl BpeTables {
                     });
                     continue;
                 }
-                for k in sym.start..sym.end {
-                    let byte = word[k];
+                for (k, &byte) in word.iter().enumerate().take(sym.end).skip(sym.start) {
                     let id = (0x21..=0x7E)
                         .contains(&byte)
                         .then(|| vocab.id(&(byte as char).to_string()))

@@ -132,10 +132,11 @@ impl Splitter {
 
     /// The pieces of `text`, as byte ranges covering it in order.
     pub fn split(&self, text: &str) -> Vec<Range<usize>> {
-        let mut pieces = vec![0..text.len()];
         if text.is_empty() {
             return Vec::new();
         }
+        let whole: Range<usize> = 0..text.len();
+        let mut pieces = vec![whole];
         let mut views: [Option<View>; 2] = [None, None];
         for pass in &self.passes {
             let view = views[pass.collapsed as usize]

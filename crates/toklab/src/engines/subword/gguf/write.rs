@@ -99,7 +99,7 @@ impl Builder {
             out.extend((data / 4).to_le_bytes());
             out.extend(0u32.to_le_bytes());
             out.extend(0u64.to_le_bytes());
-            while out.len() % 32 != 0 {
+            while !out.len().is_multiple_of(32) {
                 out.push(0);
             }
         }
