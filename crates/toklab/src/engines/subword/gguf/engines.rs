@@ -2,7 +2,7 @@
 //! (`llama`), byte-level BPE (`gpt2`) and WordPiece (`bert`), each as llama.cpp's session code
 //! does it, with every token's bytes in the original text so spans follow the span model.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
 
 use super::merge::{NONE, Sym, merge};
@@ -76,7 +76,7 @@ impl BpeTables {
     /// Interns the merges of `vocab` (the first of two equal merges counts, as in llama.cpp).
     pub fn new(vocab: &Vocab, splitter: Splitter, ignore_merges: bool, raw: bool) -> BpeTables {
         let tokens = vocab.tokens.len() as u32;
-        let mut extra: HashMap<String, u32> = HashMap::new();
+        let mut extra: HashMap<String, u32> = HashMap::default();
         let mut intern = |s: &str| -> u32 {
             if let Some(id) = vocab.id(s) {
                 return id;
@@ -84,7 +84,7 @@ impl BpeTables {
             let next = tokens + extra.len() as u32;
             *extra.entry(s.to_string()).or_insert(next)
         };
-        let mut merges = HashMap::with_capacity(vocab.merges.len());
+        let mut merges = HashMap::with_capacity_and_hasher(vocab.merges.len(), Default::default());
         for (rank, (a, b)) in vocab.merges.iter().enumerate() {
             let key = (intern(a), intern(b));
             let merged = intern(&format!("{a}{b}"));

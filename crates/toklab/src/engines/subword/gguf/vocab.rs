@@ -6,7 +6,7 @@
 //! white space to its left, and in Phi-3 models special tokens strip white space to their
 //! right. The special tokens (control, user-defined, unknown) are matched in text longest first.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::path::Path;
 
 use super::reader::{Metadata, Value};
@@ -208,7 +208,7 @@ impl Vocab {
             tokens: Vec::with_capacity(n),
             scores,
             attrs,
-            ids: HashMap::with_capacity(n),
+            ids: HashMap::with_capacity_and_hasher(n, Default::default()),
             merges: Vec::new(),
             specials: Vec::new(),
             unk: None,
