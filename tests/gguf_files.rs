@@ -177,3 +177,19 @@ fn ollama_spec_and_models_listing_through_the_cli() {
     assert!(listing.contains("ollama:me/tiny:v1"), "{listing}");
     assert!(listing.contains("2 Ollama models"), "{listing}");
 }
+
+#[test]
+fn the_shipped_sample_decodes_back_and_knows_its_special_token() {
+    use toklab::Tokenizer;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/bpe/sample.gguf");
+    let t = Gguf::load("sample", &path, true).unwrap();
+    let text = "Héllo <|endoftext|> wörld, 42 🦙!";
+    let ids = t.ids(text);
+    assert_eq!(t.decode(&ids).unwrap(), text);
+    let eot = t.vocab().id("<|endoftext|>").unwrap();
+    assert!(ids.contains(&eot) && t.is_special(eot));
+    // With `special=none` the control token is ordinary text.
+    let plain = Gguf::load("sample", &path, false).unwrap();
+    assert!(!plain.ids(text).contains(&eot));
+    assert_eq!(plain.decode(&plain.ids(text)).unwrap(), text);
+}
