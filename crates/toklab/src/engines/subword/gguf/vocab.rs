@@ -134,38 +134,7 @@ impl Vocab {
         warnings: &mut Vec<String>,
     ) -> Result<Vocab> {
         let bad = |message: String| Error::format(path, None, message);
-        let model = match meta.values.get("tokenizer.ggml.model") {
-            Some(Value::Str(s)) => s.as_str(),
-            Some(_) => return Err(bad("tokenizer.ggml.model is not a string".into())),
-            None => {
-                return Err(bad(
-                    "no tokenizer in the file (tokenizer.ggml.model is missing)".into(),
-                ));
-            }
-        };
-        let family = match model {
-            "llama" => Family::Spm,
-            "gpt2" => Family::Bpe,
-            "bert" => Family::Wpm,
-            "t5" => Family::Ugm,
-            "rwkv" => Family::Rwkv,
-            "no_vocab" | "none" => {
-                return Err(bad(
-                    "the model has no vocabulary (tokenizer.ggml.model is `none`)".into(),
-                ));
-            }
-            "gemma4" => Family::Bpe,
-            "plamo2" => {
-                return Err(bad(format!(
-                    "tokenizer.ggml.model `{model}` is not supported yet (llama, gpt2 and bert are)"
-                )));
-            }
-            other => {
-                return Err(bad(format!(
-                    "tokenizer.ggml.model `{other}` is not one llama.cpp knows"
-                )));
-            }
-        };
+        let (model, family) = family_of(meta).map_err(bad)?;
         let Some(Value::Strings(tokens)) = meta.values.get("tokenizer.ggml.tokens") else {
             return Err(bad(
                 "tokenizer.ggml.tokens is missing or not an array of strings".into(),
@@ -320,6 +289,40 @@ impl Vocab {
     pub fn has(&self, id: u32, mask: u16) -> bool {
         self.attrs.get(id as usize).is_some_and(|a| a & mask != 0)
     }
+}
+
+/// The model type `tokenizer.ggml.model` names, and the family that tokenizes it; an error
+/// message for a file without one or with one toklab does not tokenize.
+fn family_of(meta: &Metadata) -> Result<(&str, Family), String> {
+    let model = match meta.values.get("tokenizer.ggml.model") {
+        Some(Value::Str(s)) => s.as_str(),
+        Some(_) => return Err("tokenizer.ggml.model is not a string".into()),
+        None => {
+            return Err("no tokenizer in the file (tokenizer.ggml.model is missing)".into());
+        }
+    };
+    let family = match model {
+        "llama" => Family::Spm,
+        "gpt2" => Family::Bpe,
+        "bert" => Family::Wpm,
+        "t5" => Family::Ugm,
+        "rwkv" => Family::Rwkv,
+        "no_vocab" | "none" => {
+            return Err("the model has no vocabulary (tokenizer.ggml.model is `none`)".into());
+        }
+        "gemma4" => Family::Bpe,
+        "plamo2" => {
+            return Err(format!(
+                "tokenizer.ggml.model `{model}` is not supported yet (llama, gpt2 and bert are)"
+            ));
+        }
+        other => {
+            return Err(format!(
+                "tokenizer.ggml.model `{other}` is not one llama.cpp knows"
+            ));
+        }
+    };
+    Ok((model, family))
 }
 
 /// A merge `"a b"` as its two sides, split at the first space after the first byte as
