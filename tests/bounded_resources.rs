@@ -202,7 +202,7 @@ fn gold_that_rewrites_a_long_line_is_placed_in_linear_time() {
     clippy::zombie_processes,
     reason = "the child is reaped by wait4, which std does not know of"
 )]
-fn peak_kb(args: &[&str], dir: &Path) -> u64 {
+pub(crate) fn peak_kb(args: &[&str], dir: &Path) -> u64 {
     let child = crate::common::toklab()
         .args(args)
         .current_dir(dir)

@@ -46,6 +46,8 @@ mod fst_robustness;
 mod fst_samples;
 mod fst_saved_form;
 mod fuzz_regressions;
+mod gguf_conformance;
+mod gguf_files;
 mod hf_hub;
 mod hf_pipeline;
 mod lex_segmenter;

@@ -124,6 +124,11 @@ pub const TOKENIZERS: &[TokenizerTarget] = &[
         coverage: Coverage::Matches,
     },
     TokenizerTarget {
+        name: "tok-gguf",
+        spec: "gguf:samples/bpe/sample.gguf",
+        coverage: Coverage::Everything,
+    },
+    TokenizerTarget {
         name: "tok-wordpiece",
         spec: "wordpiece:samples/bpe/sample-wordpiece.txt",
         coverage: Coverage::Matches,
@@ -188,6 +193,12 @@ pub const LOADERS: &[LoaderTarget] = &[
         name: "load-tokenizer-json",
         file: "samples/bpe/tokenizer.json",
         spec: "bpe:{}",
+        whole_folder: false,
+    },
+    LoaderTarget {
+        name: "load-gguf",
+        file: "samples/bpe/sample.gguf",
+        spec: "gguf:{}",
         whole_folder: false,
     },
     LoaderTarget {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::{Args as ClapArgs, Subcommand};
 
 use toklab::engines::subword::train::unigram::{UnigramConfig, UnigramEvent, model_bytes, train};

@@ -23,6 +23,8 @@ const BUILTIN: &[Kind] = &[
     crate::engines::subword::bpe::TIKTOKEN,
     crate::engines::subword::bpe::SPM,
     crate::engines::subword::hf::KIND,
+    crate::engines::subword::gguf::KIND,
+    crate::engines::subword::gguf::OLLAMA,
     crate::engines::subword::wordpiece::KIND,
     crate::engines::subword::rwkv::KIND,
     crate::engines::subword::tekken::KIND,

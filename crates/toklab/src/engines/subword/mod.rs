@@ -12,6 +12,7 @@ pub mod chat;
 pub mod claude;
 pub mod clip;
 pub mod formal;
+pub mod gguf;
 pub mod hf;
 pub mod hub;
 pub mod normalizing;

@@ -1,0 +1,341 @@
+//! llama.cpp's tokenizers for one stretch of text between special tokens: SentencePiece BPE
+//! (`llama`), byte-level BPE (`gpt2`) and WordPiece (`bert`), each as llama.cpp's session code
+//! does it, with every token's bytes in the original text so spans follow the span model.
+
+use rustc_hash::FxHashMap as HashMap;
+use std::ops::Range;
+
+use super::merge::{NONE, Sym, merge};
+use super::split::Splitter;
+use super::unicode::{Category, category, nfd_first, to_lower};
+use super::vocab::Vocab;
+use crate::engines::subword::bpe::bytelevel;
+
+/// A token found: its id (`None` for bytes llama.cpp drops because no token spells them) and
+/// its bytes in the original text (possibly inside a character).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Emit {
+    /// The id.
+    pub id: Option<u32>,
+    /// Where it starts.
+    pub start: usize,
+    /// Where it ends.
+    pub end: usize,
+}
+
+/// SentencePiece BPE over `text[range]`: spaces become `▁` (and one is put in front when
+/// `prefix`), characters merge by the merged token's score, and a symbol no token spells is
+/// spelled in byte tokens (`<0x41>`, else the byte itself).
+pub fn spm(vocab: &Vocab, text: &str, range: Range<usize>, prefix: bool, out: &mut Vec<Emit>) {
+    let (mut s, mut at) = escape_spaces(&text[range.clone()], range.start);
+    if prefix {
+        s.insert(0, '▁');
+        at.splice(0..0, [range.start; 3]);
+    }
+    let symbols = s
+        .char_indices()
+        .map(|(i, c)| Sym {
+            start: i,
+            end: i + c.len_utf8(),
+            id: NONE,
+        })
+        .collect();
+    let merged = merge(symbols, |l, r| {
+        let id = vocab.id(&s[l.start..r.end])?;
+        Some((vocab.scores[id as usize] as f64, id))
+    });
+    for sym in merged {
+        if let Some(id) = vocab.id(&s[sym.start..sym.end]) {
+            out.push(Emit {
+                id: Some(id),
+                start: at[sym.start],
+                end: at[sym.end],
+            });
+            continue;
+        }
+        byte_tokens(vocab, &s, sym.start..sym.end, &at, true, out);
+    }
+}
+
+/// The merges of a BPE vocabulary over interned strings: every string a merge names gets a
+/// number (a token's own id when it is a token), so merging compares numbers.
+pub struct BpeTables {
+    merges: HashMap<(u32, u32), (u32, u32)>,
+    extra: HashMap<String, u32>,
+    bytes: [u32; 256],
+    tokens: u32,
+    ignore_merges: bool,
+    /// Gemma 4's BPE: spaces escaped as `▁`, symbols the UTF-8 characters themselves (no
+    /// byte-level alphabet), `<0xNN>` byte tokens for what no token spells, and a run of
+    /// newlines that is a token kept whole.
+    raw: bool,
+    splitter: Splitter,
+}
+
+impl BpeTables {
+    /// Interns the merges of `vocab` (the first of two equal merges counts, as in llama.cpp).
+    pub fn new(vocab: &Vocab, splitter: Splitter, ignore_merges: bool, raw: bool) -> BpeTables {
+        let tokens = vocab.tokens.len() as u32;
+        let mut extra: HashMap<String, u32> = HashMap::default();
+        let mut intern = |s: &str| -> u32 {
+            if let Some(id) = vocab.id(s) {
+                return id;
+            }
+            let next = tokens + extra.len() as u32;
+            *extra.entry(s.to_string()).or_insert(next)
+        };
+        let mut merges = HashMap::with_capacity_and_hasher(vocab.merges.len(), Default::default());
+        for (rank, (a, b)) in vocab.merges.iter().enumerate() {
+            let key = (intern(a), intern(b));
+            let merged = intern(&format!("{a}{b}"));
+            merges.entry(key).or_insert((rank as u32, merged));
+        }
+        let mut bytes = [0u32; 256];
+        for (b, slot) in bytes.iter_mut().enumerate() {
+            *slot = intern(&bytelevel::byte_to_char(b as u8).to_string());
+        }
+        BpeTables {
+            merges,
+            extra,
+            bytes,
+            tokens,
+            ignore_merges,
+            raw,
+            splitter,
+        }
+    }
+
+    /// BPE over `text[range]`: the pre-tokenizer's pieces, each merged by rank. In byte-level
+    /// vocabularies a symbol no token spells falls back to its printable ASCII bytes' tokens
+    /// and other bytes are dropped, as llama.cpp drops them; Gemma 4 spells it in byte tokens.
+    pub fn encode(&self, vocab: &Vocab, text: &str, range: Range<usize>, out: &mut Vec<Emit>) {
+        let part = &text[range.clone()];
+        for piece in self.splitter.split(part) {
+            let base = range.start + piece.start;
+            if self.raw {
+                self.raw_word(vocab, &part[piece], base, out);
+                continue;
+            }
+            let word = &part.as_bytes()[piece];
+            if self.ignore_merges
+                && let Some(id) = vocab.id(&bytelevel::encode(word))
+            {
+                out.push(Emit {
+                    id: Some(id),
+                    start: base,
+                    end: base + word.len(),
+                });
+                continue;
+            }
+            let symbols = word
+                .iter()
+                .enumerate()
+                .map(|(i, &b)| Sym {
+                    start: i,
+                    end: i + 1,
+                    id: self.bytes[b as usize],
+                })
+                .collect();
+            for sym in self.merge(symbols) {
+                if sym.id < self.tokens {
+                    out.push(Emit {
+                        id: Some(sym.id),
+                        start: base + sym.start,
+                        end: base + sym.end,
+                    });
+                    continue;
+                }
+                for (k, &byte) in word.iter().enumerate().take(sym.end).skip(sym.start) {
+                    let id = (0x21..=0x7E)
+                        .contains(&byte)
+                        .then(|| vocab.id(&(byte as char).to_string()))
+                        .flatten();
+                    out.push(Emit {
+                        id,
+                        start: base + k,
+                        end: base + k + 1,
+                    });
+                }
+            }
+        }
+    }
+
+    /// One piece of Gemma 4's BPE (see [`BpeTables::raw`]).
+    fn raw_word(&self, vocab: &Vocab, word: &str, base: usize, out: &mut Vec<Emit>) {
+        let (s, at) = escape_spaces(word, base);
+        if !s.is_empty()
+            && s.bytes().all(|b| b == b'\n')
+            && let Some(id) = vocab.id(&s)
+        {
+            out.push(Emit {
+                id: Some(id),
+                start: at[0],
+                end: at[s.len()],
+            });
+            return;
+        }
+        let symbols = s
+            .char_indices()
+            .map(|(i, c)| {
+                let one = &s[i..i + c.len_utf8()];
+                let id = vocab
+                    .id(one)
+                    .or_else(|| self.extra.get(one).copied())
+                    .unwrap_or(NONE);
+                Sym {
+                    start: i,
+                    end: i + c.len_utf8(),
+                    id,
+                }
+            })
+            .collect();
+        for sym in self.merge(symbols) {
+            if sym.id < self.tokens {
+                out.push(Emit {
+                    id: Some(sym.id),
+                    start: at[sym.start],
+                    end: at[sym.end],
+                });
+                continue;
+            }
+            byte_tokens(vocab, &s, sym.start..sym.end, &at, false, out);
+        }
+    }
+
+    fn merge(&self, symbols: Vec<Sym>) -> Vec<Sym> {
+        merge(symbols, |l, r| {
+            let &(rank, id) = self.merges.get(&(l.id, r.id))?;
+            Some((-(rank as f64), id))
+        })
+    }
+}
+
+/// `text` with spaces as `▁`, and for each of its bytes (and its end) the original offset,
+/// where the text starts at `base`.
+fn escape_spaces(text: &str, base: usize) -> (String, Vec<usize>) {
+    let mut s = String::with_capacity(text.len() + 3);
+    let mut at = Vec::with_capacity(text.len() + 4);
+    for (i, c) in text.char_indices() {
+        let p = base + i;
+        if c == ' ' {
+            s.push('▁');
+            at.extend([p; 3]);
+        } else {
+            s.push(c);
+            at.extend(p..p + c.len_utf8());
+        }
+    }
+    at.push(base + text.len());
+    (s, at)
+}
+
+/// The bytes `range` of `s` as byte tokens (`<0x41>`; with `plain`, else the ASCII byte
+/// itself), each with its original offsets from `at`.
+fn byte_tokens(
+    vocab: &Vocab,
+    s: &str,
+    range: Range<usize>,
+    at: &[usize],
+    plain: bool,
+    out: &mut Vec<Emit>,
+) {
+    for k in range {
+        let byte = s.as_bytes()[k];
+        let id = vocab.id(&format!("<0x{byte:02X}>")).or_else(|| {
+            (plain && byte.is_ascii())
+                .then(|| vocab.id(&(byte as char).to_string()))
+                .flatten()
+        });
+        out.push(Emit {
+            id,
+            start: at[k],
+            end: at[k + 1],
+        });
+    }
+}
+
+/// WordPiece as llama.cpp does it: each character replaced by the first of its canonical
+/// decomposition and lowercased; words split at white space, and punctuation, ASCII symbols
+/// and CJK ideographs made words of their own; control characters dropped; then each word,
+/// with `▁` in front, matched greedily longest-first, the unknown token for a word that cannot
+/// be matched to its end.
+pub fn wpm(vocab: &Vocab, text: &str, range: Range<usize>, out: &mut Vec<Emit>) {
+    let mut words: Vec<Vec<(char, usize, usize)>> = vec![Vec::new()];
+    for (i, c) in text[range.clone()].char_indices() {
+        let (start, end) = (range.start + i, range.start + i + c.len_utf8());
+        let c = nfd_first(c);
+        let cat = category(c);
+        if c.is_whitespace() {
+            if !words.last().unwrap().is_empty() {
+                words.push(Vec::new());
+            }
+            continue;
+        }
+        if c == '\0' || c == '\u{FFFD}' || cat == Category::Control {
+            continue;
+        }
+        let lower = to_lower(c);
+        if cat == Category::Punctuation
+            || ((c as u32) < 0x7F && cat == Category::Symbol)
+            || is_chinese(c)
+        {
+            if !words.last().unwrap().is_empty() {
+                words.push(Vec::new());
+            }
+            words.last_mut().unwrap().push((lower, start, end));
+            words.push(Vec::new());
+        } else {
+            words.last_mut().unwrap().push((lower, start, end));
+        }
+    }
+    for word in words.iter().filter(|w| !w.is_empty()) {
+        wpm_word(vocab, word, out);
+    }
+}
+
+fn wpm_word(vocab: &Vocab, word: &[(char, usize, usize)], out: &mut Vec<Emit>) {
+    let mut s = String::from("▁");
+    let first = word[0].1;
+    let mut starts = vec![first; 3];
+    let mut ends = vec![first; 3];
+    for &(c, start, end) in word {
+        s.push(c);
+        starts.resize(s.len(), start);
+        ends.resize(s.len(), end);
+    }
+    let before = out.len();
+    let mut i = 0;
+    while i < s.len() {
+        let longest = (i + vocab.max_token_len + 1).min(s.len());
+        let found = (i + 1..=longest)
+            .rev()
+            .filter(|&j| s.is_char_boundary(j))
+            .find_map(|j| vocab.id(&s[i..j]).map(|id| (j, id)));
+        let Some((j, id)) = found else {
+            out.truncate(before);
+            break;
+        };
+        out.push(Emit {
+            id: Some(id),
+            start: starts[i],
+            end: ends[j - 1],
+        });
+        i = j;
+    }
+    if out.len() == before {
+        let end = word.last().map_or(first, |w| w.2);
+        out.push(Emit {
+            id: vocab.unk,
+            start: first,
+            end,
+        });
+    }
+}
+
+/// The CJK ideograph ranges BERT splits around (with HuggingFace's 0x2B920 where the block
+/// starts at 0x2B820, as llama.cpp has it).
+fn is_chinese(c: char) -> bool {
+    matches!(c as u32,
+        0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0x20000..=0x2A6DF | 0x2A700..=0x2B73F
+        | 0x2B740..=0x2B81F | 0x2B920..=0x2CEAF | 0xF900..=0xFAFF | 0x2F800..=0x2FA1F)
+}

@@ -1,0 +1,439 @@
+//! The tokenizer inside a GGUF file (`gguf:FILE`), the format of llama.cpp, Ollama and most
+//! local language models, and models of Ollama's store (`ollama:NAME[:TAG]`). Only the file's
+//! metadata is read ([`reader`]), so a model of many gigabytes loads its tokenizer in a
+//! fraction of a second. Tokenizing follows llama.cpp (`llama_tokenize` with
+//! `add_special = false`, `parse_special = true`), the reference, also where it differs from
+//! HuggingFace's `tokenizers`: special tokens are cut out first, longest first ([`vocab`]);
+//! then `llama` vocabularies run SentencePiece BPE over scores, `gpt2` ones byte-level BPE
+//! after the pre-tokenizer `tokenizer.ggml.pre` names ([`split`]; no NFC normalization),
+//! `gemma4` ones BPE over UTF-8 with spaces as `▁`, and `bert` ones WordPiece ([`engines`]).
+//! `t5`, `rwkv` and `plamo2` vocabularies are refused with an error that says so.
+//!
+//! Spec: `gguf:FILE?special=all|none` — `none` matches only user-defined tokens in text, as
+//! llama.cpp does with `parse_special = false`.
+
+mod engines;
+mod merge;
+pub mod ollama;
+pub mod reader;
+mod split;
+mod unicode;
+pub mod vocab;
+pub mod write;
+
+use std::path::{Path, PathBuf};
+
+use aho_corasick::AhoCorasick;
+
+use crate::core::error::{Error, Result};
+use crate::core::registry::Registry;
+use crate::core::spec::{Kind, Spec};
+use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
+use crate::core::tokenizer::Tokenizer;
+use crate::core::trace::{Role, Trace, TraceLine, quote};
+use crate::engines::subword::bpe::bytelevel;
+use crate::engines::subword::bytes::{char_span, render};
+use engines::{BpeTables, Emit};
+use vocab::{Family, Vocab, attr};
+
+/// `gguf:FILE`: the tokenizer of a GGUF model file.
+pub const KIND: Kind = Kind::new(
+    "gguf",
+    "gguf:FILE.gguf",
+    "the tokenizer of a GGUF model (llama.cpp's tokenization; metadata only); ?special=all|none",
+    load,
+)
+.with_options();
+
+/// `ollama:NAME[:TAG]`: the tokenizer of a model in Ollama's store.
+pub const OLLAMA: Kind = Kind::new(
+    "ollama",
+    "ollama:NAME[:TAG]",
+    "the tokenizer of a model in Ollama's store ($OLLAMA_MODELS or ~/.ollama/models); ?special=all|none",
+    load_ollama,
+)
+.with_options();
+
+fn special_option(spec: &mut Spec) -> Result<bool> {
+    match spec.take_option("special").as_deref() {
+        None | Some("all") => Ok(true),
+        Some("none") => Ok(false),
+        Some(other) => Err(spec.bad(format!("option `special` wants all or none, not `{other}`"))),
+    }
+}
+
+/// Loads `gguf:FILE`.
+pub fn load(_registry: &Registry, mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
+    let parse_special = special_option(&mut spec)?;
+    spec.finish(&["special"])?;
+    Ok(Box::new(Gguf::load(
+        spec.text.trim(),
+        &spec.path(),
+        parse_special,
+    )?))
+}
+
+/// Loads `ollama:NAME[:TAG]`.
+pub fn load_ollama(_registry: &Registry, mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
+    let parse_special = special_option(&mut spec)?;
+    spec.finish(&["special"])?;
+    let path = ollama::resolve_in(&ollama::store_dir(), spec.arg.trim())?;
+    Ok(Box::new(Gguf::load(
+        spec.text.trim(),
+        &path,
+        parse_special,
+    )?))
+}
+
+/// What runs between special tokens.
+enum Engine {
+    Spm,
+    Bpe(Box<BpeTables>),
+    Wpm,
+}
+
+/// A GGUF file's tokenizer.
+pub struct Gguf {
+    name: String,
+    path: PathBuf,
+    vocab: Vocab,
+    engine: Engine,
+    /// The special tokens matched in text, longest first, and a search for all of them at once
+    /// that tells which occur in a text before the longest-first passes run.
+    matched: Vec<u32>,
+    finder: Option<AhoCorasick>,
+    warnings: Vec<String>,
+}
+
+/// A stretch of the input: text for the engine, or a special token (with any white space its
+/// strip attributes took).
+enum Fragment {
+    Text(usize, usize),
+    Special(u32, usize, usize),
+}
+
+impl Gguf {
+    /// Reads the tokenizer of the GGUF file at `path`; `parse_special` as in llama.cpp.
+    pub fn load(name: &str, path: &Path, parse_special: bool) -> Result<Gguf> {
+        let meta = reader::read(path)?;
+        let mut warnings = Vec::new();
+        let vocab = Vocab::from_metadata(path, &meta, &mut warnings)?;
+        let engine = match vocab.family {
+            Family::Spm => Engine::Spm,
+            Family::Wpm => Engine::Wpm,
+            Family::Bpe => {
+                let (patterns, ignore_merges) = split::patterns(&vocab.pre).ok_or_else(|| {
+                    Error::format(
+                        path,
+                        None,
+                        format!("unknown pre-tokenizer `{}` (tokenizer.ggml.pre)", vocab.pre),
+                    )
+                })?;
+                let splitter =
+                    split::Splitter::new(&patterns).map_err(|e| Error::format(path, None, e))?;
+                let raw = ["gemma4", "granite-embed-multi-311m"].contains(&vocab.pre.as_str());
+                Engine::Bpe(Box::new(BpeTables::new(
+                    &vocab,
+                    splitter,
+                    ignore_merges,
+                    raw,
+                )))
+            }
+            Family::Ugm | Family::Rwkv => {
+                return Err(Error::format(
+                    path,
+                    None,
+                    format!(
+                        "tokenizer.ggml.model `{}` is not supported yet (llama, gpt2 and bert are)",
+                        match vocab.family {
+                            Family::Ugm => "t5",
+                            _ => "rwkv",
+                        }
+                    ),
+                ));
+            }
+        };
+        let skip = if parse_special {
+            0
+        } else {
+            attr::CONTROL | attr::UNKNOWN
+        };
+        let matched: Vec<u32> = vocab
+            .specials
+            .iter()
+            .copied()
+            .filter(|&id| !vocab.has(id, skip))
+            .collect();
+        let finder = if matched.is_empty() {
+            None
+        } else {
+            let texts = matched.iter().map(|&id| vocab.tokens[id as usize].as_str());
+            Some(
+                AhoCorasick::new(texts)
+                    .map_err(|e| Error::format(path, None, format!("special tokens: {e}")))?,
+            )
+        };
+        Ok(Gguf {
+            name: name.to_string(),
+            path: path.to_path_buf(),
+            vocab,
+            engine,
+            matched,
+            finder,
+            warnings,
+        })
+    }
+
+    /// The vocabulary, for callers that want ids and token types.
+    pub fn vocab(&self) -> &Vocab {
+        &self.vocab
+    }
+
+    /// The ids llama.cpp gives `text` (`add_special = false`); bytes llama.cpp drops have none.
+    pub fn ids(&self, text: &str) -> Vec<u32> {
+        self.emits(text)
+            .into_iter()
+            .filter_map(|(e, _)| e.id)
+            .collect()
+    }
+
+    /// llama.cpp's `tokenizer_st_partition`: for each special token, longest first, every
+    /// occurrence in every text fragment left so far is cut out.
+    fn partition(&self, text: &str) -> Vec<Fragment> {
+        if text.is_empty() {
+            return Vec::new();
+        }
+        let mut fragments = vec![Fragment::Text(0, text.len())];
+        let Some(finder) = &self.finder else {
+            return fragments;
+        };
+        let mut present = vec![false; self.matched.len()];
+        for m in finder.find_overlapping_iter(text) {
+            present[m.pattern().as_usize()] = true;
+        }
+        for (_, &id) in self.matched.iter().enumerate().filter(|&(k, _)| present[k]) {
+            let needle = self.vocab.tokens[id as usize].as_str();
+            let (lstrip, rstrip) = (
+                self.vocab.has(id, attr::LSTRIP),
+                self.vocab.has(id, attr::RSTRIP),
+            );
+            let mut next = Vec::with_capacity(fragments.len() + 2);
+            for fragment in fragments {
+                let Fragment::Text(mut start, end) = fragment else {
+                    next.push(fragment);
+                    continue;
+                };
+                while let Some(found) = text[start..end].find(needle) {
+                    let at = start + found;
+                    let mut left_end = at;
+                    if lstrip {
+                        while left_end > start && is_space(text.as_bytes()[left_end - 1]) {
+                            left_end -= 1;
+                        }
+                    }
+                    if left_end > start {
+                        next.push(Fragment::Text(start, left_end));
+                    }
+                    let mut right = at + needle.len();
+                    if rstrip {
+                        while right < end && is_space(text.as_bytes()[right]) {
+                            right += 1;
+                        }
+                    }
+                    next.push(Fragment::Special(id, left_end, right));
+                    start = right;
+                }
+                if start < end {
+                    next.push(Fragment::Text(start, end));
+                }
+            }
+            fragments = next;
+        }
+        fragments
+    }
+
+    /// Every token with whether it is a special token from the partition.
+    fn emits(&self, text: &str) -> Vec<(Emit, bool)> {
+        let mut out = Vec::new();
+        let mut previous_special = true;
+        let mut found = Vec::new();
+        for fragment in self.partition(text) {
+            match fragment {
+                Fragment::Special(id, start, end) => {
+                    out.push((
+                        Emit {
+                            id: Some(id),
+                            start,
+                            end,
+                        },
+                        true,
+                    ));
+                    previous_special = true;
+                }
+                Fragment::Text(start, end) => {
+                    found.clear();
+                    match &self.engine {
+                        Engine::Spm => {
+                            let prefix = self.vocab.add_space_prefix && previous_special;
+                            engines::spm(&self.vocab, text, start..end, prefix, &mut found)
+                        }
+                        Engine::Bpe(tables) => {
+                            tables.encode(&self.vocab, text, start..end, &mut found)
+                        }
+                        Engine::Wpm => engines::wpm(&self.vocab, text, start..end, &mut found),
+                    }
+                    out.extend(found.iter().map(|&e| (e, false)));
+                    previous_special = false;
+                }
+            }
+        }
+        out
+    }
+
+    /// The token a found id becomes.
+    fn token(&self, text: &str, emit: Emit, special: bool) -> Token {
+        let span = char_span(text, emit.start, emit.end);
+        let Some(id) = emit.id else {
+            return Token::new(span, TokenKind::Unknown)
+                .with_form(render(&text.as_bytes()[emit.start..emit.end]));
+        };
+        let kind = if special {
+            TokenKind::Special
+        } else if Some(id) == self.vocab.unk {
+            TokenKind::Unknown
+        } else {
+            TokenKind::Subword
+        };
+        let mut token = Token::new(span, kind)
+            .with_id(id)
+            .with_origin(Origin::Subword { id, rank: None });
+        let form = self.form(id);
+        if form != span.slice(text) {
+            token = token.with_form(form);
+        }
+        token
+    }
+
+    /// A token as text: byte-level tokens decoded, others as the vocabulary writes them.
+    fn form(&self, id: u32) -> String {
+        let piece = &self.vocab.tokens[id as usize];
+        match &self.engine {
+            Engine::Bpe(_) if !self.vocab.has(id, attr::CONTROL | attr::USER_DEFINED) => {
+                bytelevel::decode(piece).map_or_else(|| piece.clone(), |b| render(&b))
+            }
+            _ => piece.clone(),
+        }
+    }
+
+    /// The bytes a token stands for when decoding.
+    fn bytes_of(&self, id: u32) -> Vec<u8> {
+        let piece = &self.vocab.tokens[id as usize];
+        if self
+            .vocab
+            .has(id, attr::CONTROL | attr::USER_DEFINED | attr::UNKNOWN)
+        {
+            return piece.as_bytes().to_vec();
+        }
+        match self.vocab.family {
+            Family::Bpe => bytelevel::decode(piece).unwrap_or_else(|| piece.as_bytes().to_vec()),
+            _ if self.vocab.has(id, attr::BYTE) => piece
+                .strip_prefix("<0x")
+                .and_then(|h| h.strip_suffix('>'))
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .map_or_else(|| piece.as_bytes().to_vec(), |b| vec![b]),
+            _ => piece.replace('▁', " ").into_bytes(),
+        }
+    }
+}
+
+/// `isspace` in the C locale, which llama.cpp's strip attributes use.
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
+}
+
+impl Tokenizer for Gguf {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn tokenize(&self, text: &str) -> Tokenization {
+        let mut tokens: Vec<Token> = Vec::new();
+        let mut last_unknown: Option<usize> = None;
+        for (emit, special) in self.emits(text) {
+            // Runs of dropped bytes are one unknown token, so nothing of the text is lost.
+            if emit.id.is_none() {
+                if let Some(at) = last_unknown
+                    && tokens[at].span.end <= emit.start
+                {
+                    let start = tokens[at].span.start;
+                    tokens[at] = self.token(
+                        text,
+                        Emit {
+                            id: None,
+                            start,
+                            end: emit.end,
+                        },
+                        false,
+                    );
+                    continue;
+                }
+                last_unknown = Some(tokens.len());
+            } else {
+                last_unknown = None;
+            }
+            tokens.push(self.token(text, emit, special));
+        }
+        Tokenization::new(tokens)
+    }
+
+    fn explain(&self, text: &str) -> Trace {
+        let family = match self.vocab.family {
+            Family::Spm => "SentencePiece BPE (llama)".to_string(),
+            Family::Bpe => format!("byte-level BPE (gpt2), pre-tokenizer {}", self.vocab.pre),
+            _ => "WordPiece (bert)".to_string(),
+        };
+        let mut lines = vec![TraceLine::new(0, None).part(Role::Label, family)];
+        for fragment in self.partition(text) {
+            let line = match fragment {
+                Fragment::Special(id, s, e) => TraceLine::new(1, Some(Span::new(s, e)))
+                    .part(Role::Label, "special ")
+                    .part(Role::Token, quote(&self.vocab.tokens[id as usize]))
+                    .part(Role::Detail, format!(" id {id}")),
+                Fragment::Text(s, e) => TraceLine::new(1, Some(Span::new(s, e)))
+                    .part(Role::Label, "text ")
+                    .part(Role::Plain, quote(&text[s..e])),
+            };
+            lines.push(line);
+        }
+        Trace::new(lines)
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+
+    fn sources(&self) -> Vec<PathBuf> {
+        vec![self.path.clone()]
+    }
+
+    fn decode(&self, ids: &[u32]) -> Result<String> {
+        let mut bytes = Vec::new();
+        for (index, &id) in ids.iter().enumerate() {
+            if id as usize >= self.vocab.tokens.len() {
+                return Err(crate::engines::subword::bytes::unknown_id(
+                    &self.name, id, index,
+                ));
+            }
+            bytes.extend(self.bytes_of(id));
+        }
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    fn is_special(&self, id: u32) -> bool {
+        self.vocab.has(id, attr::CONTROL)
+    }
+
+    fn piece(&self, id: u32) -> Option<String> {
+        self.vocab.tokens.get(id as usize).cloned()
+    }
+}
