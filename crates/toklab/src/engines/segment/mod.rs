@@ -216,7 +216,7 @@ mod tests {
         let text = "  Hi there. How are you?  Fine!";
         let tokens = tokenizer.tokenize(text);
         tokens.check(text).unwrap();
-        let forms: Vec<&str> = tokens.tokens.iter().map(|t| t.form(text)).collect();
+        let forms = tokens.forms(text);
         assert_eq!(forms, ["Hi there.", "How are you?", "Fine!"]);
         assert_eq!(tokens.sentences().len(), 3);
     }

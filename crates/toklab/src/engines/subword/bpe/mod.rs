@@ -47,6 +47,7 @@ use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
 use crate::core::tokenizer::Tokenizer;
 use crate::engines::subword::formal::Semantics;
+use crate::engines::subword::hf::Specials;
 use spm::{SpmModel, SpmTokenizer};
 
 /// A model loaded from a `bpe:`, `tiktoken:` or `spm:` spec, before it becomes a boxed
@@ -134,13 +135,7 @@ pub fn load(registry: &Registry, spec: Spec) -> Result<Box<dyn Tokenizer>> {
 
 /// Loads `bpe:`, `tiktoken:` and `spm:` specs, keeping the model's type.
 pub fn load_subword(mut spec: Spec) -> Result<Subword> {
-    let special = match spec.take_option("special").as_deref() {
-        None | Some("all") => true,
-        Some("none") => false,
-        Some(other) => {
-            return Err(spec.bad(format!("option `special` wants all or none, not `{other}`")));
-        }
-    };
+    let special = Specials::take_matching(&mut spec)?;
     let semantics = match spec.take_option("semantics") {
         None => None,
         Some(name) => Some(Semantics::parse(&name).ok_or_else(|| {

@@ -137,6 +137,11 @@ impl BpeTokenizer {
 }
 
 impl Tokenizer for BpeTokenizer {
+    /// The tokenizer itself: the views read its model (the unigram lesson, the merge table).
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+
     fn name(&self) -> &str {
         &self.name
     }

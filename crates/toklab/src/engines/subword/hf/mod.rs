@@ -40,23 +40,11 @@ pub const KIND: Kind = Kind::new(
 )
 .with_options();
 
-/// The `special` option: `all`, `none` or `add`.
-pub fn specials_option(spec: &mut Spec) -> Result<Specials> {
-    match spec.take_option("special").as_deref() {
-        None | Some("all") => Ok(Specials::Match),
-        Some("none") => Ok(Specials::Ignore),
-        Some("add") => Ok(Specials::Add),
-        Some(other) => Err(spec.bad(format!(
-            "option `special` wants all, none or add, not `{other}`"
-        ))),
-    }
-}
-
 /// Loads an `hf:` spec (and a `bpe:` spec naming a `.json` file). `hf:ORG/NAME`, when no such
 /// file exists, is a model in the local HuggingFace cache (no network): its `tokenizer.json`,
 /// or else its `tokenizer.model` (SentencePiece) or `vocab.txt` (WordPiece).
 pub fn load(registry: &Registry, mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
-    let specials = specials_option(&mut spec)?;
+    let specials = Specials::take(&mut spec)?;
     spec.finish(&["special"])?;
     let name = spec.text.trim().to_string();
     let mut path = spec.path();

@@ -395,13 +395,7 @@ pub const KIND: Kind = Kind::new(
 /// Loads `wordpiece:vocab.txt[?lowercase=true|false&special=all|none]`.
 pub fn load(_registry: &Registry, mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
     let lowercase = spec.take_flag("lowercase", true)?;
-    let special = match spec.take_option("special").as_deref() {
-        None | Some("all") => true,
-        Some("none") => false,
-        Some(other) => {
-            return Err(spec.bad(format!("option `special` wants all or none, not `{other}`")));
-        }
-    };
+    let special = crate::engines::subword::hf::Specials::take_matching(&mut spec)?;
     let strip_accents = match spec.take_option("accents").as_deref() {
         None => lowercase,
         Some("strip") => true,

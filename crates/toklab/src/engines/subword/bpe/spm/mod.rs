@@ -446,6 +446,11 @@ impl SpmTokenizer {
 }
 
 impl Tokenizer for SpmTokenizer {
+    /// The tokenizer itself: the views read its model (the unigram lesson, the merge table).
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+
     fn name(&self) -> &str {
         &self.name
     }
