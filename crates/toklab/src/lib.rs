@@ -19,7 +19,9 @@ pub mod core;
 pub mod engines;
 
 // What can be computed from tokenizations, and the pictures drawn of them.
+#[cfg(feature = "analysis")]
 pub mod analysis;
+#[cfg(feature = "picture")]
 pub mod picture;
 
 pub use crate::core::choice::Choice;

@@ -14,6 +14,7 @@ use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::{Role, Trace, TraceLine, quote};
 
+#[cfg(feature = "subword")]
 pub(crate) use self::regex::each_match;
 pub use self::regex::{GAVE_UP, PatternError, RegexMatcher};
 pub use self::whitespace::WhitespaceMatcher;

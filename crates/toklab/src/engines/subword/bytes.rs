@@ -26,7 +26,7 @@ fn floor(text: &str, mut at: usize) -> usize {
 
 /// Bytes for display: UTF-8 as text, anything else as `<0xNN>`.
 pub fn render(bytes: &[u8]) -> String {
-    crate::engines::subword::bpe::render_bytes(bytes)
+    crate::core::trace::render_bytes(bytes)
 }
 
 /// Why ids could not be decoded.

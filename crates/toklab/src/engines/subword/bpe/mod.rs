@@ -32,6 +32,7 @@ mod tokenizer;
 mod trace;
 pub(crate) mod vocab;
 
+pub use crate::core::trace::render_bytes;
 /// GPT-2's byte-to-character alphabet, both ways: for tools that read or write byte-level
 /// vocabularies.
 pub use bytelevel::{byte_to_char, decode as bytes_of_byte_level, encode as byte_level_of_bytes};
@@ -39,7 +40,7 @@ pub use dictionary::{FormalDictionary, RuleSource};
 /// The loaders of each file format, for programs that want a model rather than a tokenizer.
 pub use load::{gpt2, hf, tiktoken};
 pub use model::{Alphabet, BpeModel, Piece, PreToken, PreTokenizer, Rules};
-pub use tokenizer::{BpeTokenizer, render_bytes};
+pub use tokenizer::BpeTokenizer;
 pub use trace::{BpeTrace, MAX_STEPS_PIECE_BYTES, PieceTrace};
 
 use crate::core::error::Result;
