@@ -8,8 +8,8 @@ use std::time::Instant;
 use super::Context;
 use crate::tui::app::{Action, step_due};
 use toklab::core::token::Span;
-use toklab::engines::subword::bpe::spm::lesson::ViterbiLesson;
 use toklab::engines::subword::bpe::spm::{ModelType, SpmModel, SpmTokenizer};
+use toklab::engines::subword::unigram::lesson::ViterbiLesson;
 
 /// The lesson's state: the word, its lesson and the step shown.
 #[derive(Default)]
