@@ -67,7 +67,7 @@ const BUILTIN: &[Kind] = &[
 ///     }
 /// }
 ///
-/// fn load_chars(spec: Spec) -> toklab::Result<Box<dyn Tokenizer>> {
+/// fn load_chars(_registry: &Registry, spec: Spec) -> toklab::Result<Box<dyn Tokenizer>> {
 ///     spec.finish(&[])?;
 ///     Ok(Box::new(Chars))
 /// }

@@ -17,6 +17,16 @@
 //! loop follow Definition 3 (the default: what tiktoken, HuggingFace tokenizers and
 //! SentencePiece do) or Definition 4 of Berglund & van der Merwe (OpenAI's original
 //! `encoder.py`), see [`crate::engines::subword::formal`].
+//!
+//! ```
+//! let bpe = toklab::load("bpe:../../samples/bpe/gpt2").unwrap();
+//! let text = "lower newer";
+//! let tokens = bpe.tokenize(text);
+//! assert_eq!(tokens.forms(text), ["l", "ow", "er", " new", "er"]);
+//! let ids: Vec<u32> = tokens.iter().filter_map(|t| t.id).collect();
+//! assert_eq!(ids, [76, 419, 264, 397, 264]);
+//! assert_eq!(bpe.decode(&ids).unwrap(), text);
+//! ```
 
 pub(crate) mod bytelevel;
 mod dictionary;

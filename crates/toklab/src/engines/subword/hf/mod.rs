@@ -10,6 +10,13 @@
 //! tokens in the text; `none` leaves special tokens as ordinary text; `add` also applies the
 //! post-processor, so ids equal the reference's `encode(text, add_special_tokens=True)`.
 //! `bpe:FILE.json` loads the same way.
+//!
+//! ```
+//! // The GPT-2 sample as a tokenizer.json: the same ids as its merges and vocabulary.
+//! let hf = toklab::load("hf:../../samples/bpe/tokenizer.json").unwrap();
+//! let ids: Vec<u32> = hf.tokenize("lower newer").iter().filter_map(|t| t.id).collect();
+//! assert_eq!(ids, [76, 419, 264, 397, 264]);
+//! ```
 
 mod added;
 mod decoders;

@@ -2,6 +2,14 @@
 //! into the longest vocabulary pieces from the left, continuations written `##piece`; a word
 //! with no split (or longer than 100 characters) is `[UNK]`. Special tokens (`[CLS]`, `[SEP]`,
 //! …) are matched in the text as HuggingFace's BERT tokenizer does.
+//!
+//! ```
+//! let bert = toklab::load("wordpiece:../../samples/bpe/sample-wordpiece.txt").unwrap();
+//! let ids: Vec<u32> = bert.tokenize("Unaffable runners").iter().filter_map(|t| t.id).collect();
+//! assert_eq!(ids, [282, 143, 134, 134, 235, 196, 343, 123, 295]);
+//! let pieces: Vec<String> = ids.iter().filter_map(|&id| bert.piece(id)).collect();
+//! assert_eq!(pieces, ["un", "##a", "##f", "##f", "##ab", "##le", "run", "##n", "##ers"]);
+//! ```
 
 pub(crate) mod basic;
 
