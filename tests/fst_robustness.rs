@@ -340,7 +340,7 @@ fn going_back_before_deleted_whitespace() {
         let t = FstTokenizer::from_model(model, repr, "back".into()).unwrap();
         let text = "a a";
         let trace = t.trace(text);
-        let got: Vec<&str> = trace.tokens.tokens.iter().map(|t| t.form(text)).collect();
+        let got = trace.tokens.forms(text);
         assert_eq!(got, ["a", "a"]);
         assert!(
             trace

@@ -49,7 +49,7 @@ fn ambiguous_spans_are_marked_in_origin_and_trace() {
         origins[2..].iter().all(|o| !o.contains("ambiguous")),
         "{origins:?}"
     );
-    let forms: Vec<&str> = tokens.tokens.iter().map(|t| t.form(text)).collect();
+    let forms = tokens.forms(text);
     assert_eq!(forms, ["和", "尚未", "今天天气", "很", "不错"]);
 
     let trace = stdout_of(

@@ -109,7 +109,7 @@ fn a_toy_engine_loads_tokenizes_and_explains() {
     let text = "héllo";
     let tokens = tokenizer.tokenize(text);
     tokens.check(text).unwrap();
-    let forms: Vec<&str> = tokens.tokens.iter().map(|t| t.form(text)).collect();
+    let forms = tokens.forms(text);
     assert_eq!(forms, ["hé", "ll", "o"]);
     let origin = tokens.tokens[1].origin.detail_as::<ChunkOrigin>().unwrap();
     assert_eq!((origin.index, origin.tag.as_str()), (1, "toy"));
@@ -154,7 +154,7 @@ fn a_wrapping_spec_loads_a_kind_registered_by_the_caller() {
     let tokenizer = registry().load("sent:chunks:3", Path::new("")).unwrap();
     let text = "Ab. Cd.";
     let tokens = tokenizer.tokenize(text);
-    let forms: Vec<&str> = tokens.tokens.iter().map(|t| t.form(text)).collect();
+    let forms = tokens.forms(text);
     assert_eq!(forms, ["Ab.", " Cd", "."]);
     // The built-in registry does not know the kind, and says so.
     let error = Registry::builtin()
@@ -197,4 +197,51 @@ fn a_bare_path_takes_the_kind_its_content_shows() {
         .unwrap()
         .to_string();
     assert!(error.contains("unknown tokenizer kind"), "{error}");
+}
+
+/// The `special` option is one parser for every subword kind: the same values, the same
+/// message for a wrong one, and `add` refused with a pointer to `hf:` where no post-processor
+/// exists.
+#[test]
+fn special_option_takes_one_set_of_values_everywhere() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let samples = root.join("samples/bpe");
+    let specs = [
+        format!("bpe:{}", samples.join("gpt2").display()),
+        format!(
+            "bpe:{}?pattern=gpt2",
+            samples.join("tokenizer.json").display()
+        ),
+        format!(
+            "tiktoken:{}?pattern=cl100k",
+            samples.join("sample.tiktoken").display()
+        ),
+        format!(
+            "wordpiece:{}",
+            samples.join("sample-wordpiece.txt").display()
+        ),
+    ];
+    for spec in &specs {
+        let join = if spec.contains('?') { '&' } else { '?' };
+        assert!(
+            toklab::load(&format!("{spec}{join}special=none")).is_ok(),
+            "{spec}"
+        );
+        let wrong = toklab::load(&format!("{spec}{join}special=some"))
+            .err()
+            .unwrap();
+        assert!(
+            wrong.to_string().contains("all, none or add, not `some`"),
+            "{wrong}"
+        );
+        let add = toklab::load(&format!("{spec}{join}special=add"))
+            .err()
+            .unwrap();
+        assert!(add.to_string().contains("use `hf:`"), "{add}");
+    }
+    let hf = format!(
+        "hf:{}?special=add",
+        samples.join("tokenizer.json").display()
+    );
+    assert!(toklab::load(&hf).is_ok());
 }

@@ -46,3 +46,27 @@ fn a_character_outside_the_vocabulary_is_three_byte_pieces() {
     let tokens = model.tokenize("a倚").tokens;
     assert!(tokens.iter().all(|t| t.kind != toklab::TokenKind::Unknown));
 }
+
+#[test]
+fn a_loaded_tokenizer_hands_out_its_model() {
+    use toklab::engines::subword::bpe::spm::{ModelType, SpmTokenizer};
+    let loaded = toklab::load(&format!("spm:{}", data("unigram-regressions.model"))).unwrap();
+    let spm = loaded
+        .downcast_ref::<SpmTokenizer>()
+        .expect("an spm tokenizer");
+    assert_eq!(spm.model().model_type, ModelType::Unigram);
+    // The model handed out is the one the tokenizer encodes with.
+    for id in ids(&*loaded, "a,aa b") {
+        assert_eq!(
+            Some(spm.model().pieces[id as usize].piece.clone()),
+            loaded.piece(id)
+        );
+    }
+    let ws = toklab::load("ws").unwrap();
+    assert!(ws.downcast_ref::<SpmTokenizer>().is_none());
+    assert!(
+        loaded
+            .downcast_ref::<toklab::engines::subword::bpe::BpeTokenizer>()
+            .is_none()
+    );
+}

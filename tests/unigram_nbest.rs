@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use toklab::engines::subword::bpe::spm::SpmModel;
-use toklab::engines::subword::bpe::spm::lattice::SplitMix64;
 use toklab::engines::subword::bpe::spm::regularize::Sampling;
+use toklab::engines::subword::unigram::lattice::SplitMix64;
 
 use crate::common;
 

@@ -7,11 +7,10 @@
 //! let tokenizer = toklab::load("pretok:gpt2").unwrap();
 //! let text = "We're 350 dogs!";
 //! let tokens = tokenizer.tokenize(text);
-//! let forms: Vec<&str> = tokens.tokens.iter().map(|t| t.form(text)).collect();
-//! assert_eq!(forms, ["We", "'re", " 350", " dogs", "!"]);
+//! //! assert_eq!(tokens.forms(text), ["We", "'re", " 350", " dogs", "!"]);
 //! ```
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 // The core: the span model, the one engine shape, specs and the registry. It names no engine.
 pub mod core;
@@ -20,7 +19,9 @@ pub mod core;
 pub mod engines;
 
 // What can be computed from tokenizations, and the pictures drawn of them.
+#[cfg(feature = "analysis")]
 pub mod analysis;
+#[cfg(feature = "picture")]
 pub mod picture;
 
 pub use crate::core::choice::Choice;

@@ -96,7 +96,7 @@ pub fn yank_text(app: &App, what: Yank) -> Result<(String, String), String> {
 }
 
 fn forms_json(row: &super::Row, text: &str) -> String {
-    let forms: Vec<&str> = row.tokens.tokens.iter().map(|t| t.form(text)).collect();
+    let forms = row.tokens.forms(text);
     serde_json::to_string(&forms).expect("strings serialize")
 }
 

@@ -44,12 +44,7 @@ pub fn hue(token: &Token, text: &str, theme: &Theme, shade: usize) -> Style {
 /// "12 tokens · 3.4 ch/token": the row's count and characters per token on this line.
 pub fn row_figures(row: &Row, text: &str) -> String {
     let tokens = row.tokens.len();
-    let chars = text.chars().count();
-    let per = if tokens == 0 {
-        0.0
-    } else {
-        chars as f64 / tokens as f64
-    };
+    let per = toklab::analysis::text_chars_per_token(text, &row.tokens);
     format!(
         "{} · {per:.1} ch/token",
         crate::counted::counted(tokens, "token")

@@ -5,6 +5,16 @@
 //! whatever it calls a word. Characters and bytes are those of the whole text (whitespace
 //! included), unlike [`TokenStats`](super::TokenStats), which counts what the tokens cover:
 //! compression is how much text one token carries, spaces and all.
+//!
+//! ```
+//! use toklab::analysis::Fertility;
+//!
+//! let bpe = toklab::load("bpe:../../samples/bpe/gpt2").unwrap();
+//! let text = "lower newer";
+//! let fertility = Fertility::of(text, &bpe.tokenize(text));
+//! assert_eq!((fertility.words, fertility.tokens, fertility.split_words), (2, 5, 2));
+//! assert_eq!(fertility.tokens_per_word(), 2.5);
+//! ```
 
 use crate::core::token::{Span, Tokenization};
 

@@ -8,6 +8,17 @@
 //! the log axis; the fit is least squares of ln |V| on ln N over the samples with N ≥ 10
 //! (the first handful of tokens are nearly all new types and say nothing about the law), or
 //! over all samples when fewer than two reach 10.
+//!
+//! ```
+//! use toklab::analysis::VocabularyGrowth;
+//!
+//! let ws = toklab::load("ws").unwrap();
+//! let mut growth = VocabularyGrowth::default();
+//! for text in ["the cat saw the dog", "the dog saw a cat"] {
+//!     growth.add(text, &ws.tokenize(text));
+//! }
+//! assert_eq!((growth.tokens(), growth.types()), (10, 5));
+//! ```
 
 use std::collections::HashSet;
 

@@ -26,4 +26,4 @@ mod stats;
 
 pub use fertility::{Fertility, FertilityTable};
 pub use heaps::{HeapsCurve, HeapsFit, VocabularyGrowth, fit as fit_heaps};
-pub use stats::{LENGTH_BUCKETS, TokenStats};
+pub use stats::{LENGTH_BUCKETS, TokenStats, text_chars_per_token};

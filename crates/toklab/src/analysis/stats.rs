@@ -89,6 +89,22 @@ impl TokenStats {
     }
 }
 
+/// Characters of a whole text per token (the spacing between tokens counted too): the figure
+/// beside a row in the workbench and in pictures, so a reader compares rows of one line by how
+/// much text each token carries; 0 for no tokens.
+///
+/// ```
+/// let text = "a bb ccc";
+/// let tokens = toklab::load("ws").unwrap().tokenize(text);
+/// assert_eq!(toklab::analysis::text_chars_per_token(text, &tokens), 8.0 / 3.0);
+/// ```
+pub fn text_chars_per_token(text: &str, tokens: &Tokenization) -> f64 {
+    match tokens.len() {
+        0 => 0.0,
+        count => text.chars().count() as f64 / count as f64,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +112,13 @@ mod tests {
 
     fn ws(text: &str) -> Tokenization {
         crate::load("ws").unwrap().tokenize(text)
+    }
+
+    #[test]
+    fn text_figure_counts_the_spacing_and_survives_no_tokens() {
+        let text = "é  bb";
+        assert_eq!(text_chars_per_token(text, &ws(text)), 2.5);
+        assert_eq!(text_chars_per_token("   ", &ws("   ")), 0.0);
     }
 
     #[test]

@@ -15,21 +15,36 @@ const BUILTIN: &[Kind] = &[
     crate::engines::simple::WORDS,
     crate::engines::simple::REGEX,
     crate::engines::simple::ptb::KIND,
+    #[cfg(feature = "subword")]
     crate::engines::subword::pretok::KIND,
     crate::engines::simple::maxmatch::KIND,
+    #[cfg(feature = "lex")]
     crate::engines::lex::KIND,
+    #[cfg(feature = "fst")]
     crate::engines::fst::KIND,
+    #[cfg(feature = "subword")]
     crate::engines::subword::bpe::BPE,
+    #[cfg(feature = "subword")]
     crate::engines::subword::bpe::TIKTOKEN,
+    #[cfg(feature = "subword")]
     crate::engines::subword::bpe::SPM,
+    #[cfg(feature = "subword")]
     crate::engines::subword::hf::KIND,
+    #[cfg(feature = "subword")]
     crate::engines::subword::gguf::KIND,
+    #[cfg(feature = "subword")]
     crate::engines::subword::gguf::OLLAMA,
+    #[cfg(feature = "subword")]
     crate::engines::subword::wordpiece::KIND,
+    #[cfg(feature = "subword")]
     crate::engines::subword::rwkv::KIND,
+    #[cfg(feature = "subword")]
     crate::engines::subword::tekken::KIND,
+    #[cfg(feature = "subword")]
     crate::engines::subword::claude::KIND,
+    #[cfg(feature = "subword")]
     crate::engines::subword::clip::KIND,
+    #[cfg(feature = "rules")]
     crate::engines::rules::KIND,
     crate::engines::segment::KIND,
 ];

@@ -465,6 +465,24 @@ impl Tokenization {
         self.tokens.len()
     }
 
+    /// The tokens in text order, so a caller reads `tokenization.iter()` rather than reaching
+    /// into the field.
+    pub fn iter(&self) -> std::slice::Iter<'_, Token> {
+        self.tokens.iter()
+    }
+
+    /// The output form of every token of `text` (the text this tokenization was made of), in
+    /// order: what most callers want first, and what a test compares against.
+    ///
+    /// ```
+    /// let text = "Don't stop";
+    /// let tokens = toklab::load("ptb").unwrap().tokenize(text);
+    /// assert_eq!(tokens.forms(text), ["Do", "n't", "stop"]);
+    /// ```
+    pub fn forms<'a>(&'a self, text: &'a str) -> Vec<&'a str> {
+        self.tokens.iter().map(|t| t.form(text)).collect()
+    }
+
     /// Whether there are no tokens.
     pub fn is_empty(&self) -> bool {
         self.tokens.is_empty()
@@ -540,6 +558,16 @@ impl Tokenization {
             previous = Some(end);
         }
         Ok(())
+    }
+}
+
+/// `for token in &tokenization`, as for the slice of tokens.
+impl<'a> IntoIterator for &'a Tokenization {
+    type Item = &'a Token;
+    type IntoIter = std::slice::Iter<'a, Token>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.tokens.iter()
     }
 }
 

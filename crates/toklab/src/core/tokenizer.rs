@@ -2,6 +2,8 @@
 //! then tokenize and explain through [`Tokenizer`]. Nothing here names an engine: engines
 //! register their kinds in the registry (`registry.rs`).
 
+use std::any::Any;
+
 use crate::core::error::{Error, Result};
 use crate::core::token::Tokenization;
 
@@ -77,5 +79,23 @@ pub trait Tokenizer: Send + Sync {
             tokenizer: self.name().to_string(),
             operation: "detokenize: it has no detokenizer".to_string(),
         })
+    }
+
+    /// The engine itself, for a view that needs more of one family than the trait offers (the
+    /// unigram lesson walks the lattice of the SentencePiece model behind a row): read it with
+    /// [`downcast_ref`](trait.Tokenizer.html#method.downcast_ref) on a `dyn Tokenizer` instead
+    /// of loading the model a second time from the spec. Engines that hand out nothing more
+    /// keep this default; a wrapper that changes the text its engine sees (normalizing first)
+    /// must keep it too, since its engine's model does not describe the text the caller has.
+    fn as_any(&self) -> Option<&dyn Any> {
+        None
+    }
+}
+
+impl dyn Tokenizer {
+    /// The engine as its concrete type `T`, when it is one and offers itself through
+    /// [`Tokenizer::as_any`].
+    pub fn downcast_ref<T: Tokenizer + 'static>(&self) -> Option<&T> {
+        self.as_any()?.downcast_ref::<T>()
     }
 }

@@ -138,12 +138,7 @@ fn about(token: &Token) -> String {
 /// The row's figures beside its label: tokens and characters of the line per token.
 fn figures(text: &str, tokens: &Tokenization) -> String {
     let count = tokens.len();
-    let chars = text.chars().count();
-    let per = if count == 0 {
-        0.0
-    } else {
-        chars as f64 / count as f64
-    };
+    let per = crate::analysis::text_chars_per_token(text, tokens);
     format!(
         "{count} token{} · {per:.2} chars/token",
         if count == 1 { "" } else { "s" }

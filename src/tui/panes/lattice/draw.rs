@@ -14,7 +14,7 @@ use crate::tui::panes::LatticeLesson;
 use crate::tui::theme::Theme;
 use crate::tui::view::window_start;
 use toklab::core::tokenizer::quote;
-use toklab::engines::subword::bpe::spm::lesson::ViterbiLesson;
+use toklab::engines::subword::unigram::lesson::ViterbiLesson;
 
 /// Draws the lesson at its step; `false` when there is none to draw.
 pub fn draw(

@@ -1,24 +1,21 @@
 //! The unigram lesson, the merges view's mode for a SentencePiece unigram row (which has no
 //! merges): the Viterbi search over the selected word's lattice, one position per step, then
-//! the best path. The model is read from the row's `.model` file once and kept.
+//! the best path, over the model the row's tokenizer holds.
 
 pub mod draw;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
 use super::Context;
 use crate::tui::app::{Action, step_due};
 use toklab::core::token::Span;
-use toklab::engines::subword::bpe::spm::SpmModel;
-use toklab::engines::subword::bpe::spm::lesson::ViterbiLesson;
+use toklab::engines::subword::bpe::spm::{ModelType, SpmModel, SpmTokenizer};
+use toklab::engines::subword::unigram::lesson::ViterbiLesson;
 
-/// The lesson's state: the model, the word, its lesson and the step shown.
+/// The lesson's state: the word, its lesson and the step shown.
 #[derive(Default)]
 pub struct LatticeLesson {
-    /// The `.model` file read last and the model (`None` when it is not a unigram model).
-    model: Option<(PathBuf, Option<Arc<SpmModel>>)>,
     /// The word of the line the lesson is about (original text).
     pub word: Option<Span>,
     pub lesson: Option<ViterbiLesson>,
@@ -33,31 +30,20 @@ impl LatticeLesson {
         self.lesson.as_ref().map_or(0, |l| l.steps.len() + 1)
     }
 
-    /// The unigram model of the selected row, read once per file.
-    fn model(&mut self, cx: &Context) -> Option<Arc<SpmModel>> {
-        let row = cx.selected_row()?;
-        if !row.setup.spec.trim_start().starts_with("spm:") {
-            return None;
-        }
-        let path = row
+    /// The unigram model of the selected row: the model its SentencePiece tokenizer holds.
+    fn model(cx: &Context) -> Option<Arc<SpmModel>> {
+        let spm = cx
+            .selected_row()?
             .tokenizer()?
-            .sources()
-            .into_iter()
-            .find(|p| p.extension().is_some_and(|e| e == "model"))?;
-        if self.model.as_ref().is_none_or(|(p, _)| *p != path) {
-            let model = SpmModel::load(&path)
-                .ok()
-                .filter(|m| m.model_type == toklab::engines::subword::bpe::spm::ModelType::Unigram)
-                .map(Arc::new);
-            self.model = Some((path, model));
-        }
-        self.model.as_ref().and_then(|(_, m)| m.clone())
+            .downcast_ref::<SpmTokenizer>()?;
+        let model = spm.model();
+        (model.model_type == ModelType::Unigram).then(|| Arc::clone(model))
     }
 
     /// Brings the lesson up to the selected row and word; starts again at step 0 when the
     /// word changed. Returns whether a lesson is shown.
     pub fn refresh(&mut self, cx: &Context) -> bool {
-        let Some(model) = self.model(cx) else {
+        let Some(model) = Self::model(cx) else {
             self.lesson = None;
             self.word = None;
             return false;

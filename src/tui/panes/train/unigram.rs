@@ -6,10 +6,10 @@
 use std::time::Instant;
 
 use toklab::engines::subword::bpe::spm::SpmModel;
-use toklab::engines::subword::bpe::spm::lesson::ViterbiLesson;
 use toklab::engines::subword::train::unigram::{
     META_PIECES, UnigramConfig, UnigramEvent, UnigramStep, UnigramTrainer,
 };
+use toklab::engines::subword::unigram::lesson::ViterbiLesson;
 
 use super::bpe::Corpus;
 

@@ -10,6 +10,14 @@
 //!   substitution costs at least a deletion plus an insertion, a two-row DP otherwise.
 //! - [`align`]: the full [`Matrix`] backtrace for small inputs (the same alignment `--matrix`
 //!   shows), Hirschberg's linear-memory divide and conquer for large ones.
+//!
+//! ```
+//! use toklab::analysis::align::{Costs, str_distance};
+//!
+//! // The textbook's pair: 5 with unit costs, 8 when a substitution costs 2.
+//! assert_eq!(str_distance("intention", "execution", Costs::new(1, 1, 1)), 5);
+//! assert_eq!(str_distance("intention", "execution", Costs::new(1, 1, 2)), 8);
+//! ```
 
 mod band;
 mod bitalign;

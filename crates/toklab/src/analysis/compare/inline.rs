@@ -89,7 +89,7 @@ pub fn render_inline(text: &str, diff: &BoundaryDiff, colour: bool) -> String {
 /// that starts inside a character is shown once, after its last piece, as the characters it
 /// completes, with the bytes of any it does not complete written together.
 fn shown_rewrites(rewrites: &[super::boundary::RewriteDiff]) -> Vec<(usize, Presence, String)> {
-    use crate::engines::subword::bpe::render_bytes;
+    use crate::core::trace::render_bytes;
     let mut sorted: Vec<_> = rewrites.iter().collect();
     sorted.sort_by_key(|r| {
         (

@@ -3,6 +3,16 @@
 //! forms are paired by an edit-distance alignment of the tokens ([`align_tokens`]); scores are
 //! boundary precision, recall and F1 for tokens and sentence ends ([`Scores`]), against another
 //! tokenizer or against gold read from a file ([`Gold`]).
+//!
+//! ```
+//! let text = "Don't stop.";
+//! let gold = toklab::load("ptb").unwrap().tokenize(text);
+//! let ws = toklab::load("ws").unwrap().tokenize(text);
+//! let scores = toklab::analysis::compare::score(text, &gold, &ws);
+//! // No whitespace token is a Treebank token: 2 extra, all 4 missed.
+//! let t = scores.tokens;
+//! assert_eq!((t.hits, t.extra, t.missed), (0, 2, 4));
+//! ```
 
 mod boundary;
 mod gold;

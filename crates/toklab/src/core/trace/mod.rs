@@ -218,6 +218,20 @@ pub enum Role {
     Backtrack,
 }
 
+/// Bytes for display: UTF-8 as text, anything else as `<0xNN>`, the one spelling every
+/// view and engine gives a piece that is not whole characters (a byte-level token that cuts
+/// one).
+pub fn render_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("<0x{b:02X}>"));
+        }
+    }
+    out
+}
+
 /// Renders a piece of input for a trace line: quoted, with control characters shown as
 /// pictures (a trace is shown on a terminal, and the line must stay one line).
 pub fn quote(text: &str) -> String {

@@ -8,6 +8,18 @@
 //! reporting each step to an observer (nothing for `tokenize`, a [`Recorder`] for `explain`).
 //! [`write_compact`] saves toklab's own compiled form, [`write_datok`] and [`write_matok`]
 //! Datok's.
+//!
+//! ```
+//! let fst = toklab::load("fst:../../samples/fst/english.fst").unwrap();
+//! let text = "Dr. Smith isn't here. He left.";
+//! let tokens = fst.tokenize(text);
+//! assert_eq!(
+//!     tokens.forms(text),
+//!     ["Dr.", "Smith", "is", "n't", "here", ".", "He", "left", "."]
+//! );
+//! // Two boundary marks in a row end a sentence.
+//! assert_eq!(tokens.sentences().len(), 2);
+//! ```
 
 mod alphabet;
 mod att;

@@ -11,6 +11,16 @@
 //! `::target`, a regex that does not compile) fails the load with its file, line and column,
 //! so a live-reloading view can keep the last good rules. `strict=false` loads like utoken,
 //! skipping such lines with a warning.
+//!
+//! ```
+//! // The shipped rule folder: the general resource file and the English one.
+//! let rules = toklab::load("rules:../../rules?lang=eng").unwrap();
+//! let text = "Dr. Smith's e-mail isn't bob@example.com.";
+//! assert_eq!(
+//!     rules.tokenize(text).forms(text),
+//!     ["Dr.", "Smith", "'s", "e-mail", "is", "n't", "bob@example.com", "."]
+//! );
+//! ```
 
 mod chars;
 pub mod chart;

@@ -9,6 +9,14 @@
 //! an initial after a capitalized word (`Albert I. Jones`) ends none; closing quotes and
 //! brackets stay with the sentence they close; list bullets and markers that continue a
 //! numbering (`1.` … `2.`) start one (`lists.rs`). The word lists are in `words.rs`.
+//!
+//! ```
+//! let sent = toklab::load("sent").unwrap();
+//! let text = "Dr. Smith left. He is gone.";
+//! let sentences = sent.tokenize(text).sentences();
+//! let spans: Vec<&str> = sentences.iter().map(|s| s.slice(text)).collect();
+//! assert_eq!(spans, ["Dr. Smith left.", "He is gone."]);
+//! ```
 
 mod boundaries;
 mod lists;
@@ -216,7 +224,7 @@ mod tests {
         let text = "  Hi there. How are you?  Fine!";
         let tokens = tokenizer.tokenize(text);
         tokens.check(text).unwrap();
-        let forms: Vec<&str> = tokens.tokens.iter().map(|t| t.form(text)).collect();
+        let forms = tokens.forms(text);
         assert_eq!(forms, ["Hi there.", "How are you?", "Fine!"]);
         assert_eq!(tokens.sentences().len(), 3);
     }

@@ -1,5 +1,17 @@
 //! The simple tokenizers (`ws`, `words`, `regex:`): each is a matcher over the text, and one
 //! generic engine turns matches into tokens and, for `explain`, into matches and gaps.
+//!
+//! ```
+//! let text = "a  bc\td";
+//! assert_eq!(toklab::load("ws").unwrap().tokenize(text).forms(text), ["a", "bc", "d"]);
+//! let text = "ab12 c";
+//! let regex = toklab::load(r"regex:\d+|\p{L}+").unwrap();
+//! assert_eq!(regex.tokenize(text).forms(text), ["ab", "12", "c"]);
+//! // Forward maximum matching over the shipped Chinese word list.
+//! let text = "研究生命起源";
+//! let maxmatch = toklab::load("maxmatch:../../samples/maxmatch/zh-words.txt").unwrap();
+//! assert_eq!(maxmatch.tokenize(text).forms(text), ["研究生", "命", "起源"]);
+//! ```
 
 pub mod maxmatch;
 pub mod ptb;
@@ -14,6 +26,7 @@ use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::{Role, Trace, TraceLine, quote};
 
+#[cfg(feature = "subword")]
 pub(crate) use self::regex::each_match;
 pub use self::regex::{GAVE_UP, PatternError, RegexMatcher};
 pub use self::whitespace::WhitespaceMatcher;

@@ -26,7 +26,7 @@ fn floor(text: &str, mut at: usize) -> usize {
 
 /// Bytes for display: UTF-8 as text, anything else as `<0xNN>`.
 pub fn render(bytes: &[u8]) -> String {
-    crate::engines::subword::bpe::render_bytes(bytes)
+    crate::core::trace::render_bytes(bytes)
 }
 
 /// Why ids could not be decoded.
@@ -75,6 +75,23 @@ pub fn detokenize_by_ids(
         })
         .collect::<crate::core::error::Result<Vec<u32>>>()?;
     tokenizer.decode(&ids)
+}
+
+/// Byte-level decoding, the one loop every vocabulary of byte strings shares: `write` appends
+/// the bytes of each id (and whatever the format puts after them) and says whether it knows
+/// the id; an unknown id is an error naming it and its place, and the bytes must be UTF-8.
+pub fn decode_ids(
+    tokenizer: &str,
+    ids: &[u32],
+    mut write: impl FnMut(u32, &mut Vec<u8>) -> bool,
+) -> crate::core::error::Result<String> {
+    let mut out = Vec::with_capacity(ids.len() * 4);
+    for (index, &id) in ids.iter().enumerate() {
+        if !write(id, &mut out) {
+            return Err(unknown_id(tokenizer, id, index));
+        }
+    }
+    utf8(tokenizer, out)
 }
 
 /// Decoded bytes as text; bytes that are not UTF-8 (ids that cut a character) are an error

@@ -20,4 +20,5 @@ pub mod pretok;
 pub mod rwkv;
 pub mod tekken;
 pub mod train;
+pub mod unigram;
 pub mod wordpiece;

@@ -235,15 +235,12 @@ impl Tokenizer for Rwkv {
     }
 
     fn decode(&self, ids: &[u32]) -> Result<String> {
-        let mut out = Vec::new();
-        for (index, &id) in ids.iter().enumerate() {
-            let bytes = self
-                .vocab
+        bytes::decode_ids(self.name(), ids, |id, out| {
+            self.vocab
                 .bytes(id)
-                .ok_or_else(|| bytes::unknown_id(self.name(), id, index))?;
-            out.extend_from_slice(bytes);
-        }
-        bytes::utf8(self.name(), out)
+                .map(|b| out.extend_from_slice(b))
+                .is_some()
+        })
     }
 
     /// The token's bytes in GPT-2's byte-level alphabet: the file's Python literals are not

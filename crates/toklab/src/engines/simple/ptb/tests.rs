@@ -97,7 +97,7 @@ fn parens_option_converts_brackets_both_ways() {
     let tokenizer = PtbTokenizer::new(true);
     let text = "(a [b])";
     let tokens = tokenizer.tokenize(text);
-    let forms: Vec<&str> = tokens.tokens.iter().map(|t| t.form(text)).collect();
+    let forms = tokens.forms(text);
     assert_eq!(forms, ["-LRB-", "a", "-LSB-", "b", "-RSB-", "-RRB-"]);
     assert_eq!(tokens.tokens[0].span, Span::new(0, 1));
     assert_eq!(tokenizer.detokenize_tokens(&forms), "(a [b])");

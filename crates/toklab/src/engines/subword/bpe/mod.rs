@@ -17,6 +17,16 @@
 //! loop follow Definition 3 (the default: what tiktoken, HuggingFace tokenizers and
 //! SentencePiece do) or Definition 4 of Berglund & van der Merwe (OpenAI's original
 //! `encoder.py`), see [`crate::engines::subword::formal`].
+//!
+//! ```
+//! let bpe = toklab::load("bpe:../../samples/bpe/gpt2").unwrap();
+//! let text = "lower newer";
+//! let tokens = bpe.tokenize(text);
+//! assert_eq!(tokens.forms(text), ["l", "ow", "er", " new", "er"]);
+//! let ids: Vec<u32> = tokens.iter().filter_map(|t| t.id).collect();
+//! assert_eq!(ids, [76, 419, 264, 397, 264]);
+//! assert_eq!(bpe.decode(&ids).unwrap(), text);
+//! ```
 
 pub(crate) mod bytelevel;
 mod dictionary;
@@ -32,6 +42,7 @@ mod tokenizer;
 mod trace;
 pub(crate) mod vocab;
 
+pub use crate::core::trace::render_bytes;
 /// GPT-2's byte-to-character alphabet, both ways: for tools that read or write byte-level
 /// vocabularies.
 pub use bytelevel::{byte_to_char, decode as bytes_of_byte_level, encode as byte_level_of_bytes};
@@ -39,7 +50,7 @@ pub use dictionary::{FormalDictionary, RuleSource};
 /// The loaders of each file format, for programs that want a model rather than a tokenizer.
 pub use load::{gpt2, hf, tiktoken};
 pub use model::{Alphabet, BpeModel, Piece, PreToken, PreTokenizer, Rules};
-pub use tokenizer::{BpeTokenizer, render_bytes};
+pub use tokenizer::BpeTokenizer;
 pub use trace::{BpeTrace, MAX_STEPS_PIECE_BYTES, PieceTrace};
 
 use crate::core::error::Result;
@@ -47,6 +58,7 @@ use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
 use crate::core::tokenizer::Tokenizer;
 use crate::engines::subword::formal::Semantics;
+use crate::engines::subword::hf::Specials;
 use spm::{SpmModel, SpmTokenizer};
 
 /// A model loaded from a `bpe:`, `tiktoken:` or `spm:` spec, before it becomes a boxed
@@ -134,13 +146,7 @@ pub fn load(registry: &Registry, spec: Spec) -> Result<Box<dyn Tokenizer>> {
 
 /// Loads `bpe:`, `tiktoken:` and `spm:` specs, keeping the model's type.
 pub fn load_subword(mut spec: Spec) -> Result<Subword> {
-    let special = match spec.take_option("special").as_deref() {
-        None | Some("all") => true,
-        Some("none") => false,
-        Some(other) => {
-            return Err(spec.bad(format!("option `special` wants all or none, not `{other}`")));
-        }
-    };
+    let special = Specials::take_matching(&mut spec)?;
     let semantics = match spec.take_option("semantics") {
         None => None,
         Some(name) => Some(Semantics::parse(&name).ok_or_else(|| {

@@ -17,6 +17,7 @@ use super::model::{BpeModel, Piece};
 use super::trace::{BpeTrace, PieceTrace, keeps_steps};
 use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
 use crate::core::tokenizer::Tokenizer;
+use crate::core::trace::render_bytes;
 use crate::core::trace::{Trace, quote};
 
 /// A loaded BPE model under a name, with what loading found.
@@ -60,18 +61,6 @@ pub(crate) fn floor_boundary(text: &str, mut at: usize) -> usize {
         at -= 1;
     }
     at
-}
-
-/// Bytes for display: UTF-8 as text, anything else as `<0xNN>`.
-pub fn render_bytes(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len());
-    for chunk in bytes.utf8_chunks() {
-        out.push_str(chunk.valid());
-        for b in chunk.invalid() {
-            out.push_str(&format!("<0x{b:02X}>"));
-        }
-    }
-    out
 }
 
 /// A token of a subword model: its kind (special, unknown or subword), id and merge rank, and
@@ -137,6 +126,11 @@ impl BpeTokenizer {
 }
 
 impl Tokenizer for BpeTokenizer {
+    /// The tokenizer itself: the views read its model (the unigram lesson, the merge table).
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+
     fn name(&self) -> &str {
         &self.name
     }

@@ -294,17 +294,16 @@ impl Tokenizer for ClipBpe {
     /// open_clip's decoder: the tokens' bytes, `</w>` as a space, the end trimmed. What the
     /// clean-up changed (case, whitespace, entities) does not come back.
     fn decode(&self, ids: &[u32]) -> Result<String> {
-        let mut out = Vec::new();
-        for (index, &id) in ids.iter().enumerate() {
-            let bytes = self
-                .token_bytes(id)
-                .ok_or_else(|| bytes::unknown_id(&self.name, id, index))?;
+        let text = bytes::decode_ids(&self.name, ids, |id, out| {
+            let Some(bytes) = self.token_bytes(id) else {
+                return false;
+            };
             out.extend_from_slice(&bytes);
             if self.tokens[id as usize].ends_with(END_OF_WORD) {
                 out.push(b' ');
             }
-        }
-        let text = bytes::utf8(&self.name, out)?;
+            true
+        })?;
         Ok(text.trim_end().to_string())
     }
 

@@ -10,6 +10,13 @@
 //! tokens in the text; `none` leaves special tokens as ordinary text; `add` also applies the
 //! post-processor, so ids equal the reference's `encode(text, add_special_tokens=True)`.
 //! `bpe:FILE.json` loads the same way.
+//!
+//! ```
+//! // The GPT-2 sample as a tokenizer.json: the same ids as its merges and vocabulary.
+//! let hf = toklab::load("hf:../../samples/bpe/tokenizer.json").unwrap();
+//! let ids: Vec<u32> = hf.tokenize("lower newer").iter().filter_map(|t| t.id).collect();
+//! assert_eq!(ids, [76, 419, 264, 397, 264]);
+//! ```
 
 mod added;
 mod decoders;
@@ -41,23 +48,11 @@ pub const KIND: Kind = Kind::new(
 )
 .with_options();
 
-/// The `special` option: `all`, `none` or `add`.
-pub fn specials_option(spec: &mut Spec) -> Result<Specials> {
-    match spec.take_option("special").as_deref() {
-        None | Some("all") => Ok(Specials::Match),
-        Some("none") => Ok(Specials::Ignore),
-        Some("add") => Ok(Specials::Add),
-        Some(other) => Err(spec.bad(format!(
-            "option `special` wants all, none or add, not `{other}`"
-        ))),
-    }
-}
-
 /// Loads an `hf:` spec (and a `bpe:` spec naming a `.json` file). `hf:ORG/NAME`, when no such
 /// file exists, is a model in the local HuggingFace cache (no network): its `tokenizer.json`,
 /// or else its `tokenizer.model` (SentencePiece) or `vocab.txt` (WordPiece).
 pub fn load(registry: &Registry, mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
-    let specials = specials_option(&mut spec)?;
+    let specials = Specials::take(&mut spec)?;
     spec.finish(&["special"])?;
     let name = spec.text.trim().to_string();
     let mut path = spec.path();

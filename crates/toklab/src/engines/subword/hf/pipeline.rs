@@ -13,6 +13,7 @@ use super::pre_tokenizers::PreTokenizer;
 use super::processors::PostProcessor;
 use crate::core::error::{Error, Result};
 use crate::core::normalized::NormalizedString;
+use crate::core::spec::Spec;
 use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::{Role, Trace, TraceLine, quote};
@@ -29,6 +30,34 @@ pub enum Specials {
     Ignore,
     /// Matched, and the post-processor adds its tokens (`add_special_tokens=True`).
     Add,
+}
+
+impl Specials {
+    /// Takes the `special` option every subword kind that knows special tokens reads
+    /// (`hf:`, `bpe:`, `tiktoken:`, `spm:`, `wordpiece:`), parsed in this one place so the kinds
+    /// accept the same values: `all` (the default), `none`, `add`.
+    pub fn take(spec: &mut Spec) -> Result<Specials> {
+        match spec.take_option("special").as_deref() {
+            None | Some("all") => Ok(Specials::Match),
+            Some("none") => Ok(Specials::Ignore),
+            Some("add") => Ok(Specials::Add),
+            Some(other) => Err(spec.bad(format!(
+                "option `special` wants all, none or add, not `{other}`"
+            ))),
+        }
+    }
+
+    /// The `special` option of a kind without a post-processor: whether special tokens are
+    /// matched in the text. `add` is an error that says where it works.
+    pub fn take_matching(spec: &mut Spec) -> Result<bool> {
+        match Specials::take(spec)? {
+            Specials::Match => Ok(true),
+            Specials::Ignore => Ok(false),
+            Specials::Add => Err(spec.bad(
+                "option `special=add` needs the post-processor of a tokenizer.json: use `hf:` (or `bpe:` on a tokenizer.json without `pattern` or `semantics`)",
+            )),
+        }
+    }
 }
 
 /// The stages of a `tokenizer.json`.
@@ -470,6 +499,11 @@ impl HfTokenizer {
 }
 
 impl Tokenizer for HfTokenizer {
+    /// The tokenizer itself: the views read its model (the unigram lesson, the merge table).
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+
     fn name(&self) -> &str {
         &self.name
     }

@@ -2,6 +2,14 @@
 //! into the longest vocabulary pieces from the left, continuations written `##piece`; a word
 //! with no split (or longer than 100 characters) is `[UNK]`. Special tokens (`[CLS]`, `[SEP]`,
 //! …) are matched in the text as HuggingFace's BERT tokenizer does.
+//!
+//! ```
+//! let bert = toklab::load("wordpiece:../../samples/bpe/sample-wordpiece.txt").unwrap();
+//! let ids: Vec<u32> = bert.tokenize("Unaffable runners").iter().filter_map(|t| t.id).collect();
+//! assert_eq!(ids, [282, 143, 134, 134, 235, 196, 343, 123, 295]);
+//! let pieces: Vec<String> = ids.iter().filter_map(|&id| bert.piece(id)).collect();
+//! assert_eq!(pieces, ["un", "##a", "##f", "##f", "##ab", "##le", "run", "##n", "##ers"]);
+//! ```
 
 pub(crate) mod basic;
 
@@ -395,13 +403,7 @@ pub const KIND: Kind = Kind::new(
 /// Loads `wordpiece:vocab.txt[?lowercase=true|false&special=all|none]`.
 pub fn load(_registry: &Registry, mut spec: Spec) -> Result<Box<dyn Tokenizer>> {
     let lowercase = spec.take_flag("lowercase", true)?;
-    let special = match spec.take_option("special").as_deref() {
-        None | Some("all") => true,
-        Some("none") => false,
-        Some(other) => {
-            return Err(spec.bad(format!("option `special` wants all or none, not `{other}`")));
-        }
-    };
+    let special = crate::engines::subword::hf::Specials::take_matching(&mut spec)?;
     let strip_accents = match spec.take_option("accents").as_deref() {
         None => lowercase,
         Some("strip") => true,

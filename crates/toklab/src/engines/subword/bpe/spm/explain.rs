@@ -8,7 +8,8 @@ use super::proto::PieceType;
 use super::{SpmModel, SpmToken};
 use crate::core::token::Span;
 use crate::core::trace::quote;
-use crate::engines::subword::bpe::tokenizer::{render_bytes, unknown_notes};
+use crate::core::trace::render_bytes;
+use crate::engines::subword::bpe::tokenizer::unknown_notes;
 use crate::engines::subword::bpe::trace::{BpeTrace, PieceTrace, keeps_steps};
 
 impl SpmModel {

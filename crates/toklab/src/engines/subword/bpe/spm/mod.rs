@@ -6,14 +6,12 @@
 
 mod explain;
 mod incremental;
-pub mod lattice;
-pub mod lesson;
+/// The unigram lattice, at home in [`crate::engines::subword::unigram`].
+pub use crate::engines::subword::unigram::{lattice, lesson};
 mod normalizer;
 pub(crate) mod proto;
 pub use proto::ModelType;
 pub mod regularize;
-mod trie;
-mod unigram;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -47,7 +45,7 @@ pub struct SpmModel {
     /// Finds user-defined pieces in normalized text: they are never split or merged.
     user_defined: Option<(AhoCorasick, Vec<u32>)>,
     /// The Viterbi lattice for unigram models.
-    unigram: Option<unigram::Unigram>,
+    pub(crate) unigram: Option<crate::engines::subword::unigram::SpmUnigram>,
 }
 
 /// A token of the normalized text: id and byte range in the normalized text.
@@ -155,7 +153,7 @@ impl SpmModel {
             }
         };
         let unigram = (proto.model_type == ModelType::Unigram)
-            .then(|| unigram::Unigram::new(&proto.pieces, &bpe.vocab));
+            .then(|| crate::engines::subword::unigram::SpmUnigram::new(&proto.pieces, &bpe.vocab));
         Ok(SpmModel {
             bpe,
             normalizer,
@@ -448,6 +446,11 @@ impl SpmTokenizer {
 }
 
 impl Tokenizer for SpmTokenizer {
+    /// The tokenizer itself: the views read its model (the unigram lesson, the merge table).
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+
     fn name(&self) -> &str {
         &self.name
     }

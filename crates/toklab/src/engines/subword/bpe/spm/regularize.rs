@@ -250,7 +250,7 @@ pub fn sample_lines(
         1 => "the best path only (nbest=1 does not sample)".to_string(),
         n => format!("the {n} best paths"),
     };
-    let forms: Vec<&str> = tokens.tokens.iter().map(|t| t.form(text)).collect();
+    let forms = tokens.forms(text);
     TraceLine::new(0, Some(Span::new(0, text.len())))
         .part(Role::Label, "sampled ")
         .part(

@@ -1,9 +1,10 @@
 //! `Unigram` in `tokenizer.json`: the best segmentation by total piece score, as the
-//! reference's `encode_optimized` computes it. It differs from SentencePiece's own unigram
-//! (`spm/unigram.rs`) in ways that change ids, so it is its own lattice: scores are summed
-//! in f64, every piece (control and user-defined ones too) is a candidate with its file score,
-//! the unknown score is 10 below the lowest score of all pieces, and byte fallback spells
-//! each fused unknown run in `<0xNN>` pieces when all exist.
+//! reference's `encode_optimized` computes it, through the shared search of
+//! [`crate::engines::subword::unigram::viterbi`]. It differs from SentencePiece's own unigram in
+//! ways that change ids, all of them parameters of that search: scores are summed in f64 (no
+//! reset), every piece (control and user-defined ones too) is a candidate with its file score,
+//! the unknown score is 10 below the lowest score of all pieces, and byte fallback spells each
+//! fused unknown run in `<0xNN>` pieces when all exist.
 
 use std::path::Path;
 
@@ -15,6 +16,7 @@ use crate::core::trace::quote;
 use crate::engines::subword::bpe::load::line_of_key;
 use crate::engines::subword::bpe::merge_loop::NO_ID;
 use crate::engines::subword::hf::json::ModelJson;
+use crate::engines::subword::unigram::viterbi::{Search, Viterbi, best_path};
 
 /// How far below the lowest piece score an unknown character scores.
 const UNK_PENALTY: f64 = 10.0;
@@ -38,14 +40,6 @@ pub struct Unigram {
 /// One entry of the vocabulary list: `[piece, score]`.
 #[derive(Deserialize)]
 struct Entry(String, f64);
-
-/// The best path to a position: its score, where its last token starts and its id.
-#[derive(Clone, Copy)]
-struct Best {
-    score: f64,
-    start: Option<usize>,
-    id: u32,
-}
 
 impl Unigram {
     /// Reads the model section of a Unigram model.
@@ -100,83 +94,42 @@ impl Unigram {
 
     /// The best segmentation of one pre-token.
     pub fn tokenize(&self, text: &str, out: &mut Vec<Piece>, mut steps: Option<&mut Steps>) {
-        let n = text.len();
         let unk = self.unk.unwrap_or(NO_ID);
-        let mut best = vec![
-            Best {
-                score: 0.0,
-                start: None,
-                id: unk
-            };
-            n + 1
-        ];
-        // The lattice's nodes, for the trace: (start, end, id, score).
-        let mut nodes: Vec<(usize, usize, u32, f64)> = Vec::new();
-        let tracing = steps.is_some();
-        let mut start = 0;
-        while start < n {
-            let here = best[start].score;
-            let width = text[start..].chars().next().map_or(1, char::len_utf8);
-            let mut single = false;
-            let mut end = start + width;
-            while end <= n && end - start <= self.max_len {
-                if let Some(id) = self.tokens.vocab.id(&text.as_bytes()[start..end]) {
-                    if tracing {
-                        nodes.push((start, end, id, self.scores[id as usize]));
-                    }
-                    let score = here + self.scores[id as usize];
-                    let target = &mut best[end];
-                    if target.start.is_none() || score > target.score {
-                        *target = Best {
-                            score,
-                            start: Some(start),
-                            id,
-                        };
-                    }
-                    single |= end - start == width;
+        let options = Viterbi {
+            unknown: Some((unk, self.unk_score)),
+            reset: None,
+            record: steps.is_some(),
+        };
+        let bytes = text.as_bytes();
+        let best = best_path(text, &options, |search: &mut Search<f64>| {
+            let start = search.start();
+            let mut end = start + search.width();
+            while end <= bytes.len() && end - start <= self.max_len {
+                if let Some(id) = self.tokens.vocab.id(&bytes[start..end]) {
+                    search.offer(end - start, id, self.scores[id as usize]);
                 }
                 end += text[end..].chars().next().map_or(1, char::len_utf8);
             }
-            if !single {
-                if tracing {
-                    nodes.push((start, start + width, unk, self.unk_score));
-                }
-                let score = here + self.unk_score;
-                let target = &mut best[start + width];
-                if target.start.is_none() || score > target.score {
-                    *target = Best {
-                        score,
-                        start: Some(start),
-                        id: unk,
-                    };
-                }
-            }
-            start += width;
-        }
-        // Back from the end; runs of unknown characters fuse into one token.
-        let mut path: Vec<Piece> = Vec::new();
-        let mut at = n;
-        while at > 0 {
-            let node = best[at];
-            let from = node.start.unwrap_or(0);
+        })
+        .expect("the unknown piece reaches every character boundary");
+        // Runs of unknown characters fuse into one token.
+        let mut path: Vec<Piece> = Vec::with_capacity(best.pieces.len());
+        for &(start, end, id) in &best.pieces {
             match path.last_mut() {
-                Some(last) if node.id == unk && last.id == unk => last.start = from,
-                _ => path.push(Piece {
-                    id: node.id,
-                    start: from,
-                    end: at,
-                }),
+                Some(last) if id == unk && last.id == unk => last.end = end,
+                _ => path.push(Piece { id, start, end }),
             }
-            at = from;
         }
-        path.reverse();
         if let Some(steps) = steps.as_deref_mut() {
-            for (start, end, id, score) in &nodes {
+            for node in &best.nodes {
+                let (start, end) = (node.start, node.end);
                 steps.note(
                     "node",
                     format!(
-                        "[{start}..{end}] {}:{id} score {score:.4}",
-                        quote(&text[*start..*end])
+                        "[{start}..{end}] {}:{} score {:.4}",
+                        quote(&text[start..end]),
+                        node.id,
+                        node.score
                     ),
                 );
             }
@@ -194,7 +147,7 @@ impl Unigram {
                 .collect();
             steps.note(
                 "viterbi",
-                format!("best path, score {:.4}: {}", best[n].score, shown.join(" ")),
+                format!("best path, score {:.4}: {}", best.score, shown.join(" ")),
             );
         }
         for piece in path {

@@ -5,6 +5,8 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::engines::subword::unigram::viterbi::{Search, Viterbi, best_path};
+
 /// The pieces of the current vocabulary by text, for building word lattices.
 pub struct PieceIndex<'p> {
     ids: FxHashMap<&'p str, usize>,
@@ -53,27 +55,38 @@ impl<'p> PieceIndex<'p> {
 
 /// The best segmentation of `word` (piece indices), or `None` when the pieces cannot spell it.
 pub fn viterbi(index: &PieceIndex, pieces: &[(String, f64)], word: &str) -> Option<Vec<usize>> {
+    best_without(index, pieces, word, None)
+}
+
+/// The best segmentation of `word` that does not use piece `without`, through the shared
+/// unigram search (f64 totals, no unknown piece): the trainer's Viterbi counts and the
+/// pruning's second-best segmentation of a piece.
+pub fn best_without(
+    index: &PieceIndex,
+    pieces: &[(String, f64)],
+    word: &str,
+    without: Option<usize>,
+) -> Option<Vec<usize>> {
     let (arcs, _) = index.arcs(word);
-    let mut best: Vec<Option<(f64, usize)>> = vec![None; word.len() + 1];
-    best[0] = Some((0.0, usize::MAX));
-    for (k, arc) in arcs.iter().enumerate() {
-        let Some((here, _)) = best[arc.start] else {
-            continue;
-        };
-        let total = here + pieces[arc.piece].1;
-        if best[arc.end].is_none_or(|(b, _)| total > b) {
-            best[arc.end] = Some((total, k));
+    let options = Viterbi {
+        unknown: None,
+        reset: None,
+        record: false,
+    };
+    // The arcs are ordered by start, then end: the ones at each start are offered in turn.
+    let mut next = 0;
+    let path = best_path(word, &options, |search: &mut Search<f64>| {
+        while arcs.get(next).is_some_and(|a| a.start < search.start()) {
+            next += 1;
         }
-    }
-    let mut path = Vec::new();
-    let mut at = word.len();
-    while at > 0 {
-        let (_, k) = best[at]?;
-        path.push(arcs[k].piece);
-        at = arcs[k].start;
-    }
-    path.reverse();
-    Some(path)
+        while let Some(arc) = arcs.get(next).filter(|a| a.start == search.start()) {
+            if Some(arc.piece) != without {
+                search.offer(arc.end - arc.start, arc.piece as u32, pieces[arc.piece].1);
+            }
+            next += 1;
+        }
+    })?;
+    Some(path.pieces.iter().map(|&(_, _, id)| id as usize).collect())
 }
 
 /// What an E step found.

@@ -6,34 +6,13 @@
 use rustc_hash::FxHashSet;
 
 use super::UnigramConfig;
-use super::em::{PieceIndex, viterbi};
+use super::em::{PieceIndex, best_without, viterbi};
 
 /// The second-best segmentation of a piece under the others: the best one that does not use
-/// the piece itself.
+/// the piece itself, right to left: the order the loss below sums its pieces in.
 fn alternative(index: &PieceIndex, pieces: &[(String, f64)], i: usize) -> Option<Vec<usize>> {
-    let word = &pieces[i].0;
-    let (arcs, _) = index.arcs(word);
-    let mut best: Vec<Option<(f64, usize)>> = vec![None; word.len() + 1];
-    best[0] = Some((0.0, usize::MAX));
-    for (k, arc) in arcs.iter().enumerate() {
-        if arc.piece == i {
-            continue;
-        }
-        let Some((here, _)) = best[arc.start] else {
-            continue;
-        };
-        let total = here + pieces[arc.piece].1;
-        if best[arc.end].is_none_or(|(b, _)| total > b) {
-            best[arc.end] = Some((total, k));
-        }
-    }
-    let mut path = Vec::new();
-    let mut at = word.len();
-    while at > 0 {
-        let (_, k) = best[at]?;
-        path.push(arcs[k].piece);
-        at = arcs[k].start;
-    }
+    let mut path = best_without(index, pieces, &pieces[i].0, Some(i))?;
+    path.reverse();
     Some(path)
 }
 

@@ -11,13 +11,14 @@
 //! `f64` sums choose differently. For the same reason the totals are shifted back to zero the
 //! way SentencePiece shifts them when they pass ±100,000 on a long text.
 
-use super::proto::{PieceType, ProtoPiece};
 use super::trie::PieceTrie;
-use super::{SpmModel, SpmToken};
+use super::viterbi::{BestPath, Node, Search, Viterbi, best_path};
+use crate::engines::subword::bpe::spm::proto::{PieceType, ProtoPiece};
+use crate::engines::subword::bpe::spm::{SpmModel, SpmToken};
 use crate::engines::subword::bpe::vocab::Vocab;
 
 /// What the lattice needs besides the vocabulary.
-pub struct Unigram {
+pub struct SpmUnigram {
     #[cfg(test)]
     scores: Vec<f32>,
     #[cfg(test)]
@@ -40,52 +41,9 @@ fn user_defined_score(bytes: usize) -> f32 {
     (0.1 * (bytes as f64 - 1.0)) as f32
 }
 
-/// A candidate piece over `start..end` of the text, for the whole lattice (n-best, sampling,
-/// the lesson).
-pub(super) struct Node {
-    pub(super) start: usize,
-    pub(super) end: usize,
-    pub(super) id: u32,
-    pub(super) score: f32,
-}
-
-/// The Viterbi lattice being filled: `best[j]` is the best total of a path over `text[..j]`,
-/// its last piece and that piece's start; the rest describes the start being expanded.
-struct Lattice {
-    best: Vec<Option<(f32, u32, usize)>>,
-    /// The best total reaching the start.
-    here: f32,
-    start: usize,
-    /// The byte length of the character at the start.
-    width: usize,
-    /// Whether a piece covering that character alone was offered.
-    single_char: bool,
-    /// The furthest end any piece has reached: the totals a reset must shift.
-    frontier: usize,
-}
-
-impl Lattice {
-    /// A piece of `length` bytes from the start: kept where it ends when its total is strictly
-    /// greater (so among equal totals the earliest start wins), as SentencePiece keeps it.
-    #[inline]
-    fn offer(&mut self, length: usize, id: u32, score: f32) {
-        self.single_char |= length == self.width;
-        self.offer_as(length, id, score);
-    }
-
-    #[inline]
-    fn offer_as(&mut self, length: usize, id: u32, score: f32) {
-        let total = self.here + score;
-        let end = self.start + length;
-        self.frontier = self.frontier.max(end);
-        if self.best[end].is_none_or(|(b, _, _)| total > b) {
-            self.best[end] = Some((total, id, self.start));
-        }
-    }
-}
-
-impl Unigram {
-    pub fn new(pieces: &[ProtoPiece], _vocab: &Vocab) -> Unigram {
+impl SpmUnigram {
+    /// The lattice's pieces of a model: its normal and user-defined pieces.
+    pub fn new(pieces: &[ProtoPiece], _vocab: &Vocab) -> SpmUnigram {
         let min_score = pieces
             .iter()
             .filter(|p| p.kind == PieceType::Normal)
@@ -99,7 +57,7 @@ impl Unigram {
             };
             Some((p.piece.as_bytes(), id as u32, score))
         }));
-        Unigram {
+        SpmUnigram {
             #[cfg(test)]
             scores: pieces.iter().map(|p| p.score).collect(),
             #[cfg(test)]
@@ -115,8 +73,8 @@ impl Unigram {
     /// trie: a vocabulary lookup of every substring up to the longest piece. Kept as the
     /// reference the trie is tested against.
     #[cfg(test)]
-    fn hashed_candidates(&self, model: &SpmModel, text: &str, lattice: &mut Lattice) {
-        let i = lattice.start;
+    fn hashed_candidates(&self, model: &SpmModel, text: &str, lattice: &mut Search<f32>) {
+        let i = lattice.start();
         let ends = text[i..]
             .char_indices()
             .skip(1)
@@ -136,107 +94,59 @@ impl Unigram {
         }
     }
 
-    /// The candidate pieces starting at byte `i` of `text` (first character `c`), shortest
-    /// first, from the same trie the Viterbi search walks; the unknown piece when no piece
-    /// covers `c` alone.
-    pub(super) fn candidates(&self, text: &str, i: usize, c: char, unk: u32) -> Vec<Node> {
-        let mut nodes = Vec::new();
-        let mut single_char = false;
-        self.trie
-            .prefixes(&text.as_bytes()[i..], |length, id, score| {
-                single_char |= length == c.len_utf8();
-                nodes.push(Node {
-                    start: i,
-                    end: i + length,
-                    id,
-                    score,
-                });
-            });
-        if !single_char {
-            nodes.push(Node {
-                start: i,
-                end: i + c.len_utf8(),
-                id: unk,
-                score: self.min_score - UNK_PENALTY,
-            });
+    /// How SentencePiece searches: `f32` totals, the unknown piece 10 below the lowest piece
+    /// where no piece covers a character alone, totals shifted back past ±100,000.
+    fn options(&self, model: &SpmModel, record: bool) -> Viterbi<f32> {
+        let unk = model
+            .bpe
+            .unk
+            .expect("SentencePiece models have an unknown piece");
+        Viterbi {
+            unknown: Some((unk, self.min_score - UNK_PENALTY)),
+            reset: Some(SCORE_RESET),
+            record,
         }
-        nodes
+    }
+
+    /// The best path over `text` with the pieces the trie offers, and every node offered when
+    /// `record` (the whole lattice, for the n best paths, sampling and the lesson).
+    pub(crate) fn search(&self, model: &SpmModel, text: &str, record: bool) -> BestPath<f32> {
+        self.search_with(model, text, record, |search: &mut Search<f32>| {
+            self.trie
+                .prefixes(&text.as_bytes()[search.start()..], |length, id, score| {
+                    search.offer(length, id, score)
+                })
+        })
+    }
+
+    fn search_with(
+        &self,
+        model: &SpmModel,
+        text: &str,
+        record: bool,
+        candidates: impl FnMut(&mut Search<f32>),
+    ) -> BestPath<f32> {
+        best_path(text, &self.options(model, record), candidates)
+            .expect("the unknown piece reaches every character boundary")
+    }
+
+    /// Every candidate piece of `text`, ordered by start, then shortest first.
+    pub(crate) fn nodes(&self, model: &SpmModel, text: &str) -> Vec<Node<f32>> {
+        self.search(model, text, true).nodes
     }
 
     /// Appends the best segmentation of `text` (a segment starting at `base` of the normalized
     /// text) to `out`.
     pub fn encode(&self, model: &SpmModel, text: &str, base: usize, out: &mut Vec<SpmToken>) {
-        let bytes = text.as_bytes();
-        self.viterbi(model, text, base, out, |lattice: &mut Lattice| {
-            self.trie
-                .prefixes(&bytes[lattice.start..], |length, id, score| {
-                    lattice.offer(length, id, score)
-                })
-        });
-    }
-
-    /// The Viterbi search over the pieces `candidates` offers the lattice at each start
-    /// (shortest first), the unknown piece added where no piece covers the start's character
-    /// alone.
-    fn viterbi(
-        &self,
-        model: &SpmModel,
-        text: &str,
-        base: usize,
-        out: &mut Vec<SpmToken>,
-        candidates: impl Fn(&mut Lattice),
-    ) {
-        let unk = model
-            .bpe
-            .unk
-            .expect("SentencePiece models have an unknown piece");
-        let n = text.len();
-        let mut lattice = Lattice {
-            best: vec![None; n + 1],
-            here: 0.0,
-            start: 0,
-            width: 0,
-            single_char: false,
-            frontier: 0,
-        };
-        lattice.best[0] = Some((0.0, unk, 0));
-        for (i, c) in text.char_indices() {
-            let Some((mut here, _, _)) = lattice.best[i] else {
-                continue;
-            };
-            if !(-SCORE_RESET..=SCORE_RESET).contains(&here) {
-                let last = lattice.frontier.max(i);
-                for (total, _, _) in lattice.best[i..=last].iter_mut().flatten() {
-                    *total -= here;
-                }
-                here = 0.0;
-            }
-            (lattice.here, lattice.start, lattice.width) = (here, i, c.len_utf8());
-            lattice.single_char = false;
-            candidates(&mut lattice);
-            if !lattice.single_char {
-                let width = lattice.width;
-                lattice.single_char = true;
-                lattice.offer_as(width, unk, self.min_score - UNK_PENALTY);
-            }
-        }
-        let best = lattice.best;
-        let mut path = Vec::new();
-        let mut at = n;
-        while at > 0 {
-            let (_, id, start) = best[at].expect("every character boundary is reached");
-            path.push((start, at, id));
-            at = start;
-        }
-        path.reverse();
-        self.emit(model, text, base, &path, out);
+        let path = self.search(model, text, false);
+        self.emit(model, text, base, &path.pieces, out);
     }
 
     /// Appends the tokens of a path of pieces `(start, end, id)` over `text` (a segment starting
     /// at `base`) to `out` as SentencePiece outputs them: runs of unknowns fused into one, then
     /// spelled in byte pieces when the model has byte fallback. Shared by the best path, the
     /// n-best paths and sampled paths.
-    pub(super) fn emit(
+    pub(crate) fn emit(
         &self,
         model: &SpmModel,
         text: &str,
@@ -277,8 +187,8 @@ mod tests {
 
     use proptest::prelude::*;
 
-    use super::super::proto::{ModelProto, ModelType, NormalizerSpec};
     use super::*;
+    use crate::engines::subword::bpe::spm::proto::{ModelProto, ModelType, NormalizerSpec};
 
     /// A unigram model of `pieces` (text, score, user-defined?) after `<unk>`, `<s>`, `</s>`
     /// and, with byte fallback, the 256 byte pieces; a repeated text keeps its first entry.
@@ -320,9 +230,10 @@ mod tests {
         let unigram = model.unigram.as_ref().expect("a unigram model");
         let (mut trie, mut hashed) = (Vec::new(), Vec::new());
         unigram.encode(model, text, 3, &mut trie);
-        unigram.viterbi(model, text, 3, &mut hashed, |lattice| {
+        let path = unigram.search_with(model, text, false, |lattice| {
             unigram.hashed_candidates(model, text, lattice)
         });
+        unigram.emit(model, text, 3, &path.pieces, &mut hashed);
         (trie, hashed)
     }
 

@@ -3,27 +3,17 @@
 //! can be listed and segmentations sampled, as SentencePiece's `Lattice::NBest` and
 //! `Lattice::Sample` do (Kudo 2018, subword regularisation).
 //!
-//! The candidates come from [`Unigram::candidates`], the same lookup the Viterbi encoder uses,
-//! so both see the same pieces and scores (unknown characters, user-defined pieces).
+//! The nodes are the ones the Viterbi search of the encoder offers ([`super::viterbi`]), so
+//! both see the same pieces and scores (unknown characters, user-defined pieces).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::SpmModel;
-use super::unigram::Unigram;
+use super::viterbi::Node;
+use crate::engines::subword::bpe::spm::SpmModel;
 
 /// One candidate piece of the lattice.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LatticeNode {
-    /// Byte offset of the start in the (normalized) text.
-    pub start: usize,
-    /// Byte offset of the end.
-    pub end: usize,
-    /// The piece id (the unknown piece for a character no piece covers).
-    pub id: u32,
-    /// The piece's score, its log-probability.
-    pub score: f32,
-}
+pub type LatticeNode = Node<f32>;
 
 /// A segmentation: the indices of its nodes, left to right, and its total score.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,26 +42,21 @@ const MAX_AGENDA: usize = 100_000;
 impl Lattice {
     /// The lattice of `text` (normalized) under the model's unigram pieces; `None` for a BPE model.
     pub fn new(model: &SpmModel, text: &str) -> Option<Lattice> {
-        let unigram: &Unigram = model.unigram.as_ref()?;
-        let unk = model.bpe.unk?;
-        let mut nodes = Vec::new();
-        let mut ends_at = vec![Vec::new(); text.len() + 1];
-        for (i, c) in text.char_indices() {
-            for node in unigram.candidates(text, i, c, unk) {
-                ends_at[node.end].push(nodes.len());
-                nodes.push(LatticeNode {
-                    start: node.start,
-                    end: node.end,
-                    id: node.id,
-                    score: node.score,
-                });
-            }
+        let unigram = model.unigram.as_ref()?;
+        Some(Lattice::from_nodes(text.len(), unigram.nodes(model, text)))
+    }
+
+    /// The lattice of nodes over a text of `len` bytes, ordered by start.
+    pub fn from_nodes(len: usize, nodes: Vec<LatticeNode>) -> Lattice {
+        let mut ends_at = vec![Vec::new(); len + 1];
+        for (k, node) in nodes.iter().enumerate() {
+            ends_at[node.end].push(k);
         }
-        Some(Lattice {
+        Lattice {
             nodes,
             ends_at,
-            len: text.len(),
-        })
+            len,
+        }
     }
 
     /// The length of the text in bytes.

@@ -4,8 +4,8 @@
 //! then the best path read back from the end. The workbench steps through it; the totals
 //! are the `f32` sums the encoder computes, so the lesson ends on the encoder's own path.
 
-use super::SpmModel;
 use super::lattice::{Lattice, LatticeNode};
+use crate::engines::subword::bpe::spm::SpmModel;
 
 /// One step of the forward pass: the position reached and how its best total was chosen.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,0 +1,240 @@
+//! The one best-path search of a unigram lattice, shared by SentencePiece models, the `hf:`
+//! Unigram model and the unigram trainer: one pass over the character boundaries, each piece
+//! offered at a start updating the best path ending where it ends when its total is strictly
+//! greater (so among equal totals the earliest start, then the shortest piece, wins).
+//!
+//! What the callers differ in is a parameter, not a copy: the score type (SentencePiece adds
+//! `f32` totals, and which of two equal-looking paths wins on runs of one character depends on
+//! that rounding; the `hf:` model and the trainer add `f64`), where the candidates come from
+//! (a trie, a vocabulary lookup, a word's arcs), whether an unknown piece covers a character no
+//! piece covers alone, and whether totals are shifted back to zero on long texts as
+//! SentencePiece shifts them.
+
+use std::ops::{Add, SubAssign};
+
+/// A path total: `f32` for SentencePiece's own sums, `f64` elsewhere.
+pub trait Score: Copy + Default + PartialOrd + Add<Output = Self> + SubAssign {}
+
+impl Score for f32 {}
+impl Score for f64 {}
+
+/// A candidate piece over `start..end` of the text, with the score it adds to a path.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Node<S> {
+    /// Byte offset of the start in the (normalized) text.
+    pub start: usize,
+    /// Byte offset of the end.
+    pub end: usize,
+    /// The piece id (the unknown piece for a character no piece covers).
+    pub id: u32,
+    /// The piece's score, its log-probability.
+    pub score: S,
+}
+
+/// How a search treats what its candidates leave open.
+#[derive(Clone, Copy, Debug)]
+pub struct Viterbi<S> {
+    /// The piece and score of a character no candidate covers alone, offered for it; `None`
+    /// leaves such a text without a path.
+    pub unknown: Option<(u32, S)>,
+    /// Shift the totals back to zero when the one reaching a start leaves `-limit..=limit`
+    /// (SentencePiece's `kScoreResetThreshold`).
+    pub reset: Option<S>,
+    /// Keep every node offered, for a trace or the whole lattice.
+    pub record: bool,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BestPath<S> {
+    /// The pieces of the best path, `(start, end, id)`, left to right.
+    pub pieces: Vec<(usize, usize, u32)>,
+    /// Its total (after any reset: the total since the last one).
+    pub score: S,
+    /// Every node offered, in the order offered, when [`Viterbi::record`] asked for them.
+    pub nodes: Vec<Node<S>>,
+}
+
+/// The search at one start: candidates [`offer`](Search::offer) their pieces here.
+pub struct Search<S> {
+    /// `best[j]`: the best total of a path over `text[..j]`, its last piece and that piece's
+    /// start.
+    best: Vec<Option<(S, u32, usize)>>,
+    here: S,
+    start: usize,
+    width: usize,
+    single_char: bool,
+    /// The furthest end any piece has reached: the totals a reset must shift.
+    frontier: usize,
+    nodes: Option<Vec<Node<S>>>,
+}
+
+impl<S: Score> Search<S> {
+    /// The byte offset candidates start at.
+    #[inline]
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// The byte length of the character at the start.
+    #[inline]
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// A piece of `length` bytes from the start, with its score; offered shortest first.
+    #[inline]
+    pub fn offer(&mut self, length: usize, id: u32, score: S) {
+        self.single_char |= length == self.width;
+        let total = self.here + score;
+        let end = self.start + length;
+        self.frontier = self.frontier.max(end);
+        if let Some(nodes) = &mut self.nodes {
+            nodes.push(Node {
+                start: self.start,
+                end,
+                id,
+                score,
+            });
+        }
+        if self.best[end].is_none_or(|(b, _, _)| total > b) {
+            self.best[end] = Some((total, id, self.start));
+        }
+    }
+}
+
+/// The best path over `text`, `candidates` offering the pieces at each reached start; `None`
+/// when the end of the text cannot be reached (no unknown piece, and a character no piece
+/// covers).
+pub fn best_path<S: Score>(
+    text: &str,
+    options: &Viterbi<S>,
+    mut candidates: impl FnMut(&mut Search<S>),
+) -> Option<BestPath<S>> {
+    let n = text.len();
+    let mut search = Search {
+        best: vec![None; n + 1],
+        here: S::default(),
+        start: 0,
+        width: 0,
+        single_char: false,
+        frontier: 0,
+        nodes: options.record.then(Vec::new),
+    };
+    search.best[0] = Some((S::default(), u32::MAX, 0));
+    for (i, c) in text.char_indices() {
+        let Some((mut here, _, _)) = search.best[i] else {
+            continue;
+        };
+        if let Some(limit) = options.reset {
+            let mut low = S::default();
+            low -= limit;
+            if !(low..=limit).contains(&here) {
+                let last = search.frontier.max(i);
+                for (total, _, _) in search.best[i..=last].iter_mut().flatten() {
+                    *total -= here;
+                }
+                here = S::default();
+            }
+        }
+        (search.here, search.start, search.width) = (here, i, c.len_utf8());
+        search.single_char = false;
+        candidates(&mut search);
+        if let Some((unk, score)) = options.unknown
+            && !search.single_char
+        {
+            search.offer(search.width, unk, score);
+        }
+    }
+    let best = search.best;
+    let score = best[n]?.0;
+    let mut pieces = Vec::new();
+    let mut at = n;
+    while at > 0 {
+        let (_, id, start) = best[at]?;
+        pieces.push((start, at, id));
+        at = start;
+    }
+    pieces.reverse();
+    Some(BestPath {
+        pieces,
+        score,
+        nodes: search.nodes.unwrap_or_default(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Offers the pieces of `vocab` (text, score) found at the start, shortest first.
+    fn offering(text: &str, vocab: &[(&str, f64)]) -> impl FnMut(&mut Search<f64>) {
+        let text = text.to_string();
+        let mut sorted: Vec<(usize, (String, f64))> = vocab
+            .iter()
+            .enumerate()
+            .map(|(id, (p, s))| (id, (p.to_string(), *s)))
+            .collect();
+        sorted.sort_by_key(|(_, (p, _))| p.len());
+        move |search| {
+            for (id, (piece, score)) in &sorted {
+                if text[search.start()..].starts_with(piece.as_str()) {
+                    search.offer(piece.len(), *id as u32, *score);
+                }
+            }
+        }
+    }
+
+    const PLAIN: Viterbi<f64> = Viterbi {
+        unknown: None,
+        reset: None,
+        record: false,
+    };
+
+    #[test]
+    fn highest_total_wins_and_ties_keep_the_earliest_start() {
+        let vocab = [("a", -1.0), ("b", -1.0), ("ab", -2.5), ("abb", -2.0)];
+        let path = best_path("abb", &PLAIN, offering("abb", &vocab)).unwrap();
+        assert_eq!(path.pieces, [(0, 3, 3)]);
+        // `a`+`b` (-2) against `ab` (-2.5): the two pieces win.
+        let path = best_path("ab", &PLAIN, offering("ab", &vocab)).unwrap();
+        assert_eq!(path.pieces, [(0, 1, 0), (1, 2, 1)]);
+        assert_eq!(path.score, -2.0);
+        // Three paths of -3 over `aab`: the end is kept by `ab` from byte 1, offered before `b`
+        // from byte 2; byte 2 by `aa` from byte 0, offered before `a` from byte 1.
+        let tie = [("a", -1.0), ("aa", -2.0), ("ab", -2.0), ("b", -1.0)];
+        let path = best_path("aab", &PLAIN, offering("aab", &tie)).unwrap();
+        assert_eq!(path.pieces, [(0, 1, 0), (1, 3, 2)]);
+    }
+
+    #[test]
+    fn the_unknown_piece_fills_what_no_piece_covers_and_nodes_are_kept() {
+        let vocab = [("a", -1.0)];
+        assert_eq!(best_path("aé", &PLAIN, offering("aé", &vocab)), None);
+        let options = Viterbi {
+            unknown: Some((9, -20.0)),
+            reset: None,
+            record: true,
+        };
+        let path = best_path("aé", &options, offering("aé", &vocab)).unwrap();
+        assert_eq!(path.pieces, [(0, 1, 0), (1, 3, 9)]);
+        assert_eq!(path.nodes.len(), 2);
+        assert_eq!(path.score, -21.0);
+    }
+
+    #[test]
+    fn a_reset_shifts_the_totals_without_changing_the_path() {
+        let vocab = [("a", -60_000.0), ("aa", -130_000.0)];
+        let text = "aaaaaa";
+        let plain = best_path(text, &PLAIN, offering(text, &vocab)).unwrap();
+        let options = Viterbi {
+            unknown: None,
+            reset: Some(100_000.0),
+            record: false,
+        };
+        let shifted = best_path(text, &options, offering(text, &vocab)).unwrap();
+        assert_eq!(plain.pieces, shifted.pieces);
+        assert_eq!(plain.score, -360_000.0);
+        assert!(shifted.score > -200_000.0, "{}", shifted.score);
+    }
+}
