@@ -192,6 +192,9 @@ fn a_bare_path_takes_the_kind_its_content_shows() {
         assert_eq!(bare.tokenize(text), named.tokenize(text), "{path}");
     }
     // A path that is no tokenizer is still an unknown kind.
-    let error = toklab::load("samples/sample.txt").err().unwrap().to_string();
+    let error = toklab::load("samples/sample.txt")
+        .err()
+        .unwrap()
+        .to_string();
     assert!(error.contains("unknown tokenizer kind"), "{error}");
 }

@@ -1,17 +1,32 @@
-//! Models already in the local HuggingFace cache: `ORG/NAME` resolved to a tokenizer file
-//! without any network access, and the list of what the cache holds (`toklab models`).
+//! Models by name: `ORG/NAME[@REVISION]` from the HuggingFace hub and tiktoken's encodings
+//! ([`tiktoken`]), found in the caches those libraries keep and, when not there, downloaded
+//! into them once (the `download` feature), so toklab, `transformers` and tiktoken share the
+//! files. Also the list of what the HuggingFace cache holds (`toklab models`).
 //!
 //! The cache folder is `$HF_HUB_CACHE`, else `$HF_HOME/hub`, else `~/.cache/huggingface/hub`;
-//! a model is `models--ORG--NAME/snapshots/REV/`, the revision `refs/main` names when it is
-//! there, else any snapshot (newest first). In a snapshot the tokenizer is `tokenizer.json`,
-//! else `tokenizer.model` (SentencePiece), else `vocab.txt` (WordPiece).
+//! a model is `models--ORG--NAME/snapshots/COMMIT/`. Without a revision the snapshot
+//! `refs/main` names comes first, then any other (newest first); with one, only the snapshot
+//! of that commit or of `refs/REVISION`. In a snapshot the tokenizer is `tokenizer.json`,
+//! else `tokenizer.model` (SentencePiece), else `vocab.txt` (WordPiece). A model in the cache
+//! is used as it is: the hub is not asked whether it changed.
 //!
-//! For a loader: a spec argument that is not a file and looks like `ORG/NAME` (one `/`, no
-//! other path syntax) goes through [`resolve`]; [`looks_like_repo`] tells.
+//! For a loader: a spec argument that is not a file and looks like `ORG/NAME[@REVISION]` goes
+//! through [`resolve`]; [`looks_like_repo`] tells.
+
+#[cfg(feature = "download")]
+mod download;
+mod error;
+#[cfg(feature = "download")]
+mod http;
+mod settings;
+pub mod tiktoken;
 
 use std::path::{Path, PathBuf};
 
 use crate::core::error::{Error, Result};
+
+pub use error::DownloadError;
+pub use settings::{DEFAULT_ENDPOINT, Progress, Settings, Transfer};
 
 /// The tokenizer files of a snapshot, in the order they are preferred.
 pub const TOKENIZER_FILES: &[&str] = &["tokenizer.json", "tokenizer.model", "vocab.txt"];
@@ -31,37 +46,120 @@ fn cache_dir_from(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> PathBuf {
     PathBuf::from(var("HOME").unwrap_or_default()).join(".cache/huggingface/hub")
 }
 
-/// Whether `arg` reads as a repository name `ORG/NAME` rather than a path.
+/// A model's name as a spec gives it: `ORG/NAME`, and a revision after `@` (a branch, tag or
+/// commit; `main` when none is given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelName {
+    /// The owner.
+    pub org: String,
+    /// The model.
+    pub name: String,
+    /// The revision after `@`, if any.
+    pub revision: Option<String>,
+}
+
+impl ModelName {
+    /// The name in `arg`, or `None` if `arg` reads as a path instead. Every part is kept to
+    /// characters that are safe in a file name, since each becomes one in the cache.
+    pub fn parse(arg: &str) -> Option<ModelName> {
+        let (repo, revision) = match arg.split_once('@') {
+            Some((repo, revision)) => (repo, Some(revision)),
+            None => (arg, None),
+        };
+        let part_ok = |s: &str| {
+            !s.is_empty()
+                && s != "."
+                && s != ".."
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        };
+        let mut parts = repo.split('/');
+        let (Some(org), Some(name), None) = (parts.next(), parts.next(), parts.next()) else {
+            return None;
+        };
+        let revision_ok = revision.is_none_or(|r| r.split('/').all(part_ok));
+        (part_ok(org) && part_ok(name) && revision_ok).then(|| ModelName {
+            org: org.to_string(),
+            name: name.to_string(),
+            revision: revision.map(str::to_string),
+        })
+    }
+
+    /// `ORG/NAME`.
+    pub fn repo(&self) -> String {
+        format!("{}/{}", self.org, self.name)
+    }
+
+    /// The model's folder in the cache, `models--ORG--NAME`.
+    pub fn folder(&self) -> String {
+        format!("models--{}--{}", self.org, self.name)
+    }
+}
+
+/// Whether `arg` reads as a repository name `ORG/NAME[@REVISION]` rather than a path.
 pub fn looks_like_repo(arg: &str) -> bool {
-    let mut parts = arg.split('/');
-    let name_ok = |s: &str| {
-        !s.is_empty()
-            && s != "."
-            && s != ".."
-            && s.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-    };
-    matches!((parts.next(), parts.next(), parts.next()), (Some(org), Some(name), None) if name_ok(org) && name_ok(name))
+    ModelName::parse(arg).is_some()
 }
 
-/// The tokenizer file of model `ORG/NAME` in the default cache.
+/// The tokenizer file of model `ORG/NAME[@REVISION]`: from the cache, else downloaded into
+/// it, as the environment says ([`Settings::from_env`]).
 pub fn resolve(name: &str) -> Result<PathBuf> {
-    resolve_in(&cache_dir(), name)
+    resolve_with(&Settings::from_env(), name)
 }
 
-/// The tokenizer file of model `ORG/NAME` in cache folder `cache`; the error lists every
-/// place looked in.
+/// The tokenizer file of a model, from `settings.cache`, else downloaded into it (unless
+/// `settings.offline` or the build has no `download` feature).
+pub fn resolve_with(settings: &Settings, name: &str) -> Result<PathBuf> {
+    let model = parse_or_error(name)?;
+    let looked = match find_local(&settings.cache, &model) {
+        Ok(path) => return Ok(path),
+        Err(looked) => looked,
+    };
+    let what = format!("model {name}");
+    if settings.offline {
+        return Err(DownloadError::Offline { what, looked }.into());
+    }
+    #[cfg(feature = "download")]
+    {
+        let _ = (what, looked);
+        Ok(download::download(settings, &model)?)
+    }
+    #[cfg(not(feature = "download"))]
+    Err(DownloadError::NoDownload { what, looked }.into())
+}
+
+fn parse_or_error(name: &str) -> Result<ModelName> {
+    ModelName::parse(name).ok_or_else(|| Error::BadSpec {
+        spec: name.to_string(),
+        message: "a HuggingFace model is named ORG/NAME or ORG/NAME@REVISION".into(),
+        usage: String::new(),
+    })
+}
+
+/// The tokenizer file of model `ORG/NAME[@REVISION]` in cache folder `cache`, never asking
+/// the network; the error lists every place looked in.
 pub fn resolve_in(cache: &Path, name: &str) -> Result<PathBuf> {
-    let (org, model) = name
-        .split_once('/')
-        .filter(|_| looks_like_repo(name))
-        .ok_or_else(|| Error::BadSpec {
-            spec: name.to_string(),
-            message: "a HuggingFace model is named ORG/NAME".into(),
-            usage: String::new(),
-        })?;
-    let repo = cache.join(format!("models--{org}--{model}"));
-    let snapshots = snapshots(&repo);
+    let model = parse_or_error(name)?;
+    find_local(cache, &model).map_err(|looked| {
+        Error::io(
+            cache.join(model.folder()),
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!(
+                    "model {name} is not in the local HuggingFace cache (no network is used); looked for {looked}; the cache is $HF_HUB_CACHE, $HF_HOME/hub or ~/.cache/huggingface/hub"
+                ),
+            ),
+        )
+    })
+}
+
+/// The tokenizer file of `model` in `cache`, or the places looked in.
+fn find_local(cache: &Path, model: &ModelName) -> std::result::Result<PathBuf, String> {
+    let repo = cache.join(model.folder());
+    let snapshots = match &model.revision {
+        None => snapshots(&repo),
+        Some(revision) => snapshot_of(&repo, revision).into_iter().collect(),
+    };
     for snapshot in &snapshots {
         for file in TOKENIZER_FILES {
             let path = snapshot.join(file);
@@ -70,23 +168,35 @@ pub fn resolve_in(cache: &Path, name: &str) -> Result<PathBuf> {
             }
         }
     }
-    let looked = match snapshots.is_empty() {
+    Err(match snapshots.is_empty() {
         true => format!("{} (no snapshots)", repo.join("snapshots").display()),
         false => snapshots
             .iter()
             .map(|s| format!("{}/{{{}}}", s.display(), TOKENIZER_FILES.join(",")))
             .collect::<Vec<_>>()
             .join("; "),
+    })
+}
+
+/// The snapshot folder of `revision`: a commit names its own; a branch or tag the commit its
+/// `refs/` file holds (only a plain commit name is believed, so a ref cannot point outside).
+fn snapshot_of(repo: &Path, revision: &str) -> Option<PathBuf> {
+    let is_commit = revision.len() == 40 && revision.bytes().all(|b| b.is_ascii_hexdigit());
+    let commit = match is_commit {
+        true => revision.to_string(),
+        false => std::fs::read_to_string(repo.join("refs").join(revision))
+            .ok()?
+            .trim()
+            .to_string(),
     };
-    Err(Error::io(
-        repo,
-        std::io::Error::new(
-            std::io::ErrorKind::NotFound,
-            format!(
-                "model {name} is not in the local HuggingFace cache (no network is used); looked for {looked}; the cache is $HF_HUB_CACHE, $HF_HOME/hub or ~/.cache/huggingface/hub"
-            ),
-        ),
-    ))
+    let plain = !commit.is_empty() && commit.bytes().all(|b| b.is_ascii_alphanumeric());
+    let dir = repo.join("snapshots").join(commit);
+    (plain && dir.is_dir()).then_some(dir)
+}
+
+/// Lowercase hex of bytes (digests).
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The snapshot folders of a repository: `refs/main`'s first, then the others newest first.
