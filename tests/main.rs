@@ -46,6 +46,7 @@ mod fst_saved_form;
 mod fuzz_regressions;
 mod hf_hub;
 mod hf_pipeline;
+mod hub_download;
 mod lex_segmenter;
 mod linearity;
 mod maxmatch_cli;
