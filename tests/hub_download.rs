@@ -518,8 +518,8 @@ fn the_command_line_downloads_by_name_from_the_environment_s_endpoint() {
     let other = run("hf:acme/other", true);
     assert!(!other.status.success());
     assert!(String::from_utf8_lossy(&other.stderr).contains("HF_HUB_OFFLINE is set"));
-    // tiktoken by name: fetched from TOKLAB_TIKTOKEN_BASE; the served file is not the real
-    // cl100k_base, so its pinned hash refuses it and nothing is cached.
+    // tiktoken by name: asked of TOKLAB_TIKTOKEN_BASE, which has no such file; the error
+    // names the URL and nothing is cached.
     let requests = server.seen().len();
     let cl100k = run("tiktoken:cl100k_base", false);
     let stderr = String::from_utf8_lossy(&cl100k.stderr);

@@ -319,6 +319,91 @@ mod tests {
     }
 
     #[test]
+    fn names_with_revisions_and_names_that_could_leave_the_cache() {
+        let m = ModelName::parse("org/model@refs/pr/1").unwrap();
+        assert_eq!(
+            (m.repo(), m.folder(), m.revision.as_deref()),
+            (
+                "org/model".into(),
+                "models--org--model".into(),
+                Some("refs/pr/1")
+            )
+        );
+        assert_eq!(ModelName::parse("org/model").unwrap().revision, None);
+        for bad in [
+            "org/model@../x",
+            "org/model@",
+            "org/model@a//b",
+            "../model",
+            "org/m@a b",
+        ] {
+            assert!(ModelName::parse(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_revision_resolves_only_to_its_own_snapshot() {
+        let cache = tempfile::tempdir().unwrap();
+        let c = cache.path();
+        let commit = "0123456789abcdef0123456789abcdef01234567";
+        let v1 = snapshot(c, "models--org--m", commit, &["tokenizer.json"]);
+        snapshot(c, "models--org--m", "other", &["tokenizer.json"]);
+        std::fs::create_dir_all(c.join("models--org--m/refs")).unwrap();
+        std::fs::write(c.join("models--org--m/refs/v1"), commit).unwrap();
+        std::fs::write(c.join("models--org--m/refs/evil"), "../../../evil").unwrap();
+        let json = v1.join("tokenizer.json");
+        assert_eq!(resolve_in(c, "org/m@v1").unwrap(), json);
+        assert_eq!(resolve_in(c, &format!("org/m@{commit}")).unwrap(), json);
+        assert!(resolve_in(c, "org/m@evil").is_err());
+        assert!(resolve_in(c, "org/m@v2").is_err());
+    }
+
+    #[test]
+    fn settings_from_the_environment() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join(".cache/huggingface")).unwrap();
+        std::fs::write(home.path().join(".cache/huggingface/token"), "hf_file\n").unwrap();
+        let home_dir = home.path().as_os_str().to_owned();
+        let with = |pairs: &[(&str, &str)]| {
+            let pairs: Vec<(String, String)> = pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            let home_dir = home_dir.clone();
+            Settings::from_vars(move |name| match name {
+                "HOME" => Some(home_dir.clone()),
+                _ => pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.into()),
+            })
+        };
+        let plain = with(&[]);
+        assert_eq!(plain.endpoint, DEFAULT_ENDPOINT);
+        assert_eq!(plain.token.as_deref(), Some("hf_file"));
+        assert!(!plain.offline);
+        assert_eq!(
+            plain.tiktoken_cache,
+            Some(std::env::temp_dir().join("data-gym-cache"))
+        );
+        let set = with(&[
+            ("HF_ENDPOINT", "http://127.0.0.1:9/"),
+            ("HF_TOKEN", "hf_env"),
+            ("HF_HUB_OFFLINE", "yes"),
+            ("DATA_GYM_CACHE_DIR", "/d"),
+            ("TOKLAB_TIKTOKEN_BASE", "http://127.0.0.1:9/m/"),
+        ]);
+        assert_eq!(set.endpoint, "http://127.0.0.1:9");
+        assert_eq!(set.token.as_deref(), Some("hf_env"));
+        assert!(set.offline);
+        assert_eq!(set.tiktoken_cache, Some(PathBuf::from("/d")));
+        assert_eq!(set.tiktoken_base.as_deref(), Some("http://127.0.0.1:9/m"));
+        let first = with(&[("TIKTOKEN_CACHE_DIR", "/t"), ("DATA_GYM_CACHE_DIR", "/d")]);
+        assert_eq!(first.tiktoken_cache, Some(PathBuf::from("/t")));
+        assert_eq!(with(&[("TIKTOKEN_CACHE_DIR", "")]).tiktoken_cache, None);
+        assert!(!with(&[("HF_HUB_OFFLINE", "0")]).offline);
+        let path = with(&[("HF_TOKEN_PATH", "/nonexistent/token")]);
+        assert_eq!(path.token, None);
+    }
+
+    #[test]
     fn repository_names_and_the_cache_folder() {
         assert!(looks_like_repo("meta-llama/Llama-3.2-1B"));
         assert!(

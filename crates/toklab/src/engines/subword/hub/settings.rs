@@ -115,14 +115,13 @@ impl Progress {
         use std::io::IsTerminal;
         let live = std::io::stderr().is_terminal();
         Progress::new(move |t: &Transfer| {
-            let size = |n: u64| format!("{:.1} MB", n as f64 / 1e6);
             let total = t
                 .total
-                .map(|n| format!(" of {}", size(n)))
+                .map(|n| format!(" ({})", size(n)))
                 .unwrap_or_default();
             if t.finished {
                 let clear = if live { "\r\x1b[K" } else { "" };
-                eprintln!("{clear}downloaded {} ({})", t.url, size(t.done));
+                eprintln!("{clear}  done, {}", size(t.done));
             } else if t.done == 0 {
                 eprintln!("downloading {}{total}", t.url);
             } else if live {
@@ -134,5 +133,14 @@ impl Progress {
     /// Tells the reporter.
     pub fn report(&self, transfer: &Transfer) {
         (self.0)(transfer)
+    }
+}
+
+/// A byte count as people read it.
+fn size(n: u64) -> String {
+    match n {
+        0..1_000 => format!("{n} B"),
+        1_000..1_000_000 => format!("{:.1} kB", n as f64 / 1e3),
+        _ => format!("{:.1} MB", n as f64 / 1e6),
     }
 }
