@@ -142,8 +142,11 @@ fn sample(name: &str) -> Vec<u8> {
     .unwrap()
 }
 
-/// Settings for `server` with a fresh cache, recording progress reports as (done, finished).
-fn settings(origin: &str, cache: &Path) -> (Settings, Arc<Mutex<Vec<(u64, bool)>>>) {
+/// The progress reports a download made, as (bytes done, finished).
+type Reports = Arc<Mutex<Vec<(u64, bool)>>>;
+
+/// Settings for `server` with a fresh cache, recording progress reports.
+fn settings(origin: &str, cache: &Path) -> (Settings, Reports) {
     let reports = Arc::new(Mutex::new(Vec::new()));
     let into = reports.clone();
     let settings = Settings {
