@@ -538,3 +538,24 @@ fn the_command_line_downloads_by_name_from_the_environment_s_endpoint() {
         Vec::<PathBuf>::new()
     );
 }
+
+#[test]
+fn every_published_name_has_its_pattern_and_o200k_harmony_its_special_tokens() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/bpe/sample.tiktoken");
+    let ids = |encoding: &str| {
+        let spec = format!("tiktoken:{}?pattern={encoding}", file.display());
+        let text = b"a<|call|>b<|reserved_201087|>\n";
+        let out = crate::common::run(&["tokenize", "-f", "ids", "--with", &spec], text);
+        assert!(out.status.success(), "{encoding}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    for published in tiktoken::PUBLISHED {
+        ids(published.encoding);
+    }
+    let harmony = ids("o200k_harmony");
+    assert!(
+        harmony.contains("200012") && harmony.contains("201087"),
+        "{harmony}"
+    );
+    assert!(!ids("o200k").contains("200012"));
+}

@@ -21,8 +21,7 @@ pub const ORIGIN: &str = "https://openaipublic.blob.core.windows.net";
 pub struct Published {
     /// tiktoken's name (`cl100k_base`).
     pub name: &'static str,
-    /// toklab's name for the pattern and special tokens
-    /// ([`crate::engines::subword::bpe::load::tiktoken::ENCODINGS`]).
+    /// toklab's name for the pattern and special tokens (a `?pattern=` value of `tiktoken:`).
     pub encoding: &'static str,
     /// The URL tiktoken fetches the rank file from.
     pub url: &'static str,
