@@ -27,7 +27,11 @@ fn cache() -> tempfile::TempDir {
 
 fn run_in(cache: &std::path::Path, args: &[&str], stdin: &str) -> std::process::Output {
     let mut command = toklab();
-    command.args(args).env("HF_HUB_CACHE", cache);
+    // Offline: these tests are about the cache alone (tests/hub_download.rs downloads).
+    command
+        .args(args)
+        .env("HF_HUB_CACHE", cache)
+        .env("HF_HUB_OFFLINE", "1");
     run_command(command, stdin.as_bytes())
 }
 
@@ -84,7 +88,10 @@ fn a_model_missing_from_the_cache_says_where_it_looked() {
     );
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("models--acme--absent"), "{err}");
+    assert!(
+        err.contains("models--acme--absent") && err.contains("HF_HUB_OFFLINE"),
+        "{err}"
+    );
     let listed = run_in(cache.path(), &["models"], "");
     assert!(listed.status.success(), "{listed:?}");
     let listed = String::from_utf8_lossy(&listed.stdout);

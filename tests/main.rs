@@ -50,6 +50,7 @@ mod gguf_conformance;
 mod gguf_files;
 mod hf_hub;
 mod hf_pipeline;
+mod hub_download;
 mod lex_segmenter;
 mod linearity;
 mod maxmatch_cli;

@@ -59,6 +59,7 @@ use crate::core::spec::{Kind, Spec};
 use crate::core::tokenizer::Tokenizer;
 use crate::engines::subword::formal::Semantics;
 use crate::engines::subword::hf::Specials;
+use crate::engines::subword::hub;
 use spm::{SpmModel, SpmTokenizer};
 
 /// A model loaded from a `bpe:`, `tiktoken:` or `spm:` spec, before it becomes a boxed
@@ -118,8 +119,8 @@ pub const BPE: Kind = Kind::new(
 /// `tiktoken:FILE`: a tiktoken rank file.
 pub const TIKTOKEN: Kind = Kind::new(
     "tiktoken",
-    "tiktoken:FILE",
-    "tiktoken rank file; ?specials=FILE (TOKEN ID lines)&special=all|none&semantics=sp|hf&pattern=r50k|p50k|p50k_edit|cl100k|o200k|REGEX (default from the file name; last, runs to the end)",
+    "tiktoken:FILE|NAME",
+    "tiktoken rank file, or a published encoding by name (r50k_base, p50k_base, p50k_edit, cl100k_base, o200k_base, o200k_harmony: tiktoken's cache, else downloaded); ?specials=FILE (TOKEN ID lines)&special=all|none&semantics=sp|hf&pattern=r50k|p50k|p50k_edit|cl100k|o200k|o200k_harmony|REGEX (default from the name; last, runs to the end)",
     load,
 )
 .with_options();
@@ -196,9 +197,17 @@ pub fn load_subword(mut spec: Spec) -> Result<Subword> {
                     .collect::<Vec<_>>()
                     .join(", ")
             };
+            // A published encoding's name (`cl100k_base`) when no such file exists.
+            let (path, by_name) = match hub::tiktoken::published(&spec.arg) {
+                Some(published) if !path.exists() => {
+                    (hub::tiktoken::resolve(published)?, Some(published.encoding))
+                }
+                _ => (path, None),
+            };
             let pattern = match pattern {
                 Some(p) => p,
-                None => tiktoken::encoding_from_file_name(&path)
+                None => by_name
+                    .or_else(|| tiktoken::encoding_from_file_name(&path))
                     .ok_or_else(|| {
                         spec.bad(format!(
                             "cannot tell the encoding from the file name; add ?pattern= one of {} or a regex",
@@ -218,12 +227,7 @@ pub fn load_subword(mut spec: Spec) -> Result<Subword> {
                     declared
                 }
                 (true, None) => tiktoken::encoding(&pattern)
-                    .map(|e| {
-                        e.specials
-                            .iter()
-                            .map(|(t, id)| (t.to_string(), *id))
-                            .collect()
-                    })
+                    .map(|e| e.special_tokens())
                     .unwrap_or_default(),
             };
             let mut model = tiktoken::load_with(&path, pretok, &specials)?;

@@ -21,6 +21,20 @@ pub struct Encoding {
     pub pattern: &'static str,
     /// Special tokens and their ids, which are not in the rank file.
     pub specials: &'static [(&'static str, u32)],
+    /// Ids that are special tokens named `<|reserved_ID|>` besides [`Encoding::specials`].
+    pub reserved: std::ops::Range<u32>,
+}
+
+impl Encoding {
+    /// Every special token of the encoding with its id.
+    pub fn special_tokens(&self) -> Vec<(String, u32)> {
+        let named = self.specials.iter().map(|(t, id)| (t.to_string(), *id));
+        let reserved = self
+            .reserved
+            .clone()
+            .map(|id| (format!("<|reserved_{id}|>"), id));
+        named.chain(reserved).collect()
+    }
 }
 
 const ENDOFTEXT_50K: (&str, u32) = ("<|endoftext|>", 50256);
@@ -31,11 +45,13 @@ pub const ENCODINGS: &[Encoding] = &[
         name: "r50k",
         pattern: "gpt2",
         specials: &[ENDOFTEXT_50K],
+        reserved: 0..0,
     },
     Encoding {
         name: "p50k",
         pattern: "gpt2",
         specials: &[ENDOFTEXT_50K],
+        reserved: 0..0,
     },
     Encoding {
         name: "p50k_edit",
@@ -46,6 +62,7 @@ pub const ENCODINGS: &[Encoding] = &[
             ("<|fim_middle|>", 50282),
             ("<|fim_suffix|>", 50283),
         ],
+        reserved: 0..0,
     },
     Encoding {
         name: "cl100k",
@@ -57,11 +74,36 @@ pub const ENCODINGS: &[Encoding] = &[
             ("<|fim_suffix|>", 100260),
             ("<|endofprompt|>", 100276),
         ],
+        reserved: 0..0,
     },
     Encoding {
         name: "o200k",
         pattern: "o200k",
         specials: &[("<|endoftext|>", 199999), ("<|endofprompt|>", 200018)],
+        reserved: 0..0,
+    },
+    Encoding {
+        name: "o200k_harmony",
+        pattern: "o200k",
+        specials: &[
+            ("<|startoftext|>", 199998),
+            ("<|endoftext|>", 199999),
+            ("<|reserved_200000|>", 200000),
+            ("<|reserved_200001|>", 200001),
+            ("<|return|>", 200002),
+            ("<|constrain|>", 200003),
+            ("<|reserved_200004|>", 200004),
+            ("<|channel|>", 200005),
+            ("<|start|>", 200006),
+            ("<|end|>", 200007),
+            ("<|message|>", 200008),
+            ("<|reserved_200009|>", 200009),
+            ("<|reserved_200010|>", 200010),
+            ("<|reserved_200011|>", 200011),
+            ("<|call|>", 200012),
+            ("<|endofprompt|>", 200018),
+        ],
+        reserved: 200013..201088,
     },
 ];
 
@@ -82,12 +124,8 @@ pub fn encoding(name: &str) -> Option<&'static Encoding> {
 /// Loads a rank file with the named encoding's pattern and (with `specials`) special tokens.
 pub fn load(path: &Path, encoding: &str, specials: bool) -> Result<BpeModel> {
     let known = self::encoding(encoding).expect("callers pass a known encoding");
-    let specials: Vec<(String, u32)> = match specials {
-        true => known
-            .specials
-            .iter()
-            .map(|(t, id)| (t.to_string(), *id))
-            .collect(),
+    let specials = match specials {
+        true => known.special_tokens(),
         false => Vec::new(),
     };
     let pretok = PreTokenizer::named(known.pattern).expect("known pattern");
