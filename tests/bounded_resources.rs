@@ -203,6 +203,12 @@ fn gold_that_rewrites_a_long_line_is_placed_in_linear_time() {
     reason = "the child is reaped by wait4, which std does not know of"
 )]
 pub(crate) fn peak_kb(args: &[&str], dir: &Path) -> u64 {
+    usage(args, dir).ru_maxrss as u64
+}
+
+/// What `toklab ARGS` (run in `dir`) used, as the kernel counts it for the finished child:
+/// peak memory, and CPU time, which unlike wall time does not grow with the machine's load.
+pub(crate) fn usage(args: &[&str], dir: &Path) -> libc::rusage {
     let child = crate::common::toklab()
         .args(args)
         .current_dir(dir)
@@ -221,7 +227,7 @@ pub(crate) fn peak_kb(args: &[&str], dir: &Path) -> u64 {
         libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
         "toklab {args:?}: status {status}"
     );
-    usage.ru_maxrss as u64
+    usage
 }
 
 /// How much more memory `toklab ARGS FILE` takes for a file of 1e6 units than of 1e5 (`text`

@@ -5,7 +5,6 @@
 //! lists the store.
 
 use std::path::Path;
-use std::time::Instant;
 
 use toklab::engines::subword::gguf::write::{Builder, Val};
 use toklab::engines::subword::gguf::{Gguf, ollama};
@@ -59,7 +58,7 @@ fn small_model(path: &Path) {
 }
 
 #[test]
-fn a_file_of_gigabytes_loads_its_tokenizer_in_under_a_second_and_200_mb() {
+fn a_file_of_gigabytes_loads_its_tokenizer_in_under_a_cpu_second_and_200_mb() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.gguf");
     let mut b = Builder::new(3);
@@ -76,10 +75,13 @@ fn a_file_of_gigabytes_loads_its_tokenizer_in_under_a_second_and_200_mb() {
         "ids",
         "in.txt",
     ];
-    let started = Instant::now();
-    let peak = crate::bounded_resources::peak_kb(&args, dir.path());
-    let took = started.elapsed();
-    assert!(took.as_secs_f64() < 1.0, "took {took:?}");
+    // CPU time, not wall time: reading the 6 GB would cost seconds of it at any load, reading
+    // the metadata costs milliseconds, and a busy machine does not change either.
+    let usage = crate::bounded_resources::usage(&args, dir.path());
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    let cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
+    assert!(cpu < 1.0, "took {cpu:.2} s of CPU");
+    let peak = usage.ru_maxrss;
     assert!(peak < 200 * 1024, "peak {peak} KB");
     let t = Gguf::load("big", &path, true).unwrap();
     let id = |s: &str| t.vocab().id(s).unwrap();

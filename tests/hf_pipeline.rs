@@ -276,3 +276,45 @@ fn the_decode_command_skips_special_tokens_when_asked() {
         "{all}"
     );
 }
+
+#[test]
+fn a_unigram_model_without_an_unknown_token_gives_up_on_text_it_cannot_cover() {
+    // tokenizers encodes `ab ba` as [2, 1, 0] and raises "Encountered an unknown token but
+    // `unk_id` is missing" on `abc`.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("unigram.json");
+    std::fs::write(
+        &path,
+        r#"{"version":"1.0","truncation":null,"padding":null,"added_tokens":[],"normalizer":null,
+        "pre_tokenizer":{"type":"Whitespace"},"post_processor":null,"decoder":null,
+        "model":{"type":"Unigram","unk_id":null,"vocab":[["a",-1.0],["b",-2.0],["ab",-1.5]],
+        "byte_fallback":false}}"#,
+    )
+    .unwrap();
+    let tokenizer = toklab::load(&format!("hf:{}", path.display())).unwrap();
+    let covered = tokenizer.tokenize("ab ba");
+    let ids: Vec<Option<u32>> = covered.iter().map(|t| t.id).collect();
+    assert_eq!(ids, [Some(2), Some(1), Some(0)]);
+    assert!(covered.gave_up().is_none());
+    let gave_up = tokenizer
+        .tokenize("abc")
+        .gave_up()
+        .expect("`c` has no piece");
+    assert!(!gave_up.as_reference);
+    assert!(gave_up.reason.contains("unk_id"), "{}", gave_up.reason);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toklab"))
+        .args(["tokenize", "--format", "ids", "--with"])
+        .arg(format!("hf:{}", path.display()))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(b"abc\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(!out.status.success(), "exit status {}", out.status);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unk_id"));
+}

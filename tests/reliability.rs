@@ -124,7 +124,9 @@ fn truncated_sentencepiece_model_is_refused() {
 fn wrong_format_errors_say_what_the_file_is_not() {
     let spec = format!("spm:{}", samples().join("bpe/tokenizer.json").display());
     let e = toklab::load(&spec).err().unwrap().to_string();
-    assert!(e.contains("not a SentencePiece model"), "{e}");
+    // Told by its content: what the file is and the spec that reads it.
+    assert!(e.contains("a HuggingFace tokenizer.json"), "{e}");
+    assert!(e.contains("use `hf:"), "{e}");
     // GPT-2's encoder.json on its own, as if it were a tokenizer.json: no serde column.
     let spec = format!("bpe:{}", samples().join("bpe/gpt2/vocab.json").display());
     let e = toklab::load(&spec).err().unwrap().to_string();

@@ -36,7 +36,10 @@ pub fn run() -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     println!();
-    let specs: Vec<String> = models.iter().map(|m| shown(&format!("ollama:{}", m.name))).collect();
+    let specs: Vec<String> = models
+        .iter()
+        .map(|m| shown(&format!("ollama:{}", m.name)))
+        .collect();
     let width = super::column_width(specs.iter().map(String::as_str), 0);
     for (model, spec) in models.iter().zip(&specs) {
         match &model.gguf {

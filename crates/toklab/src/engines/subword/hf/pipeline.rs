@@ -19,6 +19,11 @@ use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::{Role, Trace, TraceLine, quote};
 use crate::engines::subword::bpe::load::{MAX_ID, line_of_key, read_text, tokenizer_json_error};
 use crate::engines::subword::bpe::merge_loop::NO_ID;
+
+/// Why a token has no id: what tokenizers says by raising ("Encountered an unknown token but
+/// `unk_id` is missing").
+const NO_UNKNOWN_TOKEN: &str =
+    "the model has no unknown token (no unk_id) and its vocabulary does not cover this text";
 use crate::engines::subword::bpe::render_bytes;
 
 /// What becomes of special tokens.
@@ -387,6 +392,12 @@ impl Pipeline {
             token = token.with_id(p.id).with_origin(Origin::Subword {
                 id: p.id,
                 rank: self.model.rank_of_token(p.id),
+            });
+        } else {
+            // tokenizers raises here: a model without an unknown token cannot encode text its
+            // vocabulary does not cover, so the token has no id and the line is an error.
+            token = token.with_origin(Origin::GaveUp {
+                reason: NO_UNKNOWN_TOKEN,
             });
         }
         let form = match self.model.vocab().bytes(p.id) {
