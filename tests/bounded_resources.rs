@@ -198,16 +198,16 @@ fn gold_that_rewrites_a_long_line_is_placed_in_linear_time() {
 /// Peak resident memory (KB) of `toklab ARGS`, from the kernel's account of the child
 /// (`wait4`'s `ru_maxrss`: that child's own, unlike `getrusage`, which would mix in every
 /// other test's children); the run must succeed.
-#[allow(
-    clippy::zombie_processes,
-    reason = "the child is reaped by wait4, which std does not know of"
-)]
 pub(crate) fn peak_kb(args: &[&str], dir: &Path) -> u64 {
     usage(args, dir).ru_maxrss as u64
 }
 
 /// What `toklab ARGS` (run in `dir`) used, as the kernel counts it for the finished child:
 /// peak memory, and CPU time, which unlike wall time does not grow with the machine's load.
+#[allow(
+    clippy::zombie_processes,
+    reason = "the child is reaped by wait4, which std does not know of"
+)]
 pub(crate) fn usage(args: &[&str], dir: &Path) -> libc::rusage {
     let child = crate::common::toklab()
         .args(args)
