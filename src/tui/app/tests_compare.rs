@@ -23,3 +23,36 @@ fn showing_the_trace_puts_it_at_the_selected_token() {
         "the trace line {span:?} is about the token {token:?}"
     );
 }
+
+/// Moves the token selection to the token whose text is `word`.
+fn select_word(app: &mut super::App, line: &str, word: &str) {
+    app.apply(Action::TokenFirst);
+    for _ in 0..line.len() {
+        let span = app.rows.selected_token().unwrap().span;
+        if &line[span.start..span.end] == word {
+            return;
+        }
+        app.apply(Action::TokenNext);
+    }
+    panic!("no token «{word}»");
+}
+
+#[test]
+fn the_rules_trace_follows_the_token_to_the_step_that_made_it() {
+    let line = "Dr. Okafor didn't arrive until 9:45 a.m. on Tue., so we left.";
+    let spec = format!("rules:{}/rules?lang=eng", env!("CARGO_MANIFEST_DIR"));
+    let mut app = app(line, &[&spec]);
+    select_word(&mut app, line, "a.m.");
+    app.apply(Action::ShowView(View::Trace));
+    let shown = |app: &super::App| {
+        let l = &app.panes.trace.lines()[app.panes.trace.cursor];
+        l.parts.iter().map(|p| p.text.as_str()).collect::<String>()
+    };
+    assert!(shown(&app).contains("ABBREV «a.m.»"), "{}", shown(&app));
+    for (word, step) in [("did", "«did» «n't»"), ("45", "NUMBER «45»"), ("Dr.", "«Dr.»")] {
+        select_word(&mut app, line, word);
+        assert!(shown(&app).contains(step), "{word}: {}", shown(&app));
+    }
+    select_word(&mut app, line, "arrive");
+    assert!(shown(&app).starts_with("« arrive until »"), "{}", shown(&app));
+}
