@@ -3,6 +3,7 @@
 //! to: moving the cursor, the lower pane's views, editing and prompts, or the workbench as a
 //! whole. Each group returns whether the action was one of its own.
 
+use crate::tui::panes::align::AlignCommand;
 use super::search::Search;
 use super::{Action, App, Effect, IdsMode, Mode, Prompt, PromptKind, RowSetup, View, Yank};
 
@@ -91,6 +92,10 @@ impl App {
         match action {
             Action::ShowView(view) => self.show_view(view),
             Action::NextView => self.show_view(self.panes.current.next()),
+            // Enter in the trace view is about the trace line, not the alignment.
+            Action::Align(AlignCommand::ToggleMatrix) if self.panes.current == View::Trace => {
+                self.edit_trace_line()
+            }
             Action::Align(_) => {
                 self.show_view(View::Align);
                 self.pane_action(View::Align, action);

@@ -56,3 +56,28 @@ fn the_rules_trace_follows_the_token_to_the_step_that_made_it() {
     select_word(&mut app, line, "arrive");
     assert!(shown(&app).starts_with("« arrive until »"), "{}", shown(&app));
 }
+
+#[test]
+fn e_and_enter_on_a_near_miss_open_its_rule() {
+    use super::Effect;
+    let spec = format!("rules:{}/rules?lang=eng", env!("CARGO_MANIFEST_DIR"));
+    let mut app = app("Read vol. two of it.", &[&spec]);
+    app.apply(Action::ShowView(View::Trace));
+    let text = |l: &toklab::core::tokenizer::TraceLine| {
+        l.parts.iter().map(|p| p.text.as_str()).collect::<String>()
+    };
+    let miss = app.panes.trace.lines().iter().position(|l| {
+        text(l).contains("near miss") && text(l).contains("tok-resource-eng.txt:108)")
+    });
+    app.panes.trace.cursor = miss.expect("a near miss of vol.");
+    for key in [Action::EditOrigin, Action::Align(super::AlignCommand::ToggleMatrix)] {
+        app.apply(key);
+        let effects = app.take_effects();
+        assert!(
+            matches!(&effects[..], [Effect::EditFile { path, line: 108 }]
+                if path.ends_with("rules/tok-resource-eng.txt")),
+            "{key:?}: {effects:?}"
+        );
+        assert_eq!(app.panes.current, View::Trace, "{key:?} stays in the trace");
+    }
+}
