@@ -128,7 +128,7 @@ fn label_style(row: &Row, selected: bool, is_b: bool, theme: &Theme) -> Style {
     ) {
         (true, _) => theme.selected_label,
         _ if is_b => theme.selected_tab,
-        (false, Some(colour)) => theme.label.fg(colour),
+        (false, Some(colour)) => theme.row_label(colour),
         (false, None) => theme.label,
     }
 }

@@ -172,7 +172,7 @@ fn high_contrast_selection_and_shades_are_bright() {
     let row = find(&buffer, "ws   one").1;
     let x = find(&buffer, "ws   one").0 + 5;
     let y = row;
-    assert_eq!(buffer[(x, y)].bg, Color::Red, "{}", screen(&buffer));
+    assert_eq!(buffer[(x, y)].bg, Color::Blue, "{}", screen(&buffer));
     assert_eq!(buffer[(x, y)].fg, Color::White);
     let shade = buffer[(x + 4, y)].bg;
     assert!(

@@ -331,6 +331,7 @@ fn matrix_view_shows_values_arrows_and_the_path() {
         loader,
     );
     app.finish_loading();
+    app.apply(Action::ShowView(View::Align));
     app.apply(Action::Align(AlignCommand::ToggleMatrix));
     let theme = Theme::dark();
     let buffer = render_to_buffer(&mut app, &theme, 120, 40);
