@@ -418,6 +418,22 @@ impl App {
             return;
         }
         for &(row, event) in events {
+            let label = &self.rows[row].setup.label;
+            if event == RowEvent::Loaded {
+                // Replaces "loading SPEC", which would otherwise outlive the load.
+                let loading = self
+                    .message
+                    .as_ref()
+                    .is_some_and(|(m, _)| m.starts_with("loading "));
+                match self.rows[row].error() {
+                    Some(error) => {
+                        let first = error.lines().next().unwrap_or_default();
+                        self.flash(format!("{label} failed to load: {first}"))
+                    }
+                    None if loading => self.flash(format!("{label} loaded")),
+                    None => {}
+                }
+            }
             if event == RowEvent::Reloaded {
                 self.compare_reload(row);
                 let label = self.rows[row].setup.label.clone();

@@ -81,3 +81,25 @@ fn e_and_enter_on_a_near_miss_open_its_rule() {
         assert_eq!(app.panes.current, View::Trace, "{key:?} stays in the trace");
     }
 }
+
+#[test]
+fn a_failed_row_is_named_in_the_status_and_never_aligned() {
+    let mut app = app("one two three", &["ws"]);
+    app.apply(Action::StartPrompt(super::PromptKind::AddTokenizer));
+    super::tests::type_text(&mut app, "bpe:/nowhere/no-such-model");
+    app.apply(Action::Enter);
+    app.finish_loading();
+    let message = app.message.as_ref().map(|(m, _)| m.clone()).unwrap_or_default();
+    assert!(message.contains("failed to load"), "{message}");
+    assert!(!message.contains("loading"), "{message}");
+    app.apply(Action::ShowView(View::Align));
+    assert!(app.panes.align.data(&app.context()).is_none(), "not aligned");
+    let screen = crate::tui::render_to_buffer(
+        &mut app,
+        &crate::tui::theme::Theme::dark(),
+        120,
+        30,
+    );
+    let text: String = screen.content().iter().map(|c| c.symbol()).collect();
+    assert!(text.contains("failed to load, so it is not aligned"), "{text}");
+}
