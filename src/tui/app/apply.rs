@@ -145,7 +145,11 @@ impl App {
             Action::CaretHome => self.caret_home(),
             Action::CaretEnd => self.caret_end(),
             Action::Enter => self.enter(),
-            Action::Undo => self.undo(),
+            Action::Undo => {
+                if !self.undo_removal() {
+                    self.undo()
+                }
+            }
             Action::Redo => self.redo(),
             Action::Save => self.save_text(None, false),
             Action::StartPrompt(kind) => {
@@ -319,11 +323,29 @@ impl App {
     }
 
     fn remove_row(&mut self) {
+        let at = self.rows.selected;
         if let Some(removed) = self.rows.remove_selected() {
             self.flash(format!(
-                "removed {} (W saves the workspace)",
+                "removed {} (u puts it back; W saves the workspace)",
                 removed.setup.label
             ));
+            self.removed = Some((at, removed, self.doc.history.mark()));
+        }
+    }
+
+    /// `u` after `X`: the removed row back where it was, when no text edit came after it.
+    /// True if it did.
+    pub(super) fn undo_removal(&mut self) -> bool {
+        let edits = self.doc.history.mark();
+        match self.removed.take() {
+            Some((at, row, then)) if then == edits => {
+                let label = row.setup.label.clone();
+                self.rows.insert(at, row);
+                self.load_line();
+                self.flash(format!("{label} is back"));
+                true
+            }
+            Some(_) | None => false,
         }
     }
 }

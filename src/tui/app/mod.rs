@@ -181,6 +181,9 @@ pub struct App {
     quit_armed: bool,
     /// `r` reloads every row: say so when the last one is done.
     reloading: bool,
+    /// The row `X` removed last, where it stood, and how many text edits could be undone
+    /// then (`History::mark`): `u` puts it back while no text edit came after it.
+    removed: Option<(usize, Row, u64)>,
     /// The current line was edited and not laid out and tokenized again yet (long lines:
     /// keys are coalesced).
     edit_pending: bool,
@@ -214,6 +217,7 @@ impl App {
             quit: false,
             quit_armed: false,
             reloading: false,
+            removed: None,
             edit_pending: false,
             redraw: false,
             viewport: Viewport {

@@ -103,3 +103,24 @@ fn a_failed_row_is_named_in_the_status_and_never_aligned() {
     let text: String = screen.content().iter().map(|c| c.symbol()).collect();
     assert!(text.contains("failed to load, so it is not aligned"), "{text}");
 }
+
+#[test]
+fn u_puts_a_removed_row_back_until_a_text_edit_follows() {
+    let mut app = app("one two", &["ws", "words", "chars"]);
+    app.apply(Action::RowNext);
+    app.apply(Action::RemoveRow);
+    let labels = |app: &super::App| app.rows.iter().map(|r| r.setup.label.clone()).collect::<Vec<_>>();
+    assert_eq!(labels(&app), ["ws", "chars"]);
+    app.apply(Action::Undo);
+    assert_eq!(labels(&app), ["ws", "words", "chars"]);
+    assert_eq!(app.rows.selected, 1);
+    assert!(!app.rows[1].tokens.is_empty(), "the line is tokenized again");
+    // After a text edit, u undoes the edit, not an older removal.
+    app.apply(Action::RemoveRow);
+    app.apply(Action::Edit);
+    super::tests::type_text(&mut app, "x");
+    app.apply(Action::Back);
+    app.apply(Action::Undo);
+    assert_eq!(labels(&app), ["ws", "chars"]);
+    assert_eq!(app.doc.text, "one two");
+}
