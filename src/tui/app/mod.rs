@@ -430,12 +430,12 @@ impl App {
                     .as_ref()
                     .is_some_and(|(m, _)| m.starts_with("loading "));
                 match self.rows[row].error() {
-                    Some(error) => {
+                    Some(error) if loading => {
                         let first = error.lines().next().unwrap_or_default();
                         self.flash(format!("{label} failed to load: {first}"))
                     }
                     None if loading => self.flash(format!("{label} loaded")),
-                    None => {}
+                    _ => {}
                 }
             }
             if event == RowEvent::Reloaded {

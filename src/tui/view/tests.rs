@@ -137,7 +137,7 @@ fn status_bar_counts_tokens_and_help_lists_keys() {
     let theme = Theme::dark();
     let buffer = render_to_buffer(&mut app, &theme, 80, 24);
     let screen = dump(&buffer);
-    assert!(screen.contains("(text) 1/2 │ ws 3 │ bad error"), "{screen}");
+    assert!(screen.contains("(text) 1/2 │ ws 3 │ bad failed"), "{screen}");
     assert!(screen.contains("unknown tokenizer kind `nope`"), "{screen}");
     app.apply(Action::ToggleHelp);
     let screen = dump(&render_to_buffer(&mut app, &theme, 80, 24));
