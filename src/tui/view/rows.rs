@@ -168,6 +168,13 @@ fn row_body(
         )]
     } else if let Some(error) = row.error() {
         vec![Span::styled(error.to_string(), theme.error)]
+    } else if let Some(error) = row.reload_error.as_deref().filter(|_| !selected) {
+        // The selected row shows its last good tokens, with the whole error below the rows.
+        let first = error.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        vec![Span::styled(
+            format!("reload failed: {first} (select the row for its last good tokens)"),
+            theme.error,
+        )]
     } else if app.ids == IdsMode::Ids {
         super::ids::id_cells(
             row,

@@ -742,3 +742,28 @@ fn byte_level_tokens_inside_flags_leave_the_next_word_its_own_colour() {
     assert_eq!(buffer[(x - 5, y)].symbol(), "🇩🇪");
     assert_ne!(buffer[(x - 5, y)].bg, flag, "the two flags differ");
 }
+
+#[test]
+fn a_failed_reload_shows_its_first_line_in_the_row() {
+    let mut app = app("a b c", &[("ws", "ws"), ("fst", "words")]);
+    app.rows[1].reload_error = Some(
+        "\nrules/broken.xfst:3: syntax error, unexpected ';'\nfoma gave up".into(),
+    );
+    let theme = Theme::dark();
+    let screen = dump(&render_to_buffer(&mut app, &theme, 100, 16));
+    let line = screen
+        .lines()
+        .find(|l| l.contains("fst!"))
+        .expect("the fst row");
+    assert!(
+        line.contains("reload failed: rules/broken.xfst:3: syntax error, unexpected ';'"),
+        "{screen}"
+    );
+    assert!(!line.contains("foma gave up"), "{line}");
+    // Selected, the row shows its last good tokens and the error below the rows.
+    app.apply(Action::RowNext);
+    let screen = dump(&render_to_buffer(&mut app, &theme, 100, 16));
+    let line = screen.lines().find(|l| l.contains("fst!")).unwrap();
+    assert!(!line.contains("reload failed"), "{line}");
+    assert!(screen.contains("foma gave up"), "{screen}");
+}
