@@ -46,7 +46,7 @@ use super::layout::LineLayout;
 
 /// How often a playing demo (the matrix fill, merge replay, training) takes a step at first;
 /// `{` and `}` change it (see [`crate::tui::panes::teach::SPEEDS`]).
-pub const PLAY_STEP: Duration = Duration::from_millis(150);
+pub const PLAY_STEP: Duration = Duration::from_micros(10_000_000 / 70);
 
 /// Whether a demo playing since `playing` is due for its next step, `step` after the last.
 pub fn step_due(playing: Option<Instant>, step: Duration) -> bool {

@@ -228,5 +228,5 @@ fn play_speed_changes_and_shows_while_playing() {
     app.apply(Action::DemoPlay);
     app.message = None;
     let shown = screen(&render_to_buffer(&mut app, &Theme::dark(), 120, 30));
-    assert!(shown.contains("▶ 3 steps/s"), "{shown}");
+    assert!(shown.contains("▶ 5 steps/s"), "{shown}");
 }
