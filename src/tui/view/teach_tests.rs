@@ -230,3 +230,19 @@ fn play_speed_changes_and_shows_while_playing() {
     let shown = screen(&render_to_buffer(&mut app, &Theme::dark(), 120, 30));
     assert!(shown.contains("▶ 5 steps/s"), "{shown}");
 }
+
+#[test]
+fn no_tie_line_once_nothing_is_left_to_merge() {
+    let mut app = app("ab ab abc", &["ws"]);
+    app.apply(Action::ShowView(View::Train));
+    let mut shown = String::new();
+    for _ in 0..20 {
+        app.apply(Action::DemoStep(true));
+        shown = screen(&render_to_buffer(&mut app, &Theme::dark(), 120, 30));
+        if shown.contains("nothing left to merge") {
+            break;
+        }
+    }
+    assert!(shown.contains("nothing left to merge"), "{shown}");
+    assert!(!shown.contains("no tie"), "{shown}");
+}

@@ -234,6 +234,10 @@ pub(super) fn corpus_description(pane: &TrainPane, corpus: &Corpus) -> String {
 /// How the last merge won when other pairs had its count, or how the next one will.
 fn tie_explanation(demo: &TrainDemo) -> String {
     const RULE: &str = "the first seen wins (words by count, then first appearance; leftmost)";
+    if demo.pairs.is_empty() {
+        // Nothing left to merge: there is no next merge for a tie to be about.
+        return String::new();
+    }
     if let Some(last) = demo.last.as_ref().filter(|l| !l.tied_with.is_empty()) {
         return format!(
             " last merge: tie at {}×: {} beat {}: {RULE}",
