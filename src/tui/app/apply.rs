@@ -3,9 +3,9 @@
 //! to: moving the cursor, the lower pane's views, editing and prompts, or the workbench as a
 //! whole. Each group returns whether the action was one of its own.
 
-use crate::tui::panes::align::AlignCommand;
 use super::search::Search;
 use super::{Action, App, Effect, IdsMode, Mode, Prompt, PromptKind, RowSetup, View, Yank};
+use crate::tui::panes::align::AlignCommand;
 
 impl App {
     /// Applies one action (a key, a click, a command); every change of state goes through here.

@@ -35,7 +35,9 @@ impl App {
     pub(super) fn edit_trace_line(&mut self) {
         match self.trace_line_rule() {
             Some(loc) => self.edit_at(loc),
-            None => self.flash("this trace line names no rule file line (E opens the token's rule)"),
+            None => {
+                self.flash("this trace line names no rule file line (E opens the token's rule)")
+            }
         }
     }
 

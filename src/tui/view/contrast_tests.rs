@@ -104,10 +104,22 @@ fn the_wcag_ratio_of_known_pairs() {
 /// The views the check draws, each as the actions that show it.
 fn views() -> Vec<(&'static str, Vec<Action>)> {
     vec![
-        ("rows", vec![Action::LineDown, Action::RowNext, Action::TokenNext]),
-        ("trace", vec![Action::ShowView(View::Trace), Action::TokenNext]),
-        ("tokens", vec![Action::ShowView(View::Table), Action::RowNext]),
-        ("align", vec![Action::ShowView(View::Align), Action::ViewDown(1)]),
+        (
+            "rows",
+            vec![Action::LineDown, Action::RowNext, Action::TokenNext],
+        ),
+        (
+            "trace",
+            vec![Action::ShowView(View::Trace), Action::TokenNext],
+        ),
+        (
+            "tokens",
+            vec![Action::ShowView(View::Table), Action::RowNext],
+        ),
+        (
+            "align",
+            vec![Action::ShowView(View::Align), Action::ViewDown(1)],
+        ),
         (
             "align matrix",
             vec![
@@ -118,9 +130,16 @@ fn views() -> Vec<(&'static str, Vec<Action>)> {
         ),
         (
             "merges",
-            vec![Action::ShowView(View::Merges), Action::SelectRow(4), Action::LineDown],
+            vec![
+                Action::ShowView(View::Merges),
+                Action::SelectRow(4),
+                Action::LineDown,
+            ],
         ),
-        ("train", vec![Action::ShowView(View::Train), Action::DemoStep(true)]),
+        (
+            "train",
+            vec![Action::ShowView(View::Train), Action::DemoStep(true)],
+        ),
         ("stats", vec![Action::ShowView(View::Stats)]),
         ("help", vec![Action::ToggleHelp]),
         ("prompt", vec![Action::StartPrompt(PromptKind::OpenText)]),
@@ -165,5 +184,9 @@ fn every_cell_of_every_view_has_enough_contrast_in_every_theme() {
         }
     }
     let report: Vec<String> = failures.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-    assert!(report.is_empty(), "too little contrast:\n{}", report.join("\n"));
+    assert!(
+        report.is_empty(),
+        "too little contrast:\n{}",
+        report.join("\n")
+    );
 }

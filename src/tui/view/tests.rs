@@ -137,7 +137,10 @@ fn status_bar_counts_tokens_and_help_lists_keys() {
     let theme = Theme::dark();
     let buffer = render_to_buffer(&mut app, &theme, 80, 24);
     let screen = dump(&buffer);
-    assert!(screen.contains("(text) 1/2 │ ws 3 │ bad failed"), "{screen}");
+    assert!(
+        screen.contains("(text) 1/2 │ ws 3 │ bad failed"),
+        "{screen}"
+    );
     assert!(screen.contains("unknown tokenizer kind `nope`"), "{screen}");
     app.apply(Action::ToggleHelp);
     let screen = dump(&render_to_buffer(&mut app, &theme, 80, 24));
@@ -746,9 +749,8 @@ fn byte_level_tokens_inside_flags_leave_the_next_word_its_own_colour() {
 #[test]
 fn a_failed_reload_shows_its_first_line_in_the_row() {
     let mut app = app("a b c", &[("ws", "ws"), ("fst", "words")]);
-    app.rows[1].reload_error = Some(
-        "\nrules/broken.xfst:3: syntax error, unexpected ';'\nfoma gave up".into(),
-    );
+    app.rows[1].reload_error =
+        Some("\nrules/broken.xfst:3: syntax error, unexpected ';'\nfoma gave up".into());
     let theme = Theme::dark();
     let screen = dump(&render_to_buffer(&mut app, &theme, 100, 16));
     let line = screen

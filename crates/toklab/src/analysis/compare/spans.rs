@@ -62,8 +62,7 @@ pub fn align_spans(text: &str, a: &Tokenization, b: &Tokenization) -> Vec<SpanGr
         let agree = blank
             || solid(&ra[gi..i]) == 1
                 && solid(&rb[gj..j]) == 1
-                && ra[gi..i].iter().find(|(s, e)| s < e)
-                    == rb[gj..j].iter().find(|(s, e)| s < e);
+                && ra[gi..i].iter().find(|(s, e)| s < e) == rb[gj..j].iter().find(|(s, e)| s < e);
         groups.push(SpanGroup {
             a: gi..i,
             b: gj..j,
