@@ -769,3 +769,34 @@ fn a_failed_reload_shows_its_first_line_in_the_row() {
     assert!(!line.contains("reload failed"), "{line}");
     assert!(screen.contains("foma gave up"), "{screen}");
 }
+
+#[test]
+fn the_ids_start_in_one_column_whatever_the_counts() {
+    let text = "a b c d e f g h i j k";
+    let mut app = app(
+        text,
+        &[
+            ("ws", "ws"),
+            ("two", r"regex:\S \S|\S"),
+            ("one", r"regex:.+"),
+        ],
+    );
+    app.apply(Action::ToggleIds);
+    app.apply(Action::ToggleIds);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 120, 20));
+    let bars: Vec<usize> = ["ws ", "two ", "one "]
+        .iter()
+        .map(|label| {
+            let line = screen
+                .lines()
+                .find(|l| l.trim_start_matches('│').starts_with(label))
+                .unwrap_or_else(|| panic!("{label} in {screen}"));
+            // The first bar is the pane's border, the second ends the figures.
+            line.chars()
+                .skip(1)
+                .position(|c| c == '│')
+                .expect("the figures' bar")
+        })
+        .collect();
+    assert!(bars.iter().all(|&b| b == bars[0]), "{bars:?}\n{screen}");
+}
