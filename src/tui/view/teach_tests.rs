@@ -246,3 +246,16 @@ fn no_tie_line_once_nothing_is_left_to_merge() {
     assert!(shown.contains("nothing left to merge"), "{shown}");
     assert!(!shown.contains("no tie"), "{shown}");
 }
+
+#[test]
+fn a_word_of_line_breaks_is_drawn_and_named() {
+    let mut app = app("a b\nc d\ne f\ng h\n", &["ws"]);
+    app.apply(Action::ShowView(View::Train));
+    let shown = screen(&render_to_buffer(&mut app, &Theme::dark(), 160, 45));
+    let line = shown
+        .lines()
+        .find(|l| l.contains("× ␤"))
+        .unwrap_or_else(|| panic!("no ␤ word:\n{shown}"));
+    assert!(line.contains("× ␤  the line break"), "{line}");
+    assert!(!shown.contains("\\n"), "{shown}");
+}
