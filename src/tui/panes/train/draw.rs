@@ -73,13 +73,15 @@ fn draw_head(
                 format!("{} learned", counted(t.merges().len(), "merge")),
                 theme.title,
             ),
+            // The next merge before the corpus: on a narrow screen the line's end is cut.
+            Span::raw(" · "),
+            Span::styled(next, theme.key),
             Span::raw(format!(
-                " · on the {}: {} · {} words · ",
+                " · on the {}: {} · {} words",
                 pane.scope.name(),
                 corpus_description(pane, &demo.corpus),
                 pretok_name(demo.pretok)
             )),
-            Span::styled(next, theme.key),
             Span::styled(
                 "   . merge , undo p play f +100 · U unigram · t line/selection/file V mark T words R row M save",
                 theme.dim,
