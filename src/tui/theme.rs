@@ -20,6 +20,17 @@ impl ThemeName {
         <ThemeName as clap::ValueEnum>::from_str(name, true).ok()
     }
 
+    /// The default foreground and background the theme assumes of the terminal, as RGB: what
+    /// `Color::Reset` shows. The dark and high-contrast themes are for a dark terminal (xterm's
+    /// default white text, #e5e5e5, on black), the light one for black text on white; plain
+    /// sets no colours and is checked as if on a dark terminal.
+    pub fn assumed_terminal(self) -> ([u8; 3], [u8; 3]) {
+        match self {
+            ThemeName::Light => ([0, 0, 0], [255, 255, 255]),
+            _ => ([229, 229, 229], [0, 0, 0]),
+        }
+    }
+
     /// Every theme's name, for messages.
     pub fn names() -> Vec<String> {
         <ThemeName as clap::ValueEnum>::value_variants()
@@ -63,9 +74,43 @@ pub struct Theme {
     /// The large-print layout of the lesson views: each token in a padded cell, a blank line
     /// between lines (for projectors; any palette).
     pub large_print: bool,
+    /// What the theme draws on, which decides how a workspace's row colour is shown.
+    pub ground: Ground,
+}
+
+/// What a theme draws on: a workspace names row colours (`colour = "blue"`) without knowing
+/// the theme, and a colour readable on black is not readable on white.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ground {
+    Dark,
+    Light,
+    /// The high-contrast theme: row colours are dropped for the label colour.
+    Projector,
+    /// No colours at all (`NO_COLOR`).
+    Plain,
 }
 
 impl Theme {
+    /// A row label in the workspace's `colour`, shifted to a shade with at least 4.5:1 contrast
+    /// on the theme's ground (the contrast check in `view/contrast_tests.rs` holds it to that).
+    pub fn row_label(&self, colour: Color) -> Style {
+        let shown = match (self.ground, colour) {
+            (Ground::Projector | Ground::Plain, _) => return self.label,
+            (Ground::Dark, Color::Blue | Color::LightBlue) => Color::Indexed(111),
+            (Ground::Dark, Color::Magenta) => Color::LightMagenta,
+            (Ground::Dark, Color::Red) => Color::LightRed,
+            (Ground::Dark, Color::Black | Color::DarkGray) => Color::Gray,
+            (Ground::Light, Color::Cyan | Color::LightCyan) => Color::Indexed(23),
+            (Ground::Light, Color::Green | Color::LightGreen) => Color::Indexed(22),
+            (Ground::Light, Color::Yellow | Color::LightYellow) => Color::Indexed(94),
+            (Ground::Light, Color::LightRed) => Color::Red,
+            (Ground::Light, Color::LightMagenta) => Color::Magenta,
+            (Ground::Light, Color::White | Color::Gray | Color::DarkGray) => Color::Indexed(240),
+            (_, colour) => colour,
+        };
+        self.label.fg(shown)
+    }
+
     /// The theme asked for, or the plain one when `NO_COLOR` is set (https://no-color.org).
     pub fn choose(name: Option<ThemeName>) -> Theme {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
@@ -103,13 +148,10 @@ impl Theme {
             ],
             selected_token: Style::new()
                 .fg(Color::White)
-                .bg(Color::Red)
+                .bg(Color::Blue)
                 .add_modifier(bold | Modifier::UNDERLINED),
             dropped: Style::new().fg(Color::White),
-            cursor_line: Style::new()
-                .fg(Color::Black)
-                .bg(Color::White)
-                .add_modifier(bold),
+            cursor_line: Style::new().add_modifier(bold),
             line_number: Style::new().fg(Color::White),
             label: Style::new().fg(Color::LightCyan).add_modifier(bold),
             selected_label: Style::new()
@@ -120,16 +162,21 @@ impl Theme {
             focused_border: Style::new().fg(Color::LightYellow).add_modifier(bold),
             title: Style::new().fg(Color::LightYellow).add_modifier(bold),
             dim: Style::new().fg(Color::White),
-            status: Style::new().fg(Color::Black).bg(Color::White),
+            status: Style::new().fg(Color::White).bg(Color::Black),
             key: Style::new().fg(Color::LightYellow).add_modifier(bold),
-            error: Style::new().fg(Color::LightRed).add_modifier(bold),
-            search: Style::new().fg(Color::Black).bg(Color::LightMagenta),
+            error: Style::new()
+                .fg(Color::LightYellow)
+                .add_modifier(bold | Modifier::UNDERLINED),
+            search: Style::new()
+                .fg(Color::Black)
+                .bg(Color::LightGreen)
+                .add_modifier(Modifier::UNDERLINED),
             trace_mark: Style::new()
                 .fg(Color::Black)
                 .bg(Color::LightGreen)
                 .add_modifier(bold),
             backtrack: Style::new()
-                .fg(Color::LightRed)
+                .fg(Color::LightYellow)
                 .add_modifier(bold | Modifier::UNDERLINED),
             tab: Style::new().fg(Color::White),
             selected_tab: Style::new()
@@ -138,9 +185,11 @@ impl Theme {
                 .add_modifier(bold),
             bar: Style::new().fg(Color::LightCyan),
             disagree: Style::new()
-                .fg(Color::LightRed)
+                .fg(Color::Black)
+                .bg(Color::White)
                 .add_modifier(Modifier::UNDERLINED | bold),
             large_print: false,
+            ground: Ground::Projector,
         }
     }
 
@@ -154,9 +203,9 @@ impl Theme {
                 .fg(Color::Black)
                 .bg(Color::Yellow)
                 .add_modifier(Modifier::BOLD),
-            dropped: Style::new().fg(Color::DarkGray),
+            dropped: Style::new().fg(Color::Indexed(247)),
             cursor_line: Style::new().bg(Color::Indexed(236)),
-            line_number: Style::new().fg(Color::DarkGray),
+            line_number: Style::new().fg(Color::Indexed(247)),
             label: Style::new().fg(Color::Cyan),
             selected_label: Style::new()
                 .fg(Color::Black)
@@ -168,14 +217,14 @@ impl Theme {
             dim: Style::new().fg(Color::Gray),
             status: Style::new().fg(Color::White).bg(Color::Indexed(238)),
             key: Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
-            error: Style::new().fg(Color::LightRed),
+            error: Style::new().fg(Color::Indexed(217)),
             search: Style::new().fg(Color::Black).bg(Color::LightYellow),
             trace_mark: Style::new()
                 .fg(Color::Black)
                 .bg(Color::LightCyan)
                 .add_modifier(Modifier::BOLD),
             backtrack: Style::new()
-                .fg(Color::LightRed)
+                .fg(Color::Indexed(217))
                 .add_modifier(Modifier::UNDERLINED),
             tab: Style::new().fg(Color::Gray),
             selected_tab: Style::new()
@@ -184,9 +233,10 @@ impl Theme {
                 .add_modifier(Modifier::BOLD),
             bar: Style::new().fg(Color::Cyan),
             disagree: Style::new()
-                .fg(Color::LightRed)
+                .fg(Color::LightYellow)
                 .add_modifier(Modifier::UNDERLINED | Modifier::BOLD),
             large_print: false,
+            ground: Ground::Dark,
         }
     }
 
@@ -200,15 +250,15 @@ impl Theme {
                 .fg(Color::White)
                 .bg(Color::Indexed(88))
                 .add_modifier(Modifier::BOLD),
-            dropped: Style::new().fg(Color::Indexed(246)),
+            dropped: Style::new().fg(Color::Indexed(240)),
             cursor_line: Style::new().bg(Color::Indexed(254)),
-            line_number: Style::new().fg(Color::Indexed(246)),
+            line_number: Style::new().fg(Color::Indexed(240)),
             label: Style::new().fg(Color::Blue),
             selected_label: Style::new()
                 .fg(Color::White)
                 .bg(Color::Blue)
                 .add_modifier(Modifier::BOLD),
-            border: Style::new().fg(Color::Indexed(248)),
+            border: Style::new().fg(Color::Indexed(241)),
             focused_border: Style::new().fg(Color::Blue),
             title: Style::new().fg(Color::Black).add_modifier(Modifier::BOLD),
             dim: Style::new().fg(Color::Indexed(240)),
@@ -220,7 +270,7 @@ impl Theme {
             search: Style::new().fg(Color::Black).bg(Color::Indexed(228)),
             trace_mark: Style::new()
                 .fg(Color::White)
-                .bg(Color::Indexed(31))
+                .bg(Color::Indexed(24))
                 .add_modifier(Modifier::BOLD),
             backtrack: Style::new()
                 .fg(Color::Red)
@@ -232,9 +282,10 @@ impl Theme {
                 .add_modifier(Modifier::BOLD),
             bar: Style::new().fg(Color::Blue),
             disagree: Style::new()
-                .fg(Color::Red)
+                .fg(Color::Indexed(88))
                 .add_modifier(Modifier::UNDERLINED | Modifier::BOLD),
             large_print: false,
+            ground: Ground::Light,
         }
     }
 
@@ -267,6 +318,7 @@ impl Theme {
             bar: none,
             disagree: none.add_modifier(Modifier::UNDERLINED | Modifier::BOLD | Modifier::ITALIC),
             large_print: false,
+            ground: Ground::Plain,
         }
     }
 }

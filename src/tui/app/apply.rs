@@ -5,6 +5,7 @@
 
 use super::search::Search;
 use super::{Action, App, Effect, IdsMode, Mode, Prompt, PromptKind, RowSetup, View, Yank};
+use crate::tui::panes::align::AlignCommand;
 
 impl App {
     /// Applies one action (a key, a click, a command); every change of state goes through here.
@@ -91,6 +92,10 @@ impl App {
         match action {
             Action::ShowView(view) => self.show_view(view),
             Action::NextView => self.show_view(self.panes.current.next()),
+            // Enter in the trace view is about the trace line, not the alignment.
+            Action::Align(AlignCommand::ToggleMatrix) if self.panes.current == View::Trace => {
+                self.edit_trace_line()
+            }
             Action::Align(_) => {
                 self.show_view(View::Align);
                 self.pane_action(View::Align, action);
@@ -140,7 +145,11 @@ impl App {
             Action::CaretHome => self.caret_home(),
             Action::CaretEnd => self.caret_end(),
             Action::Enter => self.enter(),
-            Action::Undo => self.undo(),
+            Action::Undo => {
+                if !self.undo_removal() {
+                    self.undo()
+                }
+            }
             Action::Redo => self.redo(),
             Action::Save => self.save_text(None, false),
             Action::StartPrompt(kind) => {
@@ -317,11 +326,29 @@ impl App {
     }
 
     fn remove_row(&mut self) {
+        let at = self.rows.selected;
         if let Some(removed) = self.rows.remove_selected() {
             self.flash(format!(
-                "removed {} (W saves the workspace)",
+                "removed {} (u puts it back; W saves the workspace)",
                 removed.setup.label
             ));
+            self.removed = Some((at, removed, self.doc.history.mark()));
+        }
+    }
+
+    /// `u` after `X`: the removed row back where it was, when no text edit came after it.
+    /// True if it did.
+    pub(super) fn undo_removal(&mut self) -> bool {
+        let edits = self.doc.history.mark();
+        match self.removed.take() {
+            Some((at, row, then)) if then == edits => {
+                let label = row.setup.label.clone();
+                self.rows.insert(at, row);
+                self.load_line();
+                self.flash(format!("{label} is back"));
+                true
+            }
+            Some(_) | None => false,
         }
     }
 }

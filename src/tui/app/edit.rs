@@ -104,6 +104,13 @@ impl History {
         self.open.push(change);
     }
 
+    /// A mark that changes with every text edit made from now on (edits still being typed
+    /// count as made), for undo steps kept outside the text's history.
+    pub(super) fn mark(&mut self) -> u64 {
+        self.close();
+        self.next_id
+    }
+
     fn close(&mut self) {
         if !self.open.is_empty() {
             let id = self.next_id;

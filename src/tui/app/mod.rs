@@ -46,7 +46,7 @@ use super::layout::LineLayout;
 
 /// How often a playing demo (the matrix fill, merge replay, training) takes a step at first;
 /// `{` and `}` change it (see [`crate::tui::panes::teach::SPEEDS`]).
-pub const PLAY_STEP: Duration = Duration::from_millis(150);
+pub const PLAY_STEP: Duration = Duration::from_micros(10_000_000 / 70);
 
 /// Whether a demo playing since `playing` is due for its next step, `step` after the last.
 pub fn step_due(playing: Option<Instant>, step: Duration) -> bool {
@@ -181,6 +181,9 @@ pub struct App {
     quit_armed: bool,
     /// `r` reloads every row: say so when the last one is done.
     reloading: bool,
+    /// The row `X` removed last, where it stood, and how many text edits could be undone
+    /// then (`History::mark`): `u` puts it back while no text edit came after it.
+    removed: Option<(usize, Row, u64)>,
     /// The current line was edited and not laid out and tokenized again yet (long lines:
     /// keys are coalesced).
     edit_pending: bool,
@@ -214,6 +217,7 @@ impl App {
             quit: false,
             quit_armed: false,
             reloading: false,
+            removed: None,
             edit_pending: false,
             redraw: false,
             viewport: Viewport {
@@ -418,6 +422,22 @@ impl App {
             return;
         }
         for &(row, event) in events {
+            let label = &self.rows[row].setup.label;
+            if event == RowEvent::Loaded {
+                // Replaces "loading SPEC", which would otherwise outlive the load.
+                let loading = self
+                    .message
+                    .as_ref()
+                    .is_some_and(|(m, _)| m.starts_with("loading "));
+                match self.rows[row].error() {
+                    Some(error) if loading => {
+                        let first = error.lines().next().unwrap_or_default();
+                        self.flash(format!("{label} failed to load: {first}"))
+                    }
+                    None if loading => self.flash(format!("{label} loaded")),
+                    _ => {}
+                }
+            }
             if event == RowEvent::Reloaded {
                 self.compare_reload(row);
                 let label = self.rows[row].setup.label.clone();

@@ -376,7 +376,7 @@ const TOKENIZERS: &[Entry] = &[
     ),
     Entry::new(
         "X",
-        "remove the selected tokenizer row",
+        "remove the selected tokenizer row (u puts it back)",
         &[normal(key('X'), Action::RemoveRow)],
     ),
     Entry::new(

@@ -5,19 +5,25 @@ use std::time::Duration;
 
 use super::train::unigram::Algorithm;
 
-/// The intervals between two steps of a playing demo, slowest first; `{` and `}` move along.
-pub const SPEEDS: [Duration; 7] = [
-    Duration::from_millis(2000),
-    Duration::from_millis(1000),
-    Duration::from_millis(500),
-    Duration::from_millis(300),
-    Duration::from_millis(150),
-    Duration::from_millis(60),
-    Duration::from_millis(20),
-];
+/// The speeds of a playing demo in tenths of a step per second, slowest first; `{` and `}`
+/// move along. Each is about 1.5 to 2 times the last, so every press changes the pace by a
+/// similar felt amount (even steps on a log scale).
+const TENTHS_PER_SECOND: [u64; 11] = [5, 10, 20, 30, 50, 70, 100, 150, 200, 300, 500];
 
-/// Where [`crate::tui::app::PLAY_STEP`] is in [`SPEEDS`].
-const DEFAULT_SPEED: usize = 4;
+/// The intervals between two steps of a playing demo, slowest first (from
+/// [`TENTHS_PER_SECOND`]).
+pub const SPEEDS: [Duration; 11] = {
+    let mut out = [Duration::ZERO; 11];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = Duration::from_micros(10_000_000 / TENTHS_PER_SECOND[i]);
+        i += 1;
+    }
+    out
+};
+
+/// Where [`crate::tui::app::PLAY_STEP`] is in [`SPEEDS`]: 7 steps per second.
+const DEFAULT_SPEED: usize = 5;
 
 /// Speed and layout settings of the lessons.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,10 +54,10 @@ impl TeachSettings {
     /// The speed as the status line shows it.
     pub fn describe(&self) -> String {
         let per_second = 1.0 / self.play_step().as_secs_f64();
-        if per_second < 1.0 {
+        if per_second < 0.95 {
             format!("{per_second:.1} steps/s")
         } else {
-            format!("{per_second:.0} steps/s")
+            format!("{:.0} steps/s", per_second.round())
         }
     }
 }
@@ -62,5 +68,19 @@ impl super::Panes {
         self.merges.replay.playing.is_some()
             || self.align.choice.playing.is_some()
             || self.train.playing()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DEFAULT_SPEED, SPEEDS};
+
+    #[test]
+    fn each_speed_step_changes_the_pace_by_a_similar_factor() {
+        for pair in SPEEDS.windows(2) {
+            let factor = pair[0].as_secs_f64() / pair[1].as_secs_f64();
+            assert!((1.3..=2.0).contains(&factor), "{pair:?}: ×{factor:.2}");
+        }
+        assert_eq!(SPEEDS[DEFAULT_SPEED], crate::tui::app::PLAY_STEP);
     }
 }

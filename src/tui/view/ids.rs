@@ -60,10 +60,17 @@ pub fn id_cells(
     columns: usize,
     theme: &Theme,
 ) -> Vec<Span<'static>> {
-    let mut spans = vec![Span::styled(
-        format!("{} │", row_figures(row, text)),
-        theme.dim,
-    )];
+    // The figures take the width of the largest a line this long can have (a token per byte,
+    // every character in one token), so the ids start in the same column in every row and do
+    // not move when a count gains a digit.
+    let reserved = format!(
+        "{} tokens · {:.1} ch/token",
+        text.len().max(1),
+        text.chars().count().max(1) as f64
+    )
+    .width();
+    let figures = row_figures(row, text);
+    let mut spans = vec![Span::styled(format!("{figures:>reserved$} │"), theme.dim)];
     let mut used = spans[0].width();
     for (i, token) in row.tokens.tokens.iter().enumerate() {
         let label = match token.id {

@@ -158,3 +158,6 @@ mod teach_tests;
 
 #[cfg(test)]
 mod train_unigram_tests;
+
+#[cfg(test)]
+mod contrast_tests;

@@ -128,7 +128,7 @@ fn label_style(row: &Row, selected: bool, is_b: bool, theme: &Theme) -> Style {
     ) {
         (true, _) => theme.selected_label,
         _ if is_b => theme.selected_tab,
-        (false, Some(colour)) => theme.label.fg(colour),
+        (false, Some(colour)) => theme.row_label(colour),
         (false, None) => theme.label,
     }
 }
@@ -168,6 +168,13 @@ fn row_body(
         )]
     } else if let Some(error) = row.error() {
         vec![Span::styled(error.to_string(), theme.error)]
+    } else if let Some(error) = row.reload_error.as_deref().filter(|_| !selected) {
+        // The selected row shows its last good tokens, with the whole error below the rows.
+        let first = error.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        vec![Span::styled(
+            format!("reload failed: {first} (select the row for its last good tokens)"),
+            theme.error,
+        )]
     } else if app.ids == IdsMode::Ids {
         super::ids::id_cells(
             row,

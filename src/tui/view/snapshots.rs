@@ -17,7 +17,7 @@ const SIZES: [(u16, u16); 2] = [(80, 24), (160, 45)];
 
 /// The default workspace (samples/workspace.toml: sample.txt, one row per family) with every
 /// row loaded, the text indexed and no background work left, so nothing depends on timing.
-fn sample_app() -> App {
+pub(super) fn sample_app() -> App {
     let args = Args {
         workspace: Some(samples_dir().join("workspace.toml")),
         no_mouse: true,
@@ -31,7 +31,7 @@ fn sample_app() -> App {
 }
 
 /// Waits for loads, indexing, searches and statistics to finish.
-fn settle(app: &mut App) {
+pub(super) fn settle(app: &mut App) {
     app.finish_loading();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     while app.busy() || !app.doc.lines.is_indexed() {

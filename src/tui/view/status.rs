@@ -141,7 +141,7 @@ fn bar_spans<'a>(app: &'a App, theme: &Theme) -> Vec<Span<'a>> {
             let count = if row.is_loading() {
                 "…".to_string()
             } else if row.error().is_some() {
-                "error".to_string()
+                "failed".to_string()
             } else {
                 row.tokens.len().to_string()
             };

@@ -172,7 +172,7 @@ fn high_contrast_selection_and_shades_are_bright() {
     let row = find(&buffer, "ws   one").1;
     let x = find(&buffer, "ws   one").0 + 5;
     let y = row;
-    assert_eq!(buffer[(x, y)].bg, Color::Red, "{}", screen(&buffer));
+    assert_eq!(buffer[(x, y)].bg, Color::Blue, "{}", screen(&buffer));
     assert_eq!(buffer[(x, y)].fg, Color::White);
     let shade = buffer[(x + 4, y)].bg;
     assert!(
@@ -228,5 +228,34 @@ fn play_speed_changes_and_shows_while_playing() {
     app.apply(Action::DemoPlay);
     app.message = None;
     let shown = screen(&render_to_buffer(&mut app, &Theme::dark(), 120, 30));
-    assert!(shown.contains("▶ 3 steps/s"), "{shown}");
+    assert!(shown.contains("▶ 5 steps/s"), "{shown}");
+}
+
+#[test]
+fn no_tie_line_once_nothing_is_left_to_merge() {
+    let mut app = app("ab ab abc", &["ws"]);
+    app.apply(Action::ShowView(View::Train));
+    let mut shown = String::new();
+    for _ in 0..20 {
+        app.apply(Action::DemoStep(true));
+        shown = screen(&render_to_buffer(&mut app, &Theme::dark(), 120, 30));
+        if shown.contains("nothing left to merge") {
+            break;
+        }
+    }
+    assert!(shown.contains("nothing left to merge"), "{shown}");
+    assert!(!shown.contains("no tie"), "{shown}");
+}
+
+#[test]
+fn a_word_of_line_breaks_is_drawn_and_named() {
+    let mut app = app("a b\nc d\ne f\ng h\n", &["ws"]);
+    app.apply(Action::ShowView(View::Train));
+    let shown = screen(&render_to_buffer(&mut app, &Theme::dark(), 160, 45));
+    let line = shown
+        .lines()
+        .find(|l| l.contains("× ␤"))
+        .unwrap_or_else(|| panic!("no ␤ word:\n{shown}"));
+    assert!(line.contains("× ␤  the line break"), "{line}");
+    assert!(!shown.contains("\\n"), "{shown}");
 }

@@ -137,7 +137,10 @@ fn status_bar_counts_tokens_and_help_lists_keys() {
     let theme = Theme::dark();
     let buffer = render_to_buffer(&mut app, &theme, 80, 24);
     let screen = dump(&buffer);
-    assert!(screen.contains("(text) 1/2 │ ws 3 │ bad error"), "{screen}");
+    assert!(
+        screen.contains("(text) 1/2 │ ws 3 │ bad failed"),
+        "{screen}"
+    );
     assert!(screen.contains("unknown tokenizer kind `nope`"), "{screen}");
     app.apply(Action::ToggleHelp);
     let screen = dump(&render_to_buffer(&mut app, &theme, 80, 24));
@@ -331,6 +334,7 @@ fn matrix_view_shows_values_arrows_and_the_path() {
         loader,
     );
     app.finish_loading();
+    app.apply(Action::ShowView(View::Align));
     app.apply(Action::Align(AlignCommand::ToggleMatrix));
     let theme = Theme::dark();
     let buffer = render_to_buffer(&mut app, &theme, 120, 40);
@@ -740,4 +744,59 @@ fn byte_level_tokens_inside_flags_leave_the_next_word_its_own_colour() {
     assert_eq!(space, d);
     assert_eq!(buffer[(x - 5, y)].symbol(), "🇩🇪");
     assert_ne!(buffer[(x - 5, y)].bg, flag, "the two flags differ");
+}
+
+#[test]
+fn a_failed_reload_shows_its_first_line_in_the_row() {
+    let mut app = app("a b c", &[("ws", "ws"), ("fst", "words")]);
+    app.rows[1].reload_error =
+        Some("\nrules/broken.xfst:3: syntax error, unexpected ';'\nfoma gave up".into());
+    let theme = Theme::dark();
+    let screen = dump(&render_to_buffer(&mut app, &theme, 100, 16));
+    let line = screen
+        .lines()
+        .find(|l| l.contains("fst!"))
+        .expect("the fst row");
+    assert!(
+        line.contains("reload failed: rules/broken.xfst:3: syntax error, unexpected ';'"),
+        "{screen}"
+    );
+    assert!(!line.contains("foma gave up"), "{line}");
+    // Selected, the row shows its last good tokens and the error below the rows.
+    app.apply(Action::RowNext);
+    let screen = dump(&render_to_buffer(&mut app, &theme, 100, 16));
+    let line = screen.lines().find(|l| l.contains("fst!")).unwrap();
+    assert!(!line.contains("reload failed"), "{line}");
+    assert!(screen.contains("foma gave up"), "{screen}");
+}
+
+#[test]
+fn the_ids_start_in_one_column_whatever_the_counts() {
+    let text = "a b c d e f g h i j k";
+    let mut app = app(
+        text,
+        &[
+            ("ws", "ws"),
+            ("two", r"regex:\S \S|\S"),
+            ("one", r"regex:.+"),
+        ],
+    );
+    app.apply(Action::ToggleIds);
+    app.apply(Action::ToggleIds);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 120, 20));
+    let bars: Vec<usize> = ["ws ", "two ", "one "]
+        .iter()
+        .map(|label| {
+            let line = screen
+                .lines()
+                .find(|l| l.trim_start_matches('│').starts_with(label))
+                .unwrap_or_else(|| panic!("{label} in {screen}"));
+            // The first bar is the pane's border, the second ends the figures.
+            line.chars()
+                .skip(1)
+                .position(|c| c == '│')
+                .expect("the figures' bar")
+        })
+        .collect();
+    assert!(bars.iter().all(|&b| b == bars[0]), "{bars:?}\n{screen}");
 }

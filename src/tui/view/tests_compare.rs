@@ -1,7 +1,7 @@
 //! Rendering of the comparing tools: the two underline styles, hues per id, the ids instead
 //! of the forms, the alignment by spans and the differences in the status bar.
 
-use ratatui::style::{Color, Modifier};
+use ratatui::style::Modifier;
 
 use super::tests::{app, column, dump, find_row};
 use crate::tui::app::{Action, IdsMode};
@@ -22,7 +22,11 @@ fn a_boundary_a_row_has_and_one_it_lacks_are_underlined_differently() {
     let x = column(&buffer, y, "We're");
     let has = &buffer[(x + 2, y)];
     assert!(has.modifier.contains(Modifier::UNDERLINED | Modifier::BOLD));
-    assert_eq!(has.fg, Color::LightRed, "gpt2 has a boundary ws lacks");
+    assert_eq!(
+        has.fg,
+        theme.disagree.fg.unwrap(),
+        "gpt2 has a boundary ws lacks"
+    );
     // With gpt2 selected, the ws row lacks the boundary at the same character.
     app.apply(Action::RowNext);
     let buffer = render_to_buffer(&mut app, &theme, 60, 16);
@@ -31,7 +35,7 @@ fn a_boundary_a_row_has_and_one_it_lacks_are_underlined_differently() {
     assert!(lacks.modifier.contains(Modifier::UNDERLINED));
     assert!(!lacks.modifier.contains(Modifier::BOLD));
     assert_eq!(lacks.underline_color, theme.key.fg.unwrap());
-    assert_ne!(lacks.fg, Color::LightRed);
+    assert_ne!(lacks.fg, theme.disagree.fg.unwrap());
     assert!(!buffer[(x + 1, y)].modifier.contains(Modifier::UNDERLINED));
     // The help names both.
     app.apply(Action::ToggleHelp);

@@ -69,6 +69,15 @@ impl Rows {
         self.version += 1;
     }
 
+    /// Puts `row` back at `index` (undoing a removal) and selects it.
+    pub fn insert(&mut self, index: usize, row: Row) {
+        let index = index.min(self.list.len());
+        self.list.insert(index, row);
+        self.selected = index;
+        self.token = None;
+        self.version += 1;
+    }
+
     /// Removes row `index`, returning it.
     pub fn remove(&mut self, index: usize) -> Option<Row> {
         if index >= self.list.len() {

@@ -19,10 +19,18 @@ use toklab::core::tokenizer::quote;
 /// Draws the alignment pane: the token alignment, or the DP matrix.
 pub fn draw(frame: &mut Frame, area: Rect, pane: &AlignPane, cx: &Context, theme: &Theme) {
     let Some(data) = pane.data(cx) else {
+        let a = cx.rows.selected;
+        let failed = super::other_row(&pane.choice, a, cx.rows.len())
+            .and_then(|b| super::failed_row(cx, a, b));
         let hint = if cx.rows.len() < 2 {
-            "an alignment needs two rows: a adds a tokenizer"
+            "an alignment needs two rows: a adds a tokenizer".to_string()
+        } else if let Some(row) = failed {
+            format!(
+                "{} failed to load, so it is not aligned (b or another row: choose another pair)",
+                cx.rows[row].setup.label
+            )
         } else {
-            "aligning…"
+            "aligning…".to_string()
         };
         frame.render_widget(Paragraph::new(Line::styled(hint, theme.dim)), area);
         return;

@@ -137,6 +137,12 @@ pub fn other_row(choice: &AlignChoice, a: usize, rows: usize) -> Option<usize> {
     }
 }
 
+/// Of rows `a` and `b`, one whose tokenizer failed to load: its row has no tokens to align,
+/// and aligning nothing would count every token of the other row as an insertion.
+pub fn failed_row(cx: &Context, a: usize, b: usize) -> Option<usize> {
+    [a, b].into_iter().find(|&r| cx.rows[r].error().is_some())
+}
+
 impl AlignData {
     /// Aligns the tokens of rows `a` and `b` and, in matrix mode, builds the matrix.
     #[allow(clippy::too_many_arguments)]
@@ -245,6 +251,9 @@ impl AlignPane {
     fn key(&self, cx: &Context) -> Option<AlignKey> {
         let a = cx.rows.selected;
         let b = other_row(&self.choice, a, cx.rows.len())?;
+        if failed_row(cx, a, b).is_some() {
+            return None;
+        }
         Some(AlignKey::new(
             basis(cx.rows, a, b),
             a,
@@ -450,6 +459,10 @@ impl Pane for AlignPane {
             self.data = None;
             return;
         };
+        if failed_row(cx, a, b).is_some() {
+            self.data = None;
+            return;
+        }
         let pairs = self
             .data
             .as_ref()

@@ -134,20 +134,21 @@ impl Pane for TracePane {
         }
     }
 
-    /// The first line about the token's span, else the first line whose span holds it.
+    /// The line about exactly the token's span; else, of the lines whose span holds it, the
+    /// narrowest one that names the token among what it produced; else the narrowest one. A
+    /// recursive engine (the rules) traces segments, each holding the tokens its step found, so
+    /// the narrowest segment holding a token is the step that made it.
     fn follow_token(&mut self, cx: &Context) {
-        let Some(span) = cx.selected_token().map(|t| t.span) else {
+        let Some(token) = cx.selected_token() else {
             return;
         };
         self.refresh(cx);
-        let lines = self.lines();
-        let found = lines.iter().position(|l| l.span == Some(span)).or_else(|| {
-            lines.iter().position(|l| {
-                l.span
-                    .is_some_and(|s| s.start <= span.start && span.end <= s.end && !s.is_empty())
-            })
-        });
-        if let Some(line) = found {
+        let form = token
+            .rewritten
+            .as_deref()
+            .or_else(|| cx.text().get(token.span.start..token.span.end))
+            .map(toklab::core::trace::quote);
+        if let Some(line) = line_of_token(self.lines(), token.span, form.as_deref()) {
             self.cursor = line;
         }
     }
@@ -159,4 +160,35 @@ impl Pane for TracePane {
     fn busy(&self) -> bool {
         self.cache.is_running()
     }
+}
+
+/// The trace line that made the token at `span` whose form, quoted, is `form` (see
+/// [`TracePane::follow_token`]).
+fn line_of_token(lines: &[TraceLine], span: Span, form: Option<&str>) -> Option<usize> {
+    if let Some(exact) = lines.iter().position(|l| l.span == Some(span)) {
+        return Some(exact);
+    }
+    let holds = |l: &TraceLine| {
+        l.span
+            .is_some_and(|s| s.start <= span.start && span.end <= s.end && !s.is_empty())
+    };
+    let names = |l: &TraceLine| {
+        form.is_some_and(|f| l.parts.iter().any(|p| p.role == Role::Token && p.text == f))
+    };
+    // The first of the narrowest: several lines can share a segment (a split and its near
+    // misses), and the split comes first.
+    let narrowest = |only_naming: bool| {
+        let mut best: Option<(usize, usize)> = None;
+        for (i, line) in lines.iter().enumerate() {
+            if !holds(line) || (only_naming && !names(line)) {
+                continue;
+            }
+            let width = line.span.map_or(usize::MAX, |s| s.len());
+            if best.is_none_or(|(_, w)| width < w) {
+                best = Some((i, width));
+            }
+        }
+        best.map(|(i, _)| i)
+    };
+    narrowest(true).or_else(|| narrowest(false))
 }

@@ -73,13 +73,15 @@ fn draw_head(
                 format!("{} learned", counted(t.merges().len(), "merge")),
                 theme.title,
             ),
+            // The next merge before the corpus: on a narrow screen the line's end is cut.
+            Span::raw(" · "),
+            Span::styled(next, theme.key),
             Span::raw(format!(
-                " · on the {}: {} · {} words · ",
+                " · on the {}: {} · {} words",
                 pane.scope.name(),
                 corpus_description(pane, &demo.corpus),
                 pretok_name(demo.pretok)
             )),
-            Span::styled(next, theme.key),
             Span::styled(
                 "   . merge , undo p play f +100 · U unigram · t line/selection/file V mark T words R row M save",
                 theme.dim,
@@ -179,16 +181,26 @@ fn draw_words(frame: &mut Frame, area: Rect, demo: &TrainDemo, theme: &Theme) {
         .take((area.height.saturating_sub(1) as usize).div_ceil(spacing))
     {
         let mut spans = vec![Span::styled(format!(" {:>5}× ", word.count), theme.dim)];
+        let bytes: Vec<u8> = word
+            .symbols
+            .iter()
+            .flat_map(|&s| t.token(s))
+            .copied()
+            .collect();
+        let note = whitespace_note(&bytes);
         for (i, &s) in word.symbols.iter().enumerate() {
             let style = if Some(s) == newest {
                 theme.selected_token
             } else {
                 theme.token[i % 2]
             };
-            spans.push(Span::styled(cell(&show_token(t.token(s)), theme), style));
+            spans.push(Span::styled(cell(&visible(t.token(s)), theme), style));
             if theme.large_print {
                 spans.push(Span::raw(" "));
             }
+        }
+        if let Some(note) = note {
+            spans.push(Span::styled(format!("  {note}"), theme.dim));
         }
         lines.push(Line::from(spans));
         if theme.large_print {
@@ -196,6 +208,42 @@ fn draw_words(frame: &mut Frame, area: Rect, demo: &TrainDemo, theme: &Theme) {
         }
     }
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// A token's text with whitespace drawn as signs: GPT-2's pre-tokenization makes words of
+/// line breaks and runs of spaces, which would otherwise show as `\n` or nothing.
+fn visible(bytes: &[u8]) -> String {
+    if !bytes.iter().all(u8::is_ascii_whitespace) {
+        return show_token(bytes);
+    }
+    bytes
+        .iter()
+        .map(|b| match b {
+            b'\n' => '␤',
+            b'\t' => '␉',
+            b'\r' => '␍',
+            b' ' => '␣',
+            _ => '·',
+        })
+        .collect()
+}
+
+/// What a word of whitespace alone is, said in words for the words column.
+fn whitespace_note(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.is_empty() || !bytes.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    Some(if bytes.iter().all(|&b| b == b'\n') {
+        if bytes.len() == 1 {
+            "the line break"
+        } else {
+            "line breaks"
+        }
+    } else if bytes.contains(&b'\n') {
+        "spaces and line breaks"
+    } else {
+        "spaces (a word of its own before a line break or another space)"
+    })
 }
 
 /// A token as the lesson views draw it: as it is, or in large print padded to a cell of its
@@ -234,6 +282,10 @@ pub(super) fn corpus_description(pane: &TrainPane, corpus: &Corpus) -> String {
 /// How the last merge won when other pairs had its count, or how the next one will.
 fn tie_explanation(demo: &TrainDemo) -> String {
     const RULE: &str = "the first seen wins (words by count, then first appearance; leftmost)";
+    if demo.pairs.is_empty() {
+        // Nothing left to merge: there is no next merge for a tie to be about.
+        return String::new();
+    }
     if let Some(last) = demo.last.as_ref().filter(|l| !l.tied_with.is_empty()) {
         return format!(
             " last merge: tie at {}×: {} beat {}: {RULE}",

@@ -17,7 +17,7 @@ pub struct SpanGroup {
     /// Indices of the second's.
     pub b: Range<usize>,
     /// Both sides cover the stretch with one token each (tokens over whitespace only, or over
-    /// no text, not counted): the sides agree here.
+    /// no text, not counted), or with whitespace tokens only: the sides agree here.
     pub agree: bool,
 }
 
@@ -56,9 +56,13 @@ pub fn align_spans(text: &str, a: &Tokenization, b: &Tokenization) -> Vec<SpanGr
         absorb(&a.tokens, &mut i);
         absorb(&b.tokens, &mut j);
         let solid = |r: &[(usize, usize)]| r.iter().filter(|(s, e)| s < e).count();
-        let agree = solid(&ra[gi..i]) == 1
-            && solid(&rb[gj..j]) == 1
-            && ra[gi..i].iter().find(|(s, e)| s < e) == rb[gj..j].iter().find(|(s, e)| s < e);
+        // A stretch of whitespace tokens alone covers nothing of the skeleton: neither side
+        // has a boundary there the other lacks.
+        let blank = solid(&ra[gi..i]) == 0 && solid(&rb[gj..j]) == 0;
+        let agree = blank
+            || solid(&ra[gi..i]) == 1
+                && solid(&rb[gj..j]) == 1
+                && ra[gi..i].iter().find(|(s, e)| s < e) == rb[gj..j].iter().find(|(s, e)| s < e);
         groups.push(SpanGroup {
             a: gi..i,
             b: gj..j,
@@ -130,5 +134,18 @@ mod tests {
         assert!(!groups[0].agree);
         assert_eq!((groups[1].a.clone(), groups[1].b.clone()), (1..1, 4..5));
         assert!(!groups[1].agree);
+    }
+
+    #[test]
+    fn whitespace_tokens_both_sides_keep_agree() {
+        // Both sides keep the spaces as tokens, the same ones: every stretch agrees.
+        let text = "ab  cd e";
+        let a = tokens(&[(0, 2), (2, 4), (4, 6), (6, 7), (7, 8)]);
+        let groups = align_spans(text, &a, &a);
+        assert!(groups.iter().all(|g| g.agree), "{groups:?}");
+        // One side keeps a trailing space the other drops: nothing of the text differs.
+        let b = tokens(&[(0, 2), (4, 6), (7, 8)]);
+        let groups = align_spans("ab  cd e ", &tokens(&[(0, 2), (4, 6), (7, 8), (8, 9)]), &b);
+        assert!(groups.iter().all(|g| g.agree), "{groups:?}");
     }
 }

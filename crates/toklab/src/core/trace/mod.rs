@@ -169,6 +169,9 @@ pub struct TraceLine {
     pub parts: Vec<TracePart>,
     /// The input this line is about, if any.
     pub span: Option<Span>,
+    /// The rule file line the step used or tried, so a viewer can open the rule the line is
+    /// about (a near miss's entry included, which made no token to carry it).
+    pub source: Option<crate::core::token::SourceLoc>,
 }
 
 impl TraceLine {
@@ -178,7 +181,14 @@ impl TraceLine {
             depth,
             parts: Vec::new(),
             span,
+            source: None,
         }
+    }
+
+    /// Sets the rule file line the line is about; returns self as [`TraceLine::part`] does.
+    pub fn at(mut self, source: Option<crate::core::token::SourceLoc>) -> Self {
+        self.source = source;
+        self
     }
 
     /// Appends a part; returns self so a line reads as one expression.

@@ -126,7 +126,9 @@ fn tokens_part(mut l: TraceLine, line: &LineTrace, tokens: &[Tok]) -> TraceLine 
     if let Some(first) = tokens.first()
         && let Some(loc) = line.entry(first.entry)
     {
-        l = l.part(Role::Detail, format!(" ({loc})"));
+        l = l
+            .part(Role::Detail, format!(" ({loc})"))
+            .at(Some(loc.clone()));
     }
     l
 }
@@ -195,7 +197,9 @@ fn render(line: &LineTrace, event: &Event, base: usize) -> TraceLine {
                 .part(Role::Backtrack, "near miss ")
                 .part(Role::Label, format!("{step}"));
             if let Some(loc) = line.entry(*entry) {
-                l = l.part(Role::Detail, format!(" ({loc})"));
+                l = l
+                    .part(Role::Detail, format!(" ({loc})"))
+                    .at(Some(loc.clone()));
             }
             l = l
                 .part(Role::Plain, ": ")
