@@ -91,6 +91,13 @@ pub fn sniff_bytes(head: &[u8]) -> Option<Sniffed> {
     sniff_lines(text)
 }
 
+/// Without the families that read gzip (and so without its decoder), a gzipped file is not told.
+#[cfg(not(any(feature = "fst", feature = "subword")))]
+fn sniff_gzip(_head: &[u8]) -> Option<Sniffed> {
+    None
+}
+
+#[cfg(any(feature = "fst", feature = "subword"))]
 fn sniff_gzip(head: &[u8]) -> Option<Sniffed> {
     let mut inner = Vec::new();
     let _ = flate2::read::GzDecoder::new(head)
