@@ -81,8 +81,12 @@ fn a_file_of_gigabytes_loads_its_tokenizer_in_under_a_cpu_second_and_200_mb() {
     let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     let cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
     assert!(cpu < 1.0, "took {cpu:.2} s of CPU");
-    let peak = usage.ru_maxrss;
-    assert!(peak < 200 * 1024, "peak {peak} KB");
+    // Memory as the pages the child touched (minor faults): its `ru_maxrss` starts from the
+    // test process's own high-water mark, which other tests running beside this one raise.
+    // SAFETY: sysconf has no preconditions.
+    let page_kb = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as i64 / 1024;
+    let touched_kb = (usage.ru_minflt + usage.ru_majflt) * page_kb;
+    assert!(touched_kb < 200 * 1024, "touched {touched_kb} KB");
     let t = Gguf::load("big", &path, true).unwrap();
     let id = |s: &str| t.vocab().id(s).unwrap();
     // `abc` and `ab` are tokens; ` zz` is `Ġ` then `zz`.
