@@ -231,7 +231,7 @@ fn a_bpe_lesson_trains_and_replays_merges() {
         "{} open samples/bpe-lesson.toml; echo toklab-exited-$?",
         bin()
     ));
-    s.wait_text("0 merges learned · on the file: lines 1–3");
+    s.wait_text("0 merges learned · next: «n» + «e» → «ne» (8×) · on the file: lines 1–3");
     s.keys(&["."]);
     s.wait_text("1 n + e → ne 8×");
     s.keys(&["."]);
