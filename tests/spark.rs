@@ -98,12 +98,14 @@ fn one_process(dir: &Path, spec: &str, lossy: bool) -> Vec<u8> {
     expected
 }
 
-fn submit(venv: &Path, args: &[&str]) -> Output {
+/// Runs the example with spark-submit's own options `submit_args`, then the script's `args`.
+fn submit(venv: &Path, submit_args: &[&str], args: &[&str]) -> Output {
     Command::new(venv.join("bin/spark-submit"))
         .env("PYSPARK_PYTHON", venv.join("bin/python"))
         .args(["--master", "local-cluster[2,1,1024]"])
         .args(["--conf", "spark.ui.enabled=false"])
         .args(["--conf", "spark.task.maxFailures=1"])
+        .args(submit_args)
         .arg(example("tokenize_folder.py"))
         .args(args)
         .output()
@@ -134,15 +136,15 @@ fn local_cluster_writes_what_one_process_writes() {
     let toklab = env!("CARGO_BIN_EXE_toklab");
 
     // --lossy: the invalid byte becomes U+FFFD as in one process; everything else as it is.
+    // The model comes with spark-submit's --files, as in cluster deploy mode.
     let out = tmp.path().join("out");
     let fst_arg = fst.to_str().unwrap();
     let output = submit(
         &venv,
+        &["--files", fst_arg],
         &[
             "--toklab",
             toklab,
-            "--ship",
-            fst_arg,
             "--spec",
             "fst:{web-en.fst}",
             "--lossy",
@@ -160,7 +162,8 @@ fn local_cluster_writes_what_one_process_writes() {
     assert!(log.contains("leaving out 1 hidden file"), "{log}");
 
     // Without it the job fails on the line one process fails on, named the same way; the
-    // spec's regex braces are not taken for shipped files, and toklab itself is shipped.
+    // spec's regex braces are not taken for shipped files, and toklab itself is shipped from
+    // a `file://` URI.
     let spec = r"regex:\p{L}+|\p{N}{1,3}|\S";
     let single = crate::common::toklab()
         .args(["tokenize", "-f", "json", "--with", spec])
@@ -175,11 +178,13 @@ fn local_cluster_writes_what_one_process_writes() {
         .trim()
         .to_string();
     assert!(message.starts_with(":3: invalid UTF-8 at byte 5"), "{single}");
+    let toklab_uri = format!("file://{toklab}");
     let output = submit(
         &venv,
+        &[],
         &[
             "--ship-toklab",
-            toklab,
+            &toklab_uri,
             "--spec",
             spec,
             input.to_str().unwrap(),

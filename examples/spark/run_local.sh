@@ -6,8 +6,9 @@
 #
 # Default: the web-en finite-state grammar, fst:{web-en.fst}, shipping
 # ../shared/conformance/fst/web-en.fst. Sets up (once) a virtual environment with pyspark from
-# PyPI in $SPARK_VENV (default /tmp/toklab-spark; about 450 MB) and needs Java 17 (Debian:
-# apt-get install openjdk-17-jre-headless; installed here if apt-get can). TOKLAB names the
+# PyPI in $SPARK_VENV (default ~/.cache/toklab/spark, as tests/spark.rs; about 450 MB) and
+# needs Java 17 (Debian: apt-get install openjdk-17-jre-headless; installed here if apt-get
+# can). TOKLAB names the
 # toklab binary (default: target/release/toklab, built if missing); TOKLAB_SHARED the shared
 # folder (default ../shared).
 set -euo pipefail
@@ -16,7 +17,7 @@ shared=${TOKLAB_SHARED:-../shared}
 spec=${1:-'fst:{web-en.fst}'}
 ship=${2:-$shared/conformance/fst/web-en.fst}
 kjv=$shared/corpora/kjv-en.txt
-venv=${SPARK_VENV:-/tmp/toklab-spark}
+venv=${SPARK_VENV:-$HOME/.cache/toklab/spark}
 [ -f "$kjv" ] || { echo "run_local.sh: $kjv not found (set TOKLAB_SHARED)" >&2; exit 2; }
 
 if ! java -version 2>&1 | grep -q '"17\.'; then
