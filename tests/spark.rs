@@ -195,3 +195,48 @@ fn local_cluster_writes_what_one_process_writes() {
     assert!(!output.status.success(), "{log}");
     assert!(log.contains(&format!("c-bad.txt{message}")), "{log}");
 }
+
+/// examples/spark/build_executor_binary.sh: the binary it leaves needs no glibc newer than
+/// 2.17, has no symbols (the script checks both) and tokenizes as the test's own build does.
+/// A release build from nothing takes many minutes, so it runs only when asked
+/// (`TOKLAB_CLUSTER_BUILD=1`) and cargo-zigbuild is present.
+#[test]
+fn executor_binary_builds_for_old_glibc() {
+    let test = "spark::executor_binary_builds_for_old_glibc";
+    let venv_bin = std::env::var_os("SPARK_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/toklab/spark")
+        })
+        .join("bin/cargo-zigbuild");
+    let on_path = Command::new("cargo-zigbuild").arg("--version").output();
+    let have = venv_bin.is_file() || on_path.is_ok_and(|o| o.status.success());
+    if !have || std::env::var("TOKLAB_CLUSTER_BUILD").as_deref() != Ok("1") {
+        skip_note(&format!(
+            "{test}: skipped: needs TOKLAB_CLUSTER_BUILD=1 and cargo-zigbuild \
+             (pip install ziglang cargo-zigbuild; found: {have})"
+        ));
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("toklab-executor");
+    // Its own target folder, apart from the one this test binary was built in.
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/executor-build");
+    let built = Command::new("bash")
+        .env("CARGO_TARGET_DIR", target)
+        .arg(example("build_executor_binary.sh"))
+        .arg(&out)
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&built.stderr).to_string()
+        + &String::from_utf8_lossy(&built.stdout);
+    assert!(built.status.success(), "{log}");
+    assert!(log.contains("stripped"), "{log}");
+    let text = "Don't stop: 3.14 at https://example.org, \u{feff}marked.\n";
+    let mine = crate::common::run(&["tokenize", "-f", "json", "--with", "words"], text.as_bytes());
+    let mut executor = Command::new(&out);
+    executor.args(["tokenize", "-f", "json", "--with", "words"]);
+    let theirs = crate::common::run_command(executor, text.as_bytes());
+    assert!(theirs.status.success(), "{theirs:?}");
+    assert_eq!(mine.stdout, theirs.stdout);
+}

@@ -21,7 +21,7 @@ if ! command -v cargo-zigbuild >/dev/null; then
 fi
 target=x86_64-unknown-linux-gnu
 cargo zigbuild --locked --profile release-cluster --target "$target.2.17" --bin toklab
-built=target/$target/release-cluster/toklab
+built=${CARGO_TARGET_DIR:-target}/$target/release-cluster/toklab
 # The newest glibc symbol version the binary asks for must be 2.17 or older.
 newest=$(objdump -T "$built" | grep -o 'GLIBC_[0-9.]*' | sort -t. -k1,1 -k2,2n -k3,3n -u | tail -1)
 case "$newest" in

@@ -68,7 +68,7 @@ def arguments(argv=None):
 def is_uri(path):
     """A URI (`hdfs://`, `s3a://`, `file://`, ...) is handed to Spark as it is; a plain path is
     made absolute, as `addFile` needs."""
-    return re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", path) is not None and "://" in path
+    return re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:/", path) is not None
 
 
 def ship_target(path):
@@ -254,7 +254,9 @@ def ship(sc, paths):
     as well as from the driver's disk (which, in cluster deploy mode, is a cluster node's)."""
     names = set()
     for path in paths:
-        target = ship_target(path.split("#")[0])
+        if "#" in path:
+            raise UsageError(f"--ship {path}: `#NAME` renames only with spark-submit's --archives")
+        target = ship_target(path)
         if is_uri(target):
             hpath = sc._jvm.org.apache.hadoop.fs.Path(target)
             fs = hpath.getFileSystem(sc._jsc.hadoopConfiguration())
@@ -266,7 +268,7 @@ def ship(sc, paths):
         else:
             folder = os.path.isdir(target)
         sc.addFile(target, recursive=folder)
-        names.add(shipped_name(path.split("#")[0]))
+        names.add(shipped_name(path))
     return names
 
 
