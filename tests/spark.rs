@@ -64,7 +64,12 @@ fn write_input(dir: &Path, with_invalid: bool) {
     )
     .unwrap();
     let many: String = (1..=400)
-        .map(|i| format!("Line {i}: words, numbers ({}) and e-mail a{i}@b.org.\n", i * 7))
+        .map(|i| {
+            format!(
+                "Line {i}: words, numbers ({}) and e-mail a{i}@b.org.\n",
+                i * 7
+            )
+        })
         .collect();
     std::fs::write(dir.join("sub/many.txt"), many).unwrap();
     std::fs::write(dir.join("a.txt"), "First by name.\n").unwrap();
@@ -112,15 +117,30 @@ fn submit(venv: &Path, submit_args: &[&str], args: &[&str]) -> Output {
         .expect("spark-submit runs")
 }
 
+/// spark-submit's standard error and output together: the Python driver's own messages go to
+/// the output (Spark's runner merges them), Spark's log to standard error.
+fn both(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).to_string() + &String::from_utf8_lossy(&output.stdout)
+}
+
 fn part_files(out: &Path) -> Vec<u8> {
     let mut parts: Vec<PathBuf> = std::fs::read_dir(out)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with("part-"))
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("part-")
+        })
         .collect();
     parts.sort();
     assert!(parts.len() >= 2, "{parts:?}");
-    parts.iter().flat_map(|p| std::fs::read(p).unwrap()).collect()
+    parts
+        .iter()
+        .flat_map(|p| std::fs::read(p).unwrap())
+        .collect()
 }
 
 #[test]
@@ -154,11 +174,15 @@ fn local_cluster_writes_what_one_process_writes() {
             out.to_str().unwrap(),
         ],
     );
-    let log = String::from_utf8_lossy(&output.stderr);
+    let log = both(&output);
     assert!(output.status.success(), "{log}");
     let spark = part_files(&out);
     let expected = one_process(&input, &format!("fst:{fst_arg}"), true);
-    assert!(spark == expected, "spark:\n{}", String::from_utf8_lossy(&spark));
+    assert!(
+        spark == expected,
+        "spark:\n{}",
+        String::from_utf8_lossy(&spark)
+    );
     assert!(log.contains("leaving out 1 hidden file"), "{log}");
 
     // Without it the job fails on the line one process fails on, named the same way; the
@@ -177,7 +201,10 @@ fn local_cluster_writes_what_one_process_writes() {
         .1
         .trim()
         .to_string();
-    assert!(message.starts_with(":3: invalid UTF-8 at byte 5"), "{single}");
+    assert!(
+        message.starts_with(":3: invalid UTF-8 at byte 5"),
+        "{single}"
+    );
     let toklab_uri = format!("file://{toklab}");
     let output = submit(
         &venv,
@@ -191,7 +218,7 @@ fn local_cluster_writes_what_one_process_writes() {
             tmp.path().join("failed").to_str().unwrap(),
         ],
     );
-    let log = String::from_utf8_lossy(&output.stderr);
+    let log = both(&output);
     assert!(!output.status.success(), "{log}");
     assert!(log.contains(&format!("c-bad.txt{message}")), "{log}");
 }
@@ -233,7 +260,10 @@ fn executor_binary_builds_for_old_glibc() {
     assert!(built.status.success(), "{log}");
     assert!(log.contains("stripped"), "{log}");
     let text = "Don't stop: 3.14 at https://example.org, \u{feff}marked.\n";
-    let mine = crate::common::run(&["tokenize", "-f", "json", "--with", "words"], text.as_bytes());
+    let mine = crate::common::run(
+        &["tokenize", "-f", "json", "--with", "words"],
+        text.as_bytes(),
+    );
     let mut executor = Command::new(&out);
     executor.args(["tokenize", "-f", "json", "--with", "words"]);
     let theirs = crate::common::run_command(executor, text.as_bytes());
