@@ -79,6 +79,20 @@ class LineNumbers(unittest.TestCase):
         self.assertIn("hdfs://nn/in/a.txt:3", lines.translate("<stdin>:3: x"))
 
 
+class Arguments(unittest.TestCase):
+    def test_partitions_above_zero(self):
+        base = ["in", "out", "--spec", "words", "--toklab", "/bin/toklab"]
+        self.assertEqual(tf.arguments(base + ["--partitions", "3"]).partitions, 3)
+        for bad in ["0", "-2", "many"]:
+            with self.assertRaises(SystemExit):
+                with open(os.devnull, "w") as quiet:
+                    stderr, sys.stderr = sys.stderr, quiet
+                    try:
+                        tf.arguments(base + ["--partitions", bad])
+                    finally:
+                        sys.stderr = stderr
+
+
 class Executable(unittest.TestCase):
     def test_bare_name_missing_is_clear(self):
         with self.assertRaisesRegex(RuntimeError, "not on this executor's PATH"):

@@ -45,6 +45,16 @@ class UsageError(Exception):
     """A mistake in the command line or the input, reported on the driver before any task runs."""
 
 
+def positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a whole number above 0")
+    return value
+
+
 def arguments(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("input", help="a folder of text files, one file, or a glob (any Hadoop URI)")
@@ -58,7 +68,7 @@ def arguments(argv=None):
                              "PATH, or {NAME}/... inside a shipped file or archive")
     binary.add_argument("--ship-toklab", metavar="PATH_OR_URI",
                         help="ship this toklab binary with the job instead")
-    parser.add_argument("--partitions", type=int, default=None,
+    parser.add_argument("--partitions", type=positive, default=None,
                         help="this many partitions (default: Spark's parallelism, or one per 64 MB)")
     parser.add_argument("--lossy", action="store_true",
                         help="replace invalid UTF-8 with U+FFFD instead of failing the task")
