@@ -251,6 +251,8 @@ def list_input(sc, pattern):
     if hidden:
         print(f"tokenize_folder.py: leaving out {len(hidden)} hidden file(s): "
               + ", ".join(sorted(hidden)[:5]), file=sys.stderr)
+    if not files:
+        raise UsageError(f"{pattern}: no input files in it (hidden ones are left out)")
     files.sort()
     for name, _size in files:
         if HADOOP_PATTERN_CHARS & set(name):
@@ -283,6 +285,8 @@ def ship(sc, paths):
 
 
 def job(sc, args):
+    """Ships the files, lists the input and runs the tokenizing job; the order of the output's
+    lines is fixed here, by each chunk's byte offset in the whole input."""
     names = ship(sc, args.ship + ([args.ship_toklab] if args.ship_toklab else []))
     names |= conf_shipped_names(sc.getConf().get)
     toklab_template = "{%s}" % shipped_name(args.ship_toklab) if args.ship_toklab else args.toklab
