@@ -218,7 +218,7 @@ pub fn load_subword(mut spec: Spec) -> Result<Subword> {
                     })?
                     .to_string(),
             };
-            let pretok = tiktoken::pretokenizer(&pattern).map_err(|e| spec.bad(e))?;
+            let pretok = tiktoken::pretokenizer(&pattern).map_err(|e| spec.bad(e.to_string()))?;
             let mut sources = vec![path.clone()];
             let specials = match (special, specials_file) {
                 (false, _) => Vec::new(),

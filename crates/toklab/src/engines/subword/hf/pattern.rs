@@ -87,7 +87,7 @@ impl Pattern {
         for name in pretok::NAMES {
             if pretok::pattern(name) == Some(source) {
                 return Ok(Pattern::Known(
-                    *name,
+                    name,
                     pretok::matcher(name).expect("a known name"),
                 ));
             }
