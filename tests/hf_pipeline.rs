@@ -91,6 +91,49 @@ fn bpe_spec_of_a_tokenizer_json_is_the_same_pipeline() {
     assert_eq!(ids(hf.as_ref(), text), ids(bpe.as_ref(), text));
 }
 
+/// `bpe:FILE.json` with `semantics` or `pattern` reads the file with the same reader as `hf:`:
+/// a byte-level vocabulary with one entry outside the byte alphabet stays byte-level (that
+/// entry alone is unreachable), so the ids are the pipeline's.
+#[test]
+fn merge_options_read_a_tokenizer_json_as_the_pipeline_does() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/bpe/tokenizer.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(sample).unwrap()).unwrap();
+    let vocab = json["model"]["vocab"].as_object_mut().unwrap();
+    let next = vocab.values().filter_map(|v| v.as_u64()).max().unwrap() + 1;
+    vocab.insert("\u{2581}stray".into(), next.into());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tokenizer.json");
+    std::fs::write(&path, serde_json::to_string(&json).unwrap()).unwrap();
+    let text = "lower newer<|endoftext|> the café";
+    let hf = toklab::load(&format!("hf:{}", path.display())).unwrap();
+    let want = ids(hf.as_ref(), text);
+    for option in ["semantics=sp", "semantics=hf", "pattern=gpt2"] {
+        let spec = format!("bpe:{}?{option}", path.display());
+        let bpe = toklab::load(&spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        assert_eq!(ids(bpe.as_ref(), text), want, "{option}");
+    }
+}
+
+/// A stage the merge model has no place for is an error naming it, under `bpe:` with merge
+/// options; `hf:` runs the same file.
+#[test]
+fn merge_options_refuse_a_stage_they_cannot_apply() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/bpe/tokenizer.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(sample).unwrap()).unwrap();
+    json["normalizer"] = serde_json::json!({"type": "Lowercase"});
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lower.json");
+    std::fs::write(&path, serde_json::to_string(&json).unwrap()).unwrap();
+    assert!(toklab::load(&format!("hf:{}", path.display())).is_ok());
+    let e = toklab::load(&format!("bpe:{}?semantics=hf", path.display()))
+        .err()
+        .expect("an error")
+        .to_string();
+    assert!(e.contains("lower.json") && e.contains("normalizer"), "{e}");
+}
+
 #[test]
 fn decode_of_an_unknown_id_is_an_error() {
     let path = data().join("bert_wordpiece.json");

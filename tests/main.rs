@@ -69,6 +69,7 @@ mod rules_conformance;
 mod rules_context;
 mod rules_robust;
 mod sent_golden;
+mod sizes;
 mod span_invariants;
 mod spark;
 mod spm_encode_ids;

@@ -8,12 +8,14 @@
 //! `explain` writes it, quoted tokens, the SVG and HTML pictures) holds a raw control
 //! character. Loader targets load mutated copies of
 //! the shipped model files: an error is fine, a panic is not, and a model that loads must
-//! tokenize within the same invariants.
+//! tokenize within the same invariants. The workspace and chat targets ([`files`]) load the
+//! program's workspaces and chat templates and conversations the same way.
 //!
 //! Every failure is kept under `fuzz/regressions/TARGET/` and replayed by `cargo test`
 //! (tests/fuzz_regressions.rs), so a crash found once stays fixed.
 
 pub mod bytes;
+pub mod files;
 pub mod rng;
 pub mod targets;
 pub mod text;
@@ -25,7 +27,10 @@ use std::sync::Mutex;
 use toklab::{Tokenization, Tokenizer};
 
 use rng::Rng;
-use targets::{Coverage, LOADERS, LoaderTarget, TOKENIZERS, TokenizerTarget};
+use targets::{
+    CHAT_CONFIG, CHAT_CONVERSATION, Coverage, LOADERS, Load, LoaderTarget, TOKENIZERS,
+    TokenizerTarget,
+};
 
 /// The repository's root, where specs' relative paths resolve.
 pub fn repo_root() -> PathBuf {
@@ -228,7 +233,15 @@ impl Prepared {
         } else {
             path.display().to_string()
         };
-        let spec = target.spec.replace("{}", &arg);
+        let root = repo_root();
+        let spec = match target.load {
+            Load::Spec(spec) => spec.replace("{}", &arg),
+            Load::Workspace => return files::check_workspace(&path),
+            Load::ChatTemplate => {
+                return files::check_chat(&path, &root.join(CHAT_CONVERSATION));
+            }
+            Load::Conversation => return files::check_chat(&root.join(CHAT_CONFIG), &path),
+        };
         let Ok(tokenizer) = toklab::load(&spec) else {
             return Ok(());
         };

@@ -27,16 +27,30 @@ pub struct TokenizerTarget {
     pub coverage: Coverage,
 }
 
-/// A loader, fed mutated copies of a shipped model file.
+/// What a loader target loads its mutated file with.
+#[derive(Clone, Copy, Debug)]
+pub enum Load {
+    /// A tokenizer spec: `{}` stands for the mutated file (or its folder when `whole_folder`).
+    /// A tokenizer that loads must keep the tokenizer invariants.
+    Spec(&'static str),
+    /// The workbench's workspace loader (`toklab_cli::workspace`): a workspace that loads must
+    /// save in place and load back the same.
+    Workspace,
+    /// A chat template from a `tokenizer_config.json`, rendering the shipped conversation.
+    ChatTemplate,
+    /// A conversation file, rendered by the shipped chat template.
+    Conversation,
+}
+
+/// A loader, fed mutated copies of a shipped file.
 #[derive(Clone, Copy, Debug)]
 pub struct LoaderTarget {
     /// The target's name (`load-` and the format).
     pub name: &'static str,
     /// The file mutated, relative to the repository.
     pub file: &'static str,
-    /// The spec loading it: `{}` stands for the mutated file (or its folder when
-    /// `whole_folder`).
-    pub spec: &'static str,
+    /// What loads it and what is checked once it loaded.
+    pub load: Load,
     /// Whether the file's siblings are copied beside it and the folder is loaded.
     pub whole_folder: bool,
 }
@@ -175,96 +189,120 @@ pub const TOKENIZERS: &[TokenizerTarget] = &[
     },
 ];
 
+/// The shipped chat template, the one the conversation target renders with.
+pub const CHAT_CONFIG: &str = "samples/chat/tokenizer_config.json";
+
+/// The shipped conversation, the one the chat-template target renders.
+pub const CHAT_CONVERSATION: &str = "samples/chat/conversation.json";
+
 /// Every loader target.
 pub const LOADERS: &[LoaderTarget] = &[
     LoaderTarget {
         name: "load-gpt2-merges",
         file: "samples/bpe/gpt2/merges.txt",
-        spec: "bpe:{}",
+        load: Load::Spec("bpe:{}"),
         whole_folder: true,
     },
     LoaderTarget {
         name: "load-gpt2-vocab",
         file: "samples/bpe/gpt2/vocab.json",
-        spec: "bpe:{}",
+        load: Load::Spec("bpe:{}"),
         whole_folder: true,
     },
     LoaderTarget {
         name: "load-tokenizer-json",
         file: "samples/bpe/tokenizer.json",
-        spec: "bpe:{}",
+        load: Load::Spec("bpe:{}"),
         whole_folder: false,
     },
     LoaderTarget {
         name: "load-gguf",
         file: "samples/bpe/sample.gguf",
-        spec: "gguf:{}",
+        load: Load::Spec("gguf:{}"),
         whole_folder: false,
     },
     LoaderTarget {
         name: "load-tiktoken",
         file: "samples/bpe/sample.tiktoken",
-        spec: "tiktoken:{}?pattern=cl100k",
+        load: Load::Spec("tiktoken:{}?pattern=cl100k"),
         whole_folder: false,
     },
     LoaderTarget {
         name: "load-spm",
         file: "samples/bpe/sample-spm.model",
-        spec: "spm:{}",
+        load: Load::Spec("spm:{}"),
         whole_folder: false,
     },
     LoaderTarget {
         name: "load-wordpiece",
         file: "samples/bpe/sample-wordpiece.txt",
-        spec: "wordpiece:{}",
+        load: Load::Spec("wordpiece:{}"),
         whole_folder: false,
     },
     LoaderTarget {
         name: "load-tekken",
         file: "samples/bpe/sample-tekken.json",
-        spec: "tekken:{}",
+        load: Load::Spec("tekken:{}"),
         whole_folder: false,
     },
     LoaderTarget {
         name: "load-claude",
         file: "samples/bpe/sample-claude.json",
-        spec: "claude:{}",
+        load: Load::Spec("claude:{}"),
         whole_folder: false,
     },
     LoaderTarget {
         name: "load-rwkv",
         file: "samples/bpe/sample-rwkv.txt",
-        spec: "rwkv:{}",
+        load: Load::Spec("rwkv:{}"),
         whole_folder: false,
     },
     LoaderTarget {
         name: "load-maxmatch",
         file: "samples/maxmatch/zh-words.txt",
-        spec: "maxmatch:{}",
+        load: Load::Spec("maxmatch:{}"),
         whole_folder: false,
     },
     LoaderTarget {
         name: "load-hf",
         file: "samples/bpe/tokenizer.json",
-        spec: "hf:{}",
+        load: Load::Spec("hf:{}"),
         whole_folder: false,
     },
     LoaderTarget {
         name: "load-lex",
         file: "samples/lex/de-verbs.vocab",
-        spec: "lex:{}",
+        load: Load::Spec("lex:{}"),
         whole_folder: false,
     },
     LoaderTarget {
         name: "load-fst-foma",
         file: "samples/fst/english.fst",
-        spec: "fst:{}",
+        load: Load::Spec("fst:{}"),
         whole_folder: false,
     },
     LoaderTarget {
         name: "load-rules",
         file: "rules/tok-resource-eng.txt",
-        spec: "rules:{}?lang=eng",
+        load: Load::Spec("rules:{}?lang=eng"),
         whole_folder: true,
+    },
+    LoaderTarget {
+        name: "load-workspace",
+        file: "samples/workspace.toml",
+        load: Load::Workspace,
+        whole_folder: false,
+    },
+    LoaderTarget {
+        name: "load-chat-template",
+        file: CHAT_CONFIG,
+        load: Load::ChatTemplate,
+        whole_folder: false,
+    },
+    LoaderTarget {
+        name: "load-chat-conversation",
+        file: CHAT_CONVERSATION,
+        load: Load::Conversation,
+        whole_folder: false,
     },
 ];

@@ -10,7 +10,7 @@ use anyhow::bail;
 use clap::{Args as ClapArgs, Subcommand, ValueEnum};
 
 use toklab::core::spec::Spec;
-use toklab::engines::subword::bpe::{RuleSource, Subword, load_subword};
+use toklab::engines::subword::bpe::{FormalDictionary, RuleSource, Subword, load_subword};
 use toklab::engines::subword::formal::{
     Analysis, Comparison, Derivation, Dictionary, RuleSide, SymbolUnit,
 };
@@ -181,6 +181,31 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
             list(&ranks, args.list)
         )?;
     }
+    write_properness(&mut out, &analysis, formal, args.list)?;
+    write_usefulness(&mut out, &analysis, dict, args.list)?;
+    write_lookahead(&mut out, &analysis, dict, args.list)?;
+    let mut times = vec![
+        format!("load {:.2}s", load_time.as_secs_f64()),
+        format!("dictionary {:.2}s", convert_time.as_secs_f64()),
+    ];
+    times.extend(
+        analysis
+            .timings
+            .iter()
+            .map(|(name, t)| format!("{name} {:.2}s", t.as_secs_f64())),
+    );
+    writeln!(out, "time: {}", times.join(", "))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Whether the dictionary is proper (Definition 5), with the rule sides that make it not.
+fn write_properness(
+    out: &mut impl Write,
+    analysis: &Analysis,
+    formal: &FormalDictionary,
+    shown: usize,
+) -> std::io::Result<()> {
+    let dict = &formal.dict;
     if analysis.is_proper() {
         writeln!(
             out,
@@ -192,7 +217,7 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
             "proper: no, {} rule side(s) not made by an earlier rule (Definition 5); the semantics may differ",
             analysis.improper.len()
         )?;
-        for bad in analysis.improper.iter().take(args.list) {
+        for bad in analysis.improper.iter().take(shown) {
             let side = match bad.side {
                 RuleSide::Left => "left",
                 RuleSide::Right => "right",
@@ -215,6 +240,16 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
             "  (each token's rule is the last merge of its own string, so each rule is used on its own string; tokens merging never makes are the unreachable ones)"
         )?;
     }
+    Ok(())
+}
+
+/// The rules no word ever uses, under each semantics (Corollary 1).
+fn write_usefulness(
+    out: &mut impl Write,
+    analysis: &Analysis,
+    dict: &Dictionary,
+    shown: usize,
+) -> std::io::Result<()> {
     for (name, never) in [
         ("SentencePiece", &analysis.never_useful_sp),
         ("HuggingFace", &analysis.never_useful_hf),
@@ -224,10 +259,20 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
             "never useful under {name} semantics (Corollary 1): {}",
             never.len()
         )?;
-        for &rule in never.iter().take(args.list) {
+        for &rule in never.iter().take(shown) {
             writeln!(out, "  rule #{} {}", rule + 1, dict.show_rule(rule))?;
         }
     }
+    Ok(())
+}
+
+/// The lookahead bounds (Definition 7, Remark 5) and the start of a longest chain.
+fn write_lookahead(
+    out: &mut impl Write,
+    analysis: &Analysis,
+    dict: &Dictionary,
+    list: usize,
+) -> std::io::Result<()> {
     writeln!(
         out,
         "lookahead: max |uv| = {} symbols; Definition 7: |D|·max|uv| = {}; Remark 5: chain length c(D) ≤ {}, so lookahead ≤ {}",
@@ -245,31 +290,20 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let shown: Vec<String> = analysis
         .chain
         .iter()
-        .take(args.list)
+        .take(list)
         .map(|&r| format!("#{} «{}»", r + 1, show_token(&dict.rules()[r].merged())))
         .collect();
     writeln!(
         out,
         "  a longest chain starts: {}{}",
         shown.join(" < "),
-        if analysis.chain.len() > args.list {
+        if analysis.chain.len() > list {
             " < …"
         } else {
             ""
         }
     )?;
-    let mut times = vec![
-        format!("load {:.2}s", load_time.as_secs_f64()),
-        format!("dictionary {:.2}s", convert_time.as_secs_f64()),
-    ];
-    times.extend(
-        analysis
-            .timings
-            .iter()
-            .map(|(name, t)| format!("{name} {:.2}s", t.as_secs_f64())),
-    );
-    writeln!(out, "time: {}", times.join(", "))?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 fn list(values: &[u32], n: usize) -> String {

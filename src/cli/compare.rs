@@ -232,115 +232,162 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         labels: names.clone(),
         failed: false,
     };
-    let threads = args
-        .threads
-        .map_or_else(batch::default_threads, |n| n as usize);
+    let mut work = Work {
+        threads: args
+            .threads
+            .map_or_else(batch::default_threads, |n| n as usize),
+        tokenizers: &tokenizers,
+        comparison: &mut comparison,
+        tally: &mut tally,
+    };
     match &gold {
-        Some(gold) if gold.format == GoldFormat::Conllu => {
-            if !args.inputs.is_empty() {
-                bail!(
-                    "{}: CoNLL-U gold carries its own texts (# text =); give no INPUT",
-                    gold.path.display()
-                );
-            }
-            if args.by.is_some() {
-                bail!("--by reads a column of INPUT; CoNLL-U gold has no INPUT");
-            }
-            let mut texts = gold.texts.chunks(256);
-            compare_all(
-                threads,
-                &tokenizers,
-                || {
-                    Ok(texts.next().map(|chunk| {
-                        chunk
-                            .iter()
-                            .map(|g| (g.line, g.text.clone().unwrap_or_default(), Some(g), None))
-                            .collect()
-                    }))
-                },
-                &mut comparison,
-                &mut tally,
-            )?;
+        Some(gold) if gold.format == GoldFormat::Conllu => work.conllu(&args, gold)?,
+        _ => work.inputs(&args, gold.as_ref())?,
+    }
+    if let Err(e) = write_report(&args, &names, gold.as_ref(), &comparison, &tally) {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return Ok(ExitCode::SUCCESS);
         }
-        _ => {
-            let inputs: Vec<Option<&std::path::Path>> = if args.inputs.is_empty() {
-                vec![None]
-            } else {
-                args.inputs.iter().map(|p| Some(p.as_path())).collect()
-            };
-            let several = inputs.len() > 1;
-            // Lines are numbered on across the files.
-            let mut number = 0;
-            for input in inputs {
-                let mut lines = Lines::open(input, args.lossy)?;
-                let file_group = several.then(|| group_of_file(input));
-                let offset = number;
-                compare_all(
-                    threads,
-                    &tokenizers,
-                    || {
-                        let Some(batch) = lines.next_batch()? else {
-                            return Ok(None);
-                        };
-                        let mut texts = Vec::with_capacity(batch.texts.len());
-                        for (i, text) in batch.texts.into_iter().enumerate() {
-                            let in_file = batch.first + i;
-                            number = offset + in_file;
-                            let (text, group) = match args.by {
-                                Some(column) => {
-                                    let (tag, rest) = split_column(&text, column as usize)
-                                        .map_err(|m| {
-                                            anyhow::anyhow!("{}:{in_file}: {m}", lines.name())
-                                        })?;
-                                    (rest, Some(tag))
-                                }
-                                None => (text, file_group.clone()),
-                            };
-                            let gold_text = match &gold {
-                                Some(gold) => match gold.texts.get(number - 1) {
-                                    Some(g) => Some(g),
-                                    None => bail!(
-                                        "{}: the gold has {} lines but the input has more (line {number})",
-                                        gold.path.display(),
-                                        gold.texts.len()
-                                    ),
-                                },
-                                None => None,
-                            };
-                            texts.push((number, text, gold_text, group));
-                        }
-                        Ok(Some(texts))
-                    },
-                    &mut comparison,
-                    &mut tally,
-                )?;
-                lines.report();
-            }
-            if let Some(gold) = &gold
-                && gold.texts.len() > number
-            {
-                bail!(
-                    "{}: the gold has {} lines but the input only {number}",
-                    gold.path.display(),
-                    gold.texts.len()
-                );
-            }
+        return Err(e.into());
+    }
+    if let Some(gold) = &gold {
+        warn_projected(gold, &tally.projected);
+    }
+    Ok(if tally.failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// What every text is compared with and added to.
+struct Work<'a> {
+    threads: usize,
+    tokenizers: &'a [Box<dyn toklab::Tokenizer>],
+    comparison: &'a mut Comparison,
+    tally: &'a mut Tally,
+}
+
+impl Work<'_> {
+    /// The texts of CoNLL-U gold, which carries its own (`# text =`).
+    fn conllu(&mut self, args: &Args, gold: &Gold) -> anyhow::Result<()> {
+        if !args.inputs.is_empty() {
+            bail!(
+                "{}: CoNLL-U gold carries its own texts (# text =); give no INPUT",
+                gold.path.display()
+            );
         }
+        if args.by.is_some() {
+            bail!("--by reads a column of INPUT; CoNLL-U gold has no INPUT");
+        }
+        let mut texts = gold.texts.chunks(256);
+        compare_all(
+            self.threads,
+            self.tokenizers,
+            || {
+                Ok(texts.next().map(|chunk| {
+                    chunk
+                        .iter()
+                        .map(|g| (g.line, g.text.clone().unwrap_or_default(), Some(g), None))
+                        .collect()
+                }))
+            },
+            self.comparison,
+            self.tally,
+        )
     }
 
+    /// The lines of the INPUT files (standard input when none), numbered on across the files,
+    /// each with its gold line when there is gold.
+    fn inputs(&mut self, args: &Args, gold: Option<&Gold>) -> anyhow::Result<()> {
+        let inputs: Vec<Option<&std::path::Path>> = if args.inputs.is_empty() {
+            vec![None]
+        } else {
+            args.inputs.iter().map(|p| Some(p.as_path())).collect()
+        };
+        let several = inputs.len() > 1;
+        let mut number = 0;
+        for input in inputs {
+            let mut lines = Lines::open(input, args.lossy)?;
+            let file_group = several.then(|| group_of_file(input));
+            let offset = number;
+            compare_all(
+                self.threads,
+                self.tokenizers,
+                || {
+                    let Some(batch) = lines.next_batch()? else {
+                        return Ok(None);
+                    };
+                    let mut texts = Vec::with_capacity(batch.texts.len());
+                    for (i, text) in batch.texts.into_iter().enumerate() {
+                        let in_file = batch.first + i;
+                        number = offset + in_file;
+                        let (text, group) = match args.by {
+                            Some(column) => {
+                                let (tag, rest) =
+                                    split_column(&text, column as usize).map_err(|m| {
+                                        anyhow::anyhow!("{}:{in_file}: {m}", lines.name())
+                                    })?;
+                                (rest, Some(tag))
+                            }
+                            None => (text, file_group.clone()),
+                        };
+                        texts.push((number, text, gold_line(gold, number)?, group));
+                    }
+                    Ok(Some(texts))
+                },
+                self.comparison,
+                self.tally,
+            )?;
+            lines.report();
+        }
+        if let Some(gold) = gold
+            && gold.texts.len() > number
+        {
+            bail!(
+                "{}: the gold has {} lines but the input only {number}",
+                gold.path.display(),
+                gold.texts.len()
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The gold line for input line `number`; an error when the gold has fewer lines.
+fn gold_line(gold: Option<&Gold>, number: usize) -> anyhow::Result<Option<&GoldText>> {
+    let Some(gold) = gold else {
+        return Ok(None);
+    };
+    match gold.texts.get(number - 1) {
+        Some(g) => Ok(Some(g)),
+        None => bail!(
+            "{}: the gold has {} lines but the input has more (line {number})",
+            gold.path.display(),
+            gold.texts.len()
+        ),
+    }
+}
+
+/// The report on standard output, as text or JSON.
+fn write_report(
+    args: &Args,
+    names: &[String],
+    gold: Option<&Gold>,
+    comparison: &Comparison,
+    tally: &Tally,
+) -> io::Result<()> {
     let colour = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let written = match args.format {
+    match args.format {
         ReportFormat::Json => {
-            let value = report_json(&args.with, &names, &comparison, &tally);
-            serde_json::to_writer_pretty(&mut out, &value)
-                .map_err(io::Error::from)
-                .and_then(|()| writeln!(out))
-                .and_then(|()| out.flush())
+            let value = report_json(&args.with, names, comparison, tally);
+            serde_json::to_writer_pretty(&mut out, &value)?;
+            writeln!(out)?;
         }
         ReportFormat::Text => {
-            if let Some(gold) = &gold {
+            if let Some(gold) = gold {
                 writeln!(
                     out,
                     "gold: {} ({})",
@@ -348,44 +395,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     toklab::Choice::about(gold.format)
                 )?;
             }
-            write_labels(&mut out, &args.with, &names)
-                .and_then(|()| comparison.write_report(&mut out, colour))
-                .and_then(|()| super::fertility::write_table(&mut out, &names, &tally.fertility))
-                .and_then(|()| write_heaps(&mut out, &names, &tally.growth))
-                .and_then(|()| out.flush())
+            write_labels(&mut out, &args.with, names)?;
+            comparison.write_report(&mut out, colour)?;
+            super::fertility::write_table(&mut out, names, &tally.fertility)?;
+            write_heaps(&mut out, names, &tally.growth)?;
         }
-    };
-    if let Err(e) = written {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            return Ok(ExitCode::SUCCESS);
-        }
-        return Err(e.into());
     }
-    let projected = &tally.projected;
-    if projected.texts > 0
-        && let Some(gold) = &gold
-    {
-        super::warn(&format!(
-            "{}: in {} text{} the gold's tokens differ from the text ({} character edits in all; first at line{} {}); \
-             they were placed by character alignment, rewritten forms kept",
-            gold.path.display(),
-            projected.texts,
-            if projected.texts == 1 { "" } else { "s" },
-            projected.edits,
-            if projected.first.len() == 1 { "" } else { "s" },
-            projected
-                .first
-                .iter()
-                .map(|l| l.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+    out.flush()
+}
+
+/// The warning for gold whose tokens did not spell the text and were placed by alignment.
+fn warn_projected(gold: &Gold, projected: &Projected) {
+    if projected.texts == 0 {
+        return;
     }
-    Ok(if tally.failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    super::warn(&format!(
+        "{}: in {} text{} the gold's tokens differ from the text ({} character edits in all; first at line{} {}); \
+         they were placed by character alignment, rewritten forms kept",
+        gold.path.display(),
+        projected.texts,
+        if projected.texts == 1 { "" } else { "s" },
+        projected.edits,
+        if projected.first.len() == 1 { "" } else { "s" },
+        projected
+            .first
+            .iter()
+            .map(|l| l.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
 }
 
 /// A file's group in the fertility table: its name without the extension.

@@ -82,7 +82,8 @@ impl UnigramDemo {
                 let more = (words / WORDS_PER_PIECE).max(1);
                 trainer.retarget(trainer.chars().len() + META_PIECES + more)?;
                 Ok(trainer)
-            });
+            })
+            .map_err(|e| e.to_string());
         UnigramDemo {
             corpus,
             trainer,

@@ -6,6 +6,14 @@
 //! Spec: `lex:VOCAB?root=count|length`. Text is split into words (runs of letters, marks and
 //! digits) and single other characters; whitespace is dropped. Each word is lower-cased
 //! character by character for matching, so spans stay those of the original text.
+//!
+//! ```
+//! // The German verb vocabulary `toklab lex vocab` built from samples/lex/de-verbs.txt.
+//! let lex = toklab::load("lex:../../samples/lex/de-verbs.vocab").unwrap();
+//! let text = "Sie verkauften das Haus.";
+//! let forms: Vec<&str> = lex.tokenize(text).iter().map(|t| t.span.slice(text)).collect();
+//! assert_eq!(forms, ["Sie", "ver", "kauf", "te", "n", "das", "Haus", "."]);
+//! ```
 
 mod segment;
 mod trace;

@@ -60,12 +60,22 @@ fn remove_slot(line: &str, slot: &str) -> String {
     re.replace_all(line, "${1}").into_owned()
 }
 
-/// The expansions of one line (comment already removed), the line itself first.
+/// The expansions of one line (comment already removed), the line itself first: each step
+/// adds variants of every line so far, in utoken's order.
 pub fn expand(line: &str) -> Vec<String> {
-    let p = &*PATTERNS;
     let mut lines = vec![line.to_string()];
+    apostrophes(line, &mut lines);
+    hyphens(&mut lines);
+    new_headwords(&mut lines);
+    spaced_abbreviations(&mut lines);
+    repeated_last_chars(&mut lines);
+    misspellings(&mut lines);
+    lines
+}
 
-    // 1. Apostrophe: copies with ’ and ‘ (the target too), except for punct-split.
+/// Step 1, apostrophe: copies with ’ and ‘ (the target too), except for punct-split.
+fn apostrophes(line: &str, lines: &mut Vec<String>) {
+    let p = &*PATTERNS;
     if line.contains('\'') && !line.contains("::punct-split") {
         if let Some(m) = p.with_target.captures(line) {
             if m[2].contains('\'') {
@@ -88,8 +98,11 @@ pub fn expand(line: &str) -> Vec<String> {
             }
         }
     }
+}
 
-    // 2. Hyphen: copies with en dash and Armenian hyphen.
+/// Step 2, hyphen: copies with en dash and Armenian hyphen.
+fn hyphens(lines: &mut Vec<String>) {
+    let p = &*PATTERNS;
     for i in 0..lines.len() {
         let current = lines[i].clone();
         if current.contains('-')
@@ -101,8 +114,11 @@ pub fn expand(line: &str) -> Vec<String> {
             }
         }
     }
+}
 
-    // 3–5. ::plural, ::inflections, ::alt-spelling: new headwords.
+/// Steps 3–5, `::plural`, `::inflections`, `::alt-spelling`: new headwords.
+fn new_headwords(lines: &mut Vec<String>) {
+    let p = &*PATTERNS;
     for slot in ["plural", "inflections", "alt-spelling"] {
         for i in 0..lines.len() {
             let current = lines[i].clone();
@@ -123,8 +139,11 @@ pub fn expand(line: &str) -> Vec<String> {
             }
         }
     }
+}
 
-    // 6. Abbreviations and lexical items with periods: spaced variants repair to the entry.
+/// Step 6, abbreviations and lexical items with periods: spaced variants repair to the entry.
+fn spaced_abbreviations(lines: &mut Vec<String>) {
+    let p = &*PATTERNS;
     for i in 0..lines.len() {
         let current = lines[i].clone();
         let Some(m) = p.abbrev_lexical.captures(&current) else {
@@ -142,8 +161,11 @@ pub fn expand(line: &str) -> Vec<String> {
             }
         }
     }
+}
 
-    // 7. ::last-char-repeatable: 127 copies with the last character repeated.
+/// Step 7, `::last-char-repeatable`: 127 copies with the last character repeated.
+fn repeated_last_chars(lines: &mut Vec<String>) {
+    let p = &*PATTERNS;
     for i in 0..lines.len() {
         let current = lines[i].clone();
         if slot_value(&current, "last-char-repeatable").is_none_or(|v| v.is_empty()) {
@@ -162,45 +184,15 @@ pub fn expand(line: &str) -> Vec<String> {
             lines.push(remove_slot(&new, "last-char-repeatable"));
         }
     }
+}
 
-    // 8. ::misspelling: repairs to the target (with suffix variations), or to the headword.
+/// Step 8, `::misspelling`: repairs to the target (with suffix variations), or to the headword.
+fn misspellings(lines: &mut Vec<String>) {
+    let p = &*PATTERNS;
     for i in 0..lines.len() {
         let current = lines[i].clone();
         if current.starts_with("::misspelling") {
-            let misspelling = slot_value(&current, "misspelling").unwrap_or("");
-            let target = slot_value(&current, "target").unwrap_or("");
-            if misspelling.is_empty() || target.is_empty() {
-                continue;
-            }
-            let mut rest = current.trim_end_matches(super::line::is_space).to_string();
-            for slot in ["misspelling", "target", "suffix-variations"] {
-                rest = remove_slot(&rest, slot);
-            }
-            let raw = slot_value(&current, "suffix-variations").unwrap_or("");
-            let (lemma_suffix, variations): (&str, Vec<&str>) =
-                match p.suffix_lemma.captures(raw).filter(|_| !raw.is_empty()) {
-                    Some(m) => {
-                        let (suffix, list) = (m.get(1).map_or("", |g| g.as_str()), m.get(2));
-                        (suffix, split_list(list.map_or("", |g| g.as_str())))
-                    }
-                    None if raw.is_empty() => ("", Vec::new()),
-                    None => ("", split_list(raw)),
-                };
-            let strip = |w: &str| -> String {
-                if !lemma_suffix.is_empty() && w.ends_with(lemma_suffix) {
-                    w[..w.len() - lemma_suffix.len()].to_string()
-                } else {
-                    w.to_string()
-                }
-            };
-            let (m_stem, t_stem) = (strip(misspelling), strip(target));
-            let mut pairs = vec![(misspelling.to_string(), target.to_string())];
-            for v in variations {
-                pairs.push((format!("{m_stem}{v}"), format!("{t_stem}{v}")));
-            }
-            for (m, t) in pairs {
-                lines.push(format!("::repair {m} ::target {t} {rest}"));
-            }
+            misspelling_entry(&current, lines);
         } else if let Some(values) = slot_value(&current, "misspelling").filter(|v| !v.is_empty()) {
             for value in split_list(values) {
                 if let Some(m) = p.misspelled_head.captures(&current) {
@@ -210,7 +202,46 @@ pub fn expand(line: &str) -> Vec<String> {
             }
         }
     }
-    lines
+}
+
+/// A `::misspelling` entry: repairs of the misspelling to the target, and of each suffix
+/// variation of the one to the same variation of the other.
+fn misspelling_entry(current: &str, lines: &mut Vec<String>) {
+    let p = &*PATTERNS;
+    let misspelling = slot_value(current, "misspelling").unwrap_or("");
+    let target = slot_value(current, "target").unwrap_or("");
+    if misspelling.is_empty() || target.is_empty() {
+        return;
+    }
+    let mut rest = current.trim_end_matches(super::line::is_space).to_string();
+    for slot in ["misspelling", "target", "suffix-variations"] {
+        rest = remove_slot(&rest, slot);
+    }
+    let raw = slot_value(current, "suffix-variations").unwrap_or("");
+    let (lemma_suffix, variations): (&str, Vec<&str>) =
+        match p.suffix_lemma.captures(raw).filter(|_| !raw.is_empty()) {
+            Some(m) => {
+                let (suffix, list) = (m.get(1).map_or("", |g| g.as_str()), m.get(2));
+                (suffix, split_list(list.map_or("", |g| g.as_str())))
+            }
+            None if raw.is_empty() => ("", Vec::new()),
+            None => ("", split_list(raw)),
+        };
+    let strip = |w: &str| -> String {
+        if !lemma_suffix.is_empty() && w.ends_with(lemma_suffix) {
+            w[..w.len() - lemma_suffix.len()].to_string()
+        } else {
+            w.to_string()
+        }
+    };
+    let (m_stem, t_stem) = (strip(misspelling), strip(target));
+    let mut pairs = vec![(misspelling.to_string(), target.to_string())];
+    for v in variations {
+        pairs.push((format!("{m_stem}{v}"), format!("{t_stem}{v}")));
+    }
+    for (m, t) in pairs {
+        lines.push(format!("::repair {m} ::target {t} {rest}"));
+    }
 }
 
 /// `e.g.` → `e.g.`, `e. g.` (utoken's `abbrev_space_expansions`; `·` gets spaces on both sides).

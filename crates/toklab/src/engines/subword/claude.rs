@@ -97,7 +97,7 @@ pub fn load_bpe(name: &str, path: &Path) -> Result<BpeTokenizer> {
     if vocab.is_empty() {
         return Err(bad("bpe_ranks has no tokens".into()));
     }
-    let pretok = tiktoken::pretokenizer(&file.pat_str).map_err(bad)?;
+    let pretok = tiktoken::pretokenizer(&file.pat_str).map_err(|e| bad(e.to_string()))?;
     let specials: Vec<(String, u32)> = file.special_tokens.into_iter().collect();
     let model = tiktoken::model_of(vocab, pretok, &specials);
     Ok(BpeTokenizer::new(

@@ -108,7 +108,8 @@ impl Tekken {
                 vocab_conflict(path, None, &String::from_utf8_lossy(&bytes), id, conflict)
             })?;
         }
-        let pretok = tiktoken::pretokenizer(&file.config.pattern).map_err(bad)?;
+        let pretok =
+            tiktoken::pretokenizer(&file.config.pattern).map_err(|e| bad(e.to_string()))?;
         let model = tiktoken::model_of(vocab, pretok, &[]);
         Ok(Tekken {
             inner: BpeTokenizer::new(name, model, Vec::new(), vec![path.to_path_buf()]),

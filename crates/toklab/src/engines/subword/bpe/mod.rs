@@ -43,12 +43,14 @@ mod trace;
 pub(crate) mod vocab;
 
 pub use crate::core::trace::render_bytes;
+/// The loaders of each file format, for programs that want a model rather than a tokenizer
+/// (`hf` is the one `tokenizer.json` reader's way to this module's model).
+pub use crate::engines::subword::hf::merge_model as hf;
 /// GPT-2's byte-to-character alphabet, both ways: for tools that read or write byte-level
 /// vocabularies.
 pub use bytelevel::{byte_to_char, decode as bytes_of_byte_level, encode as byte_level_of_bytes};
 pub use dictionary::{FormalDictionary, RuleSource};
-/// The loaders of each file format, for programs that want a model rather than a tokenizer.
-pub use load::{gpt2, hf, tiktoken};
+pub use load::{gpt2, tiktoken};
 pub use model::{Alphabet, BpeModel, Piece, PreToken, PreTokenizer, Rules};
 pub use tokenizer::BpeTokenizer;
 pub use trace::{BpeTrace, MAX_STEPS_PIECE_BYTES, PieceTrace};
@@ -165,7 +167,7 @@ pub fn load_subword(mut spec: Spec) -> Result<Subword> {
             let mut loaded = if path.is_dir() {
                 load::gpt2::load(&path)?
             } else {
-                load::hf::load(&path)?
+                hf::load(&path)?
             };
             if let Some(pattern) = pattern {
                 loaded.model.pretok = PreTokenizer::named(&pattern).ok_or_else(|| {
@@ -216,7 +218,7 @@ pub fn load_subword(mut spec: Spec) -> Result<Subword> {
                     })?
                     .to_string(),
             };
-            let pretok = tiktoken::pretokenizer(&pattern).map_err(|e| spec.bad(e))?;
+            let pretok = tiktoken::pretokenizer(&pattern).map_err(|e| spec.bad(e.to_string()))?;
             let mut sources = vec![path.clone()];
             let specials = match (special, specials_file) {
                 (false, _) => Vec::new(),

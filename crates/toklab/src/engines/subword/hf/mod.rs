@@ -22,6 +22,7 @@ mod added;
 mod decoders;
 mod json;
 mod marks_table;
+pub mod merge_model;
 mod models;
 mod normalizers;
 mod pattern;

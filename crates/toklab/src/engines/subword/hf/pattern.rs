@@ -17,8 +17,9 @@ pub enum Pattern {
     /// A regular expression (fancy-regex: look-arounds as in the patterns of real files).
     Regex(fancy_regex::Regex),
     /// One of the pre-tokenizer patterns toklab has a hand-written matcher for (GPT-2,
-    /// cl100k, o200k): the same matches, faster.
-    Known(Box<dyn Matcher>),
+    /// cl100k, o200k): the same matches, faster. The name is the pattern's in
+    /// [`pretok::NAMES`].
+    Known(&'static str, Box<dyn Matcher>),
     /// Each character the predicate accepts, one match per character.
     Chars(fn(char) -> bool),
 }
@@ -28,7 +29,7 @@ impl std::fmt::Debug for Pattern {
         match self {
             Pattern::Literal(s) => write!(f, "Literal({s:?})"),
             Pattern::Regex(r) => write!(f, "Regex({:?})", r.as_str()),
-            Pattern::Known(_) => write!(f, "Known"),
+            Pattern::Known(name, _) => write!(f, "Known({name})"),
             Pattern::Chars(_) => write!(f, "Chars"),
         }
     }
@@ -85,7 +86,10 @@ impl Pattern {
     pub fn regex(source: &str) -> Parse<Pattern> {
         for name in pretok::NAMES {
             if pretok::pattern(name) == Some(source) {
-                return Ok(Pattern::Known(pretok::matcher(name).expect("a known name")));
+                return Ok(Pattern::Known(
+                    name,
+                    pretok::matcher(name).expect("a known name"),
+                ));
             }
         }
         fancy_regex::Regex::new(source)
@@ -107,7 +111,7 @@ impl Pattern {
             Pattern::Regex(regex) => {
                 return crate::engines::simple::each_match(regex, text, |m| each(m.start, m.end));
             }
-            Pattern::Known(matcher) => {
+            Pattern::Known(_, matcher) => {
                 matcher.find(text, &mut |span, _| each(span.start, span.end))
             }
             Pattern::Chars(accept) => {
@@ -265,7 +269,10 @@ mod tests {
     #[test]
     fn known_patterns_use_the_hand_written_matcher() {
         let source = pretok::pattern("cl100k").unwrap();
-        assert!(matches!(Pattern::regex(source).unwrap(), Pattern::Known(_)));
+        assert!(matches!(
+            Pattern::regex(source).unwrap(),
+            Pattern::Known(..)
+        ));
         assert!(matches!(
             Pattern::regex(r"\p{N}").unwrap(),
             Pattern::Regex(_)

@@ -186,36 +186,11 @@ impl PreTokenizer {
         out: &mut Vec<NormalizedString<'o>>,
     ) -> Option<usize> {
         match self {
-            PreTokenizer::Sequence(all) => {
-                let mut pieces = vec![piece];
-                let mut gave_up: Option<usize> = None;
-                for stage in all {
-                    let mut next = Vec::with_capacity(pieces.len() * 2);
-                    for piece in pieces {
-                        let here = stage.apply(piece, &mut next);
-                        gave_up = gave_up.into_iter().chain(here).min();
-                    }
-                    pieces = next;
-                }
-                out.extend(pieces);
-                gave_up
-            }
+            PreTokenizer::Sequence(all) => sequence(all, piece, out),
             PreTokenizer::ByteLevel {
                 add_prefix_space,
                 use_regex,
-            } => {
-                let mut piece = piece;
-                if *add_prefix_space && !piece.normalized().starts_with(' ') {
-                    piece.prepend(" ");
-                }
-                match use_regex {
-                    true => split(&piece, &GPT2, Behavior::Isolated, false, out),
-                    false => {
-                        out.push(piece);
-                        None
-                    }
-                }
-            }
+            } => byte_level(*add_prefix_space, *use_regex, piece, out),
             PreTokenizer::Split {
                 pattern,
                 behavior,
@@ -225,33 +200,7 @@ impl PreTokenizer {
                 replacement,
                 prepend,
                 split: cut,
-            } => {
-                let mut piece = piece;
-                let mut buffer = [0u8; 4];
-                let replacement_text = replacement.encode_utf8(&mut buffer);
-                piece.replace(" ", replacement_text);
-                let put_in_front = match prepend {
-                    PrependScheme::Always => true,
-                    PrependScheme::First => piece.extent().start == 0,
-                    PrependScheme::Never => false,
-                };
-                if put_in_front && !piece.normalized().starts_with(*replacement) {
-                    piece.prepend(replacement_text);
-                }
-                match cut {
-                    true => split(
-                        &piece,
-                        &Pattern::Literal(replacement_text.to_string()),
-                        Behavior::MergedWithNext,
-                        false,
-                        out,
-                    ),
-                    false => {
-                        out.push(piece);
-                        None
-                    }
-                }
-            }
+            } => metaspace(*replacement, *prepend, *cut, piece, out),
             PreTokenizer::Whitespace => split(&piece, &WORDS, Behavior::Removed, true, out),
             PreTokenizer::WhitespaceSplit => split(
                 &piece,
@@ -261,24 +210,7 @@ impl PreTokenizer {
                 out,
             ),
             PreTokenizer::Bert => {
-                // Character classes: these patterns cannot give up.
-                let mut words = Vec::new();
-                split(
-                    &piece,
-                    &Pattern::Chars(char::is_whitespace),
-                    Behavior::Removed,
-                    false,
-                    &mut words,
-                );
-                for word in &words {
-                    split(
-                        word,
-                        &Pattern::Chars(is_bert_punctuation),
-                        Behavior::Isolated,
-                        false,
-                        out,
-                    );
-                }
+                bert(&piece, out);
                 None
             }
             PreTokenizer::Punctuation(behavior) => split(
@@ -313,6 +245,104 @@ impl PreTokenizer {
                 )
             }
         }
+    }
+}
+
+/// `Sequence`: each stage on every piece the one before made.
+fn sequence<'o>(
+    all: &[PreTokenizer],
+    piece: NormalizedString<'o>,
+    out: &mut Vec<NormalizedString<'o>>,
+) -> Option<usize> {
+    let mut pieces = vec![piece];
+    let mut gave_up: Option<usize> = None;
+    for stage in all {
+        let mut next = Vec::with_capacity(pieces.len() * 2);
+        for piece in pieces {
+            let here = stage.apply(piece, &mut next);
+            gave_up = gave_up.into_iter().chain(here).min();
+        }
+        pieces = next;
+    }
+    out.extend(pieces);
+    gave_up
+}
+
+/// `ByteLevel`: the prefix space, then GPT-2's split when `use_regex`.
+fn byte_level<'o>(
+    add_prefix_space: bool,
+    use_regex: bool,
+    piece: NormalizedString<'o>,
+    out: &mut Vec<NormalizedString<'o>>,
+) -> Option<usize> {
+    let mut piece = piece;
+    if add_prefix_space && !piece.normalized().starts_with(' ') {
+        piece.prepend(" ");
+    }
+    match use_regex {
+        true => split(&piece, &GPT2, Behavior::Isolated, false, out),
+        false => {
+            out.push(piece);
+            None
+        }
+    }
+}
+
+/// `Metaspace`: spaces become the replacement, put in front by the scheme, split before each
+/// when `cut`.
+fn metaspace<'o>(
+    replacement: char,
+    prepend: PrependScheme,
+    cut: bool,
+    piece: NormalizedString<'o>,
+    out: &mut Vec<NormalizedString<'o>>,
+) -> Option<usize> {
+    let mut piece = piece;
+    let mut buffer = [0u8; 4];
+    let replacement_text = replacement.encode_utf8(&mut buffer);
+    piece.replace(" ", replacement_text);
+    let put_in_front = match prepend {
+        PrependScheme::Always => true,
+        PrependScheme::First => piece.extent().start == 0,
+        PrependScheme::Never => false,
+    };
+    if put_in_front && !piece.normalized().starts_with(replacement) {
+        piece.prepend(replacement_text);
+    }
+    match cut {
+        true => split(
+            &piece,
+            &Pattern::Literal(replacement_text.to_string()),
+            Behavior::MergedWithNext,
+            false,
+            out,
+        ),
+        false => {
+            out.push(piece);
+            None
+        }
+    }
+}
+
+/// `BertPreTokenizer`: whitespace dropped, each punctuation character a piece.
+fn bert<'o>(piece: &NormalizedString<'o>, out: &mut Vec<NormalizedString<'o>>) {
+    // Character classes: these patterns cannot give up.
+    let mut words = Vec::new();
+    split(
+        piece,
+        &Pattern::Chars(char::is_whitespace),
+        Behavior::Removed,
+        false,
+        &mut words,
+    );
+    for word in &words {
+        split(
+            word,
+            &Pattern::Chars(is_bert_punctuation),
+            Behavior::Isolated,
+            false,
+            out,
+        );
     }
 }
 

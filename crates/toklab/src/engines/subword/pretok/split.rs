@@ -18,6 +18,13 @@ impl RegexSplit {
     }
 }
 
+impl From<fancy_regex::Regex> for RegexSplit {
+    /// A pattern compiled elsewhere (a `tokenizer.json`'s `Split`) is used as it is.
+    fn from(regex: fancy_regex::Regex) -> Self {
+        RegexSplit { regex }
+    }
+}
+
 impl Matcher for RegexSplit {
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
         let mut at = 0;

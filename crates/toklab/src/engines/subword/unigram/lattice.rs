@@ -9,7 +9,7 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::viterbi::Node;
+use super::viterbi::{Node, Score};
 use crate::engines::subword::bpe::spm::SpmModel;
 
 /// One candidate piece of the lattice.
@@ -24,11 +24,13 @@ pub struct LatticePath {
     pub score: f32,
 }
 
-/// Every candidate piece of a text, with the pieces ending at each position.
+/// Every candidate piece of a text, with the pieces ending at each position. The score type
+/// is SentencePiece's `f32` for a model's lattice and `f64` for the trainer's word lattices;
+/// the sums over all paths are taken in `f64` for both.
 #[derive(Clone, Debug)]
-pub struct Lattice {
+pub struct Lattice<S = f32> {
     /// The candidates, ordered by start, then end.
-    pub nodes: Vec<LatticeNode>,
+    pub nodes: Vec<Node<S>>,
     /// `ends_at[p]`: the nodes ending at byte `p`.
     ends_at: Vec<Vec<usize>>,
     len: usize,
@@ -39,15 +41,9 @@ pub struct Lattice {
 const MIN_AGENDA: usize = 512;
 const MAX_AGENDA: usize = 100_000;
 
-impl Lattice {
-    /// The lattice of `text` (normalized) under the model's unigram pieces; `None` for a BPE model.
-    pub fn new(model: &SpmModel, text: &str) -> Option<Lattice> {
-        let unigram = model.unigram.as_ref()?;
-        Some(Lattice::from_nodes(text.len(), unigram.nodes(model, text)))
-    }
-
+impl<S: Score + Into<f64>> Lattice<S> {
     /// The lattice of nodes over a text of `len` bytes, ordered by start.
-    pub fn from_nodes(len: usize, nodes: Vec<LatticeNode>) -> Lattice {
+    pub fn from_nodes(len: usize, nodes: Vec<Node<S>>) -> Lattice<S> {
         let mut ends_at = vec![Vec::new(); len + 1];
         for (k, node) in nodes.iter().enumerate() {
             ends_at[node.end].push(k);
@@ -72,6 +68,57 @@ impl Lattice {
     /// The nodes ending at byte `at`.
     pub fn ending_at(&self, at: usize) -> &[usize] {
         &self.ends_at[at]
+    }
+
+    /// For every position, the log of the sum over all paths reaching it of
+    /// `exp(theta × total score)`: the forward pass of forward-filtering backward-sampling
+    /// and of the trainer's expected counts.
+    pub fn forward_log_sums(&self, theta: f64) -> Vec<f64> {
+        let mut alpha = vec![f64::NEG_INFINITY; self.len + 1];
+        alpha[0] = 0.0;
+        for node in &self.nodes {
+            let term = alpha[node.start] + theta * node.score.into();
+            alpha[node.end] = log_add(alpha[node.end], term);
+        }
+        alpha
+    }
+
+    /// For every position, the log of the sum over all paths from it to the end of the text
+    /// of `exp(theta × total score)`: the backward pass.
+    pub fn backward_log_sums(&self, theta: f64) -> Vec<f64> {
+        let mut beta = vec![f64::NEG_INFINITY; self.len + 1];
+        beta[self.len] = 0.0;
+        for node in self.nodes.iter().rev() {
+            let term = beta[node.end] + theta * node.score.into();
+            beta[node.start] = log_add(beta[node.start], term);
+        }
+        beta
+    }
+
+    /// Each node's share of all paths (the probability that a path drawn with weight
+    /// `exp(theta × score)` goes through it), and the log of the sum over all paths; `None`
+    /// when no path spans the text. This is the E step of unigram training (forward–backward).
+    pub fn posteriors(&self, theta: f64) -> Option<(Vec<f64>, f64)> {
+        let alpha = self.forward_log_sums(theta);
+        let z = alpha[self.len];
+        if z == f64::NEG_INFINITY {
+            return None;
+        }
+        let beta = self.backward_log_sums(theta);
+        let shares = self
+            .nodes
+            .iter()
+            .map(|node| (alpha[node.start] + theta * node.score.into() + beta[node.end] - z).exp())
+            .collect();
+        Some((shares, z))
+    }
+}
+
+impl Lattice {
+    /// The lattice of `text` (normalized) under the model's unigram pieces; `None` for a BPE model.
+    pub fn new(model: &SpmModel, text: &str) -> Option<Lattice> {
+        let unigram = model.unigram.as_ref()?;
+        Some(Lattice::from_nodes(text.len(), unigram.nodes(model, text)))
     }
 
     /// For every node, the best total of a path from the start of the text through it (the
@@ -162,18 +209,6 @@ impl Lattice {
             first = hyps[h].next;
         }
         nodes
-    }
-
-    /// For every position, the log of the sum over all paths reaching it of
-    /// `exp(theta × total score)`: the forward pass of forward-filtering backward-sampling.
-    pub fn forward_log_sums(&self, theta: f64) -> Vec<f64> {
-        let mut alpha = vec![f64::NEG_INFINITY; self.len + 1];
-        alpha[0] = 0.0;
-        for node in &self.nodes {
-            let term = alpha[node.start] + theta * f64::from(node.score);
-            alpha[node.end] = log_add(alpha[node.end], term);
-        }
-        alpha
     }
 
     /// A segmentation drawn with probability proportional to `exp(theta × score)` over every

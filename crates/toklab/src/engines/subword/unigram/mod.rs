@@ -2,7 +2,8 @@
 //! of candidate pieces with the highest total log-probability. One home for the lattice and its
 //! search, shared by SentencePiece's unigram `.model` files, the `hf:` Unigram model, the
 //! trainer and the lesson: [`viterbi`] is the best-path search, [`lattice`] the whole lattice
-//! (n best paths, sampling, forward sums), [`lesson`] the search step by step for the workbench.
+//! (n best paths, sampling, forward–backward sums: the trainer's E step), [`lesson`] the search
+//! step by step for the workbench.
 //!
 //! ```
 //! use toklab::engines::subword::unigram::viterbi::{Viterbi, best_path};

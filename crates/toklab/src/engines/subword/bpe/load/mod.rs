@@ -1,9 +1,9 @@
-//! Loaders for the BPE file formats: GPT-2's release files, HuggingFace `tokenizer.json`,
-//! tiktoken rank files. Each turns a file into a [`BpeModel`](super::BpeModel) or an error
+//! Loaders for the BPE file formats: GPT-2's release files and tiktoken rank files (a
+//! HuggingFace `tokenizer.json` is read by [`crate::engines::subword::hf`], whose
+//! `merge_model` hands it to this module's model), and the helpers those readers share. Each turns a file into a [`BpeModel`](super::BpeModel) or an error
 //! naming the file and the line (or byte offset) of the first problem.
 
 pub mod gpt2;
-pub mod hf;
 pub mod tiktoken;
 
 use std::fmt;

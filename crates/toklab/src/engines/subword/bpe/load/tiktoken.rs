@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 
 use super::{MAX_ID, line_of, read_bytes, vocab_conflict};
 use crate::core::error::{Error, Result};
+use crate::engines::simple::PatternError;
 use crate::engines::subword::bpe::model::{Alphabet, BpeModel, PreTokenizer, Rules};
 use crate::engines::subword::bpe::specials::Specials;
 use crate::engines::subword::bpe::vocab::Vocab;
@@ -160,9 +161,30 @@ pub fn model_of(vocab: Vocab, pretok: PreTokenizer, specials: &[(String, u32)]) 
     model
 }
 
+/// Why a `pattern=` value names no pre-tokenizer.
+#[derive(Debug, thiserror::Error)]
+pub enum PatternChoiceError {
+    /// A plain word that is none of the names (a misspelt name, not a regex).
+    #[error("unknown pattern `{name}` (known: {known}, or a regex)")]
+    Unknown {
+        /// The word given.
+        name: String,
+        /// The names there are, comma-separated.
+        known: String,
+    },
+    /// A regex that does not compile.
+    #[error("pattern `{pattern}`: {error}")]
+    Invalid {
+        /// The regex given.
+        pattern: String,
+        /// Why it does not compile.
+        error: PatternError,
+    },
+}
+
 /// The pre-tokenizer of a `pattern=` value: one of the named patterns (their hand-written
 /// matchers) or any regex in fancy-regex syntax, applied as tiktoken does (matches only).
-pub fn pretokenizer(pattern: &str) -> std::result::Result<PreTokenizer, String> {
+pub fn pretokenizer(pattern: &str) -> std::result::Result<PreTokenizer, PatternChoiceError> {
     if let Some(known) = encoding(pattern) {
         return Ok(PreTokenizer::named(known.pattern).expect("known pattern"));
     }
@@ -175,12 +197,15 @@ pub fn pretokenizer(pattern: &str) -> std::result::Result<PreTokenizer, String> 
         .all(|c| c.is_ascii_alphanumeric() || c == '_')
     {
         let known: Vec<&str> = ENCODINGS.iter().map(|e| e.name).collect();
-        return Err(format!(
-            "unknown pattern `{pattern}` (known: {}, or a regex)",
-            known.join(", ")
-        ));
+        return Err(PatternChoiceError::Unknown {
+            name: pattern.to_string(),
+            known: known.join(", "),
+        });
     }
-    let findall = RegexFindAll::new(pattern).map_err(|e| format!("pattern `{pattern}`: {e}"))?;
+    let findall = RegexFindAll::new(pattern).map_err(|error| PatternChoiceError::Invalid {
+        pattern: pattern.to_string(),
+        error,
+    })?;
     Ok(PreTokenizer {
         name: format!("regex {pattern}"),
         matcher: Some(Box::new(findall)),
@@ -362,11 +387,16 @@ mod tests {
         let model = model_of(vocab, pretokenizer(r"\p{L}{1,1}| ").unwrap(), &[]);
         // Single letters are pieces, so `ab` never merges; `-` matches nothing and is dropped.
         assert_eq!(model.encode("ab -"), [0, 1, 3]);
-        assert!(pretokenizer("(unclosed").unwrap_err().contains("(unclosed"));
+        assert!(matches!(
+            pretokenizer("(unclosed"),
+            Err(PatternChoiceError::Invalid { pattern, .. }) if pattern == "(unclosed"
+        ));
+        let unknown = pretokenizer("cl100").unwrap_err();
+        assert!(matches!(unknown, PatternChoiceError::Unknown { .. }));
         assert!(
-            pretokenizer("cl100")
-                .unwrap_err()
-                .contains("unknown pattern `cl100`")
+            unknown
+                .to_string()
+                .starts_with("unknown pattern `cl100` (known: r50k, ")
         );
         assert_eq!(pretokenizer("p50k_edit").unwrap().name, "gpt2");
     }

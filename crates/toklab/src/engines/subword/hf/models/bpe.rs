@@ -16,7 +16,8 @@ use crate::engines::subword::bpe::merge_loop::{self, MergeStep, Symbol};
 use crate::engines::subword::bpe::merge_table::{Merge, MergeTable};
 use crate::engines::subword::bpe::render_bytes;
 use crate::engines::subword::bpe::vocab::Vocab;
-use crate::engines::subword::hf::json::ModelJson;
+use crate::engines::subword::bpe::{Alphabet, BpeModel, Rules};
+use crate::engines::subword::hf::json::{ModelJson, Parse};
 
 /// A BPE model and the options of the reference's BPE.
 pub struct Bpe {
@@ -116,6 +117,45 @@ impl Bpe {
             prefix: prefix_bytes,
             suffix: suffix_bytes,
         })
+    }
+
+    /// This model as the merge model of [`crate::engines::subword::bpe`], which has the
+    /// `pattern` and `semantics` options: the same vocabulary, merges, unknown token and byte
+    /// fallback. Subword prefixes and suffixes have no place there, so they are an error.
+    pub fn into_merge_model(self) -> Parse<BpeModel> {
+        for (name, value) in [
+            ("continuing_subword_prefix", &self.prefix),
+            ("end_of_word_suffix", &self.suffix),
+        ] {
+            if !value.is_empty() {
+                return Err(format!(
+                    "model option {name} is not supported with `pattern` or `semantics`"
+                ));
+            }
+        }
+        let byte_fallback = match self.byte_ids {
+            None => None,
+            Some(ids) => {
+                let mut all = Box::new([0u32; 256]);
+                for (byte, (to, from)) in all.iter_mut().zip(ids.iter()).enumerate() {
+                    *to = from.ok_or_else(|| {
+                        format!("byte_fallback is set but <0x{byte:02X}> is not in the vocabulary")
+                    })?;
+                }
+                Some(all)
+            }
+        };
+        let vocab = self.tokens.vocab;
+        let alphabet = match self.tokens.byte_level {
+            true => Alphabet::bytes_of(&vocab),
+            false => Alphabet::Chars,
+        };
+        let mut model = BpeModel::new(vocab, Rules::Table(self.merges));
+        model.alphabet = alphabet;
+        model.unk = self.unk;
+        model.byte_fallback = byte_fallback;
+        model.whole_piece_first = self.ignore_merges;
+        Ok(model)
     }
 
     /// The tokens of one pre-token.

@@ -1,11 +1,13 @@
 //! One EM iteration over the counted words: the E step sums, for every piece, its expected
-//! count over all segmentations of every word (forward-backward over the word's lattice);
-//! the M step turns the counts into log-probabilities with SentencePiece's Bayesian update
-//! ψ(count) − ψ(total), dropping pieces expected less than half a time (characters are kept).
+//! count over all segmentations of every word (forward–backward over the word's lattice, the
+//! unigram model's own [`Lattice`]); the M step turns the counts into log-probabilities with
+//! SentencePiece's Bayesian update ψ(count) − ψ(total), dropping pieces expected less than
+//! half a time (characters are kept).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::engines::subword::unigram::viterbi::{Search, Viterbi, best_path};
+use crate::engines::subword::unigram::lattice::Lattice;
+use crate::engines::subword::unigram::viterbi::{Node, Search, Viterbi, best_path};
 
 /// The pieces of the current vocabulary by text, for building word lattices.
 pub struct PieceIndex<'p> {
@@ -99,14 +101,6 @@ pub struct Expectation {
     pub tokens: u64,
 }
 
-fn log_add(a: f64, b: f64) -> f64 {
-    if a == f64::NEG_INFINITY {
-        return b;
-    }
-    let (hi, lo) = if a > b { (a, b) } else { (b, a) };
-    hi + (lo - hi).exp().ln_1p()
-}
-
 /// The E step.
 pub fn em_step(words: &[(String, u64)], pieces: &[(String, f64)], max_len: usize) -> Expectation {
     let index = PieceIndex::new(pieces, max_len);
@@ -116,27 +110,21 @@ pub fn em_step(words: &[(String, u64)], pieces: &[(String, f64)], max_len: usize
     let mut tokens = 0u64;
     for (word, freq) in words {
         let (arcs, _) = index.arcs(word);
-        let n = word.len();
-        let mut alpha = vec![f64::NEG_INFINITY; n + 1];
-        alpha[0] = 0.0;
-        for arc in &arcs {
-            let s = alpha[arc.start] + pieces[arc.piece].1;
-            alpha[arc.end] = log_add(alpha[arc.end], s);
-        }
-        let mut beta = vec![f64::NEG_INFINITY; n + 1];
-        beta[n] = 0.0;
-        for arc in arcs.iter().rev() {
-            let s = beta[arc.end] + pieces[arc.piece].1;
-            beta[arc.start] = log_add(beta[arc.start], s);
-        }
-        let z = alpha[n];
-        if z == f64::NEG_INFINITY {
+        let nodes = arcs
+            .iter()
+            .map(|arc| Node {
+                start: arc.start,
+                end: arc.end,
+                id: arc.piece as u32,
+                score: pieces[arc.piece].1,
+            })
+            .collect();
+        let Some((shares, z)) = Lattice::from_nodes(word.len(), nodes).posteriors(1.0) else {
             continue;
-        }
+        };
         let f = *freq as f64;
-        for arc in &arcs {
-            let posterior = (alpha[arc.start] + pieces[arc.piece].1 + beta[arc.end] - z).exp();
-            expected[arc.piece] += f * posterior;
+        for (arc, share) in arcs.iter().zip(shares) {
+            expected[arc.piece] += f * share;
         }
         log_likelihood += f * z;
         occurrences += freq;

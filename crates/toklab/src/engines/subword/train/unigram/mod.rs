@@ -56,6 +56,51 @@ impl UnigramConfig {
 /// The meta pieces written before the learned ones.
 pub const META_PIECES: usize = 3;
 
+/// Why a unigram model cannot be trained to the size asked for: the figures a user needs to
+/// pick a size that works.
+#[derive(Debug, thiserror::Error)]
+pub enum UnigramError {
+    /// The corpus has no words to count.
+    #[error("the corpus has no words")]
+    NoWords,
+    /// The size cannot hold every character and the meta pieces.
+    #[error(
+        "vocabulary size {size} is too small: the corpus has {chars} distinct characters, and every \
+         character is kept (plus {META_PIECES} meta pieces)"
+    )]
+    TooSmall {
+        /// The size asked for.
+        size: usize,
+        /// The corpus's distinct characters.
+        chars: usize,
+    },
+    /// The seed vocabulary is smaller than the size, and training only removes pieces.
+    #[error(
+        "--vocab-size {size} is too large for this corpus: its seed vocabulary has {pieces} \
+         pieces (plus {META_PIECES} meta pieces), and training only removes pieces"
+    )]
+    LargerThanSeed {
+        /// The size asked for.
+        size: usize,
+        /// The seed's pieces.
+        pieces: usize,
+    },
+    /// Training ended with fewer pieces than the size asked for.
+    #[error(
+        "--vocab-size {size} is too large for this corpus: training ends with {reached} pieces \
+         (with {META_PIECES} meta pieces); ask for at most that many"
+    )]
+    EndsSmaller {
+        /// The size asked for.
+        size: usize,
+        /// The pieces training ended with, meta pieces included.
+        reached: usize,
+    },
+    /// A lesson set the target after training began.
+    #[error("the target size is set before the first step")]
+    Started,
+}
+
 /// What the trainer reports as it goes, for a log line each and a progress bar.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -131,30 +176,27 @@ pub fn train(
     corpus: &str,
     config: &UnigramConfig,
     observe: &mut dyn FnMut(&UnigramEvent),
-) -> Result<TrainedUnigram, String> {
+) -> Result<TrainedUnigram, UnigramError> {
     let mut trainer = UnigramTrainer::new(corpus, config.clone())?;
     // Training only removes pieces, so the seed bounds the vocabulary: a larger size could
     // never be reached (and is refused before any round runs).
     if let UnigramEvent::Seeded { pieces, .. } = trainer.seeded()
         && config.vocab_size > pieces + META_PIECES
     {
-        return Err(format!(
-            "--vocab-size {} is too large for this corpus: its seed vocabulary has {pieces} \
-             pieces (plus {META_PIECES} meta pieces), and training only removes pieces",
-            config.vocab_size
-        ));
+        return Err(UnigramError::LargerThanSeed {
+            size: config.vocab_size,
+            pieces: *pieces,
+        });
     }
     observe(trainer.seeded());
     while let Some(step) = trainer.step() {
         if let UnigramEvent::Finished { pieces } = step.event
             && pieces + META_PIECES < config.vocab_size
         {
-            return Err(format!(
-                "--vocab-size {} is too large for this corpus: training ends with {} pieces \
-                 (with {META_PIECES} meta pieces); ask for at most that many",
-                config.vocab_size,
-                pieces + META_PIECES
-            ));
+            return Err(UnigramError::EndsSmaller {
+                size: config.vocab_size,
+                reached: pieces + META_PIECES,
+            });
         }
         observe(&step.event);
     }
@@ -226,7 +268,7 @@ mod tests {
         let model = train(&corpus, &config, &mut |e| events.push(e.clone())).unwrap();
         assert_eq!(model.pieces.len(), 20 - META_PIECES);
         let err = train(&corpus, &UnigramConfig::new(200), &mut |_| {}).unwrap_err();
-        assert!(err.contains("too large"), "{err}");
+        assert!(err.to_string().contains("too large"), "{err}");
         for c in corpus.chars().filter(|c| !c.is_whitespace()) {
             assert!(model.pieces.iter().any(|(p, _)| p == &c.to_string()), "{c}");
         }
@@ -253,6 +295,6 @@ mod tests {
     #[test]
     fn too_small_a_vocabulary_is_an_error() {
         let err = train("abc def", &UnigramConfig::new(5), &mut |_| {}).unwrap_err();
-        assert!(err.contains("too small"), "{err}");
+        assert!(err.to_string().contains("too small"), "{err}");
     }
 }

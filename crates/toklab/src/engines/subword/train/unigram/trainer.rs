@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
 
-use super::{META_PIECES, TrainedUnigram, UnigramConfig, UnigramEvent};
+use super::{META_PIECES, TrainedUnigram, UnigramConfig, UnigramError, UnigramEvent};
 use super::{count_words, em, finalize, prune, rounds_needed, seed};
 
 /// One step of training: what happened, and the pieces it removed.
@@ -42,19 +42,17 @@ pub struct UnigramTrainer {
 impl UnigramTrainer {
     /// Counts the corpus's words and seeds the vocabulary; an error when the corpus has no
     /// words or `config.vocab_size` cannot hold every character.
-    pub fn new(corpus: &str, config: UnigramConfig) -> Result<UnigramTrainer, String> {
+    pub fn new(corpus: &str, config: UnigramConfig) -> Result<UnigramTrainer, UnigramError> {
         let words = count_words(corpus);
         if words.is_empty() {
-            return Err("the corpus has no words".into());
+            return Err(UnigramError::NoWords);
         }
         let (chars, pieces) = seed::seed_pieces(&words, &config);
         if config.vocab_size < chars.len() + META_PIECES {
-            return Err(format!(
-                "--vocab-size {} is too small: the corpus has {} distinct characters, and every \
-                 character is kept (plus {META_PIECES} meta pieces)",
-                config.vocab_size,
-                chars.len()
-            ));
+            return Err(UnigramError::TooSmall {
+                size: config.vocab_size,
+                chars: chars.len(),
+            });
         }
         let desired = (config.vocab_size as f64 * 1.1) as usize;
         let seeded = UnigramEvent::Seeded {
@@ -80,16 +78,15 @@ impl UnigramTrainer {
     /// Sets the target vocabulary size after seeding (a lesson picks it from the seed's size),
     /// before the first step; an error when it cannot hold every character or training has
     /// begun.
-    pub fn retarget(&mut self, vocab_size: usize) -> Result<(), String> {
+    pub fn retarget(&mut self, vocab_size: usize) -> Result<(), UnigramError> {
         if self.round > 1 || self.iteration > 0 || self.finished.is_some() {
-            return Err("the target size is set before the first step".into());
+            return Err(UnigramError::Started);
         }
         if vocab_size < self.chars.len() + META_PIECES {
-            return Err(format!(
-                "a vocabulary of {vocab_size} cannot hold the {} characters and {META_PIECES} \
-                 meta pieces",
-                self.chars.len()
-            ));
+            return Err(UnigramError::TooSmall {
+                size: vocab_size,
+                chars: self.chars.len(),
+            });
         }
         self.config.vocab_size = vocab_size;
         self.desired = (vocab_size as f64 * 1.1) as usize;
@@ -259,7 +256,10 @@ mod tests {
     fn a_target_set_after_seeding_is_the_size_trained_to() {
         let corpus = CORPUS.repeat(20);
         let mut trainer = UnigramTrainer::new(&corpus, UnigramConfig::new(1000)).unwrap();
-        assert!(trainer.retarget(3).unwrap_err().contains("cannot hold"));
+        assert!(matches!(
+            trainer.retarget(3),
+            Err(UnigramError::TooSmall { size: 3, .. })
+        ));
         trainer.retarget(20).unwrap();
         let mut again = trainer.clone();
         while trainer.step().is_some() {}
