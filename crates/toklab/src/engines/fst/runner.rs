@@ -53,16 +53,31 @@ pub enum Via {
     Unknown,
 }
 
+/// Where a run's tokens and sentence ends go: token objects, or Datok's stream written
+/// straight away (`tokenize -f datok` needs no token objects).
+pub(crate) trait Sink {
+    /// Whether [`Sink::token`] uses its `state`: finding a state's network number costs a
+    /// division in the matrix, which a sink that drops it should not pay.
+    const WANTS_STATE: bool = true;
+    /// A token over `start..end` of the text, emitted in network state `state`; `forced`
+    /// when no boundary edge ended it.
+    fn token(&mut self, start: usize, end: usize, state: u32, forced: bool);
+    /// A sentence ends after the last token; two in a row (or one before any token) mark
+    /// nothing more.
+    fn sentence_end(&mut self);
+    /// Whether the last thing emitted was a sentence end (Datok's `sentenceEnd`).
+    fn sentence_closed(&self) -> bool;
+}
+
 /// Collects tokens and sentence ends as Datok emits them.
 struct Output<'t> {
     text: &'t str,
     tokens: Vec<Token>,
     sentence_ends: Vec<usize>,
-    /// Whether the last thing emitted was a sentence end (Datok's `sentenceEnd`).
     sentence_closed: bool,
 }
 
-impl<'t> Output<'t> {
+impl Sink for Output<'_> {
     fn token(&mut self, start: usize, end: usize, state: u32, forced: bool) {
         let span = Span::new(start, end);
         let kind = if forced {
@@ -75,7 +90,6 @@ impl<'t> Output<'t> {
         self.sentence_closed = false;
     }
 
-    /// A sentence end; two in a row (or one before any token) mark nothing more.
     fn sentence_end(&mut self) {
         if let Some(last) = self.tokens.len().checked_sub(1)
             && self.sentence_ends.last() != Some(&last)
@@ -83,6 +97,52 @@ impl<'t> Output<'t> {
             self.sentence_ends.push(last);
         }
         self.sentence_closed = true;
+    }
+
+    fn sentence_closed(&self) -> bool {
+        self.sentence_closed
+    }
+}
+
+/// Datok's stream of a text, appended to a buffer: a token per line, an empty line after each
+/// sentence, one more at the text's end (as `-f datok` writes a [`Tokenization`]).
+pub(crate) struct DatokStream<'o> {
+    pub(crate) text: &'o str,
+    pub(crate) out: &'o mut Vec<u8>,
+    pub(crate) tokens: usize,
+    pub(crate) sentence_closed: bool,
+}
+
+impl Sink for DatokStream<'_> {
+    const WANTS_STATE: bool = false;
+
+    #[inline]
+    fn token(&mut self, start: usize, end: usize, _state: u32, _forced: bool) {
+        self.out.extend_from_slice(&self.text.as_bytes()[start..end]);
+        self.out.push(b'\n');
+        self.tokens += 1;
+        self.sentence_closed = false;
+    }
+
+    fn sentence_end(&mut self) {
+        if self.tokens > 0 && !self.sentence_closed {
+            self.out.push(b'\n');
+        }
+        self.sentence_closed = true;
+    }
+
+    fn sentence_closed(&self) -> bool {
+        self.sentence_closed
+    }
+}
+
+impl DatokStream<'_> {
+    /// Ends the text's record: Datok closes a sentence even when the text had no token.
+    pub(crate) fn finish(self) {
+        if self.tokens == 0 {
+            self.out.push(b'\n');
+        }
+        self.out.push(b'\n');
     }
 }
 
@@ -93,19 +153,37 @@ pub fn run<T: Transitions, O: Observer<FstStep>>(
     text: &str,
     observer: &mut O,
 ) -> Tokenization {
+    let mut out = Output {
+        text,
+        tokens: Vec::with_capacity(text.len() / 4 + 1),
+        sentence_ends: Vec::new(),
+        sentence_closed: false,
+    };
+    run_into(fsa, alphabet, text, observer, &mut out);
+    Tokenization {
+        tokens: out.tokens,
+        sentence_ends: out.sentence_ends,
+    }
+}
+
+/// Runs the automaton over `text`, handing its tokens and sentence ends to `sink`: a text
+/// ends a sentence.
+pub(crate) fn run_into<T: Transitions, O: Observer<FstStep>, S: Sink>(
+    fsa: &T,
+    alphabet: &Alphabet,
+    text: &str,
+    observer: &mut O,
+    sink: &mut S,
+) {
     let start = fsa.start() & STATE;
     let start_has_boundary = has_boundary(fsa, fsa.start());
     let mut run = Run {
         fsa,
         alphabet,
+        text,
         bytes: text.as_bytes(),
         observer,
-        out: Output {
-            text,
-            tokens: Vec::with_capacity(text.len() / 4 + 1),
-            sentence_ends: Vec::new(),
-            sentence_closed: false,
-        },
+        out: sink,
         start,
         start_has_boundary,
         state: start,
@@ -122,17 +200,18 @@ pub fn run<T: Transitions, O: Observer<FstStep>>(
             break;
         }
     }
-    run.finish()
+    run.finish();
 }
 
 /// One run of the automaton over a text: where it is, and Datok's buffer positions as byte
 /// offsets.
-struct Run<'a, T, O> {
+struct Run<'a, T, O, S> {
     fsa: &'a T,
     alphabet: &'a Alphabet,
+    text: &'a str,
     bytes: &'a [u8],
     observer: &'a mut O,
-    out: Output<'a>,
+    out: &'a mut S,
     start: u32,
     start_has_boundary: bool,
     state: u32,
@@ -147,12 +226,12 @@ struct Run<'a, T, O> {
     memo_pos: usize,
 }
 
-impl<T: Transitions, O: Observer<FstStep>> Run<'_, T, O> {
+impl<T: Transitions, O: Observer<FstStep>, S: Sink> Run<'_, T, O, S> {
     /// Reads the character at `pos`: along its edge, or, without one, back to the remembered
     /// point, past deleted whitespace, or as a forced token.
     #[inline(always)]
     fn read(&mut self) {
-        let (symbol, len) = symbol_at(self.alphabet, self.out.text, self.bytes, self.pos);
+        let (symbol, len) = symbol_at(self.alphabet, self.text, self.bytes, self.pos);
         if self.here_boundary {
             self.memo_state = self.state;
             self.memo_pos = self.pos;
@@ -213,7 +292,7 @@ impl<T: Transitions, O: Observer<FstStep>> Run<'_, T, O> {
     fn text_end(&mut self, end: usize) {
         let closed = (end > self.token).then(|| Span::new(self.token, end));
         if let Some(span) = closed {
-            let state = self.fsa.network_state(self.state);
+            let state = self.token_state(self.state);
             self.out.token(span.start, span.end, state, true);
         }
         self.out.sentence_end();
@@ -280,7 +359,7 @@ impl<T: Transitions, O: Observer<FstStep>> Run<'_, T, O> {
         let (pos, token) = (self.pos, self.token);
         let ended = (pos > token).then(|| Span::new(token, pos));
         if ended.is_some() {
-            self.out.token(token, pos, fsa.network_state(from), false);
+            self.out.token(token, pos, self.token_state(from), false);
             self.token = pos;
             self.memo_state = 0;
         } else {
@@ -310,13 +389,23 @@ impl<T: Transitions, O: Observer<FstStep>> Run<'_, T, O> {
 
     /// Emits the pending token as it is (nothing to go back to).
     fn forced(&mut self) {
-        let state = self.fsa.network_state(self.state);
+        let state = self.token_state(self.state);
         self.out.token(self.token, self.pos, state, true);
         self.observer.observe(FstStep::Forced {
             token: Span::new(self.token, self.pos),
-            state,
+            state: self.fsa.network_state(self.state),
         });
         self.token = self.pos;
+    }
+
+    /// The network number of `state` for a token, if the sink wants it.
+    #[inline(always)]
+    fn token_state(&self, state: u32) -> u32 {
+        if S::WANTS_STATE {
+            self.fsa.network_state(state)
+        } else {
+            0
+        }
     }
 
     fn restart(&mut self) {
@@ -324,18 +413,14 @@ impl<T: Transitions, O: Observer<FstStep>> Run<'_, T, O> {
         self.here_boundary = self.start_has_boundary;
     }
 
-    /// The tokens, once the input is read: what is left pending is a forced token, and the
-    /// text ends a sentence.
-    fn finish(mut self) -> Tokenization {
+    /// Once the input is read: what is left pending is a forced token, and the text ends a
+    /// sentence.
+    fn finish(mut self) {
         if self.pos > self.token {
             self.forced();
         }
-        if !self.out.sentence_closed {
+        if !self.out.sentence_closed() {
             self.out.sentence_end();
-        }
-        Tokenization {
-            tokens: self.out.tokens,
-            sentence_ends: self.out.sentence_ends,
         }
     }
 }
