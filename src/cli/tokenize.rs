@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use super::input::{Batch, Lines};
 use crate::output::{self, Format};
 use toklab::core::batch;
+use toklab::engines::fst::FstTokenizer;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -69,11 +70,21 @@ type GaveUp = (usize, toklab::GaveUp);
 /// The output records of one batch, as the writer will write them, and the lines in it where
 /// the tokenizer gave up.
 fn records(
-    tokenizer: &dyn toklab::Tokenizer,
+    tokenizer: &(dyn toklab::Tokenizer + 'static),
     format: Format,
     batch: &Batch,
 ) -> io::Result<(Vec<u8>, Vec<GaveUp>)> {
     let mut records = Vec::with_capacity(batch.texts.iter().map(|t| 2 * t.len() + 16).sum());
+    if format == Format::Datok
+        && let Some(fst) = tokenizer.downcast_ref::<FstTokenizer>()
+    {
+        // Datok's own output for Datok's kind of tokenizer, without token objects (an
+        // automaton never gives up on a text).
+        for text in &batch.texts {
+            fst.datok_stream(text, &mut records);
+        }
+        return Ok((records, Vec::new()));
+    }
     let mut gave_up = Vec::new();
     for (i, text) in batch.texts.iter().enumerate() {
         let tokens = tokenizer.tokenize(text);
@@ -83,4 +94,44 @@ fn records(
         }
     }
     Ok((records, gave_up))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The automaton's own Datok stream is byte for byte what `-f datok` writes of its
+    /// tokens: sentence ends, forced tokens, the end-of-text character, empty and blank texts,
+    /// characters outside the alphabet, for both representations.
+    #[test]
+    fn fst_datok_stream_equals_the_written_tokens() {
+        let texts = [
+            "",
+            "   ",
+            "Mr. Smith didn't pay $3.50 at 9 a.m. today. He left!",
+            "\"Why?\" she asked… (twice)  -- www.example.org/x?y=1",
+            "end\u{4}after the end\u{4}",
+            "\u{4}",
+            "Zoë 😀 ½ ḁ ẞ\ttab  \u{a0}nbsp",
+            "a.b.c.d. e.g. U.S.A. ... ?! ;;",
+            "It's 'quoted' and can't, won't.",
+        ];
+        for repr in ["matrix", "da"] {
+            let spec = format!("fst:samples/fst/english.fst?repr={repr}");
+            let tokenizer = super::super::load(&spec).unwrap();
+            let fst = tokenizer.downcast_ref::<FstTokenizer>().unwrap();
+            for text in texts {
+                let mut stream = Vec::new();
+                fst.datok_stream(text, &mut stream);
+                let mut written = Vec::new();
+                let tokens = tokenizer.tokenize(text);
+                output::write_record(&mut written, Format::Datok, 1, text, &tokens).unwrap();
+                assert_eq!(
+                    String::from_utf8_lossy(&stream),
+                    String::from_utf8_lossy(&written),
+                    "{repr}: {text:?}"
+                );
+            }
+        }
+    }
 }

@@ -15,34 +15,23 @@ use crate::core::error::{Error, Result};
 
 /// Reads the first transducer of an AT&T file; errors name the line.
 pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
-    let error = |line: usize, message: String| Error::format(path, Some(line), message);
     let text = std::str::from_utf8(data).map_err(|e| {
         let line = 1 + data[..e.valid_up_to()]
             .iter()
             .filter(|&&b| b == b'\n')
             .count();
-        error(line, "invalid UTF-8".into())
+        Error::format(path, Some(line), "invalid UTF-8")
     })?;
     let raw_lines: Vec<&str> = text.split('\n').collect();
-    let mut symbols: Vec<Option<RawSymbol>> = Vec::new();
-    let mut numbers: HashMap<String, u32> = HashMap::new();
-    let mut intern = |name: &str| -> u32 {
-        if let Some(&n) = numbers.get(name) {
-            return n;
-        }
-        let symbol = match name {
-            "@_SPACE_@" => RawSymbol::Char(' '),
-            _ => RawSymbol::from_name(name),
-        };
-        let n = symbols.len() as u32;
-        symbols.push(Some(symbol));
-        numbers.insert(name.to_string(), n);
-        n
+    let mut reader = Reader {
+        path,
+        symbols: Vec::new(),
+        numbers: HashMap::new(),
+        arcs: Vec::new(),
+        start: None,
+        max_state: 0,
+        warnings: Vec::new(),
     };
-    let mut arcs = Vec::new();
-    let mut start = None;
-    let mut max_state = 0u32;
-    let mut warnings = Vec::new();
     let mut index = 0;
     while index < raw_lines.len() {
         let number = index + 1;
@@ -53,7 +42,8 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
         }
         if line.trim() == "--" {
             if raw_lines[index..].iter().any(|l| !l.trim().is_empty()) {
-                warnings.push("the file holds more than one transducer; using the first".into());
+                let warning = "the file holds more than one transducer; using the first";
+                reader.warnings.push(warning.into());
             }
             break;
         }
@@ -68,79 +58,132 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
             line.push_str(raw_lines[index]);
             index += 1;
         }
+        reader.line(number, &line)?;
+    }
+    reader.finish(index)
+}
+
+/// What the lines read so far hold: the symbols by name, the arcs, the states seen.
+struct Reader<'p> {
+    path: &'p Path,
+    symbols: Vec<Option<RawSymbol>>,
+    numbers: HashMap<String, u32>,
+    arcs: Vec<RawArc>,
+    /// The first line's source state.
+    start: Option<u32>,
+    max_state: u32,
+    warnings: Vec<String>,
+}
+
+impl Reader<'_> {
+    fn error(&self, line: usize, message: String) -> Error {
+        Error::format(self.path, Some(line), message)
+    }
+
+    /// The number of the symbol `name`, numbering it when it is new.
+    fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&n) = self.numbers.get(name) {
+            return n;
+        }
+        let symbol = match name {
+            "@_SPACE_@" => RawSymbol::Char(' '),
+            _ => RawSymbol::from_name(name),
+        };
+        let n = self.symbols.len() as u32;
+        self.symbols.push(Some(symbol));
+        self.numbers.insert(name.to_string(), n);
+        n
+    }
+
+    fn state(&self, number: usize, field: &str) -> Result<u32> {
+        field
+            .trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&s| s < super::network::MAX_STATES)
+            .ok_or_else(|| self.error(number, format!("`{field}` is not a state number")))
+    }
+
+    /// Reads one non-empty line (numbered `number`): an arc or a final state.
+    fn line(&mut self, number: usize, line: &str) -> Result<()> {
         let fields: Vec<&str> = if line.contains('\t') {
-            tab_fields(&line)
+            tab_fields(line)
         } else {
             line.split_whitespace().collect()
-        };
-        let state = |field: &str| -> Result<u32> {
-            field
-                .trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|&s| s < super::network::MAX_STATES)
-                .ok_or_else(|| error(number, format!("`{field}` is not a state number")))
         };
         let (from, to, input, output) = match fields.len() {
             1 | 2 => {
                 // A final state (finality plays no role in tokenizing).
-                let s = state(fields[0])?;
-                start.get_or_insert(s);
-                max_state = max_state.max(s);
-                continue;
+                let s = self.state(number, fields[0])?;
+                self.start.get_or_insert(s);
+                self.max_state = self.max_state.max(s);
+                return Ok(());
             }
-            3 => (state(fields[0])?, state(fields[1])?, fields[2], fields[2]),
-            4 | 5 => (state(fields[0])?, state(fields[1])?, fields[2], fields[3]),
+            3 => (
+                self.state(number, fields[0])?,
+                self.state(number, fields[1])?,
+                fields[2],
+                fields[2],
+            ),
+            4 | 5 => (
+                self.state(number, fields[0])?,
+                self.state(number, fields[1])?,
+                fields[2],
+                fields[3],
+            ),
             n => {
-                return Err(error(
-                    number,
-                    format!("an AT&T line has 1, 2, 4 or 5 fields; this one has {n}"),
-                ));
+                let message = format!("an AT&T line has 1, 2, 4 or 5 fields; this one has {n}");
+                return Err(self.error(number, message));
             }
         };
         if fields.len() == 5 && fields[4].trim().parse::<f64>().is_err() {
-            return Err(error(
-                number,
-                format!("weight `{}` is not a number", fields[4]),
-            ));
+            let message = format!("weight `{}` is not a number", fields[4]);
+            return Err(self.error(number, message));
         }
-        start.get_or_insert(from);
-        max_state = max_state.max(from).max(to);
-        arcs.push(RawArc {
+        self.start.get_or_insert(from);
+        self.max_state = self.max_state.max(from).max(to);
+        let (input, output) = (self.intern(input), self.intern(output));
+        self.arcs.push(RawArc {
             from,
-            input: intern(input),
-            output: intern(output),
+            input,
+            output,
             to,
             line: number,
         });
+        Ok(())
     }
-    let Some(start) = start else {
-        return Err(Error::format(
-            path,
-            None,
-            "no states: the AT&T file is empty",
-        ));
-    };
-    if max_state as usize > 2 * index + 64 {
-        return Err(Error::format(
-            path,
-            None,
-            format!(
-                "state numbers go up to {max_state} in {index} lines; number the states densely"
-            ),
-        ));
+
+    /// The network of the `lines` lines read, once its states are known to be dense.
+    fn finish(self, lines: usize) -> Result<RawNetwork> {
+        let Some(start) = self.start else {
+            return Err(Error::format(
+                self.path,
+                None,
+                "no states: the AT&T file is empty",
+            ));
+        };
+        let max_state = self.max_state;
+        if max_state as usize > 2 * lines + 64 {
+            return Err(Error::format(
+                self.path,
+                None,
+                format!(
+                    "state numbers go up to {max_state} in {lines} lines; number the states densely"
+                ),
+            ));
+        }
+        Ok(RawNetwork {
+            path: self.path.to_path_buf(),
+            format: "AT&T",
+            name: None,
+            symbols: self.symbols,
+            state_count: max_state + 1,
+            start,
+            file_counts_from_one: false,
+            arcs: self.arcs,
+            warnings: self.warnings,
+        })
     }
-    Ok(RawNetwork {
-        path: path.to_path_buf(),
-        format: "AT&T",
-        name: None,
-        symbols,
-        state_count: max_state + 1,
-        start,
-        file_counts_from_one: false,
-        arcs,
-        warnings,
-    })
 }
 
 /// Splits a tab-separated line. A symbol is never empty, so an empty field after the two

@@ -251,6 +251,46 @@ impl<'a, R: Read> Reader<'a, R> {
 
 /// Reads the sections `want` needs, each checked against its CRC before it is used.
 fn parse<R: Read>(mut r: Reader<R>, want: Want) -> Result<Compiled> {
+    let (version, mut compiled) = read_header(&mut r)?;
+    let (width, states, start) = (
+        compiled.alphabet.symbol_count(),
+        compiled.states,
+        compiled.start,
+    );
+    let wants_matrix = want == Want::Matrix;
+    let matrix = |compiled: &mut Compiled, cells: Vec<u32>, path: &Path| -> Result<()> {
+        compiled.matrix = Some(Matrix::from_stored(cells, width, states, start, path)?);
+        Ok(())
+    };
+    let mut matrix_cells = Vec::new();
+    if version >= 3 {
+        matrix_cells = r.counted_u32s(1, "the matrix", wants_matrix)?;
+        r.crc("the header and the matrix")?;
+        if wants_matrix && !matrix_cells.is_empty() {
+            matrix(&mut compiled, matrix_cells, r.path)?;
+            return Ok(compiled);
+        }
+    }
+    let cell_words = r.counted_u32s(2, "the double array", true)?;
+    let reps = r.counted_u32s(2, "the state map", true)?;
+    if version == 2 {
+        matrix_cells = r.counted_u32s(1, "the matrix", wants_matrix)?;
+    }
+    r.crc("the file")?;
+    if r.rest() != 0 {
+        return Err(r.error("unexpected bytes after the CRC-32"));
+    }
+    if wants_matrix && !matrix_cells.is_empty() {
+        matrix(&mut compiled, matrix_cells, r.path)?;
+        return Ok(compiled);
+    }
+    compiled.array = Some(stored_array(&r, &cell_words, &reps, &compiled)?);
+    Ok(compiled)
+}
+
+/// Reads the magic, the version, the start and state count, the alphabet and the name: the
+/// version and what the file holds apart from its tables.
+fn read_header<R: Read>(r: &mut Reader<R>) -> Result<(u16, Compiled)> {
     if r.len < MAGIC.len() + 6 {
         return Err(Error::format(
             r.path,
@@ -281,48 +321,31 @@ fn parse<R: Read>(mut r: Reader<R>, want: Want) -> Result<Compiled> {
     if chars.windows(2).any(|w| w[0] >= w[1]) || count > Alphabet::MAX_CHARS {
         return Err(r.error("the alphabet is not sorted or too large"));
     }
-    let alphabet = Alphabet::new(chars);
-    let width = alphabet.symbol_count();
     let name_len = r.counted(1, "the name")?;
     let name = match std::str::from_utf8(r.take(name_len, "the name")?) {
         Ok(name) => name.to_string(),
         Err(_) => return Err(r.error("the name is not UTF-8")),
     };
-    let mut compiled = Compiled {
-        alphabet,
+    let compiled = Compiled {
+        alphabet: Alphabet::new(chars),
         start,
         states,
         name,
         array: None,
         matrix: None,
     };
-    let wants_matrix = want == Want::Matrix;
-    let matrix = |compiled: &mut Compiled, cells: Vec<u32>, path: &Path| -> Result<()> {
-        compiled.matrix = Some(Matrix::from_stored(cells, width, states, start, path)?);
-        Ok(())
-    };
-    let mut matrix_cells = Vec::new();
-    if version >= 3 {
-        matrix_cells = r.counted_u32s(1, "the matrix", wants_matrix)?;
-        r.crc("the header and the matrix")?;
-        if wants_matrix && !matrix_cells.is_empty() {
-            matrix(&mut compiled, matrix_cells, r.path)?;
-            return Ok(compiled);
-        }
-    }
-    let cell_words = r.counted_u32s(2, "the double array", true)?;
-    let reps = r.counted_u32s(2, "the state map", true)?;
-    if version == 2 {
-        matrix_cells = r.counted_u32s(1, "the matrix", wants_matrix)?;
-    }
-    r.crc("the file")?;
-    if r.rest() != 0 {
-        return Err(r.error("unexpected bytes after the CRC-32"));
-    }
-    if wants_matrix && !matrix_cells.is_empty() {
-        matrix(&mut compiled, matrix_cells, r.path)?;
-        return Ok(compiled);
-    }
+    Ok((version, compiled))
+}
+
+/// The double array from its stored cells and state map (representative cell, state),
+/// checked: every state placed once, in a cell that exists, the start in the first cell.
+fn stored_array<R: Read>(
+    r: &Reader<R>,
+    cell_words: &[u32],
+    reps: &[u32],
+    compiled: &Compiled,
+) -> Result<DoubleArray> {
+    let (states, start) = (compiled.states, compiled.start);
     let cells: Vec<Cell> = cell_words
         .chunks_exact(2)
         .map(|w| Cell {
@@ -347,11 +370,8 @@ fn parse<R: Read>(mut r: Reader<R>, want: Want) -> Result<Compiled> {
     if state_of_cell.get(1) != Some(&start) {
         return Err(r.error("the start cell does not hold the start state"));
     }
-    compiled.array = Some(
-        DoubleArray::from_cells(cells, state_of_cell, width)
-            .map_err(|e| Error::format(r.path, None, e.to_string()))?,
-    );
-    Ok(compiled)
+    DoubleArray::from_cells(cells, state_of_cell, compiled.alphabet.symbol_count())
+        .map_err(|e| Error::format(r.path, None, e.to_string()))
 }
 
 /// Recovers the network's edges from the array: every representative cell's children.

@@ -15,9 +15,55 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
     if !header.starts_with(b"##foma-net") {
         return Err(lines.error("not a foma network: the first line is not `##foma-net …##`"));
     }
+    let props = read_props(&mut lines, data.len())?;
+    let symbols = read_sigma(&mut lines)?;
+    let arcs = read_states(&mut lines, &props)?;
+    lines.expect(b"##end##")?;
+    if arcs.len() as i64 != props.arc_count {
+        return Err(lines.error(format!(
+            "the props line says {} arcs but the states section has {}",
+            props.arc_count,
+            arcs.len()
+        )));
+    }
+    let mut warnings = Vec::new();
+    let more = lines.count_networks();
+    if more > 0 {
+        warnings.push(format!(
+            "the file holds {} networks; using the first{}",
+            more + 1,
+            props
+                .name
+                .as_ref()
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default()
+        ));
+    }
+    Ok(RawNetwork {
+        path: path.to_path_buf(),
+        format: "foma",
+        name: props.name,
+        symbols,
+        state_count: props.state_count as u32,
+        start: 0,
+        file_counts_from_one: false,
+        arcs,
+        warnings,
+    })
+}
+
+/// What the props line tells: the counts the states section is checked against, and the name.
+struct Props {
+    arc_count: i64,
+    state_count: i64,
+    name: Option<String>,
+}
+
+/// Reads `##props##` and its line; `file_len` bounds the state count a file can hold.
+fn read_props(lines: &mut Lines, file_len: usize) -> Result<Props> {
     lines.expect(b"##props##")?;
     let props = lines.next_required("the props line")?;
-    let props = lines.text(props)?.to_string();
+    let props = lines.text(props)?;
     let fields: Vec<&str> = props.split_whitespace().collect();
     if fields.len() < 12 {
         return Err(lines.error(format!(
@@ -40,7 +86,7 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
             "the props line gives {state_count} states and {arc_count} arcs"
         )));
     }
-    if state_count as usize > data.len() / 2 {
+    if state_count as usize > file_len / 2 {
         // Every state has a line of its own: a count beyond that is damage, not a network.
         return Err(lines.error(format!(
             "the props line claims {state_count} states; the file is too short for them"
@@ -50,13 +96,21 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
         .get(12..)
         .map(|rest| rest.join(" "))
         .filter(|n| !n.is_empty());
+    Ok(Props {
+        arc_count,
+        state_count,
+        name,
+    })
+}
 
+/// Reads `##sigma##` up to `##states##`: the symbols by number (gaps stay `None`).
+fn read_sigma(lines: &mut Lines) -> Result<Vec<Option<RawSymbol>>> {
     lines.expect(b"##sigma##")?;
     let mut symbols: Vec<Option<RawSymbol>> = Vec::new();
     loop {
         let line = lines.next_required("`##states##`")?;
         if line == b"##states##" {
-            break;
+            return Ok(symbols);
         }
         let text = lines.text(line)?;
         let (num, symbol) = text
@@ -85,30 +139,21 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
         }
         symbols[num] = Some(symbol);
     }
+}
 
-    let mut arcs = Vec::with_capacity(arc_count.min(1 << 24) as usize);
+/// Reads the state lines up to `-1 -1 -1 -1 -1`: the arcs, each with its line.
+fn read_states(lines: &mut Lines, props: &Props) -> Result<Vec<RawArc>> {
+    let state_count = props.state_count;
+    let mut arcs = Vec::with_capacity(props.arc_count.min(1 << 24) as usize);
     let mut current: Option<u32> = None;
     loop {
         let line = lines.next_required("the end of the states (`-1 -1 -1 -1 -1`)")?;
-        let mut n = [0i64; 5];
-        let mut items = 0;
-        for field in line.split(|&b| b == b' ').filter(|f| !f.is_empty()) {
-            if items == 5 {
-                return Err(lines.error("a state line has more than 5 numbers"));
-            }
-            n[items] = parse_int(field).ok_or_else(|| {
-                lines.error(format!(
-                    "`{}` in a state line is not a number",
-                    String::from_utf8_lossy(field)
-                ))
-            })?;
-            items += 1;
-        }
+        let (n, items) = state_line_numbers(lines, line)?;
         let (state, input, output, target) = match items {
             2 => (current, n[0], n[0], n[1]),
             3 => (current, n[0], n[1], n[2]),
             4 => (Some(lines.state(n[0], state_count)?), n[1], n[1], n[2]),
-            5 if n[0] == -1 => break,
+            5 if n[0] == -1 => return Ok(arcs),
             5 => (Some(lines.state(n[0], state_count)?), n[1], n[2], n[3]),
             _ => {
                 return Err(lines.error(format!(
@@ -135,33 +180,25 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
             line: lines.number,
         });
     }
-    lines.expect(b"##end##")?;
-    if arcs.len() as i64 != arc_count {
-        return Err(lines.error(format!(
-            "the props line says {arc_count} arcs but the states section has {}",
-            arcs.len()
-        )));
+}
+
+/// The numbers of a state line (at most 5) and how many there are.
+fn state_line_numbers(lines: &Lines, line: &[u8]) -> Result<([i64; 5], usize)> {
+    let mut n = [0i64; 5];
+    let mut items = 0;
+    for field in line.split(|&b| b == b' ').filter(|f| !f.is_empty()) {
+        if items == 5 {
+            return Err(lines.error("a state line has more than 5 numbers"));
+        }
+        n[items] = parse_int(field).ok_or_else(|| {
+            lines.error(format!(
+                "`{}` in a state line is not a number",
+                String::from_utf8_lossy(field)
+            ))
+        })?;
+        items += 1;
     }
-    let mut warnings = Vec::new();
-    let more = lines.count_networks();
-    if more > 0 {
-        warnings.push(format!(
-            "the file holds {} networks; using the first{}",
-            more + 1,
-            name.as_ref().map(|n| format!(" ({n})")).unwrap_or_default()
-        ));
-    }
-    Ok(RawNetwork {
-        path: path.to_path_buf(),
-        format: "foma",
-        name,
-        symbols,
-        state_count: state_count as u32,
-        start: 0,
-        file_counts_from_one: false,
-        arcs,
-        warnings,
-    })
+    Ok((n, items))
 }
 
 fn parse_int(field: &[u8]) -> Option<i64> {

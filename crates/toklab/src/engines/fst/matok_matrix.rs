@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::alphabet::{Alphabet, BOUNDARY, Sym, UNKNOWN};
 use super::check::{self, Mapped};
-use super::datok_models::{MATOK_DELETES, matok_head};
+use super::datok_models::{MATOK_DELETES, MatokHead, matok_head};
 use super::matrix::{Matrix, fits_shape};
 use super::runner::{DELETES, LEADS_TO_BOUNDARY};
 use crate::core::error::Result;
@@ -29,33 +29,33 @@ const _: () = assert!(DELETES == MATOK_DELETES);
 /// being written stay in the cache while the columns are read in order.
 const BLOCK: usize = 256;
 
-/// Fills toklab's matrix from a `.matok` (decompressed). `None` when the network gets no
-/// matrix ([`Matrix::fits`] says it is too sparse), or a column maps to no symbol: the caller
-/// reads the network and decides (and words the errors) as for any other file.
-pub(crate) fn matok_matrix(path: &Path, data: &[u8]) -> Result<Option<MatokMatrix>> {
-    let head = matok_head(path, data)?;
-    let (states, count) = (head.states as usize, head.count);
-    // Datok's column of `symbol`: the cells of states 1..=states, in order.
-    let column = |symbol: usize| {
-        let first = head.at(symbol, 1);
-        data[first..first + 4 * states].chunks_exact(4)
-    };
-    let word = |c: &[u8]| u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-    // Every target in range, and per column the edges and deletions it holds: counted
-    // without branches (the loop vectorizes); a column with a bad cell is read again to name
-    // the first one, as the network reader would.
-    let mut edges_in = vec![0usize; count];
-    let mut deletions_in = vec![0usize; count];
-    for symbol in 1..count {
+/// Datok's column of `symbol`: the cells of states 1..=states, in order.
+fn column<'d>(head: &MatokHead, data: &'d [u8], symbol: usize) -> std::slice::ChunksExact<'d, u8> {
+    let first = head.at(symbol, 1);
+    data[first..first + 4 * head.states as usize].chunks_exact(4)
+}
+
+/// A little-endian cell.
+fn word(c: &[u8]) -> u32 {
+    u32::from_le_bytes([c[0], c[1], c[2], c[3]])
+}
+
+/// Per column, the edges and the deletions it holds, once every target is checked to be a
+/// state: counted without branches (the loop vectorizes); a column with a bad cell is read
+/// again to name the first one, as the network reader would.
+fn column_counts(path: &Path, head: &MatokHead, data: &[u8]) -> Result<(Vec<usize>, Vec<usize>)> {
+    let mut edges_in = vec![0usize; head.count];
+    let mut deletions_in = vec![0usize; head.count];
+    for symbol in 1..head.count {
         let (mut edges, mut deletions, mut bad) = (0usize, 0usize, false);
-        for value in column(symbol).map(word) {
+        for value in column(head, data, symbol).map(word) {
             let target = value & !MATOK_DELETES;
             edges += usize::from(value != 0);
             deletions += (value >> 31) as usize;
             bad |= (value != 0) & (target.wrapping_sub(1) >= head.states);
         }
         if bad {
-            let (state, value) = column(symbol)
+            let (state, value) = column(head, data, symbol)
                 .map(word)
                 .enumerate()
                 .find(|&(_, v)| v != 0 && (v & !MATOK_DELETES).wrapping_sub(1) >= head.states)
@@ -65,6 +65,17 @@ pub(crate) fn matok_matrix(path: &Path, data: &[u8]) -> Result<Option<MatokMatri
         edges_in[symbol] = edges;
         deletions_in[symbol] = deletions;
     }
+    Ok((edges_in, deletions_in))
+}
+
+/// Fills toklab's matrix from a `.matok` (decompressed). `None` when the network gets no
+/// matrix ([`Matrix::fits`] says it is too sparse), or a column maps to no symbol: the caller
+/// reads the network and decides (and words the errors) as for any other file.
+pub(crate) fn matok_matrix(path: &Path, data: &[u8]) -> Result<Option<MatokMatrix>> {
+    let head = matok_head(path, data)?;
+    let (states, count) = (head.states as usize, head.count);
+    let column = |symbol: usize| column(&head, data, symbol);
+    let (edges_in, deletions_in) = column_counts(path, &head, data)?;
     let raw = head.raw(path, Vec::new());
     let (alphabet, mapped) = check::symbol_map(&raw)?;
     // Datok's column → toklab's column, and whether it holds the ε:boundary edges.

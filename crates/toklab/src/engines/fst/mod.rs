@@ -414,6 +414,23 @@ impl FstTokenizer {
         }
     }
 
+    /// Appends Datok's stream of `text` (what `-f datok` writes of its tokens) to `out`,
+    /// straight from the automaton: a corpus run pays for no token objects or kinds.
+    pub fn datok_stream(&self, text: &str, out: &mut Vec<u8>) {
+        let mut stream = runner::DatokStream {
+            text,
+            out,
+            tokens: 0,
+            sentence_closed: false,
+        };
+        let alphabet = &self.alphabet;
+        match &self.engine {
+            Engine::Matrix(m) => runner::run_into(m, alphabet, text, &mut Quiet, &mut stream),
+            Engine::DoubleArray(d) => runner::run_into(d, alphabet, text, &mut Quiet, &mut stream),
+        }
+        stream.finish();
+    }
+
     fn run<O: Observer<trace::FstStep>>(&self, text: &str, observer: &mut O) -> Tokenization {
         let alphabet = &self.alphabet;
         match &self.engine {
@@ -442,6 +459,11 @@ impl Tokenizer for FstTokenizer {
 
     fn sources(&self) -> Vec<PathBuf> {
         self.sources.clone()
+    }
+
+    /// Offers [`FstTokenizer::datok_stream`] to `tokenize -f datok`.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
     }
 }
 

@@ -53,16 +53,31 @@ pub enum Via {
     Unknown,
 }
 
+/// Where a run's tokens and sentence ends go: token objects, or Datok's stream written
+/// straight away (`tokenize -f datok` needs no token objects).
+pub(crate) trait Sink {
+    /// Whether [`Sink::token`] uses its `state`: finding a state's network number costs a
+    /// division in the matrix, which a sink that drops it should not pay.
+    const WANTS_STATE: bool = true;
+    /// A token over `start..end` of the text, emitted in network state `state`; `forced`
+    /// when no boundary edge ended it.
+    fn token(&mut self, start: usize, end: usize, state: u32, forced: bool);
+    /// A sentence ends after the last token; two in a row (or one before any token) mark
+    /// nothing more.
+    fn sentence_end(&mut self);
+    /// Whether the last thing emitted was a sentence end (Datok's `sentenceEnd`).
+    fn sentence_closed(&self) -> bool;
+}
+
 /// Collects tokens and sentence ends as Datok emits them.
 struct Output<'t> {
     text: &'t str,
     tokens: Vec<Token>,
     sentence_ends: Vec<usize>,
-    /// Whether the last thing emitted was a sentence end (Datok's `sentenceEnd`).
     sentence_closed: bool,
 }
 
-impl<'t> Output<'t> {
+impl Sink for Output<'_> {
     fn token(&mut self, start: usize, end: usize, state: u32, forced: bool) {
         let span = Span::new(start, end);
         let kind = if forced {
@@ -75,7 +90,6 @@ impl<'t> Output<'t> {
         self.sentence_closed = false;
     }
 
-    /// A sentence end; two in a row (or one before any token) mark nothing more.
     fn sentence_end(&mut self) {
         if let Some(last) = self.tokens.len().checked_sub(1)
             && self.sentence_ends.last() != Some(&last)
@@ -83,6 +97,52 @@ impl<'t> Output<'t> {
             self.sentence_ends.push(last);
         }
         self.sentence_closed = true;
+    }
+
+    fn sentence_closed(&self) -> bool {
+        self.sentence_closed
+    }
+}
+
+/// Datok's stream of a text, appended to a buffer: a token per line, an empty line after each
+/// sentence, one more at the text's end (as `-f datok` writes a [`Tokenization`]).
+pub(crate) struct DatokStream<'o> {
+    pub(crate) text: &'o str,
+    pub(crate) out: &'o mut Vec<u8>,
+    pub(crate) tokens: usize,
+    pub(crate) sentence_closed: bool,
+}
+
+impl Sink for DatokStream<'_> {
+    const WANTS_STATE: bool = false;
+
+    #[inline]
+    fn token(&mut self, start: usize, end: usize, _state: u32, _forced: bool) {
+        self.out.extend_from_slice(&self.text.as_bytes()[start..end]);
+        self.out.push(b'\n');
+        self.tokens += 1;
+        self.sentence_closed = false;
+    }
+
+    fn sentence_end(&mut self) {
+        if self.tokens > 0 && !self.sentence_closed {
+            self.out.push(b'\n');
+        }
+        self.sentence_closed = true;
+    }
+
+    fn sentence_closed(&self) -> bool {
+        self.sentence_closed
+    }
+}
+
+impl DatokStream<'_> {
+    /// Ends the text's record: Datok closes a sentence even when the text had no token.
+    pub(crate) fn finish(self) {
+        if self.tokens == 0 {
+            self.out.push(b'\n');
+        }
+        self.out.push(b'\n');
     }
 }
 
@@ -93,191 +153,275 @@ pub fn run<T: Transitions, O: Observer<FstStep>>(
     text: &str,
     observer: &mut O,
 ) -> Tokenization {
-    let bytes = text.as_bytes();
     let mut out = Output {
         text,
         tokens: Vec::with_capacity(text.len() / 4 + 1),
         sentence_ends: Vec::new(),
         sentence_closed: false,
     };
-    let start = fsa.start() & STATE;
-    let start_has_boundary = has_boundary(fsa, fsa.start());
-    let mut state = start;
-    let mut here_boundary = start_has_boundary;
-    // Datok's buffer positions, as byte offsets: `pos` the next character, `token` where the
-    // pending token starts (after whitespace deleted at its front).
-    let mut pos = 0usize;
-    let mut token = 0usize;
-    // The remembered point: a state with an ε:boundary edge and where it was (0 = none).
-    let mut memo_state = 0u32;
-    let mut memo_pos = 0usize;
-
-    // Takes `from`'s ε:boundary edge at `pos`: ends the pending token, or a sentence.
-    macro_rules! take_boundary {
-        ($from:expr) => {{
-            let from = $from;
-            let to = fsa.boundary(from);
-            here_boundary = has_boundary(fsa, to);
-            let to = to & STATE;
-            if pos > token {
-                out.token(token, pos, fsa.network_state(from), false);
-                observer.observe(FstStep::Boundary {
-                    at: pos,
-                    from: fsa.network_state(from),
-                    to: fsa.network_state(to),
-                    token: Some(Span::new(token, pos)),
-                });
-                token = pos;
-                memo_state = 0;
-            } else {
-                out.sentence_end();
-                observer.observe(FstStep::Boundary {
-                    at: pos,
-                    from: fsa.network_state(from),
-                    to: fsa.network_state(to),
-                    token: None,
-                });
-            }
-            to
-        }};
-    }
-
-    // Goes back to the remembered point and takes its ε:boundary edge.
-    macro_rules! go_back {
-        () => {{
-            observer.observe(FstStep::Backtrack {
-                from: pos,
-                to: memo_pos,
-                state: fsa.network_state(memo_state),
-            });
-            pos = memo_pos;
-            let from = memo_state;
-            memo_state = 0;
-            take_boundary!(from)
-        }};
-    }
-
-    loop {
-        if pos < bytes.len() {
-            let (symbol, len) = symbol_at(alphabet, text, bytes, pos);
-            if here_boundary {
-                memo_state = state;
-                memo_pos = pos;
-                observer.observe(FstStep::Remember {
-                    at: pos,
-                    state: fsa.network_state(state),
-                });
-            }
-            let mut via = Via::Char;
-            let mut next = if symbol != NO_SYMBOL {
-                fsa.step(state, symbol)
-            } else {
-                0
-            };
-            if symbol == NO_SYMBOL {
-                via = Via::Identity;
-                next = fsa.step(state, IDENTITY);
-                if next == 0 {
-                    via = Via::Unknown;
-                    next = fsa.step(state, UNKNOWN);
-                }
-            }
-            if next != 0 {
-                let target = next & STATE;
-                let deletion = next & DELETES != 0;
-                let at_token_start = pos == token;
-                observer.observe(FstStep::Read {
-                    span: Span::new(pos, pos + len),
-                    from: fsa.network_state(state),
-                    to: fsa.network_state(target),
-                    deletion,
-                    dropped: deletion && at_token_start,
-                    via,
-                });
-                pos += len;
-                if deletion && at_token_start {
-                    token = pos;
-                }
-                state = target;
-                here_boundary = has_boundary(fsa, next);
-                if bytes[pos - len] == END_OF_TEXT {
-                    // Datok ends the text here; unlike Datok we keep the token it closes.
-                    let end = pos - len;
-                    let closed = (end > token).then(|| Span::new(token, end));
-                    if let Some(span) = closed {
-                        out.token(span.start, span.end, fsa.network_state(state), true);
-                    }
-                    out.sentence_end();
-                    observer.observe(FstStep::TextEnd {
-                        at: end,
-                        token: closed,
-                    });
-                    token = pos;
-                    memo_state = 0;
-                }
-                continue;
-            }
-            observer.observe(FstStep::NoEdge {
-                span: Span::new(pos, pos + len),
-                state: fsa.network_state(state),
-            });
-            if memo_state != 0 {
-                state = go_back!();
-                continue;
-            }
-            if pos < token {
-                // Back before whitespace deleted at the front of the (empty) pending token.
-                observer.observe(FstStep::SkipDeleted {
-                    span: Span::new(pos, token),
-                    state: fsa.network_state(state),
-                });
-                pos = token;
-                state = start;
-                here_boundary = start_has_boundary;
-                continue;
-            }
-            if pos == token {
-                pos += len;
-            }
-            out.token(token, pos, fsa.network_state(state), true);
-            observer.observe(FstStep::Forced {
-                token: Span::new(token, pos),
-                state: fsa.network_state(state),
-            });
-            token = pos;
-            state = start;
-            here_boundary = start_has_boundary;
-            continue;
-        }
-        // The end of the input: follow ε:boundary edges while there are any, else go back to
-        // the remembered point and read on from there.
-        observer.observe(FstStep::InputEnd {
-            at: pos,
-            state: fsa.network_state(state),
-        });
-        if here_boundary {
-            state = take_boundary!(state);
-            continue;
-        }
-        if memo_state != 0 {
-            state = go_back!();
-            continue;
-        }
-        break;
-    }
-    if pos > token {
-        out.token(token, pos, fsa.network_state(state), true);
-        observer.observe(FstStep::Forced {
-            token: Span::new(token, pos),
-            state: fsa.network_state(state),
-        });
-    }
-    if !out.sentence_closed {
-        out.sentence_end();
-    }
+    run_into(fsa, alphabet, text, observer, &mut out);
     Tokenization {
         tokens: out.tokens,
         sentence_ends: out.sentence_ends,
+    }
+}
+
+/// Runs the automaton over `text`, handing its tokens and sentence ends to `sink`: a text
+/// ends a sentence.
+pub(crate) fn run_into<T: Transitions, O: Observer<FstStep>, S: Sink>(
+    fsa: &T,
+    alphabet: &Alphabet,
+    text: &str,
+    observer: &mut O,
+    sink: &mut S,
+) {
+    let start = fsa.start() & STATE;
+    let start_has_boundary = has_boundary(fsa, fsa.start());
+    let mut run = Run {
+        fsa,
+        alphabet,
+        text,
+        bytes: text.as_bytes(),
+        observer,
+        out: sink,
+        start,
+        start_has_boundary,
+        state: start,
+        here_boundary: start_has_boundary,
+        pos: 0,
+        token: 0,
+        memo_state: 0,
+        memo_pos: 0,
+    };
+    loop {
+        if run.pos < run.bytes.len() {
+            run.read();
+        } else if !run.at_input_end() {
+            break;
+        }
+    }
+    run.finish();
+}
+
+/// One run of the automaton over a text: where it is, and Datok's buffer positions as byte
+/// offsets.
+struct Run<'a, T, O, S> {
+    fsa: &'a T,
+    alphabet: &'a Alphabet,
+    text: &'a str,
+    bytes: &'a [u8],
+    observer: &'a mut O,
+    out: &'a mut S,
+    start: u32,
+    start_has_boundary: bool,
+    state: u32,
+    /// Whether `state` has an ε:boundary edge.
+    here_boundary: bool,
+    /// The next character.
+    pos: usize,
+    /// Where the pending token starts (after whitespace deleted at its front).
+    token: usize,
+    /// The remembered point: a state with an ε:boundary edge (0 = none) and where it was.
+    memo_state: u32,
+    memo_pos: usize,
+}
+
+impl<T: Transitions, O: Observer<FstStep>, S: Sink> Run<'_, T, O, S> {
+    /// Reads the character at `pos`: along its edge, or, without one, back to the remembered
+    /// point, past deleted whitespace, or as a forced token.
+    #[inline(always)]
+    fn read(&mut self) {
+        let (symbol, len) = symbol_at(self.alphabet, self.text, self.bytes, self.pos);
+        if self.here_boundary {
+            self.memo_state = self.state;
+            self.memo_pos = self.pos;
+            self.observer.observe(FstStep::Remember {
+                at: self.pos,
+                state: self.fsa.network_state(self.state),
+            });
+        }
+        let (next, via) = self.edge(symbol);
+        if next != 0 {
+            self.follow(next, len, via);
+        } else {
+            self.no_edge(len);
+        }
+    }
+
+    /// The edge of the current state for `symbol` (0 for none), and how it was found.
+    #[inline(always)]
+    fn edge(&self, symbol: Sym) -> (u32, Via) {
+        if symbol != NO_SYMBOL {
+            return (self.fsa.step(self.state, symbol), Via::Char);
+        }
+        let next = self.fsa.step(self.state, IDENTITY);
+        if next != 0 {
+            return (next, Via::Identity);
+        }
+        (self.fsa.step(self.state, UNKNOWN), Via::Unknown)
+    }
+
+    /// Follows the edge `next` over the `len` bytes at `pos`.
+    #[inline(always)]
+    fn follow(&mut self, next: u32, len: usize, via: Via) {
+        let target = next & STATE;
+        let deletion = next & DELETES != 0;
+        let at_token_start = self.pos == self.token;
+        self.observer.observe(FstStep::Read {
+            span: Span::new(self.pos, self.pos + len),
+            from: self.fsa.network_state(self.state),
+            to: self.fsa.network_state(target),
+            deletion,
+            dropped: deletion && at_token_start,
+            via,
+        });
+        self.pos += len;
+        if deletion && at_token_start {
+            self.token = self.pos;
+        }
+        self.state = target;
+        self.here_boundary = has_boundary(self.fsa, next);
+        if self.bytes[self.pos - len] == END_OF_TEXT {
+            self.text_end(self.pos - len);
+        }
+    }
+
+    /// The end-of-text character at `end` was read: Datok ends the text here; unlike Datok we
+    /// keep the token it closes.
+    #[cold]
+    fn text_end(&mut self, end: usize) {
+        let closed = (end > self.token).then(|| Span::new(self.token, end));
+        if let Some(span) = closed {
+            let state = self.token_state(self.state);
+            self.out.token(span.start, span.end, state, true);
+        }
+        self.out.sentence_end();
+        self.observer.observe(FstStep::TextEnd {
+            at: end,
+            token: closed,
+        });
+        self.token = self.pos;
+        self.memo_state = 0;
+    }
+
+    /// The character of `len` bytes at `pos` has no edge.
+    fn no_edge(&mut self, len: usize) {
+        self.observer.observe(FstStep::NoEdge {
+            span: Span::new(self.pos, self.pos + len),
+            state: self.fsa.network_state(self.state),
+        });
+        if self.memo_state != 0 {
+            self.go_back();
+            return;
+        }
+        if self.pos < self.token {
+            // Back before whitespace deleted at the front of the (empty) pending token.
+            self.observer.observe(FstStep::SkipDeleted {
+                span: Span::new(self.pos, self.token),
+                state: self.fsa.network_state(self.state),
+            });
+            self.pos = self.token;
+            self.restart();
+            return;
+        }
+        if self.pos == self.token {
+            self.pos += len;
+        }
+        self.forced();
+        self.restart();
+    }
+
+    /// At the end of the input: follows an ε:boundary edge if there is one, else goes back to
+    /// the remembered point to read on from there. False when neither is left.
+    fn at_input_end(&mut self) -> bool {
+        self.observer.observe(FstStep::InputEnd {
+            at: self.pos,
+            state: self.fsa.network_state(self.state),
+        });
+        if self.here_boundary {
+            self.state = self.take_boundary(self.state);
+            return true;
+        }
+        if self.memo_state != 0 {
+            self.go_back();
+            return true;
+        }
+        false
+    }
+
+    /// Takes `from`'s ε:boundary edge at `pos`: ends the pending token, or a sentence. Returns
+    /// the state it leads to.
+    fn take_boundary(&mut self, from: u32) -> u32 {
+        let fsa = self.fsa;
+        let to = fsa.boundary(from);
+        self.here_boundary = has_boundary(fsa, to);
+        let to = to & STATE;
+        let (pos, token) = (self.pos, self.token);
+        let ended = (pos > token).then(|| Span::new(token, pos));
+        if ended.is_some() {
+            self.out.token(token, pos, self.token_state(from), false);
+            self.token = pos;
+            self.memo_state = 0;
+        } else {
+            self.out.sentence_end();
+        }
+        self.observer.observe(FstStep::Boundary {
+            at: pos,
+            from: fsa.network_state(from),
+            to: fsa.network_state(to),
+            token: ended,
+        });
+        to
+    }
+
+    /// Goes back to the remembered point and takes its ε:boundary edge.
+    fn go_back(&mut self) {
+        self.observer.observe(FstStep::Backtrack {
+            from: self.pos,
+            to: self.memo_pos,
+            state: self.fsa.network_state(self.memo_state),
+        });
+        self.pos = self.memo_pos;
+        let from = self.memo_state;
+        self.memo_state = 0;
+        self.state = self.take_boundary(from);
+    }
+
+    /// Emits the pending token as it is (nothing to go back to).
+    fn forced(&mut self) {
+        let state = self.token_state(self.state);
+        self.out.token(self.token, self.pos, state, true);
+        self.observer.observe(FstStep::Forced {
+            token: Span::new(self.token, self.pos),
+            state: self.fsa.network_state(self.state),
+        });
+        self.token = self.pos;
+    }
+
+    /// The network number of `state` for a token, if the sink wants it.
+    #[inline(always)]
+    fn token_state(&self, state: u32) -> u32 {
+        if S::WANTS_STATE {
+            self.fsa.network_state(state)
+        } else {
+            0
+        }
+    }
+
+    fn restart(&mut self) {
+        self.state = self.start;
+        self.here_boundary = self.start_has_boundary;
+    }
+
+    /// Once the input is read: what is left pending is a forced token, and the text ends a
+    /// sentence.
+    fn finish(mut self) {
+        if self.pos > self.token {
+            self.forced();
+        }
+        if !self.out.sentence_closed() {
+            self.out.sentence_end();
+        }
     }
 }
 

@@ -155,6 +155,49 @@ fn at(pos: usize) -> String {
     format!("{pos:>5} ")
 }
 
+/// The line of a character read along an edge.
+fn read_line(
+    span: Span,
+    (from, to): (u32, u32),
+    deletion: bool,
+    dropped: bool,
+    via: Via,
+    text: &str,
+) -> TraceLine {
+    let kind = match (deletion, dropped) {
+        (false, _) => "identity",
+        (true, true) => "deletion (dropped)",
+        (true, false) => "deletion (kept inside the token)",
+    };
+    let line = TraceLine::new(1, Some(span))
+        .part(Role::Detail, at(span.start))
+        .part(
+            if dropped { Role::Dropped } else { Role::Token },
+            quote(span.slice(text)),
+        )
+        .part(Role::Plain, format!("  {from} → {to}  "))
+        .part(Role::Label, kind);
+    match via {
+        Via::Char => line,
+        Via::Identity => line.part(Role::Detail, "  via ? (outside the alphabet)"),
+        Via::Unknown => line.part(Role::Detail, "  via @_UNKNOWN_SYMBOL_@"),
+    }
+}
+
+/// The line of an ε:boundary edge taken at `pos`, ending `token` or a sentence.
+fn boundary_line(pos: usize, from: u32, to: u32, token: Option<Span>, text: &str) -> TraceLine {
+    let line = TraceLine::new(0, Some(token.unwrap_or(Span::new(pos, pos))))
+        .part(Role::Label, "ε:boundary")
+        .part(Role::Plain, format!(" {from} → {to}  "));
+    match token {
+        Some(span) => line
+            .part(Role::Plain, "token ")
+            .part(Role::Token, quote(span.slice(text)))
+            .part(Role::Detail, format!("  {span}")),
+        None => line.part(Role::Label, "sentence end"),
+    }
+}
+
 fn line(step: &FstStep, text: &str) -> TraceLine {
     match *step {
         FstStep::Remember { at: pos, state } => TraceLine::new(1, Some(Span::new(pos, pos)))
@@ -171,31 +214,7 @@ fn line(step: &FstStep, text: &str) -> TraceLine {
             deletion,
             dropped,
             via,
-        } => {
-            let kind = match (deletion, dropped) {
-                (false, _) => "identity",
-                (true, true) => "deletion (dropped)",
-                (true, false) => "deletion (kept inside the token)",
-            };
-            let mut line = TraceLine::new(1, Some(span))
-                .part(Role::Detail, at(span.start))
-                .part(
-                    if dropped { Role::Dropped } else { Role::Token },
-                    quote(span.slice(text)),
-                )
-                .part(Role::Plain, format!("  {from} → {to}  "))
-                .part(Role::Label, kind);
-            match via {
-                Via::Char => {}
-                Via::Identity => {
-                    line = line.part(Role::Detail, "  via ? (outside the alphabet)");
-                }
-                Via::Unknown => {
-                    line = line.part(Role::Detail, "  via @_UNKNOWN_SYMBOL_@");
-                }
-            }
-            line
-        }
+        } => read_line(span, (from, to), deletion, dropped, via, text),
         FstStep::NoEdge { span, state } => TraceLine::new(1, Some(span))
             .part(Role::Detail, at(span.start))
             .part(Role::Token, quote(span.slice(text)))
@@ -224,18 +243,7 @@ fn line(step: &FstStep, text: &str) -> TraceLine {
             from,
             to,
             token,
-        } => {
-            let line = TraceLine::new(0, Some(token.unwrap_or(Span::new(pos, pos))))
-                .part(Role::Label, "ε:boundary")
-                .part(Role::Plain, format!(" {from} → {to}  "));
-            match token {
-                Some(span) => line
-                    .part(Role::Plain, "token ")
-                    .part(Role::Token, quote(span.slice(text)))
-                    .part(Role::Detail, format!("  {span}")),
-                None => line.part(Role::Label, "sentence end"),
-            }
-        }
+        } => boundary_line(pos, from, to, token, text),
         FstStep::Forced { token, state } => TraceLine::new(0, Some(token))
             .part(Role::Backtrack, "stuck")
             .part(
