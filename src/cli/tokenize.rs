@@ -75,6 +75,18 @@ fn records(
 ) -> io::Result<(Vec<u8>, Vec<GaveUp>)> {
     let mut records = Vec::with_capacity(batch.texts.iter().map(|t| 2 * t.len() + 16).sum());
     let mut gave_up = Vec::new();
+    if format == Format::Ids {
+        // Ids alone: the engine's ids path, into one buffer of ids and one of output.
+        let mut ids = Vec::new();
+        for (i, text) in batch.texts.iter().enumerate() {
+            ids.clear();
+            if let Some(at) = tokenizer.ids_into(text, &mut ids) {
+                gave_up.push((batch.first + i, at));
+            }
+            output::push_ids(&mut records, &ids);
+        }
+        return Ok((records, gave_up));
+    }
     for (i, text) in batch.texts.iter().enumerate() {
         let tokens = tokenizer.tokenize(text);
         output::write_record(&mut records, format, batch.first + i, text, &tokens)?;
