@@ -351,7 +351,10 @@ mod tests {
         let expected = "0 7 10 99 100 12345 1000000 - 4294967294\n";
         assert_eq!(String::from_utf8(out).unwrap(), expected);
         let mut out = Vec::new();
-        for n in (0..=1_000_000).step_by(997).chain([9, 10, 11, 999, 1000, 1001]) {
+        for n in (0..=1_000_000)
+            .step_by(997)
+            .chain([9, 10, 11, 999, 1000, 1001])
+        {
             out.clear();
             push_decimal(&mut out, n);
             assert_eq!(out, n.to_string().as_bytes());

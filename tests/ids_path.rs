@@ -34,8 +34,16 @@ fn check(spec: &str) {
         let mut ids = vec![7];
         let gave_up = tokenizer.ids_into(line, &mut ids);
         assert_eq!(ids[0], 7, "{spec}: ids_into appends");
-        assert_eq!(ids[1..], tokens_ids(tokenizer.as_ref(), line), "{spec}: {line:?}");
-        assert_eq!(gave_up, tokenizer.tokenize(line).gave_up(), "{spec}: {line:?}");
+        assert_eq!(
+            ids[1..],
+            tokens_ids(tokenizer.as_ref(), line),
+            "{spec}: {line:?}"
+        );
+        assert_eq!(
+            gave_up,
+            tokenizer.tokenize(line).gave_up(),
+            "{spec}: {line:?}"
+        );
     }
 }
 
@@ -87,7 +95,10 @@ fn kept_ascii_is_never_the_start_of_a_rule() {
             if map.keeps_ascii(&input) {
                 kept += 1;
                 for rule in [map.longest(&input), map.shortest(&input)] {
-                    assert!(rule.is_none(), "{input:?} is kept but a rule matches: {rule:?}");
+                    assert!(
+                        rule.is_none(),
+                        "{input:?} is kept but a rule matches: {rule:?}"
+                    );
                 }
             }
         }
@@ -95,6 +106,9 @@ fn kept_ascii_is_never_the_start_of_a_rule() {
     // NFKC has rules from every ASCII letter (to the letter with a combining mark): they
     // are kept before another ASCII byte all the same.
     assert!(map.keeps_ascii(b"ab"), "a before b");
-    assert!(!map.keeps_ascii("a\u{301}".as_bytes()), "a before a combining mark");
+    assert!(
+        !map.keeps_ascii("a\u{301}".as_bytes()),
+        "a before a combining mark"
+    );
     assert!(kept > 128 * 100, "only {kept} inputs kept");
 }

@@ -366,7 +366,8 @@ impl Pipeline {
                 continue;
             }
             pieces.clear();
-            self.model.tokenize(split.text.normalized(), &mut pieces, None);
+            self.model
+                .tokenize(split.text.normalized(), &mut pieces, None);
             if pieces.iter().any(|p| p.id == NO_ID) {
                 ids.truncate(kept);
                 return false;
