@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use toklab::core::offsets::CodePoints;
 use toklab::core::token::Tokenization;
+use toklab::core::tokenizer::NO_ID;
 
 /// The output formats of `toklab tokenize`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,21 +211,55 @@ fn write_datok(out: &mut dyn Write, text: &str, tokens: &Tokenization) -> io::Re
 }
 
 fn write_ids(out: &mut dyn Write, tokens: &Tokenization) -> io::Result<()> {
-    let mut line = String::with_capacity(tokens.len() * 6);
-    for (i, token) in tokens.tokens.iter().enumerate() {
+    let ids: Vec<u32> = tokens.iter().map(|t| t.id.unwrap_or(NO_ID)).collect();
+    let mut line = Vec::with_capacity(ids.len() * 6 + 1);
+    push_ids(&mut line, &ids);
+    out.write_all(&line)
+}
+
+/// Appends one record of the `ids` format: the ids in decimal separated by spaces, `-` for
+/// [`NO_ID`], then a newline. Written digit pairs at a time into the caller's buffer, since
+/// formatting through `fmt` costs more than encoding the ids on a long text.
+pub fn push_ids(out: &mut Vec<u8>, ids: &[u32]) {
+    out.reserve(ids.len() * 6 + 1);
+    for (i, &id) in ids.iter().enumerate() {
         if i > 0 {
-            line.push(' ');
+            out.push(b' ');
         }
-        match token.id {
-            Some(id) => {
-                use std::fmt::Write as _;
-                let _ = write!(line, "{id}");
-            }
-            None => line.push('-'),
+        match id {
+            NO_ID => out.push(b'-'),
+            id => push_decimal(out, id),
         }
     }
-    line.push('\n');
-    out.write_all(line.as_bytes())
+    out.push(b'\n');
+}
+
+/// The two-digit numbers 00..99 as ASCII, for writing decimals two digits per division.
+const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// Appends `n` in decimal.
+fn push_decimal(out: &mut Vec<u8>, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    while n >= 100 {
+        let pair = (n % 100) as usize * 2;
+        n /= 100;
+        at -= 2;
+        digits[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    }
+    if n >= 10 {
+        let pair = n as usize * 2;
+        at -= 2;
+        digits[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    } else {
+        at -= 1;
+        digits[at] = b'0' + n as u8;
+    }
+    out.extend_from_slice(&digits[at..]);
 }
 
 fn write_offsets(out: &mut dyn Write, text: &str, tokens: &Tokenization) -> io::Result<()> {
@@ -313,6 +348,24 @@ mod tests {
         let mut out = Vec::new();
         write(&mut out, Format::Ids, text, &tokens).unwrap();
         assert_eq!(out, b"7 - 12 -\n");
+    }
+
+    #[test]
+    fn decimals_of_every_width() {
+        let ids = [0, 7, 10, 99, 100, 12_345, 1_000_000, NO_ID, NO_ID - 1];
+        let mut out = Vec::new();
+        push_ids(&mut out, &ids);
+        let expected = "0 7 10 99 100 12345 1000000 - 4294967294\n";
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
+        let mut out = Vec::new();
+        for n in (0..=1_000_000)
+            .step_by(997)
+            .chain([9, 10, 11, 999, 1000, 1001])
+        {
+            out.clear();
+            push_decimal(&mut out, n);
+            assert_eq!(out, n.to_string().as_bytes());
+        }
     }
 
     #[test]

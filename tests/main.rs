@@ -51,6 +51,7 @@ mod gguf_files;
 mod hf_hub;
 mod hf_pipeline;
 mod hub_download;
+mod ids_path;
 mod lex_segmenter;
 mod linearity;
 mod maxmatch_cli;

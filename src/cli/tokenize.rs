@@ -86,6 +86,18 @@ fn records(
         return Ok((records, Vec::new()));
     }
     let mut gave_up = Vec::new();
+    if format == Format::Ids {
+        // Ids alone: the engine's ids path, into one buffer of ids and one of output.
+        let mut ids = Vec::new();
+        for (i, text) in batch.texts.iter().enumerate() {
+            ids.clear();
+            if let Some(at) = tokenizer.ids_into(text, &mut ids) {
+                gave_up.push((batch.first + i, at));
+            }
+            output::push_ids(&mut records, &ids);
+        }
+        return Ok((records, gave_up));
+    }
     for (i, text) in batch.texts.iter().enumerate() {
         let tokens = tokenizer.tokenize(text);
         output::write_record(&mut records, format, batch.first + i, text, &tokens)?;

@@ -5,9 +5,13 @@
 use std::any::Any;
 
 use crate::core::error::{Error, Result};
-use crate::core::token::Tokenization;
+use crate::core::token::{GaveUp, Tokenization};
 
 pub use crate::core::trace::{Role, Trace, TraceLine, TracePart, quote};
+
+/// What [`Tokenizer::ids_into`] writes for a token that has no id (a word of a rules or
+/// finite-state tokenizer, text a subword model could not place); no vocabulary reaches it.
+pub const NO_ID: u32 = u32::MAX;
 
 /// A tokenizer of any family. Engines are immutable once loaded so one instance can serve the
 /// workbench's UI thread and its background workers at once.
@@ -18,6 +22,16 @@ pub trait Tokenizer: Send + Sync {
     /// Tokenizes one text. Never fails: text an engine cannot place becomes tokens of kind
     /// `Unknown`, so no input is lost.
     fn tokenize(&self, text: &str) -> Tokenization;
+
+    /// Appends the ids of `text`'s tokens to `ids`, [`NO_ID`] for a token without one; returns
+    /// where the engine gave up, as [`Tokenization::gave_up`] does. The default tokenizes; engines
+    /// whose ids need neither spans nor forms override it, so `tokenize --format ids` pays only
+    /// for the ids (no token objects, no form strings, no alignment to the original text).
+    fn ids_into(&self, text: &str, ids: &mut Vec<u32>) -> Option<GaveUp> {
+        let tokens = self.tokenize(text);
+        ids.extend(tokens.iter().map(|t| t.id.unwrap_or(NO_ID)));
+        tokens.gave_up()
+    }
 
     /// How the engine arrived at its tokens for `text`: a second call, made only when a view
     /// asks, so tokenizing stays fast.

@@ -26,6 +26,13 @@ pub enum CharsMapError {
 pub struct CharsMap {
     units: Vec<u32>,
     replacements: Vec<u8>,
+    /// Bit `b` is set when no rule starts with the ASCII byte `b`, which therefore stays as
+    /// it is: normalizers pass such bytes without walking the trie.
+    ascii_kept: u128,
+    /// Bit `b` is set when the ASCII byte `b` stays as it is before another ASCII byte (or at
+    /// the end): it is no rule by itself and no rule continues it with an ASCII byte (NFKC's
+    /// rules from a letter all continue with a combining mark).
+    ascii_kept_before_ascii: u128,
 }
 
 impl CharsMap {
@@ -45,10 +52,69 @@ impl CharsMap {
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        Ok(CharsMap {
+        let mut map = CharsMap {
             units,
             replacements: blob[4 + size..].to_vec(),
-        })
+            ascii_kept: 0,
+            ascii_kept_before_ascii: 0,
+        };
+        for byte in 0..128u8 {
+            match map.child(map.root(), byte) {
+                None => map.ascii_kept |= 1 << byte,
+                Some(node) if !Self::has_leaf(map.units[node]) => {
+                    let next = node ^ Self::offset(map.units[node]);
+                    if (0..128u8).all(|c| map.child(Some(next), c).is_none()) {
+                        map.ascii_kept_before_ascii |= 1 << byte;
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(map)
+    }
+
+    /// Whether the first byte of `rest` is ASCII that no rule changes there, so it maps to
+    /// itself: a cheap test before [`CharsMap::longest`] for the common case of ASCII text.
+    #[inline]
+    pub fn keeps_ascii(&self, rest: &[u8]) -> bool {
+        let Some(&byte) = rest.first().filter(|b| b.is_ascii()) else {
+            return false;
+        };
+        let empty = self.units.is_empty();
+        empty
+            || self.ascii_kept & (1 << byte) != 0
+            || (self.ascii_kept_before_ascii & (1 << byte) != 0
+                && rest.get(1).is_none_or(u8::is_ascii))
+    }
+
+    /// The position children of the root are found from, when there is a trie.
+    fn root(&self) -> Option<usize> {
+        self.units.first().map(|&u| Self::offset(u))
+    }
+
+    /// The unit of the child reached by `byte` from the node whose children start at `from`.
+    fn child(&self, from: Option<usize>, byte: u8) -> Option<usize> {
+        let pos = from? ^ byte as usize;
+        let unit = *self.units.get(pos)?;
+        (Self::label(unit) == u32::from(byte)).then_some(pos)
+    }
+
+    /// Whether a unit ends a rule (its value is the next unit).
+    #[inline]
+    fn has_leaf(unit: u32) -> bool {
+        (unit >> 8) & 1 == 1
+    }
+
+    /// Where a unit's children start (darts-clone's encoding).
+    #[inline]
+    fn offset(unit: u32) -> usize {
+        ((unit >> 10) << ((unit & (1 << 9)) >> 6)) as usize
+    }
+
+    /// The byte a unit is reached by (with the leaf flag bit 31).
+    #[inline]
+    fn label(unit: u32) -> u32 {
+        unit & ((1 << 31) | 0xFF)
     }
 
     /// The longest rule matching a prefix of `input`: its length and replacement.
@@ -71,9 +137,7 @@ impl CharsMap {
             return None;
         }
         let unit = |pos: usize| self.units.get(pos).copied();
-        let offset = |u: u32| ((u >> 10) << ((u & (1 << 9)) >> 6)) as usize;
-        let has_leaf = |u: u32| (u >> 8) & 1 == 1;
-        let label = |u: u32| u & ((1 << 31) | 0xFF);
+        let (offset, label, has_leaf) = (Self::offset, Self::label, Self::has_leaf);
         let mut pos = offset(unit(0)?);
         let mut best = None;
         for (i, &byte) in input.iter().enumerate() {

@@ -304,6 +304,11 @@ fn precompiled(text: &mut NormalizedString, map: &CharsMap) {
         map.shortest(part.as_bytes())
             .map(|(_, replacement)| String::from_utf8_lossy(replacement).into_owned())
     };
+    // ASCII that no rule changes is passed a byte at a time without graphemes or lookups.
+    let bytes = text.normalized().as_bytes();
+    if (0..bytes.len()).all(|at| map.keeps_ascii(&bytes[at..])) {
+        return;
+    }
     let changes = text.normalized().graphemes(true).any(|g| {
         (g.len() < 6 && rule(g).is_some())
             || g.char_indices()
@@ -313,6 +318,10 @@ fn precompiled(text: &mut NormalizedString, map: &CharsMap) {
         return;
     }
     text.rewrite(|rest, out| {
+        if map.keeps_ascii(rest.as_bytes()) {
+            out.push_str(&rest[..1]);
+            return 1;
+        }
         let grapheme = rest.graphemes(true).next().unwrap_or(rest);
         if grapheme.len() < 6
             && let Some(replacement) = rule(grapheme)

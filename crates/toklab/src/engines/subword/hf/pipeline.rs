@@ -14,7 +14,7 @@ use super::processors::PostProcessor;
 use crate::core::error::{Error, Result};
 use crate::core::normalized::NormalizedString;
 use crate::core::spec::Spec;
-use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
+use crate::core::token::{GaveUp, Origin, Span, Token, TokenKind, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::{Role, Trace, TraceLine, quote};
 use crate::engines::subword::bpe::load::{MAX_ID, line_of_key, read_text, tokenizer_json_error};
@@ -343,6 +343,41 @@ impl Pipeline {
         tokens
     }
 
+    /// Appends the ids of `text` to `ids` as [`Pipeline::encode`] gives them, without
+    /// building tokens (no spans through the alignments, no forms). Returns false, with `ids`
+    /// as it was, where a token would say the pipeline gave up (a pre-tokenizer's pattern past
+    /// its limit, a piece without an id): the caller then tokenizes to report where.
+    pub fn encode_ids(&self, text: &str, specials: Specials, ids: &mut Vec<u32>) -> bool {
+        let (splits, gave_up) = self.pre_tokens(text, None);
+        if gave_up.is_some() {
+            return false;
+        }
+        let (kept, mut before, mut after) = (ids.len(), Vec::new(), Vec::new());
+        if specials == Specials::Add
+            && let Some(post) = &self.post_processor
+        {
+            post.around(&mut before, &mut after);
+        }
+        ids.extend(before.iter().map(|(_, id)| *id));
+        let mut pieces: Vec<Piece> = Vec::new();
+        for split in &splits {
+            if let Some(id) = split.added {
+                ids.push(id);
+                continue;
+            }
+            pieces.clear();
+            self.model
+                .tokenize(split.text.normalized(), &mut pieces, None);
+            if pieces.iter().any(|p| p.id == NO_ID) {
+                ids.truncate(kept);
+                return false;
+            }
+            ids.extend(pieces.iter().map(|p| p.id));
+        }
+        ids.extend(after.iter().map(|(_, id)| *id));
+        true
+    }
+
     /// An added token matched in the text.
     fn added_token(&self, text: &str, span: Span, id: u32) -> Token {
         let token = self.added.token(id);
@@ -501,11 +536,9 @@ impl HfTokenizer {
 
     /// The token ids of `text`.
     pub fn encode(&self, text: &str) -> Vec<u32> {
-        self.pipeline
-            .encode(text, self.specials, None)
-            .iter()
-            .map(|t| t.id.unwrap_or(NO_ID))
-            .collect()
+        let mut ids = Vec::new();
+        self.ids_into(text, &mut ids);
+        ids
     }
 }
 
@@ -521,6 +554,15 @@ impl Tokenizer for HfTokenizer {
 
     fn tokenize(&self, text: &str) -> Tokenization {
         Tokenization::new(self.pipeline.encode(text, self.specials, None))
+    }
+
+    fn ids_into(&self, text: &str, ids: &mut Vec<u32>) -> Option<GaveUp> {
+        if self.pipeline.encode_ids(text, self.specials, ids) {
+            return None;
+        }
+        let tokens = self.tokenize(text);
+        ids.extend(tokens.iter().map(|t| t.id.unwrap_or(NO_ID)));
+        tokens.gave_up()
     }
 
     fn explain(&self, text: &str) -> Trace {

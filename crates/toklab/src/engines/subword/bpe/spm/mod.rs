@@ -27,7 +27,7 @@ use super::tokenizer::subword_token;
 use super::vocab::Vocab;
 use crate::core::error::{Error, Result};
 use crate::core::normalized::NormalizedString;
-use crate::core::token::{Span, Token, Tokenization};
+use crate::core::token::{GaveUp, Span, Token, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::Trace;
 use crate::engines::subword::formal::Semantics;
@@ -296,6 +296,13 @@ impl SpmModel {
 
     /// The ids of `text`.
     pub fn encode(&self, text: &str) -> Vec<u32> {
+        let mut ids = Vec::new();
+        self.encode_into(text, &mut ids);
+        ids
+    }
+
+    /// Appends the ids of `text` to `ids` ([`NO_ID`] where a stretch has none).
+    pub fn encode_into(&self, text: &str, ids: &mut Vec<u32>) {
         // Ids need no spans: the text is normalized without alignments, into buffers kept
         // per thread so that a line costs no allocation but its ids.
         thread_local! {
@@ -307,7 +314,7 @@ impl SpmModel {
             self.normalizer.normalize_plain(text, norm);
             tokens.clear();
             self.encode_norm(norm, tokens);
-            tokens.iter().map(|t| t.id).collect()
+            ids.extend(tokens.iter().map(|t| t.id));
         })
     }
 
@@ -470,6 +477,19 @@ impl Tokenizer for SpmTokenizer {
                 .map(|t| self.model.token(text, &normalized, t))
                 .collect(),
         )
+    }
+
+    /// The ids straight from the normalized text: no spans, no token objects. A sampling
+    /// tokenizer draws its segmentation in `tokenize`, so it goes through it.
+    fn ids_into(&self, text: &str, ids: &mut Vec<u32>) -> Option<GaveUp> {
+        match &self.sampler {
+            Some(_) => {
+                let tokens = self.tokenize(text);
+                ids.extend(tokens.iter().map(|t| t.id.unwrap_or(NO_ID)));
+            }
+            None => self.model.encode_into(text, ids),
+        }
+        None
     }
 
     fn explain(&self, text: &str) -> Trace {

@@ -83,7 +83,25 @@ impl Normalizer {
         }
         let space = if self.escape_whitespaces { SPACE } else { " " };
         let mut previous_space = self.remove_extra_whitespaces;
-        text.rewrite(&mut |rest, out| {
+        // ASCII bytes that no rule and no user-defined piece starts with stay as they are:
+        // most of the bytes of most texts, passed without a lookup.
+        let user_starts = self
+            .user_defined
+            .iter()
+            .filter_map(|u| u.bytes().next())
+            .filter(|&b| b < 128)
+            .fold(0u128, |mask, b| mask | 1 << b);
+        text.rewrite(|rest, out| {
+            let byte = rest.as_bytes()[0];
+            if self.map.keeps_ascii(rest.as_bytes()) && user_starts & (1 << byte) == 0 {
+                match byte {
+                    b' ' if previous_space => {}
+                    b' ' => out.push_str(space),
+                    _ => out.push(char::from(byte)),
+                }
+                previous_space = byte == b' ' && self.remove_extra_whitespaces;
+                return 1;
+            }
             let (replacement, len) = self.prefix(rest);
             let mut piece = replacement;
             while previous_space && piece.starts_with(' ') {
@@ -122,7 +140,7 @@ trait Target {
     fn is_empty(&self) -> bool;
     /// Replaces the text left to right: `step` writes the replacement of the start of what
     /// is left and returns how many bytes it replaced.
-    fn rewrite(&mut self, step: &mut dyn FnMut(&str, &mut String) -> usize);
+    fn rewrite(&mut self, step: impl FnMut(&str, &mut String) -> usize);
     fn prepend(&mut self, text: &str);
     fn trim_end_matches(&mut self, strip: &mut dyn FnMut(char) -> bool);
     fn append(&mut self, text: &str);
@@ -135,7 +153,7 @@ impl Target for NormalizedString<'_> {
     fn is_empty(&self) -> bool {
         NormalizedString::is_empty(self)
     }
-    fn rewrite(&mut self, step: &mut dyn FnMut(&str, &mut String) -> usize) {
+    fn rewrite(&mut self, step: impl FnMut(&str, &mut String) -> usize) {
         NormalizedString::rewrite(self, step);
     }
     fn prepend(&mut self, text: &str) {
@@ -165,7 +183,7 @@ impl Target for Plain<'_, '_> {
     }
     /// As [`NormalizedString::rewrite`] steps: at least one character is taken, and a step
     /// ending inside a character takes the whole of it.
-    fn rewrite(&mut self, step: &mut dyn FnMut(&str, &mut String) -> usize) {
+    fn rewrite(&mut self, mut step: impl FnMut(&str, &mut String) -> usize) {
         let source = self.source;
         // Room for `▁`, three bytes for one space, and the dummy prefix.
         self.text.reserve(source.len() + source.len() / 2 + 3);
