@@ -99,8 +99,12 @@ fn part(a: &[u32], a0: usize, b: &[u32], b0: usize, distance: usize, out: &mut V
     } else if whole {
         traced(a, a0, b, b0, distance, out);
     } else {
-        let (row, left, right) =
-            split_point(a, b, distance, 1).expect("the bound is the part's distance");
+        // rapidfuzz splits after at least one source symbol; when only a split before the
+        // first one is cheapest, that one is taken (any other would cost more than the
+        // distance).
+        let (row, left, right) = split_point(a, b, distance, 1)
+            .or_else(|| split_point(a, b, distance, 0))
+            .expect("the bound is the part's distance");
         let column = b.len() / 2;
         part(&a[..row], a0, &b[..column], b0, left, out);
         part(&a[row..], a0 + row, &b[column..], b0 + column, right, out);
@@ -176,6 +180,25 @@ mod tests {
         assert_eq!(listed("", "xy"), [("insert", 0, 0), ("insert", 0, 1)]);
         assert_eq!(listed("xy", ""), [("delete", 0, 0), ("delete", 1, 0)]);
         assert!(listed("same", "same").is_empty());
+    }
+
+    #[test]
+    fn a_part_cheapest_to_split_before_its_first_symbol_is_split_there() {
+        // 64,000 insertions before the source: the band is over a megabyte, so the part is
+        // split at the target's middle, which the cheapest path crosses before the source's
+        // first symbol. rapidfuzz 3.14 lists the insertions, then one replacement.
+        let text: String = "abcdefgh".repeat(8);
+        let a = codepoints(&format!("x{text}q"));
+        let b = codepoints(&format!("{}x{text}r", "y".repeat(64_000)));
+        let alignment = rapidfuzz_align(&a, &b);
+        assert_eq!(alignment.replay(&a, &b).unwrap(), b);
+        let listed: Vec<_> = alignment
+            .editops()
+            .map(|o| (o.kind, o.src, o.dest))
+            .collect();
+        let mut expected: Vec<_> = (0..64_000).map(|k| (EditKind::Insert, 0, k)).collect();
+        expected.push((EditKind::Replace, 65, 64_065));
+        assert_eq!(listed, expected);
     }
 
     proptest::proptest! {
