@@ -12,6 +12,7 @@ mod common;
 mod align_band;
 mod align_cli;
 mod align_conformance;
+mod align_editops;
 mod align_fast;
 mod align_pairs_cli;
 mod align_props;

@@ -46,12 +46,30 @@ pub struct Args {
     /// separated by the line's first TAB; each pair's output is what `toklab align A B` prints.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["a", "b"])]
     pairs: Option<PathBuf>,
+    /// text: the three rows and the distance; ops: one line per pair, the distance then each
+    /// edit operation (`replace`/`insert`/`delete`, source position, target position) as
+    /// rapidfuzz's `Levenshtein.editops` lists them, TAB-separated; json: the same as one JSON
+    /// object a line.
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text,
+          conflicts_with_all = ["matrix", "all", "distance"])]
+    format: Format,
     /// The source (the matrix's rows).
     #[arg(required_unless_present = "pairs")]
     a: Option<String>,
     /// The target (the matrix's columns).
     #[arg(required_unless_present = "pairs")]
     b: Option<String>,
+}
+
+/// How `toklab align` writes each pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// The alignment drawn in three rows, then the distance.
+    Text,
+    /// The distance and the edit operations on one TAB-separated line.
+    Ops,
+    /// The distance and the edit operations as one JSON object.
+    Json,
 }
 
 /// Runs `toklab align`.
@@ -122,10 +140,29 @@ struct Job<'r> {
 }
 
 impl Job<'_> {
+    /// The symbols of `text` in the run's unit, without labels (the formats for scripts
+    /// print positions, never units).
+    fn symbols(&self, text: &str, interner: &mut Interner) -> Vec<u32> {
+        match self.tokenizer {
+            Some(tokenizer) => tokenizer
+                .tokenize(text)
+                .tokens
+                .iter()
+                .map(|t| interner.intern(t.form(text)))
+                .collect(),
+            None => align::symbols(text, self.unit, interner),
+        }
+    }
+
     /// Writes what `toklab align A B` prints for one pair.
     fn align(&self, a_text: &str, b_text: &str, out: &mut dyn Write) -> anyhow::Result<()> {
         let (args, unit, costs) = (self.args, self.unit, self.costs);
         let mut interner = Interner::new();
+        if args.format != Format::Text {
+            let a = self.symbols(a_text, &mut interner);
+            let b = self.symbols(b_text, &mut interner);
+            return write_editops(out, &a, &b, costs, args.format);
+        }
         let ((a, a_labels), (b, b_labels)) = match self.tokenizer {
             Some(tokenizer) => {
                 let mut tokens = |text: &str| -> (Vec<u32>, Vec<String>) {
@@ -199,6 +236,58 @@ impl Job<'_> {
         }
         Ok(())
     }
+}
+
+/// Writes one pair's line of `--format ops` or `json`. Under unit costs the operations are
+/// the ones rapidfuzz lists; under other costs, those of the alignment the text format draws.
+fn write_editops(
+    out: &mut dyn Write,
+    a: &[u32],
+    b: &[u32],
+    costs: Costs,
+    format: Format,
+) -> anyhow::Result<()> {
+    let unit = costs.ins == costs.del && costs.del == costs.sub && costs.ins > 0;
+    let alignment = if unit {
+        let mut found = align::rapidfuzz_align(a, b);
+        found.cost *= u64::from(costs.ins);
+        found
+    } else {
+        align::align(a, b, costs)
+    };
+    let mut line = Vec::with_capacity(16 + alignment.pairs.len() * 4);
+    let mut number = itoa::Buffer::new();
+    if format == Format::Json {
+        line.extend_from_slice(b"{\"distance\":");
+        line.extend_from_slice(number.format(alignment.cost).as_bytes());
+        line.extend_from_slice(b",\"editops\":[");
+    } else {
+        line.extend_from_slice(number.format(alignment.cost).as_bytes());
+    }
+    for (k, op) in alignment.editops().enumerate() {
+        let (open, between, close): (&[u8], &[u8], &[u8]) = match format {
+            Format::Json if k == 0 => (b"[\"", b"\",", b"]"),
+            Format::Json => (b",[\"", b"\",", b"]"),
+            _ => (b"\t", b" ", b""),
+        };
+        line.extend_from_slice(open);
+        line.extend_from_slice(op.kind.name().as_bytes());
+        line.extend_from_slice(between);
+        line.extend_from_slice(number.format(op.src).as_bytes());
+        line.push(if format == Format::Json { b',' } else { b' ' });
+        line.extend_from_slice(number.format(op.dest).as_bytes());
+        line.extend_from_slice(close);
+    }
+    if format == Format::Json {
+        line.extend_from_slice(b"],\"src_len\":");
+        line.extend_from_slice(number.format(a.len()).as_bytes());
+        line.extend_from_slice(b",\"dest_len\":");
+        line.extend_from_slice(number.format(b.len()).as_bytes());
+        line.push(b'}');
+    }
+    line.push(b'\n');
+    out.write_all(&line)?;
+    Ok(())
 }
 
 fn write_rows(

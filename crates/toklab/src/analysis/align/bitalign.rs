@@ -85,7 +85,7 @@ fn doubling_backtrace(
         let mut pairs = Vec::with_capacity(a.len().max(b.len()));
         gaps(rows, columns, (0, 0), &mut pairs);
         (pairs, rows + columns)
-    } else if let Some(found) = short::backtrace(&a[..rows], &b[..columns], budget) {
+    } else if let Some(found) = short::backtrace(&a[..rows], &b[..columns], budget, Ties::Matrix) {
         found
     } else {
         banded_backtrace(&a[..rows], &b[..columns], budget)?
@@ -115,7 +115,7 @@ fn banded_backtrace(
         match StoredBand::fill(&peq, a, b, max) {
             Ok((stored, distance)) => {
                 let mut pairs = Vec::with_capacity(a.len().max(b.len()));
-                stored.trace(a, b, distance, (0, 0), &mut pairs);
+                stored.trace(a, b, distance, (0, 0), Ties::Matrix, &mut pairs);
                 return Ok((pairs, distance));
             }
             Err(_) if max == ceiling => return Err(max),
@@ -131,7 +131,12 @@ fn fits(rows: usize, columns: usize, max: usize, budget: usize) -> bool {
 
 /// Deletions of `rows` source symbols then insertions of `columns` target symbols, from
 /// `origin` on: an alignment with an empty side.
-fn gaps(rows: usize, columns: usize, origin: (usize, usize), out: &mut Vec<AlignedPair>) {
+pub(super) fn gaps(
+    rows: usize,
+    columns: usize,
+    origin: (usize, usize),
+    out: &mut Vec<AlignedPair>,
+) {
     out.extend((0..rows).map(|i| AlignedPair {
         op: Op::Del,
         a: Some(origin.0 + i),
@@ -171,11 +176,11 @@ fn split(
         gaps(a.len(), b.len(), (a0, b0), out);
     } else if fits(a.len(), b.len(), distance, budget) || b.len() < 2 {
         match StoredBand::fill(&PatternMatch::new(a), a, b, distance) {
-            Ok((stored, distance)) => stored.trace(a, b, distance, (a0, b0), out),
+            Ok((stored, distance)) => stored.trace(a, b, distance, (a0, b0), Ties::Matrix, out),
             Err(_) => shifted(backtrace(a, b, Costs::LEVENSHTEIN), (a0, b0), out),
         }
     } else {
-        match split_point(a, b, distance) {
+        match split_point(a, b, distance, 0) {
             Some((row, left, right)) => {
                 let column = b.len() / 2;
                 split(&a[..row], a0, &b[..column], b0, left, budget, out);
@@ -211,7 +216,12 @@ fn shifted(alignment: Alignment, origin: (usize, usize), out: &mut Vec<AlignedPa
 
 /// The row where a cheapest path crosses the middle column of `b`, and the distances before
 /// and after it; `None` if `distance` was below the distance (never, for a right caller).
-fn split_point(a: &[u32], b: &[u32], distance: usize) -> Option<(usize, usize, usize)> {
+pub(super) fn split_point(
+    a: &[u32],
+    b: &[u32],
+    distance: usize,
+    first_row: usize,
+) -> Option<(usize, usize, usize)> {
     let (n, m) = (a.len(), b.len());
     let column = m / 2;
     let middle_column = |pattern: &[u32], text: &[u32]| -> Option<(usize, Vec<usize>)> {
@@ -229,7 +239,9 @@ fn split_point(a: &[u32], b: &[u32], distance: usize) -> Option<(usize, usize, u
     let b_reversed: Vec<u32> = b[column..].iter().rev().copied().collect();
     let (back_start, backward) = middle_column(&a_reversed, &b_reversed)?;
     // Row i forward is row n - i backward.
-    let lowest = start.max(n.saturating_sub(back_start + backward.len() - 1));
+    let lowest = start
+        .max(n.saturating_sub(back_start + backward.len() - 1))
+        .max(first_row);
     let highest = (start + forward.len() - 1).min(n - back_start);
     let (row, left, right) = (lowest..=highest)
         .map(|i| (i, forward[i - start], backward[n - i - back_start]))
@@ -239,7 +251,7 @@ fn split_point(a: &[u32], b: &[u32], distance: usize) -> Option<(usize, usize, u
 
 /// The band's blocks of every column of the matrix of `a` (rows) against `b`: enough to read
 /// any value a backtrace under unit costs asks for.
-struct StoredBand {
+pub(super) struct StoredBand {
     rows: usize,
     /// Column `j`'s first block and where its blocks start in `blocks` (column 0 has none;
     /// one more entry marks the end).
@@ -251,7 +263,7 @@ impl StoredBand {
     /// The band of `a` (`peq` built from it) against `b` under the bound `max` (the distance,
     /// for the narrowest band), and the distance; if the distance is above the bound, the
     /// bound to try next. Neither may be empty.
-    fn fill(
+    pub(super) fn fill(
         peq: &PatternMatch,
         a: &[u32],
         b: &[u32],
@@ -303,61 +315,85 @@ impl StoredBand {
 
     /// Appends the backtrace from the last cell (of value `distance`), with indices moved by
     /// `origin`.
-    fn trace(
+    pub(super) fn trace(
         &self,
         a: &[u32],
         b: &[u32],
         distance: usize,
         origin: (usize, usize),
+        ties: Ties,
         out: &mut Vec<AlignedPair>,
     ) {
-        trace(a, b, distance, origin, out, |i, j| self.value(i, j));
+        trace(a, b, distance, origin, ties, out, |i, j| self.value(i, j));
     }
 }
 
-/// Appends the matrix's backtrace of `a` (rows) against `b` (columns) under unit costs from the
-/// last cell (of value `distance`): diagonal first, then up, then left, as
-/// [`Matrix::backtrace`] orders the arrows, with indices moved by `origin`. `value(i, j)` is
-/// `D[i, j]`, or `None` where it was not kept (off the cheapest paths, which the backtrace
-/// never takes; a kept value there may also be an overestimate).
+/// Which of several equally cheap steps a backtrace under unit costs takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ties {
+    /// Diagonal first, then up (deletion), then left (insertion), as [`Matrix::backtrace`]
+    /// orders the arrows: what the workbench and `--matrix` show.
+    Matrix,
+    /// Deletion first; then insertion where the diagonal cell is one above the left one;
+    /// else the diagonal: the order rapidfuzz's `Levenshtein.editops` reads its bit-vectors
+    /// in, so `align --format ops` lists the operations a script written for it expects.
+    Rapidfuzz,
+}
+
+impl Ties {
+    /// The step back from a cell of value `here` whose symbols are `equal`; `back(di, dj)` is
+    /// `D[i - di, j - dj]`, or `None` where it was not kept.
+    fn step(self, equal: bool, here: usize, back: impl Fn(usize, usize) -> Option<usize>) -> Op {
+        let diagonal = if equal { Op::Match } else { Op::Sub };
+        let one_less = here.checked_sub(1);
+        match self {
+            // Equal symbols make `D[i-1, j-1] = D[i, j]` (a cell is never below its diagonal
+            // neighbour, nor more than one above its other neighbours): the diagonal is taken
+            // without asking.
+            Ties::Matrix if equal || (one_less.is_some() && back(1, 1) == one_less) => diagonal,
+            Ties::Matrix if one_less.is_some() && back(1, 0) == one_less => Op::Del,
+            Ties::Matrix => {
+                debug_assert_eq!(back(0, 1), one_less);
+                Op::Ins
+            }
+            Ties::Rapidfuzz if one_less.is_some() && back(1, 0) == one_less => Op::Del,
+            // The diagonal neighbour one above the left one (and so equal to this cell) makes
+            // the insertion a cheapest step, and rapidfuzz prefers it to the diagonal.
+            Ties::Rapidfuzz
+                if one_less.is_some() && back(0, 1) == one_less && back(1, 1) == Some(here) =>
+            {
+                Op::Ins
+            }
+            Ties::Rapidfuzz => diagonal,
+        }
+    }
+}
+
+/// Appends a backtrace of `a` (rows) against `b` (columns) under unit costs from the last cell
+/// (of value `distance`), choosing among equally cheap steps by `ties`, with indices moved by
+/// `origin`. `value(i, j)` is `D[i, j]`, or `None` where it was not kept (off the cheapest
+/// paths, which the backtrace never takes; a kept value there may also be an overestimate).
 pub(super) fn trace(
     a: &[u32],
     b: &[u32],
     distance: usize,
     origin: (usize, usize),
+    ties: Ties,
     out: &mut Vec<AlignedPair>,
     value: impl Fn(usize, usize) -> Option<usize>,
 ) {
     let (mut i, mut j, mut here) = (a.len(), b.len(), distance);
     let start = out.len();
     while i > 0 && j > 0 {
-        // Equal symbols make `D[i-1, j-1] = D[i, j]` (a cell is never below its diagonal
-        // neighbour, nor more than one above its other neighbours): the diagonal is taken
-        // without asking.
-        let equal = a[i - 1] == b[j - 1];
-        if equal || here > 0 && value(i - 1, j - 1) == Some(here - 1) {
-            out.push(AlignedPair {
-                op: if equal { Op::Match } else { Op::Sub },
-                a: Some(origin.0 + i - 1),
-                b: Some(origin.1 + j - 1),
-            });
-            (i, j, here) = (i - 1, j - 1, here - usize::from(!equal));
-        } else if here > 0 && value(i - 1, j) == Some(here - 1) {
-            out.push(AlignedPair {
-                op: Op::Del,
-                a: Some(origin.0 + i - 1),
-                b: None,
-            });
-            (i, here) = (i - 1, here - 1);
-        } else {
-            debug_assert_eq!(value(i, j - 1), here.checked_sub(1));
-            out.push(AlignedPair {
-                op: Op::Ins,
-                a: None,
-                b: Some(origin.1 + j - 1),
-            });
-            (j, here) = (j - 1, here.saturating_sub(1));
-        }
+        let op = ties.step(a[i - 1] == b[j - 1], here, |di, dj| value(i - di, j - dj));
+        out.push(AlignedPair {
+            op,
+            a: (op != Op::Ins).then(|| origin.0 + i - 1),
+            b: (op != Op::Del).then(|| origin.1 + j - 1),
+        });
+        i -= usize::from(op != Op::Ins);
+        j -= usize::from(op != Op::Del);
+        here = here.saturating_sub(usize::from(op != Op::Match));
     }
     out.extend((0..i).rev().map(|k| AlignedPair {
         op: Op::Del,

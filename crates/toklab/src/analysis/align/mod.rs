@@ -22,6 +22,7 @@
 mod band;
 mod bitalign;
 mod bitparallel;
+mod editops;
 mod fill;
 mod lcs;
 mod linear;
@@ -32,11 +33,12 @@ mod units;
 
 pub use self::bitalign::backtrace;
 pub use self::bitparallel::{lcs_len, levenshtein};
+pub use self::editops::{EditKind, EditOp, rapidfuzz_align};
 pub use self::fill::{Candidates, FillStep, FillSteps};
 pub use self::linear::{general_distance, hirschberg};
 pub use self::matrix::{Alignments, Matrix, Pointers};
 pub use self::render::{MatrixStyle, render_matrix, render_rows};
-pub use self::units::{Interner, Unit, display_label, segment};
+pub use self::units::{Interner, Unit, display_label, segment, symbols};
 
 use std::fmt;
 

@@ -10,20 +10,26 @@ use super::{Alignment, Matrix};
 /// the operations (`d`, `s`, `i`, blank for a match). Columns are padded to the wider unit
 /// (in terminal cells, so CJK lines up) and separated by one space; trailing blanks are cut.
 pub fn render_rows(alignment: &Alignment, a: &[String], b: &[String]) -> [String; 3] {
-    let mut rows = [String::new(), String::new(), String::new()];
+    let mut rows: [String; 3] = Default::default();
+    let mut letter = [0u8; 4];
     for (column, pair) in alignment.pairs.iter().enumerate() {
         let top = pair.a.map_or("*", |i| a[i].as_str());
         let bottom = pair.b.map_or("*", |j| b[j].as_str());
-        let op = pair.op.code().to_string();
-        let width = top.width().max(bottom.width()).max(1);
-        for (row, cell) in rows.iter_mut().zip([top, bottom, op.as_str()]) {
+        let op: &str = pair.op.code().encode_utf8(&mut letter);
+        let widths = [top.width(), bottom.width(), 1];
+        let width = widths[0].max(widths[1]).max(1);
+        for ((row, cell), cell_width) in rows.iter_mut().zip([top, bottom, op]).zip(widths) {
             if column > 0 {
                 row.push(' ');
             }
-            pad(row, cell, width);
+            row.push_str(cell);
+            row.extend(std::iter::repeat_n(' ', width.saturating_sub(cell_width)));
         }
     }
-    rows.map(|row| row.trim_end().to_string())
+    for row in &mut rows {
+        row.truncate(row.trim_end().len());
+    }
+    rows
 }
 
 fn pad(out: &mut String, cell: &str, width: usize) {

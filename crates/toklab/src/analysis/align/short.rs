@@ -6,6 +6,7 @@
 //! backtrace asks the same questions and takes the same steps as [`super::Matrix::backtrace`].
 
 use super::AlignedPair;
+use super::bitalign::Ties;
 use super::bitparallel::Block;
 
 /// The longest short side: two words of bit-vectors per column.
@@ -14,7 +15,12 @@ pub(super) const SHORT: usize = 128;
 /// The alignment of `a` (rows) against `b` (columns), neither empty, and its distance, if one
 /// side has at most [`SHORT`] symbols and its columns fit in `budget` band blocks (the same
 /// memory budget as the band's); `None` otherwise.
-pub(super) fn backtrace(a: &[u32], b: &[u32], budget: usize) -> Option<(Vec<AlignedPair>, usize)> {
+pub(super) fn backtrace(
+    a: &[u32],
+    b: &[u32],
+    budget: usize,
+    ties: Ties,
+) -> Option<(Vec<AlignedPair>, usize)> {
     debug_assert!(!a.is_empty() && !b.is_empty());
     let words = |side: &[u32]| side.len().div_ceil(64);
     // Fewer words per column first; with as many, fewer columns.
@@ -24,9 +30,9 @@ pub(super) fn backtrace(a: &[u32], b: &[u32], budget: usize) -> Option<(Vec<Alig
         return None;
     }
     Some(if pattern.len() <= 64 {
-        Columns::<1>::fill::<128>(pattern, text).trace(a, b, a_is_pattern)
+        Columns::<1>::fill::<128>(pattern, text).trace(a, b, a_is_pattern, ties)
     } else {
-        Columns::<2>::fill::<256>(pattern, text).trace(a, b, a_is_pattern)
+        Columns::<2>::fill::<256>(pattern, text).trace(a, b, a_is_pattern, ties)
     })
 }
 
@@ -124,7 +130,13 @@ impl<const N: usize> Columns<N> {
 
     /// The matrix's backtrace of `a` against `b`, the pattern being `a` if `a_is_pattern`, else
     /// `b` (the stored matrix then being the transpose), and the distance.
-    fn trace(&self, a: &[u32], b: &[u32], a_is_pattern: bool) -> (Vec<AlignedPair>, usize) {
+    fn trace(
+        &self,
+        a: &[u32],
+        b: &[u32],
+        a_is_pattern: bool,
+        ties: Ties,
+    ) -> (Vec<AlignedPair>, usize) {
         let mut pairs = Vec::with_capacity((a.len() + b.len() + self.distance).div_ceil(2));
         let value = |i, j| {
             Some(if a_is_pattern {
@@ -133,7 +145,7 @@ impl<const N: usize> Columns<N> {
                 self.value(j, i)
             })
         };
-        super::bitalign::trace(a, b, self.distance, (0, 0), &mut pairs, value);
+        super::bitalign::trace(a, b, self.distance, (0, 0), ties, &mut pairs, value);
         (pairs, self.distance)
     }
 }
@@ -184,12 +196,18 @@ mod tests {
         let short: Vec<u32> = (0..40u32).map(|i| i % 3).collect();
         let long: Vec<u32> = (0..300u32).map(|i| i % 5).collect();
         for (a, b) in [(&short, &long), (&long, &short)] {
-            let (pairs, distance) = backtrace(a, b, usize::MAX).unwrap();
+            let (pairs, distance) = backtrace(a, b, usize::MAX, Ties::Matrix).unwrap();
             let matrix = Matrix::new(a, b, Costs::LEVENSHTEIN).backtrace().unwrap();
             assert_eq!(pairs, matrix.pairs);
             assert_eq!(distance as u64, matrix.cost);
         }
-        assert!(backtrace(&long, &long, usize::MAX).is_none(), "both long");
-        assert!(backtrace(&short, &long, 299).is_none(), "over the budget");
+        assert!(
+            backtrace(&long, &long, usize::MAX, Ties::Matrix).is_none(),
+            "both long"
+        );
+        assert!(
+            backtrace(&short, &long, 299, Ties::Matrix).is_none(),
+            "over the budget"
+        );
     }
 }

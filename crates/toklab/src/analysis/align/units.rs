@@ -120,6 +120,20 @@ pub fn segment(text: &str, unit: Unit, interner: &mut Interner) -> (Vec<u32>, Ve
     }
 }
 
+/// The symbols of `text` in a unit other than [`Unit::Token`] with a tokenizer, without the
+/// labels [`segment`] makes (for output that names positions, never units).
+pub fn symbols(text: &str, unit: Unit, interner: &mut Interner) -> Vec<u32> {
+    match unit {
+        Unit::Codepoint => text.chars().map(u32::from).collect(),
+        Unit::Byte => text.bytes().map(u32::from).collect(),
+        Unit::Grapheme => text.graphemes(true).map(|g| interner.intern(g)).collect(),
+        Unit::Token => text
+            .split_whitespace()
+            .map(|w| interner.intern(w))
+            .collect(),
+    }
+}
+
 /// A unit as printed in an alignment: spaces as `␣`, control characters escaped, so every
 /// column shows something and nothing moves the terminal's cursor.
 pub fn display_label(piece: &str) -> String {
