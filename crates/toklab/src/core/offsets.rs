@@ -56,9 +56,11 @@ pub fn describe_bytes(text: &str, bytes: crate::core::token::Span) -> String {
         crate::core::display::terminal_safe(&c.to_string(), crate::core::display::Keep::Nothing)
             .into_owned()
     };
+    // A range inside one character: it holds neither the character's start nor its end.
+    let within = |(at, c): (usize, char)| start >= at && end <= at + c.len_utf8();
     let note = match (first, last) {
         (None, None) => return out,
-        (Some(a), Some(b)) if a.0 == b.0 => format!("part of {}", safe(a.1)),
+        (Some(a), _) | (_, Some(a)) if within(a) => format!("part of {}", safe(a.1)),
         (Some(a), Some(b)) => format!("the end of {} and the start of {}", safe(a.1), safe(b.1)),
         (Some(a), None) => format!("the end of {}", safe(a.1)),
         (None, Some(b)) => format!("the start of {}", safe(b.1)),
@@ -113,5 +115,7 @@ mod tests {
             "bytes 4..7 (91 A8 78) — the end of 👨"
         );
         assert_eq!(describe_bytes(text, Span::new(2, 6)), "bytes 2..6");
+        assert_eq!(describe_bytes(text, Span::new(2, 3)), "bytes 2..3 (F0) — part of 👨");
+        assert_eq!(describe_bytes(text, Span::new(5, 6)), "bytes 5..6 (A8) — part of 👨");
     }
 }
