@@ -166,8 +166,8 @@ fn write_json(out: &mut dyn Write, text: &str, tokens: &Tokenization) -> io::Res
             kind: t.kind.name(),
             start: cp.at(t.span.start),
             end: cp.at(t.span.end),
-            byte_start: t.span.start,
-            byte_end: t.span.end,
+            byte_start: t.bytes().start,
+            byte_end: t.bytes().end,
             id: t.id,
         })
         .collect();

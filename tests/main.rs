@@ -28,6 +28,7 @@ mod bpe_semantics;
 mod bpe_train;
 mod bpe_train_linear;
 mod bpe_train_short;
+mod byte_spans;
 mod chat_templates;
 mod cli_threads;
 mod cli_tokenize;

@@ -352,8 +352,11 @@ fn details(app: &App, theme: &Theme) -> Vec<Line<'static>> {
         ));
     }
     let mut second = format!(
-        "bytes {}..{} · chars {}..{} · {}",
-        token.span.start, token.span.end, cs, ce, token.kind
+        "{} · chars {}..{} · {}",
+        toklab::core::offsets::describe_bytes(&app.doc.text, token.bytes()),
+        cs,
+        ce,
+        token.kind
     );
     if let Some(id) = token.id {
         second.push_str(&format!(" · id {id}"));

@@ -375,6 +375,10 @@ pub struct Token {
     pub origin: Origin,
     /// The vocabulary id, for subword models.
     pub id: Option<u32>,
+    /// How far the exact bytes start after `span.start` and end after `span.end` (see
+    /// [`Token::bytes`]): byte-level pieces differ from their span by less than a character,
+    /// so two small numbers keep the token the size it was.
+    bytes_past: (i8, i8),
 }
 
 impl Token {
@@ -386,7 +390,55 @@ impl Token {
             kind,
             origin: Origin::Engine,
             id: None,
+            bytes_past: (0, 0),
         }
+    }
+
+    /// The input bytes the token encodes. A byte-level piece can hold part of a UTF-8
+    /// character, which `span` cannot say (spans stay on character boundaries, the piece
+    /// holding a character's last byte owning it): here `<0xF0><0x9F>` covers the first two
+    /// bytes of `👨`, and the pieces of a text tile its bytes. For every other token it is
+    /// `span`.
+    ///
+    /// ```
+    /// use toklab::{Span, Token, TokenKind};
+    /// let piece = Token::new(Span::new(9, 9), TokenKind::Subword).with_bytes(Span::new(9, 11));
+    /// assert_eq!(piece.bytes(), Span::new(9, 11));
+    /// assert_eq!(piece.span, Span::new(9, 9));
+    /// ```
+    pub fn bytes(&self) -> Span {
+        let at = |base: usize, past: i8| base.saturating_add_signed(isize::from(past));
+        let start = at(self.span.start, self.bytes_past.0);
+        Span::new(start, at(self.span.end, self.bytes_past.1).max(start))
+    }
+
+    /// The token with its exact input bytes set (set `span` first: they are kept relative to
+    /// it). A range further than 127 bytes from the span is not a piece of a character and
+    /// is not kept: the bytes stay the span's.
+    pub fn with_bytes(mut self, bytes: Span) -> Self {
+        self.set_bytes(bytes);
+        self
+    }
+
+    /// Sets the exact input bytes, as [`Token::with_bytes`] does.
+    pub fn set_bytes(&mut self, bytes: Span) {
+        let past = |byte: usize, base: usize| {
+            i8::try_from(byte as isize - base as isize).ok()
+        };
+        self.bytes_past = match (
+            past(bytes.start, self.span.start),
+            past(bytes.end, self.span.end),
+        ) {
+            (Some(start), Some(end)) => (start, end),
+            _ => (0, 0),
+        };
+    }
+
+    /// Moves the token to `span`, keeping the input bytes it encodes.
+    pub fn set_span(&mut self, span: Span) {
+        let bytes = self.bytes();
+        self.span = span;
+        self.set_bytes(bytes);
     }
 
     /// The token with its provenance set.

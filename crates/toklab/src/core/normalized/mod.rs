@@ -179,6 +179,33 @@ impl<'o> NormalizedString<'o> {
         }
     }
 
+    /// The original byte of normalized byte offset `at`, also inside a character: byte-level
+    /// models cut characters, and a piece's exact bytes are wanted. Inside a character the
+    /// normalization kept as it was, the offset moves with it byte for byte; inside one it
+    /// changed, no original byte corresponds, and the offset is where that character came
+    /// from ([`Self::original_offset`] of its start), so exact ranges still tile.
+    pub fn original_byte(&self, at: usize) -> usize {
+        let at = at.min(self.len());
+        if self.edited.is_none() {
+            return self.extent.0 + at;
+        }
+        let text = self.normalized();
+        if text.is_char_boundary(at) {
+            return self.original_offset(at);
+        }
+        let mut start = at;
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let (from, to) = self.origin(start);
+        let end = start + text[start..].chars().next().map_or(0, char::len_utf8);
+        if self.original.get(from..to) == Some(&text[start..end]) {
+            from + (at - start)
+        } else {
+            self.original_offset(start)
+        }
+    }
+
     /// The original span of the characters of `range` whose last normalized character lies
     /// in it (so when a character expands into several and tokens split them, one token
     /// owns it); `None` if the range owns no character.

@@ -302,3 +302,19 @@ fn a_slice_keeps_mapping_to_the_first_original() {
     assert_eq!(plain.normalized(), "world");
     assert_eq!(plain.original_span(1..3), span(7, 9));
 }
+
+#[test]
+fn original_bytes_follow_kept_characters_byte_for_byte() {
+    // `▁` replaces the space; `é` and `😀` are kept, so offsets inside them move with them.
+    let mut text = NormalizedString::new("é 😀");
+    text.replace(" ", "\u{2581}");
+    assert_eq!(text.normalized(), "é\u{2581}😀");
+    assert_eq!(text.original_byte(1), 1, "inside a kept é");
+    assert_eq!(text.original_byte(2), 2, "the start of ▁ is the space");
+    assert_eq!(text.original_byte(3), 2, "inside ▁: no original byte, the space's start");
+    assert_eq!(text.original_byte(5), 3);
+    assert_eq!(text.original_byte(7), 5, "two bytes into 😀");
+    assert_eq!(text.original_byte(9), 7, "the end");
+    // Unchanged text: offsets are the original's.
+    assert_eq!(NormalizedString::new("😀").original_byte(3), 3);
+}

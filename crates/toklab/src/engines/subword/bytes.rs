@@ -9,12 +9,18 @@
 use std::fmt;
 
 use crate::core::error::Error;
-use crate::core::token::Span;
+use crate::core::token::{Span, Token, TokenKind};
 use crate::core::tokenizer::Tokenizer;
 
 /// The span of bytes `start..end` of `text` under the convention above.
 pub fn char_span(text: &str, start: usize, end: usize) -> Span {
     Span::new(floor(text, start), floor(text, end))
+}
+
+/// A token of `kind` over bytes `start..end` of `text`: its span under the convention above,
+/// its exact bytes ([`Token::bytes`]) the bytes themselves.
+pub fn byte_token(text: &str, start: usize, end: usize, kind: TokenKind) -> Token {
+    Token::new(char_span(text, start, end), kind).with_bytes(Span::new(start, end))
 }
 
 fn floor(text: &str, mut at: usize) -> usize {

@@ -73,7 +73,12 @@ impl<T: Tokenizer> Tokenizer for Normalizing<T> {
         for token in &mut tokenization.tokens {
             let span = original(&normalized, token.span);
             let form = token.form(norm).to_string();
+            let bytes = token.bytes();
             token.span = span;
+            token.set_bytes(Span::new(
+                normalized.original_byte(bytes.start),
+                normalized.original_byte(bytes.end),
+            ));
             if token.rewritten.is_none() && form != span.slice(text) {
                 token.rewritten = Some(form.into());
             }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use crate::core::error::{Error, Result};
 use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
-use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
+use crate::core::token::{Origin, Span, TokenKind, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::{Role, Trace, TraceLine, quote};
 use crate::engines::subword::bpe::bytelevel;
@@ -197,7 +197,7 @@ impl Tokenizer for Rwkv {
                 .into_iter()
                 .map(|(start, end, id)| {
                     let span = bytes::char_span(text, start, end);
-                    let mut token = Token::new(span, TokenKind::Subword)
+                    let mut token = bytes::byte_token(text, start, end, TokenKind::Subword)
                         .with_id(id)
                         .with_origin(Origin::Subword { id, rank: None });
                     let bytes = &text.as_bytes()[start..end];

@@ -107,7 +107,8 @@ pub(crate) fn piece_tokens(model: &BpeModel, text: &str, piece: &Piece, tokens: 
                 .or_else(|| model.specials.text(id).map(str::as_bytes))
                 .unwrap_or(exact),
         };
-        let token = subword_token(model, text, span, symbol.id, piece.special, form_bytes);
+        let token = subword_token(model, text, span, symbol.id, piece.special, form_bytes)
+            .with_bytes(Span::new(start, end));
         tokens.push(if piece.alternative == crate::engines::simple::GAVE_UP {
             token.with_origin(Origin::GaveUp {
                 reason: crate::engines::simple::GAVE_UP,

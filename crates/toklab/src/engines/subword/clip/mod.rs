@@ -18,7 +18,7 @@ use std::sync::LazyLock;
 use crate::core::error::{Error, Result};
 use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
-use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
+use crate::core::token::{Origin, Span, TokenKind, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::{Role, Trace, TraceLine, quote};
 use crate::engines::subword::bpe::bytelevel;
@@ -259,7 +259,7 @@ impl Tokenizer for ClipBpe {
                     true => TokenKind::Special,
                     false => TokenKind::Subword,
                 };
-                let mut token = Token::new(span, kind)
+                let mut token = bytes::byte_token(text, start, end, kind)
                     .with_id(id)
                     .with_origin(Origin::Subword { id, rank: None });
                 let form = &self.tokens[id as usize];

@@ -32,7 +32,7 @@ use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::{Role, Trace, TraceLine, quote};
 use crate::engines::subword::bpe::bytelevel;
-use crate::engines::subword::bytes::{char_span, render};
+use crate::engines::subword::bytes::{byte_token, char_span, render};
 use engines::{BpeTables, Emit};
 use vocab::{Family, Vocab, attr};
 
@@ -294,7 +294,7 @@ impl Gguf {
     fn token(&self, text: &str, emit: Emit, special: bool) -> Token {
         let span = char_span(text, emit.start, emit.end);
         let Some(id) = emit.id else {
-            return Token::new(span, TokenKind::Unknown)
+            return byte_token(text, emit.start, emit.end, TokenKind::Unknown)
                 .with_form(render(&text.as_bytes()[emit.start..emit.end]));
         };
         let kind = if special {
@@ -304,7 +304,7 @@ impl Gguf {
         } else {
             TokenKind::Subword
         };
-        let mut token = Token::new(span, kind)
+        let mut token = byte_token(text, emit.start, emit.end, kind)
             .with_id(id)
             .with_origin(Origin::Subword { id, rank: None });
         let form = self.form(id);

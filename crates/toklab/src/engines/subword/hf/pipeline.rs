@@ -442,7 +442,10 @@ impl Pipeline {
         if form != span.slice(text) {
             token = token.with_form(form);
         }
-        token
+        token.with_bytes(Span::new(
+            piece.original_byte(p.start),
+            piece.original_byte(p.end.max(p.start)),
+        ))
     }
 
     /// The token string of `id` as `tokenizer.json` writes it (an added token as its content).
@@ -501,7 +504,7 @@ fn ordered(tokens: &mut [Token]) {
     let mut end = 0;
     for token in tokens {
         let start = token.span.start.max(end);
-        token.span = Span::new(start, token.span.end.max(start));
+        token.set_span(Span::new(start, token.span.end.max(start)));
         end = token.span.end;
     }
 }

@@ -441,7 +441,10 @@ impl SpmModel {
             NO_ID => &normalized.normalized().as_bytes()[t.start..t.end],
             id => self.pieces[id as usize].piece.as_bytes(),
         };
-        subword_token(&self.bpe, text, span, t.id, false, form)
+        subword_token(&self.bpe, text, span, t.id, false, form).with_bytes(Span::new(
+            normalized.original_byte(t.start),
+            normalized.original_byte(t.end),
+        ))
     }
 }
 
