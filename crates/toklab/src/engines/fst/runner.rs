@@ -118,7 +118,8 @@ impl Sink for DatokStream<'_> {
 
     #[inline]
     fn token(&mut self, start: usize, end: usize, _state: u32, _forced: bool) {
-        self.out.extend_from_slice(&self.text.as_bytes()[start..end]);
+        self.out
+            .extend_from_slice(&self.text.as_bytes()[start..end]);
         self.out.push(b'\n');
         self.tokens += 1;
         self.sentence_closed = false;
