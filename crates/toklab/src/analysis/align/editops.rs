@@ -11,6 +11,7 @@
 //! where the diagonal cell is one above the left one, then the diagonal. The
 //! committed expected outputs of `tools/gen_editops_expected.py` check the choice.
 
+use super::band::FIRST_BOUND;
 use super::bitalign::{StoredBand, Ties, gaps, split_point};
 use super::bitparallel::{PatternMatch, levenshtein};
 use super::{AlignedPair, Alignment, Op, common_affixes, short};
@@ -76,40 +77,64 @@ impl Alignment {
 /// The Levenshtein alignment (unit costs) of `a` against `b` that rapidfuzz's
 /// `Levenshtein.editops(a, b)` gives, matches included; its cost is the distance.
 pub fn rapidfuzz_align(a: &[u32], b: &[u32]) -> Alignment {
-    let distance = levenshtein(a, b);
     let mut pairs = Vec::with_capacity(a.len().max(b.len()));
-    part(a, 0, b, 0, distance, &mut pairs);
+    let distance = part(a, 0, b, 0, None, &mut pairs);
     Alignment {
         pairs,
         cost: distance as u64,
     }
 }
 
+/// Whether rapidfuzz traces a part of `rows` × `columns` symbols at `distance` back in one
+/// piece rather than splitting it.
+fn whole(rows: usize, columns: usize, distance: usize) -> bool {
+    let band = rows.min(distance.saturating_mul(2).saturating_add(1));
+    band.saturating_mul(columns) / 4 < WHOLE_BYTES || rows < 65 || columns < 10
+}
+
 /// Appends the alignment of one part: `a` from `a0` on against `b` from `b0` on, whose
-/// distance is `distance`.
-fn part(a: &[u32], a0: usize, b: &[u32], b0: usize, distance: usize, out: &mut Vec<AlignedPair>) {
+/// distance is `distance` when known; returns the distance.
+fn part(
+    a: &[u32],
+    a0: usize,
+    b: &[u32],
+    b0: usize,
+    distance: Option<usize>,
+    out: &mut Vec<AlignedPair>,
+) -> usize {
     let (prefix, suffix) = common_affixes(a, b);
     matches(a0, b0, prefix, out);
     let (a, b) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
     let (a0, b0) = (a0 + prefix, b0 + prefix);
-    let band = a.len().min(2 * distance + 1);
-    let whole = band.saturating_mul(b.len()) / 4 < WHOLE_BYTES || a.len() < 65 || b.len() < 10;
-    if a.is_empty() || b.is_empty() {
+    let distance = if a.is_empty() || b.is_empty() {
         gaps(a.len(), b.len(), (a0, b0), out);
-    } else if whole {
-        traced(a, a0, b, b0, distance, out);
+        a.len() + b.len()
     } else {
-        // rapidfuzz splits after at least one source symbol; when only a split before the
-        // first one is cheapest, that one is taken (any other would cost more than the
-        // distance).
-        let (row, left, right) = split_point(a, b, distance, 1)
-            .or_else(|| split_point(a, b, distance, 0))
-            .expect("the bound is the part's distance");
-        let column = b.len() / 2;
-        part(&a[..row], a0, &b[..column], b0, left, out);
-        part(&a[row..], a0 + row, &b[column..], b0 + column, right, out);
-    }
+        match traced(a, a0, b, b0, distance, out) {
+            Ok(distance) => distance,
+            Err(distance) => {
+                // rapidfuzz splits after at least one source symbol; when only a split before
+                // the first one is cheapest, that one is taken (any other would cost more
+                // than the distance).
+                let (row, left, right) = split_point(a, b, distance, 1)
+                    .or_else(|| split_point(a, b, distance, 0))
+                    .expect("the bound is the part's distance");
+                let column = b.len() / 2;
+                part(&a[..row], a0, &b[..column], b0, Some(left), out);
+                part(
+                    &a[row..],
+                    a0 + row,
+                    &b[column..],
+                    b0 + column,
+                    Some(right),
+                    out,
+                );
+                distance
+            }
+        }
+    };
     matches(a0 + a.len(), b0 + b.len(), suffix, out);
+    distance
 }
 
 /// Appends `count` matches from `(a0, b0)` on.
@@ -121,21 +146,51 @@ fn matches(a0: usize, b0: usize, count: usize, out: &mut Vec<AlignedPair>) {
     }));
 }
 
-/// Appends the backtrace of a part in one piece (neither side empty), read from every whole
-/// column when a side is short, else from the band under the part's distance.
-fn traced(a: &[u32], a0: usize, b: &[u32], b0: usize, distance: usize, out: &mut Vec<AlignedPair>) {
-    let shift = |pair: AlignedPair| AlignedPair {
-        op: pair.op,
-        a: pair.a.map(|i| i + a0),
-        b: pair.b.map(|j| j + b0),
-    };
-    if let Some((pairs, _)) = short::backtrace(a, b, usize::MAX, Ties::Rapidfuzz) {
-        out.extend(pairs.into_iter().map(shift));
-        return;
+/// Appends the backtrace of a part (neither side empty) and returns its distance when rapidfuzz
+/// traces it in one piece; else returns the distance to split it at, appending nothing. The
+/// values come from every whole column when a side is short, else from the band stored in the
+/// pass that finds the distance (its bound doubling from a small one while the band it would
+/// store is one rapidfuzz traces whole).
+fn traced(
+    a: &[u32],
+    a0: usize,
+    b: &[u32],
+    b0: usize,
+    known: Option<usize>,
+    out: &mut Vec<AlignedPair>,
+) -> Result<usize, usize> {
+    let (n, m) = (a.len(), b.len());
+    if let Some((pairs, distance)) = short::backtrace(a, b, usize::MAX, Ties::Rapidfuzz) {
+        if !whole(n, m, distance) {
+            return Err(distance);
+        }
+        out.extend(pairs.into_iter().map(|pair| AlignedPair {
+            op: pair.op,
+            a: pair.a.map(|i| i + a0),
+            b: pair.b.map(|j| j + b0),
+        }));
+        return Ok(distance);
     }
-    let (stored, distance) = StoredBand::fill(&PatternMatch::new(a), a, b, distance)
-        .expect("the bound is the part's distance");
-    stored.trace(a, b, distance, (a0, b0), Ties::Rapidfuzz, out);
+    let peq = PatternMatch::new(a);
+    let ceiling = n.max(m);
+    let mut bound = known.unwrap_or(FIRST_BOUND.max(n.abs_diff(m))).min(ceiling);
+    loop {
+        if !whole(n, m, bound) {
+            let distance = known.unwrap_or_else(|| levenshtein(a, b));
+            if !whole(n, m, distance) {
+                return Err(distance);
+            }
+            bound = distance;
+        }
+        match StoredBand::fill(&peq, a, b, bound) {
+            Ok((stored, distance)) if whole(n, m, distance) => {
+                stored.trace(a, b, distance, (a0, b0), Ties::Rapidfuzz, out);
+                return Ok(distance);
+            }
+            Ok((_, distance)) => return Err(distance),
+            Err(next) => bound = next.min(ceiling).max(bound + 1),
+        }
+    }
 }
 
 #[cfg(test)]
