@@ -64,10 +64,26 @@ static KINDS: LazyLock<(tempfile::TempDir, Vec<Kind>)> = LazyLock::new(|| {
             false,
             true,
         ),
-        (format!("hf:{}", at(&samples.join("tokenizer.json"))), false, true),
-        (format!("tekken:{}", at(&samples.join("sample-tekken.json"))), false, true),
-        (format!("gguf:{}", at(&samples.join("sample.gguf"))), false, true),
-        (format!("rwkv:{}", at(&samples.join("sample-rwkv.txt"))), false, true),
+        (
+            format!("hf:{}", at(&samples.join("tokenizer.json"))),
+            false,
+            true,
+        ),
+        (
+            format!("tekken:{}", at(&samples.join("sample-tekken.json"))),
+            false,
+            true,
+        ),
+        (
+            format!("gguf:{}", at(&samples.join("sample.gguf"))),
+            false,
+            true,
+        ),
+        (
+            format!("rwkv:{}", at(&samples.join("sample-rwkv.txt"))),
+            false,
+            true,
+        ),
         (
             format!(
                 "spm:{}",
@@ -77,7 +93,11 @@ static KINDS: LazyLock<(tempfile::TempDir, Vec<Kind>)> = LazyLock::new(|| {
             true,
         ),
         (format!("hf:{}", at(&fallback)), true, true),
-        (format!("claude:{}", at(&samples.join("sample-claude.json"))), false, false),
+        (
+            format!("claude:{}", at(&samples.join("sample-claude.json"))),
+            false,
+            false,
+        ),
     ];
     let kinds = specs
         .into_iter()
@@ -107,7 +127,13 @@ fn check(kind: &Kind, text: &str) -> Result<(), TestCaseError> {
     let mut next = 0;
     for (i, token) in tokens.iter().enumerate() {
         let bytes = token.bytes();
-        prop_assert_eq!(bytes.start, next, "{}: token {} leaves a gap or overlaps", name, i);
+        prop_assert_eq!(
+            bytes.start,
+            next,
+            "{}: token {} leaves a gap or overlaps",
+            name,
+            i
+        );
         prop_assert!(bytes.end <= text.len());
         let snapped = Span::new(floor(text, bytes.start), floor(text, bytes.end));
         if !text.is_char_boundary(bytes.start) || !text.is_char_boundary(bytes.end) {
@@ -130,7 +156,9 @@ fn check(kind: &Kind, text: &str) -> Result<(), TestCaseError> {
         }
         let decoded = kind.tokenizer.decode(&run).unwrap();
         let claimed = &text[run_start..end];
-        let stripped = claimed.strip_prefix(' ').filter(|_| kind.drops_leading_space);
+        let stripped = claimed
+            .strip_prefix(' ')
+            .filter(|_| kind.drops_leading_space);
         prop_assert!(
             decoded == claimed || stripped == Some(decoded.as_str()),
             "{}: ids {:?} decode to {:?}, their bytes {}..{} are {:?}",
@@ -190,10 +218,44 @@ fn llama_style_byte_pieces_report_the_bytes_they_hold() {
         .find(|(_, _, bytes)| bytes.start == woman)
         .expect("a piece starts at 👩");
     assert_eq!(first.0, "<0xF0>");
-    assert_eq!(first.1, Span::new(woman, woman), "span snapped to the start");
+    assert_eq!(
+        first.1,
+        Span::new(woman, woman),
+        "span snapped to the start"
+    );
     assert_eq!(first.2, Span::new(woman, woman + 1), "bytes exact");
     assert_eq!(
         toklab::core::offsets::describe_bytes(text, first.2),
         format!("bytes {woman}..{} (F0) — part of 👩", woman + 1)
+    );
+}
+
+#[test]
+fn json_output_and_explain_give_the_bytes_of_a_cut_character() {
+    let spec = format!(
+        "hf:{}",
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("samples/bpe/tokenizer.json")
+            .display()
+    );
+    let json = common::stdout_of(&["tokenize", "--format", "json", "--with", &spec], "a 👨\n");
+    let line: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    let ranges: Vec<(u64, u64, u64, u64)> = line["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let n = |k: &str| t[k].as_u64().unwrap();
+            (n("byte_start"), n("byte_end"), n("start"), n("end"))
+        })
+        .collect();
+    // ` <0xF0><0x9F><0x91>` holds the space and three bytes of 👨; `<0xA8>` its last byte,
+    // which gives it the character (code point 2..3).
+    assert_eq!(ranges, [(0, 1, 0, 1), (1, 5, 1, 2), (5, 6, 2, 3)]);
+    let explained = common::stdout_of(&["explain", "--with", &spec], "a 👨\n");
+    assert!(
+        explained.contains("pieces that cut a character\n")
+            && explained.contains("«<0xA8>» bytes 5..6 (A8) — part of 👨"),
+        "{explained}"
     );
 }

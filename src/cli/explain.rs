@@ -36,6 +36,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let result = (|| -> anyhow::Result<()> {
         if let Some(text) = &args.text {
             out.write_all(tokenizer.explain(text).to_text().as_bytes())?;
+            out.write_all(cut_characters(tokenizer.as_ref(), text).as_bytes())?;
             out.flush()?;
             check("--text", text);
             return Ok(());
@@ -51,6 +52,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             first = false;
             writeln!(out, "# {}", toklab::core::tokenizer::quote(&text))?;
             out.write_all(tokenizer.explain(&text).to_text().as_bytes())?;
+            out.write_all(cut_characters(tokenizer.as_ref(), &text).as_bytes())?;
             out.flush()?;
             check(&format!("{}:{number}", lines.name()), &text);
         }
@@ -59,4 +61,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })();
     let exit = super::finish_output(result)?;
     Ok(if failed { ExitCode::FAILURE } else { exit })
+}
+
+/// The pieces that hold part of a character, each with the bytes it holds: a trace shows
+/// pieces by their form and the text by characters, so neither says where such a piece lies.
+/// Empty when no piece cuts a character.
+fn cut_characters(tokenizer: &dyn toklab::Tokenizer, text: &str) -> String {
+    let tokens = tokenizer.tokenize(text);
+    let mut out = String::new();
+    for token in tokens.iter() {
+        let bytes = token.bytes();
+        if text.is_char_boundary(bytes.start) && text.is_char_boundary(bytes.end) {
+            continue;
+        }
+        if out.is_empty() {
+            out.push_str("pieces that cut a character\n");
+        }
+        out.push_str(&format!(
+            "  {} {}\n",
+            toklab::core::tokenizer::quote(token.form(text)),
+            toklab::core::offsets::describe_bytes(text, bytes)
+        ));
+    }
+    out
 }

@@ -105,7 +105,10 @@ mod tests {
     fn bytes_inside_a_character_say_which() {
         use crate::core::token::Span;
         let text = "I 👨x";
-        assert_eq!(describe_bytes(text, Span::new(2, 4)), "bytes 2..4 (F0 9F) — part of 👨");
+        assert_eq!(
+            describe_bytes(text, Span::new(2, 4)),
+            "bytes 2..4 (F0 9F) — part of 👨"
+        );
         assert_eq!(
             describe_bytes(text, Span::new(1, 4)),
             "bytes 1..4 (20 F0 9F) — the start of 👨"
@@ -115,7 +118,13 @@ mod tests {
             "bytes 4..7 (91 A8 78) — the end of 👨"
         );
         assert_eq!(describe_bytes(text, Span::new(2, 6)), "bytes 2..6");
-        assert_eq!(describe_bytes(text, Span::new(2, 3)), "bytes 2..3 (F0) — part of 👨");
-        assert_eq!(describe_bytes(text, Span::new(5, 6)), "bytes 5..6 (A8) — part of 👨");
+        assert_eq!(
+            describe_bytes(text, Span::new(2, 3)),
+            "bytes 2..3 (F0) — part of 👨"
+        );
+        assert_eq!(
+            describe_bytes(text, Span::new(5, 6)),
+            "bytes 5..6 (A8) — part of 👨"
+        );
     }
 }

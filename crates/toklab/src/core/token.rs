@@ -422,9 +422,7 @@ impl Token {
 
     /// Sets the exact input bytes, as [`Token::with_bytes`] does.
     pub fn set_bytes(&mut self, bytes: Span) {
-        let past = |byte: usize, base: usize| {
-            i8::try_from(byte as isize - base as isize).ok()
-        };
+        let past = |byte: usize, base: usize| i8::try_from(byte as isize - base as isize).ok();
         self.bytes_past = match (
             past(bytes.start, self.span.start),
             past(bytes.end, self.span.end),

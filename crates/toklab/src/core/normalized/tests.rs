@@ -311,7 +311,11 @@ fn original_bytes_follow_kept_characters_byte_for_byte() {
     assert_eq!(text.normalized(), "é\u{2581}😀");
     assert_eq!(text.original_byte(1), 1, "inside a kept é");
     assert_eq!(text.original_byte(2), 2, "the start of ▁ is the space");
-    assert_eq!(text.original_byte(3), 2, "inside ▁: no original byte, the space's start");
+    assert_eq!(
+        text.original_byte(3),
+        2,
+        "inside ▁: no original byte, the space's start"
+    );
     assert_eq!(text.original_byte(5), 3);
     assert_eq!(text.original_byte(7), 5, "two bytes into 😀");
     assert_eq!(text.original_byte(9), 7, "the end");
