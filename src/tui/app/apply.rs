@@ -114,6 +114,10 @@ impl App {
             Action::Train(_) | Action::PlaySlower | Action::PlayFaster | Action::ToggleMaximise => {
                 self.teach(action)
             }
+            Action::LatticeBytes => match self.panes.current {
+                View::Merges | View::Train => self.pane_action(self.panes.current, action),
+                _ => self.flash("B counts the unigram lattice in bytes: in views 4 and 5"),
+            },
             Action::GrowView => self.panes.split = (self.panes.split + 10).min(80),
             Action::ShrinkView => self.panes.split = self.panes.split.saturating_sub(10).max(10),
             _ => return false,

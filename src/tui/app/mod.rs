@@ -142,6 +142,8 @@ pub enum Action {
     PlaySlower,
     PlayFaster,
     ToggleMaximise,
+    /// The unigram lattice's positions in bytes or in characters.
+    LatticeBytes,
     /// Copies to the clipboard (OSC 52).
     Yank(Yank),
     /// To the `count`-th next (`forward`) or previous line where the rows disagree.
