@@ -208,6 +208,7 @@ impl App {
             Action::Yank(what) => self.yank(what, None),
             Action::DiffJump { forward, count } => self.jump_to_diff(forward, count),
             Action::ToggleIds => self.set_ids(self.ids.next()),
+            Action::PinRow => self.toggle_pin(),
             Action::ExportPicture => self.export_picture(),
             Action::Back => self.back(),
             Action::Quit => self.request_quit(),

@@ -153,6 +153,8 @@ pub enum Action {
     },
     /// Ids off → hues → ids instead of forms.
     ToggleIds,
+    /// Pins the selected row for `]d` / `[d` to compare with, or unpins it.
+    PinRow,
     /// Closes an overlay, leaves a mode or cancels work; never quits.
     Back,
     Quit,

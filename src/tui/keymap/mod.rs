@@ -276,7 +276,7 @@ const COMPARE: &[Entry] = &[
     ),
     Entry::new(
         "]d [d",
-        "next / previous line where the rows disagree",
+        "next / previous line where the rows disagree (the selected and pinned rows if one is)",
         &[
             normal(
                 bracket(']', 'd'),
@@ -293,6 +293,11 @@ const COMPARE: &[Entry] = &[
                 },
             ),
         ],
+    ),
+    Entry::new(
+        "*",
+        "pin the selected row (* after its label): ]d [d compare the selected row with it",
+        &[normal(key('*'), Action::PinRow)],
     ),
     Entry::new(
         "y  Y",
