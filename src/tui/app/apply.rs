@@ -6,6 +6,7 @@
 use super::search::Search;
 use super::{Action, App, Effect, IdsMode, Mode, Prompt, PromptKind, RowSetup, View, Yank};
 use crate::tui::panes::align::AlignCommand;
+use crate::tui::panes::align::typed::TypedWords;
 
 impl App {
     /// Applies one action (a key, a click, a command); every change of state goes through here.
@@ -298,6 +299,13 @@ impl App {
                 self.answer_change(prompt.kind, &input, &prompt.offered)
             }
             PromptKind::LossySave => self.accept_lossy_save(&input, &prompt.offered),
+            PromptKind::AlignWords => match TypedWords::parse(&input) {
+                Ok(words) => {
+                    self.show_view(View::Align);
+                    self.panes.align.show_typed(words);
+                }
+                Err(e) => self.flash(e),
+            },
         }
     }
 
