@@ -204,6 +204,7 @@ impl App {
             Action::SaveWorkspace => self.save_workspace(None, false),
             Action::EditOrigin => self.edit_origin(),
             Action::ChangedLine(forward) => self.go_to_change(forward),
+            Action::ShowChanges => self.toggle_changes(),
             // With the ids shown instead of the forms, Y copies the ids.
             Action::Yank(Yank::Row) if self.ids == IdsMode::Ids => self.yank(Yank::Ids, None),
             Action::Yank(what) => self.yank(what, None),
@@ -314,6 +315,7 @@ impl App {
             self.end_insert();
         } else if matches!(self.mode, Mode::Prompt(_)) {
             self.mode = Mode::Normal;
+        } else if self.close_changes() {
         } else if let Some(job) = self.doc.search.as_mut().and_then(|s| s.job.take()) {
             job.cancel();
             self.flash("search cancelled");

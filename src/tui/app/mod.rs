@@ -7,7 +7,7 @@
 //! `Tokenizer` trait; long work runs in [`jobs`].
 
 mod apply;
-mod changes;
+pub mod changes;
 mod command;
 pub mod diffs;
 pub mod doc;
@@ -133,6 +133,8 @@ pub enum Action {
     EditOrigin,
     /// `]c` / `[c`: the next (true) or previous line the last reload tokenizes differently.
     ChangedLine(bool),
+    /// The lines the last reload changed, before | after, over the lower pane (or not).
+    ShowChanges,
     /// Writes the current line's rows as an SVG image and an HTML page.
     ExportPicture,
     ComputeStats,

@@ -408,6 +408,11 @@ const TOKENIZERS: &[Entry] = &[
         ],
     ),
     Entry::new(
+        "C",
+        "the lines the last reload changed: tokens before | after (C or Esc closes)",
+        &[normal(key('C'), Action::ShowChanges)],
+    ),
+    Entry::new(
         "P",
         "export the line's rows as toklab-lineN.svg and .html",
         &[normal(key('P'), Action::ExportPicture)],
