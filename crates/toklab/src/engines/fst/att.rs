@@ -41,6 +41,7 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
     };
     let mut arcs = Vec::new();
     let mut start = None;
+    let mut finals = Vec::new();
     let mut max_state = 0u32;
     let mut warnings = Vec::new();
     let mut index = 0;
@@ -83,8 +84,9 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
         };
         let (from, to, input, output) = match fields.len() {
             1 | 2 => {
-                // A final state (finality plays no role in tokenizing).
+                // A final state (tokenizing never asks; apply up / down do).
                 let s = state(fields[0])?;
+                finals.push(s);
                 start.get_or_insert(s);
                 max_state = max_state.max(s);
                 continue;
@@ -140,6 +142,7 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
         file_counts_from_one: false,
         arcs,
         warnings,
+        finals: Some(finals),
     })
 }
 

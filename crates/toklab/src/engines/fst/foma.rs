@@ -88,6 +88,7 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
 
     let mut arcs = Vec::with_capacity(arc_count.min(1 << 24) as usize);
     let mut current: Option<u32> = None;
+    let mut finals = Vec::new();
     loop {
         let line = lines.next_required("the end of the states (`-1 -1 -1 -1 -1`)")?;
         let mut n = [0i64; 5];
@@ -119,6 +120,10 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
         let Some(from) = state else {
             return Err(lines.error("an arc line before any state line"));
         };
+        // A line that names its state ends with the state's finality.
+        if items >= 4 && n[items - 1] == 1 {
+            finals.push(from);
+        }
         current = Some(from);
         if input == -1 {
             // A state without arcs (`STATE -1 -1 FINAL`).
@@ -161,6 +166,7 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
         file_counts_from_one: false,
         arcs,
         warnings,
+        finals: Some(finals),
     })
 }
 
