@@ -84,6 +84,7 @@ fn sparse_network(symbols: u32, chain: u32) -> Network {
         file_counts_from_one: false,
         arcs,
         warnings: vec![],
+        finals: None,
     })
     .unwrap()
 }

@@ -203,7 +203,7 @@ proptest! {
         }
         let raw = RawNetwork {
             path: "random".into(), format: "test", name: None, symbols,
-            state_count: states, start: 0, file_counts_from_one: false, arcs: raw_arcs, warnings: vec![],
+            state_count: states, start: 0, file_counts_from_one: false, arcs: raw_arcs, warnings: vec![], finals: None,
         };
         // Boundary cycles are refused; anything else loads and must agree.
         if let Ok(network) = Network::from_raw(raw) {

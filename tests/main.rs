@@ -42,6 +42,7 @@ mod detok_utoken;
 mod detokenize_cli;
 mod detokenize_subword;
 mod explain_snapshots;
+mod fst_apply;
 mod fst_conformance;
 mod fst_matok_direct;
 mod fst_robustness;

@@ -70,6 +70,7 @@ pub fn random_network(
         file_counts_from_one: false,
         arcs: raw_arcs,
         warnings: vec![],
+        finals: None,
     };
     Network::from_raw(raw).ok()
 }

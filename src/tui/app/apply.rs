@@ -6,6 +6,7 @@
 use super::search::Search;
 use super::{Action, App, Effect, IdsMode, Mode, Prompt, PromptKind, RowSetup, View, Yank};
 use crate::tui::panes::align::AlignCommand;
+use crate::tui::panes::align::typed::TypedWords;
 
 impl App {
     /// Applies one action (a key, a click, a command); every change of state goes through here.
@@ -114,6 +115,10 @@ impl App {
             Action::Train(_) | Action::PlaySlower | Action::PlayFaster | Action::ToggleMaximise => {
                 self.teach(action)
             }
+            Action::LatticeBytes => match self.panes.current {
+                View::Merges | View::Train => self.pane_action(self.panes.current, action),
+                _ => self.flash("B counts the unigram lattice in bytes: in views 4 and 5"),
+            },
             Action::GrowView => self.panes.split = (self.panes.split + 10).min(80),
             Action::ShrinkView => self.panes.split = self.panes.split.saturating_sub(10).max(10),
             _ => return false,
@@ -199,11 +204,13 @@ impl App {
             Action::SaveWorkspace => self.save_workspace(None, false),
             Action::EditOrigin => self.edit_origin(),
             Action::ChangedLine(forward) => self.go_to_change(forward),
+            Action::ShowChanges => self.toggle_changes(),
             // With the ids shown instead of the forms, Y copies the ids.
             Action::Yank(Yank::Row) if self.ids == IdsMode::Ids => self.yank(Yank::Ids, None),
             Action::Yank(what) => self.yank(what, None),
             Action::DiffJump { forward, count } => self.jump_to_diff(forward, count),
             Action::ToggleIds => self.set_ids(self.ids.next()),
+            Action::PinRow => self.toggle_pin(),
             Action::ExportPicture => self.export_picture(),
             Action::Back => self.back(),
             Action::Quit => self.request_quit(),
@@ -293,6 +300,13 @@ impl App {
                 self.answer_change(prompt.kind, &input, &prompt.offered)
             }
             PromptKind::LossySave => self.accept_lossy_save(&input, &prompt.offered),
+            PromptKind::AlignWords => match TypedWords::parse(&input) {
+                Ok(words) => {
+                    self.show_view(View::Align);
+                    self.panes.align.show_typed(words);
+                }
+                Err(e) => self.flash(e),
+            },
         }
     }
 
@@ -301,6 +315,7 @@ impl App {
             self.end_insert();
         } else if matches!(self.mode, Mode::Prompt(_)) {
             self.mode = Mode::Normal;
+        } else if self.close_changes() {
         } else if let Some(job) = self.doc.search.as_mut().and_then(|s| s.job.take()) {
             job.cancel();
             self.flash("search cancelled");

@@ -27,6 +27,11 @@ pub struct ChangedLines {
 pub struct ChangeRun {
     pub job: Option<Job<()>>,
     pub found: Arc<Mutex<ChangedLines>>,
+    /// The tokenizers before and after the reload, to show a changed line both ways.
+    pub old: Arc<dyn Tokenizer>,
+    pub new: Arc<dyn Tokenizer>,
+    /// The listing of the changed lines, before | after, covers the lower pane (`C`).
+    pub shown: bool,
 }
 
 impl ChangeRun {
@@ -62,6 +67,7 @@ pub fn start(
         ..ChangedLines::default()
     }));
     let shared = Arc::clone(&found);
+    let (old_kept, new_kept) = (Arc::clone(&old), Arc::clone(&new));
     let job = Job::spawn("changes", total as u64, move |progress| {
         let whole = scan::lines_where(
             &snapshot,
@@ -79,6 +85,9 @@ pub fn start(
     ChangeRun {
         job: Some(job),
         found,
+        old: old_kept,
+        new: new_kept,
+        shown: false,
     }
 }
 
@@ -94,10 +103,43 @@ impl App {
             return;
         };
         let label = row.setup.label.clone();
-        if let Some(job) = self.changes.take().and_then(|run| run.job) {
-            job.cancel();
+        let mut shown = false;
+        if let Some(run) = self.changes.take() {
+            shown = run.shown;
+            if let Some(job) = run.job {
+                job.cancel();
+            }
         }
-        self.changes = Some(start(self.doc.lines.snapshot(), label, old, new));
+        let mut run = start(self.doc.lines.snapshot(), label, old, new);
+        run.shown = shown;
+        self.changes = Some(run);
+    }
+
+    /// The last reload's comparison, for the listing of its changed lines.
+    pub fn reload_changes(&self) -> Option<&ChangeRun> {
+        self.changes.as_ref()
+    }
+
+    /// `C`: the changed lines before | after over the lower pane, or the view back.
+    pub(super) fn toggle_changes(&mut self) {
+        match &mut self.changes {
+            Some(run) => run.shown = !run.shown,
+            None => self.flash(
+                "no reload to compare yet: after a rule file or grammar reloads, C lists the \
+                 lines it changed, before | after",
+            ),
+        }
+    }
+
+    /// Esc on the listing closes it; true if it was open.
+    pub(super) fn close_changes(&mut self) -> bool {
+        match &mut self.changes {
+            Some(run) if run.shown => {
+                run.shown = false;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// `]c` (`forward`) and `[c`: the next or previous line the last reload changed.

@@ -113,14 +113,23 @@ pub fn start(
     (job, shared)
 }
 
-/// The rows' tokenizers (those that loaded), and their identities to tell a reload.
+/// The tokenizers compared, and their identities to tell a reload or another selection: the
+/// selected row's and the pinned row's when a row is pinned, else every row that loaded (a
+/// failed row is never compared).
 fn tokenizers(app: &App) -> (Vec<Arc<dyn Tokenizer>>, Vec<usize>) {
-    let list: Vec<Arc<dyn Tokenizer>> = app
-        .rows
-        .iter()
-        .filter_map(Row::tokenizer)
-        .cloned()
-        .collect();
+    let list: Vec<Arc<dyn Tokenizer>> = match app.rows.pinned() {
+        Some(pin) => [app.rows.selected, pin]
+            .iter()
+            .filter_map(|&i| app.rows.get(i).and_then(Row::tokenizer))
+            .cloned()
+            .collect(),
+        None => app
+            .rows
+            .iter()
+            .filter_map(Row::tokenizer)
+            .cloned()
+            .collect(),
+    };
     let ids = list
         .iter()
         .map(|t| Arc::as_ptr(t) as *const () as usize)
@@ -132,6 +141,10 @@ impl App {
     /// The scan of the current text and rows, started if there is none or it is stale;
     /// `None` with fewer than two rows.
     fn diff_scan(&mut self) -> Option<&mut DiffScan> {
+        if self.rows.pinned() == Some(self.rows.selected) {
+            self.flash("the pinned row is selected: Tab to the row to compare with it");
+            return None;
+        }
         let (list, ids) = tokenizers(self);
         if list.len() < 2 {
             self.flash("differences need two tokenizer rows (a adds one)");
@@ -214,13 +227,35 @@ impl App {
         }
     }
 
-    /// After an edit of the current line: the scan learns whether it disagrees now.
+    /// After an edit of the current line: the scan learns whether it disagrees now (the
+    /// pinned row with the selected one, when a row is pinned).
     pub(super) fn note_edited_line(&mut self) {
-        let disagrees = self.rows.iter().any(|r| !r.disagree.is_empty());
+        let disagrees = match self.rows.pinned() {
+            Some(pin) => self.rows.get(pin).is_some_and(|r| !r.disagree.is_empty()),
+            None => self.rows.iter().any(|r| !r.disagree.is_empty()),
+        };
         let line = self.doc.line;
         if let Some(scan) = &mut self.diffs {
             scan.note_line(line, disagrees);
         }
+    }
+
+    /// `*`: pins the selected row, or unpins it if it is the pinned one; `]d` / `[d` then
+    /// compare the selected row with the pinned one only.
+    pub(super) fn toggle_pin(&mut self) {
+        let selected = self.rows.selected;
+        let Some(label) = self.rows.get(selected).map(|r| r.setup.label.clone()) else {
+            return;
+        };
+        let unpin = self.rows.pinned() == Some(selected);
+        for (i, row) in self.rows.iter_mut().enumerate() {
+            row.pinned = !unpin && i == selected;
+        }
+        self.flash(if unpin {
+            format!("{label} unpinned: ]d [d compare every row")
+        } else {
+            format!("{label} pinned: Tab to another row; ]d [d compare it with {label}")
+        });
     }
 
     /// "difference n of m" for the status bar (m with a `+` while counting).
@@ -352,5 +387,84 @@ mod tests {
         });
         assert!(single.diffs.is_none());
         assert!(single.message.unwrap().0.contains("two tokenizer rows"));
+    }
+
+    fn next_diff(app: &mut App) -> usize {
+        app.apply(Action::DiffJump {
+            forward: true,
+            count: 1,
+        });
+        wait_for_scan(app);
+        app.doc.line
+    }
+
+    /// A row that splits every character differs from the others on every line, so `]d` over
+    /// every row stops everywhere; pinned, a row is compared with the selected one alone.
+    #[test]
+    fn a_pinned_row_is_compared_with_the_selected_one_alone() {
+        let text = "plain words\nWe're here\nmore words\nstill same\nyes, no\nend";
+        let mut app = app(text, &["ws", "pretok:gpt2", "regex:."]);
+        assert_eq!(next_diff(&mut app), 1);
+        assert_eq!(next_diff(&mut app), 2, "regex:. differs on every line");
+
+        app.apply(Action::FirstLine);
+        app.apply(Action::SelectRow(1));
+        app.apply(Action::PinRow);
+        assert_eq!(app.rows.pinned(), Some(1));
+        assert!(
+            app.message
+                .as_ref()
+                .unwrap()
+                .0
+                .contains("pretok:gpt2 pinned")
+        );
+        assert_eq!(
+            next_diff(&mut app),
+            0,
+            "the pinned row is selected: no jump"
+        );
+        assert!(
+            app.message
+                .as_ref()
+                .unwrap()
+                .0
+                .contains("pinned row is selected")
+        );
+        app.apply(Action::SelectRow(0));
+        assert_eq!(next_diff(&mut app), 1, "ws and gpt2 part at the apostrophe");
+        assert_eq!(next_diff(&mut app), 4, "and at the comma, nowhere between");
+        assert_eq!(app.diff_status().as_deref(), Some("difference 2 of 2"));
+
+        // The pin follows its row when another row is removed before it.
+        app.apply(Action::SelectRow(2));
+        app.apply(Action::PinRow);
+        assert_eq!(app.rows.pinned(), Some(2), "one pin at a time");
+        app.apply(Action::PinRow);
+        assert_eq!(app.rows.pinned(), None, "* on the pinned row unpins it");
+        app.apply(Action::SelectRow(1));
+        app.apply(Action::PinRow);
+        app.apply(Action::SelectRow(2));
+        app.apply(Action::FirstLine);
+        assert_eq!(
+            next_diff(&mut app),
+            1,
+            "regex:. against gpt2 differs at once"
+        );
+        app.apply(Action::SelectRow(0));
+        app.apply(Action::RemoveRow);
+        assert_eq!(app.rows.pinned(), Some(0), "gpt2 moved up and kept its pin");
+        let theme = crate::tui::theme::Theme::plain();
+        let buffer = crate::tui::render_to_buffer(&mut app, &theme, 80, 24);
+        let labels: Vec<String> = (0..buffer.area.height)
+            .map(|y| (1..14).map(|x| buffer[(x, y)].symbol()).collect())
+            .collect();
+        assert!(
+            labels.iter().any(|l| l.starts_with("pretok:gpt2* ")),
+            "{labels:#?}"
+        );
+        assert!(
+            labels.iter().any(|l| l.starts_with("regex:. ")),
+            "{labels:#?}"
+        );
     }
 }

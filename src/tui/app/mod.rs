@@ -7,7 +7,7 @@
 //! `Tokenizer` trait; long work runs in [`jobs`].
 
 mod apply;
-mod changes;
+pub mod changes;
 mod command;
 pub mod diffs;
 pub mod doc;
@@ -133,6 +133,8 @@ pub enum Action {
     EditOrigin,
     /// `]c` / `[c`: the next (true) or previous line the last reload tokenizes differently.
     ChangedLine(bool),
+    /// The lines the last reload changed, before | after, over the lower pane (or not).
+    ShowChanges,
     /// Writes the current line's rows as an SVG image and an HTML page.
     ExportPicture,
     ComputeStats,
@@ -142,6 +144,8 @@ pub enum Action {
     PlaySlower,
     PlayFaster,
     ToggleMaximise,
+    /// The unigram lattice's positions in bytes or in characters.
+    LatticeBytes,
     /// Copies to the clipboard (OSC 52).
     Yank(Yank),
     /// To the `count`-th next (`forward`) or previous line where the rows disagree.
@@ -151,6 +155,8 @@ pub enum Action {
     },
     /// Ids off → hues → ids instead of forms.
     ToggleIds,
+    /// Pins the selected row for `]d` / `[d` to compare with, or unpins it.
+    PinRow,
     /// Closes an overlay, leaves a mode or cancels work; never quits.
     Back,
     Quit,

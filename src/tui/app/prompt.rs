@@ -30,6 +30,8 @@ pub enum PromptKind {
     /// An edited line had bytes that are not UTF-8, which the save writes as U+FFFD: Enter
     /// saves anyway.
     LossySave,
+    /// Two words for the edit-distance lesson (the alignment view's matrix).
+    AlignWords,
 }
 
 impl PromptKind {
@@ -55,6 +57,9 @@ impl PromptKind {
             }
             PromptKind::LossySave => {
                 "an edited line's non-UTF-8 bytes become U+FFFD: Enter saves anyway, Esc cancels"
+            }
+            PromptKind::AlignWords => {
+                "edit distance of two words (intention execution), or two phrases split by /"
             }
         }
     }
@@ -96,7 +101,7 @@ impl Prompt {
             | PromptKind::ChangedText
             | PromptKind::ChangedWorkspace
             | PromptKind::LossySave => complete_path(&self.input, base),
-            PromptKind::Search | PromptKind::Command => return,
+            PromptKind::Search | PromptKind::Command | PromptKind::AlignWords => return,
         };
         self.input = completed;
         self.candidates = if candidates.len() > 1 {

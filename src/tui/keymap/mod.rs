@@ -276,7 +276,7 @@ const COMPARE: &[Entry] = &[
     ),
     Entry::new(
         "]d [d",
-        "next / previous line where the rows disagree",
+        "next / previous line where the rows disagree (the selected and pinned rows if one is)",
         &[
             normal(
                 bracket(']', 'd'),
@@ -293,6 +293,11 @@ const COMPARE: &[Entry] = &[
                 },
             ),
         ],
+    ),
+    Entry::new(
+        "*",
+        "pin the selected row (* after its label): ]d [d compare the selected row with it",
+        &[normal(key('*'), Action::PinRow)],
     ),
     Entry::new(
         "y  Y",
@@ -401,6 +406,11 @@ const TOKENIZERS: &[Entry] = &[
             normal(bracket(']', 'c'), Action::ChangedLine(true)),
             normal(bracket('[', 'c'), Action::ChangedLine(false)),
         ],
+    ),
+    Entry::new(
+        "C",
+        "the lines the last reload changed: tokens before | after (C or Esc closes)",
+        &[normal(key('C'), Action::ShowChanges)],
     ),
     Entry::new(
         "P",

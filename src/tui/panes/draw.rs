@@ -47,5 +47,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, regions: &m
     let inner = block.inner(area);
     frame.render_widget(block, area);
     regions.view = inner;
-    pane.draw(frame, inner, &cx, theme);
+    match app.reload_changes().filter(|run| run.shown) {
+        Some(run) => super::changes::draw(frame, inner, app, run, theme),
+        None => pane.draw(frame, inner, &cx, theme),
+    }
 }

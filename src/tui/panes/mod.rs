@@ -4,6 +4,7 @@
 //! views are listed once, a line each, in `list.rs`, which makes [`View`] and [`Panes`].
 
 pub mod align;
+pub mod changes;
 pub mod draw;
 pub mod help;
 pub mod keys;

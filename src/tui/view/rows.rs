@@ -48,7 +48,7 @@ pub fn draw(
     let label_width = app
         .rows
         .iter()
-        .map(|r| r.setup.label.width() + 1)
+        .map(|r| r.setup.label.width() + 1 + usize::from(r.pinned))
         .max()
         .unwrap_or(4)
         .clamp(4, (inner.width as usize / 4).max(MIN_LABEL_CAP));
@@ -133,8 +133,14 @@ fn label_style(row: &Row, selected: bool, is_b: bool, theme: &Theme) -> Style {
     }
 }
 
-/// After a row's label: `!` when its last reload failed, `…` while its tokens are stale.
-fn marker(row: &Row) -> &'static str {
+/// After a row's label: `*` when it is pinned for `]d`; `!` when its last reload failed, `…`
+/// while its tokens are stale.
+fn marker(row: &Row) -> String {
+    let pin = if row.pinned { "*" } else { "" };
+    format!("{pin}{}", state_marker(row))
+}
+
+fn state_marker(row: &Row) -> &'static str {
     if row.reload_error.is_some() {
         "!"
     } else if row.stale {

@@ -117,6 +117,16 @@ fn align_matrix_of_a_pair_mid_demo() {
     );
 }
 
+/// The textbook's pair, typed at `D`, mid-demo: the cell filled last and its three choices.
+#[test]
+fn align_matrix_of_typed_words_mid_demo() {
+    let mut actions = vec![Action::StartPrompt(PromptKind::AlignWords)];
+    actions.extend("intention execution".chars().map(Action::Type));
+    actions.push(Action::Enter);
+    actions.extend([Action::DemoStep(true); 23]);
+    snapshot_after("align_typed", &actions);
+}
+
 #[test]
 fn align_matrix_of_the_whole_line() {
     snapshot_after(

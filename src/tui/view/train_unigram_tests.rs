@@ -162,3 +162,35 @@ fn m_saves_the_unigram_model_that_spm_loads_and_never_over_one() {
     let again = app.panes.train.save(dir.path());
     assert!(again.contains("already exists"), "{again}");
 }
+
+/// Students count characters: `«▁the» 0..4`, not the encoder's bytes `0..6`; `B` shows bytes.
+#[test]
+fn the_lattice_counts_characters_and_b_shows_bytes() {
+    let mut app = unigram_app();
+    app.apply(Action::DemoStep(true));
+    let demo = app.panes.train.current_unigram().unwrap();
+    let lesson = demo.lattice.as_ref().unwrap().lesson.clone().unwrap();
+    let first = &lesson.nodes[0];
+    let piece = toklab::core::tokenizer::quote(&lesson.pieces[0]);
+    let chars = lesson.text[..first.end].chars().count();
+    assert!(lesson.pieces[0].starts_with('▁'), "{}", lesson.pieces[0]);
+    assert_ne!(chars, first.end, "the word opens with a 3-byte ▁");
+    let line = |end: usize| format!("  0..{end:<3} {piece:<12}");
+    let screen = shown(&mut app);
+    assert!(screen.contains(&line(chars)), "{}\n{screen}", line(chars));
+    assert!(screen.contains("candidate pieces · characters"), "{screen}");
+    let last = lesson.text.chars().count();
+    assert!(screen.contains(&format!("best[{last}]")), "{screen}");
+    app.apply(Action::LatticeBytes);
+    let screen = shown(&mut app);
+    assert!(
+        screen.contains(&line(first.end)),
+        "{}\n{screen}",
+        line(first.end)
+    );
+    assert!(screen.contains("candidate pieces · bytes"), "{screen}");
+    assert!(
+        screen.contains(&format!("best[{}]", lesson.text.len())),
+        "{screen}"
+    );
+}

@@ -128,6 +128,8 @@ pub struct Row {
     pub stale: bool,
     /// Esc stopped waiting for this row's tokens of the current line.
     pub stopped: bool,
+    /// The row `]d` / `[d` compare the selected row with (`*`); at most one row is pinned.
+    pub pinned: bool,
 }
 
 /// Lines up to this long are tokenized at once; longer ones in the background, so that no
@@ -167,6 +169,7 @@ impl Row {
             job: None,
             stale: false,
             stopped: false,
+            pinned: false,
         }
     }
 

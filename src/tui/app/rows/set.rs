@@ -42,6 +42,11 @@ impl std::ops::DerefMut for Rows {
 }
 
 impl Rows {
+    /// The row pinned for `]d` / `[d` to compare with (`*`).
+    pub fn pinned(&self) -> Option<usize> {
+        self.list.iter().position(|r| r.pinned)
+    }
+
     /// Starts loading every row's tokenizer in the background through `loader`.
     pub fn load(setups: Vec<RowSetup>, loader: Loader) -> Rows {
         Rows {

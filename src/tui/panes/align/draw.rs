@@ -18,6 +18,18 @@ use toklab::core::tokenizer::quote;
 
 /// Draws the alignment pane: the token alignment, or the DP matrix.
 pub fn draw(frame: &mut Frame, area: Rect, pane: &AlignPane, cx: &Context, theme: &Theme) {
+    if let Some(typed) = &pane.typed {
+        match typed.view() {
+            Some(Ok(view)) => draw_matrix(frame, area, pane, "typed words".into(), view, theme),
+            Some(Err(refused)) => frame.render_widget(
+                Paragraph::new(Line::styled(refused.clone(), theme.error))
+                    .wrap(ratatui::widgets::Wrap { trim: true }),
+                area,
+            ),
+            None => {}
+        }
+        return;
+    }
     let Some(data) = pane.data(cx) else {
         let a = cx.rows.selected;
         let failed = super::other_row(&pane.choice, a, cx.rows.len())
@@ -36,7 +48,11 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &AlignPane, cx: &Context, theme
         return;
     };
     match (&data.matrix, &data.refused) {
-        (Some(matrix), _) => draw_matrix(frame, area, pane, cx, data, matrix, theme),
+        (Some(matrix), _) => {
+            let [a, b] = [data.a, data.b].map(|row| cx.rows[row].setup.label.as_str());
+            let who = format!("A {a} rows, B {b} columns");
+            draw_matrix(frame, area, pane, who, matrix, theme)
+        }
         (None, Some(refused)) => frame.render_widget(
             Paragraph::new(Line::styled(refused.clone(), theme.error))
                 .wrap(ratatui::widgets::Wrap { trim: true }),
@@ -154,12 +170,12 @@ pub fn pair_line(
     }
 }
 
+/// The matrix with its head; `who` says where its rows and columns come from.
 fn draw_matrix(
     frame: &mut Frame,
     area: Rect,
     pane: &AlignPane,
-    cx: &Context,
-    data: &AlignData,
+    who: String,
     view: &MatrixView,
     theme: &Theme,
 ) {
@@ -172,8 +188,7 @@ fn draw_matrix(
         Constraint::Min(0),
     ])
     .areas(area);
-    let labels = [data.a, data.b].map(|row| cx.rows[row].setup.label.as_str());
-    draw_matrix_head(frame, [head, step_line], pane, labels, view, theme);
+    draw_matrix_head(frame, [head, step_line], pane, &who, view, theme);
 
     draw_grid(frame, grid, pane, view, theme);
 }
@@ -184,11 +199,11 @@ fn draw_matrix_head(
     frame: &mut Frame,
     [head, step_line]: [Rect; 2],
     pane: &AlignPane,
-    [a, b]: [&str; 2],
+    who: &str,
     view: &MatrixView,
     theme: &Theme,
 ) {
-    let what = if pane.choice.whole_line {
+    let what = if pane.choice.whole_line && pane.typed.is_none() {
         "the whole line".to_string()
     } else {
         format!(
@@ -205,9 +220,7 @@ fn draw_matrix_head(
     frame.render_widget(
         Paragraph::new(Line::from(vec![
             Span::styled(format!("matrix of {what}"), theme.title),
-            Span::raw(format!(
-                " (A {a} rows, B {b} columns) · distance {distance}{progress}"
-            )),
+            Span::raw(format!(" ({who}) · distance {distance}{progress}")),
         ])),
         head,
     );

@@ -2,7 +2,7 @@
 
 use ratatui::crossterm::event::KeyCode;
 
-use crate::tui::app::Action;
+use crate::tui::app::{Action, PromptKind};
 use crate::tui::keymap::{Entry, code, key, normal};
 use crate::tui::panes::align::AlignCommand;
 
@@ -19,6 +19,14 @@ pub const KEYS: &[Entry] = &[
         &[normal(
             code(KeyCode::Enter),
             Action::Align(AlignCommand::ToggleMatrix),
+        )],
+    ),
+    Entry::new(
+        "D",
+        "the matrix of two words you type (intention execution); Enter leaves it",
+        &[normal(
+            key('D'),
+            Action::StartPrompt(PromptKind::AlignWords),
         )],
     ),
     Entry::new(

@@ -7,6 +7,7 @@ mod dp_text;
 pub mod draw;
 mod draw_spans;
 pub mod keys;
+pub mod typed;
 
 use std::time::Instant;
 
@@ -245,9 +246,28 @@ pub struct AlignPane {
     /// The alignment of a long line, computed in the background (tens of thousands of tokens
     /// take the interface thread too long), and what it is for.
     job: Option<(AlignKey, Job<AlignData>)>,
+    /// Two words the teacher typed (`D`): their matrix is shown instead of the rows'.
+    pub typed: Option<typed::TypedWords>,
 }
 
 impl AlignPane {
+    /// The matrix shown: the typed words', else the rows' (in matrix mode).
+    fn shown_matrix(&self, cx: &Context) -> Option<&MatrixView> {
+        match &self.typed {
+            Some(typed) => typed.matrix(),
+            None => self.data(cx).and_then(|d| d.matrix.as_ref()),
+        }
+    }
+
+    /// Shows the matrix of two typed words, from its first cell on `.`.
+    pub fn show_typed(&mut self, words: typed::TypedWords) {
+        self.typed = Some(words);
+        self.choice.matrix = true;
+        self.choice.step = None;
+        self.choice.playing = None;
+        self.choice.scroll = None;
+    }
+
     fn key(&self, cx: &Context) -> Option<AlignKey> {
         let a = cx.rows.selected;
         let b = other_row(&self.choice, a, cx.rows.len())?;
@@ -271,10 +291,7 @@ impl AlignPane {
 
     /// Whether the matrix demo has filled every cell (or is not running).
     fn fill_done(&self, cx: &Context) -> bool {
-        match (
-            self.choice.step,
-            self.data(cx).and_then(|d| d.matrix.as_ref()),
-        ) {
+        match (self.choice.step, self.shown_matrix(cx)) {
             (Some(k), Some(m)) => k >= m.cells,
             _ => true,
         }
@@ -296,10 +313,7 @@ impl AlignPane {
         self.choice.matrix = true;
         self.choice.playing = None;
         self.choice.scroll = None;
-        let cells = self
-            .data(cx)
-            .and_then(|d| d.matrix.as_ref())
-            .map(|m| m.cells);
+        let cells = self.shown_matrix(cx).map(|m| m.cells);
         let step = self
             .choice
             .step
@@ -313,7 +327,7 @@ impl AlignPane {
 
     /// J/K move the matrix window by rows, < and > by columns (stopping at the last).
     fn scroll_matrix(&mut self, action: Action, cx: &Context) {
-        let matrix = self.data(cx).and_then(|d| d.matrix.as_ref());
+        let matrix = self.shown_matrix(cx);
         let (rows, cols) = matrix.map_or((1, 1), |m| (m.matrix.rows(), m.matrix.cols()));
         let from = matrix.and_then(|m| m.last).map_or((0, 0), |s| (s.i, s.j));
         let (row, col) = self.choice.scroll.get_or_insert(from);
@@ -385,7 +399,15 @@ impl Pane for AlignPane {
         draw::draw(frame, area, self, cx, theme)
     }
 
+    /// The typed words' matrix is about no row.
+    fn shows_selected_row(&self) -> bool {
+        self.typed.is_none()
+    }
+
     fn marks(&self, cx: &Context) -> Vec<(Span, Mark)> {
+        if self.typed.is_some() {
+            return Vec::new();
+        }
         let Some(data) = self.data(cx) else {
             return Vec::new();
         };
@@ -412,6 +434,13 @@ impl Pane for AlignPane {
                 if row != cx.rows.selected {
                     self.choice.other = Some(row);
                 }
+            }
+            // Enter leaves the typed words for the rows' token alignment.
+            Action::Align(AlignCommand::ToggleMatrix) if self.typed.is_some() => {
+                self.typed = None;
+                self.choice.matrix = false;
+                self.choice.step = None;
+                self.choice.playing = None;
             }
             Action::Align(AlignCommand::ToggleMatrix) => {
                 self.choice.matrix = !self.choice.matrix;
@@ -451,6 +480,10 @@ impl Pane for AlignPane {
     }
 
     fn refresh(&mut self, cx: &Context) {
+        if let Some(typed) = &mut self.typed {
+            typed.refresh(self.choice.step);
+            return;
+        }
         if self.data(cx).is_some() {
             return;
         }

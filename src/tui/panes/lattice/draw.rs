@@ -35,12 +35,44 @@ pub fn draw(
             Span::styled("unigram Viterbi · word ", theme.dim),
             Span::styled(quote(word.slice(cx.text())), theme.title),
             Span::raw(format!(" → {} · step {step}/{steps}", quote(&lesson.text))),
-            Span::styled("   . , step · p play · f end · ←/→ another word", theme.dim),
+            Span::styled(
+                format!(
+                    "   . , step · p play · f end · ←/→ another word · B {}",
+                    Positions(state.bytes).other_name()
+                ),
+                theme.dim,
+            ),
         ])),
         head,
     );
-    draw_columns(frame, columns, lesson, step, theme);
+    draw_columns(frame, columns, lesson, step, Positions(state.bytes), theme);
     true
+}
+
+/// How the lesson counts positions in its word: characters (what students see: `«▁» 0..1`),
+/// or bytes of UTF-8 (what the encoder indexes: `«▁» 0..3`) when the flag is set (`B`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Positions(pub bool);
+
+impl Positions {
+    /// Position `byte` of `text` in the lesson's unit.
+    pub fn of(self, text: &str, byte: usize) -> usize {
+        if self.0 {
+            byte
+        } else {
+            text.get(..byte).map_or(byte, |head| head.chars().count())
+        }
+    }
+
+    /// What `B` switches to, for the key hint.
+    pub fn other_name(self) -> &'static str {
+        if self.0 { "characters" } else { "bytes" }
+    }
+
+    /// The unit, for the lattice's title.
+    fn name(self) -> &'static str {
+        if self.0 { "bytes" } else { "characters" }
+    }
 }
 
 /// The lesson's two columns at `step` (0 = the lattice alone, one forward step more each, the
@@ -51,6 +83,7 @@ pub fn draw_columns(
     area: Rect,
     lesson: &ViterbiLesson,
     step: usize,
+    units: Positions,
     theme: &Theme,
 ) {
     let steps = lesson.steps.len() + 1;
@@ -59,8 +92,16 @@ pub fn draw_columns(
         Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(area);
     let forward = step.checked_sub(1).and_then(|i| lesson.steps.get(i));
     let done = step == steps;
-    draw_lattice(frame, left, lesson, forward.map(|f| f.end), done, theme);
-    draw_step(frame, right, lesson, step, done, theme);
+    draw_lattice(
+        frame,
+        left,
+        lesson,
+        forward.map(|f| f.end),
+        done,
+        units,
+        theme,
+    );
+    draw_step(frame, right, lesson, step, done, units, theme);
 }
 
 fn boxed(frame: &mut Frame, area: Rect, title: &str, theme: &Theme) -> Rect {
@@ -81,14 +122,20 @@ fn draw_lattice(
     lesson: &ViterbiLesson,
     ending: Option<usize>,
     done: bool,
+    units: Positions,
     theme: &Theme,
 ) {
     let inner = boxed(
         frame,
         area,
-        &format!(" lattice: {} candidate pieces ", lesson.nodes.len()),
+        &format!(
+            " lattice: {} candidate pieces · {} ",
+            lesson.nodes.len(),
+            units.name()
+        ),
         theme,
     );
+    let at = |byte| units.of(&lesson.text, byte);
     let focus = lesson
         .nodes
         .iter()
@@ -117,8 +164,8 @@ fn draw_lattice(
                 format!(
                     "{} {:>3}..{:<3} {:<12} log p {:>8.3}",
                     if on_path { '*' } else { ' ' },
-                    n.start,
-                    n.end,
+                    at(n.start),
+                    at(n.end),
                     quote(&lesson.pieces[k]),
                     n.score
                 ),
@@ -137,8 +184,10 @@ fn draw_step(
     lesson: &ViterbiLesson,
     step: usize,
     done: bool,
+    units: Positions,
     theme: &Theme,
 ) {
+    let at = |byte| units.of(&lesson.text, byte);
     let inner = boxed(
         frame,
         area,
@@ -157,7 +206,7 @@ fn draw_step(
             Span::styled(format!("step {step}: "), theme.label),
             Span::raw(format!(
                 "position {} (after {}): the pieces ending here",
-                f.end,
+                at(f.end),
                 quote(&lesson.text[..f.end])
             )),
         ]));
@@ -168,7 +217,7 @@ fn draw_step(
                 format!(
                     "{} best[{}] {:>8.3} + log p({}) {:>8.3} = {:>8.3}{}",
                     if kept { '✓' } else { ' ' },
-                    n.start,
+                    at(n.start),
                     total - n.score,
                     lesson.pieces[k],
                     n.score,
@@ -210,7 +259,7 @@ fn draw_step(
     lines.push(Line::raw(""));
     let best: Vec<String> = totals
         .iter()
-        .map(|(at, total)| format!("best[{at}] {total:.2}"))
+        .map(|&(end, total)| format!("best[{}] {total:.2}", at(end)))
         .collect();
     lines.push(Line::styled(best.join(" · "), theme.dim));
     frame.render_widget(

@@ -22,6 +22,8 @@ pub struct LatticeLesson {
     /// Steps shown: 0 is the lattice alone, one more per forward step, the last the best path.
     pub step: usize,
     pub playing: Option<Instant>,
+    /// Positions in bytes instead of characters (`B`).
+    pub bytes: bool,
 }
 
 impl LatticeLesson {

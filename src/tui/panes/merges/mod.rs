@@ -76,6 +76,10 @@ impl Pane for MergesPane {
         true
     }
     fn handle(&mut self, action: Action, cx: &Context) -> Reply {
+        if action == Action::LatticeBytes {
+            self.lattice.bytes = !self.lattice.bytes;
+            return Reply::Handled;
+        }
         if self.lattice.lesson.is_some() {
             return match self.lattice.handle(action) {
                 true => Reply::Handled,

@@ -11,6 +11,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Sparkline, Wrap};
 use crate::counted::counted;
 use crate::tui::panes::Context;
 use crate::tui::panes::TrainPane;
+use crate::tui::panes::lattice::draw::Positions;
 use crate::tui::panes::train::unigram::UnigramDemo;
 use crate::tui::theme::Theme;
 use toklab::core::tokenizer::quote;
@@ -63,7 +64,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &TrainPane, cx: &Context, theme
     let [history, lattice] =
         Layout::horizontal([Constraint::Percentage(32), Constraint::Percentage(68)]).areas(body);
     draw_history(frame, history, demo, theme);
-    draw_lattice(frame, lattice, demo, theme);
+    draw_lattice(frame, lattice, demo, pane.lattice_bytes, theme);
 }
 
 /// Round, vocabulary size against the target, the corpus, what the next step does, the keys.
@@ -232,7 +233,7 @@ fn history_row(event: &UnigramEvent) -> Option<Line<'static>> {
 }
 
 /// The selected word's lattice and best path under the model now.
-fn draw_lattice(frame: &mut Frame, area: Rect, demo: &UnigramDemo, theme: &Theme) {
+fn draw_lattice(frame: &mut Frame, area: Rect, demo: &UnigramDemo, bytes: bool, theme: &Theme) {
     let [title, columns] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
     let Some(lattice) = &demo.lattice else {
@@ -263,6 +264,7 @@ fn draw_lattice(frame: &mut Frame, area: Rect, demo: &UnigramDemo, theme: &Theme
                 columns,
                 lesson,
                 usize::MAX,
+                Positions(bytes),
                 theme,
             );
         }

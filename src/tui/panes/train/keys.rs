@@ -29,6 +29,11 @@ pub const KEYS: &[Entry] = &[
         ],
     ),
     Entry::new(
+        "B",
+        "unigram lattice positions in bytes / in characters",
+        &[normal(key('B'), Action::LatticeBytes)],
+    ),
+    Entry::new(
         "t",
         "train on the line · the selection · the file",
         &[normal(key('t'), Action::Train(TrainCommand::Scope))],

@@ -65,6 +65,8 @@ pub struct TrainPane {
     pub as_row: bool,
     /// BPE or unigram (`U`).
     pub algorithm: Algorithm,
+    /// The unigram lattice's positions in bytes instead of characters (`B`).
+    pub lattice_bytes: bool,
     run: Option<(Source, TrainDemo)>,
     unigram: Option<(Source, UnigramDemo)>,
 }
@@ -77,6 +79,7 @@ impl Default for TrainPane {
             mark: None,
             as_row: false,
             algorithm: Algorithm::default(),
+            lattice_bytes: false,
             run: None,
             unigram: None,
         }
@@ -306,6 +309,7 @@ impl Pane for TrainPane {
                 *demo.playing() = None;
                 demo.finish();
             }
+            Action::LatticeBytes => self.lattice_bytes = !self.lattice_bytes,
             Action::Train(TrainCommand::Scope) => self.scope = self.scope.next(),
             // Unigram training reads whitespace words: T changes BPE's pre-tokenization only.
             Action::Train(TrainCommand::Pretok) => self.pretok = other_pretok(self.pretok),

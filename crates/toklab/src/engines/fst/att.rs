@@ -30,6 +30,7 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
         arcs: Vec::new(),
         start: None,
         max_state: 0,
+        finals: Vec::new(),
         warnings: Vec::new(),
     };
     let mut index = 0;
@@ -72,6 +73,8 @@ struct Reader<'p> {
     /// The first line's source state.
     start: Option<u32>,
     max_state: u32,
+    /// The final states; `apply up` / `apply down` need them.
+    finals: Vec<u32>,
     warnings: Vec<String>,
 }
 
@@ -113,8 +116,9 @@ impl Reader<'_> {
         };
         let (from, to, input, output) = match fields.len() {
             1 | 2 => {
-                // A final state (finality plays no role in tokenizing).
+                // A final state (tokenizing never asks; apply up / down do).
                 let s = self.state(number, fields[0])?;
+                self.finals.push(s);
                 self.start.get_or_insert(s);
                 self.max_state = self.max_state.max(s);
                 return Ok(());
@@ -182,6 +186,7 @@ impl Reader<'_> {
             file_counts_from_one: false,
             arcs: self.arcs,
             warnings: self.warnings,
+            finals: Some(self.finals),
         })
     }
 }

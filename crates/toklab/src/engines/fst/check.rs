@@ -338,6 +338,15 @@ impl<'a> Checker<'a> {
         );
         network.stats.reading_boundary = stats.reading_boundary;
         network.stats.multichar = stats.multichar;
+        network.finals = raw.finals.as_ref().map(|finals| {
+            let mut of_state = vec![false; raw.state_count as usize + 2];
+            for &f in finals {
+                if let Some(slot) = of_state.get_mut(f as usize + 1) {
+                    *slot = true;
+                }
+            }
+            of_state
+        });
         check_boundary_cycles(&network, &raw.path)?;
         network.warnings = warnings;
         Ok(network)
@@ -413,6 +422,7 @@ mod tests {
             state_count: states,
             start: 0,
             file_counts_from_one: false,
+            finals: None,
             arcs: arcs
                 .iter()
                 .enumerate()

@@ -185,6 +185,7 @@ impl MatokHead {
             file_counts_from_one: true,
             arcs,
             warnings: Vec::new(),
+            finals: None,
         }
     }
 }
@@ -345,6 +346,7 @@ pub fn parse_datok(path: &Path, data: &[u8]) -> Result<RawNetwork> {
         file_counts_from_one: true,
         arcs,
         warnings: Vec::new(),
+        finals: None,
     })
 }
 

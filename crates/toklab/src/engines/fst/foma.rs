@@ -17,7 +17,7 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
     }
     let props = read_props(&mut lines, data.len())?;
     let symbols = read_sigma(&mut lines)?;
-    let arcs = read_states(&mut lines, &props)?;
+    let (arcs, finals) = read_states(&mut lines, &props)?;
     lines.expect(b"##end##")?;
     if arcs.len() as i64 != props.arc_count {
         return Err(lines.error(format!(
@@ -49,6 +49,7 @@ pub fn parse(path: &Path, data: &[u8]) -> Result<RawNetwork> {
         file_counts_from_one: false,
         arcs,
         warnings,
+        finals: Some(finals),
     })
 }
 
@@ -142,10 +143,11 @@ fn read_sigma(lines: &mut Lines) -> Result<Vec<Option<RawSymbol>>> {
 }
 
 /// Reads the state lines up to `-1 -1 -1 -1 -1`: the arcs, each with its line.
-fn read_states(lines: &mut Lines, props: &Props) -> Result<Vec<RawArc>> {
+fn read_states(lines: &mut Lines, props: &Props) -> Result<(Vec<RawArc>, Vec<u32>)> {
     let state_count = props.state_count;
     let mut arcs = Vec::with_capacity(props.arc_count.min(1 << 24) as usize);
     let mut current: Option<u32> = None;
+    let mut finals = Vec::new();
     loop {
         let line = lines.next_required("the end of the states (`-1 -1 -1 -1 -1`)")?;
         let (n, items) = state_line_numbers(lines, line)?;
@@ -153,7 +155,7 @@ fn read_states(lines: &mut Lines, props: &Props) -> Result<Vec<RawArc>> {
             2 => (current, n[0], n[0], n[1]),
             3 => (current, n[0], n[1], n[2]),
             4 => (Some(lines.state(n[0], state_count)?), n[1], n[1], n[2]),
-            5 if n[0] == -1 => return Ok(arcs),
+            5 if n[0] == -1 => return Ok((arcs, finals)),
             5 => (Some(lines.state(n[0], state_count)?), n[1], n[2], n[3]),
             _ => {
                 return Err(lines.error(format!(
@@ -164,6 +166,10 @@ fn read_states(lines: &mut Lines, props: &Props) -> Result<Vec<RawArc>> {
         let Some(from) = state else {
             return Err(lines.error("an arc line before any state line"));
         };
+        // A line that names its state ends with the state's finality.
+        if items >= 4 && n[items - 1] == 1 {
+            finals.push(from);
+        }
         current = Some(from);
         if input == -1 {
             // A state without arcs (`STATE -1 -1 FINAL`).

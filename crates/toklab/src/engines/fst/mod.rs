@@ -22,6 +22,7 @@
 //! ```
 
 mod alphabet;
+mod apply;
 mod att;
 mod check;
 mod compact;
@@ -43,6 +44,7 @@ use std::sync::OnceLock;
 
 use alphabet::Alphabet;
 pub use alphabet::{BOUNDARY, Sym};
+pub use apply::{Applied, BOUNDARY_MARK, NetSummary, apply_down, apply_up, summary};
 pub use compact::write as write_compact;
 pub use datok_models::{write_datok, write_matok};
 pub use double_array::DoubleArray;

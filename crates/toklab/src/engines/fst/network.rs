@@ -77,6 +77,9 @@ pub struct Network {
     pub stats: NetworkStats,
     /// Things in the file that load but will not work as the author may think.
     pub warnings: Vec<String>,
+    /// Which states are final, by our state number, where the file said (foma, AT&T); the
+    /// tokenizer never asks, `apply up` / `apply down` do.
+    pub finals: Option<Vec<bool>>,
 }
 
 /// The most states a network may have: targets share their u32 with two flag bits.
@@ -122,6 +125,7 @@ impl Network {
             format,
             stats,
             warnings: Vec::new(),
+            finals: None,
         }
     }
 

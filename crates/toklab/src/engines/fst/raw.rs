@@ -87,6 +87,9 @@ pub struct RawNetwork {
     pub file_counts_from_one: bool,
     /// Every arc, in file order.
     pub arcs: Vec<RawArc>,
+    /// The final states, in the file's numbering; `None` where the format does not record
+    /// them (Datok's models). Tokenizing never asks; `apply up` / `apply down` do.
+    pub finals: Option<Vec<u32>>,
     /// Things the reader noticed (a second network in the file, say).
     pub warnings: Vec<String>,
 }
