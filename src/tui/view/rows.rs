@@ -7,7 +7,7 @@ use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Borders};
 use unicode_width::UnicodeWidthStr;
 
 use super::Regions;
@@ -67,7 +67,7 @@ pub fn draw(
         lines.push(labelled(label, style, body));
     }
     lines.extend(details(app, theme));
-    frame.render_widget(Paragraph::new(lines), inner);
+    crate::tui::width::render_lines(&lines, inner, frame.buffer_mut());
 
     regions.labels = Rect {
         width: label_width as u16,
