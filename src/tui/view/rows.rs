@@ -175,12 +175,13 @@ fn row_body(
             format!("reload failed: {first} (select the row for its last good tokens)"),
             theme.error,
         )]
-    } else if app.ids == IdsMode::Ids {
+    } else if matches!(app.ids, IdsMode::Ids | IdsMode::FormsAndIds) {
         super::ids::id_cells(
             row,
             &app.doc.text,
             selected.then_some(app.rows.token).flatten(),
             columns,
+            app.ids == IdsMode::FormsAndIds,
             theme,
         )
     } else {

@@ -122,3 +122,28 @@ fn the_status_bar_counts_the_differing_lines() {
     assert!(screen.contains("difference 1 of 1"), "{screen}");
     assert!(!screen.contains("looking for the next line"), "{screen}");
 }
+
+#[test]
+fn forms_and_ids_read_together_in_one_row() {
+    let spec = gpt2();
+    let text = "the theme of the day";
+    let mut app = app(text, &[("one", &spec), ("ws", "ws")]);
+    for _ in 0..3 {
+        app.apply(Action::ToggleIds);
+    }
+    assert_eq!(app.ids, IdsMode::FormsAndIds);
+    let buffer = render_to_buffer(&mut app, &Theme::dark(), 100, 20);
+    let screen = dump(&buffer);
+    let ids: Vec<String> = app.rows[0]
+        .tokens
+        .tokens
+        .iter()
+        .map(|t| format!("{}·{}", t.form(text).replace(' ', "␣"), t.id.unwrap()))
+        .collect();
+    let line = screen.lines().find(|l| l.contains("one ")).unwrap();
+    assert!(line.contains(&ids.join(" ")), "{ids:?} in:\n{screen}");
+    // A row without ids keeps its quoted forms.
+    assert!(screen.contains("«the» «theme»"), "{screen}");
+    app.apply(Action::ToggleIds);
+    assert_eq!(app.ids, IdsMode::Off);
+}
