@@ -147,3 +147,30 @@ fn forms_and_ids_read_together_in_one_row() {
     app.apply(Action::ToggleIds);
     assert_eq!(app.ids, IdsMode::Off);
 }
+
+#[test]
+fn right_to_left_lines_are_marked_and_stay_aligned() {
+    // Arabic ("the book is on the table") and Hebrew ("the cat sleeps on the chair").
+    for text in ["الكتاب على الطاولة", "החתול ישן על הכיסא"] {
+        let mut app = app(text, &[("ws", "ws"), ("words", "words")]);
+        let buffer = render_to_buffer(&mut app, &Theme::dark(), 100, 20);
+        let screen = dump(&buffer);
+        assert!(
+            screen.contains("right-to-left, in logical order"),
+            "{screen}"
+        );
+        assert!(screen.contains("text ⇐"), "{screen}");
+        // Each word starts in the same column in the text ruler and in the ws row.
+        let (ruler, ws) = (find_row(&buffer, "text"), find_row(&buffer, "ws"));
+        for word in text.split(' ') {
+            assert_eq!(
+                column(&buffer, ruler, word),
+                column(&buffer, ws, word),
+                "{word}"
+            );
+        }
+    }
+    let mut app = app("plain text", &[("ws", "ws")]);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 100, 20));
+    assert!(!screen.contains("right-to-left"), "{screen}");
+}
