@@ -84,6 +84,7 @@ mod tui_e2e_author;
 mod tui_e2e_compare;
 mod tui_e2e_render;
 mod tui_e2e_teach;
+mod tui_e2e_widths;
 mod unigram_nbest;
 mod unigram_train;
 mod xfst_compile;

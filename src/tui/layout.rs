@@ -3,7 +3,6 @@
 //! whichever tokenizer's row it is in.
 
 use unicode_segmentation::UnicodeSegmentation;
-use unicode_width::UnicodeWidthStr;
 
 use toklab::core::token::Tokenization;
 
@@ -147,7 +146,7 @@ impl Cell {
             start,
             end: start + grapheme.len(),
             column,
-            width: stand_in.as_deref().unwrap_or(grapheme).width().max(1),
+            width: crate::tui::width::of(stand_in.as_deref().unwrap_or(grapheme)).max(1),
             is_space: grapheme.chars().all(char::is_whitespace),
             stand_in,
         }
@@ -170,7 +169,7 @@ pub(crate) fn stand_in(grapheme: &str) -> Option<String> {
             toklab::core::display::terminal_safe(g, toklab::core::display::Keep::Nothing)
                 .into_owned()
         }
-        g if g.width() == 0 => format!("◌{g}"),
+        g if crate::tui::width::of(g) == 0 => format!("◌{g}"),
         _ => return None,
     })
 }

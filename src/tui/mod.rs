@@ -16,6 +16,7 @@ pub mod osc52;
 pub mod panes;
 pub mod theme;
 pub mod view;
+pub mod width;
 
 use std::io::{self, Stdout};
 use std::time::Duration;
@@ -149,6 +150,9 @@ impl TerminalGuard {
             restore();
             return Err(e);
         }
+        if let Some(model) = width::Model::probe(|sample| probe_width(&mut stdout, sample)) {
+            width::set_model(model);
+        }
         let terminal = Terminal::new(CrosstermBackend::new(stdout)).inspect_err(|_| restore())?;
         Ok(TerminalGuard { terminal, mouse })
     }
@@ -162,6 +166,24 @@ impl TerminalGuard {
         self.mouse = on;
         Ok(())
     }
+}
+
+/// The cells the terminal takes to draw `sample` alone: drawn at the top-left corner of the
+/// (not yet drawn) alternate screen, then the cursor's column is asked for. `None` when the
+/// terminal does not answer.
+fn probe_width(out: &mut Stdout, sample: &str) -> Option<usize> {
+    use std::io::Write;
+    execute!(out, cursor::MoveTo(0, 0)).ok()?;
+    out.write_all(sample.as_bytes()).ok()?;
+    out.flush().ok()?;
+    let (column, _) = cursor::position().ok()?;
+    execute!(
+        out,
+        cursor::MoveTo(0, 0),
+        terminal::Clear(terminal::ClearType::CurrentLine)
+    )
+    .ok()?;
+    Some(column as usize)
 }
 
 impl Drop for TerminalGuard {

@@ -34,7 +34,7 @@ impl App {
             ("ids", []) => self.set_ids(self.ids.next()),
             ("ids", [mode]) => match IdsMode::from_name(mode) {
                 Some(mode) => self.set_ids(mode),
-                None => self.flash("ids off, ids hues or ids ids"),
+                None => self.flash("ids off, ids hues, ids ids or ids both"),
             },
             ("diffs", []) => self.rescan_diffs(),
             ("w", []) => self.save_text(None, false),
@@ -97,6 +97,10 @@ mod tests {
         command(&mut app, "ids ids");
         assert_eq!(app.ids, IdsMode::Ids);
         command(&mut app, "ids");
+        assert_eq!(app.ids, IdsMode::FormsAndIds);
+        command(&mut app, "ids");
         assert_eq!(app.ids, IdsMode::Off);
+        command(&mut app, "ids both");
+        assert_eq!(app.ids, IdsMode::FormsAndIds);
     }
 }

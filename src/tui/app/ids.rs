@@ -15,6 +15,9 @@ pub enum IdsMode {
     /// Each row lists its ids in those hues instead of the forms, after its token count and
     /// characters per token.
     Ids,
+    /// As `Ids`, each id right after its token's form: forms and ids read together, as
+    /// comparers read them in Tiktokenizer.
+    FormsAndIds,
 }
 
 impl IdsMode {
@@ -23,7 +26,8 @@ impl IdsMode {
         match self {
             IdsMode::Off => IdsMode::Hues,
             IdsMode::Hues => IdsMode::Ids,
-            IdsMode::Ids => IdsMode::Off,
+            IdsMode::Ids => IdsMode::FormsAndIds,
+            IdsMode::FormsAndIds => IdsMode::Off,
         }
     }
 
@@ -32,6 +36,7 @@ impl IdsMode {
             "off" => IdsMode::Off,
             "hues" | "on" => IdsMode::Hues,
             "ids" => IdsMode::Ids,
+            "both" | "forms-and-ids" => IdsMode::FormsAndIds,
             _ => return None,
         })
     }
@@ -43,8 +48,9 @@ impl IdsMode {
                 "ids as hues: one colour per token id, the same in every row (# again: the ids)"
             }
             IdsMode::Ids => {
-                "ids instead of the forms, with tokens and characters per token (# again: off)"
+                "ids instead of the forms, with tokens and characters per token (# again: both)"
             }
+            IdsMode::FormsAndIds => "each token's form with its id after it (# again: off)",
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The one-line prompt at the bottom of the screen (add a tokenizer, search, save as), with
 //! Tab completion of spec kinds and file paths.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use toklab::Registry;
 
@@ -131,10 +131,52 @@ pub fn complete_spec(input: &str, base: &Path) -> (String, Vec<String>) {
             (common_prefix(input, &names), names)
         }
         Some((kind, arg)) => {
-            let (completed, candidates) = complete_path(arg, base);
+            let stores = ModelStores {
+                hf_cache: toklab::engines::subword::hub::cache_dir(),
+                ollama: toklab::engines::subword::gguf::ollama::store_dir(),
+            };
+            let names = model_names(kind, arg, &stores);
+            let (completed, candidates) = if names.is_empty() {
+                complete_path(arg, base)
+            } else {
+                (common_prefix(arg, &names), names)
+            };
             (format!("{kind}:{completed}"), candidates)
         }
     }
+}
+
+/// Where the models known by name are kept: the HuggingFace cache and Ollama's store.
+pub struct ModelStores {
+    pub hf_cache: PathBuf,
+    pub ollama: PathBuf,
+}
+
+/// The models a kind takes by name that start with `arg`: the HuggingFace cache's `ORG/NAME`s
+/// for `hf:`, Ollama's models for `ollama:`, the published encodings for `tiktoken:` (what
+/// `toklab models` lists, and the names tiktoken users write). A path (`./`, `/`, `~`) gets
+/// none: it completes as a file.
+pub fn model_names(kind: &str, arg: &str, stores: &ModelStores) -> Vec<String> {
+    use toklab::engines::subword::{gguf::ollama, hub};
+    if arg.starts_with(['.', '/', '~']) {
+        return Vec::new();
+    }
+    let names: Vec<String> = match kind {
+        "hf" => hub::list_in(&stores.hf_cache)
+            .into_iter()
+            .map(|m| m.name)
+            .collect(),
+        "ollama" => ollama::list_in(&stores.ollama)
+            .into_iter()
+            .map(|m| m.name)
+            .collect(),
+        "tiktoken" => hub::tiktoken::PUBLISHED
+            .iter()
+            .map(|p| p.name.to_string())
+            .collect(),
+        _ => Vec::new(),
+    };
+    names.into_iter().filter(|n| n.starts_with(arg)).collect()
 }
 
 /// Completes a file path relative to `base`; folders get a trailing `/`.
@@ -211,5 +253,35 @@ mod tests {
             "regex:rules/eng.txt"
         );
         assert_eq!(complete_path("nothing/here", dir).0, "nothing/here");
+    }
+
+    #[test]
+    fn models_complete_by_name() {
+        let temp = tempfile::tempdir().unwrap();
+        let hf_cache = temp.path().join("hub");
+        for repo in [
+            "models--openai-community--gpt2",
+            "models--google-bert--bert-base-cased",
+        ] {
+            std::fs::create_dir_all(hf_cache.join(repo).join("snapshots/abc")).unwrap();
+        }
+        let stores = ModelStores {
+            hf_cache,
+            ollama: temp.path().join("no-ollama"),
+        };
+        assert_eq!(
+            model_names("hf", "", &stores),
+            ["google-bert/bert-base-cased", "openai-community/gpt2"]
+        );
+        assert_eq!(
+            model_names("hf", "open", &stores),
+            ["openai-community/gpt2"]
+        );
+        assert_eq!(model_names("tiktoken", "cl", &stores), ["cl100k_base"]);
+        let o200k = model_names("tiktoken", "o200k", &stores);
+        assert!(o200k.contains(&"o200k_harmony".to_string()), "{o200k:?}");
+        // A path completes as a file, and kinds without names have none.
+        assert!(model_names("hf", "./", &stores).is_empty());
+        assert!(model_names("bpe", "", &stores).is_empty());
     }
 }

@@ -309,7 +309,7 @@ const COMPARE: &[Entry] = &[
     ),
     Entry::new(
         "#",
-        "ids: a hue per token id → ids instead of forms → off",
+        "ids: a hue per token id → ids instead of forms → forms and ids → off",
         &[normal(key('#'), Action::ToggleIds)],
     ),
     Entry::note(

@@ -52,12 +52,14 @@ pub fn row_figures(row: &Row, text: &str) -> String {
 }
 
 /// The row as its ids (or `·form·` for a token without one), each in its hue, after the row's
-/// figures, cut to `columns` wide.
+/// figures, cut to `columns` wide; `with_forms` puts each token's form (spaces as `␣`) before
+/// its id, so a form and its id are read together.
 pub fn id_cells(
     row: &Row,
     text: &str,
     selected: Option<usize>,
     columns: usize,
+    with_forms: bool,
     theme: &Theme,
 ) -> Vec<Span<'static>> {
     // The figures take the width of the largest a line this long can have (a token per byte,
@@ -73,11 +75,13 @@ pub fn id_cells(
     let mut spans = vec![Span::styled(format!("{figures:>reserved$} │"), theme.dim)];
     let mut used = spans[0].width();
     for (i, token) in row.tokens.tokens.iter().enumerate() {
-        let label = match token.id {
-            Some(id) => id.to_string(),
-            None => toklab::core::tokenizer::quote(token.form(text)),
+        let (form, id) = match token.id {
+            Some(id) if with_forms => (Some(visible_form(token.form(text))), id.to_string()),
+            Some(id) => (None, id.to_string()),
+            None => (None, toklab::core::tokenizer::quote(token.form(text))),
         };
-        let width = label.width() + 1;
+        let form_width = form.as_deref().map_or(0, crate::tui::width::of_str);
+        let width = form_width + usize::from(form.is_some()) + id.width() + 1;
         if used + width > columns {
             spans.push(Span::styled("…", theme.dim));
             break;
@@ -89,7 +93,17 @@ pub fn id_cells(
         } else {
             hue(token, text, theme, i % 2)
         };
-        spans.push(Span::styled(label, style));
+        match form {
+            Some(form) => spans.push(Span::styled(format!("{form}·{id}"), style)),
+            None => spans.push(Span::styled(id, style)),
+        }
     }
     spans
+}
+
+/// A token's form as the forms-and-ids rows show it: spaces as `␣`, line breaks as `␤`, and
+/// anything a terminal would act on escaped.
+fn visible_form(form: &str) -> String {
+    let shown = form.replace(' ', "␣").replace('\n', "␤");
+    toklab::core::display::terminal_safe(&shown, toklab::core::display::Keep::Nothing).into_owned()
 }

@@ -83,6 +83,15 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) -> (Viewport, Regions) 
     let bottom = 1 + status::extra_lines(app, area.width);
     let free = area.height.saturating_sub(rows_height + bottom);
     let view_height = lower_pane_height(free, app.panes.split);
+    // A short text (a lesson's few lines) keeps only the lines it has; the lower pane, where
+    // the lesson is, gets the rest.
+    let text_height = (app.doc.lines.line_count() as u16 + 2).max(3);
+    let spare = free.saturating_sub(view_height).saturating_sub(text_height);
+    let view_height = if view_height > 0 {
+        view_height + spare
+    } else {
+        0
+    };
     let (rows_height, view_height) = if app.panes.teach.maximised {
         (0, area.height.saturating_sub(bottom))
     } else {

@@ -7,7 +7,7 @@ use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Borders};
 use unicode_width::UnicodeWidthStr;
 
 use super::Regions;
@@ -32,11 +32,20 @@ pub fn draw(
     regions: &mut Regions,
 ) -> usize {
     let editing = matches!(app.mode, Mode::Insert { .. });
+    // A right-to-left line is drawn in logical order (its first letter leftmost), which keeps
+    // every row's tokens under the same characters; the title says so, and the ruler's label
+    // points the way the line reads.
+    let rtl = is_right_to_left(&app.doc.text);
     let title = format!(
-        " line {}{} · {} ",
+        " line {}{} · {}{} ",
         app.doc.line + 1,
         if editing { " · INSERT" } else { "" },
-        crate::counted::counted(app.rows.len(), "tokenizer")
+        crate::counted::counted(app.rows.len(), "tokenizer"),
+        if rtl {
+            " · right-to-left, in logical order (read ⇐ from the left edge)"
+        } else {
+            ""
+        }
     );
     let block = Block::new()
         .borders(Borders::ALL)
@@ -57,7 +66,8 @@ pub fn draw(
 
     let mut lines = Vec::with_capacity(app.rows.len() + 3);
     let ruler = ruler(app, &window, theme);
-    lines.push(labelled(pad("text", label_width), theme.dim, ruler));
+    let text_label = if rtl { "text ⇐" } else { "text" };
+    lines.push(labelled(pad(text_label, label_width), theme.dim, ruler));
     let cx = app.context();
     let row_b = app.panes.current().paired_row(&cx);
     for (index, row) in app.rows.iter().enumerate() {
@@ -67,7 +77,7 @@ pub fn draw(
         lines.push(labelled(label, style, body));
     }
     lines.extend(details(app, theme));
-    frame.render_widget(Paragraph::new(lines), inner);
+    crate::tui::width::render_lines(&lines, inner, frame.buffer_mut());
 
     regions.labels = Rect {
         width: label_width as u16,
@@ -181,12 +191,13 @@ fn row_body(
             format!("reload failed: {first} (select the row for its last good tokens)"),
             theme.error,
         )]
-    } else if app.ids == IdsMode::Ids {
+    } else if matches!(app.ids, IdsMode::Ids | IdsMode::FormsAndIds) {
         super::ids::id_cells(
             row,
             &app.doc.text,
             selected.then_some(app.rows.token).flatten(),
             columns,
+            app.ids == IdsMode::FormsAndIds,
             theme,
         )
     } else {
@@ -377,4 +388,14 @@ fn details(app: &App, theme: &Theme) -> Vec<Line<'static>> {
         Span::styled(token.origin.to_string(), theme.label),
     ]);
     vec![Line::from(first), Line::styled(second, theme.dim), third]
+}
+
+/// Whether `line` reads right to left: its first letter of a strong direction is Hebrew,
+/// Arabic, Syriac, Thaana or N'Ko (the scripts of the Unicode blocks below, with their
+/// presentation forms).
+pub fn is_right_to_left(line: &str) -> bool {
+    line.chars().find(|c| c.is_alphabetic()).is_some_and(|c| {
+        matches!(c,
+                '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFF}')
+    })
 }

@@ -259,3 +259,55 @@ fn a_word_of_line_breaks_is_drawn_and_named() {
     assert!(line.contains("× ␤  the line break"), "{line}");
     assert!(!shown.contains("\\n"), "{shown}");
 }
+
+/// The shipped BPE lesson (samples/bpe-lesson.toml: a 3-line text, two rows, the training
+/// view), opened and settled.
+fn lesson_app() -> App {
+    use crate::cli::workbench::{Args, build_app, samples_dir};
+    let args = Args {
+        workspace: Some(samples_dir().join("bpe-lesson.toml")),
+        no_mouse: true,
+        ..Args::default()
+    };
+    let mut app = build_app(&args).expect("the shipped lesson opens");
+    super::snapshots::settle(&mut app);
+    app
+}
+
+fn bar_count(shown: &str) -> usize {
+    shown.lines().filter(|l| l.contains('█')).count()
+}
+
+#[test]
+fn the_bpe_lesson_fits_80x24() {
+    let mut app = lesson_app();
+    let shown = screen(&render_to_buffer(&mut app, &Theme::dark(), 80, 24));
+    insta::assert_snapshot!("bpe_lesson_80x24", shown);
+    assert!(shown.contains("next: «n» + «e» → «ne» (8×)"), "{shown}");
+    // The tie line and the column titles end inside the screen.
+    assert!(shown.contains("over e+w: the first seen wins "), "{shown}");
+    assert!(shown.contains("│ merges "), "{shown}");
+    assert!(shown.contains("│ words as segmented now "), "{shown}");
+    // The text pane keeps its three lines and gives the rest to the lesson.
+    assert!(shown.contains("3 the lowest newer renewal"), "{shown}");
+    assert!(bar_count(&shown) >= 5, "{shown}");
+    app.apply(Action::ToggleMaximise);
+    let shown = screen(&render_to_buffer(&mut app, &Theme::dark(), 80, 24));
+    assert!(bar_count(&shown) >= 12, "{shown}");
+}
+
+#[test]
+fn the_bpe_lesson_at_160x45() {
+    let shown = screen(&render_to_buffer(
+        &mut lesson_app(),
+        &Theme::dark(),
+        160,
+        45,
+    ));
+    insta::assert_snapshot!("bpe_lesson_160x45", shown);
+    assert_eq!(
+        bar_count(&shown),
+        crate::tui::panes::train::bpe::TOP_PAIRS,
+        "{shown}"
+    );
+}

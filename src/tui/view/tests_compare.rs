@@ -122,3 +122,55 @@ fn the_status_bar_counts_the_differing_lines() {
     assert!(screen.contains("difference 1 of 1"), "{screen}");
     assert!(!screen.contains("looking for the next line"), "{screen}");
 }
+
+#[test]
+fn forms_and_ids_read_together_in_one_row() {
+    let spec = gpt2();
+    let text = "the theme of the day";
+    let mut app = app(text, &[("one", &spec), ("ws", "ws")]);
+    for _ in 0..3 {
+        app.apply(Action::ToggleIds);
+    }
+    assert_eq!(app.ids, IdsMode::FormsAndIds);
+    let buffer = render_to_buffer(&mut app, &Theme::dark(), 100, 20);
+    let screen = dump(&buffer);
+    let ids: Vec<String> = app.rows[0]
+        .tokens
+        .tokens
+        .iter()
+        .map(|t| format!("{}·{}", t.form(text).replace(' ', "␣"), t.id.unwrap()))
+        .collect();
+    let line = screen.lines().find(|l| l.contains("one ")).unwrap();
+    assert!(line.contains(&ids.join(" ")), "{ids:?} in:\n{screen}");
+    // A row without ids keeps its quoted forms.
+    assert!(screen.contains("«the» «theme»"), "{screen}");
+    app.apply(Action::ToggleIds);
+    assert_eq!(app.ids, IdsMode::Off);
+}
+
+#[test]
+fn right_to_left_lines_are_marked_and_stay_aligned() {
+    // Arabic ("the book is on the table") and Hebrew ("the cat sleeps on the chair").
+    for text in ["الكتاب على الطاولة", "החתול ישן על הכיסא"] {
+        let mut app = app(text, &[("ws", "ws"), ("words", "words")]);
+        let buffer = render_to_buffer(&mut app, &Theme::dark(), 100, 20);
+        let screen = dump(&buffer);
+        assert!(
+            screen.contains("right-to-left, in logical order"),
+            "{screen}"
+        );
+        assert!(screen.contains("text ⇐"), "{screen}");
+        // Each word starts in the same column in the text ruler and in the ws row.
+        let (ruler, ws) = (find_row(&buffer, "text"), find_row(&buffer, "ws"));
+        for word in text.split(' ') {
+            assert_eq!(
+                column(&buffer, ruler, word),
+                column(&buffer, ws, word),
+                "{word}"
+            );
+        }
+    }
+    let mut app = app("plain text", &[("ws", "ws")]);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 100, 20));
+    assert!(!screen.contains("right-to-left"), "{screen}");
+}

@@ -3,9 +3,8 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Borders};
 use unicode_segmentation::UnicodeSegmentation;
-use unicode_width::UnicodeWidthStr;
 
 use super::Regions;
 use crate::tui::app::App;
@@ -77,7 +76,7 @@ pub fn draw(
             }
         })
         .collect();
-    frame.render_widget(Paragraph::new(lines), inner);
+    crate::tui::width::render_lines(&lines, inner, frame.buffer_mut());
     regions.text = inner;
     regions.text_top = top;
     height
@@ -97,7 +96,7 @@ pub fn clip_from(text: &str, skip: usize, width: usize) -> String {
     for grapheme in text.graphemes(true) {
         let stand_in = crate::tui::layout::stand_in(grapheme);
         let shown = stand_in.as_deref().unwrap_or(grapheme);
-        let w = shown.width();
+        let w = crate::tui::width::of(shown);
         let start = column;
         column += w;
         if column <= skip {

@@ -90,7 +90,7 @@ fn draw_head(
         head,
     );
     frame.render_widget(
-        Paragraph::new(Line::from(tie_explanation(demo))).style(theme.dim),
+        Paragraph::new(Line::from(tie_explanation(demo, tie_line.width >= 100))).style(theme.dim),
         tie_line,
     );
 }
@@ -138,7 +138,12 @@ fn draw_merges(frame: &mut Frame, area: Rect, demo: &TrainDemo, theme: &Theme) {
     let t = &demo.trainer;
     let height = area.height.saturating_sub(1) as usize;
     let merges = t.merges();
-    let mut lines = vec![Line::styled(" merges (newest last)", theme.dim)];
+    let title = if area.width >= 22 {
+        " merges (newest last)"
+    } else {
+        " merges"
+    };
+    let mut lines = vec![Line::styled(title, theme.dim)];
     lines.extend(
         merges
             .iter()
@@ -170,10 +175,12 @@ fn draw_merges(frame: &mut Frame, area: Rect, demo: &TrainDemo, theme: &Theme) {
 fn draw_words(frame: &mut Frame, area: Rect, demo: &TrainDemo, theme: &Theme) {
     let t = &demo.trainer;
     let newest = demo.last.as_ref().map(|l| l.record.new);
-    let mut lines = vec![Line::styled(
-        " words by count, as segmented now (the newest token marked)",
-        theme.dim,
-    )];
+    let title = if area.width >= 60 {
+        " words by count, as segmented now (the newest token marked)"
+    } else {
+        " words as segmented now"
+    };
+    let mut lines = vec![Line::styled(title, theme.dim)];
     let spacing = if theme.large_print { 2 } else { 1 };
     for word in t
         .words()
@@ -280,15 +287,19 @@ pub(super) fn corpus_description(pane: &TrainPane, corpus: &Corpus) -> String {
 }
 
 /// How the last merge won when other pairs had its count, or how the next one will.
-fn tie_explanation(demo: &TrainDemo) -> String {
-    const RULE: &str = "the first seen wins (words by count, then first appearance; leftmost)";
+fn tie_explanation(demo: &TrainDemo, wide: bool) -> String {
+    let rule = if wide {
+        "the first seen wins (words by count, then first appearance; leftmost)"
+    } else {
+        "the first seen wins"
+    };
     if demo.pairs.is_empty() {
         // Nothing left to merge: there is no next merge for a tie to be about.
         return String::new();
     }
     if let Some(last) = demo.last.as_ref().filter(|l| !l.tied_with.is_empty()) {
         return format!(
-            " last merge: tie at {}×: {} beat {}: {RULE}",
+            " last merge: tie at {}×: {} beat {}: {rule}",
             last.record.count,
             demo.pair_label(last.record.left, last.record.right),
             last.tied_with.join(", "),
@@ -297,7 +308,7 @@ fn tie_explanation(demo: &TrainDemo) -> String {
     let tie = demo.next_tie();
     match (tie.first(), demo.pairs.first()) {
         (Some(winner), Some(best)) => format!(
-            " tie at {}×: {} wins over {}: {RULE}",
+            " tie at {}×: {} wins over {}: {rule}",
             best.count,
             winner,
             tie[1..].join(", ")
