@@ -332,13 +332,18 @@ impl App {
         self.show_view(View::Trace);
     }
 
+    /// Esc on foma's results in the trace view: the trace again; true if they were shown.
+    fn close_fst_apply(&mut self) -> bool {
+        self.panes.current == View::Trace && self.panes.trace.apply.take().is_some()
+    }
+
     fn back(&mut self) {
         if matches!(self.mode, Mode::Insert { .. }) {
             self.end_insert();
         } else if matches!(self.mode, Mode::Prompt(_)) {
             self.mode = Mode::Normal;
-        } else if self.close_changes() {
-        } else if self.panes.current == View::Trace && self.panes.trace.apply.take().is_some() {
+        } else if self.close_changes() || self.close_fst_apply() {
+            // The reload's changed lines, or foma's results, gave the lower pane back.
         } else if let Some(job) = self.doc.search.as_mut().and_then(|s| s.job.take()) {
             job.cancel();
             self.flash("search cancelled");
