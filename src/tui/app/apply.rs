@@ -300,6 +300,7 @@ impl App {
                 self.answer_change(prompt.kind, &input, &prompt.offered)
             }
             PromptKind::LossySave => self.accept_lossy_save(&input, &prompt.offered),
+            PromptKind::FstApply => self.apply_fst(&prompt.input),
             PromptKind::AlignWords => match TypedWords::parse(&input) {
                 Ok(words) => {
                     self.show_view(View::Align);
@@ -310,12 +311,39 @@ impl App {
         }
     }
 
+    /// `F`: the typed word applied down and up to the selected FST row's network, in the
+    /// trace view.
+    fn apply_fst(&mut self, input: &str) {
+        let Some(row) = self.rows.selected_row() else {
+            return;
+        };
+        let fst = row
+            .tokenizer()
+            .and_then(|t| t.downcast_ref::<toklab::engines::fst::FstTokenizer>());
+        let Some(fst) = fst else {
+            self.flash(format!(
+                "F applies a word to a finite-state row's network; {} is not one (Tab to an fst: row)",
+                row.setup.label
+            ));
+            return;
+        };
+        let shown = crate::tui::panes::trace::apply::FstApply::new(fst, &row.setup.label, input);
+        self.panes.trace.apply = Some(shown);
+        self.show_view(View::Trace);
+    }
+
+    /// Esc on foma's results in the trace view: the trace again; true if they were shown.
+    fn close_fst_apply(&mut self) -> bool {
+        self.panes.current == View::Trace && self.panes.trace.apply.take().is_some()
+    }
+
     fn back(&mut self) {
         if matches!(self.mode, Mode::Insert { .. }) {
             self.end_insert();
         } else if matches!(self.mode, Mode::Prompt(_)) {
             self.mode = Mode::Normal;
-        } else if self.close_changes() {
+        } else if self.close_changes() || self.close_fst_apply() {
+            // The reload's changed lines, or foma's results, gave the lower pane back.
         } else if let Some(job) = self.doc.search.as_mut().and_then(|s| s.job.take()) {
             job.cancel();
             self.flash("search cancelled");

@@ -32,6 +32,8 @@ pub enum PromptKind {
     LossySave,
     /// Two words for the edit-distance lesson (the alignment view's matrix).
     AlignWords,
+    /// A word or phrase to apply down and up to an FST row's network.
+    FstApply,
 }
 
 impl PromptKind {
@@ -57,6 +59,9 @@ impl PromptKind {
             }
             PromptKind::LossySave => {
                 "an edited line's non-UTF-8 bytes become U+FFFD: Enter saves anyway, Esc cancels"
+            }
+            PromptKind::FstApply => {
+                "apply down / up to the FST row's network (apply up reads @_TOKEN_BOUND_@)"
             }
             PromptKind::AlignWords => {
                 "edit distance of two words (intention execution), or two phrases split by /"
@@ -101,7 +106,10 @@ impl Prompt {
             | PromptKind::ChangedText
             | PromptKind::ChangedWorkspace
             | PromptKind::LossySave => complete_path(&self.input, base),
-            PromptKind::Search | PromptKind::Command | PromptKind::AlignWords => return,
+            PromptKind::Search
+            | PromptKind::Command
+            | PromptKind::AlignWords
+            | PromptKind::FstApply => return,
         };
         self.input = completed;
         self.candidates = if candidates.len() > 1 {

@@ -400,6 +400,11 @@ const TOKENIZERS: &[Entry] = &[
         &[normal(key('E'), Action::EditOrigin)],
     ),
     Entry::new(
+        "F",
+        "foma on an FST row: a word applied down and up, print net, print sigma (Esc: trace)",
+        &[normal(key('F'), Action::StartPrompt(PromptKind::FstApply))],
+    ),
+    Entry::new(
         "]c [c",
         "next / previous line the last reload tokenizes differently",
         &[

@@ -251,23 +251,6 @@ pub struct AlignPane {
 }
 
 impl AlignPane {
-    /// The matrix shown: the typed words', else the rows' (in matrix mode).
-    fn shown_matrix(&self, cx: &Context) -> Option<&MatrixView> {
-        match &self.typed {
-            Some(typed) => typed.matrix(),
-            None => self.data(cx).and_then(|d| d.matrix.as_ref()),
-        }
-    }
-
-    /// Shows the matrix of two typed words, from its first cell on `.`.
-    pub fn show_typed(&mut self, words: typed::TypedWords) {
-        self.typed = Some(words);
-        self.choice.matrix = true;
-        self.choice.step = None;
-        self.choice.playing = None;
-        self.choice.scroll = None;
-    }
-
     fn key(&self, cx: &Context) -> Option<AlignKey> {
         let a = cx.rows.selected;
         let b = other_row(&self.choice, a, cx.rows.len())?;

@@ -2,7 +2,7 @@
 //! rather than on the token forms of two rows: the same matrix, filled at once or cell by
 //! cell, whatever rows are open (none are needed).
 
-use super::{MatrixView, matrix_view};
+use super::{AlignPane, Context, MatrixView, matrix_view};
 
 /// The two typed words and their matrix at the demo's step.
 pub struct TypedWords {
@@ -54,6 +54,25 @@ impl TypedWords {
     /// The matrix as last filled.
     pub fn matrix(&self) -> Option<&MatrixView> {
         self.view().and_then(|v| v.as_ref().ok())
+    }
+}
+
+impl AlignPane {
+    /// The matrix shown: the typed words', else the rows' (in matrix mode).
+    pub(super) fn shown_matrix(&self, cx: &Context) -> Option<&MatrixView> {
+        match &self.typed {
+            Some(typed) => typed.matrix(),
+            None => self.data(cx).and_then(|d| d.matrix.as_ref()),
+        }
+    }
+
+    /// Shows the matrix of two typed words, from its first cell on `.`.
+    pub fn show_typed(&mut self, words: TypedWords) {
+        self.typed = Some(words);
+        self.choice.matrix = true;
+        self.choice.step = None;
+        self.choice.playing = None;
+        self.choice.scroll = None;
     }
 }
 

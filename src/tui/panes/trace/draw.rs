@@ -16,6 +16,10 @@ use toklab::core::tokenizer::Role;
 
 /// Draws the trace pane: the trace's lines around the cursor.
 pub fn draw(frame: &mut Frame, area: Rect, pane: &TracePane, cx: &Context, theme: &Theme) {
+    if let Some(apply) = &pane.apply {
+        super::apply::draw(frame, area, apply, theme);
+        return;
+    }
     let lines = pane.lines();
     if lines.is_empty() {
         let hint = match cx.selected_row() {

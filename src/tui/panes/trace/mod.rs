@@ -1,6 +1,7 @@
 //! The trace view: the selected row's explanation of the current line, computed when the view
 //! is shown and only again when the line's tokens or the selected row change.
 
+pub mod apply;
 pub mod draw;
 
 use ratatui::Frame;
@@ -87,6 +88,8 @@ impl TraceCache {
 pub struct TracePane {
     pub cursor: usize,
     cache: TraceCache,
+    /// A word applied down and up to an FST row's network (`F`), shown until Esc.
+    pub apply: Option<apply::FstApply>,
 }
 
 impl TracePane {

@@ -447,6 +447,11 @@ impl Tokenizer for FstTokenizer {
         &self.name
     }
 
+    /// The workbench reads the network itself (apply down / up, `print net`).
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+
     fn tokenize(&self, text: &str) -> Tokenization {
         self.run(text, &mut Quiet)
     }
