@@ -447,11 +447,6 @@ impl Tokenizer for FstTokenizer {
         &self.name
     }
 
-    /// The workbench reads the network itself (apply down / up, `print net`).
-    fn as_any(&self) -> Option<&dyn std::any::Any> {
-        Some(self)
-    }
-
     fn tokenize(&self, text: &str) -> Tokenization {
         self.run(text, &mut Quiet)
     }
@@ -468,7 +463,8 @@ impl Tokenizer for FstTokenizer {
         self.sources.clone()
     }
 
-    /// Offers [`FstTokenizer::datok_stream`] to `tokenize -f datok`.
+    /// Offers [`FstTokenizer::datok_stream`] to `tokenize -f datok` and the network itself to
+    /// the workbench (apply down / up, `print net`).
     fn as_any(&self) -> Option<&dyn std::any::Any> {
         Some(self)
     }
