@@ -120,6 +120,25 @@ fn selected_token_is_highlighted_and_described() {
 }
 
 #[test]
+fn a_piece_inside_a_character_names_its_bytes() {
+    let spec = concat!(
+        "hf:",
+        env!("CARGO_MANIFEST_DIR"),
+        "/samples/bpe/tokenizer.json"
+    );
+    let mut app = app("a 👨", &[("bpe", spec)]);
+    app.apply(Action::TokenNext);
+    app.apply(Action::TokenNext);
+    app.apply(Action::TokenNext);
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 90, 12));
+    assert!(
+        // The emoji takes two cells, so the dump shows it followed by a padding cell.
+        screen.contains("bytes 5..6 (A8) — part of 👨") && screen.contains("· chars 2..3 ·"),
+        "{screen}"
+    );
+}
+
+#[test]
 fn plain_theme_marks_boundaries_without_colour() {
     let mut app = app("ab!", &[("gpt2", "pretok:gpt2")]);
     let theme = Theme::plain();
