@@ -21,6 +21,7 @@
 mod added;
 mod decoders;
 mod json;
+mod loaded;
 mod marks_table;
 pub mod merge_model;
 mod models;
@@ -33,7 +34,8 @@ mod scripts;
 #[cfg(test)]
 mod tests;
 
-pub use pipeline::{HfTokenizer, Pipeline, Specials, UnknownId};
+pub use loaded::HfTokenizer;
+pub use pipeline::{Pipeline, Specials, UnknownId};
 
 use crate::core::error::Result;
 use crate::core::registry::Registry;

@@ -1,8 +1,8 @@
-//! A `tokenizer.json` as a [`Tokenizer`]: added tokens, normalizer, pre-tokenizer, model,
-//! post-processor (only with `special=add`) and decoder, run in the reference's order. Every
+//! The stages of a `tokenizer.json` (added tokens, normalizer, pre-tokenizer, model,
+//! post-processor (only with `special=add`) and decoder), run in the reference's order. Every
 //! token's span is in the original text, through the normalizer's alignment.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::added::{AddedVocabulary, Split, Stage};
 use super::decoders::Decoder;
@@ -14,9 +14,8 @@ use super::processors::PostProcessor;
 use crate::core::error::{Error, Result};
 use crate::core::normalized::NormalizedString;
 use crate::core::spec::Spec;
-use crate::core::token::{GaveUp, Origin, Span, Token, TokenKind, Tokenization};
-use crate::core::tokenizer::Tokenizer;
-use crate::core::trace::{Role, Trace, TraceLine, quote};
+use crate::core::token::{Origin, Span, Token, TokenKind};
+use crate::core::trace::{Role, TraceLine, quote};
 use crate::engines::subword::bpe::load::{MAX_ID, line_of_key, read_text, tokenizer_json_error};
 use crate::engines::subword::bpe::merge_loop::NO_ID;
 
@@ -298,37 +297,7 @@ impl Pipeline {
         if specials == Specials::Add
             && let Some(post) = &self.post_processor
         {
-            let (mut before, mut after) = (Vec::new(), Vec::new());
-            post.around(&mut before, &mut after);
-            if let Some(lines) = trace
-                && !(before.is_empty() && after.is_empty())
-            {
-                let show = |list: &[(String, u32)]| {
-                    list.iter()
-                        .map(|(t, id)| format!("{}:{id}", quote(t)))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                };
-                lines.push(
-                    TraceLine::new(0, None)
-                        .part(Role::Label, "post-processor ")
-                        .part(
-                            Role::Plain,
-                            format!(
-                                "adds [{}] before and [{}] after the text",
-                                show(&before),
-                                show(&after)
-                            ),
-                        ),
-                );
-            }
-            let at_start = before
-                .iter()
-                .map(|(t, id)| special(Span::new(0, 0), *id, t));
-            let end = Span::new(text.len(), text.len());
-            let at_end: Vec<Token> = after.iter().map(|(t, id)| special(end, *id, t)).collect();
-            tokens.splice(0..0, at_start);
-            tokens.extend(at_end);
+            add_post_processed(post, text, &mut tokens, trace);
         }
         if let Some(at) = gave_up {
             // Still encoded (the ids stay the model's), but the pre-tokenizer did not cut
@@ -481,6 +450,47 @@ impl Pipeline {
     }
 }
 
+/// The post-processor's tokens (`special=add`) around `tokens`: empty spans at the text's start
+/// and end, since they stand for no text; `trace` gets a line saying what was added.
+fn add_post_processed(
+    post: &PostProcessor,
+    text: &str,
+    tokens: &mut Vec<Token>,
+    trace: Option<&mut Vec<TraceLine>>,
+) {
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    post.around(&mut before, &mut after);
+    if let Some(lines) = trace
+        && !(before.is_empty() && after.is_empty())
+    {
+        let show = |list: &[(String, u32)]| {
+            list.iter()
+                .map(|(t, id)| format!("{}:{id}", quote(t)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        lines.push(
+            TraceLine::new(0, None)
+                .part(Role::Label, "post-processor ")
+                .part(
+                    Role::Plain,
+                    format!(
+                        "adds [{}] before and [{}] after the text",
+                        show(&before),
+                        show(&after)
+                    ),
+                ),
+        );
+    }
+    let at_start = before
+        .iter()
+        .map(|(t, id)| special(Span::new(0, 0), *id, t));
+    let end = Span::new(text.len(), text.len());
+    let at_end: Vec<Token> = after.iter().map(|(t, id)| special(end, *id, t)).collect();
+    tokens.splice(0..0, at_start);
+    tokens.extend(at_end);
+}
+
 /// A special token the post-processor adds.
 fn special(span: Span, id: u32, text: &str) -> Token {
     Token::new(span, TokenKind::Special)
@@ -506,111 +516,5 @@ fn ordered(tokens: &mut [Token]) {
         let start = token.span.start.max(end);
         token.set_span(Span::new(start, token.span.end.max(start)));
         end = token.span.end;
-    }
-}
-
-/// A loaded `tokenizer.json` under a name, with what loading found.
-pub struct HfTokenizer {
-    name: String,
-    pipeline: Pipeline,
-    specials: Specials,
-    warnings: Vec<String>,
-    sources: Vec<PathBuf>,
-}
-
-impl HfTokenizer {
-    /// Loads `path` under `name` (the spec).
-    pub fn load(name: impl Into<String>, path: &Path, specials: Specials) -> Result<HfTokenizer> {
-        let mut warnings = Vec::new();
-        let pipeline = Pipeline::load(path, specials, &mut warnings)?;
-        Ok(HfTokenizer {
-            name: name.into(),
-            pipeline,
-            specials,
-            warnings,
-            sources: vec![path.to_path_buf()],
-        })
-    }
-
-    /// The pipeline's stages.
-    pub fn pipeline(&self) -> &Pipeline {
-        &self.pipeline
-    }
-
-    /// The token ids of `text`.
-    pub fn encode(&self, text: &str) -> Vec<u32> {
-        let mut ids = Vec::new();
-        self.ids_into(text, &mut ids);
-        ids
-    }
-}
-
-impl Tokenizer for HfTokenizer {
-    /// The tokenizer itself: the views read its model (the unigram lesson, the merge table).
-    fn as_any(&self) -> Option<&dyn std::any::Any> {
-        Some(self)
-    }
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn tokenize(&self, text: &str) -> Tokenization {
-        Tokenization::new(self.pipeline.encode(text, self.specials, None))
-    }
-
-    fn ids_into(&self, text: &str, ids: &mut Vec<u32>) -> Option<GaveUp> {
-        if self.pipeline.encode_ids(text, self.specials, ids) {
-            return None;
-        }
-        let tokens = self.tokenize(text);
-        ids.extend(tokens.iter().map(|t| t.id.unwrap_or(NO_ID)));
-        tokens.gave_up()
-    }
-
-    fn explain(&self, text: &str) -> Trace {
-        let mut lines = Vec::new();
-        let p = &self.pipeline;
-        let mut head = TraceLine::new(0, None)
-            .part(Role::Label, "pipeline ")
-            .part(Role::Plain, format!("model {}", p.model.name()));
-        if let Some(pre) = &p.pre_tokenizer {
-            head = head.part(Role::Plain, format!(", pre-tokenizer {}", pre.name()));
-        }
-        head = head.part(
-            Role::Plain,
-            format!(", {} added tokens", p.added.tokens.len()),
-        );
-        lines.push(head);
-        p.encode(text, self.specials, Some(&mut lines));
-        Trace::new(lines)
-    }
-
-    fn warnings(&self) -> Vec<String> {
-        self.warnings.clone()
-    }
-
-    fn sources(&self) -> Vec<PathBuf> {
-        self.sources.clone()
-    }
-
-    fn decode(&self, ids: &[u32]) -> Result<String> {
-        self.pipeline.decode(ids).map_err(Error::invalid)
-    }
-
-    fn piece(&self, id: u32) -> Option<String> {
-        self.pipeline.piece(id)
-    }
-
-    /// Token strings as `tokenizer.json` writes them, through their ids and the file's
-    /// decoder pipeline.
-    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
-        crate::engines::subword::bytes::detokenize_by_ids(self, tokens, |t| {
-            self.pipeline.piece_id(t)
-        })
-    }
-
-    fn is_special(&self, id: u32) -> bool {
-        self.pipeline.added.token(id).is_some_and(|t| t.special)
     }
 }

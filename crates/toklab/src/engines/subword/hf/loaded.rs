@@ -1,0 +1,117 @@
+//! The [`Tokenizer`] face of a `tokenizer.json`: a [`Pipeline`] under a name, with what loading
+//! it found, so the registry and the views treat it like any other engine.
+
+use std::path::{Path, PathBuf};
+
+use super::pipeline::{Pipeline, Specials};
+use crate::core::error::{Error, Result};
+use crate::core::token::{GaveUp, Tokenization};
+use crate::core::tokenizer::Tokenizer;
+use crate::core::trace::{Role, Trace, TraceLine};
+use crate::engines::subword::bpe::merge_loop::NO_ID;
+
+/// A loaded `tokenizer.json` under a name, with what loading found.
+pub struct HfTokenizer {
+    name: String,
+    pipeline: Pipeline,
+    specials: Specials,
+    warnings: Vec<String>,
+    sources: Vec<PathBuf>,
+}
+
+impl HfTokenizer {
+    /// Loads `path` under `name` (the spec).
+    pub fn load(name: impl Into<String>, path: &Path, specials: Specials) -> Result<HfTokenizer> {
+        let mut warnings = Vec::new();
+        let pipeline = Pipeline::load(path, specials, &mut warnings)?;
+        Ok(HfTokenizer {
+            name: name.into(),
+            pipeline,
+            specials,
+            warnings,
+            sources: vec![path.to_path_buf()],
+        })
+    }
+
+    /// The pipeline's stages.
+    pub fn pipeline(&self) -> &Pipeline {
+        &self.pipeline
+    }
+
+    /// The token ids of `text`.
+    pub fn encode(&self, text: &str) -> Vec<u32> {
+        let mut ids = Vec::new();
+        self.ids_into(text, &mut ids);
+        ids
+    }
+}
+
+impl Tokenizer for HfTokenizer {
+    /// The tokenizer itself: the views read its model (the unigram lesson, the merge table).
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn tokenize(&self, text: &str) -> Tokenization {
+        Tokenization::new(self.pipeline.encode(text, self.specials, None))
+    }
+
+    fn ids_into(&self, text: &str, ids: &mut Vec<u32>) -> Option<GaveUp> {
+        if self.pipeline.encode_ids(text, self.specials, ids) {
+            return None;
+        }
+        let tokens = self.tokenize(text);
+        ids.extend(tokens.iter().map(|t| t.id.unwrap_or(NO_ID)));
+        tokens.gave_up()
+    }
+
+    fn explain(&self, text: &str) -> Trace {
+        let mut lines = Vec::new();
+        let p = &self.pipeline;
+        let mut head = TraceLine::new(0, None)
+            .part(Role::Label, "pipeline ")
+            .part(Role::Plain, format!("model {}", p.model.name()));
+        if let Some(pre) = &p.pre_tokenizer {
+            head = head.part(Role::Plain, format!(", pre-tokenizer {}", pre.name()));
+        }
+        head = head.part(
+            Role::Plain,
+            format!(", {} added tokens", p.added.tokens.len()),
+        );
+        lines.push(head);
+        p.encode(text, self.specials, Some(&mut lines));
+        Trace::new(lines)
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+
+    fn sources(&self) -> Vec<PathBuf> {
+        self.sources.clone()
+    }
+
+    fn decode(&self, ids: &[u32]) -> Result<String> {
+        self.pipeline.decode(ids).map_err(Error::invalid)
+    }
+
+    fn piece(&self, id: u32) -> Option<String> {
+        self.pipeline.piece(id)
+    }
+
+    /// Token strings as `tokenizer.json` writes them, through their ids and the file's
+    /// decoder pipeline.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        crate::engines::subword::bytes::detokenize_by_ids(self, tokens, |t| {
+            self.pipeline.piece_id(t)
+        })
+    }
+
+    fn is_special(&self, id: u32) -> bool {
+        self.pipeline.added.token(id).is_some_and(|t| t.special)
+    }
+}
