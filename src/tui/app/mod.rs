@@ -460,3 +460,5 @@ pub(crate) mod tests;
 mod tests_compare;
 #[cfg(test)]
 mod tests_files;
+#[cfg(test)]
+mod tests_saving;

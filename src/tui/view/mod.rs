@@ -160,6 +160,9 @@ mod tests;
 mod tests_compare;
 
 #[cfg(test)]
+mod tests_lessons;
+
+#[cfg(test)]
 mod snapshots;
 
 #[cfg(test)]
