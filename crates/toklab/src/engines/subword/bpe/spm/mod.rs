@@ -32,6 +32,29 @@ use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::Trace;
 use crate::engines::subword::formal::Semantics;
 
+/// The vocabulary of the model's pieces and the id of its one unknown piece; the error says
+/// which piece is empty, doubled, or a second unknown.
+fn vocab_of(pieces: &[ProtoPiece]) -> std::result::Result<(Vocab, u32), String> {
+    let mut vocab = Vocab::with_capacity(pieces.len(), pieces.len() * 6);
+    let mut unk = None;
+    for (id, piece) in pieces.iter().enumerate() {
+        if piece.piece.is_empty() {
+            return Err(format!("piece {id} is empty"));
+        }
+        vocab
+            .insert(id as u32, piece.piece.as_bytes())
+            .map_err(|_| format!("piece {:?} (id {id}) is defined twice", piece.piece))?;
+        if piece.kind == PieceType::Unknown {
+            if unk.is_some() {
+                return Err(format!("a second unknown piece at id {id}"));
+            }
+            unk = Some(id as u32);
+        }
+    }
+    let unk = unk.ok_or_else(|| "the model has no unknown piece".to_string())?;
+    Ok((vocab, unk))
+}
+
 /// A SentencePiece model.
 pub struct SpmModel {
     /// Vocabulary, merge rules implied by the scores, unknown id and byte fallback.
@@ -63,28 +86,7 @@ impl SpmModel {
     /// Builds a model from a decoded `ModelProto`.
     pub fn from_proto(path: &Path, proto: proto::ModelProto) -> Result<SpmModel> {
         let bad = |message: String| Error::format(path, None, message);
-        let mut vocab = Vocab::with_capacity(proto.pieces.len(), proto.pieces.len() * 6);
-        let mut unk = None;
-        for (id, piece) in proto.pieces.iter().enumerate() {
-            if piece.piece.is_empty() {
-                return Err(bad(format!("piece {id} is empty")));
-            }
-            vocab
-                .insert(id as u32, piece.piece.as_bytes())
-                .map_err(|_| {
-                    bad(format!(
-                        "piece {:?} (id {id}) is defined twice",
-                        piece.piece
-                    ))
-                })?;
-            if piece.kind == PieceType::Unknown {
-                if unk.is_some() {
-                    return Err(bad(format!("a second unknown piece at id {id}")));
-                }
-                unk = Some(id as u32);
-            }
-        }
-        let unk = unk.ok_or_else(|| bad("the model has no unknown piece".into()))?;
+        let (vocab, unk) = vocab_of(&proto.pieces).map_err(bad)?;
         let mergeable = |id: u32| {
             matches!(
                 proto.pieces[id as usize].kind,
@@ -552,5 +554,44 @@ impl Tokenizer for SpmTokenizer {
         crate::engines::subword::bytes::detokenize_by_ids(self, tokens, |t| {
             self.model.bpe.vocab.id(t.as_bytes())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn piece(text: &str, kind: PieceType) -> ProtoPiece {
+        ProtoPiece {
+            piece: text.into(),
+            score: 0.0,
+            kind,
+        }
+    }
+
+    #[test]
+    fn the_vocabulary_needs_one_unknown_piece_and_distinct_non_empty_pieces() {
+        let unk = piece("<unk>", PieceType::Unknown);
+        let a = piece("a", PieceType::Normal);
+        let (vocab, id) = vocab_of(&[a.clone(), unk.clone()]).unwrap();
+        assert_eq!((vocab.id(b"a"), id), (Some(0), 1));
+        let error = |pieces: &[ProtoPiece]| vocab_of(pieces).err().unwrap();
+        assert_eq!(error(&[a.clone()]), "the model has no unknown piece");
+        assert_eq!(
+            error(&[unk.clone(), a.clone(), a.clone()]),
+            "piece \"a\" (id 2) is defined twice"
+        );
+        assert_eq!(
+            error(&[unk.clone(), unk.clone()]),
+            "piece \"<unk>\" (id 1) is defined twice"
+        );
+        assert_eq!(
+            error(&[unk.clone(), piece("<unk2>", PieceType::Unknown)]),
+            "a second unknown piece at id 1"
+        );
+        assert_eq!(
+            error(&[unk, piece("", PieceType::Normal)]),
+            "piece 1 is empty"
+        );
     }
 }
