@@ -576,7 +576,10 @@ mod tests {
         let (vocab, id) = vocab_of(&[a.clone(), unk.clone()]).unwrap();
         assert_eq!((vocab.id(b"a"), id), (Some(0), 1));
         let error = |pieces: &[ProtoPiece]| vocab_of(pieces).err().unwrap();
-        assert_eq!(error(&[a.clone()]), "the model has no unknown piece");
+        assert_eq!(
+            error(std::slice::from_ref(&a)),
+            "the model has no unknown piece"
+        );
         assert_eq!(
             error(&[unk.clone(), a.clone(), a.clone()]),
             "piece \"a\" (id 2) is defined twice"
