@@ -126,7 +126,7 @@ pub fn check(path: &Path, text: &str) -> Result<()> {
     Ok(())
 }
 
-fn refuse(path: &Path, line: usize, text: &str, why: &str) -> Error {
+fn refuse(path: &Path, line: usize, text: &str, why: impl std::fmt::Display) -> Error {
     let shown: String = text.trim().chars().take(60).collect();
     Error::format(
         path,
@@ -147,7 +147,39 @@ enum Statement {
     Regex { from: usize, function: bool },
 }
 
-fn classify(line: &str) -> std::result::Result<Statement, String> {
+/// Why a line is not run; the loader adds the file, line and the way to allow it.
+#[derive(Debug)]
+enum Refused {
+    /// A regex command with nothing after its head word.
+    NoRegex,
+    /// A printing command redirected to a file.
+    WritesFile,
+    /// `system` in any of its abbreviations.
+    Shell,
+    /// Any other command, named: it touches files, runs programs or is unknown.
+    Command(String),
+    /// `define` without a name.
+    NoName,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::NoRegex => f.write_str("a regular expression must follow on the same line"),
+            Refused::WritesFile => f.write_str("it writes its output to a file"),
+            Refused::Shell => f.write_str("it runs a shell command"),
+            Refused::Command(first) => write!(
+                f,
+                "`{first}` reads or writes files, runs a program or is not a foma command"
+            ),
+            Refused::NoName => f.write_str("a name must follow `define`"),
+        }
+    }
+}
+
+impl std::error::Error for Refused {}
+
+fn classify(line: &str) -> std::result::Result<Statement, Refused> {
     let trimmed = line.trim_start_matches([' ', '\t']);
     let indent = line.len() - trimmed.len();
     let content = trimmed.trim_end_matches(['\r', ' ', '\t']);
@@ -184,7 +216,7 @@ fn classify(line: &str) -> std::result::Result<Statement, String> {
                 from,
                 function: false,
             })
-            .ok_or_else(|| "a regular expression must follow on the same line".to_string());
+            .ok_or(Refused::NoRegex);
     }
     if DEFINE.contains(&first) {
         return define(trimmed, indent);
@@ -199,23 +231,21 @@ fn classify(line: &str) -> std::result::Result<Statement, String> {
     };
     if printed.is_some_and(|w| PRINTING.contains(&w)) {
         return if content.contains('>') {
-            Err("it writes its output to a file".into())
+            Err(Refused::WritesFile)
         } else {
             Ok(Statement::Line)
         };
     }
     Err(match first {
-        "system" | "sy" | "sys" | "syst" | "syste" => "it runs a shell command".into(),
-        _ => format!("`{first}` reads or writes files, runs a program or is not a foma command"),
+        "system" | "sy" | "sys" | "syst" | "syste" => Refused::Shell,
+        _ => Refused::Command(first.to_string()),
     })
 }
 
 /// `define NAME regex ;`, `define F(x) … ;`, or `define NAME` alone (which names the network
 /// on the stack and ends at the line's end, as foma reads it).
-fn define(trimmed: &str, indent: usize) -> std::result::Result<Statement, String> {
-    let head = trimmed
-        .find([' ', '\t'])
-        .ok_or("a name must follow `define`")?;
+fn define(trimmed: &str, indent: usize) -> std::result::Result<Statement, Refused> {
+    let head = trimmed.find([' ', '\t']).ok_or(Refused::NoName)?;
     let rest = &trimmed[head..];
     let name_start = head + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
     let after_name = &trimmed[name_start..];
@@ -223,7 +253,7 @@ fn define(trimmed: &str, indent: usize) -> std::result::Result<Statement, String
         .find([' ', '\t', '(', '\r', ';'])
         .unwrap_or(after_name.len());
     if name_len == 0 {
-        return Err("a name must follow `define`".into());
+        return Err(Refused::NoName);
     }
     let next = after_name[name_len..].chars().next();
     match next {

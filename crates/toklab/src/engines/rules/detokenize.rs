@@ -14,6 +14,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::Diagnostic;
 use super::line::{FileRole, flag, slot_value, split_codes};
 use super::markup::ATTACH_TAG;
 use super::resources::{Conditions, Resources, is_tokenizer_only, read_text};
@@ -47,7 +48,7 @@ pub struct Detokenizer {
 impl Detokenizer {
     /// Reads the files in the detokenizer's order; `langs` are the `--lc` codes (lines of
     /// other languages are left out, as utoken does).
-    pub fn load(files: &[PathBuf], langs: &[String]) -> Result<Detokenizer, String> {
+    pub fn load(files: &[PathBuf], langs: &[String]) -> Result<Detokenizer, Diagnostic> {
         let mut ordered: Vec<&PathBuf> = Vec::new();
         let name = |p: &PathBuf| {
             p.file_name()
@@ -68,7 +69,7 @@ impl Detokenizer {
         let mut detok = Detokenizer::default();
         let mut scratch = Resources::new();
         for path in ordered {
-            let text = read_text(path).map_err(|d| d.to_string())?;
+            let text = read_text(path)?;
             detok.read(&mut scratch, path, &text, langs);
         }
         Ok(detok)

@@ -88,7 +88,7 @@ pub struct RulesTokenizer {
     name: String,
     rules: Rules,
     /// utoken's detokenizer tables, read from the same files the first time they are needed.
-    detok: std::sync::OnceLock<std::result::Result<detokenize::Detokenizer, String>>,
+    detok: std::sync::OnceLock<std::result::Result<detokenize::Detokenizer, Diagnostic>>,
 }
 
 impl RulesTokenizer {

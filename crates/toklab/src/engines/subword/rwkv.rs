@@ -63,7 +63,7 @@ impl Rwkv {
                 .ok()
                 .filter(|&id| u64::from(id) < crate::engines::subword::bpe::load::MAX_ID)
                 .ok_or_else(|| bad(format!("id `{id}` is not a number")))?;
-            let (bytes, rest) = literal(rest).map_err(&bad)?;
+            let (bytes, rest) = literal(rest).map_err(|e| bad(e.0))?;
             let length: usize = rest
                 .trim()
                 .parse()
@@ -129,8 +129,21 @@ impl Rwkv {
     }
 }
 
+/// A vocabulary literal Python would not read, with what is wrong in it; the loader adds
+/// the file and line.
+#[derive(Debug)]
+struct BadLiteral(String);
+
+impl std::fmt::Display for BadLiteral {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadLiteral {}
+
 /// Parses a Python literal at the start of `s`: its bytes and the rest of the line.
-fn literal(s: &str) -> std::result::Result<(Vec<u8>, &str), String> {
+fn literal(s: &str) -> std::result::Result<(Vec<u8>, &str), BadLiteral> {
     let (is_bytes, body) = match s.strip_prefix('b') {
         Some(rest) => (true, rest),
         None => (false, s),
@@ -139,7 +152,12 @@ fn literal(s: &str) -> std::result::Result<(Vec<u8>, &str), String> {
         .chars()
         .next()
         .filter(|c| *c == '\'' || *c == '"')
-        .ok_or_else(|| format!("expected a quoted literal, found {:?}", s.chars().next()))?;
+        .ok_or_else(|| {
+            BadLiteral(format!(
+                "expected a quoted literal, found {:?}",
+                s.chars().next()
+            ))
+        })?;
     let mut out = Vec::new();
     let mut chars = body[1..].char_indices();
     let hex = |digits: &str| u32::from_str_radix(digits, 16).ok();
@@ -149,20 +167,22 @@ fn literal(s: &str) -> std::result::Result<(Vec<u8>, &str), String> {
         }
         if c != '\\' {
             if is_bytes && !c.is_ascii() {
-                return Err(format!("non-ASCII {c:?} in a bytes literal"));
+                return Err(BadLiteral(format!("non-ASCII {c:?} in a bytes literal")));
             }
             let mut buf = [0; 4];
             out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
             continue;
         }
-        let (_, escape) = chars.next().ok_or("the literal ends in a backslash")?;
-        let mut take = |n: usize| -> std::result::Result<u32, String> {
+        let (_, escape) = chars
+            .next()
+            .ok_or_else(|| BadLiteral("the literal ends in a backslash".into()))?;
+        let mut take = |n: usize| -> std::result::Result<u32, BadLiteral> {
             let digits: String = (0..n)
                 .filter_map(|_| chars.next().map(|(_, c)| c))
                 .collect();
             hex(&digits)
                 .filter(|_| digits.len() == n)
-                .ok_or_else(|| format!("bad escape \\{escape}{digits}"))
+                .ok_or_else(|| BadLiteral(format!("bad escape \\{escape}{digits}")))
         };
         let code = match escape {
             'x' => take(2)?,
@@ -171,18 +191,18 @@ fn literal(s: &str) -> std::result::Result<(Vec<u8>, &str), String> {
             't' => 9,
             'r' => 13,
             '\\' | '\'' | '"' => escape as u32,
-            other => return Err(format!("unknown escape \\{other}")),
+            other => return Err(BadLiteral(format!("unknown escape \\{other}"))),
         };
         if is_bytes {
             out.push(code as u8);
         } else {
-            let c =
-                char::from_u32(code).ok_or_else(|| format!("\\u{code:04x} is not a character"))?;
+            let c = char::from_u32(code)
+                .ok_or_else(|| BadLiteral(format!("\\u{code:04x} is not a character")))?;
             let mut buf = [0; 4];
             out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
         }
     }
-    Err("the literal is not closed".into())
+    Err(BadLiteral("the literal is not closed".into()))
 }
 
 impl Tokenizer for Rwkv {
@@ -271,8 +291,8 @@ mod tests {
         assert_eq!(lit("\"it's\" 4").unwrap().0, b"it's");
         assert_eq!(lit("'\\u2002' 3").unwrap().0, "\u{2002}".as_bytes());
         assert_eq!(lit("'a b\\n' 4").unwrap(), (b"a b\n".to_vec(), " 4".into()));
-        assert!(lit("'open").unwrap_err().contains("not closed"));
-        assert!(lit("'\\q'").unwrap_err().contains("\\q"));
+        assert!(lit("'open").unwrap_err().0.contains("not closed"));
+        assert!(lit("'\\q'").unwrap_err().0.contains("\\q"));
     }
 
     #[test]

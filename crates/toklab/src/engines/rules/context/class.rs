@@ -1,13 +1,14 @@
 //! Character classes of Python `regex` syntax, with VERSION1 set operations (`||`, `~~`,
 //! `&&`, `--`), written out as explicitly nested `regex` crate classes.
 
+use super::CompileError;
 use super::parse::Parser;
 
 impl Parser<'_> {
     /// A bracketed class, returned in `regex` crate syntax. VERSION1 set operations (`||`,
     /// `~~`, `&&`, `--`, in increasing precedence) become explicitly nested classes.
     /// (Also for a set nested in a set: the `[` is already read.)
-    pub(super) fn class(&mut self) -> Result<String, String> {
+    pub(super) fn class(&mut self) -> Result<String, CompileError> {
         let negate = self.eat('^');
         let body = self.class_union(true)?;
         if !self.eat(']') {
@@ -23,11 +24,11 @@ impl Parser<'_> {
     /// Operators from lowest to highest precedence.
     const OPS: [&'static str; 4] = ["||", "~~", "&&", "--"];
 
-    fn class_union(&mut self, first: bool) -> Result<String, String> {
+    fn class_union(&mut self, first: bool) -> Result<String, CompileError> {
         self.class_op(0, first)
     }
 
-    fn class_op(&mut self, level: usize, first: bool) -> Result<String, String> {
+    fn class_op(&mut self, level: usize, first: bool) -> Result<String, CompileError> {
         if level == Self::OPS.len() {
             return self.class_items(first);
         }
@@ -44,7 +45,7 @@ impl Parser<'_> {
     }
 
     /// Juxtaposed items: characters, ranges, escapes, nested sets.
-    fn class_items(&mut self, first: bool) -> Result<String, String> {
+    fn class_items(&mut self, first: bool) -> Result<String, CompileError> {
         let mut out = String::new();
         let mut first = first;
         loop {
@@ -114,7 +115,7 @@ impl Parser<'_> {
         Ok(out)
     }
 
-    fn class_escape(&mut self) -> Result<ClassAtom, String> {
+    fn class_escape(&mut self) -> Result<ClassAtom, CompileError> {
         let Some(c) = self.peek() else {
             return self.err("unterminated character set");
         };

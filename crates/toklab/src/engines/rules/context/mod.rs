@@ -231,11 +231,13 @@ impl Context {
     }
 }
 
-fn build(pattern: &str) -> Result<Regex, String> {
+fn build(pattern: &str) -> Result<Regex, CompileError> {
     regex::RegexBuilder::new(pattern)
         .size_limit(1 << 22)
         .build()
-        .map_err(|e| format!("does not compile: {}", first_line(&e.to_string())))
+        .map_err(|e| {
+            CompileError::from(format!("does not compile: {}", first_line(&e.to_string())))
+        })
 }
 
 fn first_line(s: &str) -> String {

@@ -1,6 +1,7 @@
 //! Parsing Python `regex` syntax (VERSION1): groups, look-arounds, repetition (with `{,n}`),
 //! escapes and inline flags. Character classes are in [`super::class`].
 
+use super::CompileError;
 use super::tree::{Node, Tree};
 
 /// Parses Python `regex` syntax (VERSION1) into a [`Tree`].
@@ -32,7 +33,7 @@ impl<'a> Parser<'a> {
 
     /// The tree, or what is wrong and the character index in the pattern where it is.
     pub(super) fn parse(mut self) -> Result<Tree, (String, usize)> {
-        let root = self.alternation().map_err(|m| (m, self.pos))?;
+        let root = self.alternation().map_err(|e| (e.message, self.pos))?;
         if self.pos < self.chars.len() {
             return Err(("unbalanced `)`".into(), self.pos));
         }
@@ -59,11 +60,11 @@ impl<'a> Parser<'a> {
             .all(|(i, c)| self.chars.get(self.pos + i) == Some(&c))
     }
 
-    pub(super) fn err<T>(&self, what: &str) -> Result<T, String> {
-        Err(what.to_string())
+    pub(super) fn err<T>(&self, what: &str) -> Result<T, CompileError> {
+        Err(CompileError::from(what.to_string()))
     }
 
-    fn alternation(&mut self) -> Result<usize, String> {
+    fn alternation(&mut self) -> Result<usize, CompileError> {
         let saved = (self.ci, self.dotall, self.verbose);
         let mut branches = vec![self.concat()?];
         while self.eat('|') {
@@ -77,7 +78,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn concat(&mut self) -> Result<usize, String> {
+    fn concat(&mut self) -> Result<usize, CompileError> {
         let mut items = Vec::new();
         loop {
             if self.verbose {
@@ -114,7 +115,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn quantified(&mut self, atom: usize) -> Result<usize, String> {
+    fn quantified(&mut self, atom: usize) -> Result<usize, CompileError> {
         let (min, max) = match self.peek() {
             Some('*') => {
                 self.pos += 1;
@@ -203,7 +204,7 @@ impl<'a> Parser<'a> {
         self.tree.push(Node::Set(s))
     }
 
-    fn atom(&mut self) -> Result<Option<usize>, String> {
+    fn atom(&mut self) -> Result<Option<usize>, CompileError> {
         let c = self.peek().expect("checked by caller");
         self.pos += 1;
         let node = match c {
@@ -233,7 +234,7 @@ impl<'a> Parser<'a> {
         Ok(Some(node))
     }
 
-    fn group(&mut self) -> Result<Option<usize>, String> {
+    fn group(&mut self) -> Result<Option<usize>, CompileError> {
         if !self.eat('?') {
             return self.group_body().map(Some);
         }
@@ -316,7 +317,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn group_body(&mut self) -> Result<usize, String> {
+    fn group_body(&mut self) -> Result<usize, CompileError> {
         let inner = self.alternation()?;
         if !self.eat(')') {
             return self.err("missing `)`");
@@ -324,7 +325,7 @@ impl<'a> Parser<'a> {
         Ok(inner)
     }
 
-    fn escape(&mut self) -> Result<usize, String> {
+    fn escape(&mut self) -> Result<usize, CompileError> {
         let Some(c) = self.peek() else {
             return self.err("pattern ends with a backslash");
         };
@@ -359,7 +360,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `\pL` or `\p{Name}`; `Is` prefixes (Python's `\p{IsLatin}`) are dropped.
-    pub(super) fn property_name(&mut self) -> Result<String, String> {
+    pub(super) fn property_name(&mut self) -> Result<String, CompileError> {
         if self.eat('{') {
             let start = self.pos;
             while self.peek().is_some_and(|c| c != '}') {
@@ -386,8 +387,8 @@ impl<'a> Parser<'a> {
     }
 
     /// The character an escape stands for (`\n`, `\x41`, `\u00e9`, `\.`, …).
-    pub(super) fn escaped_char(&mut self, c: char) -> Result<char, String> {
-        let hex = |p: &mut Self, n: usize| -> Result<char, String> {
+    pub(super) fn escaped_char(&mut self, c: char) -> Result<char, CompileError> {
+        let hex = |p: &mut Self, n: usize| -> Result<char, CompileError> {
             let digits: String = p.chars[p.pos..(p.pos + n).min(p.chars.len())]
                 .iter()
                 .collect();

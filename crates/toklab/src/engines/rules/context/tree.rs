@@ -2,7 +2,7 @@
 
 use regex_syntax::hir::{Class, ClassUnicode, HirKind};
 
-use super::first_line;
+use super::{CompileError, first_line};
 
 /// A parsed pattern: nodes in an arena, so the evaluator can memoize by node index.
 #[derive(Clone, Debug)]
@@ -154,7 +154,7 @@ impl Tree {
 
     /// Checks that every class compiles (done up front so a broken class is a load error, not
     /// a silent non-match).
-    pub(super) fn check_classes(&self) -> Result<(), String> {
+    pub(super) fn check_classes(&self) -> Result<(), CompileError> {
         for node in &self.nodes {
             if let Node::Set(s) = node {
                 class_of(s)?;
@@ -165,11 +165,13 @@ impl Tree {
 }
 
 /// The character set a `Set` node denotes.
-pub(super) fn class_of(syntax: &str) -> Result<ClassUnicode, String> {
+pub(super) fn class_of(syntax: &str) -> Result<ClassUnicode, CompileError> {
     let hir = regex_syntax::ParserBuilder::new()
         .build()
         .parse(syntax)
-        .map_err(|e| format!("does not compile: {}", first_line(&e.to_string())))?;
+        .map_err(|e| {
+            CompileError::from(format!("does not compile: {}", first_line(&e.to_string())))
+        })?;
     match hir.kind() {
         HirKind::Class(Class::Unicode(c)) => Ok(c.clone()),
         HirKind::Literal(lit) => {
@@ -179,6 +181,6 @@ pub(super) fn class_of(syntax: &str) -> Result<ClassUnicode, String> {
                 regex_syntax::hir::ClassUnicodeRange::new(c, c),
             ]))
         }
-        _ => Err(format!("`{syntax}` is not a character set")),
+        _ => Err(format!("`{syntax}` is not a character set").into()),
     }
 }

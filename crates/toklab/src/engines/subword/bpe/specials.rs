@@ -13,20 +13,42 @@ const DFA_PATTERN_BYTES: usize = 4096;
 /// but costs a full byte table per trie state: for a long added token (100,000 characters) it
 /// took half a minute to build, so beyond a few kilobytes of patterns the contiguous NFA
 /// serves. An error (patterns beyond the automaton's state limit) says how large they were.
-pub(crate) fn literal_matcher<P: AsRef<[u8]>>(patterns: &[P]) -> Result<AhoCorasick, String> {
+pub(crate) fn literal_matcher<P: AsRef<[u8]>>(
+    patterns: &[P],
+) -> Result<AhoCorasick, TooManyLiterals> {
     let total: usize = patterns.iter().map(|p| p.as_ref().len()).sum();
     let kind = (total > DFA_PATTERN_BYTES).then_some(AhoCorasickKind::ContiguousNFA);
     AhoCorasick::builder()
         .match_kind(MatchKind::LeftmostLongest)
         .kind(kind)
         .build(patterns)
-        .map_err(|e| {
-            format!(
-                "{} literal tokens of {total} bytes in all: {e}",
-                patterns.len()
-            )
+        .map_err(|cause| TooManyLiterals {
+            count: patterns.len(),
+            bytes: total,
+            cause,
         })
 }
+
+/// Literal tokens beyond what one automaton holds, with how many and how large they were so
+/// the user sees which list is at fault.
+#[derive(Debug)]
+pub(crate) struct TooManyLiterals {
+    count: usize,
+    bytes: usize,
+    cause: aho_corasick::BuildError,
+}
+
+impl std::fmt::Display for TooManyLiterals {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} literal tokens of {} bytes in all: {}",
+            self.count, self.bytes, self.cause
+        )
+    }
+}
+
+impl std::error::Error for TooManyLiterals {}
 
 /// The special tokens of a model and a matcher that finds the leftmost, longest one.
 #[derive(Clone, Debug, Default)]

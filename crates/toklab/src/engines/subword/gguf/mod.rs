@@ -129,8 +129,8 @@ impl Gguf {
                         format!("unknown pre-tokenizer `{}` (tokenizer.ggml.pre)", vocab.pre),
                     )
                 })?;
-                let splitter =
-                    split::Splitter::new(&patterns).map_err(|e| Error::format(path, None, e))?;
+                let splitter = split::Splitter::new(&patterns)
+                    .map_err(|e| Error::format(path, None, e.to_string()))?;
                 let raw = ["gemma4", "granite-embed-multi-311m"].contains(&vocab.pre.as_str());
                 Engine::Bpe(Box::new(BpeTables::new(
                     &vocab,

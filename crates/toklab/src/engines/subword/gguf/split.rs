@@ -106,6 +106,26 @@ struct Pass {
     collapsed: bool,
 }
 
+/// A pre-tokenizer pattern fancy-regex does not compile, named so the message says which of
+/// the file's patterns is at fault.
+#[derive(Debug)]
+pub struct PatternError {
+    pattern: String,
+    cause: Box<fancy_regex::Error>,
+}
+
+impl std::fmt::Display for PatternError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "pre-tokenizer pattern {:?}: {}",
+            self.pattern, self.cause
+        )
+    }
+}
+
+impl std::error::Error for PatternError {}
+
 /// A compiled list of patterns.
 pub struct Splitter {
     passes: Vec<Pass>,
@@ -114,7 +134,7 @@ pub struct Splitter {
 impl Splitter {
     /// Compiles `patterns` as llama.cpp rewrites them. A pattern fancy-regex cannot compile is
     /// an error naming it.
-    pub fn new(patterns: &[&str]) -> Result<Splitter, String> {
+    pub fn new(patterns: &[&str]) -> Result<Splitter, PatternError> {
         let mut passes = Vec::new();
         for &pattern in patterns {
             let collapsed = CATEGORIES.iter().any(|(name, _, _)| pattern.contains(name));
@@ -123,8 +143,10 @@ impl Splitter {
             } else {
                 pattern.to_string()
             };
-            let regex = Regex::new(&source)
-                .map_err(|e| format!("pre-tokenizer pattern {pattern:?}: {e}"))?;
+            let regex = Regex::new(&source).map_err(|cause| PatternError {
+                pattern: pattern.to_string(),
+                cause: Box::new(cause),
+            })?;
             passes.push(Pass { regex, collapsed });
         }
         Ok(Splitter { passes })

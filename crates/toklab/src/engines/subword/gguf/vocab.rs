@@ -134,7 +134,7 @@ impl Vocab {
         warnings: &mut Vec<String>,
     ) -> Result<Vocab> {
         let bad = |message: String| Error::format(path, None, message);
-        let (model, family) = family_of(meta).map_err(bad)?;
+        let (model, family) = family_of(path, meta)?;
         let Some(Value::Strings(tokens)) = meta.values.get("tokenizer.ggml.tokens") else {
             return Err(bad(
                 "tokenizer.ggml.tokens is missing or not an array of strings".into(),
@@ -292,13 +292,16 @@ impl Vocab {
 }
 
 /// The model type `tokenizer.ggml.model` names, and the family that tokenizes it; an error
-/// message for a file without one or with one toklab does not tokenize.
-fn family_of(meta: &Metadata) -> Result<(&str, Family), String> {
+/// naming `path` for a file without one or with one toklab does not tokenize.
+fn family_of<'m>(path: &Path, meta: &'m Metadata) -> Result<(&'m str, Family)> {
+    let bad = |message: String| Error::format(path, None, message);
     let model = match meta.values.get("tokenizer.ggml.model") {
         Some(Value::Str(s)) => s.as_str(),
-        Some(_) => return Err("tokenizer.ggml.model is not a string".into()),
+        Some(_) => return Err(bad("tokenizer.ggml.model is not a string".into())),
         None => {
-            return Err("no tokenizer in the file (tokenizer.ggml.model is missing)".into());
+            return Err(bad(
+                "no tokenizer in the file (tokenizer.ggml.model is missing)".into(),
+            ));
         }
     };
     let family = match model {
@@ -308,18 +311,20 @@ fn family_of(meta: &Metadata) -> Result<(&str, Family), String> {
         "t5" => Family::Ugm,
         "rwkv" => Family::Rwkv,
         "no_vocab" | "none" => {
-            return Err("the model has no vocabulary (tokenizer.ggml.model is `none`)".into());
+            return Err(bad(
+                "the model has no vocabulary (tokenizer.ggml.model is `none`)".into(),
+            ));
         }
         "gemma4" => Family::Bpe,
         "plamo2" => {
-            return Err(format!(
+            return Err(bad(format!(
                 "tokenizer.ggml.model `{model}` is not supported yet (llama, gpt2 and bert are)"
-            ));
+            )));
         }
         other => {
-            return Err(format!(
+            return Err(bad(format!(
                 "tokenizer.ggml.model `{other}` is not one llama.cpp knows"
-            ));
+            )));
         }
     };
     Ok((model, family))

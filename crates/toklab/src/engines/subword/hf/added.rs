@@ -87,7 +87,7 @@ impl AddedVocabulary {
                 return Ok(None);
             }
             Ok(Some(Matcher {
-                automaton: literal_matcher(&patterns)?,
+                automaton: literal_matcher(&patterns).map_err(|e| e.to_string())?,
                 tokens: indices,
             }))
         };

@@ -113,7 +113,7 @@ pub fn resolve_with(settings: &Settings, name: &str) -> Result<PathBuf> {
     let model = parse_or_error(name)?;
     let looked = match find_local(&settings.cache, &model) {
         Ok(path) => return Ok(path),
-        Err(looked) => looked,
+        Err(missing) => missing.looked,
     };
     let what = format!("model {name}");
     if settings.offline {
@@ -140,7 +140,7 @@ fn parse_or_error(name: &str) -> Result<ModelName> {
 /// the network; the error lists every place looked in.
 pub fn resolve_in(cache: &Path, name: &str) -> Result<PathBuf> {
     let model = parse_or_error(name)?;
-    find_local(cache, &model).map_err(|looked| {
+    find_local(cache, &model).map_err(|NotCached { looked }| {
         Error::io(
             cache.join(model.folder()),
             std::io::Error::new(
@@ -153,8 +153,23 @@ pub fn resolve_in(cache: &Path, name: &str) -> Result<PathBuf> {
     })
 }
 
+/// A model not in the local cache: the places looked in, which every message about it lists
+/// so the user can check the path.
+#[derive(Debug)]
+struct NotCached {
+    looked: String,
+}
+
+impl std::fmt::Display for NotCached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "not in the cache; looked in {}", self.looked)
+    }
+}
+
+impl std::error::Error for NotCached {}
+
 /// The tokenizer file of `model` in `cache`, or the places looked in.
-fn find_local(cache: &Path, model: &ModelName) -> std::result::Result<PathBuf, String> {
+fn find_local(cache: &Path, model: &ModelName) -> std::result::Result<PathBuf, NotCached> {
     let repo = cache.join(model.folder());
     let snapshots = match &model.revision {
         None => snapshots(&repo),
@@ -168,14 +183,15 @@ fn find_local(cache: &Path, model: &ModelName) -> std::result::Result<PathBuf, S
             }
         }
     }
-    Err(match snapshots.is_empty() {
+    let looked = match snapshots.is_empty() {
         true => format!("{} (no snapshots)", repo.join("snapshots").display()),
         false => snapshots
             .iter()
             .map(|s| format!("{}/{{{}}}", s.display(), TOKENIZER_FILES.join(",")))
             .collect::<Vec<_>>()
             .join("; "),
-    })
+    };
+    Err(NotCached { looked })
 }
 
 /// The snapshot folder of `revision`: a commit names its own; a branch or tag the commit its
