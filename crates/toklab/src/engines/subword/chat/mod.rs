@@ -80,12 +80,25 @@ impl ChatTemplate {
     /// The template of a `tokenizer_config.json` (its `chat_template`, or the
     /// `chat_template.jinja` beside it, which transformers prefers), with its special tokens.
     pub fn from_config(config: &Path) -> Result<ChatTemplate> {
+        ChatTemplate::from_config_if_any(config)?.ok_or_else(|| {
+            Error::format(
+                config,
+                None,
+                "no `chat_template` here and no chat_template.jinja beside it; give a template file with --template",
+            )
+        })
+    }
+
+    /// The template of a `tokenizer_config.json`, or `None` when the config has none (many
+    /// base models have none): a caller that can go on without one needs it told apart from
+    /// a broken template, which stays an error.
+    pub fn from_config_if_any(config: &Path) -> Result<Option<ChatTemplate>> {
         let (json, text) = read_json(config)?;
         let specials = special_tokens(config, &json, &text)?;
         let jinja = config.with_file_name("chat_template.jinja");
         if jinja.is_file() {
             let source = std::fs::read_to_string(&jinja).map_err(|e| Error::io(&jinja, e))?;
-            return ChatTemplate::new(source, jinja, specials);
+            return ChatTemplate::new(source, jinja, specials).map(Some);
         }
         let line = crate::engines::subword::bpe::load::line_of_key(&text, "chat_template");
         let bad = |message: &str| Error::format(config, line, message);
@@ -97,15 +110,9 @@ impl ChatTemplate {
                 .and_then(|t| t.get("template")?.as_str().map(str::to_string))
                 .ok_or_else(|| bad("`chat_template` lists named templates but none named `default` with a `template` string"))?,
             Some(_) => return Err(bad("`chat_template` must be a string or a list of {name, template}")),
-            None => {
-                return Err(Error::format(
-                    config,
-                    None,
-                    "no `chat_template` here and no chat_template.jinja beside it; give a template file with --template",
-                ));
-            }
+            None => return Ok(None),
         };
-        ChatTemplate::new(source, config.to_path_buf(), specials)
+        ChatTemplate::new(source, config.to_path_buf(), specials).map(Some)
     }
 
     /// A template file of its own (Jinja text, or a `tokenizer_config.json`), with the special
@@ -208,6 +215,40 @@ impl ChatTemplate {
             .render(Value::from_object(context))
             .map_err(|e| template_error(&self.origin, &e))
     }
+}
+
+/// The text a model reads for a conversation: what a view that shows every model's own
+/// prompt tokenizes. A model without a chat template still gets a text, the messages
+/// joined, and `template` says which it was.
+pub struct Prompt {
+    /// The rendered prompt, or the messages' contents one per line.
+    pub text: String,
+    /// The file the template came from; `None` when the model has no template.
+    pub template: Option<PathBuf>,
+}
+
+/// The prompt of `conversation` as `tokenizer`'s model renders it with the template of the
+/// `tokenizer_config.json` beside it, or the messages joined when it has no template. A
+/// template that is there but broken, or refuses the conversation, is an error.
+pub fn prompt_for(
+    tokenizer: &dyn Tokenizer,
+    conversation: &Conversation,
+    add_generation_prompt: bool,
+) -> Result<Prompt> {
+    let template = match config_beside(tokenizer) {
+        Some(config) => ChatTemplate::from_config_if_any(&config)?,
+        None => None,
+    };
+    Ok(match template {
+        Some(template) => Prompt {
+            text: template.render(conversation, add_generation_prompt)?,
+            template: Some(template.origin().to_path_buf()),
+        },
+        None => Prompt {
+            text: conversation.joined(),
+            template: None,
+        },
+    })
 }
 
 /// The `tokenizer_config.json` beside the first file `tokenizer` was loaded from, if any.
@@ -332,6 +373,26 @@ impl Conversation {
     /// The number of messages.
     pub fn len(&self) -> usize {
         self.messages.len()
+    }
+
+    /// The messages' contents one per line, for a model with no template: a content that is
+    /// not a string is written as its JSON, a message without one as an empty line.
+    pub fn joined(&self) -> String {
+        let lines: Vec<String> = self
+            .messages
+            .iter()
+            .map(|message| {
+                let content = message.get_attr("content").unwrap_or_default();
+                if content.is_undefined() || content.is_none() {
+                    String::new()
+                } else if let Some(text) = content.as_str() {
+                    text.to_string()
+                } else {
+                    serde_json::to_string(&content).unwrap_or_else(|_| content.to_string())
+                }
+            })
+            .collect();
+        lines.join("\n")
     }
 
     /// Whether there are none (never, once parsed).

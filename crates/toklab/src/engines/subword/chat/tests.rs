@@ -102,3 +102,54 @@ fn added_token_objects_give_their_content() {
         ]
     );
 }
+
+/// A copy of the sample BPE tokenizer in its own folder, with `config` beside it when given.
+fn tokenizer_in(dir: &Path, config: Option<&str>) -> Box<dyn Tokenizer> {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    std::fs::copy(
+        samples.join("bpe/tokenizer.json"),
+        dir.join("tokenizer.json"),
+    )
+    .unwrap();
+    if let Some(config) = config {
+        std::fs::write(dir.join("tokenizer_config.json"), config).unwrap();
+    }
+    crate::core::registry::load(&format!("hf:{}", dir.join("tokenizer.json").display())).unwrap()
+}
+
+const CHAT: &str = r#"[{"role": "user", "content": "hi"}, {"role": "tool", "content": {"n": 1}}, {"role": "assistant"}]"#;
+
+#[test]
+fn a_model_with_a_template_renders_and_one_without_joins_the_messages() {
+    let conversation = Conversation::parse(CHAT, Path::new("c.json")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let config = r#"{"bos_token": "<s>", "chat_template": "{{ bos_token }}{% for m in messages %}<{{ m.role }}>{% endfor %}"}"#;
+    for (name, config, text, has_template) in [
+        ("with", Some(config), "<s><user><tool><assistant>", true),
+        ("without", None, "hi\n{\"n\":1}\n", false),
+        (
+            "no_key",
+            Some(r#"{"bos_token": "<s>"}"#),
+            "hi\n{\"n\":1}\n",
+            false,
+        ),
+    ] {
+        let dir = tmp.path().join(name);
+        std::fs::create_dir(&dir).unwrap();
+        let tokenizer = tokenizer_in(&dir, config);
+        let prompt = prompt_for(tokenizer.as_ref(), &conversation, false).unwrap();
+        assert_eq!(prompt.text, text, "{name}");
+        assert_eq!(prompt.template.is_some(), has_template, "{name}");
+    }
+}
+
+#[test]
+fn a_broken_template_beside_the_model_is_an_error_not_a_fallback() {
+    let conversation = Conversation::parse(CHAT, Path::new("c.json")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let tokenizer = tokenizer_in(tmp.path(), Some(r#"{"chat_template": "{% if %}"}"#));
+    let err = prompt_for(tokenizer.as_ref(), &conversation, false)
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("chat template line 1"), "{err}");
+}
