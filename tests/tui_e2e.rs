@@ -333,7 +333,9 @@ fn the_caret_stays_visible_and_the_pair_matrix_scrolls_at_80x24() {
     }
     let temp = tempfile::tempdir().unwrap();
     let dir = temp.path();
-    let long = format!("abcdefg {}tail\n", "word ".repeat(40));
+    // A pair whose matrix is taller than the lower pane, however the panes share the screen.
+    let first = format!("{}efg", "abcd".repeat(6));
+    let long = format!("{first} {}tail\n", "word ".repeat(40));
     std::fs::write(dir.join("t.txt"), long).unwrap();
     let s = Session::start("caret", 80, 24, dir, &[]);
     s.run(&format!(
@@ -347,14 +349,14 @@ fn the_caret_stays_visible_and_the_pair_matrix_scrolls_at_80x24() {
     assert!(screen.contains("from column"), "{screen}");
     s.keys(&["Escape"]);
     s.wait_text("NORMAL");
-    // The pair «abcd» × «abcdefg»: its `#` row shows, and J scrolls it away.
+    // The pair «abcd…abcd» × «abcd…efg»: its `#` row shows, and J scrolls it away.
     let hash_row = |screen: &str| {
         screen
             .lines()
             .any(|l| l.trim_start_matches('│').starts_with("# "))
     };
     s.keys(&["3", "Enter"]);
-    let screen = s.wait_text("matrix of «abcd» vs «abcdefg»");
+    let screen = s.wait_text(&format!("matrix of «{}» vs «{first}»", "abcd".repeat(6)));
     assert!(hash_row(&screen), "{screen}");
     s.keys(&["J", "J"]);
     s.wait_for("the matrix to scroll", |screen| {
