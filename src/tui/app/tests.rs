@@ -495,20 +495,17 @@ fn ctrl_l_and_moving_past_flags_ask_for_a_full_redraw() {
 
 #[test]
 fn a_long_line_tokenizes_in_the_background_and_esc_stops_waiting() {
-    let dots = ".".repeat(200_000);
+    // Long enough that the rules row is still at work when the key returns, on any machine.
+    let dots = ".".repeat(1_000_000);
     let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/rules");
     let mut app = app(
         &format!("short line\n{dots}\nlast"),
         &["ws", &format!("rules:{rules}?lang=eng")],
     );
-    let started = std::time::Instant::now();
     app.apply(Action::LineDown);
     app.tick();
-    assert!(
-        started.elapsed() < std::time::Duration::from_millis(500),
-        "the key returned without waiting for the rules ({:?})",
-        started.elapsed()
-    );
+    // The key returned without waiting: the rules row still shows its old tokens while its
+    // job runs (a wall-clock bar here would measure the machine's load, not the workbench).
     assert!(app.rows[1].stale && app.rows.is_tokenizing());
     assert!(app.busy(), "the loop keeps polling for the result");
     app.apply(Action::Back);
