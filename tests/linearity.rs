@@ -26,6 +26,11 @@ use toklab::Tokenizer;
 /// next: 40 leaves room for that and still fails anything quadratic.
 const MAX_RATIO: f64 = 40.0;
 
+/// The bound for `explain`, whose traces are ten to a hundred times the text: at 1e5
+/// characters they leave every cache, and Treebank's measured 29–32 alone and over 40 once in a
+/// CI run with other tests beside it. 60 still fails anything quadratic (~100).
+const EXPLAIN_MAX_RATIO: f64 = 60.0;
+
 /// One shipped model per kind (a kind may have more than one entry). Every kind the
 /// registry lists must be here: [`every_kind_has_a_model`].
 const MODELS: &[&str] = &[
@@ -240,6 +245,7 @@ fn load(spec: &str) -> Box<dyn Tokenizer> {
 /// prints the ratio table.
 fn check_all(
     what: &str,
+    bound: f64,
     (small, large): (usize, usize),
     run: fn(&dyn Tokenizer, &str),
     texts: &[(&str, &str)],
@@ -258,14 +264,14 @@ fn check_all(
                 t_small / 1e6,
                 t_large / 1e6
             );
-            if ratio >= MAX_RATIO {
+            if ratio >= bound {
                 failures.push(format!("{spec} on {name}: ratio {ratio:.1}"));
             }
         }
     }
     assert!(
         failures.is_empty(),
-        "{what} is super-linear (ratio ≥ {MAX_RATIO} for 10× the input):\n{}",
+        "{what} is super-linear (ratio ≥ {bound} for 10× the input):\n{}",
         failures.join("\n")
     );
 }
@@ -295,6 +301,7 @@ fn every_kind_has_a_model() {
 fn tokenize_is_linear_in_the_text() {
     check_all(
         "tokenize",
+        MAX_RATIO,
         sizes(),
         |t, text| {
             std::hint::black_box(t.tokenize(text));
@@ -317,6 +324,7 @@ fn explain_is_linear_in_the_text() {
     };
     check_all(
         "explain",
+        EXPLAIN_MAX_RATIO,
         explain_sizes(),
         |t, text| {
             std::hint::black_box(t.explain(text));
