@@ -2,8 +2,6 @@
 //! `[d` with the background count of differing lines, yanking through OSC 52 into tmux's
 //! clipboard, the id display and the alignment by spans.
 
-use std::process::Command;
-
 use crate::common::tmux::{Session, available};
 
 fn bin() -> &'static str {
@@ -29,7 +27,8 @@ fn goto_counts_differences_and_a_yank_reaches_the_tmux_clipboard() {
     .unwrap();
     let s = Session::start("compare", 110, 32, dir, &[]);
     // tmux takes OSC 52 from its panes into its paste buffer with set-clipboard on.
-    let status = Command::new("tmux")
+    let status = s
+        .tmux()
         .args(["set-option", "-s", "set-clipboard", "on"])
         .status()
         .unwrap();
@@ -58,7 +57,7 @@ fn goto_counts_differences_and_a_yank_reaches_the_tmux_clipboard() {
     assert!(screen.contains("difference 3 of 3"), "{screen}");
     s.keys(&["l", "y"]);
     s.wait_text("to the clipboard (OSC 52)");
-    let buffer = Command::new("tmux").args(["show-buffer"]).output().unwrap();
+    let buffer = s.tmux().args(["show-buffer"]).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&buffer.stdout), unique);
     s.keys(&["q"]);
     s.wait_text("toklab-exited-0");

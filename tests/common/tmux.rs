@@ -2,13 +2,26 @@
 //! reads the screen. Every wait polls the screen, so the tests are as fast as the program.
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// A tmux session running a shell, killed when dropped.
+/// A tmux session running a shell, on a tmux server of its own (its own socket, no
+/// configuration file), killed with that server when dropped: tests running side by side never
+/// share a server, so one test ending its session can never take down another's server while
+/// that one is still connecting.
 pub struct Session {
     name: String,
+    socket: PathBuf,
+    // Holds the socket; removed after the server is killed.
+    _socket_dir: tempfile::TempDir,
+}
+
+/// A tmux command addressed to the server on `socket`, which reads no configuration file.
+pub fn tmux_on(socket: &Path) -> Command {
+    let mut command = Command::new("tmux");
+    command.arg("-S").arg(socket).args(["-f", "/dev/null"]);
+    command
 }
 
 /// Whether tmux is installed; without it the tests are skipped, except in CI (`CI=true`),
@@ -31,10 +44,9 @@ impl Session {
     /// Starts a `width`×`height` terminal running a plain shell in `dir`, with `env` set.
     pub fn start(name: &str, width: u16, height: u16, dir: &Path, env: &[(&str, &str)]) -> Session {
         let name = format!("toklab-{name}-{}", std::process::id());
-        let _ = Command::new("tmux")
-            .args(["kill-session", "-t", &name])
-            .output();
-        let mut command = Command::new("tmux");
+        let socket_dir = tempfile::tempdir().expect("a folder for the tmux socket");
+        let socket = socket_dir.path().join("tmux");
+        let mut command = tmux_on(&socket);
         command
             .args([
                 "new-session",
@@ -55,7 +67,16 @@ impl Session {
         command.args(["bash", "--norc", "--noprofile"]);
         let status = command.status().expect("run tmux");
         assert!(status.success(), "tmux new-session failed");
-        Session { name }
+        Session {
+            name,
+            socket,
+            _socket_dir: socket_dir,
+        }
+    }
+
+    /// A tmux command addressed to this session's server.
+    pub fn tmux(&self) -> Command {
+        tmux_on(&self.socket)
     }
 
     /// Types a shell command line and presses Enter.
@@ -66,7 +87,8 @@ impl Session {
 
     /// Sends tmux key names (`j`, `Enter`, `Escape`, `C-c`, or `-l TEXT` for literal text).
     pub fn keys(&self, keys: &[&str]) {
-        let status = Command::new("tmux")
+        let status = self
+            .tmux()
             .args(["send-keys", "-t", &self.name])
             .args(keys)
             .status()
@@ -76,7 +98,8 @@ impl Session {
 
     /// The screen as text.
     pub fn screen(&self) -> String {
-        let out = Command::new("tmux")
+        let out = self
+            .tmux()
             .args(["capture-pane", "-p", "-t", &self.name])
             .output()
             .expect("tmux capture-pane");
@@ -85,7 +108,8 @@ impl Session {
 
     /// A tmux format evaluated for the pane (`#{alternate_on}`, `#{mouse_any_flag}`, …).
     pub fn pane_format(&self, format: &str) -> String {
-        let out = Command::new("tmux")
+        let out = self
+            .tmux()
             .args(["display-message", "-p", "-t", &self.name, format])
             .output()
             .expect("tmux display-message");
@@ -115,9 +139,7 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["kill-session", "-t", &self.name])
-            .output();
+        let _ = self.tmux().arg("kill-server").output();
     }
 }
 
@@ -125,7 +147,8 @@ impl Session {
     /// The terminal device of the session's pane, to write to it from outside as another
     /// program would.
     pub fn tty(&self) -> String {
-        let out = Command::new("tmux")
+        let out = self
+            .tmux()
             .args(["display-message", "-p", "-t", &self.name, "#{pane_tty}"])
             .output()
             .expect("tmux display-message");
