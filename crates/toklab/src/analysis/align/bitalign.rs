@@ -296,21 +296,15 @@ impl StoredBand {
         Ok((stored, distance))
     }
 
-    /// `D[i, j]` if the band kept it (an overestimate off the cheapest paths, which a
-    /// backtrace never takes).
-    fn value(&self, i: usize, j: usize) -> Option<usize> {
-        if j == 0 {
-            return Some(i);
-        }
-        if i == 0 {
-            return Some(j);
-        }
+    /// The block holding row `i` (from 1) of column `j` (from 1) if the band kept it, and the
+    /// row's bit in it.
+    #[inline]
+    fn block_of(&self, i: usize, j: usize) -> Option<(&BandBlock, usize)> {
         let (first, start) = self.columns[j];
         let end = self.columns[j + 1].1;
         let w = (i - 1) / 64;
         let index = start + w.checked_sub(first)?;
-        (index < end)
-            .then(|| self.blocks[index].value_at((i - 1) % 64, Band::valid_mask(self.rows, w)))
+        (index < end).then(|| (&self.blocks[index], (i - 1) % 64))
     }
 
     /// Appends the backtrace from the last cell (of value `distance`), with indices moved by
@@ -324,7 +318,74 @@ impl StoredBand {
         ties: Ties,
         out: &mut Vec<AlignedPair>,
     ) {
-        trace(a, b, distance, origin, ties, out, |i, j| self.value(i, j));
+        trace(a, b, distance, origin, ties, out, self);
+    }
+}
+
+/// What a backtrace under unit costs reads of the matrix. The two questions it asks at most
+/// steps have default answers from [`Cells::value`]; cells that keep Myers' vertical deltas
+/// answer them from one bit, which is what makes a long backtrace cheap.
+pub(super) trait Cells {
+    /// `D[i, j]`, or `None` where it was not kept (off the cheapest paths, which a backtrace
+    /// never takes; a kept value there may also be an overestimate).
+    fn value(&self, i: usize, j: usize) -> Option<usize>;
+
+    /// Whether `D[i-1, j]` is one less than `D[i, j]`, which is `here` (`i`, `j` from 1): a
+    /// deletion is a cheapest step.
+    fn up_is_one_less(&self, i: usize, j: usize, here: usize) -> bool {
+        here > 0 && self.value(i - 1, j) == Some(here - 1)
+    }
+
+    /// Whether `D[i, j-1]` is one less than `here` and `D[i-1, j-1]` equals it (`i`, `j` from
+    /// 1): an insertion as cheap as the diagonal.
+    fn left_is_one_less_below_equal(&self, i: usize, j: usize, here: usize) -> bool {
+        here > 0 && self.value(i, j - 1) == Some(here - 1) && self.value(i - 1, j - 1) == Some(here)
+    }
+}
+
+/// Any function of `(i, j)` giving `D[i, j]`, asked every question through it.
+impl<F: Fn(usize, usize) -> Option<usize>> Cells for F {
+    fn value(&self, i: usize, j: usize) -> Option<usize> {
+        self(i, j)
+    }
+}
+
+impl Cells for StoredBand {
+    fn value(&self, i: usize, j: usize) -> Option<usize> {
+        if j == 0 {
+            return Some(i);
+        }
+        if i == 0 {
+            return Some(j);
+        }
+        let (block, bit) = self.block_of(i, j)?;
+        let w = (i - 1) / 64;
+        Some(block.value_at(bit, Band::valid_mask(self.rows, w)))
+    }
+
+    fn up_is_one_less(&self, i: usize, j: usize, here: usize) -> bool {
+        // Row i - 1 in the same block: `D[i-1, j]` is `D[i, j]` less the vertical delta of row
+        // `i`, +1 exactly where VP has the row's bit (`D[i, j]` is `here`: the backtrace only
+        // visits cells on a cheapest path, where the band's values are exact).
+        match self.block_of(i, j) {
+            Some((block, bit)) if bit > 0 => block.vp >> bit & 1 == 1,
+            _ => here > 0 && self.value(i - 1, j) == Some(here - 1),
+        }
+    }
+
+    fn left_is_one_less_below_equal(&self, i: usize, j: usize, here: usize) -> bool {
+        // In column j - 1, `D[i, j-1]` is `D[i-1, j-1] - 1` exactly where VN has row i's bit;
+        // without it the pair cannot be one less then equal, and the value is not looked up.
+        match (j > 1).then(|| self.block_of(i, j - 1)).flatten() {
+            Some((block, bit)) if bit > 0 => {
+                block.vn >> bit & 1 == 1 && self.value(i - 1, j - 1) == Some(here)
+            }
+            _ => {
+                here > 0
+                    && self.value(i, j - 1) == Some(here - 1)
+                    && self.value(i - 1, j - 1) == Some(here)
+            }
+        }
     }
 }
 
@@ -341,29 +402,27 @@ pub(super) enum Ties {
 }
 
 impl Ties {
-    /// The step back from a cell of value `here` whose symbols are `equal`; `back(di, dj)` is
-    /// `D[i - di, j - dj]`, or `None` where it was not kept.
-    fn step(self, equal: bool, here: usize, back: impl Fn(usize, usize) -> Option<usize>) -> Op {
+    /// The step back from cell `(i, j)` (both from 1) of value `here` whose symbols are
+    /// `equal`, reading `cells`.
+    #[inline]
+    fn step(self, equal: bool, i: usize, j: usize, here: usize, cells: &impl Cells) -> Op {
         let diagonal = if equal { Op::Match } else { Op::Sub };
-        let one_less = here.checked_sub(1);
         match self {
             // Equal symbols make `D[i-1, j-1] = D[i, j]` (a cell is never below its diagonal
             // neighbour, nor more than one above its other neighbours): the diagonal is taken
             // without asking.
-            Ties::Matrix if equal || (one_less.is_some() && back(1, 1) == one_less) => diagonal,
-            Ties::Matrix if one_less.is_some() && back(1, 0) == one_less => Op::Del,
+            Ties::Matrix if equal || (here > 0 && cells.value(i - 1, j - 1) == Some(here - 1)) => {
+                diagonal
+            }
+            Ties::Matrix if cells.up_is_one_less(i, j, here) => Op::Del,
             Ties::Matrix => {
-                debug_assert_eq!(back(0, 1), one_less);
+                debug_assert_eq!(cells.value(i, j - 1), here.checked_sub(1));
                 Op::Ins
             }
-            Ties::Rapidfuzz if one_less.is_some() && back(1, 0) == one_less => Op::Del,
+            Ties::Rapidfuzz if cells.up_is_one_less(i, j, here) => Op::Del,
             // The diagonal neighbour one above the left one (and so equal to this cell) makes
             // the insertion a cheapest step, and rapidfuzz prefers it to the diagonal.
-            Ties::Rapidfuzz
-                if one_less.is_some() && back(0, 1) == one_less && back(1, 1) == Some(here) =>
-            {
-                Op::Ins
-            }
+            Ties::Rapidfuzz if cells.left_is_one_less_below_equal(i, j, here) => Op::Ins,
             Ties::Rapidfuzz => diagonal,
         }
     }
@@ -371,8 +430,7 @@ impl Ties {
 
 /// Appends a backtrace of `a` (rows) against `b` (columns) under unit costs from the last cell
 /// (of value `distance`), choosing among equally cheap steps by `ties`, with indices moved by
-/// `origin`. `value(i, j)` is `D[i, j]`, or `None` where it was not kept (off the cheapest
-/// paths, which the backtrace never takes; a kept value there may also be an overestimate).
+/// `origin`, reading the matrix from `cells`.
 pub(super) fn trace(
     a: &[u32],
     b: &[u32],
@@ -380,12 +438,12 @@ pub(super) fn trace(
     origin: (usize, usize),
     ties: Ties,
     out: &mut Vec<AlignedPair>,
-    value: impl Fn(usize, usize) -> Option<usize>,
+    cells: &impl Cells,
 ) {
     let (mut i, mut j, mut here) = (a.len(), b.len(), distance);
     let start = out.len();
     while i > 0 && j > 0 {
-        let op = ties.step(a[i - 1] == b[j - 1], here, |di, dj| value(i - di, j - dj));
+        let op = ties.step(a[i - 1] == b[j - 1], i, j, here, cells);
         out.push(AlignedPair {
             op,
             a: (op != Op::Ins).then(|| origin.0 + i - 1),

@@ -204,7 +204,7 @@ mod tests {
         let d = |i, j| matrix.value(i, j).map(|v| v as usize);
         let mut pairs = Vec::new();
         let distance = d(a.len(), b.len()).unwrap();
-        super::super::bitalign::trace(a, b, distance, (0, 0), Ties::Rapidfuzz, &mut pairs, d);
+        super::super::bitalign::trace(a, b, distance, (0, 0), Ties::Rapidfuzz, &mut pairs, &d);
         let alignment = Alignment {
             pairs,
             cost: distance as u64,

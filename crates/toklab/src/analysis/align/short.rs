@@ -145,7 +145,7 @@ impl<const N: usize> Columns<N> {
                 self.value(j, i)
             })
         };
-        super::bitalign::trace(a, b, self.distance, (0, 0), ties, &mut pairs, value);
+        super::bitalign::trace(a, b, self.distance, (0, 0), ties, &mut pairs, &value);
         (pairs, self.distance)
     }
 }
