@@ -122,48 +122,12 @@ impl Decoder {
     pub fn chain(&self, tokens: Vec<String>) -> Vec<String> {
         match self {
             Decoder::Sequence(all) => all.iter().fold(tokens, |tokens, d| d.chain(tokens)),
-            Decoder::ByteLevel => {
-                let mut bytes = Vec::new();
-                for token in &tokens {
-                    match bytelevel::decode(token) {
-                        Some(decoded) => bytes.extend(decoded),
-                        None => bytes.extend_from_slice(token.as_bytes()),
-                    }
-                }
-                vec![String::from_utf8_lossy(&bytes).into_owned()]
-            }
+            Decoder::ByteLevel => byte_level(&tokens),
             Decoder::Metaspace {
                 replacement,
                 prepended,
-            } => tokens
-                .iter()
-                .enumerate()
-                .map(|(i, token)| {
-                    token
-                        .chars()
-                        .filter_map(|c| match c == *replacement {
-                            true if i == 0 && *prepended => None,
-                            true => Some(' '),
-                            false => Some(c),
-                        })
-                        .collect()
-                })
-                .collect(),
-            Decoder::WordPiece { prefix, cleanup } => tokens
-                .into_iter()
-                .enumerate()
-                .map(|(i, token)| {
-                    let token = match (i, token.strip_prefix(prefix.as_str())) {
-                        (0, _) => token,
-                        (_, Some(rest)) => rest.to_string(),
-                        (_, None) => format!(" {token}"),
-                    };
-                    match cleanup {
-                        true => wordpiece_cleanup(&token),
-                        false => token,
-                    }
-                })
-                .collect(),
+            } => metaspace(&tokens, *replacement, *prepended),
+            Decoder::WordPiece { prefix, cleanup } => wordpiece(tokens, prefix, *cleanup),
             Decoder::Bpe { suffix } => {
                 let last = tokens.len().saturating_sub(1);
                 tokens
@@ -179,22 +143,8 @@ impl Decoder {
                 start,
                 stop,
             } => tokens
-                .into_iter()
-                .map(|token| {
-                    let chars: Vec<char> = token.chars().collect();
-                    let from = chars
-                        .iter()
-                        .take(*start)
-                        .take_while(|c| *c == content)
-                        .count();
-                    let cut = chars[from..]
-                        .iter()
-                        .rev()
-                        .take(*stop)
-                        .take_while(|c| *c == content)
-                        .count();
-                    chars[from..chars.len() - cut].iter().collect()
-                })
+                .iter()
+                .map(|token| strip(token, *content, *start, *stop))
                 .collect(),
             Decoder::Replace { pattern, content } => tokens
                 .into_iter()
@@ -208,26 +158,98 @@ impl Decoder {
                 pad,
                 word_delimiter,
                 cleanup,
-            } => {
-                let mut out = Vec::new();
-                let mut previous: Option<String> = None;
-                for token in tokens {
-                    if previous.as_ref() == Some(&token) {
-                        continue;
-                    }
-                    previous = Some(token.clone());
-                    let mut text = token.replace(pad.as_str(), "");
-                    if *cleanup {
-                        text = wordpiece_cleanup(&text).replace(word_delimiter.as_str(), " ");
-                    }
-                    if !text.is_empty() {
-                        out.push(text);
-                    }
-                }
-                out
-            }
+            } => ctc(tokens, pad, word_delimiter, *cleanup),
         }
     }
+}
+
+/// GPT-2's byte alphabet back to bytes, all tokens at once (a character may span tokens); a
+/// token outside the alphabet is taken as its own UTF-8.
+fn byte_level(tokens: &[String]) -> Vec<String> {
+    let mut bytes = Vec::new();
+    for token in tokens {
+        match bytelevel::decode(token) {
+            Some(decoded) => bytes.extend(decoded),
+            None => bytes.extend_from_slice(token.as_bytes()),
+        }
+    }
+    vec![String::from_utf8_lossy(&bytes).into_owned()]
+}
+
+/// The replacement character back to a space, except the one the pre-tokenizer put before
+/// the first token.
+fn metaspace(tokens: &[String], replacement: char, prepended: bool) -> Vec<String> {
+    tokens
+        .iter()
+        .enumerate()
+        .map(|(i, token)| {
+            token
+                .chars()
+                .filter_map(|c| match c == replacement {
+                    true if i == 0 && prepended => None,
+                    true => Some(' '),
+                    false => Some(c),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Continuations lose their prefix, every other token but the first gets a space before it.
+fn wordpiece(tokens: Vec<String>, prefix: &str, cleanup: bool) -> Vec<String> {
+    tokens
+        .into_iter()
+        .enumerate()
+        .map(|(i, token)| {
+            let token = match (i, token.strip_prefix(prefix)) {
+                (0, _) => token,
+                (_, Some(rest)) => rest.to_string(),
+                (_, None) => format!(" {token}"),
+            };
+            match cleanup {
+                true => wordpiece_cleanup(&token),
+                false => token,
+            }
+        })
+        .collect()
+}
+
+/// `token` without up to `start` leading and `stop` trailing `content` characters.
+fn strip(token: &str, content: char, start: usize, stop: usize) -> String {
+    let chars: Vec<char> = token.chars().collect();
+    let from = chars
+        .iter()
+        .take(start)
+        .take_while(|c| **c == content)
+        .count();
+    let cut = chars[from..]
+        .iter()
+        .rev()
+        .take(stop)
+        .take_while(|c| **c == content)
+        .count();
+    chars[from..chars.len() - cut].iter().collect()
+}
+
+/// CTC's output: a token repeating the one before is dropped, padding removed, and with
+/// `cleanup` the word delimiter becomes a space.
+fn ctc(tokens: Vec<String>, pad: &str, word_delimiter: &str, cleanup: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut previous: Option<String> = None;
+    for token in tokens {
+        if previous.as_ref() == Some(&token) {
+            continue;
+        }
+        previous = Some(token.clone());
+        let mut text = token.replace(pad, "");
+        if cleanup {
+            text = wordpiece_cleanup(&text).replace(word_delimiter, " ");
+        }
+        if !text.is_empty() {
+            out.push(text);
+        }
+    }
+    out
 }
 
 /// BERT's clean-up of decoded text: no space before punctuation and in contractions.
