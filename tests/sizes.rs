@@ -21,7 +21,6 @@ const MEASURED: &[&str] = &["crates/toklab/src", "src"];
 
 /// What is over the bar today: `path::function` (or the path, for a file) and its length.
 const KNOWN: &[(&str, usize)] = &[
-    ("crates/toklab/src/picture/svg.rs::svg", 103),
     ("crates/toklab/src/engines/rules/split.rs", 678),
 ];
 
