@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::json::{Parse, flag, kind, list, number, required, single_char, string};
+use super::json::{ComponentError, flag, kind, list, number, required, single_char, string};
 use super::normalizers::replace;
 use super::pattern::Pattern;
 use crate::core::normalized::NormalizedString;
@@ -68,13 +68,13 @@ pub enum Decoder {
 
 impl Decoder {
     /// Reads a decoder; an unknown type is an error naming it.
-    pub fn from_json(value: &Value) -> Parse<Decoder> {
+    pub fn from_json(value: &Value) -> Result<Decoder, ComponentError> {
         Ok(match kind(value) {
             "Sequence" => Decoder::Sequence(
                 list(value, "decoders")?
                     .iter()
                     .map(Decoder::from_json)
-                    .collect::<Parse<_>>()?,
+                    .collect::<Result<_, ComponentError>>()?,
             ),
             "ByteLevel" => Decoder::ByteLevel,
             "Metaspace" => Decoder::Metaspace {
@@ -109,7 +109,11 @@ impl Decoder {
                     .to_string(),
                 cleanup: flag(value, "cleanup", true)?,
             },
-            other => return Err(format!("decoder {other} is not supported")),
+            other => {
+                return Err(ComponentError::unsupported(format!(
+                    "decoder {other} is not supported"
+                )));
+            }
         })
     }
 
@@ -357,7 +361,7 @@ mod tests {
     fn unknown_decoder_is_named() {
         assert_eq!(
             Decoder::from_json(&serde_json::json!({"type": "Mystery"})).unwrap_err(),
-            "decoder Mystery is not supported"
+            ComponentError::unsupported("decoder Mystery is not supported")
         );
     }
 }

@@ -32,26 +32,46 @@ use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::Trace;
 use crate::engines::subword::formal::Semantics;
 
+/// What makes a model's piece list unusable as a vocabulary; the loader names the file.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+enum PieceError {
+    /// A piece with no text, which would match nothing.
+    #[error("piece {0} is empty")]
+    Empty(usize),
+    /// A piece listed twice: its id would be ambiguous.
+    #[error("piece {piece:?} (id {id}) is defined twice")]
+    Twice { piece: String, id: usize },
+    /// A second piece of type unknown: there must be exactly one.
+    #[error("a second unknown piece at id {0}")]
+    SecondUnknown(usize),
+    /// No piece of type unknown, so text outside the vocabulary has no id.
+    #[error("the model has no unknown piece")]
+    NoUnknown,
+}
+
 /// The vocabulary of the model's pieces and the id of its one unknown piece; the error says
 /// which piece is empty, doubled, or a second unknown.
-fn vocab_of(pieces: &[ProtoPiece]) -> std::result::Result<(Vocab, u32), String> {
+fn vocab_of(pieces: &[ProtoPiece]) -> std::result::Result<(Vocab, u32), PieceError> {
     let mut vocab = Vocab::with_capacity(pieces.len(), pieces.len() * 6);
     let mut unk = None;
     for (id, piece) in pieces.iter().enumerate() {
         if piece.piece.is_empty() {
-            return Err(format!("piece {id} is empty"));
+            return Err(PieceError::Empty(id));
         }
         vocab
             .insert(id as u32, piece.piece.as_bytes())
-            .map_err(|_| format!("piece {:?} (id {id}) is defined twice", piece.piece))?;
+            .map_err(|_| PieceError::Twice {
+                piece: piece.piece.clone(),
+                id,
+            })?;
         if piece.kind == PieceType::Unknown {
             if unk.is_some() {
-                return Err(format!("a second unknown piece at id {id}"));
+                return Err(PieceError::SecondUnknown(id));
             }
             unk = Some(id as u32);
         }
     }
-    let unk = unk.ok_or_else(|| "the model has no unknown piece".to_string())?;
+    let unk = unk.ok_or(PieceError::NoUnknown)?;
     Ok((vocab, unk))
 }
 
@@ -86,7 +106,7 @@ impl SpmModel {
     /// Builds a model from a decoded `ModelProto`.
     pub fn from_proto(path: &Path, proto: proto::ModelProto) -> Result<SpmModel> {
         let bad = |message: String| Error::format(path, None, message);
-        let (vocab, unk) = vocab_of(&proto.pieces).map_err(bad)?;
+        let (vocab, unk) = vocab_of(&proto.pieces).map_err(|e| bad(e.to_string()))?;
         let mergeable = |id: u32| {
             matches!(
                 proto.pieces[id as usize].kind,
@@ -575,7 +595,7 @@ mod tests {
         let a = piece("a", PieceType::Normal);
         let (vocab, id) = vocab_of(&[a.clone(), unk.clone()]).unwrap();
         assert_eq!((vocab.id(b"a"), id), (Some(0), 1));
-        let error = |pieces: &[ProtoPiece]| vocab_of(pieces).err().unwrap();
+        let error = |pieces: &[ProtoPiece]| vocab_of(pieces).err().unwrap().to_string();
         assert_eq!(
             error(std::slice::from_ref(&a)),
             "the model has no unknown piece"
