@@ -9,6 +9,7 @@ mod incremental;
 /// The unigram lattice, at home in [`crate::engines::subword::unigram`].
 pub use crate::engines::subword::unigram::{lattice, lesson};
 mod normalizer;
+mod piece_list;
 pub(crate) mod proto;
 pub use proto::ModelType;
 pub mod regularize;
@@ -19,61 +20,18 @@ use std::sync::Arc;
 use aho_corasick::AhoCorasick;
 
 use self::normalizer::{CharsMap, Normalizer, SPACE};
+use self::piece_list::vocab_of;
 use self::proto::{PieceType, ProtoPiece};
 use super::merge_loop::{MergeStep, NO_ID, Symbol};
 use super::merge_table::MergeTable;
 use super::model::{Alphabet, BpeModel, Rules};
 use super::tokenizer::subword_token;
-use super::vocab::Vocab;
 use crate::core::error::{Error, Result};
 use crate::core::normalized::NormalizedString;
 use crate::core::token::{GaveUp, Span, Token, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::Trace;
 use crate::engines::subword::formal::Semantics;
-
-/// What makes a model's piece list unusable as a vocabulary; the loader names the file.
-#[derive(Debug, PartialEq, Eq, thiserror::Error)]
-enum PieceError {
-    /// A piece with no text, which would match nothing.
-    #[error("piece {0} is empty")]
-    Empty(usize),
-    /// A piece listed twice: its id would be ambiguous.
-    #[error("piece {piece:?} (id {id}) is defined twice")]
-    Twice { piece: String, id: usize },
-    /// A second piece of type unknown: there must be exactly one.
-    #[error("a second unknown piece at id {0}")]
-    SecondUnknown(usize),
-    /// No piece of type unknown, so text outside the vocabulary has no id.
-    #[error("the model has no unknown piece")]
-    NoUnknown,
-}
-
-/// The vocabulary of the model's pieces and the id of its one unknown piece; the error says
-/// which piece is empty, doubled, or a second unknown.
-fn vocab_of(pieces: &[ProtoPiece]) -> std::result::Result<(Vocab, u32), PieceError> {
-    let mut vocab = Vocab::with_capacity(pieces.len(), pieces.len() * 6);
-    let mut unk = None;
-    for (id, piece) in pieces.iter().enumerate() {
-        if piece.piece.is_empty() {
-            return Err(PieceError::Empty(id));
-        }
-        vocab
-            .insert(id as u32, piece.piece.as_bytes())
-            .map_err(|_| PieceError::Twice {
-                piece: piece.piece.clone(),
-                id,
-            })?;
-        if piece.kind == PieceType::Unknown {
-            if unk.is_some() {
-                return Err(PieceError::SecondUnknown(id));
-            }
-            unk = Some(id as u32);
-        }
-    }
-    let unk = unk.ok_or(PieceError::NoUnknown)?;
-    Ok((vocab, unk))
-}
 
 /// A SentencePiece model.
 pub struct SpmModel {
