@@ -204,17 +204,7 @@ fn documents(root: &Path) -> Vec<PathBuf> {
         .iter()
         .map(|f| root.join(f))
         .collect();
-    let mut folders = vec![root.join("docs")];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
-            } else if path.extension().is_some_and(|e| e == "md") {
-                files.push(path);
-            }
-        }
-    }
+    files.extend(crate::common::files_under(&root.join("docs"), "md"));
     files.sort();
     files
 }
@@ -255,24 +245,6 @@ fn a_broken_link_or_heading_is_reported() {
             "b.md:2: a.md#training (no such heading)"
         ]
     );
-}
-
-/// The `.rs` files under `folder`, sorted.
-fn rust_sources(folder: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut folders = vec![folder.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
 }
 
 /// The 1-based lines of `source` where a `Result<…>` has `String` as its error type (its last
@@ -329,7 +301,7 @@ fn string_error_lines(source: &str) -> Vec<usize> {
 fn the_library_returns_no_string_errors() {
     let root = repo();
     let mut found = Vec::new();
-    for file in rust_sources(&root.join("crates/toklab/src")) {
+    for file in crate::common::files_under(&root.join("crates/toklab/src"), "rs") {
         let shown = file.strip_prefix(&root).unwrap().display().to_string();
         for line in string_error_lines(&read(&file)) {
             found.push(format!("{shown}:{line}"));

@@ -8,7 +8,7 @@
 //! `const`, `async`, `unsafe`), the signature running to the line that ends in `{`, the body
 //! to the first line that is the closing brace at the `fn` line's indentation.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The most lines a function may have, signature and closing brace included.
 const FUNCTION_BAR: usize = 100;
@@ -73,29 +73,11 @@ fn long_functions(source: &str, bar: usize) -> Vec<(String, usize)> {
     long
 }
 
-/// The `.rs` files under `folder`.
-fn sources(folder: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut folders = vec![folder.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 /// Everything over the bars in the measured folders: `path::function` or `path`, and length.
 fn over_the_bars(root: &Path) -> Vec<(String, usize)> {
     let mut over = Vec::new();
     for folder in MEASURED {
-        for file in sources(&root.join(folder)) {
+        for file in crate::common::files_under(&root.join(folder), "rs") {
             let source = std::fs::read_to_string(&file).unwrap();
             let shown = file.strip_prefix(root).unwrap().display().to_string();
             for (name, length) in long_functions(&source, FUNCTION_BAR) {

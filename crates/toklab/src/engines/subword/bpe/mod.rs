@@ -189,34 +189,28 @@ struct Options {
 
 /// `bpe:` a tokenizer.json or a GPT-2 folder (`vocab.json` + `merges.txt`).
 fn load_bpe(spec: &Spec, options: Options) -> Result<Subword> {
-    let Options {
-        special,
-        semantics,
-        pattern,
-        path,
-        name,
-    } = options;
     spec.finish(&["pattern", "special", "semantics"])?;
+    let path = &options.path;
     let mut loaded = if path.is_dir() {
-        load::gpt2::load(&path)?
+        load::gpt2::load(path)?
     } else {
-        hf::load(&path)?
+        hf::load(path)?
     };
-    if let Some(pattern) = pattern {
-        loaded.model.pretok = PreTokenizer::named(&pattern).ok_or_else(|| {
+    if let Some(pattern) = &options.pattern {
+        loaded.model.pretok = PreTokenizer::named(pattern).ok_or_else(|| {
             spec.bad(format!(
                 "unknown pattern `{pattern}` (known: gpt2, cl100k, o200k, none)"
             ))
         })?;
     }
-    if !special {
+    if !options.special {
         loaded.model.specials = specials::Specials::default();
     }
-    if let Some(semantics) = semantics {
+    if let Some(semantics) = options.semantics {
         loaded.model.semantics = semantics;
     }
     Ok(Subword::Bpe(BpeTokenizer::new(
-        name,
+        options.name,
         loaded.model,
         loaded.warnings,
         loaded.sources,
@@ -226,13 +220,6 @@ fn load_bpe(spec: &Spec, options: Options) -> Result<Subword> {
 /// `tiktoken:` a `.tiktoken` file or a published encoding's name, its pattern from the name,
 /// its special tokens from `?specials=FILE` or the encoding's.
 fn load_tiktoken(spec: &mut Spec, options: Options) -> Result<Subword> {
-    let Options {
-        special,
-        semantics,
-        pattern,
-        path,
-        name,
-    } = options;
     let specials_file = spec.take_option("specials");
     spec.finish(&["pattern", "special", "semantics", "specials"])?;
     let known = || {
@@ -244,12 +231,12 @@ fn load_tiktoken(spec: &mut Spec, options: Options) -> Result<Subword> {
     };
     // A published encoding's name (`cl100k_base`) when no such file exists.
     let (path, by_name) = match hub::tiktoken::published(&spec.arg) {
-        Some(published) if !path.exists() => {
+        Some(published) if !options.path.exists() => {
             (hub::tiktoken::resolve(published)?, Some(published.encoding))
         }
-        _ => (path, None),
+        _ => (options.path, None),
     };
-    let pattern = match pattern {
+    let pattern = match options.pattern {
         Some(p) => p,
         None => by_name
             .or_else(|| tiktoken::encoding_from_file_name(&path))
@@ -263,7 +250,7 @@ fn load_tiktoken(spec: &mut Spec, options: Options) -> Result<Subword> {
     };
     let pretok = tiktoken::pretokenizer(&pattern).map_err(|e| spec.bad(e.to_string()))?;
     let mut sources = vec![path.clone()];
-    let specials = match (special, specials_file) {
+    let specials = match (options.special, specials_file) {
         (false, _) => Vec::new(),
         (true, Some(file)) => {
             let file = spec.base.join(file);
@@ -276,11 +263,11 @@ fn load_tiktoken(spec: &mut Spec, options: Options) -> Result<Subword> {
             .unwrap_or_default(),
     };
     let mut model = tiktoken::load_with(&path, pretok, &specials)?;
-    if let Some(semantics) = semantics {
+    if let Some(semantics) = options.semantics {
         model.semantics = semantics;
     }
     Ok(Subword::Bpe(BpeTokenizer::new(
-        name,
+        options.name,
         model,
         Vec::new(),
         sources,
@@ -289,14 +276,7 @@ fn load_tiktoken(spec: &mut Spec, options: Options) -> Result<Subword> {
 
 /// `spm:` a SentencePiece `.model`, BPE or unigram, with the unigram's sampling options.
 fn load_spm(spec: &mut Spec, options: Options) -> Result<Subword> {
-    let Options {
-        special,
-        semantics,
-        path,
-        name,
-        ..
-    } = options;
-    if !special {
+    if !options.special {
         return Err(spec.bad(
             "SentencePiece matches no special tokens in text, so `special` has nothing to switch off",
         ));
@@ -304,6 +284,7 @@ fn load_spm(spec: &mut Spec, options: Options) -> Result<Subword> {
     let unigram = spm::regularize::UnigramOptions::take(spec)?;
     spec.finish(&["semantics", "nbest", "alpha", "seed", "lattice"])?;
     Ok(Subword::Spm(
-        SpmTokenizer::load(name, &path, semantics)?.with_unigram_options(unigram)?,
+        SpmTokenizer::load(options.name, &options.path, options.semantics)?
+            .with_unigram_options(unigram)?,
     ))
 }
