@@ -3,6 +3,10 @@
 //! points at a file that exists (and at a heading of it, when the link names one). Code moves;
 //! these tests make a document that still describes the old place fail with the list of what
 //! it names that is gone.
+//!
+//! The library's errors stay typed: no `Result<…, String>` (nor an alias of one) in
+//! `crates/toklab/src`, so a caller can match on what went wrong and every message keeps the
+//! file and place the core's `Error` gives it.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -200,17 +204,7 @@ fn documents(root: &Path) -> Vec<PathBuf> {
         .iter()
         .map(|f| root.join(f))
         .collect();
-    let mut folders = vec![root.join("docs")];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
-            } else if path.extension().is_some_and(|e| e == "md") {
-                files.push(path);
-            }
-        }
-    }
+    files.extend(crate::common::files_under(&root.join("docs"), "md"));
     files.sort();
     files
 }
@@ -251,4 +245,83 @@ fn a_broken_link_or_heading_is_reported() {
             "b.md:2: a.md#training (no such heading)"
         ]
     );
+}
+
+/// The 1-based lines of `source` where a `Result<…>` has `String` as its error type (its last
+/// top-level argument), however the type is spelled or broken over lines.
+fn string_error_lines(source: &str) -> Vec<usize> {
+    let mut lines = Vec::new();
+    for (at, _) in source.match_indices("Result<") {
+        let before = source[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let args_start = at + "Result<".len();
+        let mut depth = 1;
+        // The top-level arguments' starts, and where the list closes.
+        let mut starts = vec![args_start];
+        let mut end = None;
+        for (i, c) in source[args_start..].char_indices() {
+            match c {
+                '<' | '(' | '[' => depth += 1,
+                '>' | ')' | ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(args_start + i);
+                        break;
+                    }
+                }
+                ',' if depth == 1 => starts.push(args_start + i + 1),
+                _ => {}
+            }
+        }
+        let Some(end) = end else {
+            continue;
+        };
+        // The error type: the last argument, after a trailing comma if there is one.
+        let bounds = starts
+            .iter()
+            .zip(starts.iter().skip(1).map(|s| s - 1).chain([end]));
+        let args: Vec<&str> = bounds
+            .map(|(&from, to)| source[from..to].trim())
+            .filter(|arg| !arg.is_empty())
+            .collect();
+        if args.len() < 2 {
+            continue;
+        }
+        let error = args[args.len() - 1];
+        if ["String", "std::string::String", "alloc::string::String"].contains(&error) {
+            lines.push(source[..at].matches('\n').count() + 1);
+        }
+    }
+    lines
+}
+
+#[test]
+fn the_library_returns_no_string_errors() {
+    let root = repo();
+    let mut found = Vec::new();
+    for file in crate::common::files_under(&root.join("crates/toklab/src"), "rs") {
+        let shown = file.strip_prefix(&root).unwrap().display().to_string();
+        for line in string_error_lines(&read(&file)) {
+            found.push(format!("{shown}:{line}"));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "`Result<_, String>` in the library (return a typed error: crate::Error, or a module's \
+         own error type the loader turns into one):\n  {}",
+        found.join("\n  ")
+    );
+}
+
+#[test]
+fn a_string_error_is_found_however_it_is_written() {
+    let source = "fn a() -> Result<(), String> {}\n\
+                  type Parse<T> = std::result::Result<T, String>;\n\
+                  fn b() -> Result<Vec<(u8, String)>, Error> {}\n\
+                  fn c() -> io::Result<String> {}\n\
+                  fn d() -> Result<\n    HashMap<String, u32>,\n    std::string::String,\n> {}\n\
+                  fn e() -> MyResult<u8, String> {}\n";
+    assert_eq!(string_error_lines(source), [1, 2, 5]);
 }

@@ -8,7 +8,7 @@
 //! `const`, `async`, `unsafe`), the signature running to the line that ends in `{`, the body
 //! to the first line that is the closing brace at the `fn` line's indentation.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The most lines a function may have, signature and closing brace included.
 const FUNCTION_BAR: usize = 100;
@@ -20,36 +20,7 @@ const FILE_BAR: usize = 600;
 const MEASURED: &[&str] = &["crates/toklab/src", "src"];
 
 /// What is over the bar today: `path::function` (or the path, for a file) and its length.
-const KNOWN: &[(&str, usize)] = &[
-    (
-        "crates/toklab/src/engines/rules/contraction.rs::map_contraction",
-        118,
-    ),
-    (
-        "crates/toklab/src/engines/rules/resources/tok.rs::tok_entry",
-        114,
-    ),
-    (
-        "crates/toklab/src/analysis/compare/summary.rs::write_report",
-        111,
-    ),
-    ("src/cli/workbench.rs::build_app_asking", 110),
-    (
-        "crates/toklab/src/engines/subword/bpe/mod.rs::load_subword",
-        110,
-    ),
-    (
-        "crates/toklab/src/engines/subword/hf/decoders.rs::chain",
-        109,
-    ),
-    ("crates/toklab/src/engines/rules/chars.rs::build", 107),
-    (
-        "crates/toklab/src/engines/subword/bpe/incremental.rs::retokenize",
-        105,
-    ),
-    ("crates/toklab/src/picture/svg.rs::svg", 103),
-    ("crates/toklab/src/engines/rules/split.rs", 678),
-];
+const KNOWN: &[(&str, usize)] = &[];
 
 /// The name of the function a line starts, if it starts one.
 fn function_name(line: &str) -> Option<&str> {
@@ -102,29 +73,11 @@ fn long_functions(source: &str, bar: usize) -> Vec<(String, usize)> {
     long
 }
 
-/// The `.rs` files under `folder`.
-fn sources(folder: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut folders = vec![folder.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 /// Everything over the bars in the measured folders: `path::function` or `path`, and length.
 fn over_the_bars(root: &Path) -> Vec<(String, usize)> {
     let mut over = Vec::new();
     for folder in MEASURED {
-        for file in sources(&root.join(folder)) {
+        for file in crate::common::files_under(&root.join(folder), "rs") {
             let source = std::fs::read_to_string(&file).unwrap();
             let shown = file.strip_prefix(root).unwrap().display().to_string();
             for (name, length) in long_functions(&source, FUNCTION_BAR) {

@@ -98,36 +98,7 @@ pub fn build_app_asking(
         Workspace::default()
     };
     let use_workspace_rows = args.with.is_empty();
-    // Rows are labelled as written (`label = …`, or LABEL=SPEC) or from their file names,
-    // made distinct across the rows.
-    let setups: Vec<RowSetup> = if use_workspace_rows {
-        let specs: Vec<&str> = workspace
-            .tokenizers
-            .iter()
-            .map(|t| t.spec.as_str())
-            .collect();
-        let derived = toklab::core::label::labels(&specs);
-        workspace
-            .tokenizers
-            .iter()
-            .zip(derived)
-            .map(|(t, derived)| RowSetup {
-                label: t.label.clone().unwrap_or(derived),
-                colour: t.colour.clone(),
-                ..RowSetup::new(&t.spec)
-            })
-            .collect()
-    } else {
-        let labels = toklab::core::label::labels(&args.with);
-        args.with
-            .iter()
-            .zip(labels)
-            .map(|(s, label)| RowSetup {
-                label,
-                ..RowSetup::new(s)
-            })
-            .collect()
-    };
+    let setups = row_setups(args, &workspace, use_workspace_rows);
     // Specs from a workspace resolve against its folder; specs typed on the command line
     // against the working folder.
     let base = if use_workspace_rows {
@@ -157,19 +128,7 @@ pub fn build_app_asking(
     } else {
         Vec::new()
     };
-    let loader: Loader = Arc::new(move |spec: &str, folder: Option<&std::path::Path>| {
-        let folder = folder.unwrap_or(&base);
-        if let Some(script) = crate::consent::script_of(spec, folder)
-            && declined.contains(&script.path)
-        {
-            return Err(format!(
-                "{} was not compiled: foma runs only on a workspace's script you agree to \
-                 (open the workspace again to be asked)",
-                script.path.display()
-            ));
-        }
-        toklab::load_in(spec, folder).map_err(|e| e.to_string())
-    });
+    let loader = consenting_loader(base, declined);
     let mut app = App::new(doc, setups, loader);
     if let Some(view) = workspace.view.as_deref().and_then(View::from_name) {
         // Opening the view as a key would, so views that start work (training, statistics) do.
@@ -192,6 +151,57 @@ pub fn build_app_asking(
         on_disk: workspace.on_disk.clone(),
     };
     Ok(app)
+}
+
+/// The rows to show: the workspace's, or those given with `--with`. Rows are labelled as
+/// written (`label = …`, or LABEL=SPEC) or from their file names, made distinct across the rows.
+fn row_setups(args: &Args, workspace: &Workspace, use_workspace_rows: bool) -> Vec<RowSetup> {
+    if use_workspace_rows {
+        let specs: Vec<&str> = workspace
+            .tokenizers
+            .iter()
+            .map(|t| t.spec.as_str())
+            .collect();
+        let derived = toklab::core::label::labels(&specs);
+        workspace
+            .tokenizers
+            .iter()
+            .zip(derived)
+            .map(|(t, derived)| RowSetup {
+                label: t.label.clone().unwrap_or(derived),
+                colour: t.colour.clone(),
+                ..RowSetup::new(&t.spec)
+            })
+            .collect()
+    } else {
+        let labels = toklab::core::label::labels(&args.with);
+        args.with
+            .iter()
+            .zip(labels)
+            .map(|(s, label)| RowSetup {
+                label,
+                ..RowSetup::new(s)
+            })
+            .collect()
+    }
+}
+
+/// Loads a row's spec against `base` (or the folder it is given), refusing the XFST scripts
+/// the user declined so that foma never runs on them.
+fn consenting_loader(base: PathBuf, declined: Vec<PathBuf>) -> Loader {
+    Arc::new(move |spec: &str, folder: Option<&std::path::Path>| {
+        let folder = folder.unwrap_or(&base);
+        if let Some(script) = crate::consent::script_of(spec, folder)
+            && declined.contains(&script.path)
+        {
+            return Err(format!(
+                "{} was not compiled: foma runs only on a workspace's script you agree to \
+                 (open the workspace again to be asked)",
+                script.path.display()
+            ));
+        }
+        toklab::load_in(spec, folder).map_err(|e| e.to_string())
+    })
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {

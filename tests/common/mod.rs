@@ -135,3 +135,24 @@ pub fn lines(path: &std::path::Path) -> Vec<String> {
         .map(str::to_string)
         .collect()
 }
+
+/// The files under `folder` and its subfolders whose names end in `.{extension}`, sorted:
+/// what the checks of the layout, the documents and the code's size read.
+pub fn files_under(folder: &std::path::Path, extension: &str) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut folders = vec![folder.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let entries =
+            std::fs::read_dir(&folder).unwrap_or_else(|e| panic!("{}: {e}", folder.display()));
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == extension) {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use unicode_width::UnicodeWidthStr;
 
-use super::{LEGEND, Picture, Piece, escape, figures, pieces};
+use super::{LEGEND, Picture, PictureRow, Piece, escape, figures, pieces};
 
 const MARGIN: f64 = 16.0;
 /// Width of one monospaced cell at [`FONT`] pixels, and at [`SMALL`] pixels.
@@ -27,20 +27,7 @@ const FONTS: &str = "DejaVu Sans Mono, Menlo, Consolas, monospace";
 
 /// The picture as a standalone SVG document.
 pub fn svg(picture: &Picture) -> String {
-    let label_column = picture
-        .lines
-        .iter()
-        .flat_map(|line| {
-            line.rows.iter().map(|row| {
-                let figures = row
-                    .tokens
-                    .map(|t| figures(line.text, t))
-                    .unwrap_or_default();
-                (row.label.width() as f64 * CELL).max(figures.width() as f64 * SMALL_CELL)
-            })
-        })
-        .fold(40.0, f64::max)
-        + 16.0;
+    let label_column = label_column(picture);
     let left = MARGIN + label_column;
     let mut body = String::new();
     let mut y = MARGIN;
@@ -64,46 +51,8 @@ pub fn svg(picture: &Picture) -> String {
         );
         y += 24.0;
         for row in &line.rows {
-            let top = y;
-            text(
-                &mut body,
-                MARGIN,
-                top + 16.0,
-                FONT,
-                "#222222",
-                row.label,
-                "bold",
-            );
-            let height = match row.tokens {
-                Err(error) => {
-                    text(
-                        &mut body,
-                        left,
-                        top + 16.0,
-                        FONT,
-                        "#b00020",
-                        error,
-                        "normal",
-                    );
-                    widest = widest.max(error.width() as f64 * CELL);
-                    ROW_MIN
-                }
-                Ok(tokens) => {
-                    let figures = figures(line.text, tokens);
-                    text(
-                        &mut body,
-                        MARGIN,
-                        top + 31.0,
-                        SMALL,
-                        "#666666",
-                        &figures,
-                        "normal",
-                    );
-                    let (height, used) = boxes(&mut body, left, top, &pieces(line.text, tokens));
-                    widest = widest.max(used);
-                    height.max(ROW_MIN)
-                }
-            };
+            let (height, used) = draw_row(&mut body, line.text, row, left, y);
+            widest = widest.max(used);
             y += height + 6.0;
         }
         y += 10.0;
@@ -128,6 +77,50 @@ pub fn svg(picture: &Picture) -> String {
          viewBox=\"0 0 {width} {height}\" font-family=\"{FONTS}\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n{body}</svg>\n"
     )
+}
+
+/// The width of the labels' column: the widest row label or figures line, and room after it.
+fn label_column(picture: &Picture) -> f64 {
+    picture
+        .lines
+        .iter()
+        .flat_map(|line| {
+            line.rows.iter().map(|row| {
+                let figures = row
+                    .tokens
+                    .map(|t| figures(line.text, t))
+                    .unwrap_or_default();
+                (row.label.width() as f64 * CELL).max(figures.width() as f64 * SMALL_CELL)
+            })
+        })
+        .fold(40.0, f64::max)
+        + 16.0
+}
+
+/// Draws one row of a line from `top`: its label (and figures) in the margin, its tokens'
+/// boxes or its error from `left`; returns the height taken and the width used after `left`.
+fn draw_row(body: &mut String, line: &str, row: &PictureRow, left: f64, top: f64) -> (f64, f64) {
+    text(body, MARGIN, top + 16.0, FONT, "#222222", row.label, "bold");
+    match row.tokens {
+        Err(error) => {
+            text(body, left, top + 16.0, FONT, "#b00020", error, "normal");
+            (ROW_MIN, error.width() as f64 * CELL)
+        }
+        Ok(tokens) => {
+            let figures = figures(line, tokens);
+            text(
+                body,
+                MARGIN,
+                top + 31.0,
+                SMALL,
+                "#666666",
+                &figures,
+                "normal",
+            );
+            let (height, used) = boxes(body, left, top, &pieces(line, tokens));
+            (height.max(ROW_MIN), used)
+        }
+    }
 }
 
 /// Draws a row's pieces from (`left`, `top`), wrapping at [`CONTENT`]; returns the height

@@ -128,6 +128,14 @@ impl Comparison {
             .chain([self.reference.chars().count() + 12, 9])
             .max()
             .unwrap_or(9);
+        self.write_totals(out, width)?;
+        writeln!(out)?;
+        self.write_scores(out, width)?;
+        self.write_disagreements(out, width, colour)
+    }
+
+    /// The lines and bytes read, and per tokenizer its tokens and the lines it agrees on.
+    fn write_totals(&self, out: &mut dyn Write, width: usize) -> io::Result<()> {
         writeln!(
             out,
             "{} line{}, {} bytes; reference: {}",
@@ -158,7 +166,12 @@ impl Comparison {
                 fraction(tally.same_forms, self.lines)
             )?;
         }
-        writeln!(out)?;
+        Ok(())
+    }
+
+    /// Precision, recall and F1 of each tokenizer against the reference, and the counts
+    /// behind them.
+    fn write_scores(&self, out: &mut dyn Write, width: usize) -> io::Result<()> {
         let header = format!(
             "{:width$}  {:^20}  {:^20}  {:^20}",
             format!("against {}", self.reference),
@@ -202,6 +215,16 @@ impl Comparison {
             out,
             "(P, R, F1 in %; – where there is nothing to count; the end of each text is not counted as a sentence end)"
         )?;
+        Ok(())
+    }
+
+    /// The disagreeing lines kept, each shown once per tokenizer against the reference.
+    fn write_disagreements(
+        &self,
+        out: &mut dyn Write,
+        width: usize,
+        colour: bool,
+    ) -> io::Result<()> {
         if self.disagreeing == 0 {
             writeln!(out, "\nno disagreeing lines")?;
             return Ok(());

@@ -107,98 +107,19 @@ impl CharTable {
 
     fn build() -> CharTable {
         let mut flat = vec![0 as Bits; 0x110000];
-        // The regex module's classes (Unicode 13.0) and Python's (Unicode 14.0).
-        let mut set_ranges = |expr: &str, bit: Bits| {
-            let age = if bit & PYTHON_BITS != 0 {
-                "14.0"
-            } else {
-                "13.0"
-            };
-            for (start, end) in class_ranges(&format!(r"[{expr}&&\p{{Age:{age}}}]")) {
-                for code in start..=end {
-                    flat[code as usize] |= bit;
-                }
-            }
-        };
-        set_ranges(r"\pL", L);
-        set_ranges(r"\pL", ALPHA);
-        set_ranges(r"\pM", M);
-        set_ranges(r"\pM", MODIFIER);
-        set_ranges(r"\p{Nd}", ND);
-        set_ranges(r"\pN", N);
-        set_ranges(r"\p{Lu}", LU);
-        set_ranges(r"\p{Ll}", LL);
-        set_ranges(r"\p{Lo}", LO);
-        set_ranges(r"\pP", P);
-        set_ranges(r"\pS", S);
-        set_ranges(r"\s", SPACE);
-        set_ranges(r"[\s\x1C-\x1F]", PY_SPACE);
-        set_ranges(r"[\p{Latin}&&\pL]", LATIN_LETTER);
-        set_ranges(r"[\p{Greek}&&\pL]", GREEK_LETTER);
-        set_ranges(r"[\p{Hebrew}&&\pL]", HEBREW_LETTER);
-        set_ranges(r"\p{Uppercase}", UPPER);
-        set_ranges(r"[\pL\pN_]", RE_WORD);
-        // Python's isdigit beyond \d: Numeric_Type=Digit (a fact of the Unicode data, as
-        // Python 3.11 reports it).
-        set_ranges(r"\p{Nd}", PY_DIGIT);
-        for &(start, end) in PY_EXTRA_DIGITS.iter() {
-            for code in start..=end {
-                flat[code as usize] |= PY_DIGIT;
-            }
-        }
-        let mut set = |codes: &mut dyn Iterator<Item = u32>, bit: Bits| {
-            for code in codes {
-                flat[code as usize] |= bit;
-            }
-        };
-        set(
-            &mut (0x00..0x09)
-                .chain(0x0B..0x0D)
-                .chain(0x0E..0x20)
-                .chain([0x7F])
-                .chain(0x80..0xA0)
-                .chain([0xAD, 0x640])
-                .chain(0x200E..0x2010)
-                .chain([0xFEFF]),
-            DELETABLE,
-        );
-        set(
-            &mut (0xFE00..0xFE10).chain(0xE0100..0xE01F0),
-            VARIATION_SELECTOR,
-        );
-        set(
-            &mut (0x2000..0x200C).chain([0xA0, 0x1361, 0x202F, 0x205F, 0x3000]),
-            NON_STD_SPACE,
-        );
-        set(&mut [0x2024].into_iter(), NON_STD_PUNCT);
-        set(&mut (0x2190..0x2C00).chain(0x1F300..0x1F650), MISC_SYMBOL);
-        set(&mut ['&' as u32].into_iter(), AMPERSAND);
-        set(&mut ['#' as u32].into_iter(), NUMBER_SIGN);
-        set(&mut ['@' as u32].into_iter(), AT_SIGN | ATTACH_TAG);
-        set(&mut ['<' as u32].into_iter(), LESS_THAN);
-        set(&mut ['µ' as u32].into_iter(), MICRO_SIGN);
-        set(&mut ['[' as u32].into_iter(), LEFT_BRACKET);
-        set(&mut ['/' as u32].into_iter(), SLASH);
-        set(&mut ['.' as u32].into_iter(), PERIOD);
-        set(&mut [0x200B].into_iter(), ZWSP);
-        set(&mut [0x200C].into_iter(), ZWNJ);
-        set(&mut [0x200D].into_iter(), ZWJ);
-        set(&mut "¦§¨±Ã".chars().map(|c| c as u32), MISCODE);
-        set(&mut "'’".chars().map(|c| c as u32), APOSTROPHE);
-        set(&mut "'‘’`‛\"“”‟".chars().map(|c| c as u32), QUOTE);
-        set(&mut "-−–".chars().map(|c| c as u32), DASH);
-        set(&mut (0x0370..0x03E2), GREEK_BLOCK);
-        set(&mut (0x0591..0x0600), HEBREW_BLOCK);
-        set(&mut (0x0900..0x0D80), INDIC);
-        set(&mut (0x1369..0x1380), ETHIOPIC_NUMBER);
-        set(&mut (0xAC00..0xD7B0), HANGUL);
-        set(&mut ['İ' as u32].into_iter(), UNSTABLE_CASE);
+        mark_classes(&mut flat);
+        mark_named(&mut flat);
         // A letter is never also one of utoken's digits.
         for b in flat.iter_mut() {
             if *b & ALPHA != 0 {
                 *b &= !PY_DIGIT;
             }
         }
+        CharTable::pack(&flat)
+    }
+
+    /// The table of per-character bits, in blocks shared where they repeat.
+    fn pack(flat: &[Bits]) -> CharTable {
         let mut index = Vec::with_capacity(flat.len() / BLOCK);
         let mut blocks: Vec<[Bits; BLOCK]> = Vec::new();
         let mut seen = std::collections::HashMap::new();
@@ -212,6 +133,101 @@ impl CharTable {
         }
         CharTable { index, blocks }
     }
+}
+
+/// Sets the bits of the Unicode classes (general categories, scripts, Python's digits) on
+/// every code point of `flat`.
+fn mark_classes(flat: &mut [Bits]) {
+    // The regex module's classes (Unicode 13.0) and Python's (Unicode 14.0).
+    let mut set_ranges = |expr: &str, bit: Bits| {
+        let age = if bit & PYTHON_BITS != 0 {
+            "14.0"
+        } else {
+            "13.0"
+        };
+        for (start, end) in class_ranges(&format!(r"[{expr}&&\p{{Age:{age}}}]")) {
+            for code in start..=end {
+                flat[code as usize] |= bit;
+            }
+        }
+    };
+    set_ranges(r"\pL", L);
+    set_ranges(r"\pL", ALPHA);
+    set_ranges(r"\pM", M);
+    set_ranges(r"\pM", MODIFIER);
+    set_ranges(r"\p{Nd}", ND);
+    set_ranges(r"\pN", N);
+    set_ranges(r"\p{Lu}", LU);
+    set_ranges(r"\p{Ll}", LL);
+    set_ranges(r"\p{Lo}", LO);
+    set_ranges(r"\pP", P);
+    set_ranges(r"\pS", S);
+    set_ranges(r"\s", SPACE);
+    set_ranges(r"[\s\x1C-\x1F]", PY_SPACE);
+    set_ranges(r"[\p{Latin}&&\pL]", LATIN_LETTER);
+    set_ranges(r"[\p{Greek}&&\pL]", GREEK_LETTER);
+    set_ranges(r"[\p{Hebrew}&&\pL]", HEBREW_LETTER);
+    set_ranges(r"\p{Uppercase}", UPPER);
+    set_ranges(r"[\pL\pN_]", RE_WORD);
+    // Python's isdigit beyond \d: Numeric_Type=Digit (a fact of the Unicode data, as
+    // Python 3.11 reports it).
+    set_ranges(r"\p{Nd}", PY_DIGIT);
+    for &(start, end) in PY_EXTRA_DIGITS.iter() {
+        for code in start..=end {
+            flat[code as usize] |= PY_DIGIT;
+        }
+    }
+}
+
+/// Sets the bits of the characters utoken names one by one or by range.
+fn mark_named(flat: &mut [Bits]) {
+    let mut set = |codes: &mut dyn Iterator<Item = u32>, bit: Bits| {
+        for code in codes {
+            flat[code as usize] |= bit;
+        }
+    };
+    set(
+        &mut (0x00..0x09)
+            .chain(0x0B..0x0D)
+            .chain(0x0E..0x20)
+            .chain([0x7F])
+            .chain(0x80..0xA0)
+            .chain([0xAD, 0x640])
+            .chain(0x200E..0x2010)
+            .chain([0xFEFF]),
+        DELETABLE,
+    );
+    set(
+        &mut (0xFE00..0xFE10).chain(0xE0100..0xE01F0),
+        VARIATION_SELECTOR,
+    );
+    set(
+        &mut (0x2000..0x200C).chain([0xA0, 0x1361, 0x202F, 0x205F, 0x3000]),
+        NON_STD_SPACE,
+    );
+    set(&mut [0x2024].into_iter(), NON_STD_PUNCT);
+    set(&mut (0x2190..0x2C00).chain(0x1F300..0x1F650), MISC_SYMBOL);
+    set(&mut ['&' as u32].into_iter(), AMPERSAND);
+    set(&mut ['#' as u32].into_iter(), NUMBER_SIGN);
+    set(&mut ['@' as u32].into_iter(), AT_SIGN | ATTACH_TAG);
+    set(&mut ['<' as u32].into_iter(), LESS_THAN);
+    set(&mut ['µ' as u32].into_iter(), MICRO_SIGN);
+    set(&mut ['[' as u32].into_iter(), LEFT_BRACKET);
+    set(&mut ['/' as u32].into_iter(), SLASH);
+    set(&mut ['.' as u32].into_iter(), PERIOD);
+    set(&mut [0x200B].into_iter(), ZWSP);
+    set(&mut [0x200C].into_iter(), ZWNJ);
+    set(&mut [0x200D].into_iter(), ZWJ);
+    set(&mut "¦§¨±Ã".chars().map(|c| c as u32), MISCODE);
+    set(&mut "'’".chars().map(|c| c as u32), APOSTROPHE);
+    set(&mut "'‘’`‛\"“”‟".chars().map(|c| c as u32), QUOTE);
+    set(&mut "-−–".chars().map(|c| c as u32), DASH);
+    set(&mut (0x0370..0x03E2), GREEK_BLOCK);
+    set(&mut (0x0591..0x0600), HEBREW_BLOCK);
+    set(&mut (0x0900..0x0D80), INDIC);
+    set(&mut (0x1369..0x1380), ETHIOPIC_NUMBER);
+    set(&mut (0xAC00..0xD7B0), HANGUL);
+    set(&mut ['İ' as u32].into_iter(), UNSTABLE_CASE);
 }
 
 /// The code point ranges of a class expression. The expressions are fixed in this file; a

@@ -14,114 +14,174 @@ pub fn map_contraction(
 ) -> Vec<(u32, u32, String)> {
     let chars: Vec<char> = text.chars().collect();
     if let Some(splits) = char_splits {
-        let targets: Vec<&str> = target
-            .split(super::line::is_space)
-            .filter(|t| !t.is_empty())
-            .collect();
-        let mut out = Vec::new();
-        let mut pos = 0;
-        for (i, &n) in splits.iter().enumerate() {
-            let n = n.min(chars.len().saturating_sub(pos));
-            let piece: String = chars[pos..pos + n].iter().collect();
-            let t = targets.get(i).copied().unwrap_or("");
-            out.push(((start + pos) as u32, n as u32, adjust_case(t, &piece)));
-            pos += n;
-        }
-        return out;
+        return map_by_splits(&chars, target, start, splits);
     }
     if !source.contains(' ') && !target.contains(' ') {
         return vec![(start as u32, chars.len() as u32, adjust_case(target, text))];
     }
-    let mut token: Vec<char> = chars;
-    let mut source: Vec<char> = source.chars().collect();
-    let mut target: String = target.to_string();
-    let mut start_position = start;
-    let mut end_position = start + token.len();
-    let mut front: Vec<(u32, u32, String)> = Vec::new();
-    let mut back: Vec<(u32, u32, String)> = Vec::new();
-    let is_space = super::line::is_space;
-    while !token.is_empty() {
-        let elements: Vec<String> = target
-            .split(is_space)
-            .filter(|t| !t.is_empty())
-            .map(str::to_string)
-            .collect();
-        let ends_with = |src: &[char], el: &str| {
-            let el: Vec<char> = el.chars().collect();
-            src.len() >= el.len() && src[src.len() - el.len()..] == el[..]
-        };
-        let starts_with = |src: &[char], el: &str| {
-            let el: Vec<char> = el.chars().collect();
-            src.len() >= el.len() && src[..el.len()] == el[..]
-        };
-        if let Some(last) = elements.last().filter(|el| ends_with(&source, el)) {
-            let len = last.chars().count();
-            let len_tok = len.min(token.len());
-            let piece: String = token[token.len() - len_tok..].iter().collect();
-            back.insert(
-                0,
-                (
-                    (end_position - len_tok) as u32,
-                    len_tok as u32,
-                    adjust_case(last, &piece),
-                ),
-            );
-            end_position -= len_tok;
-            token.truncate(token.len() - len_tok);
-            source.truncate(source.len().saturating_sub(len));
-            let keep = target.chars().count().saturating_sub(len);
-            target = target
-                .chars()
-                .take(keep)
-                .collect::<String>()
-                .trim_end_matches(is_space)
-                .to_string();
-            while token.last() == Some(&' ') {
-                end_position -= 1;
-                token.pop();
-                if target.ends_with(' ') {
-                    target.pop();
-                }
+    Peeling {
+        start_position: start,
+        end_position: start + chars.len(),
+        token: chars,
+        source: source.chars().collect(),
+        target: target.to_string(),
+        front: Vec::new(),
+        back: Vec::new(),
+    }
+    .run()
+}
+
+/// A rule that says how many characters each target token covers (`wont` → 2 + 2): the
+/// text is cut at those counts, one target token per piece.
+fn map_by_splits(
+    chars: &[char],
+    target: &str,
+    start: usize,
+    splits: &[usize],
+) -> Vec<(u32, u32, String)> {
+    let targets: Vec<&str> = target
+        .split(super::line::is_space)
+        .filter(|t| !t.is_empty())
+        .collect();
+    let mut out = Vec::new();
+    let mut pos = 0;
+    for (i, &n) in splits.iter().enumerate() {
+        let n = n.min(chars.len().saturating_sub(pos));
+        let piece: String = chars[pos..pos + n].iter().collect();
+        let t = targets.get(i).copied().unwrap_or("");
+        out.push(((start + pos) as u32, n as u32, adjust_case(t, &piece)));
+        pos += n;
+    }
+    out
+}
+
+/// utoken's peeling of a multi-token contraction: target tokens that the source ends with
+/// are taken off the text's end, those it starts with off its front, until the text is used
+/// up or no target token matches; what is left goes to the remaining target.
+struct Peeling {
+    /// The text not yet given to a target token.
+    token: Vec<char>,
+    /// The rule's source, shrinking with `token`.
+    source: Vec<char>,
+    /// The target tokens not yet placed, space-separated.
+    target: String,
+    /// Where `token` starts in the line.
+    start_position: usize,
+    /// Where `token` ends in the line.
+    end_position: usize,
+    /// Pieces taken off the front, in order.
+    front: Vec<(u32, u32, String)>,
+    /// Pieces taken off the end, in order.
+    back: Vec<(u32, u32, String)>,
+}
+
+impl Peeling {
+    fn run(mut self) -> Vec<(u32, u32, String)> {
+        while !self.token.is_empty() {
+            let elements: Vec<String> = self
+                .target
+                .split(super::line::is_space)
+                .filter(|t| !t.is_empty())
+                .map(str::to_string)
+                .collect();
+            if let Some(last) = elements.last().filter(|el| ends_with(&self.source, el)) {
+                self.peel_back(last);
+            } else if let Some(first) = elements.first().filter(|el| starts_with(&self.source, el))
+            {
+                self.peel_front(first);
+            } else if !elements.is_empty() {
+                let piece: String = self.token.iter().collect();
+                self.front.push((
+                    self.start_position as u32,
+                    self.token.len() as u32,
+                    adjust_case(&self.target, &piece),
+                ));
+                self.token.clear();
+            } else {
+                break;
             }
-        } else if let Some(first) = elements.first().filter(|el| starts_with(&source, el)) {
-            let len = first.chars().count();
-            let len_tok = len.min(token.len());
-            let piece: String = token[..len_tok].iter().collect();
-            front.push((
-                start_position as u32,
+        }
+        self.front.extend(self.back);
+        self.front
+    }
+
+    /// Gives the text's last characters to the target's last token, then drops the spaces
+    /// before them.
+    fn peel_back(&mut self, last: &str) {
+        let is_space = super::line::is_space;
+        let len = last.chars().count();
+        let len_tok = len.min(self.token.len());
+        let piece: String = self.token[self.token.len() - len_tok..].iter().collect();
+        self.back.insert(
+            0,
+            (
+                (self.end_position - len_tok) as u32,
                 len_tok as u32,
-                adjust_case(first, &piece),
-            ));
-            start_position += len_tok;
-            token.drain(..len_tok);
-            source.drain(..len.min(source.len()));
-            target = target
-                .chars()
-                .skip(len)
-                .collect::<String>()
-                .trim_start_matches(is_space)
-                .to_string();
-            while token.first() == Some(&' ') {
-                start_position += 1;
-                token.remove(0);
-                if target.starts_with(' ') {
-                    target.remove(0);
-                }
+                adjust_case(last, &piece),
+            ),
+        );
+        self.end_position -= len_tok;
+        self.token.truncate(self.token.len() - len_tok);
+        self.source.truncate(self.source.len().saturating_sub(len));
+        let keep = self.target.chars().count().saturating_sub(len);
+        self.target = self
+            .target
+            .chars()
+            .take(keep)
+            .collect::<String>()
+            .trim_end_matches(is_space)
+            .to_string();
+        while self.token.last() == Some(&' ') {
+            self.end_position -= 1;
+            self.token.pop();
+            if self.target.ends_with(' ') {
+                self.target.pop();
             }
-        } else if !elements.is_empty() {
-            let piece: String = token.iter().collect();
-            front.push((
-                start_position as u32,
-                token.len() as u32,
-                adjust_case(&target, &piece),
-            ));
-            token.clear();
-        } else {
-            break;
         }
     }
-    front.extend(back);
-    front
+
+    /// Gives the text's first characters to the target's first token, then drops the spaces
+    /// after them.
+    fn peel_front(&mut self, first: &str) {
+        let is_space = super::line::is_space;
+        let len = first.chars().count();
+        let len_tok = len.min(self.token.len());
+        let piece: String = self.token[..len_tok].iter().collect();
+        self.front.push((
+            self.start_position as u32,
+            len_tok as u32,
+            adjust_case(first, &piece),
+        ));
+        self.start_position += len_tok;
+        self.token.drain(..len_tok);
+        self.source.drain(..len.min(self.source.len()));
+        self.target = self
+            .target
+            .chars()
+            .skip(len)
+            .collect::<String>()
+            .trim_start_matches(is_space)
+            .to_string();
+        while self.token.first() == Some(&' ') {
+            self.start_position += 1;
+            self.token.remove(0);
+            if self.target.starts_with(' ') {
+                self.target.remove(0);
+            }
+        }
+    }
+}
+
+/// Whether the characters `src` end with `el`.
+fn ends_with(src: &[char], el: &str) -> bool {
+    let el: Vec<char> = el.chars().collect();
+    src.len() >= el.len() && src[src.len() - el.len()..] == el[..]
+}
+
+/// Whether the characters `src` start with `el`.
+fn starts_with(src: &[char], el: &str) -> bool {
+    let el: Vec<char> = el.chars().collect();
+    src.len() >= el.len() && src[..el.len()] == el[..]
 }
 
 /// utoken's `adjust_capitalization`: `will` for `Wo` gives `Will`, for `WO` gives `WILL`.

@@ -4,7 +4,7 @@
 //! language's `tok-resource-LC.txt`, `tok-resource-eng-global.txt`, `tok-resource.txt`,
 //! `detok-resource.txt` for the `@` mark-up, `top-level-domain-codes.txt`); `rules:FILE` loads
 //! one file. Lines are normalized (with offsets kept into the original text), then split by
-//! utoken's 20 ordered steps with their recursive left/right split-off (`split.rs`). Every
+//! utoken's 20 ordered steps with their recursive left/right split-off (`split/`). Every
 //! token names the step that made it and, for dictionary steps, the rule file and line.
 //!
 //! Loading is strict by default: a line utoken would skip or misread (unknown slot, missing

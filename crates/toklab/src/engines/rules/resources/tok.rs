@@ -43,31 +43,8 @@ impl Resources {
         let head_len = text[2..].find(line::is_space).map_or(text.len(), |i| i + 2);
         let head = &text[2..head_len];
         let s = slot_value(text, head).unwrap_or("").to_string();
-        let kind = match head {
-            "abbrev" => EntryKind::Abbrev,
-            "contraction" => EntryKind::Contraction,
-            "lexical" => {
-                let priority = flag(text, "priority")
-                    || slot_value(text, "sem-class") == Some("url")
-                    || s.chars().any(|c| chars::is(c, chars::ND));
-                if priority {
-                    EntryKind::LexicalPriority
-                } else {
-                    EntryKind::Lexical
-                }
-            }
-            "punct-split" => EntryKind::PunctSplit,
-            "repair" => EntryKind::Repair,
-            "non-symbol" => EntryKind::NonSymbol,
-            _ => return,
-        };
-        // An error found in the line itself is reported once, not for each expansion.
-        let report = |res: &mut Self, slot: &str, message: String| {
-            if first {
-                let col = slot_span(raw, slot).map_or(0, |(st, _)| column(raw, st));
-                res.diagnostics
-                    .push(Diagnostic::error(path, number, col, message));
-            }
+        let Some(kind) = entry_kind(head, text, &s) else {
+            return;
         };
         // utoken loads such an entry (and counts it), so it is loaded too; it is reported
         // because it can never match.
@@ -88,8 +65,9 @@ impl Resources {
             _ => None,
         };
         if target.as_deref() == Some("") {
-            report(
-                self,
+            self.slot_error(
+                path,
+                line,
                 "target",
                 "`::target` is empty: the entry's text would vanish from the output".into(),
             );
@@ -100,21 +78,7 @@ impl Resources {
             None
         };
         let side = if kind == EntryKind::PunctSplit {
-            match slot_value(text, "side").unwrap_or("") {
-                "start" => SplitSide::Start,
-                "end" => SplitSide::End,
-                "both" => SplitSide::Both,
-                other => {
-                    report(
-                        self,
-                        "side",
-                        format!(
-                            "`::side {other}` is not start, end or both; the entry never splits"
-                        ),
-                    );
-                    SplitSide::Other
-                }
-            }
+            self.split_side(path, line)
         } else {
             SplitSide::Both
         };
@@ -139,6 +103,35 @@ impl Resources {
             expanded: !first,
         };
         self.add_entry(entry, text);
+    }
+
+    /// Reports an error in a slot of the line as written, once for the line rather than for
+    /// each of its expansions.
+    fn slot_error(&mut self, path: &Path, line: &EntryLine, slot: &str, message: String) {
+        if line.expansion == 0 {
+            let raw = line.raw;
+            let col = slot_span(raw, slot).map_or(0, |(st, _)| column(raw, st));
+            self.diagnostics
+                .push(Diagnostic::error(path, line.number, col, message));
+        }
+    }
+
+    /// The side a `::punct-split` entry splits on; an unknown side is reported and never splits.
+    fn split_side(&mut self, path: &Path, line: &EntryLine) -> SplitSide {
+        match slot_value(&line.text, "side").unwrap_or("") {
+            "start" => SplitSide::Start,
+            "end" => SplitSide::End,
+            "both" => SplitSide::Both,
+            other => {
+                self.slot_error(
+                    path,
+                    line,
+                    "side",
+                    format!("`::side {other}` is not start, end or both; the entry never splits"),
+                );
+                SplitSide::Other
+            }
+        }
     }
 
     fn char_splits(
@@ -234,6 +227,30 @@ impl Resources {
         }
         self.entries.push(entry);
     }
+}
+
+/// The kind of entry a line's head (`::abbrev`, `::lexical`, …) makes, `None` for a head the
+/// tokenizer steps do not use. A lexical entry goes first when it is marked so, is a URL, or
+/// holds a digit (utoken's rule).
+fn entry_kind(head: &str, text: &str, s: &str) -> Option<EntryKind> {
+    Some(match head {
+        "abbrev" => EntryKind::Abbrev,
+        "contraction" => EntryKind::Contraction,
+        "lexical" => {
+            let priority = flag(text, "priority")
+                || slot_value(text, "sem-class") == Some("url")
+                || s.chars().any(|c| chars::is(c, chars::ND));
+            if priority {
+                EntryKind::LexicalPriority
+            } else {
+                EntryKind::Lexical
+            }
+        }
+        "punct-split" => EntryKind::PunctSplit,
+        "repair" => EntryKind::Repair,
+        "non-symbol" => EntryKind::NonSymbol,
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -116,13 +116,6 @@ pub fn retokenize(
     if old == new {
         return old_tokens.clone();
     }
-    let full = || {
-        let mut tokens = Vec::with_capacity(new.len() / 3);
-        model.encode_pieces(new, &mut |piece| {
-            piece_tokens(model, new, piece, &mut tokens)
-        });
-        Tokenization::new(tokens)
-    };
     let edit = Edit::between(old.as_bytes(), new.as_bytes());
     let (start, new_end) = if windowed(model) {
         window(new.as_bytes(), edit)
@@ -139,25 +132,19 @@ pub fn retokenize(
     if old_cuts.iter().chain(&new_cuts).any(|c| c.span.is_empty()) {
         // A piece that is only an inserted space: its tokens cannot be told from the next
         // piece's by their spans.
-        return full();
+        return encode_all(model, new);
     }
     let old_all = &old_tokens.tokens;
     let first = old_all.partition_point(|t| t.span.start < start);
     let last = old_all.partition_point(|t| t.span.start < old_end);
-    let in_window = &old_all[first..last];
-    // The old tokens of an old piece: those starting inside it.
-    let old_of = |span: Span| {
-        let from = in_window.partition_point(|t| t.span.start < span.start);
-        let to = in_window.partition_point(|t| t.span.start < span.end);
-        &in_window[from..to]
+    let window = OldWindow {
+        text: old,
+        cuts: old_cuts,
+        tokens: &old_all[first..last],
     };
-    if old_cuts.iter().any(|c| {
-        old_of(c.span)
-            .first()
-            .is_none_or(|t| t.span.start != c.span.start)
-    }) {
+    if !window.tokens_follow_cuts() {
         // The old tokens are not this model's tokens of the old text.
-        return full();
+        return encode_all(model, new);
     }
     let delta = new.len() as isize - old.len() as isize;
     let mut tokens = Vec::with_capacity(old_all.len() + 8);
@@ -165,34 +152,23 @@ pub fn retokenize(
     let mut symbols = Vec::new();
     let (mut spaced, mut old_spaced) = (Vec::new(), Vec::new());
     for cut in &new_cuts {
-        let same = old_place(cut.span, edit, old.len(), new.len()).and_then(|place| {
-            let i = old_cuts.partition_point(|c| c.span.start < place.start);
-            old_cuts.get(i).filter(|c| {
-                c.span == place && c.inserted == cut.inserted && c.special == cut.special
-            })
-        });
-        if let Some(same) = same {
+        if let Some(same) = window.unchanged(cut, edit, new.len()) {
             let by = cut.span.start as isize - same.span.start as isize;
-            tokens.extend(old_of(same.span).iter().map(|t| moved(t, by)));
+            tokens.extend(window.tokens_of(same.span).iter().map(|t| moved(t, by)));
             continue;
         }
         let bytes = cut.bytes(new, &mut spaced);
         match cut.special {
             Some(id) => symbols = vec![Symbol { id, start: 0 }],
             None => {
-                let counterpart = old_cuts
-                    .iter()
-                    .find(|c| {
-                        c.special.is_none()
-                            && c.inserted == cut.inserted
-                            && (c.span.start == cut.span.start
-                                || c.span.end as isize + delta == cut.span.end as isize)
-                    })
-                    .filter(|_| bytes.len() >= LONG_PIECE);
-                let remerged = counterpart.and_then(|c| {
-                    let old_bytes = c.bytes(old, &mut old_spaced);
-                    remerged_tokens(model, new, cut, bytes, c, old_bytes, old_of(c.span))
-                });
+                let remerged = window
+                    .counterpart(cut, delta)
+                    .filter(|_| bytes.len() >= LONG_PIECE)
+                    .and_then(|c| {
+                        let old_bytes = c.bytes(old, &mut old_spaced);
+                        let kept = window.tokens_of(c.span);
+                        remerged_tokens(model, new, cut, bytes, c, old_bytes, kept)
+                    });
                 if let Some(remerged) = remerged {
                     tokens.extend(remerged);
                     continue;
@@ -211,6 +187,63 @@ pub fn retokenize(
     }
     tokens.extend(old_all[last..].iter().map(|t| moved(t, delta)));
     Tokenization::new(tokens)
+}
+
+/// `new` encoded from scratch, for edits the window cannot follow.
+fn encode_all(model: &BpeModel, new: &str) -> Tokenization {
+    let mut tokens = Vec::with_capacity(new.len() / 3);
+    model.encode_pieces(new, &mut |piece| {
+        piece_tokens(model, new, piece, &mut tokens)
+    });
+    Tokenization::new(tokens)
+}
+
+/// The old text's pieces in the window and the old tokens there, which the new pieces
+/// take theirs from.
+struct OldWindow<'a> {
+    text: &'a str,
+    cuts: Vec<Cut>,
+    tokens: &'a [Token],
+}
+
+impl<'a> OldWindow<'a> {
+    /// The old tokens of an old piece: those starting inside it.
+    fn tokens_of(&self, span: Span) -> &'a [Token] {
+        let from = self.tokens.partition_point(|t| t.span.start < span.start);
+        let to = self.tokens.partition_point(|t| t.span.start < span.end);
+        &self.tokens[from..to]
+    }
+
+    /// Whether every old piece starts with an old token, as this model's tokens of the old
+    /// text do.
+    fn tokens_follow_cuts(&self) -> bool {
+        self.cuts.iter().all(|c| {
+            self.tokens_of(c.span)
+                .first()
+                .is_some_and(|t| t.span.start == c.span.start)
+        })
+    }
+
+    /// The old piece that `cut` is unchanged from: the same text at the same place before or
+    /// after the edit, cut the same way.
+    fn unchanged(&self, cut: &Cut, edit: Edit, new_len: usize) -> Option<&Cut> {
+        let place = old_place(cut.span, edit, self.text.len(), new_len)?;
+        let i = self.cuts.partition_point(|c| c.span.start < place.start);
+        self.cuts
+            .get(i)
+            .filter(|c| c.span == place && c.inserted == cut.inserted && c.special == cut.special)
+    }
+
+    /// The old piece that `cut` was edited from: an ordinary piece starting where it starts
+    /// or ending where it ends (`delta` is how much the text grew).
+    fn counterpart(&self, cut: &Cut, delta: isize) -> Option<&Cut> {
+        self.cuts.iter().find(|c| {
+            c.special.is_none()
+                && c.inserted == cut.inserted
+                && (c.span.start == cut.span.start
+                    || c.span.end as isize + delta == cut.span.end as isize)
+        })
+    }
 }
 
 /// A token `by` bytes further on (the text before it grew or shrank).

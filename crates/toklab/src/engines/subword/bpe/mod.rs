@@ -158,103 +158,133 @@ pub fn load_subword(mut spec: Spec) -> Result<Subword> {
             ))
         })?),
     };
-    let pattern = spec.take_option("pattern");
-    let path = spec.path();
-    let name = spec.text.trim().to_string();
+    let options = Options {
+        special,
+        semantics,
+        pattern: spec.take_option("pattern"),
+        path: spec.path(),
+        name: spec.text.trim().to_string(),
+    };
     match spec.kind.as_str() {
-        "bpe" => {
-            spec.finish(&["pattern", "special", "semantics"])?;
-            let mut loaded = if path.is_dir() {
-                load::gpt2::load(&path)?
-            } else {
-                hf::load(&path)?
-            };
-            if let Some(pattern) = pattern {
-                loaded.model.pretok = PreTokenizer::named(&pattern).ok_or_else(|| {
-                    spec.bad(format!(
-                        "unknown pattern `{pattern}` (known: gpt2, cl100k, o200k, none)"
-                    ))
-                })?;
-            }
-            if !special {
-                loaded.model.specials = specials::Specials::default();
-            }
-            if let Some(semantics) = semantics {
-                loaded.model.semantics = semantics;
-            }
-            Ok(Subword::Bpe(BpeTokenizer::new(
-                name,
-                loaded.model,
-                loaded.warnings,
-                loaded.sources,
-            )))
-        }
-        "tiktoken" => {
-            let specials_file = spec.take_option("specials");
-            spec.finish(&["pattern", "special", "semantics", "specials"])?;
-            let known = || {
-                tiktoken::ENCODINGS
-                    .iter()
-                    .map(|e| e.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            // A published encoding's name (`cl100k_base`) when no such file exists.
-            let (path, by_name) = match hub::tiktoken::published(&spec.arg) {
-                Some(published) if !path.exists() => {
-                    (hub::tiktoken::resolve(published)?, Some(published.encoding))
-                }
-                _ => (path, None),
-            };
-            let pattern = match pattern {
-                Some(p) => p,
-                None => by_name
-                    .or_else(|| tiktoken::encoding_from_file_name(&path))
-                    .ok_or_else(|| {
-                        spec.bad(format!(
-                            "cannot tell the encoding from the file name; add ?pattern= one of {} or a regex",
-                            known()
-                        ))
-                    })?
-                    .to_string(),
-            };
-            let pretok = tiktoken::pretokenizer(&pattern).map_err(|e| spec.bad(e.to_string()))?;
-            let mut sources = vec![path.clone()];
-            let specials = match (special, specials_file) {
-                (false, _) => Vec::new(),
-                (true, Some(file)) => {
-                    let file = spec.base.join(file);
-                    let declared = tiktoken::read_specials(&file)?;
-                    sources.push(file);
-                    declared
-                }
-                (true, None) => tiktoken::encoding(&pattern)
-                    .map(|e| e.special_tokens())
-                    .unwrap_or_default(),
-            };
-            let mut model = tiktoken::load_with(&path, pretok, &specials)?;
-            if let Some(semantics) = semantics {
-                model.semantics = semantics;
-            }
-            Ok(Subword::Bpe(BpeTokenizer::new(
-                name,
-                model,
-                Vec::new(),
-                sources,
-            )))
-        }
-        "spm" => {
-            if !special {
-                return Err(spec.bad(
-                    "SentencePiece matches no special tokens in text, so `special` has nothing to switch off",
-                ));
-            }
-            let unigram = spm::regularize::UnigramOptions::take(&mut spec)?;
-            spec.finish(&["semantics", "nbest", "alpha", "seed", "lattice"])?;
-            Ok(Subword::Spm(
-                SpmTokenizer::load(name, &path, semantics)?.with_unigram_options(unigram)?,
-            ))
-        }
+        "bpe" => load_bpe(&spec, options),
+        "tiktoken" => load_tiktoken(&mut spec, options),
+        "spm" => load_spm(&mut spec, options),
         other => Err(spec.bad(format!("`{other}` is not a BPE kind"))),
     }
+}
+
+/// What every subword spec may say, taken off the spec before its kind's own options.
+struct Options {
+    /// Whether special tokens are matched in text (the `special` option).
+    special: bool,
+    /// `?semantics=`, to override the model's own.
+    semantics: Option<Semantics>,
+    /// `?pattern=`, the pre-tokenizer.
+    pattern: Option<String>,
+    /// The model's file or folder.
+    path: std::path::PathBuf,
+    /// The spec as written, the tokenizer's name.
+    name: String,
+}
+
+/// `bpe:` a tokenizer.json or a GPT-2 folder (`vocab.json` + `merges.txt`).
+fn load_bpe(spec: &Spec, options: Options) -> Result<Subword> {
+    spec.finish(&["pattern", "special", "semantics"])?;
+    let path = &options.path;
+    let mut loaded = if path.is_dir() {
+        load::gpt2::load(path)?
+    } else {
+        hf::load(path)?
+    };
+    if let Some(pattern) = &options.pattern {
+        loaded.model.pretok = PreTokenizer::named(pattern).ok_or_else(|| {
+            spec.bad(format!(
+                "unknown pattern `{pattern}` (known: gpt2, cl100k, o200k, none)"
+            ))
+        })?;
+    }
+    if !options.special {
+        loaded.model.specials = specials::Specials::default();
+    }
+    if let Some(semantics) = options.semantics {
+        loaded.model.semantics = semantics;
+    }
+    Ok(Subword::Bpe(BpeTokenizer::new(
+        options.name,
+        loaded.model,
+        loaded.warnings,
+        loaded.sources,
+    )))
+}
+
+/// `tiktoken:` a `.tiktoken` file or a published encoding's name, its pattern from the name,
+/// its special tokens from `?specials=FILE` or the encoding's.
+fn load_tiktoken(spec: &mut Spec, options: Options) -> Result<Subword> {
+    let specials_file = spec.take_option("specials");
+    spec.finish(&["pattern", "special", "semantics", "specials"])?;
+    let known = || {
+        tiktoken::ENCODINGS
+            .iter()
+            .map(|e| e.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // A published encoding's name (`cl100k_base`) when no such file exists.
+    let (path, by_name) = match hub::tiktoken::published(&spec.arg) {
+        Some(published) if !options.path.exists() => {
+            (hub::tiktoken::resolve(published)?, Some(published.encoding))
+        }
+        _ => (options.path, None),
+    };
+    let pattern = match options.pattern {
+        Some(p) => p,
+        None => by_name
+            .or_else(|| tiktoken::encoding_from_file_name(&path))
+            .ok_or_else(|| {
+                spec.bad(format!(
+                    "cannot tell the encoding from the file name; add ?pattern= one of {} or a regex",
+                    known()
+                ))
+            })?
+            .to_string(),
+    };
+    let pretok = tiktoken::pretokenizer(&pattern).map_err(|e| spec.bad(e.to_string()))?;
+    let mut sources = vec![path.clone()];
+    let specials = match (options.special, specials_file) {
+        (false, _) => Vec::new(),
+        (true, Some(file)) => {
+            let file = spec.base.join(file);
+            let declared = tiktoken::read_specials(&file)?;
+            sources.push(file);
+            declared
+        }
+        (true, None) => tiktoken::encoding(&pattern)
+            .map(|e| e.special_tokens())
+            .unwrap_or_default(),
+    };
+    let mut model = tiktoken::load_with(&path, pretok, &specials)?;
+    if let Some(semantics) = options.semantics {
+        model.semantics = semantics;
+    }
+    Ok(Subword::Bpe(BpeTokenizer::new(
+        options.name,
+        model,
+        Vec::new(),
+        sources,
+    )))
+}
+
+/// `spm:` a SentencePiece `.model`, BPE or unigram, with the unigram's sampling options.
+fn load_spm(spec: &mut Spec, options: Options) -> Result<Subword> {
+    if !options.special {
+        return Err(spec.bad(
+            "SentencePiece matches no special tokens in text, so `special` has nothing to switch off",
+        ));
+    }
+    let unigram = spm::regularize::UnigramOptions::take(spec)?;
+    spec.finish(&["semantics", "nbest", "alpha", "seed", "lattice"])?;
+    Ok(Subword::Spm(
+        SpmTokenizer::load(options.name, &options.path, options.semantics)?
+            .with_unigram_options(unigram)?,
+    ))
 }

@@ -11,7 +11,7 @@ use aho_corasick::AhoCorasick;
 use super::json::AddedTokenJson;
 use super::normalizers::Normalizer;
 use crate::core::normalized::NormalizedString;
-use crate::engines::subword::bpe::specials::literal_matcher;
+use crate::engines::subword::bpe::specials::{TooManyLiterals, literal_matcher};
 
 /// A piece of text on its way through the pipeline: an added token (its id), or text the
 /// normalizer, pre-tokenizer and model still have to go through.
@@ -54,12 +54,12 @@ pub enum Stage {
 impl AddedVocabulary {
     /// The tokens and their matchers; `special` false leaves special tokens out of matching.
     /// An error when the tokens are too large for a matcher.
-    pub fn new(
+    pub(crate) fn new(
         tokens: Vec<AddedTokenJson>,
         normalizer: Option<&Normalizer>,
         special: bool,
-    ) -> Result<AddedVocabulary, String> {
-        let build = |normalized: bool| -> Result<Option<Matcher>, String> {
+    ) -> Result<AddedVocabulary, TooManyLiterals> {
+        let build = |normalized: bool| -> Result<Option<Matcher>, TooManyLiterals> {
             let mut patterns = Vec::new();
             let mut indices = Vec::new();
             for (index, token) in tokens.iter().enumerate() {
@@ -87,7 +87,7 @@ impl AddedVocabulary {
                 return Ok(None);
             }
             Ok(Some(Matcher {
-                automaton: literal_matcher(&patterns).map_err(|e| e.to_string())?,
+                automaton: literal_matcher(&patterns)?,
                 tokens: indices,
             }))
         };

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::json::{Parse, flag, kind, list, number, required, single_char, string};
+use super::json::{ComponentError, flag, kind, list, number, required, single_char, string};
 use super::normalizers::replace;
 use super::pattern::Pattern;
 use crate::core::normalized::NormalizedString;
@@ -68,13 +68,13 @@ pub enum Decoder {
 
 impl Decoder {
     /// Reads a decoder; an unknown type is an error naming it.
-    pub fn from_json(value: &Value) -> Parse<Decoder> {
+    pub fn from_json(value: &Value) -> Result<Decoder, ComponentError> {
         Ok(match kind(value) {
             "Sequence" => Decoder::Sequence(
                 list(value, "decoders")?
                     .iter()
                     .map(Decoder::from_json)
-                    .collect::<Parse<_>>()?,
+                    .collect::<Result<_, ComponentError>>()?,
             ),
             "ByteLevel" => Decoder::ByteLevel,
             "Metaspace" => Decoder::Metaspace {
@@ -109,7 +109,11 @@ impl Decoder {
                     .to_string(),
                 cleanup: flag(value, "cleanup", true)?,
             },
-            other => return Err(format!("decoder {other} is not supported")),
+            other => {
+                return Err(ComponentError::unsupported(format!(
+                    "decoder {other} is not supported"
+                )));
+            }
         })
     }
 
@@ -122,48 +126,12 @@ impl Decoder {
     pub fn chain(&self, tokens: Vec<String>) -> Vec<String> {
         match self {
             Decoder::Sequence(all) => all.iter().fold(tokens, |tokens, d| d.chain(tokens)),
-            Decoder::ByteLevel => {
-                let mut bytes = Vec::new();
-                for token in &tokens {
-                    match bytelevel::decode(token) {
-                        Some(decoded) => bytes.extend(decoded),
-                        None => bytes.extend_from_slice(token.as_bytes()),
-                    }
-                }
-                vec![String::from_utf8_lossy(&bytes).into_owned()]
-            }
+            Decoder::ByteLevel => byte_level(&tokens),
             Decoder::Metaspace {
                 replacement,
                 prepended,
-            } => tokens
-                .iter()
-                .enumerate()
-                .map(|(i, token)| {
-                    token
-                        .chars()
-                        .filter_map(|c| match c == *replacement {
-                            true if i == 0 && *prepended => None,
-                            true => Some(' '),
-                            false => Some(c),
-                        })
-                        .collect()
-                })
-                .collect(),
-            Decoder::WordPiece { prefix, cleanup } => tokens
-                .into_iter()
-                .enumerate()
-                .map(|(i, token)| {
-                    let token = match (i, token.strip_prefix(prefix.as_str())) {
-                        (0, _) => token,
-                        (_, Some(rest)) => rest.to_string(),
-                        (_, None) => format!(" {token}"),
-                    };
-                    match cleanup {
-                        true => wordpiece_cleanup(&token),
-                        false => token,
-                    }
-                })
-                .collect(),
+            } => metaspace(&tokens, *replacement, *prepended),
+            Decoder::WordPiece { prefix, cleanup } => wordpiece(tokens, prefix, *cleanup),
             Decoder::Bpe { suffix } => {
                 let last = tokens.len().saturating_sub(1);
                 tokens
@@ -179,22 +147,8 @@ impl Decoder {
                 start,
                 stop,
             } => tokens
-                .into_iter()
-                .map(|token| {
-                    let chars: Vec<char> = token.chars().collect();
-                    let from = chars
-                        .iter()
-                        .take(*start)
-                        .take_while(|c| *c == content)
-                        .count();
-                    let cut = chars[from..]
-                        .iter()
-                        .rev()
-                        .take(*stop)
-                        .take_while(|c| *c == content)
-                        .count();
-                    chars[from..chars.len() - cut].iter().collect()
-                })
+                .iter()
+                .map(|token| strip(token, *content, *start, *stop))
                 .collect(),
             Decoder::Replace { pattern, content } => tokens
                 .into_iter()
@@ -208,26 +162,98 @@ impl Decoder {
                 pad,
                 word_delimiter,
                 cleanup,
-            } => {
-                let mut out = Vec::new();
-                let mut previous: Option<String> = None;
-                for token in tokens {
-                    if previous.as_ref() == Some(&token) {
-                        continue;
-                    }
-                    previous = Some(token.clone());
-                    let mut text = token.replace(pad.as_str(), "");
-                    if *cleanup {
-                        text = wordpiece_cleanup(&text).replace(word_delimiter.as_str(), " ");
-                    }
-                    if !text.is_empty() {
-                        out.push(text);
-                    }
-                }
-                out
-            }
+            } => ctc(tokens, pad, word_delimiter, *cleanup),
         }
     }
+}
+
+/// GPT-2's byte alphabet back to bytes, all tokens at once (a character may span tokens); a
+/// token outside the alphabet is taken as its own UTF-8.
+fn byte_level(tokens: &[String]) -> Vec<String> {
+    let mut bytes = Vec::new();
+    for token in tokens {
+        match bytelevel::decode(token) {
+            Some(decoded) => bytes.extend(decoded),
+            None => bytes.extend_from_slice(token.as_bytes()),
+        }
+    }
+    vec![String::from_utf8_lossy(&bytes).into_owned()]
+}
+
+/// The replacement character back to a space, except the one the pre-tokenizer put before
+/// the first token.
+fn metaspace(tokens: &[String], replacement: char, prepended: bool) -> Vec<String> {
+    tokens
+        .iter()
+        .enumerate()
+        .map(|(i, token)| {
+            token
+                .chars()
+                .filter_map(|c| match c == replacement {
+                    true if i == 0 && prepended => None,
+                    true => Some(' '),
+                    false => Some(c),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Continuations lose their prefix, every other token but the first gets a space before it.
+fn wordpiece(tokens: Vec<String>, prefix: &str, cleanup: bool) -> Vec<String> {
+    tokens
+        .into_iter()
+        .enumerate()
+        .map(|(i, token)| {
+            let token = match (i, token.strip_prefix(prefix)) {
+                (0, _) => token,
+                (_, Some(rest)) => rest.to_string(),
+                (_, None) => format!(" {token}"),
+            };
+            match cleanup {
+                true => wordpiece_cleanup(&token),
+                false => token,
+            }
+        })
+        .collect()
+}
+
+/// `token` without up to `start` leading and `stop` trailing `content` characters.
+fn strip(token: &str, content: char, start: usize, stop: usize) -> String {
+    let chars: Vec<char> = token.chars().collect();
+    let from = chars
+        .iter()
+        .take(start)
+        .take_while(|c| **c == content)
+        .count();
+    let cut = chars[from..]
+        .iter()
+        .rev()
+        .take(stop)
+        .take_while(|c| **c == content)
+        .count();
+    chars[from..chars.len() - cut].iter().collect()
+}
+
+/// CTC's output: a token repeating the one before is dropped, padding removed, and with
+/// `cleanup` the word delimiter becomes a space.
+fn ctc(tokens: Vec<String>, pad: &str, word_delimiter: &str, cleanup: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut previous: Option<String> = None;
+    for token in tokens {
+        if previous.as_ref() == Some(&token) {
+            continue;
+        }
+        previous = Some(token.clone());
+        let mut text = token.replace(pad, "");
+        if cleanup {
+            text = wordpiece_cleanup(&text).replace(word_delimiter, " ");
+        }
+        if !text.is_empty() {
+            out.push(text);
+        }
+    }
+    out
 }
 
 /// BERT's clean-up of decoded text: no space before punctuation and in contractions.
@@ -335,7 +361,7 @@ mod tests {
     fn unknown_decoder_is_named() {
         assert_eq!(
             Decoder::from_json(&serde_json::json!({"type": "Mystery"})).unwrap_err(),
-            "decoder Mystery is not supported"
+            ComponentError::unsupported("decoder Mystery is not supported")
         );
     }
 }

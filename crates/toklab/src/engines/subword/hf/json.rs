@@ -7,9 +7,31 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-/// What reading a stage gives: the stage, or a message naming the component that is wrong or
-/// missing (the loader adds the file and line).
-pub type Parse<T> = std::result::Result<T, String>;
+/// What is wrong with one component of a `tokenizer.json` (a normalizer, a decoder, a model
+/// option), naming the component; the loader puts the file and line in front of it
+/// ([`crate::Error::Format`]). Unsupported parts are told from broken ones, so a caller can
+/// say "not yet" rather than "bad file".
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ComponentError {
+    /// A component type or setting this reader does not implement.
+    #[error("{0}")]
+    Unsupported(String),
+    /// A value that is missing, of the wrong type, or out of range.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl ComponentError {
+    /// A component or setting that is valid in the format but not implemented here.
+    pub fn unsupported(message: impl Into<String>) -> Self {
+        ComponentError::Unsupported(message.into())
+    }
+
+    /// A component or setting that is wrong in the file.
+    pub fn invalid(message: impl Into<String>) -> Self {
+        ComponentError::Invalid(message.into())
+    }
+}
 
 /// The sections of a `tokenizer.json`.
 #[derive(Deserialize)]
@@ -112,63 +134,63 @@ pub fn kind(value: &Value) -> &str {
 }
 
 /// A boolean option, `default` when absent or null.
-pub fn flag(value: &Value, key: &str, default: bool) -> Parse<bool> {
+pub fn flag(value: &Value, key: &str, default: bool) -> Result<bool, ComponentError> {
     match value.get(key) {
         None | Some(Value::Null) => Ok(default),
         Some(Value::Bool(b)) => Ok(*b),
-        Some(other) => Err(format!(
+        Some(other) => Err(ComponentError::invalid(format!(
             "{} option {key} is not a boolean: {other}",
             kind(value)
-        )),
+        ))),
     }
 }
 
 /// A string option, `None` when absent or null.
-pub fn string<'v>(value: &'v Value, key: &str) -> Parse<Option<&'v str>> {
+pub fn string<'v>(value: &'v Value, key: &str) -> Result<Option<&'v str>, ComponentError> {
     match value.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(format!(
+        Some(other) => Err(ComponentError::invalid(format!(
             "{} option {key} is not a string: {other}",
             kind(value)
-        )),
+        ))),
     }
 }
 
 /// A string option that must be there.
-pub fn required<'v>(value: &'v Value, key: &str) -> Parse<&'v str> {
-    string(value, key)?.ok_or_else(|| format!("{} has no {key}", kind(value)))
+pub fn required<'v>(value: &'v Value, key: &str) -> Result<&'v str, ComponentError> {
+    string(value, key)?
+        .ok_or_else(|| ComponentError::invalid(format!("{} has no {key}", kind(value))))
 }
 
 /// A list option that must be there.
-pub fn list<'v>(value: &'v Value, key: &str) -> Parse<&'v [Value]> {
+pub fn list<'v>(value: &'v Value, key: &str) -> Result<&'v [Value], ComponentError> {
     value
         .get(key)
         .and_then(Value::as_array)
         .map(Vec::as_slice)
-        .ok_or_else(|| format!("{} has no list {key}", kind(value)))
+        .ok_or_else(|| ComponentError::invalid(format!("{} has no list {key}", kind(value))))
 }
 
 /// A non-negative integer option, `default` when absent.
-pub fn number(value: &Value, key: &str, default: usize) -> Parse<usize> {
+pub fn number(value: &Value, key: &str, default: usize) -> Result<usize, ComponentError> {
     match value.get(key) {
         None | Some(Value::Null) => Ok(default),
-        Some(v) => v
-            .as_u64()
-            .map(|n| n as usize)
-            .ok_or_else(|| format!("{} option {key} is not a count: {v}", kind(value))),
+        Some(v) => v.as_u64().map(|n| n as usize).ok_or_else(|| {
+            ComponentError::invalid(format!("{} option {key} is not a count: {v}", kind(value)))
+        }),
     }
 }
 
 /// A single character option (`replacement`, `delimiter`, `content` of `Strip`).
-pub fn single_char(value: &Value, key: &str) -> Parse<char> {
+pub fn single_char(value: &Value, key: &str) -> Result<char, ComponentError> {
     let text = required(value, key)?;
     let mut chars = text.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) => Ok(c),
-        _ => Err(format!(
+        _ => Err(ComponentError::invalid(format!(
             "{} option {key} must be one character, not {text:?}",
             kind(value)
-        )),
+        ))),
     }
 }

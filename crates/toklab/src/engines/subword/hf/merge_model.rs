@@ -7,6 +7,7 @@
 
 use std::path::Path;
 
+use super::json::ComponentError;
 use super::models::Model;
 use super::pattern::{Behavior, Pattern};
 use super::pipeline::{Pipeline, Specials};
@@ -30,7 +31,9 @@ pub fn load(path: &Path) -> Result<Loaded> {
         ));
     }
     let mut model = match pipeline.model {
-        Model::Bpe(bpe) => bpe.into_merge_model().map_err(unsupported)?,
+        Model::Bpe(bpe) => bpe
+            .into_merge_model()
+            .map_err(|e| unsupported(e.to_string()))?,
         other => {
             return Err(unsupported(format!(
                 "model type {} is not BPE (load it as hf:)",
@@ -39,7 +42,8 @@ pub fn load(path: &Path) -> Result<Loaded> {
         }
     };
     if let Some(stage) = pipeline.pre_tokenizer {
-        let (pretok, prefix_space) = pre_tokenizer(stage).map_err(unsupported)?;
+        let (pretok, prefix_space) =
+            pre_tokenizer(stage).map_err(|e| unsupported(e.to_string()))?;
         model.pretok = pretok;
         model.prefix_space = prefix_space;
     }
@@ -63,7 +67,7 @@ pub fn load(path: &Path) -> Result<Loaded> {
 
 /// The merge model's pre-tokenizer and whether it puts a space in front: `ByteLevel`, an
 /// `Isolated` `Split`, or a `Sequence` with at most one of them that splits.
-fn pre_tokenizer(stage: Stage) -> std::result::Result<(PreTokenizer, bool), String> {
+fn pre_tokenizer(stage: Stage) -> std::result::Result<(PreTokenizer, bool), ComponentError> {
     let stages = match stage {
         Stage::Sequence(all) => all,
         one => vec![one],
@@ -87,20 +91,22 @@ fn pre_tokenizer(stage: Stage) -> std::result::Result<(PreTokenizer, bool), Stri
             Stage::Split {
                 behavior, invert, ..
             } => {
-                return Err(format!(
+                return Err(ComponentError::unsupported(format!(
                     "Split pre-tokenizer with behavior {behavior:?} (invert {invert}) is not supported with `pattern` or `semantics`; only Isolated"
-                ));
+                )));
             }
             other => {
-                return Err(format!(
+                return Err(ComponentError::unsupported(format!(
                     "pre-tokenizer {} is not supported with `pattern` or `semantics` (supported: ByteLevel, Split, a Sequence of them)",
                     other.name()
-                ));
+                )));
             }
         };
         if let Some(found) = found {
             if splitter.is_some() {
-                return Err("more than one splitting pre-tokenizer is not supported".into());
+                return Err(ComponentError::unsupported(
+                    "more than one splitting pre-tokenizer is not supported",
+                ));
             }
             splitter = Some(found);
         }
@@ -110,7 +116,7 @@ fn pre_tokenizer(stage: Stage) -> std::result::Result<(PreTokenizer, bool), Stri
 
 /// The pre-tokenizer of a `Split` pattern: the hand-written matcher of a known pattern, else
 /// the file's regex (a literal is escaped into one).
-fn splitting(pattern: Pattern) -> std::result::Result<PreTokenizer, String> {
+fn splitting(pattern: Pattern) -> std::result::Result<PreTokenizer, ComponentError> {
     let (name, matcher): (String, Box<dyn Matcher>) = match pattern {
         Pattern::Known(name, matcher) => (name.to_string(), matcher),
         Pattern::Regex(regex) => (
@@ -119,10 +125,15 @@ fn splitting(pattern: Pattern) -> std::result::Result<PreTokenizer, String> {
         ),
         Pattern::Literal(literal) => {
             let source = fancy_regex::escape(&literal).into_owned();
-            let split = RegexSplit::new(&source).map_err(|e| e.to_string())?;
+            let split =
+                RegexSplit::new(&source).map_err(|e| ComponentError::invalid(e.to_string()))?;
             (format!("regex {source}"), Box::new(split))
         }
-        Pattern::Chars(_) => return Err("a Split by character class is not supported".into()),
+        Pattern::Chars(_) => {
+            return Err(ComponentError::unsupported(
+                "a Split by character class is not supported",
+            ));
+        }
     };
     Ok(PreTokenizer {
         name,

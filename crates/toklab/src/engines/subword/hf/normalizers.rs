@@ -4,7 +4,7 @@
 use serde_json::Value;
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::json::{Parse, flag, kind, list, required, string};
+use super::json::{ComponentError, flag, kind, list, required, string};
 use super::pattern::Pattern;
 use crate::core::normalized::{CharsMap, Form, NormalizedString};
 use crate::engines::subword::wordpiece::basic::{is_control, is_nonspacing_mark, is_whitespace};
@@ -81,13 +81,13 @@ pub enum Normalizer {
 
 impl Normalizer {
     /// Reads a normalizer; an unknown type is an error naming it.
-    pub fn from_json(value: &Value) -> Parse<Normalizer> {
+    pub fn from_json(value: &Value) -> Result<Normalizer, ComponentError> {
         Ok(match kind(value) {
             "Sequence" => Normalizer::Sequence(
                 list(value, "normalizers")?
                     .iter()
                     .map(Normalizer::from_json)
-                    .collect::<Parse<_>>()?,
+                    .collect::<Result<_, ComponentError>>()?,
             ),
             "NFC" => Normalizer::Unicode(Form::Nfc),
             "NFD" => Normalizer::Unicode(Form::Nfd),
@@ -115,21 +115,25 @@ impl Normalizer {
             }
             "Precompiled" => {
                 let encoded = string(value, "precompiled_charsmap")?.unwrap_or("");
-                let blob = base64_decode(encoded)
-                    .ok_or("Precompiled precompiled_charsmap is not base64")?;
+                let blob = base64_decode(encoded).ok_or_else(|| {
+                    ComponentError::invalid("Precompiled precompiled_charsmap is not base64")
+                })?;
                 if blob.is_empty() {
                     // An empty map rewrites nothing.
                     Normalizer::Sequence(Vec::new())
                 } else {
-                    Normalizer::Precompiled(
-                        CharsMap::parse(&blob)
-                            .map_err(|e| format!("Precompiled precompiled_charsmap: {e}"))?,
-                    )
+                    Normalizer::Precompiled(CharsMap::parse(&blob).map_err(|e| {
+                        ComponentError::invalid(format!("Precompiled precompiled_charsmap: {e}"))
+                    })?)
                 }
             }
             "Nmt" => Normalizer::Nmt,
             "ByteLevel" => Normalizer::ByteLevel,
-            other => return Err(format!("normalizer {other} is not supported")),
+            other => {
+                return Err(ComponentError::unsupported(format!(
+                    "normalizer {other} is not supported"
+                )));
+            }
         })
     }
 
@@ -138,12 +142,12 @@ impl Normalizer {
     /// bytes. Each `Replace` can grow a text by its content's length over its pattern's
     /// shortest match (a regex: one byte, as only non-empty matches are replaced); the error
     /// names the `Replace` at which the product passes the bound.
-    pub fn check_growth(&self) -> Result<(), String> {
+    pub fn check_growth(&self) -> Result<(), ComponentError> {
         self.growth(1.0).map(|_| ())
     }
 
     /// The most the text can have grown after this normalizer, given `before`.
-    fn growth(&self, before: f64) -> Result<f64, String> {
+    fn growth(&self, before: f64) -> Result<f64, ComponentError> {
         match self {
             Normalizer::Sequence(all) => all.iter().try_fold(before, |g, n| n.growth(g)),
             Normalizer::Replace { pattern, content } => {
@@ -153,13 +157,13 @@ impl Normalizer {
                 };
                 let after = before * (content.len() as f64 / shortest as f64).max(1.0);
                 if after > MAX_GROWTH {
-                    return Err(format!(
+                    return Err(ComponentError::invalid(format!(
                         "normalizer Replace {} → {:?}: with the replacements before it, it can make \
                          a text {after:.0} times longer; toklab takes normalizers that grow a text \
                          at most {MAX_GROWTH:.0} times",
                         pattern_name(pattern),
                         abbreviated(content)
-                    ));
+                    )));
                 }
                 Ok(after)
             }
@@ -485,6 +489,8 @@ mod tests {
             .unwrap()
         };
         let e = chain(5, &"a".repeat(100)).check_growth().unwrap_err();
+        assert!(matches!(e, ComponentError::Invalid(_)), "{e:?}");
+        let e = e.to_string();
         assert!(e.starts_with("normalizer Replace \"a\" → \"aaaa"), "{e}");
         assert!(
             e.contains("10000 times longer") && e.contains("at most 1024"),
@@ -501,7 +507,10 @@ mod tests {
                 .unwrap(),
         )
         .unwrap_err();
-        assert_eq!(e, "normalizer Frobnicate is not supported");
+        assert_eq!(
+            e,
+            ComponentError::unsupported("normalizer Frobnicate is not supported")
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::json::{Parse, kind};
+use super::json::{ComponentError, kind};
 use crate::core::normalized::NormalizedString;
 use crate::engines::simple::Matcher;
 use crate::engines::subword::pretok;
@@ -52,38 +52,42 @@ pub enum Behavior {
 
 impl Behavior {
     /// The behaviour named in a file.
-    pub fn parse(name: &str) -> Parse<Behavior> {
+    pub fn parse(name: &str) -> Result<Behavior, ComponentError> {
         Ok(match name {
             "Removed" => Behavior::Removed,
             "Isolated" => Behavior::Isolated,
             "MergedWithPrevious" => Behavior::MergedWithPrevious,
             "MergedWithNext" => Behavior::MergedWithNext,
             "Contiguous" => Behavior::Contiguous,
-            other => return Err(format!("split behavior {other} is not supported")),
+            other => {
+                return Err(ComponentError::unsupported(format!(
+                    "split behavior {other} is not supported"
+                )));
+            }
         })
     }
 }
 
 impl Pattern {
     /// The `pattern` of a `Split` or `Replace`: `{"String": …}` or `{"Regex": …}`.
-    pub fn from_json(owner: &Value) -> Parse<Pattern> {
+    pub fn from_json(owner: &Value) -> Result<Pattern, ComponentError> {
         let pattern = owner
             .get("pattern")
-            .ok_or_else(|| format!("{} has no pattern", kind(owner)))?;
+            .ok_or_else(|| ComponentError::invalid(format!("{} has no pattern", kind(owner))))?;
         if let Some(literal) = pattern.get("String").and_then(Value::as_str) {
             return Ok(Pattern::Literal(literal.to_string()));
         }
         if let Some(source) = pattern.get("Regex").and_then(Value::as_str) {
             return Pattern::regex(source);
         }
-        Err(format!(
+        Err(ComponentError::invalid(format!(
             "{} pattern is neither String nor Regex: {pattern}",
             kind(owner)
-        ))
+        )))
     }
 
     /// A regex, by the hand-written matcher when it is one of the known patterns.
-    pub fn regex(source: &str) -> Parse<Pattern> {
+    pub fn regex(source: &str) -> Result<Pattern, ComponentError> {
         for name in pretok::NAMES {
             if pretok::pattern(name) == Some(source) {
                 return Ok(Pattern::Known(
@@ -94,7 +98,9 @@ impl Pattern {
         }
         fancy_regex::Regex::new(source)
             .map(Pattern::Regex)
-            .map_err(|e| format!("pattern {source:?} does not compile: {e}"))
+            .map_err(|e| {
+                ComponentError::invalid(format!("pattern {source:?} does not compile: {e}"))
+            })
     }
 
     /// The matches in `text`, left to right, as byte ranges (empty ones included, as the

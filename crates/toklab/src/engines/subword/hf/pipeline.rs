@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::added::{AddedVocabulary, Split, Stage};
 use super::decoders::Decoder;
-use super::json::TokenizerJson;
+use super::json::{ComponentError, TokenizerJson};
 use super::models::{Model, Piece, Steps};
 use super::normalizers::Normalizer;
 use super::pre_tokenizers::PreTokenizer;
@@ -99,7 +99,7 @@ impl Pipeline {
             serde_json::from_str(&text).map_err(|e| tokenizer_json_error(path, &text, e))?;
         let component = |section: &str| {
             let line = line_of_key(&text, section);
-            move |message: String| Error::format(path, line, message)
+            move |error: ComponentError| Error::format(path, line, error.to_string())
         };
         let present = |v: &Option<serde_json::Value>| v.clone().filter(|v| !v.is_null());
         let normalizer = present(&json.normalizer)
@@ -128,9 +128,11 @@ impl Pipeline {
             .map_err(component("decoder"))?;
         let normalizer_byte_level = normalizer.as_ref().is_some_and(Normalizer::is_byte_level);
         if normalizer_byte_level && let Some(pre) = &pre_tokenizer {
-            return Err(component("pre_tokenizer")(format!(
-                "pre_tokenizer {} after a ByteLevel normalizer is not supported",
-                pre.name()
+            return Err(component("pre_tokenizer")(ComponentError::unsupported(
+                format!(
+                    "pre_tokenizer {} after a ByteLevel normalizer is not supported",
+                    pre.name()
+                ),
             )));
         }
         let byte_level = normalizer_byte_level

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::json::{Parse, flag, kind, list, single_char, string};
+use super::json::{ComponentError, flag, kind, list, single_char, string};
 use super::pattern::{Behavior, Pattern, split};
 use crate::core::normalized::NormalizedString;
 use crate::engines::subword::wordpiece::basic::is_punctuation;
@@ -79,13 +79,13 @@ fn is_bert_punctuation(c: char) -> bool {
 
 impl PreTokenizer {
     /// Reads a pre-tokenizer; an unknown type is an error naming it.
-    pub fn from_json(value: &Value) -> Parse<PreTokenizer> {
+    pub fn from_json(value: &Value) -> Result<PreTokenizer, ComponentError> {
         Ok(match kind(value) {
             "Sequence" => PreTokenizer::Sequence(
                 list(value, "pretokenizers")?
                     .iter()
                     .map(PreTokenizer::from_json)
-                    .collect::<Parse<_>>()?,
+                    .collect::<Result<_, ComponentError>>()?,
             ),
             "ByteLevel" => PreTokenizer::ByteLevel {
                 add_prefix_space: flag(value, "add_prefix_space", true)?,
@@ -102,7 +102,9 @@ impl PreTokenizer {
                     Some("first") => PrependScheme::First,
                     Some("never") => PrependScheme::Never,
                     Some(other) => {
-                        return Err(format!("Metaspace prepend_scheme {other} is not supported"));
+                        return Err(ComponentError::unsupported(format!(
+                            "Metaspace prepend_scheme {other} is not supported"
+                        )));
                     }
                     // Files older than prepend_scheme say add_prefix_space.
                     None => match flag(value, "add_prefix_space", true)? {
@@ -129,7 +131,11 @@ impl PreTokenizer {
             "CharDelimiterSplit" => {
                 PreTokenizer::CharDelimiterSplit(single_char(value, "delimiter")?)
             }
-            other => return Err(format!("pre_tokenizer {other} is not supported")),
+            other => {
+                return Err(ComponentError::unsupported(format!(
+                    "pre_tokenizer {other} is not supported"
+                )));
+            }
         })
     }
 
@@ -144,16 +150,16 @@ impl PreTokenizer {
 
     /// Checks what toklab cannot follow: a stage after `ByteLevel` would see its byte
     /// alphabet, which toklab never writes out.
-    pub fn check(&self) -> Parse<()> {
+    pub fn check(&self) -> Result<(), ComponentError> {
         if let PreTokenizer::Sequence(all) = self {
             let mut seen_byte_level = false;
             for stage in all {
                 stage.check()?;
                 if seen_byte_level {
-                    return Err(format!(
+                    return Err(ComponentError::unsupported(format!(
                         "pre_tokenizer {} after ByteLevel is not supported",
                         stage.name()
-                    ));
+                    )));
                 }
                 seen_byte_level |= stage.is_byte_level();
             }
@@ -435,7 +441,7 @@ mod tests {
         let pre = PreTokenizer::from_json(&serde_json::from_str(json).unwrap()).unwrap();
         assert_eq!(
             pre.check().unwrap_err(),
-            "pre_tokenizer Digits after ByteLevel is not supported"
+            ComponentError::unsupported("pre_tokenizer Digits after ByteLevel is not supported")
         );
     }
 }

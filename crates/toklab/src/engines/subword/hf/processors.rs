@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::json::{Parse, kind, list};
+use super::json::{ComponentError, kind, list};
 
 /// One post-processor.
 #[derive(Debug)]
@@ -24,8 +24,9 @@ pub enum PostProcessor {
 }
 
 /// A `[text, id]` pair of `BertProcessing` and `RobertaProcessing`.
-fn pair(value: &Value, key: &str) -> Parse<(String, u32)> {
-    let bad = || format!("{} {key} is not a [token, id] pair", kind(value));
+fn pair(value: &Value, key: &str) -> Result<(String, u32), ComponentError> {
+    let bad =
+        || ComponentError::invalid(format!("{} {key} is not a [token, id] pair", kind(value)));
     let pair = value.get(key).and_then(Value::as_array).ok_or_else(bad)?;
     match pair.as_slice() {
         [Value::String(text), id] => Ok((text.clone(), id.as_u64().ok_or_else(bad)? as u32)),
@@ -35,13 +36,13 @@ fn pair(value: &Value, key: &str) -> Parse<(String, u32)> {
 
 impl PostProcessor {
     /// Reads a post-processor; an unknown type is an error naming it.
-    pub fn from_json(value: &Value) -> Parse<PostProcessor> {
+    pub fn from_json(value: &Value) -> Result<PostProcessor, ComponentError> {
         Ok(match kind(value) {
             "Sequence" => PostProcessor::Sequence(
                 list(value, "processors")?
                     .iter()
                     .map(PostProcessor::from_json)
-                    .collect::<Parse<_>>()?,
+                    .collect::<Result<_, ComponentError>>()?,
             ),
             "ByteLevel" => PostProcessor::Nothing,
             "BertProcessing" | "RobertaProcessing" => PostProcessor::Around {
@@ -49,7 +50,11 @@ impl PostProcessor {
                 after: vec![pair(value, "sep")?],
             },
             "TemplateProcessing" => template(value)?,
-            other => return Err(format!("post_processor {other} is not supported")),
+            other => {
+                return Err(ComponentError::unsupported(format!(
+                    "post_processor {other} is not supported"
+                )));
+            }
         })
     }
 
@@ -74,7 +79,7 @@ impl PostProcessor {
 }
 
 /// `TemplateProcessing`'s template for a single text: the special tokens before and after `$A`.
-fn template(value: &Value) -> Parse<PostProcessor> {
+fn template(value: &Value) -> Result<PostProcessor, ComponentError> {
     let specials = value.get("special_tokens").cloned().unwrap_or(Value::Null);
     let mut before = Vec::new();
     let mut after = Vec::new();
@@ -82,9 +87,9 @@ fn template(value: &Value) -> Parse<PostProcessor> {
     for piece in list(value, "single")? {
         if let Some(sequence) = piece.get("Sequence") {
             if sequence.get("id").and_then(Value::as_str) != Some("A") {
-                return Err(format!(
+                return Err(ComponentError::invalid(format!(
                     "TemplateProcessing single template uses sequence {sequence}"
-                ));
+                )));
             }
             seen_text = true;
             continue;
@@ -93,9 +98,15 @@ fn template(value: &Value) -> Parse<PostProcessor> {
             .get("SpecialToken")
             .and_then(|s| s.get("id"))
             .and_then(Value::as_str)
-            .ok_or_else(|| format!("TemplateProcessing template piece {piece} is not supported"))?;
+            .ok_or_else(|| {
+                ComponentError::unsupported(format!(
+                    "TemplateProcessing template piece {piece} is not supported"
+                ))
+            })?;
         let special = specials.get(name).ok_or_else(|| {
-            format!("TemplateProcessing special token {name} is not in special_tokens")
+            ComponentError::invalid(format!(
+                "TemplateProcessing special token {name} is not in special_tokens"
+            ))
         })?;
         let ids = special
             .get("ids")
@@ -108,9 +119,11 @@ fn template(value: &Value) -> Parse<PostProcessor> {
             .cloned()
             .unwrap_or_default();
         for (i, id) in ids.iter().enumerate() {
-            let id = id
-                .as_u64()
-                .ok_or_else(|| format!("TemplateProcessing special token {name} has id {id}"))?;
+            let id = id.as_u64().ok_or_else(|| {
+                ComponentError::invalid(format!(
+                    "TemplateProcessing special token {name} has id {id}"
+                ))
+            })?;
             let text = texts
                 .get(i)
                 .and_then(Value::as_str)

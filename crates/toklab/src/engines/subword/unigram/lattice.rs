@@ -296,8 +296,10 @@ fn log_add(a: f64, b: f64) -> f64 {
     hi + (lo - hi).exp().ln_1p()
 }
 
-/// A small seeded random number generator (SplitMix64): sampling must be reproducible from
-/// `?seed=`, and the library takes no dependency for it.
+/// A small seeded random number generator (SplitMix64). It is public because results that
+/// draw at random must be reproducible from a seed: unigram sampling from `?seed=`, and the
+/// fuzzing harness's iterations from its run seed. One copy serves both, and the library takes
+/// no dependency for it.
 #[derive(Clone, Debug)]
 pub struct SplitMix64(u64);
 

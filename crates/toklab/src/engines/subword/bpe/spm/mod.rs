@@ -9,6 +9,7 @@ mod incremental;
 /// The unigram lattice, at home in [`crate::engines::subword::unigram`].
 pub use crate::engines::subword::unigram::{lattice, lesson};
 mod normalizer;
+mod piece_list;
 pub(crate) mod proto;
 pub use proto::ModelType;
 pub mod regularize;
@@ -19,41 +20,18 @@ use std::sync::Arc;
 use aho_corasick::AhoCorasick;
 
 use self::normalizer::{CharsMap, Normalizer, SPACE};
+use self::piece_list::vocab_of;
 use self::proto::{PieceType, ProtoPiece};
 use super::merge_loop::{MergeStep, NO_ID, Symbol};
 use super::merge_table::MergeTable;
 use super::model::{Alphabet, BpeModel, Rules};
 use super::tokenizer::subword_token;
-use super::vocab::Vocab;
 use crate::core::error::{Error, Result};
 use crate::core::normalized::NormalizedString;
 use crate::core::token::{GaveUp, Span, Token, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::Trace;
 use crate::engines::subword::formal::Semantics;
-
-/// The vocabulary of the model's pieces and the id of its one unknown piece; the error says
-/// which piece is empty, doubled, or a second unknown.
-fn vocab_of(pieces: &[ProtoPiece]) -> std::result::Result<(Vocab, u32), String> {
-    let mut vocab = Vocab::with_capacity(pieces.len(), pieces.len() * 6);
-    let mut unk = None;
-    for (id, piece) in pieces.iter().enumerate() {
-        if piece.piece.is_empty() {
-            return Err(format!("piece {id} is empty"));
-        }
-        vocab
-            .insert(id as u32, piece.piece.as_bytes())
-            .map_err(|_| format!("piece {:?} (id {id}) is defined twice", piece.piece))?;
-        if piece.kind == PieceType::Unknown {
-            if unk.is_some() {
-                return Err(format!("a second unknown piece at id {id}"));
-            }
-            unk = Some(id as u32);
-        }
-    }
-    let unk = unk.ok_or_else(|| "the model has no unknown piece".to_string())?;
-    Ok((vocab, unk))
-}
 
 /// A SentencePiece model.
 pub struct SpmModel {
@@ -86,7 +64,7 @@ impl SpmModel {
     /// Builds a model from a decoded `ModelProto`.
     pub fn from_proto(path: &Path, proto: proto::ModelProto) -> Result<SpmModel> {
         let bad = |message: String| Error::format(path, None, message);
-        let (vocab, unk) = vocab_of(&proto.pieces).map_err(bad)?;
+        let (vocab, unk) = vocab_of(&proto.pieces).map_err(|e| bad(e.to_string()))?;
         let mergeable = |id: u32| {
             matches!(
                 proto.pieces[id as usize].kind,
@@ -575,7 +553,7 @@ mod tests {
         let a = piece("a", PieceType::Normal);
         let (vocab, id) = vocab_of(&[a.clone(), unk.clone()]).unwrap();
         assert_eq!((vocab.id(b"a"), id), (Some(0), 1));
-        let error = |pieces: &[ProtoPiece]| vocab_of(pieces).err().unwrap();
+        let error = |pieces: &[ProtoPiece]| vocab_of(pieces).err().unwrap().to_string();
         assert_eq!(
             error(std::slice::from_ref(&a)),
             "the model has no unknown piece"

@@ -17,7 +17,7 @@ use crate::engines::subword::bpe::merge_table::{Merge, MergeTable};
 use crate::engines::subword::bpe::render_bytes;
 use crate::engines::subword::bpe::vocab::Vocab;
 use crate::engines::subword::bpe::{Alphabet, BpeModel, Rules};
-use crate::engines::subword::hf::json::{ModelJson, Parse};
+use crate::engines::subword::hf::json::{ComponentError, ModelJson};
 
 /// A BPE model and the options of the reference's BPE.
 pub struct Bpe {
@@ -83,7 +83,7 @@ impl Bpe {
             None => Vec::new(),
         };
         let table = merge_table(&tokens.vocab, &merges, prefix_bytes.len(), &to_bytes)
-            .map_err(|message| Error::format(path, merges_line, message))?;
+            .map_err(|error| Error::format(path, merges_line, error.to_string()))?;
         if json.dropout.is_some_and(|d| d > 0.0) {
             warnings.push(format!(
                 "{}: BPE dropout is ignored: toklab encodes deterministically, as the reference does outside training",
@@ -122,15 +122,15 @@ impl Bpe {
     /// This model as the merge model of [`crate::engines::subword::bpe`], which has the
     /// `pattern` and `semantics` options: the same vocabulary, merges, unknown token and byte
     /// fallback. Subword prefixes and suffixes have no place there, so they are an error.
-    pub fn into_merge_model(self) -> Parse<BpeModel> {
+    pub fn into_merge_model(self) -> Result<BpeModel, ComponentError> {
         for (name, value) in [
             ("continuing_subword_prefix", &self.prefix),
             ("end_of_word_suffix", &self.suffix),
         ] {
             if !value.is_empty() {
-                return Err(format!(
+                return Err(ComponentError::unsupported(format!(
                     "model option {name} is not supported with `pattern` or `semantics`"
-                ));
+                )));
             }
         }
         let byte_fallback = match self.byte_ids {
@@ -139,7 +139,9 @@ impl Bpe {
                 let mut all = Box::new([0u32; 256]);
                 for (byte, (to, from)) in all.iter_mut().zip(ids.iter()).enumerate() {
                     *to = from.ok_or_else(|| {
-                        format!("byte_fallback is set but <0x{byte:02X}> is not in the vocabulary")
+                        ComponentError::invalid(format!(
+                            "byte_fallback is set but <0x{byte:02X}> is not in the vocabulary"
+                        ))
                     })?;
                 }
                 Some(all)
@@ -302,7 +304,7 @@ fn merge_table(
     merges: &[MergeJson],
     prefix_len: usize,
     to_bytes: &dyn Fn(&str) -> Option<Vec<u8>>,
-) -> std::result::Result<MergeTable, String> {
+) -> std::result::Result<MergeTable, ComponentError> {
     let mut table = MergeTable::with_capacity(merges.len());
     let mut merged = Vec::new();
     for (rank, merge) in merges.iter().enumerate() {
@@ -312,22 +314,25 @@ fn merge_table(
                 .split_once(' ')
                 .filter(|(_, r)| !r.contains(' '))
                 .ok_or_else(|| {
-                format!(
+                ComponentError::invalid(format!(
                     "merge {}: expected `left right`, found {joined:?}",
                     rank + 1
-                )
+                ))
             })?,
         };
-        let id = |side: &str| -> std::result::Result<(u32, Vec<u8>), String> {
+        let id = |side: &str| -> std::result::Result<(u32, Vec<u8>), ComponentError> {
             let bytes = to_bytes(side).ok_or_else(|| {
-                format!(
+                ComponentError::invalid(format!(
                     "merge {}: {side:?} is not in the byte-level alphabet",
                     rank + 1
-                )
+                ))
             })?;
-            let id = vocab
-                .id(&bytes)
-                .ok_or_else(|| format!("merge {}: {side:?} is not in the vocabulary", rank + 1))?;
+            let id = vocab.id(&bytes).ok_or_else(|| {
+                ComponentError::invalid(format!(
+                    "merge {}: {side:?} is not in the vocabulary",
+                    rank + 1
+                ))
+            })?;
             Ok((id, bytes))
         };
         let (left_id, left_bytes) = id(left)?;
@@ -336,11 +341,11 @@ fn merge_table(
         merged.extend_from_slice(&left_bytes);
         merged.extend_from_slice(right_bytes.get(prefix_len..).unwrap_or_default());
         let merged_id = vocab.id(&merged).ok_or_else(|| {
-            format!(
+            ComponentError::invalid(format!(
                 "merge {}: {left:?} + {right:?} makes {:?}, which is not in the vocabulary",
                 rank + 1,
                 render_bytes(&merged)
-            )
+            ))
         })?;
         table.insert(
             left_id,
