@@ -79,6 +79,7 @@ mod spark;
 mod spm_encode_ids;
 mod spm_unigram;
 mod terminal_safe;
+mod tui_chat;
 mod tui_e2e;
 mod tui_e2e_author;
 mod tui_e2e_compare;

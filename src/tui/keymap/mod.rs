@@ -312,6 +312,15 @@ const COMPARE: &[Entry] = &[
         "ids: a hue per token id → ids instead of forms → forms and ids → off",
         &[normal(key('#'), Action::ToggleIds)],
     ),
+    Entry::new(
+        "Ctrl-g",
+        "a conversation file: end every row's prompt with the assistant's header (generation prompt)",
+        &[normal(ctrl('g'), Action::GenerationPrompt)],
+    ),
+    Entry::note(
+        "reversed bold",
+        "a special token (<|im_start|>, [CLS]): in a conversation, what the template wrote",
+    ),
     Entry::note(
         "underlined bold red",
         "a boundary this row has and the selected row lacks",

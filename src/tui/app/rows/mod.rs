@@ -6,7 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
+mod own;
 mod set;
+
+pub use own::OwnText;
 
 pub use set::Rows;
 
@@ -130,6 +133,8 @@ pub struct Row {
     pub stopped: bool,
     /// The row `]d` / `[d` compare the selected row with (`*`); at most one row is pinned.
     pub pinned: bool,
+    /// The text this row tokenizes instead of the shared line (a conversation's prompt).
+    pub own: Option<OwnText>,
 }
 
 /// Lines up to this long are tokenized at once; longer ones in the background, so that no
@@ -170,6 +175,7 @@ impl Row {
             stale: false,
             stopped: false,
             pinned: false,
+            own: None,
         }
     }
 
@@ -220,8 +226,10 @@ impl Row {
                         _ => None,
                     };
                     self.reload_error = None;
-                    // A tokenization by the replaced tokenizer is of no use any more.
+                    // A tokenization by the replaced tokenizer is of no use any more, nor a
+                    // prompt its template rendered.
                     self.job = None;
+                    self.own = None;
                     self.stale = false;
                     return Some(RowEvent::Reloaded);
                 }

@@ -470,6 +470,11 @@ impl Pane for AlignPane {
         if self.data(cx).is_some() {
             return;
         }
+        if cx.rows.own_texts() {
+            // Each row tokenized a text of its own: there are no shared spans to align.
+            self.data = None;
+            return;
+        }
         let a = cx.rows.selected;
         let Some(b) = other_row(&self.choice, a, cx.rows.len()) else {
             self.data = None;

@@ -401,6 +401,25 @@ impl Conversation {
     }
 }
 
+/// Whether `text` is a conversation file rather than a text to tokenize line by line: a
+/// non-empty JSON array whose every element is an object with a string `role` and a
+/// `content` key. A viewer asks this of a file it opens, so it must never mistake an
+/// ordinary JSON list (of numbers, of records without roles) for a chat.
+pub fn looks_like_conversation(text: &str) -> bool {
+    if !text.trim_start().starts_with('[') {
+        return false;
+    }
+    let Ok(serde_json::Value::Array(items)) = serde_json::from_str::<serde_json::Value>(text)
+    else {
+        return false;
+    };
+    !items.is_empty()
+        && items.iter().all(|item| {
+            item.get("role").is_some_and(serde_json::Value::is_string)
+                && item.get("content").is_some()
+        })
+}
+
 /// A message as transformers hands it to the template: no `null` values, and its reasoning
 /// under both names templates read (`{"thinking": r, **message, "reasoning_content": r}`).
 fn prepare(message: &Value) -> std::result::Result<Value, minijinja::Error> {
