@@ -82,6 +82,7 @@ mod terminal_safe;
 mod tui_chat;
 mod tui_e2e;
 mod tui_e2e_author;
+mod tui_e2e_chat;
 mod tui_e2e_compare;
 mod tui_e2e_render;
 mod tui_e2e_teach;

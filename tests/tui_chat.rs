@@ -13,7 +13,7 @@ use toklab_cli::tui::panes::View;
 use toklab_cli::tui::render_to_buffer;
 use toklab_cli::tui::theme::Theme;
 
-const CONVERSATION: &str = r#"[
+pub(crate) const CONVERSATION: &str = r#"[
   {"role": "system", "content": "Be brief."},
   {"role": "user", "content": "Split don't?"},
   {"role": "assistant", "content": "do + n't"}
@@ -21,11 +21,11 @@ const CONVERSATION: &str = r#"[
 "#;
 
 /// ChatML: each message between `<|im_start|>` and `<|im_end|>`, both special tokens.
-const CHATML: &str = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
+pub(crate) const CHATML: &str = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
 
 /// An instruction format: user turns in `[INST]`, the others closed by the sample's own
 /// special `<|endoftext|>`.
-const INST: &str = "{% for m in messages %}{% if m.role == 'user' %}[INST] {{ m.content }} [/INST]{% else %}{{ m.content }}<|endoftext|>{% endif %}{% endfor %}";
+pub(crate) const INST: &str = "{% for m in messages %}{% if m.role == 'user' %}[INST] {{ m.content }} [/INST]{% else %}{{ m.content }}<|endoftext|>{% endif %}{% endfor %}";
 
 fn samples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("samples")
@@ -34,7 +34,7 @@ fn samples() -> PathBuf {
 /// A model folder `name` under `dir`: the sample BPE tokenizer with `specials` added as
 /// special tokens, and `template` in a `tokenizer_config.json` beside it when given. Returns
 /// the row as `LABEL=SPEC`.
-fn model(dir: &Path, name: &str, specials: &[&str], template: Option<&str>) -> String {
+pub(crate) fn model(dir: &Path, name: &str, specials: &[&str], template: Option<&str>) -> String {
     let folder = dir.join(name);
     std::fs::create_dir_all(&folder).unwrap();
     let sample = std::fs::read_to_string(samples().join("bpe/tokenizer.json")).unwrap();

@@ -314,12 +314,12 @@ const COMPARE: &[Entry] = &[
     ),
     Entry::new(
         "Ctrl-g",
-        "a conversation file: end every row's prompt with the assistant's header (generation prompt)",
+        "a conversation: every row's prompt ends with the assistant's header, or not",
         &[normal(ctrl('g'), Action::GenerationPrompt)],
     ),
     Entry::note(
         "reversed bold",
-        "a special token (<|im_start|>, [CLS]): in a conversation, what the template wrote",
+        "a special token (<|im_start|>, [CLS], what a chat template writes)",
     ),
     Entry::note(
         "underlined bold red",
