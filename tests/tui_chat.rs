@@ -235,6 +235,19 @@ fn a_broken_template_shows_its_message_in_its_row_and_the_others_go_on() {
 }
 
 #[test]
+fn moving_the_cursor_keeps_the_prompts_tokens() {
+    let temp = tempfile::tempdir().unwrap();
+    let mut app = open(temp.path(), rows(temp.path()));
+    let before: Vec<u64> = app.rows.iter().map(|r| r.tokens_id).collect();
+    app.apply(Action::LineDown);
+    app.apply(Action::LastLine);
+    settle(&mut app);
+    let after: Vec<u64> = app.rows.iter().map(|r| r.tokens_id).collect();
+    assert_eq!(before, after, "the prompts were tokenized again");
+    assert_eq!(app.rows[0].tokens.len(), 45);
+}
+
+#[test]
 fn comparing_by_span_says_it_does_not_apply() {
     let temp = tempfile::tempdir().unwrap();
     let mut app = open(temp.path(), rows(temp.path()));
@@ -249,6 +262,10 @@ fn comparing_by_span_says_it_does_not_apply() {
     settle(&mut app);
     let shown = screen(&render_to_buffer(&mut app, &Theme::dark(), 160, 45));
     assert!(shown.contains("share no text to align"), "{shown}");
+    app.apply(Action::ExportPicture);
+    assert!(app.take_effects().is_empty());
+    let message = &app.message.as_ref().unwrap().0;
+    assert!(message.contains("each have their own prompt"), "{message}");
 }
 
 #[test]

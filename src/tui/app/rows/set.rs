@@ -161,8 +161,14 @@ impl Rows {
         for row in &mut self.list {
             match row.own.take() {
                 Some(own) => {
-                    row.tokenize(&own.text(), false, 0);
-                    row.paint(own_layout(&own), 0);
+                    let text = own.text();
+                    // The prompt does not follow the cursor line: the same prompt keeps its
+                    // tokens while the cursor moves.
+                    let same = Arc::ptr_eq(&row.tokens_of, &text) && !row.stopped;
+                    if !same {
+                        row.tokenize(&text, false, 0);
+                        row.paint(own_layout(&own), 0);
+                    }
                     row.own = Some(own);
                 }
                 None => {
