@@ -83,7 +83,10 @@ fn settle(app: &mut App) {
     app.finish_loading();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     while app.busy() || !app.doc.lines.is_indexed() {
-        assert!(std::time::Instant::now() < deadline, "background work did not end");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "background work did not end"
+        );
         std::thread::sleep(std::time::Duration::from_millis(2));
         app.tick();
     }
@@ -128,7 +131,10 @@ fn column_of(buffer: &Buffer, y: u16, text: &str) -> u16 {
 fn each_row_shows_its_own_prompt_with_its_count() {
     let temp = tempfile::tempdir().unwrap();
     let mut app = open(temp.path(), rows(temp.path()));
-    assert!(app.chat.is_some(), "a list of messages opens as a conversation");
+    assert!(
+        app.chat.is_some(),
+        "a list of messages opens as a conversation"
+    );
     assert_eq!(
         app.rows[0].own_text().unwrap(),
         "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nSplit don't?<|im_end|>\n<|im_start|>assistant\ndo + n't<|im_end|>\n"
@@ -178,7 +184,11 @@ fn chat_ids(spec: &str, conversation: &Path, generation_prompt: bool) -> Vec<u32
         command.arg("--generation-prompt");
     }
     let out = command.arg(conversation).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout)
         .unwrap()
         .split_whitespace()
@@ -222,11 +232,19 @@ fn a_broken_template_shows_its_message_in_its_row_and_the_others_go_on() {
     let temp = tempfile::tempdir().unwrap();
     let rows = vec![
         model(temp.path(), "broken", &[], Some("one\n{% if %}")),
-        model(temp.path(), "chatml", &["<|im_start|>", "<|im_end|>"], Some(CHATML)),
+        model(
+            temp.path(),
+            "chatml",
+            &["<|im_start|>", "<|im_end|>"],
+            Some(CHATML),
+        ),
     ];
     let mut app = open(temp.path(), rows);
     let error = app.rows[0].own_error().expect("the template fails");
-    assert!(error.contains("chat template line 2: syntax error"), "{error}");
+    assert!(
+        error.contains("chat template line 2: syntax error"),
+        "{error}"
+    );
     assert!(app.rows[0].tokens.is_empty());
     assert!(app.rows[1].tokens.len() > 10);
     let buffer = render_to_buffer(&mut app, &Theme::dark(), 160, 45);
@@ -257,7 +275,10 @@ fn comparing_by_span_says_it_does_not_apply() {
         count: 1,
     });
     let message = &app.message.as_ref().unwrap().0;
-    assert!(message.contains("each row tokenizes its own prompt"), "{message}");
+    assert!(
+        message.contains("each row tokenizes its own prompt"),
+        "{message}"
+    );
     app.apply(Action::ShowView(View::Align));
     settle(&mut app);
     let shown = screen(&render_to_buffer(&mut app, &Theme::dark(), 160, 45));
@@ -318,4 +339,56 @@ fn a_json_list_of_other_things_is_an_ordinary_text() {
     assert!(app.chat.is_none());
     assert!(app.rows[0].own_text().is_none());
     assert_eq!(app.rows[0].tokens.len(), 7);
+}
+
+#[test]
+fn real_models_rows_hold_the_ids_transformers_gives() {
+    let Some(dir) = crate::chat_templates::chat_dir() else {
+        return;
+    };
+    let spec = |model: &str| {
+        format!(
+            "{model}=hf:{}",
+            dir.join(model).join("tokenizer.json").display()
+        )
+    };
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/chat_data/conversations/multi_turn.json");
+    let args = Args {
+        with: vec![spec("qwen3"), spec("llama3_1"), spec("gpt4o")],
+        file: Some(file),
+        no_mouse: true,
+        ..Args::default()
+    };
+    let mut app = build_app(&args).unwrap();
+    settle(&mut app);
+    assert!(
+        app.rows[2].lacks_template(),
+        "gpt-4o's package ships no template"
+    );
+    for generation_prompt in [false, true] {
+        if generation_prompt {
+            app.apply(Action::GenerationPrompt);
+            settle(&mut app);
+        }
+        for (index, model) in ["qwen3", "llama3_1"].into_iter().enumerate() {
+            let expected = crate::chat_templates::expected(model);
+            let case = expected["cases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| {
+                    c["conversation"] == "multi_turn" && c["generation_prompt"] == generation_prompt
+                })
+                .unwrap();
+            let want: Vec<u32> = serde_json::from_value(case["ids"].clone()).unwrap();
+            let shown: Vec<u32> = app.rows[index]
+                .tokens
+                .tokens
+                .iter()
+                .map(|t| t.id.unwrap())
+                .collect();
+            assert_eq!(shown, want, "{model} generation prompt {generation_prompt}");
+        }
+    }
 }

@@ -6,11 +6,11 @@
 
 use std::path::Path;
 
-use toklab::core::display::{Keep, terminal_safe};
-use toklab::engines::subword::chat::{Conversation, looks_like_conversation, prompt_for};
+use toklab::engines::subword::chat::{Conversation, Prompt, looks_like_conversation};
 
 use super::App;
 use super::rows::OwnText;
+use super::rows::own::safe;
 
 /// A conversation file bigger than this is not looked at as one: a chat people count tokens
 /// of is a few pages, and the check reads the whole text.
@@ -100,29 +100,29 @@ impl App {
         let new_text = chat.source.as_deref() != Some(text.as_str());
         let changed = new_text || chat.rendered_with != chat.generation_prompt;
         if new_text {
-            chat.conversation = Conversation::parse(&text, Path::new(&path))
-                .map_err(|e| terminal_safe(&e.to_string(), Keep::Nothing).into_owned());
+            chat.conversation =
+                Conversation::parse(&text, Path::new(&path)).map_err(|e| safe(&e.to_string()));
             chat.source = Some(text);
         }
         chat.rendered_with = chat.generation_prompt;
         for row in self.rows.iter_mut() {
-            let Some(tokenizer) = row.tokenizer().cloned() else {
+            if row.tokenizer().is_none() {
                 row.own = None;
                 continue;
-            };
+            }
             if !changed && row.own.is_some() {
                 continue;
             }
-            row.own = Some(match &chat.conversation {
-                Err(message) => OwnText::Failed(message.clone()),
-                Ok(conversation) => {
-                    match prompt_for(tokenizer.as_ref(), conversation, chat.generation_prompt) {
-                        Ok(prompt) => OwnText::prompt(prompt.text, prompt.template),
-                        Err(e) => OwnText::Failed(
-                            terminal_safe(&e.to_string(), Keep::Nothing).into_owned(),
-                        ),
-                    }
+            let prompt = match (&chat.conversation, &row.template) {
+                (Err(message), _) | (_, Err(message)) => Err(message.clone()),
+                (Ok(conversation), Ok(template)) => {
+                    Prompt::render(template.as_ref(), conversation, chat.generation_prompt)
+                        .map_err(|e| safe(&e.to_string()))
                 }
+            };
+            row.own = Some(match prompt {
+                Ok(prompt) => OwnText::prompt(prompt.text, prompt.template),
+                Err(message) => OwnText::Failed(message),
             });
         }
     }

@@ -96,7 +96,10 @@ pub fn draw(
         let label = pad(&format!("{}{}", row.setup.label, marker(row)), label_width);
         let mut body = row_body(app, index, &window, theme);
         if let Some((width, counts)) = &counts {
-            body.insert(0, Span::styled(format!("{:>width$} ", counts[index]), theme.title));
+            body.insert(
+                0,
+                Span::styled(format!("{:>width$} ", counts[index]), theme.title),
+            );
         }
         lines.push(labelled(label, style, body));
     }
@@ -182,11 +185,9 @@ fn marker(row: &Row) -> String {
 
 /// The rows pane's title over a conversation: its size and the generation-prompt choice.
 fn chat_title(app: &App, chat: &crate::tui::app::chat::ChatDoc, editing: bool) -> String {
-    let messages = chat
-        .messages()
-        .map_or("cannot be read".to_string(), |n| {
-            crate::counted::counted(n, "message")
-        });
+    let messages = chat.messages().map_or("cannot be read".to_string(), |n| {
+        crate::counted::counted(n, "message")
+    });
     let prompt = if chat.generation_prompt { "on" } else { "off" };
     format!(
         " conversation · {messages} · generation prompt {prompt} (Ctrl-g){} · {} ",
@@ -210,7 +211,10 @@ fn count_column(app: &App) -> (usize, Vec<String>) {
             }
         })
         .collect();
-    let width = counts.iter().map(|c| c.width()).fold("tokens".len(), usize::max);
+    let width = counts
+        .iter()
+        .map(|c| c.width())
+        .fold("tokens".len(), usize::max);
     (width, counts)
 }
 

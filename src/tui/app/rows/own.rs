@@ -8,6 +8,36 @@ use std::sync::Arc;
 
 use super::Row;
 use crate::tui::layout::LineLayout;
+use toklab::core::display::{Keep, terminal_safe};
+use toklab::core::tokenizer::Tokenizer;
+use toklab::engines::subword::chat::{ChatTemplate, template_beside};
+
+/// The chat template beside a row's tokenizer: `None` when it has none, the message (safe for
+/// a terminal) when it is there but broken.
+pub type RowTemplate = Result<Option<ChatTemplate>, String>;
+
+/// What a row's background load gives: the tokenizer and its chat template, read in the same
+/// job so a conversation is rendered again on every edit without touching the disk.
+pub struct Loaded {
+    pub tokenizer: Arc<dyn Tokenizer>,
+    pub template: RowTemplate,
+}
+
+impl Loaded {
+    pub fn new(tokenizer: Arc<dyn Tokenizer>) -> Loaded {
+        let template = template_beside(tokenizer.as_ref()).map_err(|e| safe(&e.to_string()));
+        Loaded {
+            tokenizer,
+            template,
+        }
+    }
+}
+
+/// A message from a file (a template's, a conversation's) as a row shows it: on one line, its
+/// control characters escaped.
+pub fn safe(message: &str) -> String {
+    terminal_safe(message, Keep::Nothing).into_owned()
+}
 
 /// The text a row tokenizes instead of the shared line, or why it has none.
 pub enum OwnText {
@@ -71,9 +101,6 @@ impl Row {
 
     /// Whether the row shows a conversation joined because its model has no template.
     pub fn lacks_template(&self) -> bool {
-        matches!(
-            &self.own,
-            Some(OwnText::Prompt { template: None, .. })
-        )
+        matches!(&self.own, Some(OwnText::Prompt { template: None, .. }))
     }
 }

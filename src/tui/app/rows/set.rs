@@ -187,7 +187,9 @@ impl Rows {
             .iter_mut()
             .map(|row| {
                 let own = row.own.take();
-                let current = own.as_ref().map_or_else(|| Arc::clone(&self.text), |o| o.text());
+                let current = own
+                    .as_ref()
+                    .map_or_else(|| Arc::clone(&self.text), |o| o.text());
                 let arrived = row.poll_tokens(&current);
                 if arrived {
                     row.paint(own.as_ref().map_or(layout, own_layout), 0);

@@ -235,20 +235,41 @@ pub fn prompt_for(
     conversation: &Conversation,
     add_generation_prompt: bool,
 ) -> Result<Prompt> {
-    let template = match config_beside(tokenizer) {
-        Some(config) => ChatTemplate::from_config_if_any(&config)?,
-        None => None,
-    };
-    Ok(match template {
-        Some(template) => Prompt {
-            text: template.render(conversation, add_generation_prompt)?,
-            template: Some(template.origin().to_path_buf()),
-        },
-        None => Prompt {
-            text: conversation.joined(),
-            template: None,
-        },
-    })
+    Prompt::render(
+        template_beside(tokenizer)?.as_ref(),
+        conversation,
+        add_generation_prompt,
+    )
+}
+
+impl Prompt {
+    /// The prompt of `conversation` with `template`, or the messages joined without one: for
+    /// a caller that read the template once (a viewer rendering again on every edit).
+    pub fn render(
+        template: Option<&ChatTemplate>,
+        conversation: &Conversation,
+        add_generation_prompt: bool,
+    ) -> Result<Prompt> {
+        Ok(match template {
+            Some(template) => Prompt {
+                text: template.render(conversation, add_generation_prompt)?,
+                template: Some(template.origin().to_path_buf()),
+            },
+            None => Prompt {
+                text: conversation.joined(),
+                template: None,
+            },
+        })
+    }
+}
+
+/// The template of the `tokenizer_config.json` beside `tokenizer`'s file; `None` when there
+/// is no config or it has no template, an error when the template is there but broken.
+pub fn template_beside(tokenizer: &dyn Tokenizer) -> Result<Option<ChatTemplate>> {
+    match config_beside(tokenizer) {
+        Some(config) => ChatTemplate::from_config_if_any(&config),
+        None => Ok(None),
+    }
 }
 
 /// The `tokenizer_config.json` beside the first file `tokenizer` was loaded from, if any.
