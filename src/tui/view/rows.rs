@@ -61,7 +61,7 @@ pub fn draw(
     let label_width = app
         .rows
         .iter()
-        .map(|r| r.setup.label.width() + 1 + marker(r).width())
+        .map(|r| r.setup.label.width() + 1 + usize::from(r.pinned) + template_note(r).width())
         .max()
         .unwrap_or(4)
         .clamp(4, (inner.width as usize / 4).max(MIN_LABEL_CAP));
@@ -72,23 +72,13 @@ pub fn draw(
     let window = app.rows.hscroll..app.rows.hscroll + columns;
 
     let mut lines = Vec::with_capacity(app.rows.len() + 3);
-    let (text_label, ruler) = match &counts {
-        Some((width, _)) if !editing => (
-            pad("", label_width),
-            vec![
-                Span::styled(format!("{:>width$} ", "tokens"), theme.dim),
-                Span::styled(
-                    "each row: its model's prompt (specials reversed)",
-                    theme.dim,
-                ),
-            ],
-        ),
-        _ => (
-            pad(if rtl { "text ⇐" } else { "text" }, label_width),
-            ruler(app, &window, theme),
-        ),
-    };
-    lines.push(labelled(text_label, theme.dim, ruler));
+    lines.push(first_line(
+        app,
+        counts.as_ref(),
+        label_width,
+        &window,
+        theme,
+    ));
     let cx = app.context();
     let row_b = app.panes.current().paired_row(&cx);
     for (index, row) in app.rows.iter().enumerate() {
@@ -121,7 +111,7 @@ pub fn draw(
     regions.row_count = app.rows.len();
 
     if let Mode::Insert { caret } = app.mode {
-        // In a conversation the ruler shows the line being edited, after the count column.
+        // The ruler shows the line being edited (in a conversation too) right after the labels.
         let column = app.doc.layout.column_of_byte(caret);
         if column >= window.start && column <= window.end && inner.height > 0 {
             let x = inner.x + (label_width + 1 + column - window.start) as u16;
@@ -132,6 +122,41 @@ pub fn draw(
         }
     }
     columns
+}
+
+/// The line above the rows: the current line (the one being edited, in a conversation too),
+/// or over a conversation's rows the head of their count column.
+fn first_line(
+    app: &App,
+    counts: Option<&(usize, Vec<String>)>,
+    label_width: usize,
+    window: &std::ops::Range<usize>,
+    theme: &Theme,
+) -> Line<'static> {
+    match counts {
+        Some((width, _)) if !matches!(app.mode, Mode::Insert { .. }) => {
+            let head = vec![
+                Span::styled(format!("{:>width$} ", "tokens"), theme.dim),
+                Span::styled(
+                    "each row: its model's prompt (specials reversed)",
+                    theme.dim,
+                ),
+            ];
+            labelled(pad("", label_width), theme.dim, head)
+        }
+        _ => {
+            let label = if is_right_to_left(&app.doc.text) {
+                "text ⇐"
+            } else {
+                "text"
+            };
+            labelled(
+                pad(label, label_width),
+                theme.dim,
+                ruler(app, window, theme),
+            )
+        }
+    }
 }
 
 /// The text line above the rows, with the pane's marks and search matches.
@@ -175,12 +200,16 @@ fn label_style(row: &Row, selected: bool, is_b: bool, theme: &Theme) -> Style {
 /// while its tokens are stale.
 fn marker(row: &Row) -> String {
     let pin = if row.pinned { "*" } else { "" };
-    let template = if row.lacks_template() {
+    format!("{pin}{}{}", state_marker(row), template_note(row))
+}
+
+/// After the label of a conversation's row whose model has no chat template.
+fn template_note(row: &Row) -> &'static str {
+    if row.lacks_template() {
         " (no template)"
     } else {
         ""
-    };
-    format!("{pin}{}{template}", state_marker(row))
+    }
 }
 
 /// The rows pane's title over a conversation: its size and the generation-prompt choice.

@@ -467,12 +467,7 @@ impl Pane for AlignPane {
             typed.refresh(self.choice.step);
             return;
         }
-        if self.data(cx).is_some() {
-            return;
-        }
-        if cx.rows.own_texts() {
-            // Each row tokenized a text of its own: there are no shared spans to align.
-            self.data = None;
+        if self.data(cx).is_some() || cx.rows.own_texts() {
             return;
         }
         let a = cx.rows.selected;
