@@ -9,6 +9,7 @@ use ratatui::buffer::Buffer;
 use ratatui::style::Modifier;
 use toklab_cli::cli::workbench::{Args, build_app};
 use toklab_cli::tui::app::{Action, App};
+use toklab_cli::tui::document::Document;
 use toklab_cli::tui::panes::View;
 use toklab_cli::tui::render_to_buffer;
 use toklab_cli::tui::theme::Theme;
@@ -338,6 +339,23 @@ fn a_json_list_of_other_things_is_an_ordinary_text() {
     settle(&mut app);
     assert!(app.chat.is_none());
     assert!(app.rows[0].own_text().is_none());
+    assert_eq!(app.rows[0].tokens.len(), 7);
+    // Opening a conversation from there (`e`) turns the rows to its prompts, and opening the
+    // numbers again turns them back to the line.
+    let convo = temp.path().join("conversation.json");
+    std::fs::write(&convo, CONVERSATION).unwrap();
+    app.replace_document(Document::open(&convo).unwrap());
+    settle(&mut app);
+    assert!(app.chat.is_some());
+    assert!(
+        app.rows[0]
+            .own_text()
+            .unwrap()
+            .starts_with("<|im_start|>system")
+    );
+    app.replace_document(Document::open(&temp.path().join("numbers.json")).unwrap());
+    settle(&mut app);
+    assert!(app.chat.is_none() && app.rows[0].own_text().is_none());
     assert_eq!(app.rows[0].tokens.len(), 7);
 }
 
