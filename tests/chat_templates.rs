@@ -25,7 +25,7 @@ const MODELS: &[&str] = &[
     "qwen3",
 ];
 
-fn chat_dir() -> Option<PathBuf> {
+pub(crate) fn chat_dir() -> Option<PathBuf> {
     let dir = common::models_dir().join("chat");
     if dir.join("qwen3/tokenizer_config.json").is_file() {
         return Some(dir);
@@ -43,7 +43,7 @@ fn chat_dir() -> Option<PathBuf> {
     None
 }
 
-fn expected(model: &str) -> serde_json::Value {
+pub(crate) fn expected(model: &str) -> serde_json::Value {
     let path = Path::new(DATA).join(format!("expected/{model}.json"));
     serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }

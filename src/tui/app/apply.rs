@@ -77,9 +77,7 @@ impl App {
             Action::ScrollLeft => self.rows.hscroll = self.rows.hscroll.saturating_sub(8),
             Action::ScrollRight => {
                 let max = self
-                    .doc
-                    .layout
-                    .width
+                    .rows_width()
                     .saturating_sub(self.viewport.row_columns.max(1));
                 self.rows.hscroll = (self.rows.hscroll + 8).min(max);
             }
@@ -130,9 +128,11 @@ impl App {
     fn edit_command(&mut self, action: Action) -> bool {
         match action {
             Action::Edit => {
+                // A conversation's prompts are not the line: editing starts at its end.
                 let caret = self
                     .rows
                     .selected_token()
+                    .filter(|_| self.chat.is_none())
                     .map_or(self.doc.text.len(), |t| t.span.start);
                 self.begin_insert(caret);
             }
@@ -211,6 +211,7 @@ impl App {
             Action::DiffJump { forward, count } => self.jump_to_diff(forward, count),
             Action::ToggleIds => self.set_ids(self.ids.next()),
             Action::PinRow => self.toggle_pin(),
+            Action::GenerationPrompt => self.toggle_generation_prompt(),
             Action::ExportPicture => self.export_picture(),
             Action::Back => self.back(),
             Action::Quit => self.request_quit(),

@@ -141,6 +141,12 @@ impl App {
     /// The scan of the current text and rows, started if there is none or it is stale;
     /// `None` with fewer than two rows.
     fn diff_scan(&mut self) -> Option<&mut DiffScan> {
+        if self.chat.is_some() {
+            self.flash(
+                "a conversation: each row tokenizes its own prompt, so no line compares rows; compare their counts",
+            );
+            return None;
+        }
         if self.rows.pinned() == Some(self.rows.selected) {
             self.flash("the pinned row is selected: Tab to the row to compare with it");
             return None;

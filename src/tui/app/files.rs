@@ -57,7 +57,9 @@ impl App {
     /// history and search go with it), and panes over the whole text start again.
     pub fn replace_document(&mut self, lines: Document) {
         self.doc = DocState::new(lines, self.doc.id + 1);
+        self.forget_conversation();
         self.load_line();
+        self.detect_conversation();
         self.refresh_pane();
     }
 

@@ -8,6 +8,7 @@
 
 mod apply;
 pub mod changes;
+pub mod chat;
 mod command;
 pub mod diffs;
 pub mod doc;
@@ -155,6 +156,8 @@ pub enum Action {
     },
     /// Ids off → hues → ids instead of forms.
     ToggleIds,
+    /// In a conversation document: each row's prompt ends with the assistant's header, or not.
+    GenerationPrompt,
     /// Pins the selected row for `]d` / `[d` to compare with, or unpins it.
     PinRow,
     /// Closes an overlay, leaves a mode or cancels work; never quits.
@@ -208,6 +211,10 @@ pub struct App {
     pub diffs: Option<diffs::DiffScan>,
     /// Bytes for the terminal itself (OSC 52 copies), written by the event loop.
     pub to_terminal: Vec<u8>,
+    /// The document is a conversation: every row tokenizes its own model's prompt of it.
+    pub chat: Option<chat::ChatDoc>,
+    /// The document (by id) already looked at for being a conversation.
+    chat_checked: Option<u64>,
 }
 
 impl App {
@@ -237,8 +244,11 @@ impl App {
             ids: IdsMode::Off,
             diffs: None,
             to_terminal: Vec::new(),
+            chat: None,
+            chat_checked: None,
         };
         app.load_line();
+        app.detect_conversation();
         app
     }
 
@@ -305,6 +315,7 @@ impl App {
             self.doc.layout = LineLayout::new(&self.doc.text);
             super::layout::Changed { cell: 0, byte: 0 }
         };
+        self.render_prompts();
         self.rows
             .tokenize(&self.doc.text, edit, &self.doc.layout, changed);
         if edit {
@@ -348,6 +359,7 @@ impl App {
             self.rows.token = token.filter(|&t| t < self.rows.token_count());
             self.rows.hscroll = hscroll;
         }
+        self.detect_conversation();
         if self.doc.to_last_line && self.doc.lines.is_indexed() {
             self.doc.to_last_line = false;
             self.go_to_line(usize::MAX);

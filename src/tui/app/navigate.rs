@@ -79,8 +79,7 @@ impl App {
         }
         self.rows.selected = row;
         self.rows.token = self
-            .doc
-            .layout
+            .row_layout(row)
             .cell_at_column(column)
             .and_then(|cell| self.rows[row].owners.get(cell).copied().flatten());
         self.follow_token_in_pane();
@@ -91,7 +90,7 @@ impl App {
         let Some(span) = self.rows.selected_token().map(|t| t.span) else {
             return;
         };
-        let layout = &self.doc.layout;
+        let layout = self.row_layout(self.rows.selected);
         let start = layout.column_of_byte(span.start);
         let end = layout.column_of_byte(span.end.saturating_sub(1).max(span.start)) + 1;
         let width = self.viewport.row_columns.max(1);

@@ -11,6 +11,10 @@ use toklab::picture::{Picture, PictureLine, PictureRow};
 impl App {
     /// Queues the current line's picture for writing.
     pub(super) fn export_picture(&mut self) {
+        if self.chat.is_some() {
+            self.flash("a picture draws one text under every row; a conversation's rows each have their own prompt (toklab chat --format json gives each)");
+            return;
+        }
         let number = self.doc.line + 1;
         let title = match &self.doc.lines.path {
             Some(path) => format!("{} · line {number}", path.display()),

@@ -53,7 +53,7 @@ pub fn yank_text(app: &App, what: Yank) -> Result<(String, String), String> {
         .rows
         .selected_row()
         .ok_or("no tokenizer rows: nothing to copy")?;
-    let text = &app.doc.text;
+    let text = app.row_text(app.rows.selected);
     let label = &row.setup.label;
     let tokens = &row.tokens.tokens;
     match what {

@@ -312,6 +312,15 @@ const COMPARE: &[Entry] = &[
         "ids: a hue per token id → ids instead of forms → forms and ids → off",
         &[normal(key('#'), Action::ToggleIds)],
     ),
+    Entry::new(
+        "Ctrl-g",
+        "a conversation: every row's prompt ends with the assistant's header, or not",
+        &[normal(ctrl('g'), Action::GenerationPrompt)],
+    ),
+    Entry::note(
+        "reversed bold",
+        "a special token (<|im_start|>, [CLS], what a chat template writes)",
+    ),
     Entry::note(
         "underlined bold red",
         "a boundary this row has and the selected row lacks",

@@ -45,9 +45,13 @@ pub struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
-    /// The current line's text, which every row tokenized.
+    /// The text the selected row tokenized: the current line, which every row shares, or in
+    /// a conversation the row's own prompt.
     pub fn text(&self) -> &'a str {
-        &self.doc.text
+        self.rows
+            .selected_row()
+            .and_then(Row::own_text)
+            .unwrap_or(&self.doc.text)
     }
 
     pub fn selected_row(&self) -> Option<&'a Row> {

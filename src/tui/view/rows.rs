@@ -5,7 +5,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
-use ratatui::style::{Color, Style};
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders};
 use unicode_width::UnicodeWidthStr;
@@ -17,6 +17,7 @@ use crate::tui::panes::{Mark, View};
 use crate::tui::theme::Theme;
 use toklab::core::offsets::CodePoints;
 use toklab::core::token::Span as ByteSpan;
+use toklab::core::token::TokenKind;
 use toklab::core::tokenizer::quote;
 
 /// The label column takes at most a quarter of the pane, and never less than this: labels are
@@ -36,17 +37,20 @@ pub fn draw(
     // every row's tokens under the same characters; the title says so, and the ruler's label
     // points the way the line reads.
     let rtl = is_right_to_left(&app.doc.text);
-    let title = format!(
-        " line {}{} · {}{} ",
-        app.doc.line + 1,
-        if editing { " · INSERT" } else { "" },
-        crate::counted::counted(app.rows.len(), "tokenizer"),
-        if rtl {
-            " · right-to-left, in logical order (read ⇐ from the left edge)"
-        } else {
-            ""
-        }
-    );
+    let title = match &app.chat {
+        Some(chat) => chat_title(app, chat, editing),
+        None => format!(
+            " line {}{} · {}{} ",
+            app.doc.line + 1,
+            if editing { " · INSERT" } else { "" },
+            crate::counted::counted(app.rows.len(), "tokenizer"),
+            if rtl {
+                " · right-to-left, in logical order (read ⇐ from the left edge)"
+            } else {
+                ""
+            }
+        ),
+    };
     let block = Block::new()
         .borders(Borders::ALL)
         .border_style(theme.focused_border)
@@ -57,23 +61,36 @@ pub fn draw(
     let label_width = app
         .rows
         .iter()
-        .map(|r| r.setup.label.width() + 1 + usize::from(r.pinned))
+        .map(|r| r.setup.label.width() + 1 + usize::from(r.pinned) + template_note(r).width())
         .max()
         .unwrap_or(4)
         .clamp(4, (inner.width as usize / 4).max(MIN_LABEL_CAP));
-    let columns = (inner.width as usize).saturating_sub(label_width + 1);
+    // A conversation's rows are compared by their counts: a column of them after the labels.
+    let counts = app.chat.is_some().then(|| count_column(app));
+    let count_width = counts.as_ref().map_or(0, |(width, _)| width + 1);
+    let columns = (inner.width as usize).saturating_sub(label_width + 1 + count_width);
     let window = app.rows.hscroll..app.rows.hscroll + columns;
 
     let mut lines = Vec::with_capacity(app.rows.len() + 3);
-    let ruler = ruler(app, &window, theme);
-    let text_label = if rtl { "text ⇐" } else { "text" };
-    lines.push(labelled(pad(text_label, label_width), theme.dim, ruler));
+    lines.push(first_line(
+        app,
+        counts.as_ref(),
+        label_width,
+        &window,
+        theme,
+    ));
     let cx = app.context();
     let row_b = app.panes.current().paired_row(&cx);
     for (index, row) in app.rows.iter().enumerate() {
         let style = label_style(row, index == app.rows.selected, row_b == Some(index), theme);
         let label = pad(&format!("{}{}", row.setup.label, marker(row)), label_width);
-        let body = row_body(app, index, &window, theme);
+        let mut body = row_body(app, index, &window, theme);
+        if let Some((width, counts)) = &counts {
+            body.insert(
+                0,
+                Span::styled(format!("{:>width$} ", counts[index]), theme.title),
+            );
+        }
         lines.push(labelled(label, style, body));
     }
     lines.extend(details(app, theme));
@@ -85,7 +102,7 @@ pub fn draw(
     };
     regions.align_view = app.panes.current == View::Align;
     regions.rows = Rect {
-        x: inner.x + label_width as u16 + 1,
+        x: inner.x + (label_width + 1 + count_width) as u16,
         width: columns as u16,
         ..inner
     };
@@ -94,9 +111,10 @@ pub fn draw(
     regions.row_count = app.rows.len();
 
     if let Mode::Insert { caret } = app.mode {
+        // The ruler shows the line being edited (in a conversation too) right after the labels.
         let column = app.doc.layout.column_of_byte(caret);
         if column >= window.start && column <= window.end && inner.height > 0 {
-            let x = regions.rows.x + (column - window.start) as u16;
+            let x = inner.x + (label_width + 1 + column - window.start) as u16;
             frame.set_cursor_position(Position::new(
                 x.min(inner.x + inner.width.saturating_sub(1)),
                 inner.y,
@@ -104,6 +122,41 @@ pub fn draw(
         }
     }
     columns
+}
+
+/// The line above the rows: the current line (the one being edited, in a conversation too),
+/// or over a conversation's rows the head of their count column.
+fn first_line(
+    app: &App,
+    counts: Option<&(usize, Vec<String>)>,
+    label_width: usize,
+    window: &std::ops::Range<usize>,
+    theme: &Theme,
+) -> Line<'static> {
+    match counts {
+        Some((width, _)) if !matches!(app.mode, Mode::Insert { .. }) => {
+            let head = vec![
+                Span::styled(format!("{:>width$} ", "tokens"), theme.dim),
+                Span::styled(
+                    "each row: its model's prompt (specials reversed)",
+                    theme.dim,
+                ),
+            ];
+            labelled(pad("", label_width), theme.dim, head)
+        }
+        _ => {
+            let label = if is_right_to_left(&app.doc.text) {
+                "text ⇐"
+            } else {
+                "text"
+            };
+            labelled(
+                pad(label, label_width),
+                theme.dim,
+                ruler(app, window, theme),
+            )
+        }
+    }
 }
 
 /// The text line above the rows, with the pane's marks and search matches.
@@ -147,7 +200,51 @@ fn label_style(row: &Row, selected: bool, is_b: bool, theme: &Theme) -> Style {
 /// while its tokens are stale.
 fn marker(row: &Row) -> String {
     let pin = if row.pinned { "*" } else { "" };
-    format!("{pin}{}", state_marker(row))
+    format!("{pin}{}{}", state_marker(row), template_note(row))
+}
+
+/// After the label of a conversation's row whose model has no chat template.
+fn template_note(row: &Row) -> &'static str {
+    if row.lacks_template() {
+        " (no template)"
+    } else {
+        ""
+    }
+}
+
+/// The rows pane's title over a conversation: its size and the generation-prompt choice.
+fn chat_title(app: &App, chat: &crate::tui::app::chat::ChatDoc, editing: bool) -> String {
+    let messages = chat.messages().map_or("cannot be read".to_string(), |n| {
+        crate::counted::counted(n, "message")
+    });
+    let prompt = if chat.generation_prompt { "on" } else { "off" };
+    format!(
+        " conversation · {messages} · generation prompt {prompt} (Ctrl-g){} · {} ",
+        if editing { " · INSERT" } else { "" },
+        crate::counted::counted(app.rows.len(), "tokenizer"),
+    )
+}
+
+/// Every row's token count as the count column shows it, and the column's width.
+fn count_column(app: &App) -> (usize, Vec<String>) {
+    let counts: Vec<String> = app
+        .rows
+        .iter()
+        .map(|row| {
+            if row.is_loading() || row.stale {
+                "…".to_string()
+            } else if row.error().is_some() || row.own_error().is_some() {
+                "-".to_string()
+            } else {
+                row.tokens.len().to_string()
+            }
+        })
+        .collect();
+    let width = counts
+        .iter()
+        .map(|c| c.width())
+        .fold("tokens".len(), usize::max);
+    (width, counts)
 }
 
 fn state_marker(row: &Row) -> &'static str {
@@ -182,7 +279,7 @@ fn row_body(
             "tokenizing this long line… (Esc stops)",
             theme.dim,
         )]
-    } else if let Some(error) = row.error() {
+    } else if let Some(error) = row.error().or(row.own_error()) {
         vec![Span::styled(error.to_string(), theme.error)]
     } else if let Some(error) = row.reload_error.as_deref().filter(|_| !selected) {
         // The selected row shows its last good tokens, with the whole error below the rows.
@@ -194,7 +291,7 @@ fn row_body(
     } else if matches!(app.ids, IdsMode::Ids | IdsMode::FormsAndIds) {
         super::ids::id_cells(
             row,
-            &app.doc.text,
+            app.row_text(index),
             selected.then_some(app.rows.token).flatten(),
             columns,
             app.ids == IdsMode::FormsAndIds,
@@ -203,7 +300,7 @@ fn row_body(
     } else {
         token_cells(
             app,
-            row,
+            index,
             selected.then_some(app.rows.token).flatten(),
             window,
             theme,
@@ -258,19 +355,20 @@ fn visible_cells<'a>(
 /// `¶` instead of `·`, so sentence ends are visible without moving any column.
 fn token_cells(
     app: &App,
-    row: &Row,
+    index: usize,
     selected: Option<usize>,
     window: &std::ops::Range<usize>,
     theme: &Theme,
 ) -> Vec<Span<'static>> {
+    let row = &app.rows[index];
     let ends: Vec<usize> = row
         .tokens
         .sentence_ends
         .iter()
         .map(|&t| row.tokens.tokens[t].span.end)
         .collect();
-    let layout = &app.doc.layout;
-    let text = &app.doc.text;
+    let layout = app.row_layout(index);
+    let text = app.row_text(index);
     let base = |t: usize| match app.ids {
         IdsMode::Off => theme.token[shade(row, t)],
         _ => super::ids::hue(&row.tokens.tokens[t], text, theme, shade(row, t)),
@@ -295,6 +393,11 @@ fn token_cells(
             Some(t) if row.disagree.binary_search(&cell.start).is_ok() => Span::styled(
                 cell.symbol(text).to_string(),
                 base(*t).patch(theme.disagree),
+            ),
+            // A special token (`<|im_start|>`, `[CLS]`) stands out in its own shade, reversed.
+            Some(t) if row.tokens.tokens[*t].kind == TokenKind::Special => Span::styled(
+                cell.symbol(text).to_string(),
+                base(*t).add_modifier(Modifier::BOLD | Modifier::REVERSED),
             ),
             // A token whose output form differs from its surface (won't → will) is italic.
             Some(t) if row.tokens.tokens[*t].rewritten.is_some() => Span::styled(
@@ -352,7 +455,8 @@ fn details(app: &App, theme: &Theme) -> Vec<Line<'static>> {
         ])];
     };
     let token = &row.tokens.tokens[index];
-    let mut cp = CodePoints::new(&app.doc.text);
+    let text = app.row_text(app.rows.selected);
+    let mut cp = CodePoints::new(text);
     let (cs, ce) = (cp.at(token.span.start), cp.at(token.span.end));
     let mut first = vec![
         Span::styled(row.setup.label.clone(), theme.label),
@@ -360,17 +464,17 @@ fn details(app: &App, theme: &Theme) -> Vec<Line<'static>> {
             format!(" · token {}/{} ", index + 1, row.tokens.len()),
             theme.dim,
         ),
-        Span::styled(quote(token.form(&app.doc.text)), theme.title),
+        Span::styled(quote(token.form(text)), theme.title),
     ];
     if token.rewritten.is_some() {
         first.push(Span::styled(
-            format!(" from {}", quote(token.surface(&app.doc.text))),
+            format!(" from {}", quote(token.surface(text))),
             theme.dim,
         ));
     }
     let mut second = format!(
         "{} · chars {}..{} · {}",
-        toklab::core::offsets::describe_bytes(&app.doc.text, token.bytes()),
+        toklab::core::offsets::describe_bytes(text, token.bytes()),
         cs,
         ce,
         token.kind

@@ -137,7 +137,7 @@ fn bar_spans<'a>(app: &'a App, theme: &Theme) -> Vec<Span<'a>> {
     if let Some((message, _)) = &app.message {
         spans.push(Span::styled(format!("│ {message} "), theme.key));
     } else {
-        for row in app.rows.iter() {
+        for (index, row) in app.rows.iter().enumerate() {
             let count = if row.is_loading() {
                 "…".to_string()
             } else if row.error().is_some() {
@@ -148,7 +148,7 @@ fn bar_spans<'a>(app: &'a App, theme: &Theme) -> Vec<Span<'a>> {
             let count = match app.ids {
                 // With ids on, the row's figures: tokens and characters per token.
                 crate::tui::app::IdsMode::Off => count,
-                _ if row.tokenizer().is_some() => super::ids::row_figures(row, &app.doc.text),
+                _ if row.tokenizer().is_some() => super::ids::row_figures(row, app.row_text(index)),
                 _ => count,
             };
             spans.push(Span::raw(format!("│ {} {} ", row.setup.label, count)));

@@ -6,7 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
+pub(crate) mod own;
 mod set;
+
+pub use own::{OwnText, RowTemplate};
 
 pub use set::Rows;
 
@@ -47,7 +50,7 @@ impl RowSetup {
     }
 }
 
-type LoadResult = Result<Arc<dyn Tokenizer>, String>;
+type LoadResult = Result<own::Loaded, String>;
 
 /// Where a row's tokenizer is.
 pub enum Engine {
@@ -130,6 +133,10 @@ pub struct Row {
     pub stopped: bool,
     /// The row `]d` / `[d` compare the selected row with (`*`); at most one row is pinned.
     pub pinned: bool,
+    /// The text this row tokenizes instead of the shared line (a conversation's prompt).
+    pub own: Option<OwnText>,
+    /// The chat template beside the tokenizer's file, read when it loaded.
+    pub template: RowTemplate,
 }
 
 /// Lines up to this long are tokenized at once; longer ones in the background, so that no
@@ -170,6 +177,8 @@ impl Row {
             stale: false,
             stopped: false,
             pinned: false,
+            own: None,
+            template: Ok(None),
         }
     }
 
@@ -197,9 +206,10 @@ impl Row {
         if let Engine::Loading(job) = &self.engine {
             match job.poll() {
                 None => return None,
-                Some(Ok(Ok(tokenizer))) => {
-                    self.watch(&tokenizer);
-                    self.engine = Engine::Ready(tokenizer);
+                Some(Ok(Ok(loaded))) => {
+                    self.watch(&loaded.tokenizer);
+                    self.engine = Engine::Ready(loaded.tokenizer);
+                    self.template = loaded.template;
                 }
                 Some(Ok(Err(error))) => self.engine = Engine::Failed(error),
                 Some(Err(())) => {
@@ -212,16 +222,19 @@ impl Row {
             let result = job.poll()?;
             self.reload = None;
             match result {
-                Ok(Ok(tokenizer)) => {
-                    self.watch(&tokenizer);
-                    let old = std::mem::replace(&mut self.engine, Engine::Ready(tokenizer));
+                Ok(Ok(loaded)) => {
+                    self.watch(&loaded.tokenizer);
+                    self.template = loaded.template;
+                    let old = std::mem::replace(&mut self.engine, Engine::Ready(loaded.tokenizer));
                     self.replaced = match old {
                         Engine::Ready(old) => Some(old),
                         _ => None,
                     };
                     self.reload_error = None;
-                    // A tokenization by the replaced tokenizer is of no use any more.
+                    // A tokenization by the replaced tokenizer is of no use any more, nor a
+                    // prompt its template rendered.
                     self.job = None;
+                    self.own = None;
                     self.stale = false;
                     return Some(RowEvent::Reloaded);
                 }
@@ -444,6 +457,6 @@ fn spawn_load(setup: &RowSetup, loader: &Loader) -> Job<LoadResult> {
     let folder = setup.folder.clone();
     let loader = Arc::clone(loader);
     Job::spawn(format!("load {spec}"), 0, move |_| {
-        Some(loader(&spec, folder.as_deref()).map(Arc::from))
+        Some(loader(&spec, folder.as_deref()).map(|t| own::Loaded::new(Arc::from(t))))
     })
 }

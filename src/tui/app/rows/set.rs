@@ -154,12 +154,28 @@ impl Rows {
 
     /// Tokenizes `text` in every row (long lines in the background); `edit` says it is an
     /// edit of the line the rows show, and `changed` where it changed the text and `layout`
-    /// (`LineLayout::edit`): rows that keep their tokens look again only from there.
+    /// (`LineLayout::edit`): rows that keep their tokens look again only from there. A row
+    /// with a text of its own tokenizes that instead, laid out on its own.
     pub fn tokenize(&mut self, text: &str, edit: bool, layout: &LineLayout, changed: Changed) {
         self.text = Arc::from(text);
         for row in &mut self.list {
-            let kept = row.tokenize(&self.text, edit, changed.byte);
-            row.paint(layout, if kept { changed.cell } else { 0 });
+            match row.own.take() {
+                Some(own) => {
+                    let text = own.text();
+                    // The prompt does not follow the cursor line: the same prompt keeps its
+                    // tokens while the cursor moves.
+                    let same = Arc::ptr_eq(&row.tokens_of, &text) && !row.stopped;
+                    if !same {
+                        row.tokenize(&text, false, 0);
+                        row.paint(own_layout(&own), 0);
+                    }
+                    row.own = Some(own);
+                }
+                None => {
+                    let kept = row.tokenize(&self.text, edit, changed.byte);
+                    row.paint(layout, if kept { changed.cell } else { 0 });
+                }
+            }
         }
         self.settle(text);
     }
@@ -170,10 +186,15 @@ impl Rows {
             .list
             .iter_mut()
             .map(|row| {
-                let arrived = row.poll_tokens(&self.text);
+                let own = row.own.take();
+                let current = own
+                    .as_ref()
+                    .map_or_else(|| Arc::clone(&self.text), |o| o.text());
+                let arrived = row.poll_tokens(&current);
                 if arrived {
-                    row.paint(layout, 0);
+                    row.paint(own.as_ref().map_or(layout, own_layout), 0);
                 }
+                row.own = own;
                 arrived
             })
             .collect();
@@ -184,6 +205,20 @@ impl Rows {
             self.mark(&text, Some(&arrived));
         }
         changed
+    }
+
+    /// Whether the rows tokenize texts of their own (a conversation's prompts): comparing
+    /// them by span (boundary marks, `]d`, the alignment) does not apply then.
+    pub fn own_texts(&self) -> bool {
+        self.list.iter().any(|r| r.own.is_some())
+    }
+
+    /// The text row `index` tokenized: its own, or the shared line.
+    pub fn text_of(&self, index: usize) -> &str {
+        self.list
+            .get(index)
+            .and_then(Row::own_text)
+            .unwrap_or(&self.text)
     }
 
     /// Whether any row's tokens of the current line are still being computed.
@@ -227,6 +262,8 @@ impl Rows {
     /// same tokens as before): each arrival of a long line's tokens compares one row, not all.
     fn mark(&mut self, text: &str, arrived: Option<&[bool]>) {
         let only = arrived.filter(|a| !a.get(self.selected).copied().unwrap_or(true));
+        // Rows of different texts share no spans to compare.
+        let apart = self.own_texts();
         // Rows whose tokens are of an earlier text (a long line tokenizing) are not compared:
         // the marks would be wrong and the work is done again when the tokens arrive.
         let reference = self.list.get(self.selected).filter(|r| !r.stale);
@@ -236,6 +273,7 @@ impl Rows {
             .enumerate()
             .map(|(i, row)| match reference {
                 _ if only.is_some_and(|a| !a.get(i).copied().unwrap_or(true)) => None,
+                _ if apart => Some(Vec::new()),
                 Some(reference)
                     if i != self.selected && row.tokenizer().is_some() && !row.stale =>
                 {
@@ -260,5 +298,17 @@ impl Rows {
             row.lacking = marks.iter().filter(|m| m.1).map(|&(at, _)| at).collect();
         }
         self.version += 1;
+    }
+}
+
+/// The layout of a row's own text (a failed one has no cells).
+fn own_layout(own: &super::OwnText) -> &LineLayout {
+    static EMPTY: LineLayout = LineLayout {
+        cells: Vec::new(),
+        width: 0,
+    };
+    match own {
+        super::OwnText::Prompt { layout, .. } => layout,
+        super::OwnText::Failed(_) => &EMPTY,
     }
 }

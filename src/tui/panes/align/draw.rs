@@ -36,6 +36,8 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &AlignPane, cx: &Context, theme
             .and_then(|b| super::failed_row(cx, a, b));
         let hint = if cx.rows.len() < 2 {
             "an alignment needs two rows: a adds a tokenizer".to_string()
+        } else if cx.rows.own_texts() {
+            "a conversation: each row tokenizes its own model's prompt, so the rows share no text to align (D still aligns two words you type)".to_string()
         } else if let Some(row) = failed {
             format!(
                 "{} failed to load, so it is not aligned (b or another row: choose another pair)",

@@ -467,7 +467,7 @@ impl Pane for AlignPane {
             typed.refresh(self.choice.step);
             return;
         }
-        if self.data(cx).is_some() {
+        if self.data(cx).is_some() || cx.rows.own_texts() {
             return;
         }
         let a = cx.rows.selected;

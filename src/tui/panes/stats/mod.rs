@@ -95,7 +95,10 @@ impl Pane for StatsPane {
         self.line.truncate(cx.rows.len());
         for (i, row) in cx.rows.iter().enumerate() {
             if self.line.get(i).is_none_or(|(id, _)| *id != row.tokens_id) {
-                let figures = (row.tokens_id, TokenStats::of(cx.text(), &row.tokens));
+                let figures = (
+                    row.tokens_id,
+                    TokenStats::of(cx.rows.text_of(i), &row.tokens),
+                );
                 match self.line.get_mut(i) {
                     Some(slot) => *slot = figures,
                     None => self.line.push(figures),

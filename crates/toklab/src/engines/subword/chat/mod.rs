@@ -235,20 +235,41 @@ pub fn prompt_for(
     conversation: &Conversation,
     add_generation_prompt: bool,
 ) -> Result<Prompt> {
-    let template = match config_beside(tokenizer) {
-        Some(config) => ChatTemplate::from_config_if_any(&config)?,
-        None => None,
-    };
-    Ok(match template {
-        Some(template) => Prompt {
-            text: template.render(conversation, add_generation_prompt)?,
-            template: Some(template.origin().to_path_buf()),
-        },
-        None => Prompt {
-            text: conversation.joined(),
-            template: None,
-        },
-    })
+    Prompt::render(
+        template_beside(tokenizer)?.as_ref(),
+        conversation,
+        add_generation_prompt,
+    )
+}
+
+impl Prompt {
+    /// The prompt of `conversation` with `template`, or the messages joined without one: for
+    /// a caller that read the template once (a viewer rendering again on every edit).
+    pub fn render(
+        template: Option<&ChatTemplate>,
+        conversation: &Conversation,
+        add_generation_prompt: bool,
+    ) -> Result<Prompt> {
+        Ok(match template {
+            Some(template) => Prompt {
+                text: template.render(conversation, add_generation_prompt)?,
+                template: Some(template.origin().to_path_buf()),
+            },
+            None => Prompt {
+                text: conversation.joined(),
+                template: None,
+            },
+        })
+    }
+}
+
+/// The template of the `tokenizer_config.json` beside `tokenizer`'s file; `None` when there
+/// is no config or it has no template, an error when the template is there but broken.
+pub fn template_beside(tokenizer: &dyn Tokenizer) -> Result<Option<ChatTemplate>> {
+    match config_beside(tokenizer) {
+        Some(config) => ChatTemplate::from_config_if_any(&config),
+        None => Ok(None),
+    }
 }
 
 /// The `tokenizer_config.json` beside the first file `tokenizer` was loaded from, if any.
@@ -399,6 +420,25 @@ impl Conversation {
     pub fn is_empty(&self) -> bool {
         self.messages.is_empty()
     }
+}
+
+/// Whether `text` is a conversation file rather than a text to tokenize line by line: a
+/// non-empty JSON array whose every element is an object with a string `role` and a
+/// `content` key. A viewer asks this of a file it opens, so it must never mistake an
+/// ordinary JSON list (of numbers, of records without roles) for a chat.
+pub fn looks_like_conversation(text: &str) -> bool {
+    if !text.trim_start().starts_with('[') {
+        return false;
+    }
+    let Ok(serde_json::Value::Array(items)) = serde_json::from_str::<serde_json::Value>(text)
+    else {
+        return false;
+    };
+    !items.is_empty()
+        && items.iter().all(|item| {
+            item.get("role").is_some_and(serde_json::Value::is_string)
+                && item.get("content").is_some()
+        })
 }
 
 /// A message as transformers hands it to the template: no `null` values, and its reasoning

@@ -153,3 +153,23 @@ fn a_broken_template_beside_the_model_is_an_error_not_a_fallback() {
         .unwrap();
     assert!(err.to_string().contains("chat template line 1"), "{err}");
 }
+
+#[test]
+fn only_lists_of_messages_look_like_conversations() {
+    assert!(looks_like_conversation(HI));
+    assert!(looks_like_conversation(
+        "\n [{\"role\": \"system\", \"content\": null}, {\"role\": \"user\", \"content\": [1]}]"
+    ));
+    for other in [
+        "[]",
+        "[1, 2]",
+        r#"[{"role": "user"}]"#,
+        r#"[{"role": 3, "content": "x"}]"#,
+        r#"[{"role": "user", "content": "x"}, {"content": "y"}]"#,
+        r#"{"role": "user", "content": "x"}"#,
+        r#"[{"role": "user", "content": "x"}"#,
+        "plain text [with brackets]",
+    ] {
+        assert!(!looks_like_conversation(other), "{other}");
+    }
+}
