@@ -16,9 +16,10 @@
 //! for `t5` spaces are always escaped as `▁` and a `▁` always starts a piece.
 //!
 //! Every normalized byte remembers where in the original it came from
-//! ([`NormalizedString`]), so tokens get spans of the text as given: a `▁` put before a word
-//! belongs to that word's first character, and spaces dropped between words go to the token
-//! before them (SentencePiece's convention, as the `llama` family's spans have it).
+//! ([`NormalizedString`]), so tokens get spans of the text as given: a `▁` stands for the
+//! spaces before its word (or, put before a word no space precedes, for nothing), and text
+//! the map removes goes to the token before it (SentencePiece's convention, as the `llama`
+//! family's spans have it).
 
 use std::ops::Range;
 
@@ -112,31 +113,40 @@ impl Ugm {
         (&rest[..length], length)
     }
 
-    /// `text` normalized as llama.cpp's UGM session does (see the module doc).
+    /// `text` normalized as llama.cpp's UGM session does (see the module doc). With merged
+    /// spaces, the `▁` before a word that follows spaces is written for the first of them, so
+    /// it stands for them in the spans, and one after the last word is stripped: the text is
+    /// llama.cpp's, and spans follow the `llama` family's (a run of spaces goes with its
+    /// `▁`, leading and trailing ones with no token).
     fn normalize<'t>(&self, text: &'t str) -> NormalizedString<'t> {
         let mut normalized = NormalizedString::new(text);
-        let (mut in_word, mut prefixed) = (false, false);
+        let (mut in_word, mut prefixed, mut run_marked) = (false, false, false);
         normalized.rewrite(|rest, out| {
             let (replacement, length) = self.prefix(rest);
             for c in replacement.chars() {
                 if c == ' ' {
                     in_word = false;
-                    if !self.merge_spaces {
+                    if !self.merge_spaces || (prefixed && !run_marked) {
                         out.push('▁');
+                        run_marked = self.merge_spaces;
                     }
                     continue;
                 }
                 if !in_word {
                     in_word = true;
-                    if (self.prefix_space && !prefixed) || self.merge_spaces {
+                    let marked = std::mem::take(&mut run_marked);
+                    if (self.prefix_space && !prefixed) || (self.merge_spaces && !marked) {
                         out.push('▁');
-                        prefixed = true;
                     }
+                    prefixed |= self.prefix_space || self.merge_spaces;
                 }
                 out.push(c);
             }
             length
         });
+        if run_marked {
+            normalized.strip_end('▁'.len_utf8());
+        }
         normalized
     }
 
@@ -232,11 +242,13 @@ mod tests {
         ];
         let ugm = Ugm::new(&vocab(&pieces, false, true)).unwrap();
         assert_eq!(ugm.normalize("  a   b ").normalized(), "▁a▁b");
-        // The dropped spaces go to the token before them, leading ones to none.
+        // A run of spaces goes with its `▁`, leading and trailing ones with no token.
         assert_eq!(
             encode(&ugm, "  a   b "),
-            [(Some(3), "a   "), (Some(4), "b ")]
+            [(Some(3), "a"), (Some(4), "   b")]
         );
+        assert_eq!(ugm.normalize(" ").normalized(), "");
+        assert_eq!(ugm.normalize("a ").normalized(), "▁a");
         let ugm = Ugm::new(&vocab(&pieces, false, false)).unwrap();
         assert_eq!(ugm.normalize(" a b").normalized(), "▁a▁b");
         assert_eq!(ugm.normalize("a  b").normalized(), "a▁▁b");
