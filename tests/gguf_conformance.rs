@@ -3,8 +3,12 @@
 //! text must give llama.cpp's ids. The files are not ours to commit: `tools/fetch_llama_vocabs.sh`
 //! puts them in `$TOKLAB_MODELS/llama-vocabs` (`.ci/run` runs it). A missing folder is a visible
 //! skip, and a failure with `CI=true`. Prints the agreement per vocabulary.
+//!
+//! For a vocabulary llama.cpp ships without texts (`nomic-bert-moe`, its one `t5` vocabulary),
+//! the texts are ours, in `tests/gguf_data/NAME.gguf.inp`, with the ids llama.cpp built from the
+//! same source gives them in the `.out` beside it (`tools/gen_gguf_expected.py`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use toklab::Tokenizer;
 use toklab::engines::subword::gguf::Gguf;
@@ -13,9 +17,17 @@ use crate::common;
 
 const SEP: &str = "\n__ggml_vocab_test__\n";
 
-/// Vocabularies of a family toklab does not tokenize yet (`t5`, unigram): they must be refused
-/// with an error that says so, and the test fails once one loads, so this list stays true.
-const UNSUPPORTED: &[&str] = &["ggml-vocab-nomic-bert-moe"];
+/// How many of our texts `tests/gguf_data` has for a vocabulary, so a text that goes missing
+/// fails too.
+const OUR_TEXTS: &[(&str, usize)] = &[("ggml-vocab-nomic-bert-moe", 64)];
+
+/// The texts for vocabulary `file`: llama.cpp's beside it, else ours.
+fn texts_for(file: &Path) -> Option<PathBuf> {
+    let theirs = file.with_extension("gguf.inp");
+    let name = file.file_name()?.to_string_lossy().to_string();
+    let ours = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/gguf_data/{name}.inp"));
+    [theirs, ours].into_iter().find(|p| p.exists())
+}
 
 /// The texts of an `.inp` file and the ids of its `.out` file, split as test-tokenizer-0 does.
 fn cases(inp: &Path) -> Vec<(String, Vec<u32>)> {
@@ -76,33 +88,30 @@ fn llama_cpp_test_vocabularies_give_llama_cpps_ids() {
     let (mut with_texts, mut all_agree, mut loaded) = (0, 0, 0);
     for file in &files {
         let name = file.file_stem().unwrap().to_string_lossy().to_string();
-        let inp = file.with_extension("gguf.inp");
-        if inp.exists() {
+        let inp = texts_for(file);
+        if inp.is_some() {
             with_texts += 1;
         }
         let tokenizer = match Gguf::load(&name, file, true) {
             Ok(t) => t,
             Err(e) => {
-                let e = e.to_string();
                 report.push(format!("{name:32} does not load: {e}"));
-                if !UNSUPPORTED.contains(&name.as_str()) || !e.contains("not supported yet") {
-                    failures.push(format!("{name}: {e}"));
-                }
+                failures.push(format!("{name}: {e}"));
                 continue;
             }
         };
-        if UNSUPPORTED.contains(&name.as_str()) {
-            failures.push(format!("{name} loads now: take it off UNSUPPORTED"));
-        }
         loaded += 1;
-        if !inp.exists() {
+        let Some(inp) = inp else {
             // No expected ids: the vocabulary must load and tokenize with valid spans.
             let text = "Hello world! 123 ½ 🦙 \n\t héllo";
             tokenizer.tokenize(text).check(text).unwrap();
-            report.push(format!("{name:32} loads (llama.cpp ships no texts for it)"));
+            report.push(format!("{name:32} loads (no texts for it)"));
             continue;
-        }
+        };
         let cases = cases(&inp);
+        if let Some(&(_, count)) = OUR_TEXTS.iter().find(|(n, _)| *n == name) {
+            assert_eq!(cases.len(), count, "{}", inp.display());
+        }
         let mut agree = 0;
         for (text, expected) in &cases {
             let tokens = tokenizer.tokenize(text);
@@ -122,7 +131,11 @@ fn llama_cpp_test_vocabularies_give_llama_cpps_ids() {
         if agree == cases.len() {
             all_agree += 1;
         }
-        report.push(format!("{name:32} {agree}/{} texts", cases.len()));
+        let ids: usize = cases.iter().map(|(_, ids)| ids.len()).sum();
+        report.push(format!(
+            "{name:32} {agree}/{} texts ({ids} ids)",
+            cases.len()
+        ));
     }
     common::skip_note(&format!(
         "gguf conformance: {loaded}/{} vocabularies load; {all_agree}/{with_texts} with texts give llama.cpp's ids on every text\n{}",
@@ -130,4 +143,9 @@ fn llama_cpp_test_vocabularies_give_llama_cpps_ids() {
         report.join("\n")
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // llama.cpp's 15 vocabularies with texts and ours: none may lose its texts unnoticed.
+    assert!(
+        with_texts >= 15 + OUR_TEXTS.len(),
+        "only {with_texts} vocabularies have texts"
+    );
 }

@@ -6,8 +6,9 @@
 //! HuggingFace's `tokenizers`: special tokens are cut out first, longest first ([`vocab`]);
 //! then `llama` vocabularies run SentencePiece BPE over scores, `gpt2` ones byte-level BPE
 //! after the pre-tokenizer `tokenizer.ggml.pre` names ([`split`]; no NFC normalization),
-//! `gemma4` ones BPE over UTF-8 with spaces as `▁`, and `bert` ones WordPiece ([`engines`]).
-//! `t5`, `rwkv` and `plamo2` vocabularies are refused with an error that says so.
+//! `gemma4` ones BPE over UTF-8 with spaces as `▁`, `bert` ones WordPiece ([`engines`]), and
+//! `t5` ones llama.cpp's unigram tokenizer with the precompiled character map ([`ugm`]).
+//! `rwkv` and `plamo2` vocabularies are refused with an error that says so.
 //!
 //! Spec: `gguf:FILE?special=all|none` — `none` matches only user-defined tokens in text, as
 //! llama.cpp does with `parse_special = false`.
@@ -17,6 +18,7 @@ mod merge;
 pub mod ollama;
 pub mod reader;
 mod split;
+mod ugm;
 mod unicode;
 pub mod vocab;
 pub mod write;
@@ -90,6 +92,7 @@ enum Engine {
     Spm,
     Bpe(Box<BpeTables>),
     Wpm,
+    Ugm(Box<ugm::Ugm>),
 }
 
 /// A GGUF file's tokenizer.
@@ -139,17 +142,14 @@ impl Gguf {
                     raw,
                 )))
             }
-            Family::Ugm | Family::Rwkv => {
+            Family::Ugm => Engine::Ugm(Box::new(
+                ugm::Ugm::new(&vocab).map_err(|e| Error::format(path, None, e))?,
+            )),
+            Family::Rwkv => {
                 return Err(Error::format(
                     path,
                     None,
-                    format!(
-                        "tokenizer.ggml.model `{}` is not supported yet (llama, gpt2 and bert are)",
-                        match vocab.family {
-                            Family::Ugm => "t5",
-                            _ => "rwkv",
-                        }
-                    ),
+                    "tokenizer.ggml.model `rwkv` is not supported yet (llama, gpt2, bert and t5 are)",
                 ));
             }
         };
@@ -281,6 +281,7 @@ impl Gguf {
                             tables.encode(&self.vocab, text, start..end, &mut found)
                         }
                         Engine::Wpm => engines::wpm(&self.vocab, text, start..end, &mut found),
+                        Engine::Ugm(ugm) => ugm.encode(text, start..end, &mut found),
                     }
                     out.extend(found.iter().map(|&e| (e, false)));
                     previous_special = false;
@@ -390,6 +391,7 @@ impl Tokenizer for Gguf {
         let family = match self.vocab.family {
             Family::Spm => "SentencePiece BPE (llama)".to_string(),
             Family::Bpe => format!("byte-level BPE (gpt2), pre-tokenizer {}", self.vocab.pre),
+            Family::Ugm => "unigram (t5) with the precompiled character map".to_string(),
             _ => "WordPiece (bert)".to_string(),
         };
         let mut lines = vec![TraceLine::new(0, None).part(Role::Label, family)];

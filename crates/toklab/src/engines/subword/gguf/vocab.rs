@@ -318,7 +318,7 @@ fn family_of<'m>(path: &Path, meta: &'m Metadata) -> Result<(&'m str, Family)> {
         "gemma4" => Family::Bpe,
         "plamo2" => {
             return Err(bad(format!(
-                "tokenizer.ggml.model `{model}` is not supported yet (llama, gpt2 and bert are)"
+                "tokenizer.ggml.model `{model}` is not supported yet (llama, gpt2, bert and t5 are)"
             )));
         }
         other => {

@@ -29,7 +29,7 @@
 pub mod lattice;
 pub mod lesson;
 mod model;
-mod trie;
+pub(crate) mod trie;
 pub mod viterbi;
 
 pub use model::SpmUnigram;
