@@ -142,9 +142,13 @@ impl Gguf {
                     raw,
                 )))
             }
-            Family::Ugm => Engine::Ugm(Box::new(
-                ugm::Ugm::new(&vocab).map_err(|e| Error::format(path, None, e))?,
-            )),
+            Family::Ugm => Engine::Ugm(Box::new(ugm::Ugm::new(&vocab).map_err(|e| {
+                Error::format(
+                    path,
+                    None,
+                    format!("tokenizer.ggml.precompiled_charsmap: {e}"),
+                )
+            })?)),
             Family::Rwkv => {
                 return Err(Error::format(
                     path,

@@ -25,7 +25,7 @@ use std::ops::Range;
 
 use super::engines::Emit;
 use super::vocab::{Vocab, attr};
-use crate::core::normalized::{CharsMap, NormalizedString};
+use crate::core::normalized::{CharsMap, CharsMapError, NormalizedString};
 use crate::engines::subword::unigram::trie::PieceTrie;
 use crate::engines::subword::unigram::viterbi::{Viterbi, best_path};
 
@@ -54,13 +54,10 @@ pub struct Ugm {
 
 impl Ugm {
     /// The tokenizer of `vocab`; the error says why its character map cannot be read.
-    pub fn new(vocab: &Vocab) -> Result<Ugm, String> {
+    pub fn new(vocab: &Vocab) -> Result<Ugm, CharsMapError> {
         let map = match vocab.charsmap.is_empty() {
             true => None,
-            false => Some(
-                CharsMap::parse(&vocab.charsmap)
-                    .map_err(|e| format!("tokenizer.ggml.precompiled_charsmap: {e}"))?,
-            ),
+            false => Some(CharsMap::parse(&vocab.charsmap)?),
         };
         let ids = 0..vocab.tokens.len() as u32;
         let min_score = ids
