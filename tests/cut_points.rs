@@ -1,0 +1,160 @@
+//! Every kind that names cut points (`Tokenizer::cut_point`) keeps its promise: a text
+//! tokenized in pieces cut there, the tokens of each piece shifted to where it starts, gives
+//! the tokens of the whole text (spans, exact bytes, forms, kinds, ids, origins), and its ids
+//! piece by piece are the ids of the whole. Texts are made of the hard cases: whitespace runs
+//! of every kind, quotes, apostrophes, periods, numbers, emoji, CJK, combining marks, special
+//! tokens.
+
+use proptest::prelude::*;
+use toklab::Tokenizer;
+use toklab::core::pieces::{Pieces, ids_in_pieces, tokenize_in_pieces};
+
+use crate::common;
+
+/// Kinds that cut, as specs relative to the checkout.
+const CUTTING: &[&str] = &[
+    "ws",
+    "pretok:gpt2",
+    "pretok:cl100k",
+    "pretok:o200k",
+    "tiktoken:samples/bpe/sample.tiktoken",
+    "tiktoken:samples/bpe/sample.tiktoken?pattern=r50k",
+    "tiktoken:samples/bpe/sample.tiktoken?pattern=o200k",
+    "hf:samples/bpe/tokenizer.json",
+    "hf:tests/hf_data/bert_wordpiece.json",
+    "hf:tests/hf_data/byte_level_roberta.json",
+    "hf:tests/hf_data/wordpiece_lower_keep_accents.json",
+];
+
+/// Pieces of text the generated texts are made of.
+const PARTS: &[&str] = &[
+    "a",
+    "word",
+    "Mr.",
+    "U.S.",
+    "end.",
+    "don't",
+    "'s",
+    "''",
+    "\"",
+    "«",
+    "»",
+    "...",
+    "…",
+    "3.14",
+    "1,000",
+    "42",
+    "x1",
+    " ",
+    "  ",
+    "   ",
+    "\t",
+    "\n",
+    "\u{a0}",
+    "\u{3000}",
+    "\u{2009}",
+    "😀",
+    "👨\u{200d}👩",
+    "🇫🇷",
+    "東京",
+    "研究",
+    "é",
+    "e\u{301}",
+    "\u{301}",
+    "Ω",
+    "ß",
+    "-",
+    "--",
+    "(",
+    ")",
+    "!?",
+    "#",
+    "@x",
+    "<|endoftext|>",
+    "[CLS]",
+    "[MASK]",
+    "http://a.b/c",
+    "A",
+    "Zz",
+    "ǅ",
+];
+
+fn texts() -> impl Strategy<Value = String> {
+    proptest::collection::vec(proptest::sample::select(PARTS), 0..60).prop_map(|p| p.concat())
+}
+
+fn load(spec: &str) -> Box<dyn Tokenizer> {
+    toklab::load_in(spec, env!("CARGO_MANIFEST_DIR").as_ref())
+        .unwrap_or_else(|e| panic!("{spec}: {e}"))
+}
+
+/// The tokens as everything a writer or a view reads of them.
+fn shown(tokenizer: &dyn Tokenizer, text: &str, pieces: bool) -> Vec<String> {
+    let tokens = match pieces {
+        true => tokenize_in_pieces(tokenizer, text, 1),
+        false => tokenizer.tokenize(text),
+    };
+    tokens
+        .iter()
+        .map(|t| {
+            format!(
+                "{} {} {:?} {} {:?} {}",
+                t.span,
+                t.bytes(),
+                t.form(text),
+                t.kind.name(),
+                t.id,
+                t.origin
+            )
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(common::proptest_config(256))]
+
+    #[test]
+    fn pieces_tokenize_as_the_whole_text(text in texts()) {
+        for spec in CUTTING {
+            let tokenizer = load(spec);
+            let tokenizer = tokenizer.as_ref();
+            // Pieces of one byte or more: a cut at every cut point there is.
+            prop_assert_eq!(
+                shown(tokenizer, &text, true),
+                shown(tokenizer, &text, false),
+                "{} on {:?}, cut at {:?}",
+                spec,
+                text,
+                Pieces::new(tokenizer, &text, 1).map(|(at, _)| at).collect::<Vec<_>>()
+            );
+            let mut whole = Vec::new();
+            let whole_gave_up = tokenizer.ids_into(&text, &mut whole);
+            let mut pieces = Vec::new();
+            let pieces_gave_up = ids_in_pieces(tokenizer, &text, 1, &mut pieces);
+            prop_assert_eq!(pieces, whole, "{} ids on {:?}", spec, text);
+            prop_assert_eq!(pieces_gave_up, whole_gave_up, "{} on {:?}", spec, text);
+        }
+    }
+}
+
+/// Each kind above does cut a text of words (so the property is not true for want of cuts),
+/// and kinds whose context reaches across the text do not.
+#[test]
+fn the_cutting_kinds_cut_and_the_others_do_not() {
+    let text = "The harbour reopened on Monday after three years, said Zoë. It's open!";
+    for spec in CUTTING {
+        let tokenizer = load(spec);
+        let pieces = Pieces::new(tokenizer.as_ref(), text, 1).count();
+        assert!(pieces > 5, "{spec}: {pieces} pieces");
+    }
+    for spec in [
+        "ptb",
+        "words",
+        "rules:rules?lang=eng",
+        "spm:samples/bpe/sample-spm.model",
+    ] {
+        let tokenizer = load(spec);
+        let pieces = Pieces::new(tokenizer.as_ref(), text, 1).count();
+        assert_eq!(pieces, 1, "{spec}");
+    }
+}
