@@ -92,6 +92,17 @@ pub fn ids_in_pieces(
     gave_up
 }
 
+/// The first ASCII space at or after `from` with an ASCII letter on each side: where engines
+/// whose rules look at a few characters around a space (and at the ends of the text only for
+/// punctuation, quotes and spaces) may cut a text, since neither end of a piece cut there is
+/// one those rules look for.
+pub fn space_between_ascii_letters(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let letter = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_alphabetic);
+    (from.max(1)..bytes.len().saturating_sub(1))
+        .find(|&at| bytes[at] == b' ' && letter(at - 1) && letter(at + 1))
+}
+
 /// `gave_up` of a piece that starts at `offset`, in offsets of the whole text.
 pub fn shift_gave_up(gave_up: GaveUp, offset: usize) -> GaveUp {
     GaveUp {

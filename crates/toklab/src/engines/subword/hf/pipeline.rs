@@ -116,10 +116,7 @@ impl Pipeline {
         if !local {
             return None;
         }
-        let bytes = text.as_bytes();
-        let letter = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_alphabetic);
-        (from.max(1)..bytes.len().saturating_sub(1))
-            .find(|&at| bytes[at] == b' ' && letter(at - 1) && letter(at + 1))
+        crate::core::pieces::space_between_ascii_letters(text, from)
     }
 
     /// Reads a `tokenizer.json`. A component toklab does not build is an error naming it (and
