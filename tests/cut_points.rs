@@ -46,7 +46,18 @@ const PARTS: &[&str] = &[
     "3.14",
     "1,000",
     "42",
-    "x1", "can", "not", "wan", "na", "'t", "is", "n't", "'ll", ",", ":", "''",
+    "x1",
+    "can",
+    "not",
+    "wan",
+    "na",
+    "'t",
+    "is",
+    "n't",
+    "'ll",
+    ",",
+    ":",
+    "''",
     " ",
     "  ",
     "   ",
@@ -160,5 +171,50 @@ fn the_cutting_kinds_cut_and_the_others_do_not() {
         let tokenizer = load(spec);
         let pieces = Pieces::new(tokenizer.as_ref(), text, 1).count();
         assert_eq!(pieces, 1, "{spec}");
+    }
+}
+
+/// `toklab tokenize` writes a line longer than it streams (1 MB) piece by piece, and what it
+/// writes is byte for byte the record of the whole line's tokens, in the text and ids formats,
+/// for kinds that cut, one that writes from its automaton, and one that does not cut.
+#[test]
+fn a_streamed_line_is_written_as_the_whole_line() {
+    let mut line = String::new();
+    let mut state: u32 = 7;
+    while line.len() < 3 << 19 {
+        state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        line.push_str(PARTS[(state >> 16) as usize % PARTS.len()].trim_end_matches('\n'));
+        line.push(' ');
+    }
+    let line = line.replace('\n', " ");
+    for spec in [
+        "ws",
+        "ptb",
+        "pretok:cl100k",
+        "hf:tests/hf_data/bert_wordpiece.json",
+        "fst:samples/fst/english.fst",
+        "words",
+    ] {
+        let tokenizer = load(spec);
+        let tokens = tokenizer.tokenize(&line);
+        let forms = tokens.forms(&line).join(" ");
+        let ids: Vec<String> = tokens
+            .iter()
+            .map(|t| t.id.map_or("-".to_string(), |id| id.to_string()))
+            .collect();
+        for (format, expected) in [("text", forms), ("ids", ids.join(" "))] {
+            let output = common::run(
+                &["tokenize", "--with", spec, "-f", format, "--threads", "2"],
+                format!("short line\n{line}\nlast line\n").as_bytes(),
+            );
+            assert!(output.status.success(), "{spec} -f {format}");
+            let written = String::from_utf8(output.stdout).unwrap();
+            let records: Vec<&str> = written.split('\n').collect();
+            assert_eq!(records.len(), 4, "{spec} -f {format}");
+            assert!(
+                records[1] == expected,
+                "{spec} -f {format}: the long record differs"
+            );
+        }
     }
 }

@@ -188,8 +188,8 @@ fn records(
 mod tests {
     use super::*;
 
-    /// The automaton's own Datok stream is byte for byte what `-f datok` writes of its
-    /// tokens: sentence ends, forced tokens, the end-of-text character, empty and blank texts,
+    /// The automaton's own Datok and text streams are byte for byte what `-f datok` and
+    /// `-f text` write of its tokens, and its ids are one `NO_ID` a token: sentence ends, forced tokens, the end-of-text character, empty and blank texts,
     /// characters outside the alphabet, for both representations.
     #[test]
     fn fst_datok_stream_equals_the_written_tokens() {
@@ -219,6 +219,15 @@ mod tests {
                     String::from_utf8_lossy(&written),
                     "{repr}: {text:?}"
                 );
+                let mut stream = Vec::new();
+                let count = fst.stream(text, StreamFormat::Text, &mut stream);
+                let mut written = Vec::new();
+                output::write_record(&mut written, Format::Text, 1, text, &tokens).unwrap();
+                assert_eq!(stream, written, "{repr} text: {text:?}");
+                assert_eq!(count, tokens.len(), "{repr}: {text:?}");
+                let mut ids = Vec::new();
+                assert!(tokenizer.ids_into(text, &mut ids).is_none());
+                assert_eq!(ids, vec![toklab::core::tokenizer::NO_ID; tokens.len()]);
             }
         }
     }
