@@ -98,11 +98,12 @@ impl Pipeline {
     /// where it would), and no post-processor adds tokens at the ends of the text.
     pub fn cut_point(&self, text: &str, from: usize, specials: Specials) -> Option<usize> {
         let alnum = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
-        let added_keep_spaces = self.added.tokens.iter().all(|t| {
-            !t.content.contains(' ')
-                && !(t.lstrip && alnum(t.content.chars().next()))
-                && !(t.rstrip && alnum(t.content.chars().next_back()))
-        });
+        let takes_a_space = |t: &super::json::AddedTokenJson| {
+            t.content.contains(' ')
+                || (t.lstrip && alnum(t.content.chars().next()))
+                || (t.rstrip && alnum(t.content.chars().next_back()))
+        };
+        let added_keep_spaces = !self.added.tokens.iter().any(takes_a_space);
         let local = specials != Specials::Add
             && self
                 .normalizer
