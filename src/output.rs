@@ -128,13 +128,21 @@ fn json_string(s: &str) -> String {
 }
 
 fn write_text(out: &mut dyn Write, text: &str, tokens: &Tokenization) -> io::Result<()> {
+    let mut record = Vec::with_capacity(text.len() + tokens.len() + 1);
+    push_forms(&mut record, text, tokens, false);
+    record.push(b'\n');
+    out.write_all(&record)
+}
+
+/// Appends the forms of `tokens` (of `text`) separated by spaces, after a space when `more`
+/// (the forms continue a record already begun), as the `text` format writes them.
+pub fn push_forms(out: &mut Vec<u8>, text: &str, tokens: &Tokenization, more: bool) {
     for (i, token) in tokens.tokens.iter().enumerate() {
-        if i > 0 {
-            out.write_all(b" ")?;
+        if i > 0 || more {
+            out.push(b' ');
         }
-        out.write_all(token.form(text).as_bytes())?;
+        out.extend_from_slice(token.form(text).as_bytes());
     }
-    out.write_all(b"\n")
 }
 
 #[derive(Serialize)]
@@ -221,9 +229,16 @@ fn write_ids(out: &mut dyn Write, tokens: &Tokenization) -> io::Result<()> {
 /// [`NO_ID`], then a newline. Written digit pairs at a time into the caller's buffer, since
 /// formatting through `fmt` costs more than encoding the ids on a long text.
 pub fn push_ids(out: &mut Vec<u8>, ids: &[u32]) {
+    push_id_list(out, ids, false);
+    out.push(b'\n');
+}
+
+/// Appends `ids` as [`push_ids`] does but without the newline, after a space when `more`
+/// (the ids continue a record already begun): a long line's record is written piece by piece.
+pub fn push_id_list(out: &mut Vec<u8>, ids: &[u32], more: bool) {
     out.reserve(ids.len() * 6 + 1);
     for (i, &id) in ids.iter().enumerate() {
-        if i > 0 {
+        if i > 0 || more {
             out.push(b' ');
         }
         match id {
@@ -231,7 +246,6 @@ pub fn push_ids(out: &mut Vec<u8>, ids: &[u32]) {
             id => push_decimal(out, id),
         }
     }
-    out.push(b'\n');
 }
 
 /// The two-digit numbers 00..99 as ASCII, for writing decimals two digits per division.

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use super::input::{Batch, Lines};
 use crate::output::{self, Format};
 use toklab::core::batch;
-use toklab::engines::fst::FstTokenizer;
+use toklab::core::pieces::{PIECE_BYTES, Pieces, shift_gave_up};
+use toklab::engines::fst::{FstTokenizer, StreamFormat};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -43,10 +44,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let result = batch::ordered_map(
         threads,
         || lines.next_batch(),
-        |batch| records(tokenizer.as_ref(), args.format, &batch),
+        |mut batch| {
+            let long = long_line(tokenizer.as_ref(), args.format, &mut batch);
+            records(tokenizer.as_ref(), args.format, &batch).map(|r| (r, long))
+        },
         |records| {
-            let (records, gave_up_on) = records?;
+            let ((records, mut gave_up_on), long) = records?;
             out.write_all(&records)?;
+            if let Some((number, text)) = long
+                && let Some(at) = stream_line(tokenizer.as_ref(), args.format, &text, &mut out)?
+            {
+                gave_up_on.push((number, at));
+            }
             if !gave_up_on.is_empty() {
                 out.flush()?;
             }
@@ -67,6 +76,75 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// engine's depth limit): its number, and where and why.
 type GaveUp = (usize, toklab::GaveUp);
 
+/// Lines longer than this are written piece by piece in the formats that allow it (text and
+/// ids), so a huge line costs its text and a few pieces' tokens rather than tokens and output
+/// for all of it.
+const STREAMED_LINE: usize = 4 * PIECE_BYTES;
+
+/// The batch's last line, taken out of it with its number, when it is to be streamed
+/// ([`stream_line`]): only the last line of a batch can be that long, since a batch ends at
+/// its first long line, and a long line elsewhere is simply written whole.
+fn long_line(
+    tokenizer: &(dyn toklab::Tokenizer + 'static),
+    format: Format,
+    batch: &mut Batch,
+) -> Option<(usize, String)> {
+    let streams = matches!(format, Format::Text | Format::Ids)
+        && automaton_stream(tokenizer, format).is_none();
+    if !streams || batch.texts.last()?.len() <= STREAMED_LINE {
+        return None;
+    }
+    let text = batch.texts.pop()?;
+    Some((batch.first + batch.texts.len(), text))
+}
+
+/// Writes the record of one long line in `format` (text or ids) piece by piece, where the
+/// tokenizer says the line may be cut ([`Pieces`]): the bytes are those of the record written
+/// whole. Returns where the tokenizer gave up first, in offsets of the line.
+fn stream_line(
+    tokenizer: &(dyn toklab::Tokenizer + 'static),
+    format: Format,
+    text: &str,
+    out: &mut dyn Write,
+) -> io::Result<Option<toklab::GaveUp>> {
+    let (mut record, mut ids) = (Vec::new(), Vec::new());
+    let mut gave_up = None;
+    let mut more = false;
+    for (offset, piece) in Pieces::new(tokenizer, text, PIECE_BYTES) {
+        record.clear();
+        let at = if format == Format::Ids {
+            ids.clear();
+            let at = tokenizer.ids_into(piece, &mut ids);
+            output::push_id_list(&mut record, &ids, more);
+            more |= !ids.is_empty();
+            at
+        } else {
+            let tokens = tokenizer.tokenize(piece);
+            output::push_forms(&mut record, piece, &tokens, more);
+            more |= !tokens.is_empty();
+            tokens.gave_up()
+        };
+        gave_up = gave_up.or(at.map(|at| shift_gave_up(at, offset)));
+        out.write_all(&record)?;
+    }
+    out.write_all(b"\n")?;
+    Ok(gave_up)
+}
+
+/// A finite-state tokenizer and the format it writes itself, when `format` is one it can
+/// write straight from the automaton (Datok's stream, text).
+fn automaton_stream<'t>(
+    tokenizer: &'t (dyn toklab::Tokenizer + 'static),
+    format: Format,
+) -> Option<(&'t FstTokenizer, StreamFormat)> {
+    let stream = match format {
+        Format::Datok => StreamFormat::Datok,
+        Format::Text => StreamFormat::Text,
+        _ => return None,
+    };
+    Some((tokenizer.downcast_ref::<FstTokenizer>()?, stream))
+}
+
 /// The output records of one batch, as the writer will write them, and the lines in it where
 /// the tokenizer gave up.
 fn records(
@@ -75,13 +153,11 @@ fn records(
     batch: &Batch,
 ) -> io::Result<(Vec<u8>, Vec<GaveUp>)> {
     let mut records = Vec::with_capacity(batch.texts.iter().map(|t| 2 * t.len() + 16).sum());
-    if format == Format::Datok
-        && let Some(fst) = tokenizer.downcast_ref::<FstTokenizer>()
-    {
-        // Datok's own output for Datok's kind of tokenizer, without token objects (an
-        // automaton never gives up on a text).
+    if let Some((fst, stream)) = automaton_stream(tokenizer, format) {
+        // Straight from the automaton, without token objects (an automaton never gives up on
+        // a text).
         for text in &batch.texts {
-            fst.datok_stream(text, &mut records);
+            fst.stream(text, stream, &mut records);
         }
         return Ok((records, Vec::new()));
     }
@@ -112,8 +188,8 @@ fn records(
 mod tests {
     use super::*;
 
-    /// The automaton's own Datok stream is byte for byte what `-f datok` writes of its
-    /// tokens: sentence ends, forced tokens, the end-of-text character, empty and blank texts,
+    /// The automaton's own Datok and text streams are byte for byte what `-f datok` and
+    /// `-f text` write of its tokens, and its ids are one `NO_ID` a token: sentence ends, forced tokens, the end-of-text character, empty and blank texts,
     /// characters outside the alphabet, for both representations.
     #[test]
     fn fst_datok_stream_equals_the_written_tokens() {
@@ -143,6 +219,15 @@ mod tests {
                     String::from_utf8_lossy(&written),
                     "{repr}: {text:?}"
                 );
+                let mut stream = Vec::new();
+                let count = fst.stream(text, StreamFormat::Text, &mut stream);
+                let mut written = Vec::new();
+                output::write_record(&mut written, Format::Text, 1, text, &tokens).unwrap();
+                assert_eq!(stream, written, "{repr} text: {text:?}");
+                assert_eq!(count, tokens.len(), "{repr}: {text:?}");
+                let mut ids = Vec::new();
+                assert!(tokenizer.ids_into(text, &mut ids).is_none());
+                assert_eq!(ids, vec![toklab::core::tokenizer::NO_ID; tokens.len()]);
             }
         }
     }

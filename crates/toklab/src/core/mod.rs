@@ -12,6 +12,7 @@ pub mod files;
 pub mod label;
 pub mod normalized;
 pub mod offsets;
+pub mod pieces;
 pub mod registry;
 pub mod sniff;
 pub mod spec;

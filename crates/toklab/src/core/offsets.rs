@@ -37,6 +37,16 @@ fn count_chars(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
 }
 
+/// The first char boundary of `text` at or after `at` (the text's length past its end): where
+/// a search that starts at any byte may begin.
+pub fn ceil_char_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
 /// The byte offset of code point index `index` in `text` (the text's length if past the end).
 pub fn byte_of_codepoint(text: &str, index: usize) -> usize {
     text.char_indices()

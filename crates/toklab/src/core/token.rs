@@ -327,6 +327,13 @@ impl Token {
         self.set_bytes(bytes);
     }
 
+    /// The token moved `offset` bytes later, with the bytes it encodes: a token of a piece of a
+    /// text as a token of the whole text ([`crate::core::pieces`]).
+    pub fn shifted(mut self, offset: usize) -> Self {
+        self.span = Span::new(self.span.start + offset, self.span.end + offset);
+        self
+    }
+
     /// The token with its provenance set.
     pub fn with_origin(mut self, origin: Origin) -> Self {
         self.origin = origin;

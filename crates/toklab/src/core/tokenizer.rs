@@ -33,6 +33,19 @@ pub trait Tokenizer: Send + Sync {
         tokens.gave_up()
     }
 
+    /// A byte offset of `text`, at or after `from`, where the text may be cut without changing
+    /// a token: tokenizing `text[..c]` and `text[c..]` gives the tokens (spans, forms, kinds,
+    /// ids, origins) of `text`, those of the second part shifted by `c`, and the same holds for
+    /// any set of cut points this method gives for one text. That lets a caller tokenize a huge
+    /// line in pieces and write each before the next ([`crate::core::pieces`]), holding neither
+    /// all its tokens nor all its output. Sentence ends are not kept: a piece's last token ends
+    /// a sentence. The default, for engines whose context can reach across the whole text
+    /// (Treebank's final period, rules with multi-word entries), knows no cut point: `None`.
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        let _ = (text, from);
+        None
+    }
+
     /// How the engine arrived at its tokens for `text`: a second call, made only when a view
     /// asks, so tokenizing stays fast.
     fn explain(&self, text: &str) -> Trace;

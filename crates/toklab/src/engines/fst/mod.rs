@@ -51,13 +51,14 @@ pub use double_array::DoubleArray;
 pub use matrix::Matrix;
 pub use network::{Edge, EdgeKind, Network};
 pub use raw::{RawArc, RawNetwork, RawSymbol};
-pub use runner::{Transitions, Via, run};
+pub use runner::{StreamFormat, Transitions, Via, run};
 pub use trace::{FstStep, FstTrace, Recorder};
 
 use crate::core::error::{Error, Result};
 use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
-use crate::core::token::Tokenization;
+use crate::core::token::{GaveUp, Tokenization};
+use crate::core::tokenizer::NO_ID;
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::{Observer, Quiet, Trace};
 
@@ -419,9 +420,17 @@ impl FstTokenizer {
     /// Appends Datok's stream of `text` (what `-f datok` writes of its tokens) to `out`,
     /// straight from the automaton: a corpus run pays for no token objects or kinds.
     pub fn datok_stream(&self, text: &str, out: &mut Vec<u8>) {
-        let mut stream = runner::DatokStream {
+        self.stream(text, StreamFormat::Datok, out);
+    }
+
+    /// Appends the record of `text` in `format` to `out` straight from the automaton, with no
+    /// token objects, so a line of any length costs only its text and its output; returns the
+    /// number of tokens.
+    pub fn stream(&self, text: &str, format: StreamFormat, out: &mut Vec<u8>) -> usize {
+        let mut stream = runner::Stream {
             text,
             out,
+            format,
             tokens: 0,
             sentence_closed: false,
         };
@@ -430,7 +439,7 @@ impl FstTokenizer {
             Engine::Matrix(m) => runner::run_into(m, alphabet, text, &mut Quiet, &mut stream),
             Engine::DoubleArray(d) => runner::run_into(d, alphabet, text, &mut Quiet, &mut stream),
         }
-        stream.finish();
+        stream.finish()
     }
 
     fn run<O: Observer<trace::FstStep>>(&self, text: &str, observer: &mut O) -> Tokenization {
@@ -449,6 +458,13 @@ impl Tokenizer for FstTokenizer {
 
     fn tokenize(&self, text: &str) -> Tokenization {
         self.run(text, &mut Quiet)
+    }
+
+    /// Its tokens have no ids: one [`NO_ID`] a token, counted without token objects.
+    fn ids_into(&self, text: &str, ids: &mut Vec<u32>) -> Option<GaveUp> {
+        let count = self.stream(text, StreamFormat::Count, &mut Vec::new());
+        ids.extend(std::iter::repeat_n(NO_ID, count));
+        None
     }
 
     fn explain(&self, text: &str) -> Trace {

@@ -104,29 +104,53 @@ impl Sink for Output<'_> {
     }
 }
 
-/// Datok's stream of a text, appended to a buffer: a token per line, an empty line after each
-/// sentence, one more at the text's end (as `-f datok` writes a [`Tokenization`]).
-pub(crate) struct DatokStream<'o> {
+/// How a [`Stream`] writes a text's tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamFormat {
+    /// Datok's stream: a token per line, an empty line after each sentence, one more at the
+    /// text's end (as `-f datok` writes a [`Tokenization`]).
+    Datok,
+    /// The forms separated by spaces, then a newline (as `-f text` writes one).
+    Text,
+    /// Nothing: only the tokens are counted (`-f ids`, where each is a token without an id).
+    Count,
+}
+
+/// A text's tokens written to a buffer as the automaton finds them, with no token objects: a
+/// huge line costs its text and its output, never 72 bytes a token.
+pub(crate) struct Stream<'o> {
     pub(crate) text: &'o str,
     pub(crate) out: &'o mut Vec<u8>,
+    pub(crate) format: StreamFormat,
     pub(crate) tokens: usize,
     pub(crate) sentence_closed: bool,
 }
 
-impl Sink for DatokStream<'_> {
+impl Sink for Stream<'_> {
     const WANTS_STATE: bool = false;
 
     #[inline]
     fn token(&mut self, start: usize, end: usize, _state: u32, _forced: bool) {
-        self.out
-            .extend_from_slice(&self.text.as_bytes()[start..end]);
-        self.out.push(b'\n');
+        let form = &self.text.as_bytes()[start..end];
+        match self.format {
+            StreamFormat::Datok => {
+                self.out.extend_from_slice(form);
+                self.out.push(b'\n');
+            }
+            StreamFormat::Text => {
+                if self.tokens > 0 {
+                    self.out.push(b' ');
+                }
+                self.out.extend_from_slice(form);
+            }
+            StreamFormat::Count => {}
+        }
         self.tokens += 1;
         self.sentence_closed = false;
     }
 
     fn sentence_end(&mut self) {
-        if self.tokens > 0 && !self.sentence_closed {
+        if self.format == StreamFormat::Datok && self.tokens > 0 && !self.sentence_closed {
             self.out.push(b'\n');
         }
         self.sentence_closed = true;
@@ -137,13 +161,16 @@ impl Sink for DatokStream<'_> {
     }
 }
 
-impl DatokStream<'_> {
-    /// Ends the text's record: Datok closes a sentence even when the text had no token.
-    pub(crate) fn finish(self) {
-        if self.tokens == 0 {
-            self.out.push(b'\n');
+impl Stream<'_> {
+    /// Ends the text's record (Datok closes a sentence even when the text had no token);
+    /// returns how many tokens the text had.
+    pub(crate) fn finish(self) -> usize {
+        match self.format {
+            StreamFormat::Datok if self.tokens == 0 => self.out.extend_from_slice(b"\n\n"),
+            StreamFormat::Datok | StreamFormat::Text => self.out.push(b'\n'),
+            StreamFormat::Count => {}
         }
-        self.out.push(b'\n');
+        self.tokens
     }
 }
 

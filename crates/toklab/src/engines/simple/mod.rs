@@ -37,6 +37,13 @@ pub use self::words::WordsMatcher;
 pub trait Matcher: Send + Sync {
     /// Calls `found` for each token, left to right, with the alternative's label.
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str));
+
+    /// A byte offset at or after `from` where `text` may be cut without changing a match
+    /// ([`Tokenizer::cut_point`]'s promise for the matches); the default knows none.
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        let _ = (text, from);
+        None
+    }
 }
 
 /// Any [`Matcher`] as a [`Tokenizer`]: tokens are the matches, everything between is dropped.
@@ -71,6 +78,12 @@ impl<M: Matcher> Tokenizer for MatchTokenizer<M> {
             });
         });
         Tokenization::new(tokens)
+    }
+
+    /// The matcher's cut points: a token is its match, so what keeps the matches keeps the
+    /// tokens.
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        self.matcher.cut_point(text, from)
     }
 
     fn explain(&self, text: &str) -> Trace {

@@ -21,6 +21,15 @@ impl Matcher for WhitespaceMatcher {
             found(Span::new(s, text.len()), "non-space run");
         }
     }
+
+    /// Any whitespace character: the token before it ends there, the one after starts later.
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        let from = crate::core::offsets::ceil_char_boundary(text, from);
+        text[from..]
+            .char_indices()
+            .find(|(_, c)| c.is_whitespace())
+            .map(|(i, _)| from + i)
+    }
 }
 
 #[cfg(test)]

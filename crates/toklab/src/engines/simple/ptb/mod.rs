@@ -268,6 +268,14 @@ impl Tokenizer for PtbTokenizer {
         Tokenization::new(tokens)
     }
 
+    /// A space between ASCII letters. Every rule looks at a few characters around what it
+    /// rewrites; those anchored at the ends of the text look for quotes, punctuation or spaces
+    /// there, never a letter; and the rules that need the space after a word (`n't `, `'s `,
+    /// `wanna`) find it at the end of a piece too, since the text is padded with a space.
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        crate::core::pieces::space_between_ascii_letters(text, from)
+    }
+
     fn explain(&self, text: &str) -> Trace {
         Trace::new(self.trace(text).lines(text))
     }

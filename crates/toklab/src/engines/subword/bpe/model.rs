@@ -173,6 +173,21 @@ impl BpeModel {
         ids
     }
 
+    /// Where `text` may be cut without changing a token ([`crate::Tokenizer::cut_point`]): the
+    /// pre-tokenizer's cut points, which are spaces, when no special token holds a space (so
+    /// none can cross one). Merges never cross a piece, and the text after the cut starts with
+    /// a space, so it gets no prefix space either.
+    pub fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        if self
+            .specials
+            .iter()
+            .any(|(special, _)| special.contains(' '))
+        {
+            return None;
+        }
+        self.pretok.matcher.as_ref()?.cut_point(text, from)
+    }
+
     /// Encodes `text`, handing each piece and its tokens to `emit`.
     pub fn encode_pieces(&self, text: &str, emit: &mut dyn FnMut(&Piece)) {
         let mut symbols = Vec::new();

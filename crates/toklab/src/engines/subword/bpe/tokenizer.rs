@@ -144,6 +144,10 @@ impl Tokenizer for BpeTokenizer {
         Tokenization::new(tokens)
     }
 
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        self.model.cut_point(text, from)
+    }
+
     fn explain(&self, text: &str) -> Trace {
         self.trace(text).into_trace(text)
     }

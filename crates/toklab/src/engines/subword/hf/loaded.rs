@@ -60,6 +60,10 @@ impl Tokenizer for HfTokenizer {
         Tokenization::new(self.pipeline.encode(text, self.specials, None))
     }
 
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        self.pipeline.cut_point(text, from, self.specials)
+    }
+
     fn ids_into(&self, text: &str, ids: &mut Vec<u32>) -> Option<GaveUp> {
         if self.pipeline.encode_ids(text, self.specials, ids) {
             return None;

@@ -80,6 +80,26 @@ pub enum Normalizer {
 }
 
 impl Normalizer {
+    /// Whether it changes each character on its own, so that an ASCII space between ASCII
+    /// letters stays a space and nothing it does reaches across one: what lets the pipeline
+    /// cut a text there ([`super::pipeline::Pipeline::cut_point`]). Unicode forms count: a
+    /// space is a starter that composes with nothing on either side.
+    pub fn is_char_local(&self) -> bool {
+        match self {
+            Normalizer::Sequence(all) => all.iter().all(Normalizer::is_char_local),
+            Normalizer::Unicode(_)
+            | Normalizer::Lowercase
+            | Normalizer::StripAccents
+            | Normalizer::Bert { .. }
+            | Normalizer::Nmt
+            | Normalizer::ByteLevel => true,
+            Normalizer::Strip { .. }
+            | Normalizer::Replace { .. }
+            | Normalizer::Prepend(_)
+            | Normalizer::Precompiled(_) => false,
+        }
+    }
+
     /// Reads a normalizer; an unknown type is an error naming it.
     pub fn from_json(value: &Value) -> Result<Normalizer, ComponentError> {
         Ok(match kind(value) {

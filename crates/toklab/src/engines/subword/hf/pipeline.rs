@@ -91,6 +91,35 @@ pub struct UnknownId {
 }
 
 impl Pipeline {
+    /// Where `text` may be cut without changing a token ([`crate::Tokenizer::cut_point`]): an
+    /// ASCII space between ASCII letters, when the normalizer is char-local, the pre-tokenizer
+    /// ends a piece at such a space (the model then works piece by piece), no added token can
+    /// take the space (none holds a space, none that strips whitespace has a letter or digit
+    /// where it would), and no post-processor adds tokens at the ends of the text.
+    pub fn cut_point(&self, text: &str, from: usize, specials: Specials) -> Option<usize> {
+        let alnum = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+        let takes_a_space = |t: &super::json::AddedTokenJson| {
+            t.content.contains(' ')
+                || (t.lstrip && alnum(t.content.chars().next()))
+                || (t.rstrip && alnum(t.content.chars().next_back()))
+        };
+        let added_keep_spaces = !self.added.tokens.iter().any(takes_a_space);
+        let local = specials != Specials::Add
+            && self
+                .normalizer
+                .as_ref()
+                .is_none_or(Normalizer::is_char_local)
+            && self
+                .pre_tokenizer
+                .as_ref()
+                .is_some_and(PreTokenizer::splits_at_spaces)
+            && added_keep_spaces;
+        if !local {
+            return None;
+        }
+        crate::core::pieces::space_between_ascii_letters(text, from)
+    }
+
     /// Reads a `tokenizer.json`. A component toklab does not build is an error naming it (and
     /// the line of its section); warnings go to `warnings`.
     pub fn load(path: &Path, specials: Specials, warnings: &mut Vec<String>) -> Result<Pipeline> {

@@ -78,6 +78,29 @@ fn is_bert_punctuation(c: char) -> bool {
 }
 
 impl PreTokenizer {
+    /// Whether an ASCII space between ASCII letters always ends one piece and starts the
+    /// next, with no stage looking across it: whitespace splitters (the space is dropped),
+    /// GPT-2's pattern (the space starts the next word's piece, and a piece starting with a
+    /// space gets no prefix space), and, in a sequence with one of those, stages that cut
+    /// only around punctuation or digits. What lets the pipeline cut a text there.
+    pub fn splits_at_spaces(&self) -> bool {
+        match self {
+            PreTokenizer::Sequence(all) => {
+                all.iter().any(PreTokenizer::splits_at_spaces)
+                    && all.iter().all(|p| {
+                        p.splits_at_spaces()
+                            || matches!(
+                                p,
+                                PreTokenizer::Punctuation(_) | PreTokenizer::Digits { .. }
+                            )
+                    })
+            }
+            PreTokenizer::Whitespace | PreTokenizer::WhitespaceSplit | PreTokenizer::Bert => true,
+            PreTokenizer::ByteLevel { use_regex, .. } => *use_regex,
+            _ => false,
+        }
+    }
+
     /// Reads a pre-tokenizer; an unknown type is an error naming it.
     pub fn from_json(value: &Value) -> Result<PreTokenizer, ComponentError> {
         Ok(match kind(value) {

@@ -87,6 +87,10 @@ impl Matcher for Cl100kMatcher {
         let classes = &*CLASSES;
         super::scan::each_piece(text, found, |text, at| next_piece(classes, text, at));
     }
+
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        super::scan::space_between_letters(text, &CLASSES.letter, from)
+    }
 }
 
 fn next_piece(classes: &Classes, text: &str, at: usize) -> (usize, &'static str) {

@@ -25,6 +25,10 @@ impl Matcher for Gpt2Matcher {
         let classes = &*CLASSES;
         super::scan::each_piece(text, found, |text, at| next_piece(classes, text, at));
     }
+
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        super::scan::space_between_letters(text, &CLASSES.letter, from)
+    }
 }
 
 const CONTRACTIONS: [&str; 7] = ["'s", "'t", "'re", "'ve", "'m", "'ll", "'d"];

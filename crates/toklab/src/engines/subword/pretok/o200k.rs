@@ -55,6 +55,10 @@ impl Matcher for O200kMatcher {
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
         super::scan::each_piece(text, found, next_piece);
     }
+
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        super::scan::space_between_letters(text, &CLASSES.letter, from)
+    }
 }
 
 /// `U*L+` from `at` (U, L the two classes): the greedy `U*` gives back characters until `L+`

@@ -104,6 +104,26 @@ pub fn space_end(text: &str, at: usize, end: usize) -> (usize, &'static str) {
     }
 }
 
+/// Where the GPT-2, cl100k and o200k patterns may cut a text (their matchers' cut points): a
+/// space at or after `from` with a letter (`\p{L}`) on each side. The letter run before it
+/// ends there in every one of the patterns (no alternative takes a space after a letter) and
+/// the space starts the next word's piece (` ?\p{L}+`, `[^\r\n\p{L}\p{N}]?…`); none of them
+/// looks behind, and the only look-ahead, `\s+(?!\S)`, cannot reach a letter's match.
+pub fn space_between_letters(text: &str, letter: &CharClass, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut at = crate::core::offsets::ceil_char_boundary(text, from.max(1));
+    while at < bytes.len() {
+        let space = at + bytes[at..].iter().position(|&b| b == b' ')?;
+        let before = text[..space].chars().next_back();
+        let after = char_at(text, space + 1);
+        if before.is_some_and(|c| letter.contains(c)) && after.is_some_and(|c| letter.contains(c)) {
+            return Some(space);
+        }
+        at = space + 1;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

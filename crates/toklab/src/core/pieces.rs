@@ -1,0 +1,147 @@
+//! A long text tokenized in pieces, where its tokenizer says it may be cut
+//! ([`Tokenizer::cut_point`]): the tokens of the pieces, shifted to where each piece starts,
+//! are the tokens of the whole text, so a caller that writes each piece's tokens before
+//! tokenizing the next never holds the tokens (or the output) of the whole text.
+
+use crate::core::token::{GaveUp, Span, Tokenization};
+use crate::core::tokenizer::Tokenizer;
+
+/// How long a piece is at least before the tokenizer is asked for a cut: long enough that a
+/// piece's overhead (a call, a buffer) is nothing next to its work, short enough that the
+/// tokens of one piece (72 bytes each) stay a few megabytes.
+pub const PIECE_BYTES: usize = 1 << 18;
+
+/// The pieces of a text, each with the byte offset where it starts, in order. Pieces are at
+/// least `size` bytes long (the last may be shorter); a text the tokenizer cannot cut is one
+/// piece.
+pub struct Pieces<'a> {
+    tokenizer: &'a dyn Tokenizer,
+    text: &'a str,
+    size: usize,
+    at: usize,
+}
+
+impl<'a> Pieces<'a> {
+    /// The pieces of `text` for `tokenizer`, each at least `size` bytes long (at least 1).
+    pub fn new(tokenizer: &'a dyn Tokenizer, text: &'a str, size: usize) -> Pieces<'a> {
+        Pieces {
+            tokenizer,
+            text,
+            size: size.max(1),
+            at: 0,
+        }
+    }
+}
+
+impl<'a> Iterator for Pieces<'a> {
+    type Item = (usize, &'a str);
+
+    fn next(&mut self) -> Option<(usize, &'a str)> {
+        let start = self.at;
+        if start >= self.text.len() && !(start == 0 && self.text.is_empty()) {
+            return None;
+        }
+        let from = start.saturating_add(self.size);
+        let end = match from < self.text.len() {
+            true => self
+                .tokenizer
+                .cut_point(self.text, from)
+                // A cut the engine got wrong would lose or repeat text: never past the end,
+                // never at or before the previous cut, always on a character boundary.
+                .filter(|&c| c > start && c < self.text.len() && self.text.is_char_boundary(c))
+                .unwrap_or(self.text.len()),
+            false => self.text.len(),
+        };
+        // The empty text is one (empty) piece; past it, `at` is beyond the end.
+        self.at = end.max(1);
+        Some((start, &self.text[start..end]))
+    }
+}
+
+/// `text` tokenized piece by piece ([`Pieces`]) and put back together: equal to
+/// `tokenizer.tokenize(text)` for every tokenizer whose cut points keep their promise, which is
+/// what the tests of each engine's cut points check.
+pub fn tokenize_in_pieces(tokenizer: &dyn Tokenizer, text: &str, size: usize) -> Tokenization {
+    let mut whole = Tokenization::default();
+    for (offset, piece) in Pieces::new(tokenizer, text, size) {
+        let tokens = tokenizer.tokenize(piece);
+        let first = whole.tokens.len();
+        whole
+            .sentence_ends
+            .extend(tokens.sentence_ends.iter().map(|&end| first + end));
+        whole
+            .tokens
+            .extend(tokens.tokens.into_iter().map(|t| t.shifted(offset)));
+    }
+    whole
+}
+
+/// The ids of `text` appended to `ids`, piece by piece as [`tokenize_in_pieces`] cuts it; the
+/// first place where the engine gave up, in offsets of the whole text.
+pub fn ids_in_pieces(
+    tokenizer: &dyn Tokenizer,
+    text: &str,
+    size: usize,
+    ids: &mut Vec<u32>,
+) -> Option<GaveUp> {
+    let mut gave_up = None;
+    for (offset, piece) in Pieces::new(tokenizer, text, size) {
+        let at = tokenizer.ids_into(piece, ids);
+        gave_up = gave_up.or(at.map(|g| shift_gave_up(g, offset)));
+    }
+    gave_up
+}
+
+/// The first ASCII space at or after `from` with an ASCII letter on each side: where engines
+/// whose rules look at a few characters around a space (and at the ends of the text only for
+/// punctuation, quotes and spaces) may cut a text, since neither end of a piece cut there is
+/// one those rules look for.
+pub fn space_between_ascii_letters(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let letter = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_alphabetic);
+    (from.max(1)..bytes.len().saturating_sub(1))
+        .find(|&at| bytes[at] == b' ' && letter(at - 1) && letter(at + 1))
+}
+
+/// `gave_up` of a piece that starts at `offset`, in offsets of the whole text.
+pub fn shift_gave_up(gave_up: GaveUp, offset: usize) -> GaveUp {
+    GaveUp {
+        span: Span::new(gave_up.span.start + offset, gave_up.span.end + offset),
+        ..gave_up
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tokenizer_without_cut_points_gets_the_whole_text() {
+        let tokenizer = crate::load("words").unwrap();
+        let text = "one two three four";
+        let pieces: Vec<_> = Pieces::new(tokenizer.as_ref(), text, 2).collect();
+        assert_eq!(pieces, [(0, text)]);
+        let empty: Vec<_> = Pieces::new(tokenizer.as_ref(), "", 2).collect();
+        assert_eq!(empty, [(0, "")]);
+    }
+
+    #[test]
+    fn pieces_tile_the_text_and_are_at_least_the_size() {
+        let tokenizer = crate::load("ws").unwrap();
+        let text = "aaaa bb  c dddddd e f";
+        let pieces: Vec<_> = Pieces::new(tokenizer.as_ref(), text, 3).collect();
+        let joined: String = pieces.iter().map(|(_, p)| *p).collect();
+        assert_eq!(joined, text);
+        for (i, (offset, piece)) in pieces.iter().enumerate() {
+            assert_eq!(&text[*offset..*offset + piece.len()], *piece);
+            if i + 1 < pieces.len() {
+                assert!(piece.len() >= 3, "{pieces:?}");
+            }
+        }
+        assert!(pieces.len() > 2, "{pieces:?}");
+        assert_eq!(
+            tokenize_in_pieces(tokenizer.as_ref(), text, 3),
+            tokenizer.tokenize(text)
+        );
+    }
+}

@@ -1,0 +1,220 @@
+//! Every kind that names cut points (`Tokenizer::cut_point`) keeps its promise: a text
+//! tokenized in pieces cut there, the tokens of each piece shifted to where it starts, gives
+//! the tokens of the whole text (spans, exact bytes, forms, kinds, ids, origins), and its ids
+//! piece by piece are the ids of the whole. Texts are made of the hard cases: whitespace runs
+//! of every kind, quotes, apostrophes, periods, numbers, emoji, CJK, combining marks, special
+//! tokens.
+
+use proptest::prelude::*;
+use toklab::Tokenizer;
+use toklab::core::pieces::{Pieces, ids_in_pieces, tokenize_in_pieces};
+
+use crate::common;
+
+/// Kinds that cut, as specs relative to the checkout.
+const CUTTING: &[&str] = &[
+    "ws",
+    "ptb",
+    "ptb?parens=1",
+    "pretok:gpt2",
+    "pretok:cl100k",
+    "pretok:o200k",
+    "tiktoken:samples/bpe/sample.tiktoken?pattern=cl100k",
+    "tiktoken:samples/bpe/sample.tiktoken?pattern=r50k",
+    "tiktoken:samples/bpe/sample.tiktoken?pattern=o200k",
+    "hf:samples/bpe/tokenizer.json",
+    "hf:tests/hf_data/bert_wordpiece.json",
+    "hf:tests/hf_data/byte_level_roberta.json",
+    "hf:tests/hf_data/wordpiece_lower_keep_accents.json",
+];
+
+/// Pieces of text the generated texts are made of.
+const PARTS: &[&str] = &[
+    "a",
+    "word",
+    "Mr.",
+    "U.S.",
+    "end.",
+    "don't",
+    "'s",
+    "''",
+    "\"",
+    "«",
+    "»",
+    "...",
+    "…",
+    "3.14",
+    "1,000",
+    "42",
+    "x1",
+    "can",
+    "not",
+    "wan",
+    "na",
+    "'t",
+    "is",
+    "n't",
+    "'ll",
+    ",",
+    ":",
+    "''",
+    " ",
+    "  ",
+    "   ",
+    "\t",
+    "\n",
+    "\u{a0}",
+    "\u{3000}",
+    "\u{2009}",
+    "😀",
+    "👨\u{200d}👩",
+    "🇫🇷",
+    "東京",
+    "研究",
+    "é",
+    "e\u{301}",
+    "\u{301}",
+    "Ω",
+    "ß",
+    "-",
+    "--",
+    "(",
+    ")",
+    "!?",
+    "#",
+    "@x",
+    "<|endoftext|>",
+    "[CLS]",
+    "[MASK]",
+    "http://a.b/c",
+    "A",
+    "Zz",
+    "ǅ",
+];
+
+fn texts() -> impl Strategy<Value = String> {
+    proptest::collection::vec(proptest::sample::select(PARTS), 0..60).prop_map(|p| p.concat())
+}
+
+/// The kinds of [`CUTTING`], loaded once for all the cases.
+static LOADED: std::sync::LazyLock<Vec<(&str, Box<dyn Tokenizer>)>> =
+    std::sync::LazyLock::new(|| CUTTING.iter().map(|&spec| (spec, load(spec))).collect());
+
+fn load(spec: &str) -> Box<dyn Tokenizer> {
+    toklab::load_in(spec, env!("CARGO_MANIFEST_DIR").as_ref())
+        .unwrap_or_else(|e| panic!("{spec}: {e}"))
+}
+
+/// The tokens as everything a writer or a view reads of them.
+fn shown(tokenizer: &dyn Tokenizer, text: &str, pieces: bool) -> Vec<String> {
+    let tokens = match pieces {
+        true => tokenize_in_pieces(tokenizer, text, 1),
+        false => tokenizer.tokenize(text),
+    };
+    tokens
+        .iter()
+        .map(|t| {
+            format!(
+                "{} {} {:?} {} {:?} {}",
+                t.span,
+                t.bytes(),
+                t.form(text),
+                t.kind.name(),
+                t.id,
+                t.origin
+            )
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(common::proptest_config(256))]
+
+    #[test]
+    fn pieces_tokenize_as_the_whole_text(text in texts()) {
+        for (spec, tokenizer) in LOADED.iter() {
+            let tokenizer = tokenizer.as_ref();
+            // Pieces of one byte or more: a cut at every cut point there is.
+            prop_assert_eq!(
+                shown(tokenizer, &text, true),
+                shown(tokenizer, &text, false),
+                "{} on {:?}, cut at {:?}",
+                spec,
+                text,
+                Pieces::new(tokenizer, &text, 1).map(|(at, _)| at).collect::<Vec<_>>()
+            );
+            let mut whole = Vec::new();
+            let whole_gave_up = tokenizer.ids_into(&text, &mut whole);
+            let mut pieces = Vec::new();
+            let pieces_gave_up = ids_in_pieces(tokenizer, &text, 1, &mut pieces);
+            prop_assert_eq!(pieces, whole, "{} ids on {:?}", spec, text);
+            prop_assert_eq!(pieces_gave_up, whole_gave_up, "{} on {:?}", spec, text);
+        }
+    }
+}
+
+/// Each kind above does cut a text of words (so the property is not true for want of cuts),
+/// and kinds whose context reaches across the text do not.
+#[test]
+fn the_cutting_kinds_cut_and_the_others_do_not() {
+    let text = "The harbour reopened on Monday after three years, said Zoë. It's open!";
+    for spec in CUTTING {
+        let tokenizer = load(spec);
+        let pieces = Pieces::new(tokenizer.as_ref(), text, 1).count();
+        assert!(pieces > 5, "{spec}: {pieces} pieces");
+    }
+    for spec in [
+        "words",
+        "rules:rules?lang=eng",
+        "spm:samples/bpe/sample-spm.model",
+    ] {
+        let tokenizer = load(spec);
+        let pieces = Pieces::new(tokenizer.as_ref(), text, 1).count();
+        assert_eq!(pieces, 1, "{spec}");
+    }
+}
+
+/// `toklab tokenize` writes a line longer than it streams (1 MB) piece by piece, and what it
+/// writes is byte for byte the record of the whole line's tokens, in the text and ids formats,
+/// for kinds that cut, one that writes from its automaton, and one that does not cut.
+#[test]
+fn a_streamed_line_is_written_as_the_whole_line() {
+    let mut line = String::new();
+    let mut state: u32 = 7;
+    while line.len() < 3 << 19 {
+        state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        line.push_str(PARTS[(state >> 16) as usize % PARTS.len()].trim_end_matches('\n'));
+        line.push(' ');
+    }
+    let line = line.replace('\n', " ");
+    for spec in [
+        "ws",
+        "ptb",
+        "pretok:cl100k",
+        "hf:tests/hf_data/bert_wordpiece.json",
+        "fst:samples/fst/english.fst",
+        "words",
+    ] {
+        let tokenizer = load(spec);
+        let tokens = tokenizer.tokenize(&line);
+        let forms = tokens.forms(&line).join(" ");
+        let ids: Vec<String> = tokens
+            .iter()
+            .map(|t| t.id.map_or("-".to_string(), |id| id.to_string()))
+            .collect();
+        for (format, expected) in [("text", forms), ("ids", ids.join(" "))] {
+            let output = common::run(
+                &["tokenize", "--with", spec, "-f", format, "--threads", "2"],
+                format!("short line\n{line}\nlast line\n").as_bytes(),
+            );
+            assert!(output.status.success(), "{spec} -f {format}");
+            let written = String::from_utf8(output.stdout).unwrap();
+            let records: Vec<&str> = written.split('\n').collect();
+            assert_eq!(records.len(), 4, "{spec} -f {format}");
+            assert!(
+                records[1] == expected,
+                "{spec} -f {format}: the long record differs"
+            );
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! `toklab tokenize` on one huge line stays within [`BAR`] bytes of memory per input byte,
+//! beyond what loading the model costs: the child's peak resident size (as GNU time reads it
+//! from the kernel) on a generated one-line file, minus its peak on a one-line input of a few
+//! words. Kinds that do not meet the bar yet are listed in [`KNOWN`] with the most they may
+//! use, so the list can only shrink: a listed kind that grew fails, and so does one that now
+//! meets the bar (take it off the list). Nothing here depends on time.
+
+use std::fs::File;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use crate::common;
+
+/// The most bytes of memory per input byte a kind may use on one huge line.
+const BAR: f64 = 16.0;
+
+/// The length of the generated line, in bytes.
+const LINE_BYTES: usize = 20 << 20;
+
+/// Kinds over the bar today and the most they may use per input byte (the measured figure and
+/// a little room): the rule engine sees the whole line (entries of several words, contexts), so
+/// it names no cut point; nor does SentencePiece, whose dummy prefix and merging of the whole
+/// normalized text a cut would change.
+const KNOWN: &[(&str, f64)] = &[("rules", 65.0), ("spm", 90.0)];
+
+/// The kinds measured: a label, the spec (`{models}` is the real models' folder, `{root}`
+/// the checkout) and whether it needs the real models.
+const KINDS: &[(&str, &str, bool)] = &[
+    ("ws", "ws", false),
+    ("pretok", "pretok:cl100k", false),
+    ("fst", "fst:{root}/samples/fst/english.fst", false),
+    ("ptb", "ptb", false),
+    ("rules", "rules:{root}/rules?lang=eng", false),
+    (
+        "tiktoken",
+        "tiktoken:{models}/llama3.tiktoken.model?pattern=cl100k",
+        true,
+    ),
+    ("hf", "hf:{models}/minilm-l6.tokenizer.json", true),
+    ("spm", "spm:{models}/mistral-v1.model", true),
+];
+
+/// Words, numbers, punctuation, quotes, emoji and CJK, so every engine meets its hard cases.
+const WORDS: &[&str] = &[
+    "the",
+    "Harbour",
+    "reopened",
+    "on",
+    "Monday,",
+    "after",
+    "3.5",
+    "years",
+    "(mostly",
+    "delays).",
+    "She",
+    "didn't",
+    "say",
+    "\"why\"",
+    "--",
+    "e.g.",
+    "U.S.",
+    "ships",
+    "café",
+    "naïve",
+    "Zoë",
+    "😀",
+    "🇫🇷",
+    "東京",
+    "研究生命",
+    "x-ray",
+    "$12.40",
+    "https://example.org/a?b=1",
+    "#tag",
+    "it's",
+    "Mr.",
+    "Smith",
+    "end.",
+    "…",
+    "'quoted'",
+    "A.B.C",
+    "42%",
+    "well,",
+    "ok!",
+];
+
+/// A line of `len` bytes or a little more, of [`WORDS`] picked by a fixed generator, with
+/// single and double spaces between them.
+fn generated_line(len: usize) -> String {
+    let mut line = String::with_capacity(len + 64);
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    while line.len() < len {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        line.push_str(WORDS[(state % WORDS.len() as u64) as usize]);
+        line.push_str(if state >> 32 & 15 == 0 { "  " } else { " " });
+    }
+    line.push('\n');
+    line
+}
+
+/// GNU time, which reports its child's peak resident size: a program started by the test
+/// process itself would report the test's own peak, which the kernel carries across `exec`.
+const TIME: &str = "/usr/bin/time";
+
+/// The peak resident size in bytes of `toklab tokenize --with SPEC --threads 1 -f FORMAT`
+/// reading `input`, as the kernel measured it for that process alone.
+fn peak_bytes(spec: &str, format: &str, input: &Path) -> u64 {
+    let report = tempfile::NamedTempFile::new().unwrap();
+    let output = Command::new(TIME)
+        .args(["-f", "%M", "-o"])
+        .arg(report.path())
+        .arg(env!("CARGO_BIN_EXE_toklab"))
+        .args(["tokenize", "--with", spec, "--threads", "1", "-f", format])
+        .stdin(File::open(input).unwrap())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "toklab tokenize --with {spec} -f {format}: {}: {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report = std::fs::read_to_string(report.path()).unwrap();
+    let kilobytes: u64 = report
+        .trim()
+        .lines()
+        .last()
+        .and_then(|line| line.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{TIME} wrote {report:?}, not a number of kilobytes"));
+    kilobytes * 1024
+}
+
+/// What a kind uses per input byte of one huge line: its peak on the long line minus its peak
+/// on a short one (the program and the model).
+fn per_input_byte(spec: &str, format: &str, long: &Path, short: &Path) -> f64 {
+    let grown = peak_bytes(spec, format, long).saturating_sub(peak_bytes(spec, format, short));
+    grown as f64 / LINE_BYTES as f64
+}
+
+#[test]
+fn one_huge_line_costs_at_most_the_bar_per_input_byte() {
+    if !Path::new(TIME).exists() {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("memory: {TIME} is missing; CI requires it (.ci/run installs it)");
+        }
+        common::skip_note(&format!(
+            "memory: skipped: {TIME} is missing (Debian package time)"
+        ));
+        return;
+    }
+    let root = env!("CARGO_MANIFEST_DIR");
+    let models = common::models_dir();
+    let dir = tempfile::tempdir().unwrap();
+    let (long, short) = (dir.path().join("long.txt"), dir.path().join("short.txt"));
+    std::fs::write(&long, generated_line(LINE_BYTES)).unwrap();
+    std::fs::write(&short, generated_line(64)).unwrap();
+    let mut failures = Vec::new();
+    let mut table = Vec::new();
+    for &(label, spec, needs_models) in KINDS {
+        let spec = spec
+            .replace("{root}", root)
+            .replace("{models}", &models.display().to_string());
+        let file = spec
+            .split(':')
+            .nth(1)
+            .unwrap_or("")
+            .split('?')
+            .next()
+            .unwrap_or("");
+        if needs_models && !Path::new(file).exists() {
+            common::skip_note(&format!(
+                "memory: skipped {label}: no real models (run ../shared/realworld/fetch.sh)"
+            ));
+            continue;
+        }
+        let known = KNOWN
+            .iter()
+            .find(|(k, _)| *k == label)
+            .map(|&(_, most)| most);
+        let used = ["text", "ids"].map(|format| {
+            let used = per_input_byte(&spec, format, &long, &short);
+            table.push(format!("{label} -f {format}: {used:.1} B per input byte"));
+            (format, used)
+        });
+        for (format, used) in used {
+            let most = known.unwrap_or(BAR);
+            if used > most {
+                failures.push(format!(
+                    "{label} -f {format}: {used:.1} bytes per input byte, more than the {most} \
+                     allowed (the bar is {BAR}; KNOWN lists kinds over it)"
+                ));
+            }
+        }
+        if known.is_some() && used.iter().all(|&(_, used)| used <= BAR) {
+            failures.push(format!(
+                "{label} now meets the bar of {BAR} in both formats: take it off KNOWN"
+            ));
+        }
+    }
+    common::skip_note(&format!("memory per input byte:\n  {}", table.join("\n  ")));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
