@@ -62,6 +62,7 @@ mod maxmatch_props;
 mod merges_check;
 mod merges_incremental;
 mod merges_semantics;
+mod model_cache;
 mod no_aborts;
 mod ptb_conformance;
 mod realworld;

@@ -4,6 +4,7 @@
 //! (leftmost on ties), `▁` for spaces, byte fallback or `<unk>` for characters the vocabulary
 //! lacks. Unigram models encode by the Viterbi best segmentation.
 
+mod cached;
 mod explain;
 mod incremental;
 /// The unigram lattice, at home in [`crate::engines::subword::unigram`].
@@ -55,6 +56,35 @@ fn vocab_of(pieces: &[ProtoPiece]) -> std::result::Result<(Vocab, u32), String> 
     Ok((vocab, unk))
 }
 
+/// The user-defined pieces, in id order: the normalizer passes them through unchanged.
+fn user_pieces(pieces: &[ProtoPiece]) -> Vec<String> {
+    pieces
+        .iter()
+        .filter(|p| p.kind == PieceType::UserDefined)
+        .map(|p| p.piece.clone())
+        .collect()
+}
+
+/// What finds the user-defined pieces in normalized text, with their ids.
+type UserMatcher = Option<(AhoCorasick, Vec<u32>)>;
+
+/// The matcher of the user-defined pieces (none when the model has none).
+fn user_matcher(path: &Path, pieces: &[ProtoPiece]) -> Result<UserMatcher> {
+    let user: Vec<(&[u8], u32)> = pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.kind == PieceType::UserDefined)
+        .map(|(id, p)| (p.piece.as_bytes(), id as u32))
+        .collect();
+    if user.is_empty() {
+        return Ok(None);
+    }
+    let texts: Vec<&[u8]> = user.iter().map(|(p, _)| *p).collect();
+    let matcher = crate::engines::subword::bpe::specials::literal_matcher(&texts)
+        .map_err(|e| Error::format(path, None, format!("user-defined pieces: {e}")))?;
+    Ok(Some((matcher, user.iter().map(|(_, id)| *id).collect())))
+}
+
 /// A SentencePiece model.
 pub struct SpmModel {
     /// Vocabulary, merge rules implied by the scores, unknown id and byte fallback.
@@ -66,7 +96,7 @@ pub struct SpmModel {
     /// Unigram or BPE: which encoder runs.
     pub model_type: ModelType,
     /// Finds user-defined pieces in normalized text: they are never split or merged.
-    user_defined: Option<(AhoCorasick, Vec<u32>)>,
+    user_defined: UserMatcher,
     /// The Viterbi lattice for unigram models.
     pub(crate) unigram: Option<crate::engines::subword::unigram::SpmUnigram>,
 }
@@ -126,13 +156,6 @@ impl SpmModel {
             }
             bpe.byte_fallback = Some(ids);
         }
-        let user: Vec<(String, u32)> = proto
-            .pieces
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.kind == PieceType::UserDefined)
-            .map(|(id, p)| (p.piece.clone(), id as u32))
-            .collect();
         let map = match proto.normalizer.charsmap.is_empty() {
             true => CharsMap::default(),
             false => CharsMap::parse(&proto.normalizer.charsmap).map_err(|e| bad(e.to_string()))?,
@@ -143,17 +166,9 @@ impl SpmModel {
             remove_extra_whitespaces: proto.normalizer.remove_extra_whitespaces,
             escape_whitespaces: proto.normalizer.escape_whitespaces,
             treat_whitespace_as_suffix: proto.treat_whitespace_as_suffix,
-            user_defined: user.iter().map(|(p, _)| p.clone()).collect(),
+            user_defined: user_pieces(&proto.pieces),
         };
-        let user_defined = match user.is_empty() {
-            true => None,
-            false => {
-                let pieces: Vec<&[u8]> = user.iter().map(|(p, _)| p.as_bytes()).collect();
-                let matcher = crate::engines::subword::bpe::specials::literal_matcher(&pieces)
-                    .map_err(|e| Error::format(path, None, format!("user-defined pieces: {e}")))?;
-                Some((matcher, user.iter().map(|(_, id)| *id).collect()))
-            }
-        };
+        let user_defined = user_matcher(path, &proto.pieces)?;
         let unigram = (proto.model_type == ModelType::Unigram)
             .then(|| crate::engines::subword::unigram::SpmUnigram::new(&proto.pieces, &bpe.vocab));
         Ok(SpmModel {
@@ -166,10 +181,16 @@ impl SpmModel {
         })
     }
 
-    /// Loads a `.model` file.
+    /// Loads a `.model` file, or its parsed copy from the model cache
+    /// ([`crate::core::model_cache`]) when the file is the one the copy was made from.
     pub fn load(path: &Path) -> Result<SpmModel> {
-        let data = super::load::read_bytes(path)?;
-        SpmModel::from_bytes(path, &data)
+        crate::core::model_cache::load(
+            path,
+            "sentencepiece",
+            |data| SpmModel::from_bytes(path, data),
+            SpmModel::write_flat,
+            |r| SpmModel::read_flat(path, r),
+        )
     }
 
     /// Builds a model from the bytes of a `.model` file (`path` names it in errors), so a
