@@ -17,7 +17,7 @@
 
 mod flat;
 
-pub use flat::{FlatReader, FlatWriter, word_hash};
+pub use flat::{FlatReader, FlatWriter, WordHash, word_hash};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -58,10 +58,12 @@ struct Origin {
     hash: u64,
 }
 
-/// A model file read once, with its cache entry if a valid one exists.
+/// A model file and its cache entry, if a valid one exists. On a hit the file is only
+/// hashed, a block at a time, never held whole; its bytes are read when a loader asks.
 pub struct Lookup {
-    /// The source file's bytes: what a loader parses on a miss.
-    source: Vec<u8>,
+    path: PathBuf,
+    /// The source file's bytes, once read.
+    source: Option<Vec<u8>>,
     /// The entry's bytes and where its payload starts, when the entry is valid.
     entry: Option<(Vec<u8>, usize)>,
     /// Where to store a new entry and what it is made from (`None`: no cache).
@@ -70,37 +72,64 @@ pub struct Lookup {
 }
 
 impl Lookup {
-    /// Reads `path` and looks for its entry under the loader name `kind`. Fails only when the
+    /// Opens `path` and looks for its entry under the loader name `kind`. Fails only when the
     /// file itself cannot be read.
     pub fn open(path: &Path, kind: &'static str) -> Result<Lookup> {
-        let (source, meta) = read_with_metadata(path).map_err(|e| Error::io(path, e))?;
-        let slot = cache_dir().and_then(|dir| {
+        let io = |e| Error::io(path, e);
+        let mut file = std::fs::File::open(path).map_err(io)?;
+        let meta = file.metadata().map_err(io)?;
+        let mut slot = cache_dir().and_then(|dir| {
             let canonical = std::fs::canonicalize(path).ok()?;
-            let origin = origin_of(&canonical, &meta, word_hash(&source));
+            let origin = origin_of(&canonical, &meta);
             let mut name = kind.as_bytes().to_vec();
             name.push(0);
             name.extend_from_slice(&origin.path);
             Some((dir.join(format!("{:016x}.entry", word_hash(&name))), origin))
         });
-        let entry = slot
-            .as_ref()
-            .and_then(|(file, origin)| read_entry(file, kind, origin));
-        Ok(Lookup {
-            source,
-            entry,
-            slot,
+        let mut lookup = Lookup {
+            path: path.to_path_buf(),
+            source: None,
+            entry: None,
+            slot: None,
             kind,
-        })
+        };
+        if let Some((file_name, origin)) = &mut slot
+            && let Some((bytes, start, hash)) = read_entry(file_name, kind, origin)
+        {
+            origin.hash = hash_of(&mut file).map_err(io)?;
+            if origin.hash == hash {
+                lookup.entry = Some((bytes, start));
+                lookup.slot = slot;
+                return Ok(lookup);
+            }
+        }
+        lookup.slot = slot;
+        lookup.read_source()?;
+        Ok(lookup)
+    }
+
+    /// Reads the source file (again, if it was only hashed) and records the hash of exactly
+    /// the bytes read, which is what a new entry is stored under.
+    fn read_source(&mut self) -> Result<&[u8]> {
+        if self.source.is_none() {
+            let bytes = std::fs::read(&self.path).map_err(|e| Error::io(&self.path, e))?;
+            if let Some((_, origin)) = &mut self.slot {
+                origin.hash = word_hash(&bytes);
+            }
+            self.source = Some(bytes);
+        }
+        Ok(self.source.as_deref().unwrap_or_default())
     }
 
     /// The source file's bytes.
-    pub fn source(&self) -> &[u8] {
-        &self.source
+    pub fn source(&mut self) -> Result<&[u8]> {
+        self.read_source()
     }
 
     /// The source file's bytes, taken out (a loader parses them on a miss).
-    pub fn take_source(&mut self) -> Vec<u8> {
-        std::mem::take(&mut self.source)
+    pub fn take_source(&mut self) -> Result<Vec<u8>> {
+        self.read_source()?;
+        Ok(self.source.take().unwrap_or_default())
     }
 
     /// The payload of a valid entry.
@@ -125,6 +154,29 @@ impl Lookup {
     }
 }
 
+/// The [`word_hash`] of a whole file, read a megabyte at a time.
+fn hash_of(file: &mut std::fs::File) -> std::io::Result<u64> {
+    use std::io::Read;
+    let mut hash = WordHash::default();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        // Fill the buffer whole, so every piece but the last is a multiple of the block.
+        let mut filled = 0;
+        while filled < buf.len() {
+            match file.read(&mut buf[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        hash.feed(&buf[..filled]);
+        if filled < buf.len() {
+            return Ok(hash.finish());
+        }
+    }
+}
+
 /// Loads what `parse` makes of the file at `path`, or its copy from the cache: the loaders of
 /// formats whose whole parsed form is one value (a tiktoken file's vocabulary) use this; the
 /// flat form is `write`'s and `read`'s.
@@ -135,14 +187,14 @@ pub fn load<T>(
     write: impl FnOnce(&T, &mut FlatWriter),
     read: impl FnOnce(&mut FlatReader) -> Option<T>,
 ) -> Result<T> {
-    let lookup = Lookup::open(path, kind)?;
+    let mut lookup = Lookup::open(path, kind)?;
     if let Some(payload) = lookup.payload() {
         let mut r = FlatReader::new(payload);
         if let Some(value) = read(&mut r).filter(|_| r.finished()) {
             return Ok(value);
         }
     }
-    let value = parse(lookup.source())?;
+    let value = parse(lookup.source()?)?;
     let mut w = FlatWriter::new();
     write(&value, &mut w);
     lookup.store(&w.into_bytes());
@@ -183,17 +235,8 @@ pub fn read_warnings(r: &mut FlatReader, path: &Path) -> Option<Vec<String>> {
     Some(warnings)
 }
 
-/// The file's bytes and its metadata, taken from the same open file.
-fn read_with_metadata(path: &Path) -> std::io::Result<(Vec<u8>, std::fs::Metadata)> {
-    use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
-    let meta = file.metadata()?;
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.read_to_end(&mut bytes)?;
-    Ok((bytes, meta))
-}
-
-fn origin_of(canonical: &Path, meta: &std::fs::Metadata, hash: u64) -> Origin {
+/// What the header records of a file, its hash still to be taken.
+fn origin_of(canonical: &Path, meta: &std::fs::Metadata) -> Origin {
     let modified_ns = meta
         .modified()
         .ok()
@@ -212,7 +255,7 @@ fn origin_of(canonical: &Path, meta: &std::fs::Metadata, hash: u64) -> Origin {
         modified_ns,
         inode,
         device,
-        hash,
+        hash: 0,
     }
 }
 
@@ -236,9 +279,10 @@ fn header(kind: &str, origin: &Origin, payload: &[u8]) -> Vec<u8> {
     w.into_bytes()
 }
 
-/// The entry at `file` and where its payload starts, if it was made by this version for
-/// `kind` from exactly `origin` and its payload is whole.
-fn read_entry(file: &Path, kind: &str, origin: &Origin) -> Option<(Vec<u8>, usize)> {
+/// The entry at `file`, where its payload starts and the hash of the source it was made
+/// from, if it was made by this version for `kind` from a file with `origin`'s path, size,
+/// time, inode and device, and its payload is whole.
+fn read_entry(file: &Path, kind: &str, origin: &Origin) -> Option<(Vec<u8>, usize, u64)> {
     let bytes = std::fs::read(file).ok()?;
     let mut r = FlatReader::new(&bytes);
     if r.take(MAGIC.len())? != MAGIC
@@ -256,7 +300,11 @@ fn read_entry(file: &Path, kind: &str, origin: &Origin) -> Option<(Vec<u8>, usiz
         device: r.u64()?,
         hash: r.u64()?,
     };
-    if recorded != *origin {
+    let same_file = Origin {
+        hash: origin.hash,
+        ..recorded.clone()
+    } == *origin;
+    if !same_file {
         return None;
     }
     let len = r.usize()?;
@@ -266,5 +314,5 @@ fn read_entry(file: &Path, kind: &str, origin: &Origin) -> Option<(Vec<u8>, usiz
         return None;
     }
     let start = bytes.len() - len;
-    Some((bytes, start))
+    Some((bytes, start, recorded.hash))
 }

@@ -161,14 +161,15 @@ impl MergeTable {
     /// Reads what [`MergeTable::write_flat`] wrote; `None` when a rule names an id at or past
     /// `id_bound` or a pair twice.
     pub fn read_flat(r: &mut FlatReader, id_bound: u32) -> Option<MergeTable> {
-        let rules = r.u32s()?;
+        let mut rules = r.u32_iter()?;
         let made_by = r.u32s()?;
         if rules.len() % 4 != 0 || made_by.len() > id_bound as usize {
             return None;
         }
         let mut pairs = FxMap::with_capacity_and_hasher(rules.len() / 4, Default::default());
-        for rule in rules.chunks_exact(4) {
-            let (left, right, rank, merged) = (rule[0], rule[1], rule[2], rule[3]);
+        while let (Some(left), Some(right), Some(rank), Some(merged)) =
+            (rules.next(), rules.next(), rules.next(), rules.next())
+        {
             if left >= id_bound || right >= id_bound || merged as usize >= made_by.len() {
                 return None;
             }

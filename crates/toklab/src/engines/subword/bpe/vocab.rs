@@ -175,11 +175,14 @@ impl Vocab {
     /// or two ids have the same bytes (an entry that is not what toklab wrote).
     pub fn read_flat(r: &mut FlatReader) -> Option<Vocab> {
         let data = r.bytes()?.to_vec();
-        let raw = r.u32s()?;
+        let mut raw = r.u32_iter()?;
         if raw.len() % 2 != 0 {
             return None;
         }
-        let entries: Vec<(u32, u32)> = raw.chunks_exact(2).map(|c| (c[0], c[1])).collect();
+        let mut entries: Vec<(u32, u32)> = Vec::with_capacity(raw.len() / 2);
+        while let (Some(offset), Some(len)) = (raw.next(), raw.next()) {
+            entries.push((offset, len));
+        }
         let mut table = HashTable::with_capacity(entries.len());
         let stored = |id: u32| {
             let (offset, len) = entries[id as usize];

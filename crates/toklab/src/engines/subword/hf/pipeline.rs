@@ -105,7 +105,7 @@ impl Pipeline {
         {
             return Ok(pipeline);
         }
-        let text = text_of(path, lookup.take_source())?;
+        let text = text_of(path, lookup.take_source()?)?;
         let json: TokenizerJson =
             serde_json::from_str(&text).map_err(|e| tokenizer_json_error(path, &text, e))?;
         let skeleton = cached::skeleton(&text, &json);
