@@ -101,7 +101,7 @@ def load_times(toklab, spec, rounds, scratch):
 
 def workbench_cpu(toklab, specs, text, env, scratch):
     """CPU seconds of the workbench process until no row shows `loading…`."""
-    socket = os.path.join(scratch, "tmux")
+    socket = tempfile.mktemp(prefix="tmux-", dir=scratch)
     tmux = ["tmux", "-S", socket, "-f", "/dev/null"]
     argv = [toklab, "tui", "--no-mouse"]
     for spec in specs:
