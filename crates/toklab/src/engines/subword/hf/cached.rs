@@ -86,3 +86,45 @@ pub fn pipeline(
     warnings.extend(model_warnings);
     Some(pipeline)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sample tokenizer.json's payload, as [`entry`] writes it.
+    fn sample_payload(path: &Path) -> Vec<u8> {
+        let text = std::fs::read_to_string(path).unwrap();
+        let json: TokenizerJson = serde_json::from_str(&text).unwrap();
+        let skeleton = skeleton(&text, &json).unwrap();
+        assert!(skeleton.len() < 2000 && skeleton.contains("\"vocab\": null"));
+        let mut warnings = Vec::new();
+        let pipeline = Pipeline::load(path, Specials::Match, &mut warnings).unwrap();
+        entry(path, &skeleton, true, &warnings, &pipeline)
+    }
+
+    #[test]
+    fn a_payload_cut_or_changed_anywhere_decodes_to_none_or_a_pipeline_never_a_panic() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/bpe/tokenizer.json");
+        let payload = sample_payload(&path);
+        let mut warnings = Vec::new();
+        let whole = pipeline(&path, &payload, Specials::Match, &mut warnings).unwrap();
+        let ids = |p: &Pipeline| {
+            let mut ids = Vec::new();
+            p.encode_ids("lower newer", Specials::Match, &mut ids);
+            ids
+        };
+        assert_eq!(ids(&whole), [76, 419, 264, 397, 264]);
+        for cut in 0..payload.len() {
+            assert!(pipeline(&path, &payload[..cut], Specials::Match, &mut warnings).is_none());
+        }
+        for at in (0..payload.len()).step_by(11) {
+            for flip in [0x01, 0xff] {
+                let mut changed = payload.clone();
+                changed[at] ^= flip;
+                if let Some(p) = pipeline(&path, &changed, Specials::Match, &mut warnings) {
+                    let _ = ids(&p);
+                }
+            }
+        }
+    }
+}

@@ -150,3 +150,33 @@ fn read_pieces(r: &mut FlatReader) -> Option<Vec<ProtoPiece>> {
     }
     (at == texts.len()).then_some(pieces)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_model_cut_or_changed_anywhere_reads_as_none_or_a_model_never_a_panic() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/bpe/sample-spm.model");
+        let model = SpmModel::from_bytes(&path, &std::fs::read(&path).unwrap()).unwrap();
+        let mut w = FlatWriter::new();
+        model.write_flat(&mut w);
+        let payload = w.into_bytes();
+        let text = "Hello world, naïve 日本語 text";
+        let read = |bytes: &[u8]| {
+            let mut r = FlatReader::new(bytes);
+            SpmModel::read_flat(&path, &mut r).filter(|_| r.finished())
+        };
+        assert_eq!(read(&payload).unwrap().encode(text), model.encode(text));
+        for cut in 0..payload.len() {
+            assert!(read(&payload[..cut]).is_none(), "cut at {cut}");
+        }
+        for at in (0..payload.len()).step_by(3) {
+            let mut changed = payload.clone();
+            changed[at] ^= 0x5a;
+            if let Some(m) = read(&changed) {
+                let _ = m.encode(text);
+            }
+        }
+    }
+}
