@@ -17,9 +17,7 @@ pub mod regularize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use aho_corasick::AhoCorasick;
-
-use self::normalizer::{CharsMap, Normalizer, SPACE};
+use self::normalizer::{CharsMap, Normalizer, SPACE, UserMatcher, user_matcher, user_pieces};
 use self::proto::{PieceType, ProtoPiece};
 use super::merge_loop::{MergeStep, NO_ID, Symbol};
 use super::merge_table::MergeTable;
@@ -54,35 +52,6 @@ fn vocab_of(pieces: &[ProtoPiece]) -> std::result::Result<(Vocab, u32), String> 
     }
     let unk = unk.ok_or_else(|| "the model has no unknown piece".to_string())?;
     Ok((vocab, unk))
-}
-
-/// The user-defined pieces, in id order: the normalizer passes them through unchanged.
-fn user_pieces(pieces: &[ProtoPiece]) -> Vec<String> {
-    pieces
-        .iter()
-        .filter(|p| p.kind == PieceType::UserDefined)
-        .map(|p| p.piece.clone())
-        .collect()
-}
-
-/// What finds the user-defined pieces in normalized text, with their ids.
-type UserMatcher = Option<(AhoCorasick, Vec<u32>)>;
-
-/// The matcher of the user-defined pieces (none when the model has none).
-fn user_matcher(path: &Path, pieces: &[ProtoPiece]) -> Result<UserMatcher> {
-    let user: Vec<(&[u8], u32)> = pieces
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.kind == PieceType::UserDefined)
-        .map(|(id, p)| (p.piece.as_bytes(), id as u32))
-        .collect();
-    if user.is_empty() {
-        return Ok(None);
-    }
-    let texts: Vec<&[u8]> = user.iter().map(|(p, _)| *p).collect();
-    let matcher = crate::engines::subword::bpe::specials::literal_matcher(&texts)
-        .map_err(|e| Error::format(path, None, format!("user-defined pieces: {e}")))?;
-    Ok(Some((matcher, user.iter().map(|(_, id)| *id).collect())))
 }
 
 /// A SentencePiece model.
