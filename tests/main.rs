@@ -64,6 +64,7 @@ mod memory;
 mod merges_check;
 mod merges_incremental;
 mod merges_semantics;
+mod model_cache;
 mod no_aborts;
 mod ptb_conformance;
 mod realworld;

@@ -10,6 +10,8 @@ pub mod error;
 pub mod external;
 pub mod files;
 pub mod label;
+#[cfg(feature = "subword")]
+pub mod model_cache;
 pub mod normalized;
 pub mod offsets;
 pub mod pieces;

@@ -36,6 +36,21 @@ pub struct CharsMap {
 }
 
 impl CharsMap {
+    /// The precompiled form [`CharsMap::parse`] reads (empty for the empty map), for keeping a
+    /// parsed model in the model cache.
+    pub fn to_blob(&self) -> Vec<u8> {
+        if self.units.is_empty() {
+            return Vec::new();
+        }
+        let mut blob = Vec::with_capacity(4 + self.units.len() * 4 + self.replacements.len());
+        blob.extend_from_slice(&((self.units.len() * 4) as u32).to_le_bytes());
+        for unit in &self.units {
+            blob.extend_from_slice(&unit.to_le_bytes());
+        }
+        blob.extend_from_slice(&self.replacements);
+        blob
+    }
+
     /// Decodes the blob; an error says what is inconsistent.
     pub fn parse(blob: &[u8]) -> Result<CharsMap, CharsMapError> {
         if blob.len() <= 4 {

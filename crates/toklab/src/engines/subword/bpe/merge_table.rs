@@ -9,6 +9,7 @@ use std::hash::BuildHasherDefault;
 use rustc_hash::FxHasher;
 
 use super::vocab::Vocab;
+use crate::core::model_cache::{FlatReader, FlatWriter};
 
 /// What applying a rule to a pair gives: its priority (lower merges first) and the new token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,6 +143,47 @@ impl MergeTable {
     }
 }
 
+/// The flat form of a merge table in a cache entry: every rule as four numbers and the
+/// lowest rank making each token, so reading it back fills the pair map without parsing or
+/// looking a token up.
+impl MergeTable {
+    /// Writes the table for [`MergeTable::read_flat`].
+    pub fn write_flat(&self, w: &mut FlatWriter) {
+        let rules: Vec<u32> = self
+            .pairs
+            .iter()
+            .flat_map(|(&k, m)| [(k >> 32) as u32, k as u32, m.rank, m.merged])
+            .collect();
+        w.u32s(rules.iter().copied());
+        w.u32s(self.made_by.iter().copied());
+    }
+
+    /// Reads what [`MergeTable::write_flat`] wrote; `None` when a rule names an id at or past
+    /// `id_bound` or a pair twice.
+    pub fn read_flat(r: &mut FlatReader, id_bound: u32) -> Option<MergeTable> {
+        let mut rules = r.u32_iter()?;
+        let made_by = r.u32s()?;
+        if rules.len() % 4 != 0 || made_by.len() > id_bound as usize {
+            return None;
+        }
+        let mut pairs = FxMap::with_capacity_and_hasher(rules.len() / 4, Default::default());
+        while let (Some(left), Some(right), Some(rank), Some(merged)) =
+            (rules.next(), rules.next(), rules.next(), rules.next())
+        {
+            if left >= id_bound || right >= id_bound || merged as usize >= made_by.len() {
+                return None;
+            }
+            if pairs
+                .insert(key(left, right), Merge { rank, merged })
+                .is_some()
+            {
+                return None;
+            }
+        }
+        Some(MergeTable { pairs, made_by })
+    }
+}
+
 impl std::fmt::Debug for MergeTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "MergeTable({} rules)", self.pairs.len())
@@ -167,5 +209,13 @@ mod tests {
         assert_eq!(t.rank_of_token(5), Some(5));
         assert_eq!(t.rank_of_token(0), None);
         assert_eq!(t.rules()[0].merged, 3);
+        let mut w = FlatWriter::new();
+        t.write_flat(&mut w);
+        let bytes = w.into_bytes();
+        let back = MergeTable::read_flat(&mut FlatReader::new(&bytes), 6).unwrap();
+        assert_eq!(back.rules(), t.rules());
+        assert_eq!(back.rank_of_token(5), Some(5));
+        // The same rules against a vocabulary of 5 ids name an id outside it.
+        assert!(MergeTable::read_flat(&mut FlatReader::new(&bytes), 5).is_none());
     }
 }

@@ -5,6 +5,8 @@ use std::hash::Hasher;
 
 use hashbrown::HashTable;
 
+use crate::core::model_cache::{FlatReader, FlatWriter};
+
 /// Token bytes by id and ids by token bytes. Ids may have holes (tiktoken files leave some
 /// ranks unused); a hole has no bytes.
 #[derive(Clone, Default)]
@@ -158,6 +160,68 @@ impl Vocab {
     }
 }
 
+/// The flat form of a vocabulary in a cache entry: its byte buffer and its (offset, length)
+/// table as they are, so reading it back copies two arrays and rebuilds the hash table without
+/// an allocation per token.
+impl Vocab {
+    /// Writes the vocabulary for [`Vocab::read_flat`].
+    pub fn write_flat(&self, w: &mut FlatWriter) {
+        w.bytes(&self.data);
+        let entries: Vec<u32> = self.entries.iter().flat_map(|&(o, l)| [o, l]).collect();
+        w.u32s(entries.iter().copied());
+    }
+
+    /// Reads what [`Vocab::write_flat`] wrote; `None` when an entry points outside the buffer
+    /// or two ids have the same bytes (an entry that is not what toklab wrote).
+    pub fn read_flat(r: &mut FlatReader) -> Option<Vocab> {
+        let data = r.bytes()?.to_vec();
+        let mut raw = r.u32_iter()?;
+        if raw.len() % 2 != 0 {
+            return None;
+        }
+        let mut entries: Vec<(u32, u32)> = Vec::with_capacity(raw.len() / 2);
+        while let (Some(offset), Some(len)) = (raw.next(), raw.next()) {
+            entries.push((offset, len));
+        }
+        let mut table = HashTable::with_capacity(entries.len());
+        let stored = |id: u32| {
+            let (offset, len) = entries[id as usize];
+            &data[offset as usize..(offset + len) as usize]
+        };
+        let mut count = 0;
+        for (id, &(offset, len)) in entries.iter().enumerate() {
+            if (offset, len) == HOLE {
+                continue;
+            }
+            let end = offset.checked_add(len)? as usize;
+            let bytes = data.get(offset as usize..end)?;
+            let head = head_of(bytes);
+            let entry = table.entry(
+                hash_bytes(bytes),
+                |slot: &Slot| slot.len == len && slot.head == head && stored(slot.id) == bytes,
+                |slot: &Slot| hash_bytes(stored(slot.id)),
+            );
+            match entry {
+                hashbrown::hash_table::Entry::Occupied(_) => return None,
+                hashbrown::hash_table::Entry::Vacant(vacant) => {
+                    vacant.insert(Slot {
+                        head,
+                        len,
+                        id: id as u32,
+                    });
+                }
+            }
+            count += 1;
+        }
+        Some(Vocab {
+            data,
+            entries,
+            table,
+            count,
+        })
+    }
+}
+
 impl std::fmt::Debug for Vocab {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Vocab({} tokens)", self.count)
@@ -183,5 +247,33 @@ mod tests {
         assert_eq!(v.insert(1, b"a"), Err(VocabConflict::BytesTaken(0)));
         assert_eq!(v.insert(5, b"x"), Err(VocabConflict::IdTaken));
         assert_eq!(v.iter().map(|(id, _)| id).collect::<Vec<_>>(), [0, 5]);
+    }
+
+    #[test]
+    fn the_flat_form_reads_back_and_rejects_a_duplicate() {
+        let mut v = Vocab::default();
+        for (id, t) in [(0, "a"), (3, "abcdefghijkl"), (4, "b")] {
+            v.insert(id, t.as_bytes()).unwrap();
+        }
+        let mut w = FlatWriter::new();
+        v.write_flat(&mut w);
+        let bytes = w.into_bytes();
+        let back = Vocab::read_flat(&mut FlatReader::new(&bytes)).unwrap();
+        assert_eq!(back.id(b"abcdefghijkl"), Some(3));
+        assert_eq!(back.bytes(4), Some(&b"b"[..]));
+        assert_eq!(back.bytes(1), None);
+        assert_eq!((back.len(), back.id_bound()), (3, 5));
+        // Two ids pointing at the same bytes: not an entry toklab writes.
+        let mut w = FlatWriter::new();
+        w.bytes(b"ab");
+        w.u32s([0, 1, 0, 1].into_iter());
+        let bytes = w.into_bytes();
+        assert!(Vocab::read_flat(&mut FlatReader::new(&bytes)).is_none());
+        // An entry past the end of the buffer.
+        let mut w = FlatWriter::new();
+        w.bytes(b"ab");
+        w.u32s([1, 5].into_iter());
+        let bytes = w.into_bytes();
+        assert!(Vocab::read_flat(&mut FlatReader::new(&bytes)).is_none());
     }
 }

@@ -19,6 +19,7 @@
 //! ```
 
 mod added;
+mod cached;
 mod decoders;
 mod json;
 mod loaded;

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use super::added::{AddedVocabulary, Split, Stage};
+use super::cached;
 use super::decoders::Decoder;
 use super::json::{ComponentError, TokenizerJson};
 use super::models::{Model, Piece, Steps};
@@ -12,11 +13,12 @@ use super::normalizers::Normalizer;
 use super::pre_tokenizers::PreTokenizer;
 use super::processors::PostProcessor;
 use crate::core::error::{Error, Result};
+use crate::core::model_cache::Lookup;
 use crate::core::normalized::NormalizedString;
 use crate::core::spec::Spec;
 use crate::core::token::{Origin, Span, Token, TokenKind};
 use crate::core::trace::{Role, TraceLine, quote};
-use crate::engines::subword::bpe::load::{MAX_ID, line_of_key, read_text, tokenizer_json_error};
+use crate::engines::subword::bpe::load::{MAX_ID, line_of_key, text_of, tokenizer_json_error};
 use crate::engines::subword::bpe::merge_loop::NO_ID;
 
 /// Why a token has no id: what tokenizers says by raising ("Encountered an unknown token but
@@ -120,14 +122,47 @@ impl Pipeline {
         crate::core::pieces::space_between_ascii_letters(text, from)
     }
 
-    /// Reads a `tokenizer.json`. A component toklab does not build is an error naming it (and
-    /// the line of its section); warnings go to `warnings`.
+    /// Reads a `tokenizer.json`, or its parsed copy from the model cache
+    /// ([`crate::core::model_cache`]) when the file is the one the copy was made from. A
+    /// component toklab does not build is an error naming it (and the line of its section);
+    /// warnings go to `warnings`.
     pub fn load(path: &Path, specials: Specials, warnings: &mut Vec<String>) -> Result<Pipeline> {
-        let text = read_text(path)?;
+        let mut lookup = Lookup::open(path, "tokenizer.json")?;
+        if let Some(pipeline) = lookup
+            .payload()
+            .and_then(|payload| cached::pipeline(path, payload, specials, warnings))
+        {
+            return Ok(pipeline);
+        }
+        let text = text_of(path, lookup.take_source()?)?;
         let json: TokenizerJson =
             serde_json::from_str(&text).map_err(|e| tokenizer_json_error(path, &text, e))?;
+        let skeleton = cached::skeleton(&text, &json);
+        let mut model_warnings = Vec::new();
+        let mut byte_level_seen = false;
+        let pipeline = Pipeline::assemble(path, &text, json, specials, |json, byte_level| {
+            byte_level_seen = byte_level;
+            Model::from_json(path, &text, &json.model, byte_level, &mut model_warnings)
+        })?;
+        warnings.extend(model_warnings.iter().cloned());
+        if let Some(skeleton) = skeleton {
+            let entry = cached::entry(path, &skeleton, byte_level_seen, &model_warnings, &pipeline);
+            lookup.store(&entry);
+        }
+        Ok(pipeline)
+    }
+
+    /// Builds the stages from the parsed file; `model` builds the model, told whether the
+    /// pipeline is byte-level.
+    pub(super) fn assemble(
+        path: &Path,
+        text: &str,
+        json: TokenizerJson,
+        specials: Specials,
+        model: impl FnOnce(&TokenizerJson, bool) -> Result<Model>,
+    ) -> Result<Pipeline> {
         let component = |section: &str| {
-            let line = line_of_key(&text, section);
+            let line = line_of_key(text, section);
             move |error: ComponentError| Error::format(path, line, error.to_string())
         };
         let present = |v: &Option<serde_json::Value>| v.clone().filter(|v| !v.is_null());
@@ -168,12 +203,12 @@ impl Pipeline {
             || pre_tokenizer
                 .as_ref()
                 .is_some_and(PreTokenizer::is_byte_level);
-        let model = Model::from_json(path, &text, &json.model, byte_level, warnings)?;
+        let model = model(&json, byte_level)?;
         for added in &json.added_tokens {
             if added.id >= MAX_ID {
                 return Err(Error::format(
                     path,
-                    line_of_key(&text, &added.content),
+                    line_of_key(text, &added.content),
                     format!(
                         "added token {:?} has id {} (too large)",
                         added.content, added.id

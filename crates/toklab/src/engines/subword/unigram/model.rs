@@ -13,6 +13,7 @@
 
 use super::trie::PieceTrie;
 use super::viterbi::{BestPath, Node, Search, Viterbi, best_path};
+use crate::core::model_cache::{FlatReader, FlatWriter};
 use crate::engines::subword::bpe::spm::proto::{PieceType, ProtoPiece};
 use crate::engines::subword::bpe::spm::{SpmModel, SpmToken};
 use crate::engines::subword::bpe::vocab::Vocab;
@@ -67,6 +68,28 @@ impl SpmUnigram {
             trie,
             min_score,
         }
+    }
+
+    /// Writes the lattice's pieces for [`SpmUnigram::read_flat`].
+    pub fn write_flat(&self, w: &mut FlatWriter) {
+        self.trie.write_flat(w);
+        w.u32(self.min_score.to_bits());
+    }
+
+    /// Reads what [`SpmUnigram::write_flat`] wrote for the model of `pieces`.
+    pub fn read_flat(r: &mut FlatReader, pieces: &[ProtoPiece]) -> Option<SpmUnigram> {
+        let trie = PieceTrie::read_flat(r, pieces.len() as u32)?;
+        let min_score = f32::from_bits(r.u32()?);
+        Some(SpmUnigram {
+            #[cfg(test)]
+            scores: pieces.iter().map(|p| p.score).collect(),
+            #[cfg(test)]
+            kinds: pieces.iter().map(|p| p.kind).collect(),
+            #[cfg(test)]
+            max_len: pieces.iter().map(|p| p.piece.len()).max().unwrap_or(1),
+            trie,
+            min_score,
+        })
     }
 
     /// The pieces starting at byte `i` of `text` as the hashing lattice found them before the

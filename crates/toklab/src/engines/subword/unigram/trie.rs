@@ -3,6 +3,8 @@
 //! SentencePiece's double array does, instead of hashing every substring up to the longest
 //! piece.
 
+use crate::core::model_cache::{FlatReader, FlatWriter};
+
 /// A node: its children (a range of the edge arrays, labels sorted; for a node with more
 /// than [`SPARSE_EDGES`] children also a table indexed by byte) and the piece ending here.
 #[derive(Clone, Copy, Debug)]
@@ -130,6 +132,67 @@ impl PieceTrie {
     }
 }
 
+/// The flat form of a trie in a cache entry: its arrays as they are. Reading checks every
+/// index the walk follows, so a damaged entry cannot send it outside the arrays.
+impl PieceTrie {
+    /// Writes the trie for [`PieceTrie::read_flat`].
+    pub fn write_flat(&self, w: &mut FlatWriter) {
+        w.u32s(self.root.iter().copied());
+        let nodes: Vec<u32> = self
+            .nodes
+            .iter()
+            .flat_map(|n| [n.first_edge, n.edges, n.table, n.piece, n.score.to_bits()])
+            .collect();
+        w.u32s(nodes.iter().copied());
+        w.bytes(&self.labels);
+        w.u32s(self.targets.iter().copied());
+        w.u32s(self.dense.iter().copied());
+    }
+
+    /// Reads what [`PieceTrie::write_flat`] wrote; `None` when an index points outside its
+    /// array or a piece id is at or past `id_bound`.
+    pub fn read_flat(r: &mut FlatReader, id_bound: u32) -> Option<PieceTrie> {
+        let root = r.u32s()?;
+        let raw = r.u32s()?;
+        let labels = r.bytes()?.to_vec();
+        let targets = r.u32s()?;
+        let dense = r.u32s()?;
+        if raw.len() % 5 != 0 || root.len() != 256 || labels.len() != targets.len() {
+            return None;
+        }
+        let count = raw.len() / 5;
+        let node_ok = |n: u32| n == NO_NODE || (n as usize) < count;
+        let mut nodes = Vec::with_capacity(count);
+        for n in raw.chunks_exact(5) {
+            let node = Node {
+                first_edge: n[0],
+                edges: n[1],
+                table: n[2],
+                piece: n[3],
+                score: f32::from_bits(n[4]),
+            };
+            let edges_end = (node.first_edge as usize).checked_add(node.edges as usize)?;
+            let table_ok =
+                node.table == NO_NODE || (node.table as usize).checked_add(256)? <= dense.len();
+            let piece_ok = node.piece == NO_PIECE || node.piece < id_bound;
+            if edges_end > labels.len() || !table_ok || !piece_ok {
+                return None;
+            }
+            nodes.push(node);
+        }
+        let links_ok = [&root, &targets, &dense]
+            .iter()
+            .all(|links| links.iter().all(|&n| node_ok(n)));
+        links_ok.then_some(PieceTrie {
+            root,
+            nodes,
+            labels,
+            targets,
+            dense,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,6 +217,15 @@ mod tests {
         assert_eq!(found("abc"), [(1, 1), (2, 2)]);
         assert_eq!(found("語a"), [(3, 4)]);
         assert!(found("").is_empty() && found("c").is_empty());
+        let mut w = FlatWriter::new();
+        trie.write_flat(&mut w);
+        let bytes = w.into_bytes();
+        let back = PieceTrie::read_flat(&mut FlatReader::new(&bytes), 7).unwrap();
+        let mut out = Vec::new();
+        back.prefixes(b"abcde", |len, id, _| out.push((len, id)));
+        assert_eq!(out, [(1, 1), (2, 2), (4, 3)]);
+        // Piece 5 is past a vocabulary of 5 ids.
+        assert!(PieceTrie::read_flat(&mut FlatReader::new(&bytes), 5).is_none());
     }
 
     #[test]

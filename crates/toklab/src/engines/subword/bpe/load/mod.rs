@@ -22,7 +22,11 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
 
 /// Reads a whole file as UTF-8; invalid UTF-8 is an error naming its line and byte offset.
 pub fn read_text(path: &Path) -> Result<String> {
-    let bytes = read_bytes(path)?;
+    text_of(path, read_bytes(path)?)
+}
+
+/// The bytes read from `path` as UTF-8, as [`read_text`] checks them.
+pub fn text_of(path: &Path, bytes: Vec<u8>) -> Result<String> {
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let line = line_of(e.as_bytes(), at);

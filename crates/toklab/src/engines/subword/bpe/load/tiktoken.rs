@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use super::{MAX_ID, line_of, read_bytes, vocab_conflict};
+use super::{MAX_ID, line_of, vocab_conflict};
 use crate::core::error::{Error, Result};
 use crate::engines::simple::PatternError;
 use crate::engines::subword::bpe::model::{Alphabet, BpeModel, PreTokenizer, Rules};
@@ -140,7 +140,13 @@ pub fn load_with(
     pretok: PreTokenizer,
     specials: &[(String, u32)],
 ) -> Result<BpeModel> {
-    let vocab = parse(path, &read_bytes(path)?)?;
+    let vocab = crate::core::model_cache::load(
+        path,
+        "tiktoken",
+        |data| parse(path, data),
+        Vocab::write_flat,
+        Vocab::read_flat,
+    )?;
     Ok(model_of(vocab, pretok, specials))
 }
 

@@ -4,6 +4,7 @@
 //! (leftmost on ties), `▁` for spaces, byte fallback or `<unk>` for characters the vocabulary
 //! lacks. Unigram models encode by the Viterbi best segmentation.
 
+mod cached;
 mod explain;
 mod incremental;
 /// The unigram lattice, at home in [`crate::engines::subword::unigram`].
@@ -17,9 +18,7 @@ pub mod regularize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use aho_corasick::AhoCorasick;
-
-use self::normalizer::{CharsMap, Normalizer, SPACE};
+use self::normalizer::{CharsMap, Normalizer, SPACE, UserMatcher, user_matcher, user_pieces};
 use self::piece_list::vocab_of;
 use self::proto::{PieceType, ProtoPiece};
 use super::merge_loop::{MergeStep, NO_ID, Symbol};
@@ -44,7 +43,7 @@ pub struct SpmModel {
     /// Unigram or BPE: which encoder runs.
     pub model_type: ModelType,
     /// Finds user-defined pieces in normalized text: they are never split or merged.
-    user_defined: Option<(AhoCorasick, Vec<u32>)>,
+    user_defined: UserMatcher,
     /// The Viterbi lattice for unigram models.
     pub(crate) unigram: Option<crate::engines::subword::unigram::SpmUnigram>,
 }
@@ -104,13 +103,6 @@ impl SpmModel {
             }
             bpe.byte_fallback = Some(ids);
         }
-        let user: Vec<(String, u32)> = proto
-            .pieces
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.kind == PieceType::UserDefined)
-            .map(|(id, p)| (p.piece.clone(), id as u32))
-            .collect();
         let map = match proto.normalizer.charsmap.is_empty() {
             true => CharsMap::default(),
             false => CharsMap::parse(&proto.normalizer.charsmap).map_err(|e| bad(e.to_string()))?,
@@ -121,17 +113,9 @@ impl SpmModel {
             remove_extra_whitespaces: proto.normalizer.remove_extra_whitespaces,
             escape_whitespaces: proto.normalizer.escape_whitespaces,
             treat_whitespace_as_suffix: proto.treat_whitespace_as_suffix,
-            user_defined: user.iter().map(|(p, _)| p.clone()).collect(),
+            user_defined: user_pieces(&proto.pieces),
         };
-        let user_defined = match user.is_empty() {
-            true => None,
-            false => {
-                let pieces: Vec<&[u8]> = user.iter().map(|(p, _)| p.as_bytes()).collect();
-                let matcher = crate::engines::subword::bpe::specials::literal_matcher(&pieces)
-                    .map_err(|e| Error::format(path, None, format!("user-defined pieces: {e}")))?;
-                Some((matcher, user.iter().map(|(_, id)| *id).collect()))
-            }
-        };
+        let user_defined = user_matcher(path, &proto.pieces)?;
         let unigram = (proto.model_type == ModelType::Unigram)
             .then(|| crate::engines::subword::unigram::SpmUnigram::new(&proto.pieces, &bpe.vocab));
         Ok(SpmModel {
@@ -144,10 +128,16 @@ impl SpmModel {
         })
     }
 
-    /// Loads a `.model` file.
+    /// Loads a `.model` file, or its parsed copy from the model cache
+    /// ([`crate::core::model_cache`]) when the file is the one the copy was made from.
     pub fn load(path: &Path) -> Result<SpmModel> {
-        let data = super::load::read_bytes(path)?;
-        SpmModel::from_bytes(path, &data)
+        crate::core::model_cache::load(
+            path,
+            "sentencepiece",
+            |data| SpmModel::from_bytes(path, data),
+            SpmModel::write_flat,
+            |r| SpmModel::read_flat(path, r),
+        )
     }
 
     /// Builds a model from the bytes of a `.model` file (`path` names it in errors), so a

@@ -7,6 +7,13 @@
 pub use crate::core::normalized::CharsMap;
 use crate::core::normalized::NormalizedString;
 
+use std::path::Path;
+
+use aho_corasick::AhoCorasick;
+
+use super::proto::{PieceType, ProtoPiece};
+use crate::core::error::{Error, Result};
+
 /// `▁` (U+2581), SentencePiece's visible space.
 pub const SPACE: &str = "\u{2581}";
 
@@ -210,6 +217,35 @@ impl Target for Plain<'_, '_> {
     fn append(&mut self, text: &str) {
         self.text.push_str(text);
     }
+}
+
+/// The user-defined pieces, in id order: the normalizer passes them through unchanged.
+pub(super) fn user_pieces(pieces: &[ProtoPiece]) -> Vec<String> {
+    pieces
+        .iter()
+        .filter(|p| p.kind == PieceType::UserDefined)
+        .map(|p| p.piece.clone())
+        .collect()
+}
+
+/// What finds the user-defined pieces in normalized text, with their ids.
+pub(super) type UserMatcher = Option<(AhoCorasick, Vec<u32>)>;
+
+/// The matcher of the user-defined pieces (none when the model has none).
+pub(super) fn user_matcher(path: &Path, pieces: &[ProtoPiece]) -> Result<UserMatcher> {
+    let user: Vec<(&[u8], u32)> = pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.kind == PieceType::UserDefined)
+        .map(|(id, p)| (p.piece.as_bytes(), id as u32))
+        .collect();
+    if user.is_empty() {
+        return Ok(None);
+    }
+    let texts: Vec<&[u8]> = user.iter().map(|(p, _)| *p).collect();
+    let matcher = crate::engines::subword::bpe::specials::literal_matcher(&texts)
+        .map_err(|e| Error::format(path, None, format!("user-defined pieces: {e}")))?;
+    Ok(Some((matcher, user.iter().map(|(_, id)| *id).collect())))
 }
 
 #[cfg(test)]

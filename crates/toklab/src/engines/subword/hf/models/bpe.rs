@@ -28,15 +28,15 @@ pub struct Bpe {
     /// The unknown token.
     pub unk: Option<u32>,
     /// One unknown token per run of unknown characters.
-    fuse_unk: bool,
+    pub(super) fuse_unk: bool,
     /// The id of `<0xNN>` for each byte, when `byte_fallback` is set and the piece exists.
-    byte_ids: Option<Box<[Option<u32>; 256]>>,
+    pub(super) byte_ids: Option<Box<[Option<u32>; 256]>>,
     /// Take a pre-token that is a token whole.
-    ignore_merges: bool,
+    pub(super) ignore_merges: bool,
     /// Marks symbols after the first (bytes, as the vocabulary stores them).
-    prefix: Vec<u8>,
+    pub(super) prefix: Vec<u8>,
     /// Marks the last symbol.
-    suffix: Vec<u8>,
+    pub(super) suffix: Vec<u8>,
 }
 
 /// A merge is `"left right"` in older files and `["left", "right"]` in newer ones.

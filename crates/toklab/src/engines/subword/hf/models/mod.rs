@@ -4,6 +4,7 @@
 //! reference scores paths differently from SentencePiece (see `unigram.rs`).
 
 mod bpe;
+mod flat;
 mod unigram;
 mod wordlevel;
 mod wordpiece;

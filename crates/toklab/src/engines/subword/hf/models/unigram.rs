@@ -28,13 +28,13 @@ pub struct Unigram {
     /// The unknown token.
     pub unk: Option<u32>,
     /// Score of each id.
-    scores: Vec<f64>,
+    pub(super) scores: Vec<f64>,
     /// The longest piece, in bytes.
-    max_len: usize,
+    pub(super) max_len: usize,
     /// Score of an unknown character.
-    unk_score: f64,
+    pub(super) unk_score: f64,
     /// Spell unknown runs in byte pieces.
-    byte_fallback: bool,
+    pub(super) byte_fallback: bool,
 }
 
 /// One entry of the vocabulary list: `[piece, score]`.

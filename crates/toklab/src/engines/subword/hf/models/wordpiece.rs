@@ -17,9 +17,9 @@ pub struct WordPiece {
     /// The unknown token, for words with no split.
     pub unk: Option<u32>,
     /// What marks a piece continuing a word (`##`).
-    prefix: String,
+    pub(super) prefix: String,
     /// Longer words (in characters) are the unknown token.
-    max_chars: usize,
+    pub(super) max_chars: usize,
 }
 
 impl WordPiece {
