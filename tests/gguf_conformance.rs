@@ -4,8 +4,8 @@
 //! puts them in `$TOKLAB_MODELS/llama-vocabs` (`.ci/run` runs it). A missing folder is a visible
 //! skip, and a failure with `CI=true`. Prints the agreement per vocabulary.
 //!
-//! For a vocabulary llama.cpp ships without texts (`nomic-bert-moe`, its one `t5` vocabulary),
-//! the texts are ours, in `tests/gguf_data/NAME.gguf.inp`, with the ids llama.cpp built from the
+//! For a vocabulary llama.cpp ships without texts (`aquila`, `baichuan`, `gpt-neox`, and
+//! `nomic-bert-moe`, its one `t5` vocabulary), the texts are ours, in `tests/gguf_data/NAME.gguf.inp`, with the ids llama.cpp built from the
 //! same source gives them in the `.out` beside it (`tools/gen_gguf_expected.py`).
 
 use std::path::{Path, PathBuf};
@@ -19,7 +19,12 @@ const SEP: &str = "\n__ggml_vocab_test__\n";
 
 /// How many of our texts `tests/gguf_data` has for a vocabulary, so a text that goes missing
 /// fails too.
-const OUR_TEXTS: &[(&str, usize)] = &[("ggml-vocab-nomic-bert-moe", 64)];
+const OUR_TEXTS: &[(&str, usize)] = &[
+    ("ggml-vocab-aquila", 64),
+    ("ggml-vocab-baichuan", 64),
+    ("ggml-vocab-gpt-neox", 64),
+    ("ggml-vocab-nomic-bert-moe", 64),
+];
 
 /// The texts for vocabulary `file`: llama.cpp's beside it, else ours.
 fn texts_for(file: &Path) -> Option<PathBuf> {

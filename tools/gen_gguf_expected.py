@@ -2,8 +2,8 @@
 """Writes the ids llama.cpp gives the texts of tests/gguf_data/*.gguf.inp into the .out file
 beside each, in the form of llama.cpp's own test files (texts separated by
 `\\n__ggml_vocab_test__\\n`; one line of ids per text, each id after a space).
-tests/gguf_conformance.rs reads them for a vocabulary llama.cpp ships without texts
-(ggml-vocab-nomic-bert-moe, a `t5` vocabulary). The tests never run this script.
+tests/gguf_conformance.rs reads them for the vocabularies llama.cpp ships without texts
+(aquila, baichuan, gpt-neox, and nomic-bert-moe, a `t5` vocabulary). The tests never run this script.
 
 The reference is llama.cpp itself, from the source llama-cpp-python's archive on PyPI vendors
 (the version tools/fetch_llama_vocabs.sh takes the vocabularies from): this script downloads
