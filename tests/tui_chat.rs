@@ -13,6 +13,7 @@ use toklab_cli::tui::document::Document;
 use toklab_cli::tui::panes::View;
 use toklab_cli::tui::render_to_buffer;
 use toklab_cli::tui::theme::Theme;
+use toklab_cli::tui::view::buffer_text;
 
 pub(crate) const CONVERSATION: &str = r#"[
   {"role": "system", "content": "Be brief."},
@@ -75,35 +76,8 @@ fn open(dir: &Path, rows: Vec<String>) -> App {
         ..Args::default()
     };
     let mut app = build_app(&args).unwrap();
-    settle(&mut app);
+    app.settle();
     app
-}
-
-/// Waits for loads, indexing and tokenizing to end, so nothing depends on timing.
-fn settle(app: &mut App) {
-    app.finish_loading();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while app.busy() || !app.doc.lines.is_indexed() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "background work did not end"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(2));
-        app.tick();
-    }
-    app.tick();
-    app.finish_loading();
-}
-
-fn screen(buffer: &Buffer) -> String {
-    (0..buffer.area.height)
-        .map(|y| {
-            let line: String = (0..buffer.area.width)
-                .map(|x| buffer[(x, y)].symbol())
-                .collect();
-            line.trim_end().to_string() + "\n"
-        })
-        .collect()
 }
 
 /// The screen line whose text starts with `label`.
@@ -115,7 +89,7 @@ fn line_of(buffer: &Buffer, label: &str) -> u16 {
                 .collect();
             line.trim_start_matches('│').starts_with(label)
         })
-        .unwrap_or_else(|| panic!("no line for {label}:\n{}", screen(buffer)))
+        .unwrap_or_else(|| panic!("no line for {label}:\n{}", buffer_text(buffer)))
 }
 
 /// The column where `text` starts on screen line `y`.
@@ -125,7 +99,7 @@ fn column_of(buffer: &Buffer, y: u16, text: &str) -> u16 {
         .collect();
     (0..cells.len())
         .find(|&x| cells[x..].concat().starts_with(text))
-        .unwrap_or_else(|| panic!("{text} not on line {y}:\n{}", screen(buffer))) as u16
+        .unwrap_or_else(|| panic!("{text} not on line {y}:\n{}", buffer_text(buffer))) as u16
 }
 
 #[test]
@@ -151,7 +125,10 @@ fn each_row_shows_its_own_prompt_with_its_count() {
     assert!(app.rows[2].lacks_template() && !app.rows[0].lacks_template());
     for (width, height) in [(80, 24), (160, 45)] {
         let buffer = render_to_buffer(&mut app, &Theme::dark(), width, height);
-        insta::assert_snapshot!(format!("conversation_{width}x{height}"), screen(&buffer));
+        insta::assert_snapshot!(
+            format!("conversation_{width}x{height}"),
+            buffer_text(&buffer)
+        );
     }
 }
 
@@ -206,7 +183,7 @@ fn the_counts_are_those_of_toklab_chat_and_ctrl_g_adds_the_header() {
     for generation_prompt in [false, true] {
         if generation_prompt {
             app.apply(Action::GenerationPrompt);
-            settle(&mut app);
+            app.settle();
             assert!(
                 app.rows[0]
                     .own_text()
@@ -217,12 +194,7 @@ fn the_counts_are_those_of_toklab_chat_and_ctrl_g_adds_the_header() {
         for (index, row) in rows.iter().enumerate().take(2) {
             let spec = row.split_once('=').unwrap().1;
             let ids = chat_ids(spec, &file, generation_prompt);
-            let shown: Vec<u32> = app.rows[index]
-                .tokens
-                .tokens
-                .iter()
-                .map(|t| t.id.unwrap())
-                .collect();
+            let shown = row_ids(&app, index);
             assert_eq!(shown, ids, "{row} generation prompt {generation_prompt}");
         }
     }
@@ -260,7 +232,7 @@ fn moving_the_cursor_keeps_the_prompts_tokens() {
     let before: Vec<u64> = app.rows.iter().map(|r| r.tokens_id).collect();
     app.apply(Action::LineDown);
     app.apply(Action::LastLine);
-    settle(&mut app);
+    app.settle();
     let after: Vec<u64> = app.rows.iter().map(|r| r.tokens_id).collect();
     assert_eq!(before, after, "the prompts were tokenized again");
     assert_eq!(app.rows[0].tokens.len(), 45);
@@ -281,8 +253,8 @@ fn comparing_by_span_says_it_does_not_apply() {
         "{message}"
     );
     app.apply(Action::ShowView(View::Align));
-    settle(&mut app);
-    let shown = screen(&render_to_buffer(&mut app, &Theme::dark(), 160, 45));
+    app.settle();
+    let shown = buffer_text(&render_to_buffer(&mut app, &Theme::dark(), 160, 45));
     assert!(shown.contains("share no text to align"), "{shown}");
     app.apply(Action::ExportPicture);
     assert!(app.take_effects().is_empty());
@@ -303,7 +275,7 @@ fn an_edited_conversation_is_rendered_again_and_a_broken_one_is_said() {
     for c in " Yes".chars() {
         app.apply(Action::Type(c));
     }
-    settle(&mut app);
+    app.settle();
     assert!(
         app.rows[1]
             .own_text()
@@ -315,12 +287,12 @@ fn an_edited_conversation_is_rendered_again_and_a_broken_one_is_said() {
     // Text after the object breaks the JSON: every row says where.
     app.apply(Action::CaretEnd);
     app.apply(Action::Type('x'));
-    settle(&mut app);
+    app.settle();
     let error = app.rows[0].own_error().expect("the JSON is broken");
     assert!(error.contains("conversation.json"), "{error}");
     app.apply(Action::Back);
     app.apply(Action::Undo);
-    settle(&mut app);
+    app.settle();
     assert!(app.rows[0].own_error().is_none());
 }
 
@@ -336,7 +308,7 @@ fn a_json_list_of_other_things_is_an_ordinary_text() {
         ..Args::default()
     };
     let mut app = build_app(&args).unwrap();
-    settle(&mut app);
+    app.settle();
     assert!(app.chat.is_none());
     assert!(app.rows[0].own_text().is_none());
     assert_eq!(app.rows[0].tokens.len(), 7);
@@ -345,7 +317,7 @@ fn a_json_list_of_other_things_is_an_ordinary_text() {
     let convo = temp.path().join("conversation.json");
     std::fs::write(&convo, CONVERSATION).unwrap();
     app.replace_document(Document::open(&convo).unwrap());
-    settle(&mut app);
+    app.settle();
     assert!(app.chat.is_some());
     assert!(
         app.rows[0]
@@ -354,7 +326,7 @@ fn a_json_list_of_other_things_is_an_ordinary_text() {
             .starts_with("<|im_start|>system")
     );
     app.replace_document(Document::open(&temp.path().join("numbers.json")).unwrap());
-    settle(&mut app);
+    app.settle();
     assert!(app.chat.is_none() && app.rows[0].own_text().is_none());
     assert_eq!(app.rows[0].tokens.len(), 7);
 }
@@ -379,7 +351,7 @@ fn real_models_rows_hold_the_ids_transformers_gives() {
         ..Args::default()
     };
     let mut app = build_app(&args).unwrap();
-    settle(&mut app);
+    app.settle();
     assert!(
         app.rows[2].lacks_template(),
         "gpt-4o's package ships no template"
@@ -387,7 +359,7 @@ fn real_models_rows_hold_the_ids_transformers_gives() {
     for generation_prompt in [false, true] {
         if generation_prompt {
             app.apply(Action::GenerationPrompt);
-            settle(&mut app);
+            app.settle();
         }
         for (index, model) in ["qwen3", "llama3_1"].into_iter().enumerate() {
             let expected = crate::chat_templates::expected(model);
@@ -400,13 +372,18 @@ fn real_models_rows_hold_the_ids_transformers_gives() {
                 })
                 .unwrap();
             let want: Vec<u32> = serde_json::from_value(case["ids"].clone()).unwrap();
-            let shown: Vec<u32> = app.rows[index]
-                .tokens
-                .tokens
-                .iter()
-                .map(|t| t.id.unwrap())
-                .collect();
+            let shown = row_ids(&app, index);
             assert_eq!(shown, want, "{model} generation prompt {generation_prompt}");
         }
     }
+}
+
+/// The ids of row `index`'s tokens.
+fn row_ids(app: &App, index: usize) -> Vec<u32> {
+    app.rows[index]
+        .tokens
+        .tokens
+        .iter()
+        .map(|t| t.id.unwrap())
+        .collect()
 }

@@ -270,6 +270,24 @@ impl App {
         }
     }
 
+    /// Waits until loads, indexing, searches, statistics and tokenizing have ended: what tests
+    /// and programs driving the workbench through this library call before they read the
+    /// screen, so nothing they check depends on timing.
+    pub fn settle(&mut self) {
+        self.finish_loading();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while self.busy() || !self.doc.lines.is_indexed() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "background work did not end"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            self.tick();
+        }
+        self.tick();
+        self.finish_loading();
+    }
+
     /// Whether background work is running (the loop then polls more often to show progress).
     pub fn busy(&self) -> bool {
         self.edit_pending

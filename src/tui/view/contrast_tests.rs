@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use ratatui::style::{Color, Modifier};
 
-use super::snapshots::{sample_app, settle};
+use super::snapshots::sample_app;
 use crate::tui::app::{Action, PromptKind};
 use crate::tui::panes::View;
 use crate::tui::panes::align::AlignCommand;
@@ -161,7 +161,7 @@ fn every_cell_of_every_view_has_enough_contrast_in_every_theme() {
         let mut app = sample_app();
         for action in actions {
             app.apply(action);
-            settle(&mut app);
+            app.settle();
         }
         for (name, theme, least) in &themes {
             let (term_fg, term_bg) = name.assumed_terminal();

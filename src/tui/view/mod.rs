@@ -153,6 +153,19 @@ pub(crate) fn window_start(cursor: usize, height: usize, len: usize) -> usize {
     }
 }
 
+/// The buffer as text, one line per terminal row without its trailing blanks: what snapshot
+/// tests, and tests driving the workbench through this library, compare.
+pub fn buffer_text(buffer: &ratatui::buffer::Buffer) -> String {
+    (0..buffer.area.height)
+        .map(|y| {
+            let line: String = (0..buffer.area.width)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect();
+            line.trim_end().to_string() + "\n"
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests;
 

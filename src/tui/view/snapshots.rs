@@ -3,14 +3,13 @@
 //! `INSTA_UPDATE=always cargo test -p toklab-cli --lib snapshots`, review the diff, commit).
 //! Snapshots hold text only, so token colours are checked on buffer cells separately.
 
-use ratatui::buffer::Buffer;
-
 use crate::cli::workbench::{Args, build_app, samples_dir};
 use crate::tui::app::{Action, App, PromptKind};
 use crate::tui::panes::View;
 use crate::tui::panes::align::AlignCommand;
 use crate::tui::render_to_buffer;
 use crate::tui::theme::Theme;
+use crate::tui::view::buffer_text;
 
 /// The two terminal sizes every view is drawn at: the classic one and a large one.
 const SIZES: [(u16, u16); 2] = [(80, 24), (160, 45)];
@@ -26,35 +25,8 @@ pub(super) fn sample_app() -> App {
     let mut app = build_app(&args).expect("the shipped workspace opens");
     // As if started in the samples folder: prompts complete there.
     app.workspace.start = samples_dir();
-    settle(&mut app);
+    app.settle();
     app
-}
-
-/// Waits for loads, indexing, searches and statistics to finish.
-pub(super) fn settle(app: &mut App) {
-    app.finish_loading();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while app.busy() || !app.doc.lines.is_indexed() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "background work did not finish"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(2));
-        app.tick();
-    }
-    app.tick();
-}
-
-/// The screen as text, one line per terminal row.
-fn screen(buffer: &Buffer) -> String {
-    (0..buffer.area.height)
-        .map(|y| {
-            let line: String = (0..buffer.area.width)
-                .map(|x| buffer[(x, y)].symbol())
-                .collect();
-            line.trim_end().to_string() + "\n"
-        })
-        .collect()
 }
 
 /// Applies `actions`, lets the work they start finish, and snapshots the screen at both sizes
@@ -63,11 +35,11 @@ fn snapshot_after(name: &str, actions: &[Action]) {
     let mut app = sample_app();
     for &action in actions {
         app.apply(action);
-        settle(&mut app);
+        app.settle();
     }
     for (width, height) in SIZES {
         let buffer = render_to_buffer(&mut app, &Theme::dark(), width, height);
-        insta::assert_snapshot!(format!("{name}_{width}x{height}"), screen(&buffer));
+        insta::assert_snapshot!(format!("{name}_{width}x{height}"), buffer_text(&buffer));
     }
 }
 
@@ -188,7 +160,7 @@ fn help_overlay_scrolled() {
     render_to_buffer(&mut app, &Theme::dark(), 80, 24);
     app.apply(Action::ViewDown(5));
     let buffer = render_to_buffer(&mut app, &Theme::dark(), 80, 24);
-    insta::assert_snapshot!("help_scrolled_80x24", screen(&buffer));
+    insta::assert_snapshot!("help_scrolled_80x24", buffer_text(&buffer));
 }
 
 #[test]
@@ -233,9 +205,9 @@ fn rows_pane_with_a_selected_token() {
     ] {
         app.apply(action);
     }
-    settle(&mut app);
+    app.settle();
     for (width, height) in SIZES {
-        let text = screen(&render_to_buffer(&mut app, &Theme::dark(), width, height));
+        let text = buffer_text(&render_to_buffer(&mut app, &Theme::dark(), width, height));
         let pane = crop(&text, " line 2 ", "origin ");
         insta::assert_snapshot!(format!("rows_{width}x{height}"), pane);
     }
@@ -245,9 +217,9 @@ fn rows_pane_with_a_selected_token() {
 fn status_bar() {
     let mut app = sample_app();
     app.apply(Action::LastLine);
-    settle(&mut app);
+    app.settle();
     for (width, height) in SIZES {
-        let text = screen(&render_to_buffer(&mut app, &Theme::dark(), width, height));
+        let text = buffer_text(&render_to_buffer(&mut app, &Theme::dark(), width, height));
         let bar = text.lines().last().unwrap_or_default().to_string();
         insta::assert_snapshot!(format!("status_{width}x{height}"), bar);
     }
@@ -257,10 +229,10 @@ fn status_bar() {
 fn token_cells_carry_the_token_colours() {
     let mut app = sample_app();
     app.apply(Action::TokenNext);
-    settle(&mut app);
+    app.settle();
     let theme = Theme::dark();
     let buffer = render_to_buffer(&mut app, &theme, 160, 45);
-    let text = screen(&buffer);
+    let text = buffer_text(&buffer);
     // The first row (the rules) tokenizes "We're 350 dogs! Um, lunch?" as We | 're | 350 | …;
     // the first token is selected, the next ones alternate colours.
     let y = text

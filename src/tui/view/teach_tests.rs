@@ -270,7 +270,7 @@ fn lesson_app() -> App {
         ..Args::default()
     };
     let mut app = build_app(&args).expect("the shipped lesson opens");
-    super::snapshots::settle(&mut app);
+    app.settle();
     app
 }
 

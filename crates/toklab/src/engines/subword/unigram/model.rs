@@ -58,6 +58,16 @@ impl SpmUnigram {
             };
             Some((p.piece.as_bytes(), id as u32, score))
         }));
+        SpmUnigram::of(pieces, trie, min_score)
+    }
+
+    /// The model of `pieces` over its lattice's `trie` (and, in tests, what the hashing lattice
+    /// they compare with reads of the pieces).
+    fn of(
+        #[cfg_attr(not(test), allow(unused_variables))] pieces: &[ProtoPiece],
+        trie: PieceTrie,
+        min_score: f32,
+    ) -> SpmUnigram {
         SpmUnigram {
             #[cfg(test)]
             scores: pieces.iter().map(|p| p.score).collect(),
@@ -80,16 +90,7 @@ impl SpmUnigram {
     pub fn read_flat(r: &mut FlatReader, pieces: &[ProtoPiece]) -> Option<SpmUnigram> {
         let trie = PieceTrie::read_flat(r, pieces.len() as u32)?;
         let min_score = f32::from_bits(r.u32()?);
-        Some(SpmUnigram {
-            #[cfg(test)]
-            scores: pieces.iter().map(|p| p.score).collect(),
-            #[cfg(test)]
-            kinds: pieces.iter().map(|p| p.kind).collect(),
-            #[cfg(test)]
-            max_len: pieces.iter().map(|p| p.piece.len()).max().unwrap_or(1),
-            trie,
-            min_score,
-        })
+        Some(SpmUnigram::of(pieces, trie, min_score))
     }
 
     /// The pieces starting at byte `i` of `text` as the hashing lattice found them before the
