@@ -223,6 +223,10 @@ fn a_broken_template_shows_its_message_in_its_row_and_the_others_go_on() {
     let buffer = render_to_buffer(&mut app, &Theme::dark(), 160, 45);
     let y = line_of(&buffer, "broken");
     column_of(&buffer, y, "chat template line 2");
+    // The status bar gives the failed row no count of zero tokens.
+    let shown = buffer_text(&buffer);
+    let bar = shown.lines().last().unwrap();
+    assert!(bar.contains("broken failed"), "{bar}");
 }
 
 #[test]

@@ -140,7 +140,9 @@ fn bar_spans<'a>(app: &'a App, theme: &Theme) -> Vec<Span<'a>> {
         for (index, row) in app.rows.iter().enumerate() {
             let count = if row.is_loading() {
                 "…".to_string()
-            } else if row.error().is_some() {
+            } else if row.error().is_some() || row.own_error().is_some() {
+                // A row whose tokenizer or whose own text (a conversation's prompt) failed has
+                // no count: its zero tokens are not a figure.
                 "failed".to_string()
             } else {
                 row.tokens.len().to_string()
@@ -148,7 +150,9 @@ fn bar_spans<'a>(app: &'a App, theme: &Theme) -> Vec<Span<'a>> {
             let count = match app.ids {
                 // With ids on, the row's figures: tokens and characters per token.
                 crate::tui::app::IdsMode::Off => count,
-                _ if row.tokenizer().is_some() => super::ids::row_figures(row, app.row_text(index)),
+                _ if row.tokenizer().is_some() && row.own_error().is_none() => {
+                    super::ids::row_figures(row, app.row_text(index))
+                }
                 _ => count,
             };
             spans.push(Span::raw(format!("│ {} {} ", row.setup.label, count)));
