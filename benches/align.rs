@@ -25,7 +25,7 @@ use toklab::analysis::align::{self, Costs, Interner};
 fn shared_dir() -> Option<PathBuf> {
     let dir = match std::env::var_os("TOKLAB_SHARED") {
         Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"),
     };
     dir.join("conformance").is_dir().then_some(dir)
 }
@@ -161,7 +161,7 @@ fn main() {
         ),
     ];
 
-    let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/criterion-align");
+    let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/criterion-align");
     let mut c = Criterion::default()
         .output_directory(&out_dir)
         .sample_size(20)
@@ -216,8 +216,7 @@ fn main() {
             let tasks_path = out_dir.join("rapidfuzz-tasks.json");
             std::fs::create_dir_all(&out_dir).expect("criterion's folder");
             std::fs::write(&tasks_path, tasks.to_string()).expect("write the tasks");
-            let script =
-                Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/rapidfuzz_reference.py");
+            let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("rapidfuzz_reference.py");
             let output = Command::new(&python).arg(&script).arg(&tasks_path).output();
             match output {
                 Ok(output) if output.status.success() => {

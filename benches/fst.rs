@@ -27,7 +27,7 @@ use cpu_clock::thread_cpu;
 fn shared() -> Option<PathBuf> {
     let dir = match std::env::var_os("TOKLAB_SHARED") {
         Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"),
     };
     dir.join("corpora/kjv-en.txt").is_file().then_some(dir)
 }

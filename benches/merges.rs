@@ -31,7 +31,7 @@ use cpu_clock::thread_cpu;
 fn shared() -> PathBuf {
     std::env::var_os("TOKLAB_SHARED")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
 }
 
 fn median(mut times: Vec<Duration>) -> Duration {

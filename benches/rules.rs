@@ -29,7 +29,7 @@ const LOAD_BUDGET: Duration = Duration::from_millis(100);
 fn shared() -> Option<PathBuf> {
     let dir = std::env::var_os("TOKLAB_SHARED")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
     dir.join("corpora/kjv-en.txt").is_file().then_some(dir)
 }
 

@@ -119,12 +119,12 @@ fn main() {
              python3 -m venv /tmp/toklab-rapidfuzz && /tmp/toklab-rapidfuzz/bin/pip install sentencepiece==0.2.3)"
         ),
         Some(python) => {
-            let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-spm");
+            let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/bench-spm");
             std::fs::create_dir_all(&dir).expect("the bench's folder");
             let tasks_path = dir.join("sentencepiece-tasks.json");
             std::fs::write(&tasks_path, serde_json::Value::from(tasks).to_string())
                 .expect("write the tasks");
-            let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/spm_reference.py");
+            let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("spm_reference.py");
             match Command::new(&python).arg(&script).arg(&tasks_path).output() {
                 Ok(output) if output.status.success() => {
                     for line in String::from_utf8_lossy(&output.stdout).lines() {

@@ -21,7 +21,7 @@ const BUDGET: Duration = Duration::from_millis(16);
 fn shared() -> PathBuf {
     std::env::var_os("TOKLAB_SHARED")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
 }
 
 /// A 100 MB text made of copies of the KJV corpus.

@@ -9,10 +9,6 @@ use toklab::core::error::{Error, Result};
 use toklab::core::files::{Expect, Stamp, WriteError, write_bytes};
 use toklab::{Registry, Spec};
 
-/// The lower pane's views a workspace can open on, as its file names them (the workbench
-/// converts the name to its view).
-pub const VIEW_NAMES: [&str; 6] = ["trace", "tokens", "align", "merges", "train", "stats"];
-
 /// The colour themes a workspace can ask for, as its file names them (the workbench converts
 /// the name to its theme).
 pub const THEME_NAMES: [&str; 4] = ["dark", "light", "plain", "high-contrast"];
@@ -65,7 +61,10 @@ impl TokenizerEntry {
 }
 
 impl Workspace {
-    pub fn load(path: &Path) -> Result<Workspace> {
+    /// Reads the workspace at `path`. `views` are the names of the views it may open on: the
+    /// workbench hands in its own, so this layer knows nothing of its panes and a new pane
+    /// needs no name added here.
+    pub fn load(path: &Path, views: &[&str]) -> Result<Workspace> {
         let (bytes, stamp) = Stamp::read(path).map_err(|e| Error::io(path, e))?;
         let source = String::from_utf8(bytes).map_err(|e| {
             let at = e.utf8_error().valid_up_to();
@@ -78,7 +77,7 @@ impl Workspace {
                 .map(|span| source[..span.start].matches('\n').count() + 1);
             Error::format(path, line, e.message().to_string())
         })?;
-        workspace.check(path, &source)?;
+        workspace.check(path, &source, views)?;
         workspace.base = path.parent().map(Path::to_path_buf).unwrap_or_default();
         workspace.on_disk = Some(stamp);
         Ok(workspace)
@@ -86,7 +85,7 @@ impl Workspace {
 
     /// Values TOML accepts but the workbench cannot use (a view or a colour with a typo) are
     /// errors at the line that has them, not settings silently dropped.
-    fn check(&self, path: &Path, source: &str) -> Result<()> {
+    fn check(&self, path: &Path, source: &str, views: &[&str]) -> Result<()> {
         let line_of = |value: &str| {
             let quoted = format!("\"{value}\"");
             source
@@ -96,7 +95,7 @@ impl Workspace {
         };
         // Theme names are matched as `--theme` matches them: in any case.
         let known = [
-            ("view", &self.view, &VIEW_NAMES[..], false),
+            ("view", &self.view, views, false),
             ("theme", &self.theme, &THEME_NAMES[..], true),
         ];
         for (what, value, names, any_case) in known {
@@ -236,6 +235,9 @@ pub fn relative_path(path: &Path, base: &Path) -> String {
 mod tests {
     use super::*;
 
+    /// The views these workspaces may open on (the workbench hands in its own).
+    const VIEWS: &[&str] = &["trace", "tokens"];
+
     #[test]
     fn parses_and_reports_errors_with_line() {
         let temp = tempfile::tempdir().unwrap();
@@ -246,13 +248,13 @@ mod tests {
             "text = \"s.txt\"\n[[tokenizer]]\nspec = \"ws\"\nlabel = \"white\"\n",
         )
         .unwrap();
-        let ws = Workspace::load(&good).unwrap();
+        let ws = Workspace::load(&good, VIEWS).unwrap();
         assert_eq!(ws.tokenizers[0].label(), "white");
         assert_eq!(ws.text_path().unwrap(), dir.join("s.txt"));
 
         let bad = dir.join("bad.toml");
         std::fs::write(&bad, "text = \"s.txt\"\n[[tokenizer]]\nspek = \"ws\"\n").unwrap();
-        let e = Workspace::load(&bad).unwrap_err().to_string();
+        let e = Workspace::load(&bad, VIEWS).unwrap_err().to_string();
         assert!(e.contains("bad.toml:3") && e.contains("spek"), "{e}");
     }
 
@@ -261,7 +263,7 @@ mod tests {
         let temp = tempfile::tempdir().unwrap();
         let file = temp.path().join("w.toml");
         std::fs::write(&file, "text = \"s.txt\"\nview = \"nope\"\n").unwrap();
-        let e = Workspace::load(&file).unwrap_err().to_string();
+        let e = Workspace::load(&file, VIEWS).unwrap_err().to_string();
         assert!(e.contains("w.toml:2: unknown view `nope`; views: "), "{e}");
         assert!(e.contains("tokens"), "the valid views are listed: {e}");
         std::fs::write(
@@ -269,7 +271,7 @@ mod tests {
             "[[tokenizer]]\nspec = \"ws\"\ncolour = \"chartreuse\"\n[[tokenizer]]\nspec = \"words\"\ncolour = \"#a0c8ff\"\n",
         )
         .unwrap();
-        let e = Workspace::load(&file).unwrap_err().to_string();
+        let e = Workspace::load(&file, VIEWS).unwrap_err().to_string();
         assert!(
             e.contains("w.toml:3: unknown colour `chartreuse` for `ws`"),
             "{e}"
@@ -279,6 +281,6 @@ mod tests {
             "view = \"tokens\"\n[[tokenizer]]\nspec = \"ws\"\ncolour = \"lightblue\"\n",
         )
         .unwrap();
-        assert!(Workspace::load(&file).is_ok());
+        assert!(Workspace::load(&file, VIEWS).is_ok());
     }
 }

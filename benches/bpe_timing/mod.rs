@@ -6,21 +6,19 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// The shared folder: `$TOKLAB_SHARED`, else `../shared` beside the checkout.
+/// The shared folder: `$TOKLAB_SHARED`, else `shared` beside the checkout, found from the
+/// package that includes this file (the benches' package, or the comparison crate below it).
 pub fn shared_dir() -> PathBuf {
-    match std::env::var_os("TOKLAB_SHARED") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
-            if PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../shared")
-                .is_dir()
-            {
-                "../shared"
-            } else {
-                "../../../shared"
-            },
-        ),
+    if let Some(dir) = std::env::var_os("TOKLAB_SHARED") {
+        return PathBuf::from(dir);
     }
+    let package = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let beside = ["../../shared", "../../../shared"].map(|up| package.join(up));
+    beside
+        .iter()
+        .find(|dir| dir.is_dir())
+        .unwrap_or(&beside[0])
+        .clone()
 }
 
 /// The model files of the conformance data.

@@ -7,12 +7,13 @@ use std::path::Path;
 
 use toklab::core::files::Expect;
 use toklab::engines::subword::chat::{ChatTemplate, Conversation};
+use toklab_cli::tui::panes::View;
 use toklab_cli::workspace::Workspace;
 
 /// A workspace that loads is saved over itself (the in-place editor keeps the author's
 /// comments and layout) and must read back as the workspace that was saved.
 pub fn check_workspace(path: &Path) -> Result<(), String> {
-    let Ok(workspace) = Workspace::load(path) else {
+    let Ok(workspace) = Workspace::load(path, &View::NAMES) else {
         return Ok(());
     };
     let folder = path.parent().expect("a file in the scratch folder");
@@ -20,8 +21,8 @@ pub fn check_workspace(path: &Path) -> Result<(), String> {
     workspace
         .save(path, &expect)
         .map_err(|e| format!("a workspace that loaded does not save: {e}"))?;
-    let mut again =
-        Workspace::load(path).map_err(|e| format!("a saved workspace does not load: {e}"))?;
+    let mut again = Workspace::load(path, &View::NAMES)
+        .map_err(|e| format!("a saved workspace does not load: {e}"))?;
     let mut saved = workspace.rebased(folder);
     for side in [&mut saved, &mut again] {
         side.on_disk = None;

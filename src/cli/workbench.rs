@@ -93,7 +93,7 @@ pub fn build_app_asking(
         .clone()
         .unwrap_or_else(|| samples_dir().join("workspace.toml"));
     let workspace = if given_workspace || args.with.is_empty() || args.file.is_none() {
-        Workspace::load(&workspace_path)?
+        Workspace::load(&workspace_path, &View::NAMES)?
     } else {
         Workspace::default()
     };

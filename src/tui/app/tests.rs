@@ -208,7 +208,7 @@ fn workspace_round_trip() {
     app.apply(Action::Enter);
     assert!(!path.exists(), "apply only asks for the file to be written");
     crate::tui::effect::perform_all(&mut app);
-    let saved = Workspace::load(&path).unwrap();
+    let saved = Workspace::load(&path, &View::NAMES).unwrap();
     assert_eq!(
         saved
             .tokenizers

@@ -8,6 +8,7 @@ use std::path::Path;
 use super::tests::{app, type_text};
 use super::{Action, Mode, PromptKind};
 use crate::tui::document::Document;
+use crate::tui::panes::View;
 use crate::workspace::Workspace;
 
 fn opened(path: &Path) -> super::App {
@@ -120,7 +121,7 @@ fn a_second_w_over_a_workspace_changed_in_between_asks() {
     app.workspace.base = temp.path().to_path_buf();
     app.apply(Action::SaveWorkspace);
     answer(&mut app, &path.display().to_string());
-    assert!(Workspace::load(&path).is_ok());
+    assert!(Workspace::load(&path, &View::NAMES).is_ok());
     // Another program adds a row and a comment.
     let theirs = format!(
         "{}\n# added by hand\n[[tokenizer]]\nspec = \"words\"\n",
@@ -161,7 +162,7 @@ fn yank_to_an_existing_file_leaves_it_alone() {
 #[test]
 fn w_to_another_folder_keeps_every_path_working() {
     let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
-    let shipped = Workspace::load(&samples.join("workspace.toml")).unwrap();
+    let shipped = Workspace::load(&samples.join("workspace.toml"), &View::NAMES).unwrap();
     let specs: Vec<&str> = shipped.tokenizers.iter().map(|t| t.spec.as_str()).collect();
     let mut app = app("x", &specs);
     app.replace_document(Document::open(&samples.join("sample.txt")).unwrap());
@@ -170,7 +171,7 @@ fn w_to_another_folder_keeps_every_path_working() {
     let out = temp.path().join("workspace.toml");
     app.apply(Action::SaveWorkspace);
     answer(&mut app, &out.display().to_string());
-    let saved = Workspace::load(&out).unwrap();
+    let saved = Workspace::load(&out, &View::NAMES).unwrap();
     let text = saved.text_path().unwrap();
     assert_eq!(
         std::fs::canonicalize(&text).unwrap(),

@@ -241,7 +241,7 @@ fn w_asks_before_replacing_a_workspace_file_then_saves_again_freely() {
     });
     app.apply(Action::Enter);
     crate::tui::effect::perform_all(&mut app);
-    assert!(Workspace::load(&mine).is_ok());
+    assert!(Workspace::load(&mine, &View::NAMES).is_ok());
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
         "# the shipped sample\n"

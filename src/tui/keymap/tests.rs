@@ -120,4 +120,13 @@ fn the_digit_keys_name_every_view_in_order() {
         View::ALL.len(),
         "a digit per view"
     );
+    for (digit, view) in View::DIGITS {
+        let pressed = KeyEvent::new(KeyCode::Char(digit), KeyModifiers::NONE);
+        assert_eq!(
+            lookup(&pressed, Scope::Normal, None),
+            Some(Action::ShowView(view)),
+            "{digit} shows {}",
+            view.name()
+        );
+    }
 }

@@ -6,23 +6,18 @@ use crate::tui::keymap::{Bind, Entry, ctrl, key, normal};
 
 /// A digit per view, in the order of the list: `1` shows the first.
 const DIGITS: [Bind; View::ALL.len()] = {
-    assert!(View::ALL.len() <= 9, "one digit key per view");
     let mut binds = [normal(key('1'), Action::ShowView(View::ALL[0])); View::ALL.len()];
     let mut i = 0;
     while i < View::ALL.len() {
-        let digit = (b'1' + i as u8) as char;
-        binds[i] = normal(key(digit), Action::ShowView(View::ALL[i]));
+        let (digit, view) = View::DIGITS[i];
+        binds[i] = normal(key(digit), Action::ShowView(view));
         i += 1;
     }
     binds
 };
 
 pub const VIEWS: &[Entry] = &[
-    Entry::new(
-        "1 … 6",
-        "trace · tokens · align · merges · train · stats",
-        &DIGITS,
-    ),
+    Entry::new(View::DIGIT_KEYS, View::DIGIT_HELP, &DIGITS),
     Entry::new("v", "next view", &[normal(key('v'), Action::NextView)]),
     Entry::new(
         "J K  Ctrl-d Ctrl-u",

@@ -1,15 +1,16 @@
-//! The list of the lower pane's views, one line per pane: the selected row's trace, its token
-//! table, the alignment with another row, the merge replay, training, statistics. From it come
-//! the [`View`]s (tabs, digit keys, names) and [`Panes`], which holds every view's state; a new
-//! pane is a folder beside this file and a line in the list.
+//! What the list of panes makes. The list itself is in `panes/mod.rs`, one line per pane
+//! (`View => folder::PaneType, "name";`), and [`pane_list!`] turns it into everything a pane
+//! needs besides its folder: the folder's module, a [`View`](super::View) (a tab, a digit key,
+//! a name for workspaces and the help) and a field of [`Panes`](super::Panes), which holds
+//! every view's state. The list is invoked in `panes/mod.rs` because a module declared there
+//! is read from `panes/<folder>/`.
 
-use super::teach::TeachSettings;
-use super::{AlignPane, HelpPane, MergesPane, Pane, StatsPane, TablePane, TracePane, TrainPane};
-
-/// Defines the list of panes from one line per pane: the view (a tab, a digit key), the field of
-/// [`Panes`] that holds its state, the state's type (a [`Pane`]) and the name on its tab.
+/// Defines the panes from one line per pane: the view, the pane's folder (its module, also the
+/// field of `Panes` that holds its state), the state's type (a `Pane`) and the name on its tab.
 macro_rules! pane_list {
-    ($($view:ident => $field:ident: $pane:ty, $name:literal;)+) => {
+    ($($view:ident => $module:ident :: $pane:ident, $name:literal;)+) => {
+        $(pub mod $module;)+
+
         /// A view of the lower pane.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum View {
@@ -20,11 +21,44 @@ macro_rules! pane_list {
             /// Every view, in the order of the tabs and of the digit keys.
             pub const ALL: [View; [$($name),+].len()] = [$(View::$view),+];
 
+            /// Every view's name, in order: the names a workspace's `view =` accepts.
+            pub const NAMES: [&'static str; [$($name),+].len()] = [$($name),+];
+
+            /// The digit keys as the help lists them (`1 … 6`).
+            pub const DIGIT_KEYS: &'static str = $crate::tui::panes::list::ascii_or_ellipsis(
+                &$crate::tui::panes::list::digit_range(Self::ALL.len()),
+            );
+
+            /// What the digit keys show, as the help says it: the names in order.
+            pub const DIGIT_HELP: &'static str = joined!($($name),+);
+
+            /// Each view's digit key: `1` shows the first.
+            pub const DIGITS: [(char, View); [$($name),+].len()] = {
+                let mut digits = [('1', View::ALL[0]); Self::ALL.len()];
+                let mut i = 0;
+                while i < Self::ALL.len() {
+                    digits[i] = ((b'1' + i as u8) as char, Self::ALL[i]);
+                    i += 1;
+                }
+                digits
+            };
+
             /// The name on the tab, in workspaces and in the help.
             pub fn name(self) -> &'static str {
                 match self {
                     $(View::$view => $name,)+
                 }
+            }
+
+            /// The view whose name is `name` (a workspace's `view =`).
+            pub fn from_name(name: &str) -> Option<View> {
+                View::ALL.into_iter().find(|v| v.name() == name)
+            }
+
+            /// The view after this one, the first after the last (`v`).
+            pub fn next(self) -> View {
+                let i = View::ALL.iter().position(|&v| v == self).unwrap_or(0);
+                View::ALL[(i + 1) % View::ALL.len()]
             }
         }
 
@@ -34,10 +68,10 @@ macro_rules! pane_list {
             /// Percent of the screen height the lower pane takes.
             pub split: u16,
             /// The `?` overlay, drawn over everything rather than in the lower pane.
-            pub help: HelpPane,
+            pub help: $crate::tui::panes::HelpPane,
             /// How fast demos play and whether the lower pane fills the screen (`z`).
-            pub teach: TeachSettings,
-            $(pub $field: $pane,)+
+            pub teach: $crate::tui::panes::teach::TeachSettings,
+            $(pub $module: $module::$pane,)+
         }
 
         impl Default for Panes {
@@ -45,139 +79,55 @@ macro_rules! pane_list {
                 Panes {
                     current: View::ALL[0],
                     split: 50,
-                    help: HelpPane::default(),
-                    teach: TeachSettings::default(),
-                    $($field: <$pane>::default(),)+
+                    help: Default::default(),
+                    teach: Default::default(),
+                    $($module: Default::default(),)+
                 }
             }
         }
 
         impl Panes {
             /// The pane of `view`.
-            pub fn pane(&self, view: View) -> &dyn Pane {
+            pub fn pane(&self, view: View) -> &dyn $crate::tui::panes::Pane {
                 match view {
-                    $(View::$view => &self.$field,)+
+                    $(View::$view => &self.$module,)+
                 }
             }
 
             /// The pane of `view`, to change.
-            pub fn pane_mut(&mut self, view: View) -> &mut dyn Pane {
+            pub fn pane_mut(&mut self, view: View) -> &mut dyn $crate::tui::panes::Pane {
                 match view {
-                    $(View::$view => &mut self.$field,)+
+                    $(View::$view => &mut self.$module,)+
                 }
             }
         }
     };
 }
 
-pane_list! {
-    Trace => trace: TracePane, "trace";
-    Table => table: TablePane, "tokens";
-    Align => align: AlignPane, "align";
-    Merges => merges: MergesPane, "merges";
-    Train => train: TrainPane, "train";
-    Stats => stats: StatsPane, "stats";
+/// The names joined as the help separates them (`trace · tokens`), at compile time so the
+/// keymap's entry stays a constant.
+macro_rules! joined {
+    ($first:literal $(, $rest:literal)*) => {
+        concat!($first $(, " · ", $rest)*)
+    };
 }
 
-impl View {
-    pub fn from_name(name: &str) -> Option<View> {
-        View::ALL.into_iter().find(|v| v.name() == name)
-    }
+/// `1 … n`, the digit keys of `n` views as the help writes a range (as bytes: the constant
+/// that keeps them is made of this array).
+pub const fn digit_range(n: usize) -> [u8; 7] {
+    assert!(n >= 1 && n <= 9, "one digit key per view");
+    let mut range = *b"1 \xE2\x80\xA6 0";
+    range[6] = b'0' + n as u8;
+    range
+}
 
-    pub fn next(self) -> View {
-        let i = View::ALL.iter().position(|&v| v == self).unwrap_or(0);
-        View::ALL[(i + 1) % View::ALL.len()]
+/// The text of [`digit_range`]'s bytes, which are ASCII and an ellipsis.
+pub const fn ascii_or_ellipsis(bytes: &'static [u8]) -> &'static str {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(_) => panic!("digits, spaces and an ellipsis are UTF-8"),
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::View;
-
-    /// Workspaces name views without knowing this module: the names must agree, in order.
-    #[test]
-    fn workspaces_know_every_view_by_its_name() {
-        let names: Vec<&str> = View::ALL.iter().map(|v| v.name()).collect();
-        assert_eq!(names, crate::workspace::VIEW_NAMES);
-    }
-}
-
-/// A pane added the way every pane is: a type that implements [`Pane`] (its state, its
-/// drawing) and one line in a list. The list here is a toy one beside the real one, so the test
-/// shows what the line gives: a tab name, a place in the order of the digit keys, a field of
-/// the panes' state, and dispatch to the pane's drawing and keys.
-#[cfg(test)]
-mod toy {
-    use ratatui::Frame;
-    use ratatui::layout::Rect;
-    use ratatui::widgets::Paragraph;
-
-    use super::super::teach::TeachSettings;
-    use super::super::{Context, HelpPane, Pane, Reply, TracePane};
-    use crate::tui::app::Action;
-    use crate::tui::theme::Theme;
-
-    /// Counts the selected row's tokens; `J` adds one to what it shows.
-    #[derive(Default)]
-    pub struct CountPane {
-        extra: usize,
-    }
-
-    impl Pane for CountPane {
-        fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context, _theme: &Theme) {
-            let count = cx.selected_row().map_or(0, |r| r.tokens.len()) + self.extra;
-            frame.render_widget(Paragraph::new(format!("{count} tokens")), area);
-        }
-
-        fn handle(&mut self, action: Action, _cx: &Context) -> Reply {
-            match action {
-                Action::ViewDown(n) => {
-                    self.extra += n;
-                    Reply::Handled
-                }
-                _ => Reply::Ignored,
-            }
-        }
-    }
-
-    pane_list! {
-        Trace => trace: TracePane, "trace";
-        Count => count: CountPane, "count";
-    }
-
-    #[test]
-    fn one_line_in_the_list_makes_a_pane() {
-        assert_eq!(View::ALL, [View::Trace, View::Count]);
-        assert_eq!(View::Count.name(), "count");
-        let app = crate::tui::app::tests::app("one two three", &["ws"]);
-        let cx = app.context();
-        let mut panes = Panes::default();
-        assert_eq!(
-            panes.current,
-            View::Trace,
-            "the first line is the first view"
-        );
-        assert_eq!((panes.split, panes.help.open), (50, false));
-        assert_eq!(panes.teach, TeachSettings::default());
-        let reply = panes.pane_mut(View::Count).handle(Action::ViewDown(2), &cx);
-        assert_eq!(reply, Reply::Handled);
-        assert_eq!(
-            panes.count.extra, 2,
-            "the action reached the pane's own state"
-        );
-        let backend = ratatui::backend::TestBackend::new(20, 1);
-        let mut terminal = ratatui::Terminal::new(backend).unwrap();
-        terminal
-            .draw(|frame| {
-                let area = frame.area();
-                panes
-                    .pane(View::Count)
-                    .draw(frame, area, &cx, &Theme::plain())
-            })
-            .unwrap();
-        let line: String = (0..20)
-            .map(|x| terminal.backend().buffer()[(x, 0)].symbol().to_string())
-            .collect();
-        assert_eq!(line.trim_end(), "5 tokens", "three tokens and two more");
-    }
-}
+mod toys;

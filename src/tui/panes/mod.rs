@@ -1,26 +1,33 @@
 //! The lower pane's views, one folder each: the state it owns (`mod.rs`), its drawing
 //! (`draw.rs`) and its keys (`keys.rs`, when it has keys of its own). A pane handles the actions
 //! meant for it and refreshes only when what it depends on changed (gitui's components). The
-//! views are listed once, a line each, in `list.rs`, which makes [`View`] and [`Panes`].
+//! views are listed once, a line each, below; `list.rs` turns the list into the folders'
+//! modules, [`View`] and [`Panes`].
 
-pub mod align;
+#[macro_use]
+pub(crate) mod list;
+
 pub mod changes;
 pub mod draw;
 pub mod help;
 pub mod keys;
 pub mod lattice;
-mod list;
-pub mod merges;
-pub mod stats;
 pub mod teach;
-pub mod tokens;
-pub mod trace;
-pub mod train;
+
+// The panes, in the order of their tabs and digit keys: `View => folder::PaneType, "name";`.
+// A line here and the pane's folder are all a new pane needs.
+pane_list! {
+    Trace => trace::TracePane, "trace";
+    Table => tokens::TablePane, "tokens";
+    Align => align::AlignPane, "align";
+    Merges => merges::MergesPane, "merges";
+    Train => train::TrainPane, "train";
+    Stats => stats::StatsPane, "stats";
+}
 
 pub use align::{AlignChoice, AlignData, AlignPane, MatrixView, other_row};
 pub use help::HelpPane;
 pub use lattice::LatticeLesson;
-pub use list::{Panes, View};
 pub use merges::{MergeReplay, MergesPane};
 pub use stats::StatsPane;
 pub use tokens::TablePane;
