@@ -153,7 +153,7 @@ impl PieceTrie {
     /// array or a piece id is at or past `id_bound`.
     pub fn read_flat(r: &mut FlatReader, id_bound: u32) -> Option<PieceTrie> {
         let root = r.u32s()?;
-        let raw = r.u32s()?;
+        let mut raw = r.u32_iter()?;
         let labels = r.bytes()?.to_vec();
         let targets = r.u32s()?;
         let dense = r.u32s()?;
@@ -162,14 +162,17 @@ impl PieceTrie {
         }
         let count = raw.len() / 5;
         let node_ok = |n: u32| n == NO_NODE || (n as usize) < count;
+        // Read straight from the entry into the nodes: one copy of the largest array.
         let mut nodes = Vec::with_capacity(count);
-        for n in raw.chunks_exact(5) {
+        while let (Some(first_edge), Some(edges), Some(table), Some(piece), Some(score)) =
+            (raw.next(), raw.next(), raw.next(), raw.next(), raw.next())
+        {
             let node = Node {
-                first_edge: n[0],
-                edges: n[1],
-                table: n[2],
-                piece: n[3],
-                score: f32::from_bits(n[4]),
+                first_edge,
+                edges,
+                table,
+                piece,
+                score: f32::from_bits(score),
             };
             let edges_end = (node.first_edge as usize).checked_add(node.edges as usize)?;
             let table_ok =
