@@ -67,7 +67,8 @@ for case in "${cases[@]}"; do
     status=0
     lossy=()
     [ "$extra" = --lossy ] && lossy=(--lossy)
-    "$bin" tokenize --threads 2 -w "$spec" -f "$format" "${lossy[@]}" "$input" \
+    # Each build its own model cache, so neither reads what the other parsed.
+    TOKLAB_CACHE_DIR=$work/cache-$side "$bin" tokenize --threads 2 -w "$spec" -f "$format" "${lossy[@]}" "$input" \
       >"$work/$side.out" 2>"$work/$side.err" || status=$?
     echo "exit status $status" >>"$work/$side.err"
   done
