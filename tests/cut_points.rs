@@ -26,7 +26,11 @@ const CUTTING: &[&str] = &[
     "hf:tests/hf_data/bert_wordpiece.json",
     "hf:tests/hf_data/byte_level_roberta.json",
     "hf:tests/hf_data/wordpiece_lower_keep_accents.json",
+    "spm:samples/bpe/sample-spm.model",
 ];
+
+/// Kinds that cut, as specs in the real models' folder (`{models}`), tested when it is there.
+const CUTTING_REAL: &[&str] = &["spm:{models}/mistral-v1.model"];
 
 /// Pieces of text the generated texts are made of.
 const PARTS: &[&str] = &[
@@ -90,6 +94,9 @@ const PARTS: &[&str] = &[
     "A",
     "Zz",
     "ǅ",
+    "\u{2581}",
+    "a\u{2581}",
+    "ﬁ",
 ];
 
 fn texts() -> impl Strategy<Value = String> {
@@ -97,8 +104,21 @@ fn texts() -> impl Strategy<Value = String> {
 }
 
 /// The kinds of [`CUTTING`], loaded once for all the cases.
-static LOADED: std::sync::LazyLock<Vec<(&str, Box<dyn Tokenizer>)>> =
-    std::sync::LazyLock::new(|| CUTTING.iter().map(|&spec| (spec, load(spec))).collect());
+static LOADED: std::sync::LazyLock<Vec<(String, Box<dyn Tokenizer>)>> =
+    std::sync::LazyLock::new(|| {
+        let models = common::models_dir().display().to_string();
+        let real = CUTTING_REAL
+            .iter()
+            .map(|spec| spec.replace("{models}", &models))
+            .filter(|spec| std::path::Path::new(&spec[spec.find(':').unwrap() + 1..]).exists());
+        let specs = CUTTING.iter().map(|s| s.to_string()).chain(real);
+        specs
+            .map(|spec| {
+                let tokenizer = load(&spec);
+                (spec, tokenizer)
+            })
+            .collect()
+    });
 
 fn load(spec: &str) -> Box<dyn Tokenizer> {
     toklab::load_in(spec, env!("CARGO_MANIFEST_DIR").as_ref())
@@ -158,15 +178,14 @@ proptest! {
 #[test]
 fn the_cutting_kinds_cut_and_the_others_do_not() {
     let text = "The harbour reopened on Monday after three years, said Zoë. It's open!";
-    for spec in CUTTING {
-        let tokenizer = load(spec);
+    for (spec, tokenizer) in LOADED.iter() {
         let pieces = Pieces::new(tokenizer.as_ref(), text, 1).count();
         assert!(pieces > 5, "{spec}: {pieces} pieces");
     }
     for spec in [
         "words",
         "rules:rules?lang=eng",
-        "spm:samples/bpe/sample-spm.model",
+        "spm:tests/bpe_data/unigram-regressions.model",
     ] {
         let tokenizer = load(spec);
         let pieces = Pieces::new(tokenizer.as_ref(), text, 1).count();
