@@ -27,6 +27,9 @@ const CUTTING: &[&str] = &[
     "hf:tests/hf_data/byte_level_roberta.json",
     "hf:tests/hf_data/wordpiece_lower_keep_accents.json",
     "spm:samples/bpe/sample-spm.model",
+    "wordpiece:samples/bpe/sample-wordpiece.txt",
+    "wordpiece:samples/bpe/sample-wordpiece.txt?lowercase=false",
+    "wordpiece:samples/bpe/sample-wordpiece.txt?words=whitespace",
 ];
 
 /// Kinds that cut, as specs in the real models' folder (`{models}`), tested when it is there.
