@@ -26,7 +26,14 @@ const CUTTING: &[&str] = &[
     "hf:tests/hf_data/bert_wordpiece.json",
     "hf:tests/hf_data/byte_level_roberta.json",
     "hf:tests/hf_data/wordpiece_lower_keep_accents.json",
+    "spm:samples/bpe/sample-spm.model",
+    "wordpiece:samples/bpe/sample-wordpiece.txt",
+    "wordpiece:samples/bpe/sample-wordpiece.txt?lowercase=false",
+    "wordpiece:samples/bpe/sample-wordpiece.txt?words=whitespace",
 ];
+
+/// Kinds that cut, as specs in the real models' folder (`{models}`), tested when it is there.
+const CUTTING_REAL: &[&str] = &["spm:{models}/mistral-v1.model"];
 
 /// Pieces of text the generated texts are made of.
 const PARTS: &[&str] = &[
@@ -90,6 +97,9 @@ const PARTS: &[&str] = &[
     "A",
     "Zz",
     "ǅ",
+    "\u{2581}",
+    "a\u{2581}",
+    "ﬁ",
 ];
 
 fn texts() -> impl Strategy<Value = String> {
@@ -97,8 +107,79 @@ fn texts() -> impl Strategy<Value = String> {
 }
 
 /// The kinds of [`CUTTING`], loaded once for all the cases.
-static LOADED: std::sync::LazyLock<Vec<(&str, Box<dyn Tokenizer>)>> =
-    std::sync::LazyLock::new(|| CUTTING.iter().map(|&spec| (spec, load(spec))).collect());
+static LOADED: std::sync::LazyLock<Vec<(String, Box<dyn Tokenizer>)>> =
+    std::sync::LazyLock::new(|| {
+        let models = common::models_dir().display().to_string();
+        let real = CUTTING_REAL
+            .iter()
+            .map(|spec| spec.replace("{models}", &models))
+            .filter(|spec| std::path::Path::new(&spec[spec.find(':').unwrap() + 1..]).exists());
+        let specs = CUTTING.iter().map(|s| s.to_string()).chain(real);
+        let mut loaded: Vec<_> = specs
+            .map(|spec| {
+                let tokenizer = load(&spec);
+                (spec, tokenizer)
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let model = dir.path().join("joined-space.model");
+        std::fs::write(&model, joined_space_model()).unwrap();
+        let spec = format!("spm:{}", model.display());
+        loaded.push(("spm:joined-space.model".to_string(), load(&spec)));
+        loaded
+    });
+
+/// A SentencePiece BPE model (as the bytes of a `.model` file) with pieces that hold a
+/// letter and the `▁` after it (`a▁`, `d▁`), ranked above those that start with `▁`, and a
+/// user-defined piece: a cut before the space after `a` or `d`, or after `@x`, would change
+/// the tokens.
+fn joined_space_model() -> Vec<u8> {
+    fn varint(mut v: u64, out: &mut Vec<u8>) {
+        while v >= 0x80 {
+            out.push((v as u8 & 0x7F) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+    fn field(number: u64, payload: &[u8], out: &mut Vec<u8>) {
+        varint(number << 3 | 2, out);
+        varint(payload.len() as u64, out);
+        out.extend_from_slice(payload);
+    }
+    let pieces: &[(&str, f32, u64)] = &[
+        ("<unk>", 0.0, 2),
+        ("@x", 0.0, 4),
+        ("a\u{2581}", -1.0, 1),
+        ("d\u{2581}", -1.5, 1),
+        ("\u{2581}a", -2.0, 1),
+        ("\u{2581}w", -2.5, 1),
+        ("or", -3.0, 1),
+        ("\u{2581}wor", -3.5, 1),
+        ("\u{2581}", -4.0, 1),
+        ("a", -4.0, 1),
+        ("d", -4.0, 1),
+        ("o", -4.0, 1),
+        ("r", -4.0, 1),
+        ("w", -4.0, 1),
+        ("n", -4.0, 1),
+        ("x", -4.0, 1),
+    ];
+    let mut model = Vec::new();
+    for &(piece, score, kind) in pieces {
+        let mut message = Vec::new();
+        field(1, piece.as_bytes(), &mut message);
+        varint(2 << 3 | 5, &mut message);
+        message.extend_from_slice(&score.to_le_bytes());
+        varint(3 << 3, &mut message);
+        varint(kind, &mut message);
+        field(1, &message, &mut model);
+    }
+    // TrainerSpec: model_type BPE; NormalizerSpec: no character map, dummy prefix, extra
+    // spaces removed, spaces as `▁`.
+    field(2, &[3 << 3, 2], &mut model);
+    field(3, &[3 << 3, 1, 4 << 3, 1, 5 << 3, 1], &mut model);
+    model
+}
 
 fn load(spec: &str) -> Box<dyn Tokenizer> {
     toklab::load_in(spec, env!("CARGO_MANIFEST_DIR").as_ref())
@@ -158,15 +239,24 @@ proptest! {
 #[test]
 fn the_cutting_kinds_cut_and_the_others_do_not() {
     let text = "The harbour reopened on Monday after three years, said Zoë. It's open!";
-    for spec in CUTTING {
-        let tokenizer = load(spec);
+    for (spec, tokenizer) in LOADED.iter() {
+        if spec == "spm:joined-space.model" {
+            // Its few letters: it cuts after `n`, `r` and `w`, never after `a` or `d`, whose
+            // pieces hold the `▁` after them.
+            let words = "wn an rd or wa ow ad wr a";
+            let cuts: Vec<usize> = Pieces::new(tokenizer.as_ref(), words, 1)
+                .map(|(at, _)| at)
+                .collect();
+            assert_eq!(cuts, [0, 2, 5, 11, 17, 23], "{spec}");
+            continue;
+        }
         let pieces = Pieces::new(tokenizer.as_ref(), text, 1).count();
         assert!(pieces > 5, "{spec}: {pieces} pieces");
     }
     for spec in [
         "words",
         "rules:rules?lang=eng",
-        "spm:samples/bpe/sample-spm.model",
+        "spm:tests/bpe_data/unigram-regressions.model",
     ] {
         let tokenizer = load(spec);
         let pieces = Pieces::new(tokenizer.as_ref(), text, 1).count();

@@ -18,10 +18,21 @@ const BAR: f64 = 16.0;
 const LINE_BYTES: usize = 20 << 20;
 
 /// Kinds over the bar today and the most they may use per input byte (the measured figure and
-/// a little room): the rule engine sees the whole line (entries of several words, contexts), so
-/// it names no cut point; nor does SentencePiece, whose dummy prefix and merging of the whole
-/// normalized text a cut would change.
-const KNOWN: &[(&str, f64)] = &[("rules", 65.0), ("spm", 90.0)];
+/// a little room). The rule engine names no cut point: each of its steps searches the whole
+/// line, and past utoken's depth limit (250 nested splits, a few kilobytes into a long line)
+/// the rest of the line is only split on whitespace, so where a line ends changes the tokens
+/// far from the end.
+/// SentencePiece's unigram models name no cut either (the Viterbi totals, `f32`, run across
+/// the whole line, and a cut would round them differently); nor do the GGUF, tekken, Claude
+/// and RWKV kinds yet.
+const KNOWN: &[(&str, f64)] = &[
+    ("rules", 65.0),
+    ("spm-unigram", 120.0),
+    ("gguf", 82.0),
+    ("tekken", 33.0),
+    ("claude", 55.0),
+    ("rwkv", 44.0),
+];
 
 /// The kinds measured: a label, the spec (`{models}` is the real models' folder, `{root}`
 /// the checkout) and whether it needs the real models.
@@ -38,6 +49,16 @@ const KINDS: &[(&str, &str, bool)] = &[
     ),
     ("hf", "hf:{models}/minilm-l6.tokenizer.json", true),
     ("spm", "spm:{models}/mistral-v1.model", true),
+    (
+        "spm-unigram",
+        "spm:{models}/kyoto_ja_unigram_8000.model",
+        true,
+    ),
+    ("wordpiece", "wordpiece:{models}/minilm-l6.vocab.txt", true),
+    ("gguf", "gguf:{root}/samples/bpe/sample.gguf", false),
+    ("tekken", "tekken:{models}/mistral-tekken_240718.json", true),
+    ("claude", "claude:{models}/claude.json", true),
+    ("rwkv", "rwkv:{models}/rwkv_vocab_v20230424.txt", true),
 ];
 
 /// Words, numbers, punctuation, quotes, emoji and CJK, so every engine meets its hard cases.

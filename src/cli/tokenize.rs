@@ -114,12 +114,12 @@ fn stream_line(
         record.clear();
         let at = if format == Format::Ids {
             ids.clear();
-            let at = tokenizer.ids_into(piece, &mut ids);
+            let at = tokenizer.ids_into_piece(piece, offset > 0, &mut ids);
             output::push_id_list(&mut record, &ids, more);
             more |= !ids.is_empty();
             at
         } else {
-            let tokens = tokenizer.tokenize(piece);
+            let tokens = tokenizer.tokenize_piece(piece, offset > 0);
             output::push_forms(&mut record, piece, &tokens, more);
             more |= !tokens.is_empty();
             tokens.gave_up()

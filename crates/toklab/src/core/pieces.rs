@@ -64,7 +64,7 @@ impl<'a> Iterator for Pieces<'a> {
 pub fn tokenize_in_pieces(tokenizer: &dyn Tokenizer, text: &str, size: usize) -> Tokenization {
     let mut whole = Tokenization::default();
     for (offset, piece) in Pieces::new(tokenizer, text, size) {
-        let tokens = tokenizer.tokenize(piece);
+        let tokens = tokenizer.tokenize_piece(piece, offset > 0);
         let first = whole.tokens.len();
         whole
             .sentence_ends
@@ -86,7 +86,7 @@ pub fn ids_in_pieces(
 ) -> Option<GaveUp> {
     let mut gave_up = None;
     for (offset, piece) in Pieces::new(tokenizer, text, size) {
-        let at = tokenizer.ids_into(piece, ids);
+        let at = tokenizer.ids_into_piece(piece, offset > 0, ids);
         gave_up = gave_up.or(at.map(|g| shift_gave_up(g, offset)));
     }
     gave_up

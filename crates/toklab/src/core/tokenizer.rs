@@ -46,6 +46,22 @@ pub trait Tokenizer: Send + Sync {
         None
     }
 
+    /// Tokenizes `piece`, a part of a longer text cut at this tokenizer's
+    /// [`Tokenizer::cut_point`]s: the text's start (`continued` false) or a part after a cut.
+    /// Tokens are in offsets of the piece. An engine that treats the start of a text apart
+    /// (SentencePiece's dummy prefix) tokenizes a continued piece as the middle of a text;
+    /// for the others this is [`Tokenizer::tokenize`].
+    fn tokenize_piece(&self, piece: &str, continued: bool) -> Tokenization {
+        let _ = continued;
+        self.tokenize(piece)
+    }
+
+    /// [`Tokenizer::ids_into`] of a piece, as [`Tokenizer::tokenize_piece`] tokenizes it.
+    fn ids_into_piece(&self, piece: &str, continued: bool, ids: &mut Vec<u32>) -> Option<GaveUp> {
+        let _ = continued;
+        self.ids_into(piece, ids)
+    }
+
     /// How the engine arrived at its tokens for `text`: a second call, made only when a view
     /// asks, so tokenizing stays fast.
     fn explain(&self, text: &str) -> Trace;

@@ -102,6 +102,36 @@ impl CharsMap {
                 && rest.get(1).is_none_or(u8::is_ascii))
     }
 
+    /// The ASCII bytes that some rule has after its first byte: where none of them is, no
+    /// rule reaches across a position from before it, so a text cut there normalizes as the
+    /// two parts do (what SentencePiece's cut points rest on). Walks the whole trie.
+    pub fn ascii_inside_rules(&self) -> u128 {
+        let Some(root) = self.root() else {
+            return 0;
+        };
+        let mut inside = 0u128;
+        let mut seen = vec![false; self.units.len()];
+        // Nodes to visit: the first bytes of rules, then every byte below them.
+        let mut stack: Vec<usize> = (0..=255u8)
+            .filter_map(|byte| self.child(Some(root), byte))
+            .collect();
+        while let Some(node) = stack.pop() {
+            if std::mem::replace(&mut seen[node], true) {
+                continue;
+            }
+            let next = node ^ Self::offset(self.units[node]);
+            for byte in 0..=255u8 {
+                if let Some(child) = self.child(Some(next), byte).filter(|&c| c != next) {
+                    if byte < 128 {
+                        inside |= 1 << byte;
+                    }
+                    stack.push(child);
+                }
+            }
+        }
+        inside
+    }
+
     /// The position children of the root are found from, when there is a trie.
     fn root(&self) -> Option<usize> {
         self.units.first().map(|&u| Self::offset(u))

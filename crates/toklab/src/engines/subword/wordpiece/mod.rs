@@ -331,6 +331,17 @@ impl Tokenizer for WordPieceTokenizer {
         Tokenization::new(self.model.tokenize_with(text, &mut Quiet))
     }
 
+    /// An ASCII space between ASCII letters: whitespace ends a word and each word is split
+    /// alone, normalizing (clean-up, lower case, accents) goes character by character, and
+    /// no special token (matched first, in the raw text) holds whitespace.
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        let spaced = |(t, _): (&str, u32)| t.contains(char::is_whitespace);
+        if self.model.specials.iter().any(spaced) {
+            return None;
+        }
+        crate::core::pieces::space_between_ascii_letters(text, from)
+    }
+
     fn explain(&self, text: &str) -> Trace {
         Trace::new(self.trace(text).lines)
     }

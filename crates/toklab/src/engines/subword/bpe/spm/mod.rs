@@ -5,6 +5,7 @@
 //! lacks. Unigram models encode by the Viterbi best segmentation.
 
 mod cached;
+mod cuts;
 mod explain;
 mod incremental;
 /// The unigram lattice, at home in [`crate::engines::subword::unigram`].
@@ -155,7 +156,17 @@ impl SpmModel {
 
     /// Normalizes `text` and encodes it; tokens are ranges of the normalized text.
     pub fn encode_normalized<'t>(&self, text: &'t str) -> (NormalizedString<'t>, Vec<SpmToken>) {
-        let normalized = self.normalizer.normalize(text);
+        self.encode_part(text, false)
+    }
+
+    /// [`SpmModel::encode_normalized`] of a part of a longer text, after its start with
+    /// `continued` ([`Normalizer::normalize_part`]).
+    fn encode_part<'t>(
+        &self,
+        text: &'t str,
+        continued: bool,
+    ) -> (NormalizedString<'t>, Vec<SpmToken>) {
+        let normalized = self.normalizer.normalize_part(text, continued);
         let mut tokens = Vec::new();
         self.encode_norm(normalized.normalized(), &mut tokens);
         (normalized, tokens)
@@ -273,6 +284,11 @@ impl SpmModel {
 
     /// Appends the ids of `text` to `ids` ([`NO_ID`] where a stretch has none).
     pub fn encode_into(&self, text: &str, ids: &mut Vec<u32>) {
+        self.encode_part_into(text, false, ids);
+    }
+
+    /// [`SpmModel::encode_into`] of a part of a longer text, after its start with `continued`.
+    fn encode_part_into(&self, text: &str, continued: bool, ids: &mut Vec<u32>) {
         // Ids need no spans: the text is normalized without alignments, into buffers kept
         // per thread so that a line costs no allocation but its ids.
         thread_local! {
@@ -281,7 +297,7 @@ impl SpmModel {
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
             let (norm, tokens) = &mut *scratch;
-            self.normalizer.normalize_plain(text, norm);
+            self.normalizer.normalize_plain(text, norm, continued);
             tokens.clear();
             self.encode_norm(norm, tokens);
             ids.extend(tokens.iter().map(|t| t.id));
@@ -322,6 +338,8 @@ pub struct SpmTokenizer {
     sources: Vec<PathBuf>,
     unigram_options: regularize::UnigramOptions,
     sampler: Option<regularize::Sampler>,
+    /// Where a long text may be cut, worked out from the model when first asked.
+    cuts: std::sync::OnceLock<Option<cuts::SpaceCuts>>,
 }
 
 impl SpmTokenizer {
@@ -356,6 +374,7 @@ impl SpmTokenizer {
             sources: vec![path.to_path_buf()],
             unigram_options: regularize::UnigramOptions::default(),
             sampler: None,
+            cuts: std::sync::OnceLock::new(),
         })
     }
 
@@ -367,6 +386,7 @@ impl SpmTokenizer {
             sources: Vec::new(),
             unigram_options: regularize::UnigramOptions::default(),
             sampler: None,
+            cuts: std::sync::OnceLock::new(),
         }
     }
 
@@ -436,6 +456,12 @@ impl Tokenizer for SpmTokenizer {
     }
 
     fn tokenize(&self, text: &str) -> Tokenization {
+        self.tokenize_piece(text, false)
+    }
+
+    /// A continued piece starts with the space before which it was cut, which becomes the
+    /// `▁` it is in the whole text ([`cuts`]).
+    fn tokenize_piece(&self, text: &str, continued: bool) -> Tokenization {
         if let Some((tokens, _)) = self
             .sampler
             .as_ref()
@@ -443,7 +469,7 @@ impl Tokenizer for SpmTokenizer {
         {
             return tokens;
         }
-        let (normalized, tokens) = self.model.encode_normalized(text);
+        let (normalized, tokens) = self.model.encode_part(text, continued);
         Tokenization::new(
             tokens
                 .iter()
@@ -455,14 +481,28 @@ impl Tokenizer for SpmTokenizer {
     /// The ids straight from the normalized text: no spans, no token objects. A sampling
     /// tokenizer draws its segmentation in `tokenize`, so it goes through it.
     fn ids_into(&self, text: &str, ids: &mut Vec<u32>) -> Option<GaveUp> {
+        self.ids_into_piece(text, false, ids)
+    }
+
+    fn ids_into_piece(&self, text: &str, continued: bool, ids: &mut Vec<u32>) -> Option<GaveUp> {
         match &self.sampler {
             Some(_) => {
                 let tokens = self.tokenize(text);
                 ids.extend(tokens.iter().map(|t| t.id.unwrap_or(NO_ID)));
             }
-            None => self.model.encode_into(text, ids),
+            None => self.model.encode_part_into(text, continued, ids),
         }
         None
+    }
+
+    /// Before a space after an ASCII letter or digit, where the model lets nothing reach
+    /// across ([`cuts`]); nowhere for unigram and sampling tokenizers.
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        if self.sampler.is_some() {
+            return None;
+        }
+        let cuts = self.cuts.get_or_init(|| cuts::SpaceCuts::of(&self.model));
+        cuts.as_ref()?.cut_point(text, from)
     }
 
     fn explain(&self, text: &str) -> Trace {

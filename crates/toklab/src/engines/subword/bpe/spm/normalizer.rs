@@ -54,26 +54,36 @@ impl Normalizer {
 
     /// Normalizes `input` as SentencePiece does.
     pub fn normalize<'t>(&self, input: &'t str) -> NormalizedString<'t> {
+        self.normalize_part(input, false)
+    }
+
+    /// Normalizes `input`, which with `continued` is a part of a longer text after its start
+    /// cut where [`super::cuts`] allows (after a character that stays itself, before a
+    /// space): then no leading space is stripped and no dummy prefix added, so the result is
+    /// the whole text's normalization of that part.
+    pub fn normalize_part<'t>(&self, input: &'t str, continued: bool) -> NormalizedString<'t> {
         let mut text = NormalizedString::new(input);
-        self.normalize_into(input, &mut text);
+        self.normalize_into(input, &mut text, continued);
         text
     }
 
     /// Normalizes `input` into `out` (cleared first) without the alignments to the original:
     /// what encoding to ids needs, at a fraction of the cost (no origin per byte, no copy of
     /// the text to put the dummy prefix first), into a buffer the caller reuses.
-    pub fn normalize_plain(&self, input: &str, out: &mut String) {
+    /// `continued` as for [`Normalizer::normalize_part`].
+    pub fn normalize_plain(&self, input: &str, out: &mut String, continued: bool) {
         out.clear();
         let mut text = Plain {
             source: input,
             text: out,
         };
-        self.normalize_into(input, &mut text);
+        self.normalize_into(input, &mut text, continued);
     }
 
-    /// The steps of normalizing, on either kind of text; `text` starts as `input`.
-    fn normalize_into(&self, input: &str, text: &mut impl Target) {
-        if self.remove_extra_whitespaces {
+    /// The steps of normalizing, on either kind of text; `text` starts as `input`, the start
+    /// of the text or (`continued`) a part after a character that stays itself.
+    fn normalize_into(&self, input: &str, text: &mut impl Target, continued: bool) {
+        if self.remove_extra_whitespaces && !continued {
             let (mut leading, mut rest) = (0, input);
             while !rest.is_empty() {
                 let (replacement, len) = self.prefix(rest);
@@ -89,7 +99,7 @@ impl Normalizer {
             return;
         }
         let space = if self.escape_whitespaces { SPACE } else { " " };
-        let mut previous_space = self.remove_extra_whitespaces;
+        let mut previous_space = self.remove_extra_whitespaces && !continued;
         // ASCII bytes that no rule and no user-defined piece starts with stay as they are:
         // most of the bytes of most texts, passed without a lookup.
         let user_starts = self
@@ -128,7 +138,7 @@ impl Normalizer {
             }
             len
         });
-        let dummy_prefix = self.add_dummy_prefix && !self.treat_whitespace_as_suffix;
+        let dummy_prefix = self.add_dummy_prefix && !self.treat_whitespace_as_suffix && !continued;
         if dummy_prefix {
             text.prepend(space);
         }

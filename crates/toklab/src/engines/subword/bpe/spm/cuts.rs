@@ -1,0 +1,82 @@
+//! Where a SentencePiece BPE model may cut a long text: just before a space that follows an
+//! ASCII letter or digit `c`, when nothing the model does can reach across that point. The
+//! part after the cut is normalized and encoded as the middle of a text
+//! ([`super::Normalizer::normalize_part`]): its space becomes the `▁` it is in the whole
+//! text, with no dummy prefix, so its tokens are the whole text's, shifted.
+//!
+//! Why the cut is exact, step by step:
+//! - normalizing: no character-map rule has a space after its first byte, and no
+//!   user-defined piece has one, so no rewrite starting before the cut covers it; `c` starts
+//!   no rule and no user-defined piece, so it stays `c` and the space is not dropped as a
+//!   repeat of the one before;
+//! - encoding: merges join neighbours into pieces of the vocabulary, so a token across the
+//!   cut would be a piece holding `c▁`: when no piece does, the merges on each side are
+//!   those of that side alone (a merge's rank depends on its pair only). `c` and `▁` are
+//!   pieces, so neither is an unknown character, which would join the unknown ones next to
+//!   it.
+//!
+//! Unigram models find the best segmentation with `f32` totals that run across the whole
+//! text, which a cut would round differently: they name no cut, nor do models that put `▁`
+//! at the end of a piece, sampling tokenizers, or models that fail a condition above.
+
+use super::SpmModel;
+use super::normalizer::SPACE;
+
+/// What the model allows: the ASCII bytes after which a space may be cut.
+#[derive(Debug)]
+pub struct SpaceCuts {
+    /// Bit `c` set: a space after the ASCII byte `c` may be cut before.
+    before_space: u128,
+}
+
+impl SpaceCuts {
+    /// The cut rule of `model`, or `None` when it may not be cut anywhere.
+    pub fn of(model: &SpmModel) -> Option<SpaceCuts> {
+        let normalizer = &model.normalizer;
+        if model.unigram.is_some() || normalizer.treat_whitespace_as_suffix {
+            return None;
+        }
+        let inside_rules = normalizer.map.ascii_inside_rules();
+        let user_space = normalizer
+            .user_defined
+            .iter()
+            .any(|u| u.bytes().skip(1).any(|b| b == b' '));
+        if inside_rules & (1 << b' ') != 0 || user_space {
+            return None;
+        }
+        let space = if normalizer.escape_whitespaces {
+            SPACE
+        } else {
+            " "
+        };
+        model.bpe.vocab.id(space.as_bytes())?;
+        let mut before_space = 0u128;
+        for c in (b'0'..=b'9').chain(b'A'..=b'Z').chain(b'a'..=b'z') {
+            let kept = normalizer.map.keeps_ascii(&[c, b' ']) && inside_rules & (1 << c) == 0;
+            let starts_user = normalizer.user_defined.iter().any(|u| u.as_bytes()[0] == c);
+            if kept && !starts_user && model.bpe.vocab.id(&[c]).is_some() {
+                before_space |= 1 << c;
+            }
+        }
+        // A piece holding `c▁` could be a token across the cut.
+        for piece in &model.pieces {
+            let piece = piece.piece.as_bytes();
+            for at in memchr::memmem::find_iter(piece, space.as_bytes()) {
+                if let Some(&c) = piece[..at].last().filter(|c| c.is_ascii()) {
+                    before_space &= !(1 << c);
+                }
+            }
+        }
+        (before_space != 0).then_some(SpaceCuts { before_space })
+    }
+
+    /// The first offset at or after `from` where `text` may be cut: a space after an allowed
+    /// byte.
+    pub fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        let bytes = text.as_bytes();
+        (from.max(1)..bytes.len()).find(|&at| {
+            let before = bytes[at - 1];
+            bytes[at] == b' ' && before < 128 && self.before_space & (1 << before) != 0
+        })
+    }
+}
