@@ -276,7 +276,7 @@ pub(super) fn next_bound(bound: usize, lasted: usize, columns: usize) -> usize {
 pub(super) fn levenshtein_banded(pattern: &[u32], text: &[u32]) -> usize {
     let peq = PatternMatch::new(pattern);
     let ceiling = pattern.len().max(text.len());
-    let mut bound = FIRST_BOUND.max(pattern.len().abs_diff(text.len()));
+    let mut bound = super::strip::first_bound(&peq, pattern, text);
     loop {
         let max = bound.min(ceiling);
         match levenshtein_within(&peq, pattern.len(), text, max) {

@@ -6,8 +6,9 @@
 //! column is kept instead: see `short`). When even the band is too large to keep, the alignment is split in two by Hirschberg's method, the split found from two banded
 //! passes, until the parts fit. Other costs fill the matrix directly.
 
-use super::band::{Band, BandBlock, FIRST_BOUND, next_bound};
+use super::band::{Band, BandBlock, next_bound};
 use super::bitparallel::{PatternMatch, levenshtein};
+use super::strip::first_bound;
 use super::{AlignedPair, Alignment, Costs, Matrix, Op, common_affixes, short};
 
 /// The most band blocks (24 bytes each) kept for one backtrace: 24 MB, under the size above
@@ -106,7 +107,7 @@ fn banded_backtrace(
 ) -> Result<(Vec<AlignedPair>, usize), usize> {
     let peq = PatternMatch::new(a);
     let ceiling = a.len().max(b.len());
-    let mut bound = FIRST_BOUND.max(a.len().abs_diff(b.len()));
+    let mut bound = first_bound(&peq, a, b);
     loop {
         let max = bound.min(ceiling);
         if !fits(a.len(), b.len(), max, budget) {

@@ -11,9 +11,10 @@
 //! where the diagonal cell is one above the left one, then the diagonal. The
 //! committed expected outputs of `tools/gen_editops_expected.py` check the choice.
 
-use super::band::FIRST_BOUND;
+use super::band::levenshtein_within;
 use super::bitalign::{StoredBand, Ties, gaps, split_point};
 use super::bitparallel::{PatternMatch, levenshtein};
+use super::strip::first_bound;
 use super::{AlignedPair, Alignment, Op, common_affixes, short};
 
 /// Below this many bytes of stored bit-vectors (two bits per cell of the band) rapidfuzz
@@ -173,10 +174,14 @@ fn traced(
     }
     let peq = PatternMatch::new(a);
     let ceiling = n.max(m);
-    let mut bound = known.unwrap_or(FIRST_BOUND.max(n.abs_diff(m))).min(ceiling);
+    let mut bound = known
+        .unwrap_or_else(|| first_bound(&peq, a, b))
+        .min(ceiling);
     loop {
         if !whole(n, m, bound) {
-            let distance = known.unwrap_or_else(|| levenshtein(a, b));
+            let distance = known.unwrap_or_else(|| {
+                levenshtein_within(&peq, n, b, bound).unwrap_or_else(|_| levenshtein(a, b))
+            });
             if !whole(n, m, distance) {
                 return Err(distance);
             }

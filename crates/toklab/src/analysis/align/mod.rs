@@ -29,6 +29,7 @@ mod linear;
 mod matrix;
 mod render;
 mod short;
+mod strip;
 mod units;
 
 pub use self::bitalign::backtrace;
