@@ -105,7 +105,9 @@ mod tests {
     fn a_path_outside_the_strip_gives_a_bound_above_the_distance() {
         // 100 symbols moved from the front to the back: the cheapest alignment runs 100
         // diagonals off the strip's, so the strip's alignment costs more, never less.
-        let a: Vec<u32> = (0..500u32).map(|i| i.wrapping_mul(2_654_435_761) >> 27).collect();
+        let a: Vec<u32> = (0..500u32)
+            .map(|i| i.wrapping_mul(2_654_435_761) >> 27)
+            .collect();
         let b: Vec<u32> = a[100..].iter().chain(&a[..100]).copied().collect();
         let bound = strip(&a, &b).unwrap();
         assert!(bound > dp(&a, &b), "{bound}");
@@ -120,7 +122,10 @@ mod tests {
         let long: Vec<u32> = (0..200u32).collect();
         assert_eq!(strip(&long, &long[..137]), Some(63));
         assert_eq!(strip(&long, &long[..136]), None);
-        assert_eq!(first_bound(&PatternMatch::new(&long), &long, &long[..36]), 164);
+        assert_eq!(
+            first_bound(&PatternMatch::new(&long), &long, &long[..36]),
+            164
+        );
     }
 
     proptest::proptest! {
