@@ -163,6 +163,13 @@ impl<'p> Band<'p> {
     #[inline]
     fn above_bound(&self, w: usize) -> bool {
         let block = &self.blocks[w];
+        // The answer without counting, for most blocks: a block's 64 rows fall by 64 at most.
+        if block.score <= self.max {
+            return false;
+        }
+        if block.score > self.max.saturating_add(64) {
+            return true;
+        }
         let valid = if w + 1 == self.blocks.len() {
             (self.top << 1).wrapping_sub(1)
         } else {
