@@ -16,10 +16,15 @@ const WIDTH: usize = 64;
 
 /// The bound a band over `pattern` (rows, `peq` built from it) against `text` (neither empty)
 /// starts from: the strip's upper bound on the distance when the pattern has at least a word of
-/// rows and the lengths differ by less than the strip's width; else [`FIRST_BOUND`] (or the
-/// length difference, below which no bound holds), for the band to double from.
+/// rows, the lengths differ by less than the strip's width and the bound is at most an eighth
+/// of the longer side; else [`FIRST_BOUND`] (or the length difference, below which no bound
+/// holds), for the band to double from. The last condition keeps a cheapest alignment that
+/// leaves the strip (a passage moved far) from paying for a band much wider than its distance:
+/// doubling costs a few bands about twice the distance wide.
 pub(super) fn first_bound(peq: &PatternMatch, pattern: &[u32], text: &[u32]) -> usize {
+    let longer = pattern.len().max(text.len());
     strip_distance(peq, pattern.len(), text)
+        .filter(|&bound| bound.saturating_mul(8) <= longer)
         .unwrap_or_else(|| FIRST_BOUND.max(pattern.len().abs_diff(text.len())))
 }
 
@@ -112,6 +117,12 @@ mod tests {
         let bound = strip(&a, &b).unwrap();
         assert!(bound > dp(&a, &b), "{bound}");
         assert!(bound <= a.len());
+        // Above an eighth of the length the band doubles from the small bound instead.
+        assert!(8 * bound > a.len());
+        assert_eq!(first_bound(&PatternMatch::new(&a), &a, &b), FIRST_BOUND);
+        let mut near = a.clone();
+        near[250] = 99;
+        assert_eq!(first_bound(&PatternMatch::new(&a), &a, &near), 1);
     }
 
     #[test]
