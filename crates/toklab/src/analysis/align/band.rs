@@ -1,9 +1,10 @@
 //! Myers' bit-vector Levenshtein (Hyyrö's 64-row blocks) restricted to Ukkonen's band: given
 //! a bound `max` on the distance, a column only needs the blocks holding cells that a path of
 //! cost at most `max` can pass through. For two inputs one edit in ten apart that is a tenth
-//! or less of the column, so the distance is found by trying a small bound and doubling it
-//! until the band holds the answer (the trials that fail stop early, once every block left is
-//! above the bound).
+//! or less of the column. The first bound is the cost of the cheapest alignment within a
+//! narrow strip (see `strip`), which holds the distance at once for close inputs; else the
+//! distance is found by trying a small bound and doubling it until the band holds the answer
+//! (the trials that fail stop early, once every block left is above the bound).
 //!
 //! Why the result is exact: blocks outside the band are not computed, and the band's edges are
 //! given the largest values a neighbour could have (a horizontal delta of +1 entering the
@@ -278,8 +279,9 @@ pub(super) fn next_bound(bound: usize, lasted: usize, columns: usize) -> usize {
         .max(rate_estimate.saturating_mul(2).saturating_add(32))
 }
 
-/// The Levenshtein distance of `pattern` (at least one symbol) against `text`, by bounds
-/// doubling from [`FIRST_BOUND`] until the band holds it.
+/// The Levenshtein distance of `pattern` (at least one symbol) against `text`, from the
+/// strip's bound when it applies, else by bounds doubling from [`FIRST_BOUND`] until the band
+/// holds it.
 pub(super) fn levenshtein_banded(pattern: &[u32], text: &[u32]) -> usize {
     let peq = PatternMatch::new(pattern);
     let ceiling = pattern.len().max(text.len());
