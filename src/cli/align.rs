@@ -87,11 +87,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let costs = Costs::new(args.ins_cost, args.del_cost, args.sub_cost);
     let tokenizer = args.with.as_deref().map(super::load).transpose()?;
-    let job = Job {
+    let mut job = Job {
         args: &args,
         unit,
         costs,
         tokenizer: tokenizer.as_deref(),
+        aligner: align::RapidfuzzAligner::new(),
+        line: Vec::new(),
     };
     // The reader going away (`| head -1`) ends the output quietly, as in every command.
     let result = (|| -> anyhow::Result<()> {
@@ -131,12 +133,15 @@ fn read_pairs(path: &Path) -> anyhow::Result<String> {
     })
 }
 
-/// What every pair of one run is aligned with.
+/// What every pair of one run is aligned with, and the buffers one pair leaves to the next.
 struct Job<'r> {
     args: &'r Args,
     unit: Unit,
     costs: Costs,
     tokenizer: Option<&'r dyn Tokenizer>,
+    aligner: align::RapidfuzzAligner,
+    /// One pair's line of `--format ops` or `json`.
+    line: Vec<u8>,
 }
 
 impl Job<'_> {
@@ -155,13 +160,13 @@ impl Job<'_> {
     }
 
     /// Writes what `toklab align A B` prints for one pair.
-    fn align(&self, a_text: &str, b_text: &str, out: &mut dyn Write) -> anyhow::Result<()> {
+    fn align(&mut self, a_text: &str, b_text: &str, out: &mut dyn Write) -> anyhow::Result<()> {
         let (args, unit, costs) = (self.args, self.unit, self.costs);
         let mut interner = Interner::new();
         if args.format != Format::Text {
             let a = self.symbols(a_text, &mut interner);
             let b = self.symbols(b_text, &mut interner);
-            return write_editops(out, &a, &b, costs, args.format);
+            return Ok(self.write_editops(out, &a, &b)?);
         }
         let ((a, a_labels), (b, b_labels)) = match self.tokenizer {
             Some(tokenizer) => {
@@ -238,56 +243,57 @@ impl Job<'_> {
     }
 }
 
-/// Writes one pair's line of `--format ops` or `json`. Under unit costs the operations are
-/// the ones rapidfuzz lists; under other costs, those of the alignment the text format draws.
-fn write_editops(
-    out: &mut dyn Write,
-    a: &[u32],
-    b: &[u32],
-    costs: Costs,
-    format: Format,
-) -> anyhow::Result<()> {
-    let unit = costs.ins == costs.del && costs.del == costs.sub && costs.ins > 0;
-    let alignment = if unit {
-        let mut found = align::rapidfuzz_align(a, b);
-        found.cost *= u64::from(costs.ins);
-        found
-    } else {
-        align::align(a, b, costs)
-    };
-    let mut line = Vec::with_capacity(16 + alignment.pairs.len() * 4);
-    let mut number = itoa::Buffer::new();
-    if format == Format::Json {
-        line.extend_from_slice(b"{\"distance\":");
-        line.extend_from_slice(number.format(alignment.cost).as_bytes());
-        line.extend_from_slice(b",\"editops\":[");
-    } else {
-        line.extend_from_slice(number.format(alignment.cost).as_bytes());
-    }
-    for (k, op) in alignment.editops().enumerate() {
-        let (open, between, close): (&[u8], &[u8], &[u8]) = match format {
-            Format::Json if k == 0 => (b"[\"", b"\",", b"]"),
-            Format::Json => (b",[\"", b"\",", b"]"),
-            _ => (b"\t", b" ", b""),
+impl Job<'_> {
+    /// Writes one pair's line of `--format ops` or `json`. Under unit costs the operations are
+    /// the ones rapidfuzz lists; under other costs, those of the alignment the text format
+    /// draws.
+    fn write_editops(&mut self, out: &mut dyn Write, a: &[u32], b: &[u32]) -> io::Result<()> {
+        let (costs, json) = (self.costs, self.args.format == Format::Json);
+        let unit = costs.ins == costs.del && costs.del == costs.sub && costs.ins > 0;
+        let other;
+        let (alignment, cost) = if unit {
+            let found = self.aligner.align(a, b);
+            (found, found.cost * u64::from(costs.ins))
+        } else {
+            other = align::align(a, b, costs);
+            (&other, other.cost)
         };
-        line.extend_from_slice(open);
-        line.extend_from_slice(op.kind.name().as_bytes());
-        line.extend_from_slice(between);
-        line.extend_from_slice(number.format(op.src).as_bytes());
-        line.push(if format == Format::Json { b',' } else { b' ' });
-        line.extend_from_slice(number.format(op.dest).as_bytes());
-        line.extend_from_slice(close);
+        let line = &mut self.line;
+        line.clear();
+        let mut number = itoa::Buffer::new();
+        if json {
+            line.extend_from_slice(b"{\"distance\":");
+            line.extend_from_slice(number.format(cost).as_bytes());
+            line.extend_from_slice(b",\"editops\":[");
+        } else {
+            line.extend_from_slice(number.format(cost).as_bytes());
+        }
+        for (k, op) in alignment.editops().enumerate() {
+            let (open, between, close): (&[u8], &[u8], &[u8]) = if !json {
+                (b"\t", b" ", b"")
+            } else if k == 0 {
+                (b"[\"", b"\",", b"]")
+            } else {
+                (b",[\"", b"\",", b"]")
+            };
+            line.extend_from_slice(open);
+            line.extend_from_slice(op.kind.name().as_bytes());
+            line.extend_from_slice(between);
+            line.extend_from_slice(number.format(op.src).as_bytes());
+            line.push(if json { b',' } else { b' ' });
+            line.extend_from_slice(number.format(op.dest).as_bytes());
+            line.extend_from_slice(close);
+        }
+        if json {
+            line.extend_from_slice(b"],\"src_len\":");
+            line.extend_from_slice(number.format(a.len()).as_bytes());
+            line.extend_from_slice(b",\"dest_len\":");
+            line.extend_from_slice(number.format(b.len()).as_bytes());
+            line.push(b'}');
+        }
+        line.push(b'\n');
+        out.write_all(line)
     }
-    if format == Format::Json {
-        line.extend_from_slice(b"],\"src_len\":");
-        line.extend_from_slice(number.format(a.len()).as_bytes());
-        line.extend_from_slice(b",\"dest_len\":");
-        line.extend_from_slice(number.format(b.len()).as_bytes());
-        line.push(b'}');
-    }
-    line.push(b'\n');
-    out.write_all(&line)?;
-    Ok(())
 }
 
 fn write_rows(

@@ -1,9 +1,10 @@
 //! Myers' bit-vector Levenshtein (Hyyrö's 64-row blocks) restricted to Ukkonen's band: given
 //! a bound `max` on the distance, a column only needs the blocks holding cells that a path of
 //! cost at most `max` can pass through. For two inputs one edit in ten apart that is a tenth
-//! or less of the column, so the distance is found by trying a small bound and doubling it
-//! until the band holds the answer (the trials that fail stop early, once every block left is
-//! above the bound).
+//! or less of the column. The first bound is the cost of the cheapest alignment within a
+//! narrow strip (see `strip`), which holds the distance at once for close inputs; else the
+//! distance is found by trying a small bound and doubling it until the band holds the answer
+//! (the trials that fail stop early, once every block left is above the bound).
 //!
 //! Why the result is exact: blocks outside the band are not computed, and the band's edges are
 //! given the largest values a neighbour could have (a horizontal delta of +1 entering the
@@ -163,6 +164,13 @@ impl<'p> Band<'p> {
     #[inline]
     fn above_bound(&self, w: usize) -> bool {
         let block = &self.blocks[w];
+        // The answer without counting, for most blocks: a block's 64 rows fall by 64 at most.
+        if block.score <= self.max {
+            return false;
+        }
+        if block.score > self.max.saturating_add(64) {
+            return true;
+        }
         let valid = if w + 1 == self.blocks.len() {
             (self.top << 1).wrapping_sub(1)
         } else {
@@ -271,12 +279,13 @@ pub(super) fn next_bound(bound: usize, lasted: usize, columns: usize) -> usize {
         .max(rate_estimate.saturating_mul(2).saturating_add(32))
 }
 
-/// The Levenshtein distance of `pattern` (at least one symbol) against `text`, by bounds
-/// doubling from [`FIRST_BOUND`] until the band holds it.
+/// The Levenshtein distance of `pattern` (at least one symbol) against `text`, from the
+/// strip's bound when it applies, else by bounds doubling from [`FIRST_BOUND`] until the band
+/// holds it.
 pub(super) fn levenshtein_banded(pattern: &[u32], text: &[u32]) -> usize {
     let peq = PatternMatch::new(pattern);
     let ceiling = pattern.len().max(text.len());
-    let mut bound = FIRST_BOUND.max(pattern.len().abs_diff(text.len()));
+    let mut bound = super::strip::first_bound(&peq, pattern, text);
     loop {
         let max = bound.min(ceiling);
         match levenshtein_within(&peq, pattern.len(), text, max) {

@@ -6,8 +6,9 @@
 //! column is kept instead: see `short`). When even the band is too large to keep, the alignment is split in two by Hirschberg's method, the split found from two banded
 //! passes, until the parts fit. Other costs fill the matrix directly.
 
-use super::band::{Band, BandBlock, FIRST_BOUND, next_bound};
+use super::band::{Band, BandBlock, next_bound};
 use super::bitparallel::{PatternMatch, levenshtein};
+use super::strip::first_bound;
 use super::{AlignedPair, Alignment, Costs, Matrix, Op, common_affixes, short};
 
 /// The most band blocks (24 bytes each) kept for one backtrace: 24 MB, under the size above
@@ -106,14 +107,15 @@ fn banded_backtrace(
 ) -> Result<(Vec<AlignedPair>, usize), usize> {
     let peq = PatternMatch::new(a);
     let ceiling = a.len().max(b.len());
-    let mut bound = FIRST_BOUND.max(a.len().abs_diff(b.len()));
+    let mut bound = first_bound(&peq, a, b);
     loop {
         let max = bound.min(ceiling);
         if !fits(a.len(), b.len(), max, budget) {
             return Err(max);
         }
-        match StoredBand::fill(&peq, a, b, max) {
-            Ok((stored, distance)) => {
+        let mut stored = StoredBand::default();
+        match stored.fill(&peq, a, b, max) {
+            Ok(distance) => {
                 let mut pairs = Vec::with_capacity(a.len().max(b.len()));
                 stored.trace(a, b, distance, (0, 0), Ties::Matrix, &mut pairs);
                 return Ok((pairs, distance));
@@ -175,8 +177,9 @@ fn split(
     if a.is_empty() || b.is_empty() {
         gaps(a.len(), b.len(), (a0, b0), out);
     } else if fits(a.len(), b.len(), distance, budget) || b.len() < 2 {
-        match StoredBand::fill(&PatternMatch::new(a), a, b, distance) {
-            Ok((stored, distance)) => stored.trace(a, b, distance, (a0, b0), Ties::Matrix, out),
+        let mut stored = StoredBand::default();
+        match stored.fill(&PatternMatch::new(a), a, b, distance) {
+            Ok(distance) => stored.trace(a, b, distance, (a0, b0), Ties::Matrix, out),
             Err(_) => shifted(backtrace(a, b, Costs::LEVENSHTEIN), (a0, b0), out),
         }
     } else {
@@ -250,7 +253,8 @@ pub(super) fn split_point(
 }
 
 /// The band's blocks of every column of the matrix of `a` (rows) against `b`: enough to read
-/// any value a backtrace under unit costs asks for.
+/// any value a backtrace under unit costs asks for. Filling one again reuses its memory.
+#[derive(Default)]
 pub(super) struct StoredBand {
     rows: usize,
     /// Column `j`'s first block and where its blocks start in `blocks` (column 0 has none;
@@ -260,21 +264,26 @@ pub(super) struct StoredBand {
 }
 
 impl StoredBand {
-    /// The band of `a` (`peq` built from it) against `b` under the bound `max` (the distance,
-    /// for the narrowest band), and the distance; if the distance is above the bound, the
-    /// bound to try next. Neither may be empty.
+    /// Stores the band of `a` (`peq` built from it) against `b` under the bound `max` (the
+    /// distance, for the narrowest band) and returns the distance; if the distance is above the
+    /// bound, the bound to try next (what is stored is then of no use). Neither may be empty.
     pub(super) fn fill(
+        &mut self,
         peq: &PatternMatch,
         a: &[u32],
         b: &[u32],
         max: usize,
-    ) -> Result<(StoredBand, usize), usize> {
+    ) -> Result<usize, usize> {
         let next = |lasted| next_bound(max, lasted, b.len());
         let Some(mut band) = Band::new(peq, a.len(), b.len(), max) else {
             return Err(a.len().abs_diff(b.len()));
         };
-        let mut columns = Vec::with_capacity(b.len() + 2);
-        let mut blocks = Vec::with_capacity(b.len().saturating_mul(Band::widest(a.len(), max)));
+        let (columns, blocks) = (&mut self.columns, &mut self.blocks);
+        self.rows = a.len();
+        columns.clear();
+        blocks.clear();
+        columns.reserve(b.len() + 2);
+        blocks.reserve(b.len().saturating_mul(Band::widest(a.len(), max)));
         columns.push((0, 0));
         for &symbol in b {
             if !band.advance(symbol) {
@@ -285,15 +294,7 @@ impl StoredBand {
             blocks.extend_from_slice(current);
         }
         columns.push((0, blocks.len()));
-        let Some(distance) = band.distance() else {
-            return Err(band.next_bound(b.len()));
-        };
-        let stored = StoredBand {
-            rows: a.len(),
-            columns,
-            blocks,
-        };
-        Ok((stored, distance))
+        band.distance().ok_or_else(|| band.next_bound(b.len()))
     }
 
     /// The block holding row `i` (from 1) of column `j` (from 1) if the band kept it, and the

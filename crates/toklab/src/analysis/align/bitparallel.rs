@@ -10,10 +10,14 @@ use super::short::{PatternTable, SHORT};
 
 /// For each symbol, the bit-vector of positions where it occurs in the pattern (Myers' `Peq`),
 /// one `u64` per 64 positions. Symbols below 256 (ASCII, bytes) are in a flat table; the rest
-/// (CJK, interned tokens) in a map, so memory follows the pattern, not the alphabet.
+/// (CJK, interned tokens) in a map, so memory follows the pattern, not the alphabet. A table
+/// can be [`PatternMatch::set`] to another pattern, so many pairs in a row reuse one.
+#[derive(Default)]
 pub(super) struct PatternMatch {
     pub(super) words: usize,
     low: Vec<u64>,
+    /// Which symbols below 256 have bits in `low`: what the next pattern has to clear.
+    low_used: [u64; 4],
     high: FxHashMap<u32, Vec<u64>>,
     /// The vector of a symbol the pattern does not have.
     absent: Vec<u64>,
@@ -21,22 +25,34 @@ pub(super) struct PatternMatch {
 
 impl PatternMatch {
     pub(super) fn new(pattern: &[u32]) -> PatternMatch {
+        let mut table = PatternMatch::default();
+        table.set(pattern);
+        table
+    }
+
+    /// Makes this the table of `pattern`, in the memory of the previous one: only the rows the
+    /// previous pattern set are cleared, not the whole table.
+    pub(super) fn set(&mut self, pattern: &[u32]) {
+        for (chunk, used) in self.low_used.iter_mut().enumerate() {
+            while *used != 0 {
+                let symbol = 64 * chunk + used.trailing_zeros() as usize;
+                self.low[symbol * self.words..(symbol + 1) * self.words].fill(0);
+                *used &= *used - 1;
+            }
+        }
+        self.high.clear();
         let words = pattern.len().div_ceil(64);
-        let mut low = vec![0u64; 256 * words];
-        let mut high: FxHashMap<u32, Vec<u64>> = FxHashMap::default();
+        self.words = words;
+        self.low.resize(256 * words, 0);
+        self.absent.resize(words, 0);
         for (position, &symbol) in pattern.iter().enumerate() {
             let (word, bit) = (position / 64, 1u64 << (position % 64));
             if symbol < 256 {
-                low[symbol as usize * words + word] |= bit;
+                self.low[symbol as usize * words + word] |= bit;
+                self.low_used[symbol as usize / 64] |= 1 << (symbol % 64);
             } else {
-                high.entry(symbol).or_insert_with(|| vec![0; words])[word] |= bit;
+                self.high.entry(symbol).or_insert_with(|| vec![0; words])[word] |= bit;
             }
-        }
-        PatternMatch {
-            words,
-            low,
-            high,
-            absent: vec![0; words],
         }
     }
 

@@ -11,9 +11,10 @@
 //! where the diagonal cell is one above the left one, then the diagonal. The
 //! committed expected outputs of `tools/gen_editops_expected.py` check the choice.
 
-use super::band::FIRST_BOUND;
+use super::band::levenshtein_within;
 use super::bitalign::{StoredBand, Ties, gaps, split_point};
 use super::bitparallel::{PatternMatch, levenshtein};
+use super::strip::first_bound;
 use super::{AlignedPair, Alignment, Op, common_affixes, short};
 
 /// Below this many bytes of stored bit-vectors (two bits per cell of the band) rapidfuzz
@@ -77,11 +78,136 @@ impl Alignment {
 /// The Levenshtein alignment (unit costs) of `a` against `b` that rapidfuzz's
 /// `Levenshtein.editops(a, b)` gives, matches included; its cost is the distance.
 pub fn rapidfuzz_align(a: &[u32], b: &[u32]) -> Alignment {
-    let mut pairs = Vec::with_capacity(a.len().max(b.len()));
-    let distance = part(a, 0, b, 0, None, &mut pairs);
-    Alignment {
-        pairs,
-        cost: distance as u64,
+    let mut aligner = RapidfuzzAligner::new();
+    aligner.align(a, b);
+    aligner.alignment
+}
+
+/// [`rapidfuzz_align`] for many pairs in a row: the alignment, the pattern's match table and
+/// the stored band stay allocated from one pair to the next, so a run over thousands of pairs
+/// neither allocates nor clears a table per pair.
+#[derive(Default)]
+pub struct RapidfuzzAligner {
+    alignment: Alignment,
+    peq: PatternMatch,
+    stored: StoredBand,
+}
+
+impl RapidfuzzAligner {
+    /// An aligner with nothing allocated yet.
+    pub fn new() -> RapidfuzzAligner {
+        RapidfuzzAligner::default()
+    }
+
+    /// The alignment [`rapidfuzz_align`] gives for `a` against `b`, held until the next call.
+    pub fn align(&mut self, a: &[u32], b: &[u32]) -> &Alignment {
+        let mut pairs = std::mem::take(&mut self.alignment.pairs);
+        pairs.clear();
+        pairs.reserve(a.len().max(b.len()));
+        let distance = self.part(a, 0, b, 0, None, &mut pairs);
+        self.alignment = Alignment {
+            pairs,
+            cost: distance as u64,
+        };
+        &self.alignment
+    }
+
+    /// Appends the alignment of one part: `a` from `a0` on against `b` from `b0` on, whose
+    /// distance is `distance` when known; returns the distance.
+    fn part(
+        &mut self,
+        a: &[u32],
+        a0: usize,
+        b: &[u32],
+        b0: usize,
+        distance: Option<usize>,
+        out: &mut Vec<AlignedPair>,
+    ) -> usize {
+        let (prefix, suffix) = common_affixes(a, b);
+        matches(a0, b0, prefix, out);
+        let (a, b) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+        let (a0, b0) = (a0 + prefix, b0 + prefix);
+        let distance = if a.is_empty() || b.is_empty() {
+            gaps(a.len(), b.len(), (a0, b0), out);
+            a.len() + b.len()
+        } else {
+            match self.traced(a, (a0, b0), b, distance, out) {
+                Ok(distance) => distance,
+                Err(distance) => {
+                    // rapidfuzz splits after at least one source symbol; when only a split
+                    // before the first one is cheapest, that one is taken (any other would
+                    // cost more than the distance).
+                    let (row, left, right) = split_point(a, b, distance, 1)
+                        .or_else(|| split_point(a, b, distance, 0))
+                        .expect("the bound is the part's distance");
+                    let column = b.len() / 2;
+                    self.part(&a[..row], a0, &b[..column], b0, Some(left), out);
+                    self.part(
+                        &a[row..],
+                        a0 + row,
+                        &b[column..],
+                        b0 + column,
+                        Some(right),
+                        out,
+                    );
+                    distance
+                }
+            }
+        };
+        matches(a0 + a.len(), b0 + b.len(), suffix, out);
+        distance
+    }
+
+    /// Appends the backtrace of a part (neither side empty, starting at `origin`) and returns
+    /// its distance when rapidfuzz traces it in one piece; else returns the distance to split
+    /// it at, appending nothing. The values come from every whole column when a side is
+    /// short, else from the band stored under the strip's bound (see `strip`), which holds the
+    /// distance at once for close inputs (else the bound grows from the rate at which the band
+    /// ran out, while the band it would store is one rapidfuzz traces whole).
+    fn traced(
+        &mut self,
+        a: &[u32],
+        origin: (usize, usize),
+        b: &[u32],
+        known: Option<usize>,
+        out: &mut Vec<AlignedPair>,
+    ) -> Result<usize, usize> {
+        let (n, m) = (a.len(), b.len());
+        if let Some((pairs, distance)) = short::backtrace(a, b, usize::MAX, Ties::Rapidfuzz) {
+            if !whole(n, m, distance) {
+                return Err(distance);
+            }
+            out.extend(pairs.into_iter().map(|pair| AlignedPair {
+                op: pair.op,
+                a: pair.a.map(|i| i + origin.0),
+                b: pair.b.map(|j| j + origin.1),
+            }));
+            return Ok(distance);
+        }
+        let peq = &mut self.peq;
+        peq.set(a);
+        let ceiling = n.max(m);
+        let mut bound = known.unwrap_or_else(|| first_bound(peq, a, b)).min(ceiling);
+        loop {
+            if !whole(n, m, bound) {
+                let distance = known.unwrap_or_else(|| {
+                    levenshtein_within(peq, n, b, bound).unwrap_or_else(|_| levenshtein(a, b))
+                });
+                if !whole(n, m, distance) {
+                    return Err(distance);
+                }
+                bound = distance;
+            }
+            match self.stored.fill(peq, a, b, bound) {
+                Ok(distance) if whole(n, m, distance) => {
+                    self.stored
+                        .trace(a, b, distance, origin, Ties::Rapidfuzz, out);
+                    return Ok(distance);
+                }
+                Ok(distance) => return Err(distance),
+                Err(next) => bound = next.min(ceiling).max(bound + 1),
+            }
+        }
     }
 }
 
@@ -92,51 +218,6 @@ fn whole(rows: usize, columns: usize, distance: usize) -> bool {
     band.saturating_mul(columns) / 4 < WHOLE_BYTES || rows < 65 || columns < 10
 }
 
-/// Appends the alignment of one part: `a` from `a0` on against `b` from `b0` on, whose
-/// distance is `distance` when known; returns the distance.
-fn part(
-    a: &[u32],
-    a0: usize,
-    b: &[u32],
-    b0: usize,
-    distance: Option<usize>,
-    out: &mut Vec<AlignedPair>,
-) -> usize {
-    let (prefix, suffix) = common_affixes(a, b);
-    matches(a0, b0, prefix, out);
-    let (a, b) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
-    let (a0, b0) = (a0 + prefix, b0 + prefix);
-    let distance = if a.is_empty() || b.is_empty() {
-        gaps(a.len(), b.len(), (a0, b0), out);
-        a.len() + b.len()
-    } else {
-        match traced(a, a0, b, b0, distance, out) {
-            Ok(distance) => distance,
-            Err(distance) => {
-                // rapidfuzz splits after at least one source symbol; when only a split before
-                // the first one is cheapest, that one is taken (any other would cost more
-                // than the distance).
-                let (row, left, right) = split_point(a, b, distance, 1)
-                    .or_else(|| split_point(a, b, distance, 0))
-                    .expect("the bound is the part's distance");
-                let column = b.len() / 2;
-                part(&a[..row], a0, &b[..column], b0, Some(left), out);
-                part(
-                    &a[row..],
-                    a0 + row,
-                    &b[column..],
-                    b0 + column,
-                    Some(right),
-                    out,
-                );
-                distance
-            }
-        }
-    };
-    matches(a0 + a.len(), b0 + b.len(), suffix, out);
-    distance
-}
-
 /// Appends `count` matches from `(a0, b0)` on.
 fn matches(a0: usize, b0: usize, count: usize, out: &mut Vec<AlignedPair>) {
     out.extend((0..count).map(|k| AlignedPair {
@@ -144,53 +225,6 @@ fn matches(a0: usize, b0: usize, count: usize, out: &mut Vec<AlignedPair>) {
         a: Some(a0 + k),
         b: Some(b0 + k),
     }));
-}
-
-/// Appends the backtrace of a part (neither side empty) and returns its distance when rapidfuzz
-/// traces it in one piece; else returns the distance to split it at, appending nothing. The
-/// values come from every whole column when a side is short, else from the band stored in the
-/// pass that finds the distance (its bound doubling from a small one while the band it would
-/// store is one rapidfuzz traces whole).
-fn traced(
-    a: &[u32],
-    a0: usize,
-    b: &[u32],
-    b0: usize,
-    known: Option<usize>,
-    out: &mut Vec<AlignedPair>,
-) -> Result<usize, usize> {
-    let (n, m) = (a.len(), b.len());
-    if let Some((pairs, distance)) = short::backtrace(a, b, usize::MAX, Ties::Rapidfuzz) {
-        if !whole(n, m, distance) {
-            return Err(distance);
-        }
-        out.extend(pairs.into_iter().map(|pair| AlignedPair {
-            op: pair.op,
-            a: pair.a.map(|i| i + a0),
-            b: pair.b.map(|j| j + b0),
-        }));
-        return Ok(distance);
-    }
-    let peq = PatternMatch::new(a);
-    let ceiling = n.max(m);
-    let mut bound = known.unwrap_or(FIRST_BOUND.max(n.abs_diff(m))).min(ceiling);
-    loop {
-        if !whole(n, m, bound) {
-            let distance = known.unwrap_or_else(|| levenshtein(a, b));
-            if !whole(n, m, distance) {
-                return Err(distance);
-            }
-            bound = distance;
-        }
-        match StoredBand::fill(&peq, a, b, bound) {
-            Ok((stored, distance)) if whole(n, m, distance) => {
-                stored.trace(a, b, distance, (a0, b0), Ties::Rapidfuzz, out);
-                return Ok(distance);
-            }
-            Ok((_, distance)) => return Err(distance),
-            Err(next) => bound = next.min(ceiling).max(bound + 1),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -254,6 +288,25 @@ mod tests {
         let mut expected: Vec<_> = (0..64_000).map(|k| (EditKind::Insert, 0, k)).collect();
         expected.push((EditKind::Replace, 65, 64_065));
         assert_eq!(listed, expected);
+    }
+
+    #[test]
+    fn one_aligner_for_many_pairs_aligns_each_as_a_fresh_one() {
+        // Lengths that shrink and grow the pattern's words, symbols on both sides of 256 (the
+        // flat table and the map), so rows a pair leaves behind would show in the next.
+        let text: Vec<u32> = (0..900u32).map(|i| (i * 7919 + i / 5) % 300).collect();
+        let mut aligner = RapidfuzzAligner::new();
+        for (k, length) in [900, 130, 700, 200, 900, 140].into_iter().enumerate() {
+            let a = &text[k * 3..k * 3 + length.min(900 - k * 3)];
+            let mut b: Vec<u32> = a.iter().rev().copied().collect();
+            b.truncate(length * 9 / 10);
+            let near: Vec<u32> = a.iter().copied().filter(|&s| s % 11 != k as u32).collect();
+            for target in [&b, &near] {
+                let fresh = rapidfuzz_align(a, target);
+                assert!(aligner.align(a, target) == &fresh, "pair {k}, {length}");
+                assert_eq!(fresh.replay(a, target).unwrap(), *target);
+            }
+        }
     }
 
     proptest::proptest! {

@@ -29,11 +29,12 @@ mod linear;
 mod matrix;
 mod render;
 mod short;
+mod strip;
 mod units;
 
 pub use self::bitalign::backtrace;
 pub use self::bitparallel::{lcs_len, levenshtein};
-pub use self::editops::{EditKind, EditOp, rapidfuzz_align};
+pub use self::editops::{EditKind, EditOp, RapidfuzzAligner, rapidfuzz_align};
 pub use self::fill::{Candidates, FillStep, FillSteps};
 pub use self::linear::{general_distance, hirschberg};
 pub use self::matrix::{Alignments, Matrix, Pointers};
