@@ -319,15 +319,7 @@ mod tests {
             a in proptest::collection::vec(0u32..4, 0..300),
             edits in proptest::collection::vec((0usize..300, 0u32..6), 0..80),
         ) {
-            let mut b = a.clone();
-            for (at, what) in edits {
-                let at = at.min(b.len());
-                match what {
-                    0 if at < b.len() => b[at] = 5,
-                    1 if at < b.len() => drop(b.remove(at)),
-                    _ => b.insert(at, what % 4),
-                }
-            }
+            let b = super::super::edited(&a, &edits, 5, 4);
             let alignment = rapidfuzz_align(&a, &b);
             proptest::prop_assert_eq!(alignment.replay(&a, &b).unwrap(), b.clone());
             proptest::prop_assert_eq!(alignment.cost, levenshtein(&a, &b) as u64);

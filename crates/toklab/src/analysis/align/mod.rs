@@ -32,6 +32,22 @@ mod short;
 mod strip;
 mod units;
 
+/// Random edits for the property tests: one piece that turns a proptest's edit list into an
+/// edited copy, so each test states only its alphabet.
+#[cfg(test)]
+pub(crate) fn edited(a: &[u32], edits: &[(usize, u32)], mark: u32, alphabet: u32) -> Vec<u32> {
+    let mut b = a.to_vec();
+    for &(at, what) in edits {
+        let at = at.min(b.len());
+        match what {
+            0 if at < b.len() => b[at] = mark,
+            1 if at < b.len() => drop(b.remove(at)),
+            _ => b.insert(at, what % alphabet),
+        }
+    }
+    b
+}
+
 pub use self::bitalign::backtrace;
 pub use self::bitparallel::{lcs_len, levenshtein};
 pub use self::editops::{EditKind, EditOp, RapidfuzzAligner, rapidfuzz_align};

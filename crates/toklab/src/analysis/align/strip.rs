@@ -148,15 +148,7 @@ mod tests {
             a in proptest::collection::vec(0u32..5, 64..400),
             edits in proptest::collection::vec((0usize..400, 0u32..8), 0..60),
         ) {
-            let mut b = a.clone();
-            for (at, what) in edits {
-                let at = at.min(b.len());
-                match what {
-                    0 if at < b.len() => b[at] = 9,
-                    1 | 2 if at < b.len() => drop(b.remove(at)),
-                    _ => b.insert(at, what),
-                }
-            }
+            let b = super::super::edited(&a, &edits, 9, 8);
             let exact = dp(&a, &b);
             if let Some(bound) = strip(&a, &b) {
                 proptest::prop_assert!(bound >= exact, "{} < {}", bound, exact);
