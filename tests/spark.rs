@@ -30,7 +30,8 @@ fn helpers_pass_their_unit_tests() {
 }
 
 /// The virtual environment with pyspark (`$SPARK_VENV`, else `~/.cache/toklab/spark`, where
-/// `.ci/run` and run_local.sh install it) and a Java runtime, or `None` with a note.
+/// `.ci/run` and run_local.sh install it with install_pyspark.sh) and a Java runtime, or `None`
+/// with a note; in CI (`CI=true`), which installs both, their absence is a failure.
 fn spark(test: &str) -> Option<PathBuf> {
     let venv = match std::env::var_os("SPARK_VENV") {
         Some(dir) => PathBuf::from(dir),
@@ -43,11 +44,15 @@ fn spark(test: &str) -> Option<PathBuf> {
     if have_java && venv.join("bin/spark-submit").is_file() {
         return Some(venv);
     }
-    skip_note(&format!(
-        "{test}: skipped: needs Java (openjdk-17-jre-headless) and pyspark in {} \
-         (python3 -m venv {0} && {0}/bin/pip install pyspark)",
+    let missing = format!(
+        "needs Java (openjdk-17-jre-headless) and pyspark in {} \
+         (examples/spark/install_pyspark.sh {0})",
         venv.display()
-    ));
+    );
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{test}: {missing}; CI requires them (.ci/run installs them)");
+    }
+    skip_note(&format!("{test}: skipped: {missing}"));
     None
 }
 

@@ -5,11 +5,10 @@
 #   examples/spark/run_local.sh [SPEC [SHIPPED_FILE]]
 #
 # Default: the web-en finite-state grammar, fst:{web-en.fst}, shipping
-# ../shared/conformance/fst/web-en.fst. Sets up (once) a virtual environment with pyspark from
-# PyPI in $SPARK_VENV (default ~/.cache/toklab/spark, as tests/spark.rs; about 450 MB) and
-# needs Java 17 (Debian: apt-get install openjdk-17-jre-headless; installed here if apt-get
-# can). TOKLAB names the
-# toklab binary (default: target/release/toklab, built if missing); TOKLAB_SHARED the shared
+# ../shared/conformance/fst/web-en.fst. Sets up (once, with install_pyspark.sh) a virtual
+# environment with pyspark from PyPI in $SPARK_VENV (default ~/.cache/toklab/spark, as
+# tests/spark.rs; about 480 MB) and needs Java 17 (Debian: apt-get install
+# openjdk-17-jre-headless; installed here if apt-get can). TOKLAB names the toklab binary (default: target/release/toklab, built if missing); TOKLAB_SHARED the shared
 # folder (default ../shared).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -28,10 +27,7 @@ if ! java -version 2>&1 | grep -q '"17\.'; then
     exit 2
   fi
 fi
-if [ ! -x "$venv/bin/spark-submit" ]; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet pyspark
-fi
+examples/spark/install_pyspark.sh "$venv" >/dev/null
 toklab=${TOKLAB:-target/release/toklab}
 [ -x "$toklab" ] || cargo build --release --bin toklab
 toklab=$(realpath "$toklab")
