@@ -3,8 +3,12 @@
 
 Work handed to a second thread should cost no more CPU than on one: the bar is 1.10x. A ratio
 above it means spinning, a model set up twice, batches cut too fine or allocator contention.
-Each kind runs both thread counts in interleaved rounds (cputime.py); the output of both is
-checked to be byte for byte the same first.
+The output of both is checked to be byte for byte the same first. Then each round runs both
+thread counts back to back, in turns (1 then 2, then 2 then 1), so a change of the machine's
+load touches both runs of a round alike; the figure is the median of the rounds' own ratios,
+with their smallest and largest beside it as the spread. When `perf` is installed the runs go
+through `perf stat`, which adds its task-clock ratio (CPU time in nanoseconds, every thread)
+and the median context switches, migrations and page faults of each thread count.
 
     python3 benches/threads_cpu.py TOKLAB [ROUNDS]
 
@@ -14,10 +18,58 @@ named and left out.
 """
 
 import os
+import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 
-from cputime import interleaved, stdout_of
+from cputime import stdout_of
+
+COUNTERS = ["task-clock", "context-switches", "cpu-migrations", "page-faults"]
+
+
+def run_once(argv, stdin_path, perf):
+    """CPU seconds (user + system, from wait4) of one run, stdout discarded, and perf stat's
+    counters by name (empty without perf)."""
+    counters = {}
+    with tempfile.NamedTemporaryFile("r", suffix=".perf") as stat, \
+            open(stdin_path, "rb") as stdin, open(os.devnull, "wb") as null:
+        prefix = ([perf, "stat", "-x,", "-o", stat.name, "-e", ",".join(COUNTERS), "--"]
+                  if perf else [])
+        proc = subprocess.Popen(prefix + argv, stdin=stdin, stdout=null, stderr=subprocess.PIPE)
+        err = proc.stderr.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.stderr.close()
+        if status != 0:
+            sys.exit(f"{' '.join(argv)} failed: {err.decode(errors='replace')}")
+        for line in stat.read().splitlines():
+            fields = line.split(",")
+            if len(fields) > 2 and fields[2] in COUNTERS and fields[0].replace(".", "").isdigit():
+                counters[fields[2]] = float(fields[0])
+    return usage.ru_utime + usage.ru_stime, counters
+
+
+def paired_rounds(argv, stdin_path, rounds, perf):
+    """Per round, the CPU time of one and of two threads (run in turns); returns both lists of
+    seconds and both lists of counter dictionaries."""
+    cpu = {1: [], 2: []}
+    counters = {1: [], 2: []}
+    for r in range(rounds):
+        for j in ((1, 2) if r % 2 == 0 else (2, 1)):
+            seconds, counted = run_once(argv[j], stdin_path, perf)
+            cpu[j].append(seconds)
+            counters[j].append(counted)
+    return cpu, counters
+
+
+def spread(ratios):
+    return f"{statistics.median(ratios):5.3f} [{min(ratios):5.3f}-{max(ratios):5.3f}]"
+
+
+def counter_summary(counters, name):
+    values = [c[name] for c in counters if name in c]
+    return statistics.median(values) if values else None
 
 
 def kinds(shared, repo):
@@ -56,8 +108,12 @@ def main():
         text = os.path.join(tmp, "kjv-16mb.txt")
         with open(text, "wb") as f:
             f.write((kjv * (16_000_000 // len(kjv) + 1))[:16_000_000])
-        print(f"CPU time (user+sys), median of {rounds} interleaved rounds, 16 MB;"
-              " ratio = 2 threads / 1 thread (bar: 1.10)")
+        perf = shutil.which("perf")
+        print(f"CPU time (user+sys), {rounds} paired rounds, 16 MB; ratio = 2 threads / 1"
+              " thread, median [smallest-largest] of the rounds' ratios (bar: 1.10)")
+        if perf:
+            print("task-clock: perf stat's ratio of the same runs; cs/mig/pf: median context"
+                  " switches, migrations, page faults, 1 thread / 2 threads")
         worst = 0.0
         for name, spec, model in kinds(shared, repo):
             if model is not None and not os.path.exists(model):
@@ -66,12 +122,20 @@ def main():
             argv = {j: [toklab, "tokenize", "--threads", str(j), "--with", spec, "-"]
                     for j in (1, 2)}
             same = stdout_of(argv[1], text) == stdout_of(argv[2], text)
-            medians = interleaved({"1": argv[1], "2": argv[2]}, text, rounds)
-            one, two = medians["1"][0], medians["2"][0]
-            worst = max(worst, two / one)
-            print(f"{name:<28} 1 thread {one * 1e3:8.1f} ms   2 threads {two * 1e3:8.1f} ms   "
-                  f"ratio {two / one:5.3f}   output {'same' if same else 'DIFFERENT'}",
-                  flush=True)
+            cpu, counters = paired_rounds(argv, text, rounds, perf)
+            one, two = statistics.median(cpu[1]), statistics.median(cpu[2])
+            ratio = statistics.median([b / a for a, b in zip(cpu[1], cpu[2])])
+            worst = max(worst, ratio)
+            line = (f"{name:<28} 1 thread {one * 1e3:8.1f} ms   2 threads {two * 1e3:8.1f} ms   "
+                    f"ratio {spread([b / a for a, b in zip(cpu[1], cpu[2])])}")
+            clocks = [(a.get("task-clock"), b.get("task-clock"))
+                      for a, b in zip(counters[1], counters[2])]
+            if perf and all(a and b for a, b in clocks):
+                line += f"   task-clock {spread([b / a for a, b in clocks])}"
+                line += "   cs/mig/pf " + " ".join(
+                    f"{counter_summary(counters[1], c):.0f}/{counter_summary(counters[2], c):.0f}"
+                    for c in COUNTERS[1:])
+            print(f"{line}   output {'same' if same else 'DIFFERENT'}", flush=True)
         print(f"worst ratio {worst:5.3f}")
 
 
