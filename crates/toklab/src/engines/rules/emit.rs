@@ -126,13 +126,7 @@ impl LineWalk<'_, '_> {
             span.end = span.end.max(span.start);
         }
         let surface = span.slice(self.text);
-        let normalized = || {
-            let (bs, be) = (
-                sentence.byte_at[s] as usize,
-                sentence.byte_at[e.max(s)] as usize,
-            );
-            &sentence.text()[bs..be]
-        };
+        let normalized = || &sentence.text()[sentence.byte_at(s)..sentence.byte_at(e.max(s))];
         let form = tok.surf.as_deref().unwrap_or_else(normalized);
         if form.is_empty() {
             // utoken leaves empty forms (an entry with an empty target) out of its output

@@ -121,8 +121,6 @@ pub(crate) struct Run<'r> {
     pub s: &'r Sentence<'r>,
     /// The normalized text of the sentence (looked up once: contexts read it all the time).
     sentence_text: &'r str,
-    /// Lower-case characters of the sentence (`İ` as `i`).
-    pub lower: Vec<char>,
     pub out: Vec<Tok>,
     stack: Vec<Work>,
     depth: i32,
@@ -182,7 +180,6 @@ impl<'r> Run<'r> {
             rules,
             s,
             sentence_text: s.text(),
-            lower: s.chars.iter().map(|&c| chars::lower(c)).collect(),
             out: Vec::with_capacity(s.chars.len() / 4 + 4),
             stack: Vec::with_capacity(32),
             depth: 0,
@@ -562,22 +559,22 @@ impl<'r> Run<'r> {
 
     /// The normalized text of characters `a..b`.
     pub fn text(&self, a: usize, b: usize) -> &'r str {
-        &self.sentence_text[self.s.byte_at[a] as usize..self.s.byte_at[b] as usize]
+        &self.sentence_text[self.s.byte_at(a)..self.s.byte_at(b)]
     }
 
     /// The sentence left of position `p` (for left contexts and mark-up).
     pub fn left_of(&self, p: usize) -> &'r str {
-        &self.sentence_text[..self.s.byte_at[p] as usize]
+        &self.sentence_text[..self.s.byte_at(p)]
     }
 
     /// The sentence right of position `p`.
     pub fn right_of(&self, p: usize) -> &'r str {
-        &self.sentence_text[self.s.byte_at[p] as usize..]
+        &self.sentence_text[self.s.byte_at(p)..]
     }
 
     /// Lower-case characters of a segment, as utoken's `lower` gives them for that segment
     /// (only a capital sigma depends on where the segment ends).
-    pub fn lower_of(&self, a: usize, b: usize) -> std::borrow::Cow<'_, [char]> {
+    pub fn lower_of(&self, a: usize, b: usize) -> Lower<'r> {
         if self.s.has_sigma && self.s.chars[a..b].contains(&'Σ') {
             let text: String = self.s.chars[a..b]
                 .iter()
@@ -585,10 +582,10 @@ impl<'r> Run<'r> {
                 .collect();
             let lowered: Vec<char> = text.to_lowercase().chars().collect();
             if lowered.len() == b - a {
-                return std::borrow::Cow::Owned(lowered);
+                return Lower::Whole(lowered);
             }
         }
-        std::borrow::Cow::Borrowed(&self.lower[a..b])
+        Lower::Each(&self.s.chars[a..b])
     }
 
     /// The end of the run of characters equal to the one at `i`.
@@ -599,6 +596,33 @@ impl<'r> Run<'r> {
     /// The loaded resources.
     pub fn entries(&self) -> &'r Resources {
         &self.rules.res
+    }
+}
+
+/// The lower-case characters of a segment ([`Run::lower_of`]).
+pub enum Lower<'a> {
+    /// Each character lowered on its own (`İ` as `i`), when read: a long line keeps no
+    /// lower-cased copy.
+    Each(&'a [char]),
+    /// The segment lowered as a whole (a capital sigma's lower case depends on what follows).
+    Whole(Vec<char>),
+}
+
+impl Lower<'_> {
+    /// The lower-case character at `i`.
+    pub fn at(&self, i: usize) -> char {
+        match self {
+            Lower::Each(chars) => chars::lower(chars[i]),
+            Lower::Whole(chars) => chars[i],
+        }
+    }
+
+    /// The segment's length.
+    pub fn len(&self) -> usize {
+        match self {
+            Lower::Each(chars) => chars.len(),
+            Lower::Whole(chars) => chars.len(),
+        }
     }
 }
 
