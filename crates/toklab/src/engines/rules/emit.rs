@@ -49,11 +49,17 @@ impl RulesTokenizer {
     /// line that the depth limit leaves to the whitespace split is split a part at a time, so a
     /// huge line's tokens are never all held here.
     pub(super) fn walk(&self, text: &str, sink: &mut dyn Sink) {
+        self.walk_deferring(text, sink, true);
+    }
+
+    /// [`RulesTokenizer::walk`]; with `defer` false the run itself splits the rest of a line
+    /// past the depth limit, whole (what the tests compare the parts with).
+    fn walk_deferring(&self, text: &str, sink: &mut dyn Sink, defer: bool) {
         let mut last_end: Option<usize> = None;
         for (offset, line) in text_lines(text) {
             let (sentence, _) = normalize::normalize(line, false);
             let mut run = Run::new(&self.rules, &sentence, None);
-            run.defer_tail = true;
+            run.defer_tail = defer;
             let (toks, depth_cut, tail) = run.run_deferring();
             let mut walk = LineWalk {
                 text,
@@ -271,3 +277,7 @@ impl Sink for Parts<'_, '_> {
 
     fn line_end(&mut self) {}
 }
+
+#[cfg(test)]
+#[path = "emit_tests.rs"]
+mod tests;
