@@ -36,7 +36,7 @@ impl Run<'_> {
     fn walk(&self, trie: &Trie, lower: &Lower, st: usize, ends: &mut Vec<(usize, u32)>) {
         ends.clear();
         let mut node = trie.root();
-        for (i, c) in (st..lower.len()).map(|k| lower.at(k)).enumerate() {
+        for (i, c) in (st..lower.length()).map(|k| lower.at(k)).enumerate() {
             match trie.step(node, c) {
                 Some(next) => {
                     node = next;

@@ -617,8 +617,8 @@ impl Lower<'_> {
         }
     }
 
-    /// The segment's length.
-    pub fn len(&self) -> usize {
+    /// The segment's length in characters.
+    pub fn length(&self) -> usize {
         match self {
             Lower::Each(chars) => chars.len(),
             Lower::Whole(chars) => chars.len(),
