@@ -7,7 +7,6 @@
 //! hold one [`RuleOrigin`], so a line of a million words does not allocate a million
 //! provenance records.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::normalize::{self, Sentence};
@@ -157,7 +156,7 @@ type OriginKey = (Step, ChartType, Option<Arc<str>>, Option<u32>, bool);
 /// Builds the [`Tokenization`]: tokens with shared provenance, and sentence ends.
 pub(super) struct Tokens<'r> {
     rules: &'r RulesTokenizer,
-    origins: HashMap<OriginKey, Origin>,
+    origins: rustc_hash::FxHashMap<OriginKey, Origin>,
     pub out: Tokenization,
 }
 
@@ -165,7 +164,7 @@ impl<'r> Tokens<'r> {
     pub fn new(rules: &'r RulesTokenizer) -> Tokens<'r> {
         Tokens {
             rules,
-            origins: HashMap::new(),
+            origins: rustc_hash::FxHashMap::default(),
             out: Tokenization::default(),
         }
     }

@@ -212,14 +212,25 @@ impl WordIndex {
             }
         };
         let mut has = false;
+        let mut word = 0u64;
         for (i, &b) in bits.iter().enumerate() {
             has = step(has, b);
-            set(&mut idx.last_word_has, i + 1, has);
+            // Bit i + 1, gathered a word at a time.
+            let p = i + 1;
+            word |= u64::from(has) << (p % 64);
+            if p % 64 == 63 || i + 1 == n {
+                idx.last_word_has[p / 64] = word;
+                word = 0;
+            }
         }
         let mut has = false;
         for (i, &b) in bits.iter().enumerate().rev() {
             has = step(has, b);
-            set(&mut idx.first_word_has, i, has);
+            word |= u64::from(has) << (i % 64);
+            if i % 64 == 0 {
+                idx.first_word_has[i / 64] = word;
+                word = 0;
+            }
         }
         idx
     }
@@ -233,11 +244,6 @@ impl WordIndex {
     fn first_word_has(&self, p: usize) -> bool {
         get(&self.first_word_has, p)
     }
-}
-
-/// Sets bit `p` of a bit vector to `on`.
-fn set(vector: &mut [u64], p: usize, on: bool) {
-    vector[p / 64] |= u64::from(on) << (p % 64);
 }
 
 /// Bit `p` of a bit vector.

@@ -132,8 +132,9 @@ impl ByteOffsets {
     /// The byte offset of character `i`; the text's length for `i` = its number of characters.
     fn at(&self, i: usize) -> usize {
         assert!(i <= self.len, "character {i} of {}", self.len);
-        if i == self.len {
-            return self.end as usize;
+        if i == self.len || self.end as usize == self.len {
+            // The end, or a text of one-byte characters (its offsets are the indices).
+            return if i == self.len { self.end as usize } else { i };
         }
         let (w, k) = (i / 64, i % 64);
         let before = (1u64 << k) - 1;
