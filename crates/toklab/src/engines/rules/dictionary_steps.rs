@@ -36,12 +36,12 @@ impl Run<'_> {
     fn walk(&self, trie: &Trie, lower: &Lower, st: usize, ends: &mut Vec<(usize, u32)>) {
         ends.clear();
         let mut node = trie.root();
-        for (i, c) in (st..lower.length()).map(|k| lower.at(k)).enumerate() {
-            match trie.step(node, c) {
+        for k in st..lower.length() {
+            match trie.step(node, lower.at(k)) {
                 Some(next) => {
                     node = next;
                     if !trie.entries(node).is_empty() {
-                        ends.push((st + i + 1, node));
+                        ends.push((k + 1, node));
                     }
                 }
                 None => break,

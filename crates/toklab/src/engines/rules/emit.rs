@@ -153,18 +153,24 @@ impl LineWalk<'_, '_> {
 /// index.
 type OriginKey = (Step, ChartType, Option<Arc<str>>, Option<u32>, bool);
 
-/// Builds the [`Tokenization`]: tokens with shared provenance, and sentence ends.
+/// Texts at least this long share provenance records between their tokens; on a shorter one a
+/// record per token costs less than looking one up.
+const SHARED_ORIGINS: usize = 1 << 16;
+
+/// Builds the [`Tokenization`]: tokens with their provenance, and sentence ends.
 pub(super) struct Tokens<'r> {
     rules: &'r RulesTokenizer,
-    origins: rustc_hash::FxHashMap<OriginKey, Origin>,
+    /// The provenance records made so far, when they are shared.
+    origins: Option<rustc_hash::FxHashMap<OriginKey, Origin>>,
     pub out: Tokenization,
 }
 
 impl<'r> Tokens<'r> {
-    pub fn new(rules: &'r RulesTokenizer) -> Tokens<'r> {
+    /// The tokens of a text of `len` bytes.
+    pub fn new(rules: &'r RulesTokenizer, len: usize) -> Tokens<'r> {
         Tokens {
             rules,
-            origins: rustc_hash::FxHashMap::default(),
+            origins: (len >= SHARED_ORIGINS).then(rustc_hash::FxHashMap::default),
             out: Tokenization::default(),
         }
     }
@@ -178,8 +184,23 @@ impl<'r> Tokens<'r> {
         self.out
     }
 
-    /// The provenance of `tok`, shared with every token made alike.
+    /// The provenance of `tok`, shared with every token made alike when records are shared.
     fn origin(&mut self, tok: &Tok, cut: bool) -> Origin {
+        let rules = self.rules;
+        let make = || {
+            Origin::detail(RuleOrigin {
+                gave_up: cut.then_some(split::DEPTH_CUT),
+                step: tok.step,
+                chart_type: tok.chart_type.clone(),
+                sem_class: tok.sem_class.clone(),
+                entry: tok
+                    .entry
+                    .map(|id| rules.rules.res.entries[id as usize].loc.clone()),
+            })
+        };
+        let Some(origins) = &mut self.origins else {
+            return make();
+        };
         let key = (
             tok.step,
             tok.chart_type.clone(),
@@ -187,21 +208,7 @@ impl<'r> Tokens<'r> {
             tok.entry,
             cut,
         );
-        let rules = self.rules;
-        self.origins
-            .entry(key)
-            .or_insert_with(|| {
-                Origin::detail(RuleOrigin {
-                    gave_up: cut.then_some(split::DEPTH_CUT),
-                    step: tok.step,
-                    chart_type: tok.chart_type.clone(),
-                    sem_class: tok.sem_class.clone(),
-                    entry: tok
-                        .entry
-                        .map(|id| rules.rules.res.entries[id as usize].loc.clone()),
-                })
-            })
-            .clone()
+        origins.entry(key).or_insert_with(make).clone()
     }
 }
 
@@ -251,9 +258,10 @@ pub(super) struct Parts<'r, 'f> {
 }
 
 impl<'r, 'f> Parts<'r, 'f> {
+    /// Parts of a text whose tokens may be many: they share provenance.
     pub fn new(rules: &'r RulesTokenizer, each: &'f mut dyn FnMut(Tokenization)) -> Self {
         Parts {
-            tokens: Tokens::new(rules),
+            tokens: Tokens::new(rules, SHARED_ORIGINS),
             each,
         }
     }

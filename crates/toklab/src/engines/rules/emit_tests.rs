@@ -81,7 +81,7 @@ fn line(seed: u64, len: usize) -> String {
 
 /// The tokenization built with the rest of each line split in parts (`defer`) or whole.
 fn tokens(rules: &RulesTokenizer, text: &str, defer: bool) -> Tokenization {
-    let mut tokens = Tokens::new(rules);
+    let mut tokens = Tokens::new(rules, text.len());
     rules.walk_deferring(text, &mut tokens, defer);
     tokens.finish()
 }

@@ -38,6 +38,7 @@ pub struct Sentence<'t> {
 impl<'t> Sentence<'t> {
     /// The byte offset in the normalized text of character `i` (the text's length for the
     /// end, `i` = the number of characters).
+    #[inline]
     pub fn byte_at(&self, i: usize) -> usize {
         self.offsets.at(i)
     }
@@ -130,6 +131,7 @@ impl ByteOffsets {
     }
 
     /// The byte offset of character `i`; the text's length for `i` = its number of characters.
+    #[inline]
     fn at(&self, i: usize) -> usize {
         assert!(i <= self.len, "character {i} of {}", self.len);
         if i == self.len || self.end as usize == self.len {

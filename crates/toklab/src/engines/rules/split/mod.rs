@@ -610,6 +610,7 @@ pub enum Lower<'a> {
 
 impl Lower<'_> {
     /// The lower-case character at `i`.
+    #[inline]
     pub fn at(&self, i: usize) -> char {
         match self {
             Lower::Each(chars) => chars::lower(chars[i]),
