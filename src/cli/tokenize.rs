@@ -146,21 +146,30 @@ fn stream_line(
     let mut gave_up = None;
     let mut more = false;
     for (offset, piece) in Pieces::new(tokenizer, text, PIECE_BYTES) {
-        record.clear();
         let at = if format == Format::Ids {
             ids.clear();
             let at = tokenizer.ids_into_piece(piece, offset > 0, &mut ids);
+            record.clear();
             output::push_id_list(&mut record, &ids, more);
             more |= !ids.is_empty();
+            out.write_all(&record)?;
             at
         } else {
-            let tokens = tokenizer.tokenize_piece(piece, offset > 0);
-            output::push_forms(&mut record, piece, &tokens, more);
-            more |= !tokens.is_empty();
-            tokens.gave_up()
+            // Each part written before the next is made.
+            let (mut at, mut written) = (None, Ok(()));
+            tokenizer.tokenize_piece_in_parts(piece, offset > 0, &mut |tokens| {
+                if written.is_ok() {
+                    record.clear();
+                    output::push_forms(&mut record, piece, &tokens, more);
+                    more |= !tokens.is_empty();
+                    at = at.or(tokens.gave_up());
+                    written = out.write_all(&record);
+                }
+            });
+            written?;
+            at
         };
         gave_up = gave_up.or(at.map(|at| shift_gave_up(at, offset)));
-        out.write_all(&record)?;
     }
     out.write_all(b"\n")?;
     Ok(gave_up)

@@ -56,6 +56,20 @@ pub trait Tokenizer: Send + Sync {
         self.tokenize(piece)
     }
 
+    /// [`Tokenizer::tokenize_piece`], the tokens handed to `part` in consecutive parts (spans in
+    /// offsets of the piece; sentence ends may be left out), so a caller that writes each part
+    /// before the next holds neither all the tokens nor all the output of a piece the engine
+    /// cannot cut (the rule engine's lines past utoken's depth limit, which it splits a part
+    /// at a time). The default hands over the whole piece at once.
+    fn tokenize_piece_in_parts(
+        &self,
+        piece: &str,
+        continued: bool,
+        part: &mut dyn FnMut(Tokenization),
+    ) {
+        part(self.tokenize_piece(piece, continued));
+    }
+
     /// [`Tokenizer::ids_into`] of a piece, as [`Tokenizer::tokenize_piece`] tokenizes it.
     fn ids_into_piece(&self, piece: &str, continued: bool, ids: &mut Vec<u32>) -> Option<GaveUp> {
         let _ = continued;

@@ -8,7 +8,7 @@ use super::conditions::Failed;
 use super::contraction::map_contraction;
 use super::origin::ChartType;
 use super::resources::{Entry, EntryKind, SplitSide, Trie};
-use super::split::{Found, Run};
+use super::split::{Found, Lower, Run};
 
 /// Why a punct-split entry with a `::side` did not apply.
 const SIDE: &str = "its ::side is not at a word's edge";
@@ -33,15 +33,15 @@ fn token_starts(bits: &[Bits], digits: bool) -> impl Iterator<Item = usize> + '_
 impl Run<'_> {
     /// The nodes of `trie` reached by the lower-cased text from `st`, deepest first: the
     /// candidate ends, longest first.
-    fn walk(&self, trie: &Trie, lower: &[char], st: usize, ends: &mut Vec<(usize, u32)>) {
+    fn walk(&self, trie: &Trie, lower: &Lower, st: usize, ends: &mut Vec<(usize, u32)>) {
         ends.clear();
         let mut node = trie.root();
-        for (i, &c) in lower[st..].iter().enumerate() {
-            match trie.step(node, c) {
+        for k in st..lower.length() {
+            match trie.step(node, lower.at(k)) {
                 Some(next) => {
                     node = next;
                     if !trie.entries(node).is_empty() {
-                        ends.push((st + i + 1, node));
+                        ends.push((k + 1, node));
                     }
                 }
                 None => break,
@@ -179,13 +179,13 @@ impl Run<'_> {
         let chars_ = &self.s.chars[a..b];
         let n = b - a;
         for st in 0..n {
-            if !res.punct_first.contains(lower[st]) {
+            if !res.punct_first.contains(lower.at(st)) {
                 continue;
             }
             self.walk(&res.punct, &lower, st, &mut ends);
             for &(end, node) in &ends {
                 // utoken looks the candidate up without lower-casing it.
-                if chars_[st..end] != lower[st..end] {
+                if (st..end).any(|k| chars_[k] != lower.at(k)) {
                     continue;
                 }
                 if let Some(failed) = self.general_fails(a, b, st, end) {

@@ -184,64 +184,71 @@ fn score(close: (bool, bool), open: (bool, bool)) -> Option<bool> {
     }
 }
 
-/// Where the words are in a sentence, for the paired-delimiter scores: for each position, the
-/// nearest whitespace and letter-or-digit on either side (so each score is a lookup, however
-/// long the line).
+/// Where the words are in a sentence, for the paired-delimiter scores: for each position,
+/// whether the word before it and the word from it have a letter or digit (so each score is a
+/// lookup, however long the line). Two bits a position, so a long line's index costs a
+/// quarter of a byte a character.
 pub struct WordIndex {
-    /// 1 + index of the last whitespace / letter-or-digit before each position (0: none).
-    space_before: Vec<u32>,
-    lnd_before: Vec<u32>,
-    /// Index of the first whitespace / letter-or-digit at or after each position (n: none).
-    space_from: Vec<u32>,
-    lnd_from: Vec<u32>,
+    /// Bit `p`: the text before position `p`, after its last whitespace, has a letter or digit.
+    last_word_has: Vec<u64>,
+    /// Bit `p`: the text from position `p`, up to its first whitespace, has a letter or digit.
+    first_word_has: Vec<u64>,
 }
 
 impl WordIndex {
     pub fn new(bits: &[chars::Bits]) -> WordIndex {
         let n = bits.len();
+        let words = (n + 1).div_ceil(64);
         let mut idx = WordIndex {
-            space_before: vec![0; n + 1],
-            lnd_before: vec![0; n + 1],
-            space_from: vec![n as u32; n + 1],
-            lnd_from: vec![n as u32; n + 1],
+            last_word_has: vec![0; words],
+            first_word_has: vec![0; words],
         };
+        // A whitespace character ends a word (and wins over the letter bits it may also have).
+        let step = |has: bool, b: chars::Bits| {
+            if b & chars::SPACE != 0 {
+                false
+            } else {
+                has || b & (L | ND) != 0
+            }
+        };
+        let mut has = false;
+        let mut word = 0u64;
         for (i, &b) in bits.iter().enumerate() {
-            idx.space_before[i + 1] = if b & chars::SPACE != 0 {
-                i as u32 + 1
-            } else {
-                idx.space_before[i]
-            };
-            idx.lnd_before[i + 1] = if b & (L | ND) != 0 {
-                i as u32 + 1
-            } else {
-                idx.lnd_before[i]
-            };
+            has = step(has, b);
+            // Bit i + 1, gathered a word at a time.
+            let p = i + 1;
+            word |= u64::from(has) << (p % 64);
+            if p % 64 == 63 || i + 1 == n {
+                idx.last_word_has[p / 64] = word;
+                word = 0;
+            }
         }
-        for i in (0..n).rev() {
-            let b = bits[i];
-            idx.space_from[i] = if b & chars::SPACE != 0 {
-                i as u32
-            } else {
-                idx.space_from[i + 1]
-            };
-            idx.lnd_from[i] = if b & (L | ND) != 0 {
-                i as u32
-            } else {
-                idx.lnd_from[i + 1]
-            };
+        let mut has = false;
+        for (i, &b) in bits.iter().enumerate().rev() {
+            has = step(has, b);
+            word |= u64::from(has) << (i % 64);
+            if i % 64 == 0 {
+                idx.first_word_has[i / 64] = word;
+                word = 0;
+            }
         }
         idx
     }
 
     /// `.*(\pL\pM*|\d)\S*$` on the text before `p`: its last word has a letter or digit.
     fn last_word_has(&self, p: usize) -> bool {
-        self.lnd_before[p] > self.space_before[p]
+        get(&self.last_word_has, p)
     }
 
     /// `\S*(\pL|\d)` on the text from `p`: its first word has a letter or digit.
     fn first_word_has(&self, p: usize) -> bool {
-        self.lnd_from[p] < self.space_from[p]
+        get(&self.first_word_has, p)
     }
+}
+
+/// Bit `p` of a bit vector.
+fn get(vector: &[u64], p: usize) -> bool {
+    vector[p / 64] >> (p % 64) & 1 == 1
 }
 
 impl Run<'_> {
@@ -305,5 +312,40 @@ mod tests {
         assert_eq!(score_of("x.", ". y"), Some(false));
         assert_eq!(score_of(". ", " ."), None);
         assert_eq!(score_of("(x.", ")"), Some(false));
+    }
+
+    /// The two bits a position say what scanning the text for the nearest whitespace and
+    /// letter-or-digit says, at every position of texts mixing letters, digits, marks,
+    /// spaces of two kinds and punctuation, across the 64-position words of the bit vectors.
+    #[test]
+    fn word_index_agrees_with_scanning() {
+        let alphabet: Vec<char> = "a1 .\u{301}\u{3000}-Z".chars().collect();
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        for len in [0, 1, 2, 5, 63, 64, 65, 130, 200] {
+            let text: Vec<char> = (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    alphabet[(state % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            let bits: Vec<chars::Bits> = text.iter().map(|&c| chars::bits(c)).collect();
+            let words = WordIndex::new(&bits);
+            let is = |i: usize, mask| bits[i] & mask != 0;
+            for p in 0..=len {
+                let last_space = (0..p).rev().find(|&i| is(i, chars::SPACE));
+                let last_lnd = (0..p).rev().find(|&i| is(i, L | ND));
+                let before = last_lnd.is_some_and(|l| last_space.is_none_or(|s| l > s));
+                let next_space = (p..len).find(|&i| is(i, chars::SPACE)).unwrap_or(len);
+                let next_lnd = (p..len).find(|&i| is(i, L | ND)).unwrap_or(len);
+                assert_eq!(words.last_word_has(p), before, "{text:?} at {p}");
+                assert_eq!(
+                    words.first_word_has(p),
+                    next_lnd < next_space,
+                    "{text:?} at {p}"
+                );
+            }
+        }
     }
 }

@@ -30,6 +30,7 @@ mod contraction;
 mod detokenize;
 mod diag;
 mod dictionary_steps;
+mod emit;
 mod expand;
 mod lang_files;
 mod line;
@@ -56,7 +57,7 @@ pub use trace::RuleTrace;
 use crate::core::error::Result;
 use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
-use crate::core::token::{Origin, Span, Token, Tokenization};
+use crate::core::token::Tokenization;
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::{Observer, Trace};
 use resources::Resources;
@@ -285,19 +286,6 @@ impl RulesTokenizer {
         let (toks, depth_cut) = Run::new(&self.rules, &sentence, observer).run();
         (sentence, toks, depth_cut)
     }
-
-    /// The token's provenance; `cut` when the depth limit left it to the whitespace split.
-    fn origin(&self, tok: &Tok, cut: bool) -> Origin {
-        Origin::detail(RuleOrigin {
-            gave_up: cut.then_some(split::DEPTH_CUT),
-            step: tok.step,
-            chart_type: tok.chart_type.clone(),
-            sem_class: tok.sem_class.clone(),
-            entry: tok
-                .entry
-                .map(|id| self.rules.res.entries[id as usize].loc.clone()),
-        })
-    }
 }
 
 /// utoken's split of `--lc` into codes.
@@ -347,56 +335,29 @@ impl Tokenizer for RulesTokenizer {
     }
 
     fn tokenize(&self, text: &str) -> Tokenization {
-        let mut tokens: Vec<Token> = Vec::with_capacity(text.len() / 4 + 4);
-        let mut sentence_ends = Vec::new();
-        for (offset, line) in text_lines(text) {
-            let (sentence, toks, depth_cut) = self.line_tokens(line, None);
-            let before = tokens.len();
-            for (index, tok) in toks.iter().enumerate() {
-                let (s, e) = (tok.start as usize, tok.end as usize);
-                let (start, end) = sentence.span(s, e);
-                let mut span = Span::new(offset + start, offset + end);
-                // utoken's contraction mapping can, on odd entries, place a token before the
-                // end of the previous one; spans stay ordered.
-                if let Some(prev) = tokens.last()
-                    && span.start < prev.span.end
-                {
-                    span.start = prev.span.end;
-                    span.end = span.end.max(span.start);
-                }
-                let surface = span.slice(text);
-                let normalized = || {
-                    let (bs, be) = (
-                        sentence.byte_at[s] as usize,
-                        sentence.byte_at[e.max(s)] as usize,
-                    );
-                    &sentence.text()[bs..be]
-                };
-                let form = tok.surf.as_deref().unwrap_or_else(normalized);
-                if form.is_empty() {
-                    // utoken leaves empty forms (an entry with an empty target) out of its
-                    // output line.
-                    continue;
-                }
-                let mut token = Token::new(span, tok.chart_type.kind(tok.sem_class.as_deref()))
-                    .with_origin(self.origin(tok, depth_cut == Some(index)));
-                if form != surface {
-                    token = token.with_form(form);
-                }
-                tokens.push(token);
-            }
-            if tokens.len() > before {
-                sentence_ends.push(tokens.len() - 1);
-            }
-        }
-        // The last token always ends a sentence; it need not be listed.
-        if sentence_ends.last() == Some(&(tokens.len().wrapping_sub(1))) {
-            sentence_ends.pop();
-        }
-        Tokenization {
-            tokens,
-            sentence_ends,
-        }
+        let mut tokens = emit::Tokens::new(self, text.len());
+        self.walk(text, &mut tokens);
+        tokens.finish()
+    }
+
+    /// The tokens a part at a time, so a line cut by the depth limit is never held whole.
+    fn tokenize_piece_in_parts(
+        &self,
+        piece: &str,
+        _continued: bool,
+        part: &mut dyn FnMut(Tokenization),
+    ) {
+        let mut parts = emit::Parts::new(self, part);
+        self.walk(piece, &mut parts);
+        parts.finish();
+    }
+
+    /// A rules token has no id: one [`NO_ID`](crate::core::tokenizer::NO_ID) per token,
+    /// without building the tokens.
+    fn ids_into(&self, text: &str, ids: &mut Vec<u32>) -> Option<crate::GaveUp> {
+        let mut sink = emit::Ids { ids, gave_up: None };
+        self.walk(text, &mut sink);
+        sink.gave_up
     }
 
     fn explain(&self, text: &str) -> Trace {

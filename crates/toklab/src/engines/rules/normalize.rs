@@ -26,9 +26,8 @@ pub struct Sentence<'t> {
     pub bits: Vec<Bits>,
     /// The normalized line and where each of its characters came from in the line.
     pub normalized: NormalizedString<'t>,
-    /// Byte offset in the normalized text of each character index (one more entry for the
-    /// end).
-    pub byte_at: Vec<u32>,
+    /// Byte offset in the normalized text of each character index ([`Sentence::byte_at`]).
+    offsets: ByteOffsets,
     /// utoken's line vector: the class bits of all characters of the original line (and of
     /// those normalization introduced, where utoken adds them).
     pub lv: Bits,
@@ -37,6 +36,13 @@ pub struct Sentence<'t> {
 }
 
 impl<'t> Sentence<'t> {
+    /// The byte offset in the normalized text of character `i` (the text's length for the
+    /// end, `i` = the number of characters).
+    #[inline]
+    pub fn byte_at(&self, i: usize) -> usize {
+        self.offsets.at(i)
+    }
+
     /// The normalized line, for the context regexes.
     pub fn text(&self) -> &str {
         self.normalized.normalized()
@@ -48,11 +54,11 @@ impl<'t> Sentence<'t> {
         if b > a {
             let span = self
                 .normalized
-                .original_span(self.byte_at[a] as usize..self.byte_at[b] as usize);
+                .original_span(self.byte_at(a)..self.byte_at(b));
             return (span.start, span.end);
         }
         let at = if a < self.chars.len() {
-            self.normalized.original_offset(self.byte_at[a] as usize)
+            self.normalized.original_offset(self.byte_at(a))
         } else {
             self.normalized.original().len()
         };
@@ -74,19 +80,70 @@ impl<'t> Sentence<'t> {
             chars: Vec::with_capacity(text.len()),
             bits: Vec::with_capacity(text.len()),
             normalized: NormalizedString::new(""),
-            byte_at: Vec::with_capacity(text.len() + 1),
+            offsets: ByteOffsets::default(),
             lv,
             has_sigma: false,
         };
-        for (i, c) in text.char_indices() {
+        for c in text.chars() {
             sentence.chars.push(c);
             sentence.bits.push(chars::bits(c));
-            sentence.byte_at.push(i as u32);
+            sentence.offsets.push(c);
             sentence.has_sigma |= c == 'Σ';
         }
-        sentence.byte_at.push(text.len() as u32);
         sentence.normalized = normalized;
         sentence
+    }
+}
+
+/// The byte offset of each character of a text by its index, in a third of a byte a
+/// character rather than four (a long line's characters are many): for each 64 characters the
+/// offset of the first, and two bit masks of how many bytes past one each character takes.
+#[derive(Clone, Debug, Default)]
+struct ByteOffsets {
+    /// The byte offset of characters 0, 64, 128, …
+    base: Vec<u32>,
+    /// Bit `k` of word `w`: character `64 w + k` takes 2 or 4 bytes.
+    low: Vec<u64>,
+    /// Bit `k` of word `w`: character `64 w + k` takes 3 or 4 bytes.
+    high: Vec<u64>,
+    /// How many characters there are.
+    len: usize,
+    /// The text's length in bytes.
+    end: u32,
+}
+
+impl ByteOffsets {
+    /// Adds the text's next character.
+    fn push(&mut self, c: char) {
+        let k = self.len % 64;
+        if k == 0 {
+            self.base.push(self.end);
+            self.low.push(0);
+            self.high.push(0);
+        }
+        let extra = c.len_utf8() as u64 - 1;
+        if let (Some(low), Some(high)) = (self.low.last_mut(), self.high.last_mut()) {
+            *low |= (extra & 1) << k;
+            *high |= (extra >> 1) << k;
+        }
+        self.len += 1;
+        self.end += c.len_utf8() as u32;
+    }
+
+    /// The byte offset of character `i`; the text's length for `i` = its number of characters.
+    #[inline]
+    fn at(&self, i: usize) -> usize {
+        assert!(i <= self.len, "character {i} of {}", self.len);
+        if i == self.len || self.end as usize == self.len {
+            // The end, or a text of one-byte characters (its offsets are the indices).
+            return if i == self.len { self.end as usize } else { i };
+        }
+        let (w, k) = (i / 64, i % 64);
+        let before = (1u64 << k) - 1;
+        self.base[w] as usize
+            + k
+            + (self.low[w] & before).count_ones() as usize
+            + 2 * (self.high[w] & before).count_ones() as usize
     }
 }
 
@@ -132,20 +189,19 @@ pub fn normalize(line: &str, chart: bool) -> (Sentence<'_>, Option<ChartMap>) {
         chars: Vec::with_capacity(line.len()),
         bits: Vec::with_capacity(line.len()),
         normalized: NormalizedString::new(line),
-        byte_at: Vec::with_capacity(line.len() + 1),
+        offsets: ByteOffsets::default(),
         lv: 0,
         has_sigma: false,
     };
-    for (i, c) in line.char_indices() {
+    for c in line.chars() {
         let b = chars::bits(c);
         sentence.lv |= b;
         sentence.chars.push(c);
         sentence.bits.push(b);
-        sentence.byte_at.push(i as u32);
+        sentence.offsets.push(c);
         sentence.has_sigma |= c == 'Σ';
     }
     if sentence.lv & TO_NORMALIZE == 0 {
-        sentence.byte_at.push(line.len() as u32);
         let map = chart.then(|| ChartMap {
             snt: line.to_string(),
             vm: (0..sentence.chars.len() as u32).collect(),
@@ -438,6 +494,22 @@ mod tests {
         normalize(line, false).0
     }
 
+    /// The compact offsets are the text's own character offsets, for characters of every
+    /// UTF-8 length, on both sides of the 64-character words.
+    #[test]
+    fn byte_offsets_are_the_char_offsets() {
+        let text: String = "aé€😀".chars().cycle().take(301).collect();
+        let mut offsets = ByteOffsets::default();
+        text.chars().for_each(|c| offsets.push(c));
+        let expected: Vec<usize> = text
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain([text.len()])
+            .collect();
+        let got: Vec<usize> = (0..expected.len()).map(|i| offsets.at(i)).collect();
+        assert_eq!(got, expected);
+    }
+
     #[test]
     fn plain_text_is_unchanged() {
         let s = norm("Hé said.");
@@ -447,7 +519,8 @@ mod tests {
             "nothing to normalize: the line itself"
         );
         assert_eq!(s.span(1, 2), (1, 3));
-        assert_eq!(s.byte_at, vec![0, 1, 3, 4, 5, 6, 7, 8, 9]);
+        let offsets: Vec<usize> = (0..=8).map(|i| s.byte_at(i)).collect();
+        assert_eq!(offsets, [0, 1, 3, 4, 5, 6, 7, 8, 9]);
     }
 
     #[test]

@@ -352,7 +352,11 @@ impl Scratch {
         self.width = len + 1;
         let words = (insts * self.width).div_ceil(64);
         if self.visited.len() < words {
-            self.visited.resize(words, 0);
+            // A fresh zeroed block rather than a resize: the allocator hands over pages the
+            // kernel zeroes when first touched, so a search over a long segment that stops
+            // early costs the pages it touched, not a bit per instruction for every
+            // character. (Every word is zero here, so nothing is lost.)
+            self.visited = vec![0; words];
         }
     }
 

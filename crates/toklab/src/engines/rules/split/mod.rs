@@ -121,8 +121,6 @@ pub(crate) struct Run<'r> {
     pub s: &'r Sentence<'r>,
     /// The normalized text of the sentence (looked up once: contexts read it all the time).
     sentence_text: &'r str,
-    /// Lower-case characters of the sentence (`İ` as `i`).
-    pub lower: Vec<char>,
     pub out: Vec<Tok>,
     stack: Vec<Work>,
     depth: i32,
@@ -140,15 +138,31 @@ pub(crate) struct Run<'r> {
     entered: Step,
     /// Word positions for the paired-delimiter mark-up, built on first use.
     pub words: std::cell::OnceCell<super::markup::WordIndex>,
-    /// For each position, the end of the run of equal characters it is in (built on first
-    /// use, for grouped punctuation).
-    runs: std::cell::OnceCell<Vec<u32>>,
+    /// The runs of two or more equal characters, as (start, end), in order (built on first
+    /// use, for grouped punctuation): a line's runs are few next to its characters.
+    runs: std::cell::OnceCell<Vec<(u32, u32)>>,
     /// The class bits of all characters of the segment being stepped through: a step whose
     /// pattern needs a character the segment lacks is skipped without a search.
     pub seg_lv: Bits,
     /// Index in `out` of the first token the depth limit handed to the whitespace split, so
     /// the tokenizer can say where the line stopped being analysed.
     depth_cut: Option<usize>,
+    /// Leave the rest of the line to the caller when the depth limit hands it all to the
+    /// whitespace split ([`Tail`]), instead of splitting it here.
+    pub defer_tail: bool,
+    tail: Option<Tail>,
+}
+
+/// The rest of a line the depth limit handed to the whitespace split, left to the caller
+/// ([`Run::defer_tail`]): past utoken's depth limit a long line is only split on whitespace,
+/// and the caller can split it a part at a time ([`Run::space_split`]) rather than hold a token
+/// of every word of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tail {
+    /// The position where the whitespace split starts; it runs to the end of the line.
+    pub start: usize,
+    /// How many of the run's tokens come before it (those after it, if any, follow it).
+    pub at: usize,
 }
 
 /// What the depth limit does to a line, for the tokens it cuts and the CLI's warning.
@@ -166,7 +180,6 @@ impl<'r> Run<'r> {
             rules,
             s,
             sentence_text: s.text(),
-            lower: s.chars.iter().map(|&c| chars::lower(c)).collect(),
             out: Vec::with_capacity(s.chars.len() / 4 + 4),
             stack: Vec::with_capacity(32),
             depth: 0,
@@ -181,12 +194,23 @@ impl<'r> Run<'r> {
             runs: std::cell::OnceCell::new(),
             seg_lv: 0,
             depth_cut: None,
+            defer_tail: false,
+            tail: None,
         }
     }
 
     /// Tokenizes the whole sentence: the tokens, and the index of the first one the depth
     /// limit left to the whitespace split, if it was reached.
     pub fn run(mut self) -> (Vec<Tok>, Option<usize>) {
+        let (toks, cut, _) = self.run_deferring();
+        (toks, cut)
+    }
+
+    /// [`Run::run`], keeping the run for [`Run::space_split`]: with [`Run::defer_tail`] set,
+    /// the part of the line the depth limit left to the whitespace split is not split but
+    /// returned as a [`Tail`] (the index of the first cut token then counts the tail's tokens
+    /// as if they were in place).
+    pub fn run_deferring(&mut self) -> (Vec<Tok>, Option<usize>, Option<Tail>) {
         let n = self.s.chars.len() as u32;
         self.stack.push(Work::Run {
             step: Step::Xml,
@@ -218,7 +242,7 @@ impl<'r> Run<'r> {
                 Work::Dec(Counter::Symbol) => self.symbol_depth -= 1,
             }
         }
-        (self.out, self.depth_cut)
+        (std::mem::take(&mut self.out), self.depth_cut, self.tail)
     }
 
     /// The segment `a..b` as the patterns see it.
@@ -286,6 +310,19 @@ impl<'r> Run<'r> {
                 format!("more than {DEPTH_LIMIT} nested splits: the rest goes to the whitespace split, as in utoken"),
             );
             let first = self.out.len();
+            if self.defer_tail && self.tail.is_none() && b == self.s.chars.len() {
+                // The rest of the line: the caller splits it. Whether the split would give a
+                // token decides, as below, whether the cut is marked here.
+                let words = self.s.bits[a..b].iter().any(|&x| x & chars::PY_SPACE == 0);
+                if self.depth_cut.is_none() && words {
+                    self.depth_cut = Some(first);
+                }
+                self.tail = Some(Tail {
+                    start: a,
+                    at: first,
+                });
+                return;
+            }
             self.main(a, b, level);
             if self.depth_cut.is_none() && self.out.len() > first {
                 self.depth_cut = Some(first);
@@ -455,6 +492,25 @@ impl<'r> Run<'r> {
     /// Step 20: the rest split on whitespace, each piece typed by its characters.
     fn main(&mut self, a: usize, b: usize, level: u32) {
         let first = self.out.len();
+        let mut out = std::mem::take(&mut self.out);
+        self.space_split(a, b, &mut out);
+        self.out = out;
+        if let Some(observer) = &mut self.observer {
+            observer.observe(Event {
+                level,
+                segment: (a as u32, b as u32),
+                entered: self.entered,
+                what: EventKind::Main {
+                    tokens: self.out[first..].to_vec(),
+                },
+            });
+        }
+    }
+
+    /// Step 20's split of `a..b` on whitespace, appended to `out`. Splitting at a whitespace
+    /// character gives the same tokens as splitting the whole, so a [`Tail`] can be split a
+    /// part at a time.
+    pub fn space_split(&self, a: usize, b: usize, out: &mut Vec<Tok>) {
         let mut i = a;
         while i < b {
             if self.s.bits[i] & chars::PY_SPACE != 0 {
@@ -480,7 +536,7 @@ impl<'r> Run<'r> {
                         .zip(self.s.bits[start..i].iter().copied()),
                 ),
             };
-            self.out.push(Tok {
+            out.push(Tok {
                 start: start as u32,
                 end: i as u32,
                 surf,
@@ -490,36 +546,35 @@ impl<'r> Run<'r> {
                 entry: None,
             });
         }
-        if let Some(observer) = &mut self.observer {
-            observer.observe(Event {
-                level,
-                segment: (a as u32, b as u32),
-                entered: self.entered,
-                what: EventKind::Main {
-                    tokens: self.out[first..].to_vec(),
-                },
-            });
-        }
+    }
+
+    /// The first whitespace position at or after `from`, or the end of the line: where a
+    /// [`Tail`] may be split into parts.
+    pub fn space_at_or_after(&self, from: usize) -> usize {
+        let bits = &self.s.bits;
+        (from..bits.len())
+            .find(|&i| bits[i] & chars::PY_SPACE != 0)
+            .unwrap_or(bits.len())
     }
 
     /// The normalized text of characters `a..b`.
     pub fn text(&self, a: usize, b: usize) -> &'r str {
-        &self.sentence_text[self.s.byte_at[a] as usize..self.s.byte_at[b] as usize]
+        &self.sentence_text[self.s.byte_at(a)..self.s.byte_at(b)]
     }
 
     /// The sentence left of position `p` (for left contexts and mark-up).
     pub fn left_of(&self, p: usize) -> &'r str {
-        &self.sentence_text[..self.s.byte_at[p] as usize]
+        &self.sentence_text[..self.s.byte_at(p)]
     }
 
     /// The sentence right of position `p`.
     pub fn right_of(&self, p: usize) -> &'r str {
-        &self.sentence_text[self.s.byte_at[p] as usize..]
+        &self.sentence_text[self.s.byte_at(p)..]
     }
 
     /// Lower-case characters of a segment, as utoken's `lower` gives them for that segment
     /// (only a capital sigma depends on where the segment ends).
-    pub fn lower_of(&self, a: usize, b: usize) -> std::borrow::Cow<'_, [char]> {
+    pub fn lower_of(&self, a: usize, b: usize) -> Lower<'r> {
         if self.s.has_sigma && self.s.chars[a..b].contains(&'Σ') {
             let text: String = self.s.chars[a..b]
                 .iter()
@@ -527,31 +582,104 @@ impl<'r> Run<'r> {
                 .collect();
             let lowered: Vec<char> = text.to_lowercase().chars().collect();
             if lowered.len() == b - a {
-                return std::borrow::Cow::Owned(lowered);
+                return Lower::Whole(lowered);
             }
         }
-        std::borrow::Cow::Borrowed(&self.lower[a..b])
+        Lower::Each(&self.s.chars[a..b])
     }
 
     /// The end of the run of characters equal to the one at `i`.
     pub fn run_end(&self, i: usize) -> usize {
-        let runs = self.runs.get_or_init(|| {
-            let c = &self.s.chars;
-            let mut ends = vec![c.len() as u32; c.len()];
-            for k in (0..c.len().saturating_sub(1)).rev() {
-                ends[k] = if c[k] == c[k + 1] {
-                    ends[k + 1]
-                } else {
-                    k as u32 + 1
-                };
-            }
-            ends
-        });
-        runs[i] as usize
+        run_end_in(self.runs.get_or_init(|| equal_runs(&self.s.chars)), i)
     }
 
     /// The loaded resources.
     pub fn entries(&self) -> &'r Resources {
         &self.rules.res
+    }
+}
+
+/// The lower-case characters of a segment ([`Run::lower_of`]).
+pub enum Lower<'a> {
+    /// Each character lowered on its own (`İ` as `i`), when read: a long line keeps no
+    /// lower-cased copy.
+    Each(&'a [char]),
+    /// The segment lowered as a whole (a capital sigma's lower case depends on what follows).
+    Whole(Vec<char>),
+}
+
+impl Lower<'_> {
+    /// The lower-case character at `i`.
+    #[inline]
+    pub fn at(&self, i: usize) -> char {
+        match self {
+            Lower::Each(chars) => chars::lower(chars[i]),
+            Lower::Whole(chars) => chars[i],
+        }
+    }
+
+    /// The segment's length in characters.
+    pub fn length(&self) -> usize {
+        match self {
+            Lower::Each(chars) => chars.len(),
+            Lower::Whole(chars) => chars.len(),
+        }
+    }
+}
+
+/// The runs of two or more equal characters in `chars`, as (start, end), in order.
+fn equal_runs(chars: &[char]) -> Vec<(u32, u32)> {
+    let mut runs = Vec::new();
+    let mut start = 0;
+    for k in 1..=chars.len() {
+        if k == chars.len() || chars[k] != chars[start] {
+            if k - start > 1 {
+                runs.push((start as u32, k as u32));
+            }
+            start = k;
+        }
+    }
+    runs
+}
+
+/// The end of the run of equal characters position `i` is in, given the runs of
+/// [`equal_runs`] (a position in none is a run of one).
+fn run_end_in(runs: &[(u32, u32)], i: usize) -> usize {
+    let next = runs.partition_point(|&(_, end)| end as usize <= i);
+    match runs.get(next) {
+        Some(&(start, end)) if start as usize <= i => end as usize,
+        _ => i + 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The runs answer what scanning for the next different character answers, at every
+    /// position, with runs at either end, in the middle and nowhere.
+    #[test]
+    fn run_ends_agree_with_scanning() {
+        for text in [
+            "",
+            "a",
+            "ab",
+            "aa",
+            "aab",
+            "abb",
+            "--x--y---",
+            "a---b-c--",
+            "....",
+            "ab-ba",
+        ] {
+            let chars: Vec<char> = text.chars().collect();
+            let runs = equal_runs(&chars);
+            for i in 0..chars.len() {
+                let scanned = (i..chars.len())
+                    .find(|&k| chars[k] != chars[i])
+                    .unwrap_or(chars.len());
+                assert_eq!(run_end_in(&runs, i), scanned, "{text:?} at {i}");
+            }
+        }
     }
 }
