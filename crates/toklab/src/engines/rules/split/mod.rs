@@ -11,20 +11,24 @@
 //! Those limits change utoken's output on very long lines, so they are kept; they protect
 //! nothing here.
 
-use std::sync::Arc;
-
 use super::chars::{self, Bits};
 use super::matcher::{Prog, Scratch, Seg};
 use super::normalize::Sentence;
-use super::origin::{ChartType, Step};
+use super::origin::Step;
 use super::pattern_steps::{basic_type, basic_type_of};
 use super::resources::Resources;
 use crate::core::trace::Observer;
 
 mod events;
+mod found;
+mod views;
 
 use events::NearMiss;
 pub use events::{Event, EventKind};
+pub(crate) use found::Found;
+pub use found::Tok;
+pub use views::Lower;
+use views::{equal_runs, run_end_in};
 
 /// utoken's limit on nested splits (past it, the rest of a segment goes to the whitespace
 /// split).
@@ -43,57 +47,6 @@ pub(crate) struct Rules {
     pub phonetics: Vec<Prog>,
     /// No `@` mark-up (utoken's `--simple`).
     pub simple: bool,
-}
-
-/// A token of one line: positions in the normalized sentence, the output form, provenance.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tok {
-    /// Character range of the text the token covers (utoken's original token surface).
-    pub start: u32,
-    /// End of that range (exclusive).
-    pub end: u32,
-    /// The output form (with `@` mark-up, repairs, case adjustment) when it differs from the
-    /// normalized text of `start..end`.
-    pub surf: Option<String>,
-    /// The step that made the token.
-    pub step: Step,
-    /// utoken's chart type for it.
-    pub chart_type: ChartType,
-    /// The matching entry's `::sem-class`, if any.
-    pub sem_class: Option<Arc<str>>,
-    /// Index of the resource entry that made it.
-    pub entry: Option<u32>,
-}
-
-/// One found token: start in the segment, length in the text, and the output form before
-/// mark-up when it is not the text itself.
-pub(crate) type FoundToken = (u32, u32, Option<String>);
-
-/// What a step found in a segment: tokens at offsets of the segment.
-pub(crate) struct Found {
-    /// The first token (most steps find one).
-    pub first: FoundToken,
-    /// Further tokens (a contraction's parts).
-    pub rest: Vec<FoundToken>,
-    pub chart_type: ChartType,
-    pub sem_class: Option<Arc<str>>,
-    pub entry: Option<u32>,
-    /// The text left of the first token goes to the next step (nothing matched there).
-    pub left_done: bool,
-}
-
-impl Found {
-    /// One token whose form is its text.
-    pub fn one(start: usize, len: usize, chart_type: ChartType) -> Found {
-        Found {
-            first: (start as u32, len as u32, None),
-            rest: Vec::new(),
-            chart_type,
-            sem_class: None,
-            entry: None,
-            left_done: false,
-        }
-    }
 }
 
 /// The depth counters utoken keeps (and the order it undoes them in).
@@ -301,33 +254,7 @@ impl<'r> Run<'r> {
     pub fn rec_tok(&mut self, step: Step, a: usize, b: usize, found: Found, level: u32) {
         self.depth += 1;
         if self.depth > DEPTH_LIMIT {
-            // utoken sends the whole segment to its last step and (by oversight) does not
-            // undo its depth count.
-            self.guard(
-                level,
-                a,
-                b,
-                format!("more than {DEPTH_LIMIT} nested splits: the rest goes to the whitespace split, as in utoken"),
-            );
-            let first = self.out.len();
-            if self.defer_tail && self.tail.is_none() && b == self.s.chars.len() {
-                // The rest of the line: the caller splits it. Whether the split would give a
-                // token decides, as below, whether the cut is marked here.
-                let words = self.s.bits[a..b].iter().any(|&x| x & chars::PY_SPACE == 0);
-                if self.depth_cut.is_none() && words {
-                    self.depth_cut = Some(first);
-                }
-                self.tail = Some(Tail {
-                    start: a,
-                    at: first,
-                });
-                return;
-            }
-            self.main(a, b, level);
-            if self.depth_cut.is_none() && self.out.len() > first {
-                self.depth_cut = Some(first);
-            }
-            return;
+            return self.past_depth_limit(a, b, level);
         }
         self.stack.push(Work::Dec(Counter::General));
         if found.rest.is_empty() && self.observer.is_none() {
@@ -401,6 +328,37 @@ impl<'r> Run<'r> {
                     level: level + 1,
                 });
             }
+        }
+    }
+
+    /// Past utoken's depth limit: the segment goes to the whitespace split (the rest of the
+    /// line, when the caller splits it a part at a time, is only marked here).
+    fn past_depth_limit(&mut self, a: usize, b: usize, level: u32) {
+        // utoken sends the whole segment to its last step and (by oversight) does not
+        // undo its depth count.
+        self.guard(
+            level,
+            a,
+            b,
+            format!("more than {DEPTH_LIMIT} nested splits: the rest goes to the whitespace split, as in utoken"),
+        );
+        let first = self.out.len();
+        if self.defer_tail && self.tail.is_none() && b == self.s.chars.len() {
+            // The rest of the line: the caller splits it. Whether the split would give a
+            // token decides, as below, whether the cut is marked here.
+            let words = self.s.bits[a..b].iter().any(|&x| x & chars::PY_SPACE == 0);
+            if self.depth_cut.is_none() && words {
+                self.depth_cut = Some(first);
+            }
+            self.tail = Some(Tail {
+                start: a,
+                at: first,
+            });
+            return;
+        }
+        self.main(a, b, level);
+        if self.depth_cut.is_none() && self.out.len() > first {
+            self.depth_cut = Some(first);
         }
     }
 
@@ -596,90 +554,5 @@ impl<'r> Run<'r> {
     /// The loaded resources.
     pub fn entries(&self) -> &'r Resources {
         &self.rules.res
-    }
-}
-
-/// The lower-case characters of a segment ([`Run::lower_of`]).
-pub enum Lower<'a> {
-    /// Each character lowered on its own (`İ` as `i`), when read: a long line keeps no
-    /// lower-cased copy.
-    Each(&'a [char]),
-    /// The segment lowered as a whole (a capital sigma's lower case depends on what follows).
-    Whole(Vec<char>),
-}
-
-impl Lower<'_> {
-    /// The lower-case character at `i`.
-    #[inline]
-    pub fn at(&self, i: usize) -> char {
-        match self {
-            Lower::Each(chars) => chars::lower(chars[i]),
-            Lower::Whole(chars) => chars[i],
-        }
-    }
-
-    /// The segment's length in characters.
-    pub fn length(&self) -> usize {
-        match self {
-            Lower::Each(chars) => chars.len(),
-            Lower::Whole(chars) => chars.len(),
-        }
-    }
-}
-
-/// The runs of two or more equal characters in `chars`, as (start, end), in order.
-fn equal_runs(chars: &[char]) -> Vec<(u32, u32)> {
-    let mut runs = Vec::new();
-    let mut start = 0;
-    for k in 1..=chars.len() {
-        if k == chars.len() || chars[k] != chars[start] {
-            if k - start > 1 {
-                runs.push((start as u32, k as u32));
-            }
-            start = k;
-        }
-    }
-    runs
-}
-
-/// The end of the run of equal characters position `i` is in, given the runs of
-/// [`equal_runs`] (a position in none is a run of one).
-fn run_end_in(runs: &[(u32, u32)], i: usize) -> usize {
-    let next = runs.partition_point(|&(_, end)| end as usize <= i);
-    match runs.get(next) {
-        Some(&(start, end)) if start as usize <= i => end as usize,
-        _ => i + 1,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The runs answer what scanning for the next different character answers, at every
-    /// position, with runs at either end, in the middle and nowhere.
-    #[test]
-    fn run_ends_agree_with_scanning() {
-        for text in [
-            "",
-            "a",
-            "ab",
-            "aa",
-            "aab",
-            "abb",
-            "--x--y---",
-            "a---b-c--",
-            "....",
-            "ab-ba",
-        ] {
-            let chars: Vec<char> = text.chars().collect();
-            let runs = equal_runs(&chars);
-            for i in 0..chars.len() {
-                let scanned = (i..chars.len())
-                    .find(|&k| chars[k] != chars[i])
-                    .unwrap_or(chars.len());
-                assert_eq!(run_end_in(&runs, i), scanned, "{text:?} at {i}");
-            }
-        }
     }
 }
