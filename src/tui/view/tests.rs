@@ -255,6 +255,35 @@ fn stats_view_draws_bar_charts() {
     assert!(narrow.contains("+"), "{narrow}");
 }
 
+/// A row that loads after the figures were started (a slow model, or one added later) gets
+/// its figures too: the computation starts again with it, rather than leaving it at `…`.
+#[test]
+fn stats_cover_a_row_that_loads_after_they_started() {
+    let text: String = (0..200)
+        .map(|i| format!("word{i} and more words\n"))
+        .collect();
+    let mut app = app(&text, &[("ws", "ws")]);
+    app.apply(Action::ShowView(View::Stats));
+    while app.busy() {
+        app.tick();
+    }
+    let gpt2: std::sync::Arc<dyn toklab::core::tokenizer::Tokenizer> =
+        std::sync::Arc::from(toklab::load("pretok:gpt2").unwrap());
+    let setup = crate::tui::app::rows::RowSetup::new("gpt2=pretok:gpt2");
+    app.rows
+        .push(crate::tui::app::rows::Row::ready(setup, gpt2));
+    app.tick();
+    while app.busy() {
+        app.tick();
+    }
+    let screen = dump(&render_to_buffer(&mut app, &Theme::dark(), 120, 40));
+    let line = screen
+        .lines()
+        .find(|l| l.contains("gpt2 ") && l.contains("1000"))
+        .unwrap_or_else(|| panic!("gpt2's 1000 tokens over the file: {screen}"));
+    assert!(!line.contains('…'), "{screen}");
+}
+
 #[test]
 fn insert_mode_shows_and_retokenizes() {
     let mut app = app("ab", &[("ws", "ws")]);

@@ -14,6 +14,7 @@ use super::{Context, Pane, Reply};
 use crate::tui::app::Action;
 use crate::tui::theme::Theme;
 use toklab::analysis::TokenStats;
+use toklab::core::tokenizer::Tokenizer;
 
 /// The statistics view.
 #[derive(Default)]
@@ -57,18 +58,34 @@ impl StatsPane {
     /// Computes the statistics again from the start, in the background.
     pub fn compute(&mut self, cx: &Context) {
         self.cancel();
-        let tokenizers = cx
-            .rows
-            .iter()
-            .filter_map(|r| Some((r.setup.label.clone(), Arc::clone(r.tokenizer()?))))
-            .collect();
+        let tokenizers = loaded(cx);
+        let covers = identities(&tokenizers);
         let (job, figures) = run::start(cx.doc.lines.snapshot(), tokenizers);
         let run = StatsRun {
             job: Some(job),
             figures,
+            covers,
         };
         self.run = Some((cx.doc.id, run));
     }
+}
+
+/// The rows' tokenizers that have loaded, with their labels: what a computation covers.
+fn loaded(cx: &Context) -> Vec<(String, Arc<dyn Tokenizer>)> {
+    cx.rows
+        .iter()
+        .filter_map(|r| Some((r.setup.label.clone(), Arc::clone(r.tokenizer()?))))
+        .collect()
+}
+
+/// Which tokenizers a computation covers, by label and instance: a row that loads (or
+/// reloads) after the computation started makes the list differ, so the figures are computed
+/// again rather than leaving that row without them.
+fn identities(tokenizers: &[(String, Arc<dyn Tokenizer>)]) -> Vec<(String, usize)> {
+    tokenizers
+        .iter()
+        .map(|(label, t)| (label.clone(), Arc::as_ptr(t) as *const () as usize))
+        .collect()
 }
 
 impl Pane for StatsPane {
@@ -87,9 +104,13 @@ impl Pane for StatsPane {
         Reply::Handled
     }
 
-    /// Shown for the first time on this text: start computing.
+    /// Shown for the first time on this text, or a row loaded or reloaded since the figures
+    /// were started: start computing.
     fn refresh(&mut self, cx: &Context) {
-        if self.run(cx).is_none() {
+        let stale = self
+            .run(cx)
+            .is_none_or(|run| run.covers != identities(&loaded(cx)));
+        if stale {
             self.compute(cx);
         }
         self.line.truncate(cx.rows.len());

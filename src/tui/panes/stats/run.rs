@@ -31,6 +31,8 @@ pub struct FileStats {
 pub struct StatsRun {
     pub job: Option<Job<()>>,
     pub figures: Arc<Mutex<FileStats>>,
+    /// The rows it covers, by label and tokenizer instance (see `StatsPane::refresh`).
+    pub covers: Vec<(String, usize)>,
 }
 
 impl StatsRun {
