@@ -173,6 +173,9 @@ mod tests;
 mod tests_compare;
 
 #[cfg(test)]
+mod tests_stats;
+
+#[cfg(test)]
 mod tests_lessons;
 
 #[cfg(test)]
