@@ -59,7 +59,7 @@ impl StatsPane {
     pub fn compute(&mut self, cx: &Context) {
         self.cancel();
         let tokenizers = loaded(cx);
-        let covers = identities(&tokenizers);
+        let covers = identities(cx).map(|(l, p)| (l.to_owned(), p)).collect();
         let (job, figures) = run::start(cx.doc.lines.snapshot(), tokenizers);
         let run = StatsRun {
             job: Some(job),
@@ -80,12 +80,13 @@ fn loaded(cx: &Context) -> Vec<(String, Arc<dyn Tokenizer>)> {
 
 /// Which tokenizers a computation covers, by label and instance: a row that loads (or
 /// reloads) after the computation started makes the list differ, so the figures are computed
-/// again rather than leaving that row without them.
-fn identities(tokenizers: &[(String, Arc<dyn Tokenizer>)]) -> Vec<(String, usize)> {
-    tokenizers
-        .iter()
-        .map(|(label, t)| (label.clone(), Arc::as_ptr(t) as *const () as usize))
-        .collect()
+/// again rather than leaving that row without them. An iterator, so the check made on every
+/// tick allocates nothing.
+fn identities<'a>(cx: &Context<'a>) -> impl Iterator<Item = (&'a str, usize)> + 'a {
+    cx.rows.iter().filter_map(|r| {
+        let tokenizer = r.tokenizer()?;
+        Some((r.setup.label.as_str(), Arc::as_ptr(tokenizer) as *const () as usize))
+    })
 }
 
 impl Pane for StatsPane {
@@ -109,7 +110,7 @@ impl Pane for StatsPane {
     fn refresh(&mut self, cx: &Context) {
         let stale = self
             .run(cx)
-            .is_none_or(|run| run.covers != identities(&loaded(cx)));
+            .is_none_or(|run| !run.covers.iter().map(|(l, p)| (l.as_str(), *p)).eq(identities(cx)));
         if stale {
             self.compute(cx);
         }
