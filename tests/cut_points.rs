@@ -319,7 +319,8 @@ fn the_cutting_kinds_cut_and_the_others_do_not() {
 
 /// `toklab tokenize` writes a line longer than it streams (1 MB) piece by piece, and what it
 /// writes is byte for byte the record of the whole line's tokens, in the text and ids formats,
-/// for kinds that cut, one that writes from its automaton, and one that does not cut.
+/// for kinds that cut (a unigram model among them, whose pieces carry their path totals), one
+/// that writes from its automaton, and one that does not cut.
 #[test]
 fn a_streamed_line_is_written_as_the_whole_line() {
     let mut line = String::new();
@@ -330,6 +331,10 @@ fn a_streamed_line_is_written_as_the_whole_line() {
         line.push(' ');
     }
     let line = line.replace('\n', " ");
+    let dir = tempfile::tempdir().unwrap();
+    let unigram = dir.path().join("close-totals.model");
+    std::fs::write(&unigram, spm_model(CLOSE_TOTALS, UNIGRAM)).unwrap();
+    let unigram = format!("spm:{}", unigram.display());
     for spec in [
         "ws",
         "ptb",
@@ -337,6 +342,7 @@ fn a_streamed_line_is_written_as_the_whole_line() {
         "hf:tests/hf_data/bert_wordpiece.json",
         "fst:samples/fst/english.fst",
         "words",
+        &unigram,
     ] {
         let tokenizer = load(spec);
         let tokens = tokenizer.tokenize(&line);
