@@ -32,10 +32,12 @@ const CUTTING: &[&str] = &[
     "wordpiece:samples/bpe/sample-wordpiece.txt?words=whitespace",
 ];
 
-/// Kinds that cut, as specs in the real models' folder (`{models}`), tested when it is there.
+/// Kinds that cut, as specs in the real models' folder (`{models}`) or the shared folder
+/// (`{shared}`), tested when it is there.
 const CUTTING_REAL: &[&str] = &[
     "spm:{models}/mistral-v1.model",
     "spm:{models}/kyoto_ja_unigram_8000.model",
+    "spm:{shared}/conformance/bpe/data/sentencepiece/botchan_en_unigram_1000.model",
 ];
 
 /// Pieces of text the generated texts are made of.
@@ -113,9 +115,11 @@ fn texts() -> impl Strategy<Value = String> {
 static LOADED: std::sync::LazyLock<Vec<(String, Box<dyn Tokenizer>)>> =
     std::sync::LazyLock::new(|| {
         let models = common::models_dir().display().to_string();
+        let shared = common::shared_dir("cut_points").unwrap_or_default();
+        let shared = shared.display().to_string();
         let real = CUTTING_REAL
             .iter()
-            .map(|spec| spec.replace("{models}", &models))
+            .map(|spec| spec.replace("{models}", &models).replace("{shared}", &shared))
             .filter(|spec| std::path::Path::new(&spec[spec.find(':').unwrap() + 1..]).exists());
         let specs = CUTTING.iter().map(|s| s.to_string()).chain(real);
         let mut loaded: Vec<_> = specs
