@@ -119,7 +119,10 @@ static LOADED: std::sync::LazyLock<Vec<(String, Box<dyn Tokenizer>)>> =
         let shared = shared.display().to_string();
         let real = CUTTING_REAL
             .iter()
-            .map(|spec| spec.replace("{models}", &models).replace("{shared}", &shared))
+            .map(|spec| {
+                spec.replace("{models}", &models)
+                    .replace("{shared}", &shared)
+            })
             .filter(|spec| std::path::Path::new(&spec[spec.find(':').unwrap() + 1..]).exists());
         let specs = CUTTING.iter().map(|s| s.to_string()).chain(real);
         let mut loaded: Vec<_> = specs
@@ -131,7 +134,10 @@ static LOADED: std::sync::LazyLock<Vec<(String, Box<dyn Tokenizer>)>> =
         let dir = tempfile::tempdir().unwrap();
         for (name, bytes) in [
             ("joined-space.model", spm_model(JOINED_SPACE, BPE)),
-            ("joined-space-unigram.model", spm_model(JOINED_SPACE, UNIGRAM)),
+            (
+                "joined-space-unigram.model",
+                spm_model(JOINED_SPACE, UNIGRAM),
+            ),
             ("close-totals.model", spm_model(CLOSE_TOTALS, UNIGRAM)),
         ] {
             let model = dir.path().join(name);

@@ -301,7 +301,8 @@ impl SpmModel {
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
             let (norm, tokens) = &mut *scratch;
-            self.normalizer.normalize_plain(text, norm, carry.continued());
+            self.normalizer
+                .normalize_plain(text, norm, carry.continued());
             tokens.clear();
             self.encode_norm(norm, carry, tokens);
             ids.extend(tokens.iter().map(|t| t.id));
