@@ -32,8 +32,13 @@ const CUTTING: &[&str] = &[
     "wordpiece:samples/bpe/sample-wordpiece.txt?words=whitespace",
 ];
 
-/// Kinds that cut, as specs in the real models' folder (`{models}`), tested when it is there.
-const CUTTING_REAL: &[&str] = &["spm:{models}/mistral-v1.model"];
+/// Kinds that cut, as specs in the real models' folder (`{models}`) or the shared folder
+/// (`{shared}`), tested when it is there.
+const CUTTING_REAL: &[&str] = &[
+    "spm:{models}/mistral-v1.model",
+    "spm:{models}/kyoto_ja_unigram_8000.model",
+    "spm:{shared}/conformance/bpe/data/sentencepiece/botchan_en_unigram_1000.model",
+];
 
 /// Pieces of text the generated texts are made of.
 const PARTS: &[&str] = &[
@@ -110,9 +115,14 @@ fn texts() -> impl Strategy<Value = String> {
 static LOADED: std::sync::LazyLock<Vec<(String, Box<dyn Tokenizer>)>> =
     std::sync::LazyLock::new(|| {
         let models = common::models_dir().display().to_string();
+        let shared = common::shared_dir("cut_points").unwrap_or_default();
+        let shared = shared.display().to_string();
         let real = CUTTING_REAL
             .iter()
-            .map(|spec| spec.replace("{models}", &models))
+            .map(|spec| {
+                spec.replace("{models}", &models)
+                    .replace("{shared}", &shared)
+            })
             .filter(|spec| std::path::Path::new(&spec[spec.find(':').unwrap() + 1..]).exists());
         let specs = CUTTING.iter().map(|s| s.to_string()).chain(real);
         let mut loaded: Vec<_> = specs
@@ -122,18 +132,89 @@ static LOADED: std::sync::LazyLock<Vec<(String, Box<dyn Tokenizer>)>> =
             })
             .collect();
         let dir = tempfile::tempdir().unwrap();
-        let model = dir.path().join("joined-space.model");
-        std::fs::write(&model, joined_space_model()).unwrap();
-        let spec = format!("spm:{}", model.display());
-        loaded.push(("spm:joined-space.model".to_string(), load(&spec)));
+        for (name, bytes) in [
+            ("joined-space.model", spm_model(JOINED_SPACE, BPE)),
+            (
+                "joined-space-unigram.model",
+                spm_model(JOINED_SPACE, UNIGRAM),
+            ),
+            ("close-totals.model", spm_model(CLOSE_TOTALS, UNIGRAM)),
+        ] {
+            let model = dir.path().join(name);
+            std::fs::write(&model, bytes).unwrap();
+            let spec = format!("spm:{}", model.display());
+            loaded.push((format!("spm:{name}"), load(&spec)));
+        }
         loaded
     });
 
-/// A SentencePiece BPE model (as the bytes of a `.model` file) with pieces that hold a
-/// letter and the `▁` after it (`a▁`, `d▁`), ranked above those that start with `▁`, and a
-/// user-defined piece: a cut before the space after `a` or `d`, or after `@x`, would change
-/// the tokens.
-fn joined_space_model() -> Vec<u8> {
+/// SentencePiece's model types, as the `.model` file writes them.
+const UNIGRAM: u8 = 1;
+const BPE: u8 = 2;
+
+/// Pieces (text, score, type: 1 normal, 2 unknown, 4 user-defined) that hold a letter and the
+/// `▁` after it (`a▁`, `d▁`), ranked above those that start with `▁`, and a user-defined
+/// piece: a cut before the space after `a` or `d`, or after `@x`, would change the tokens.
+const JOINED_SPACE: &[(&str, f32, u64)] = &[
+    ("<unk>", 0.0, 2),
+    ("@x", 0.0, 4),
+    ("a\u{2581}", -1.0, 1),
+    ("d\u{2581}", -1.5, 1),
+    ("\u{2581}a", -2.0, 1),
+    ("\u{2581}w", -2.5, 1),
+    ("or", -3.0, 1),
+    ("\u{2581}wor", -3.5, 1),
+    ("\u{2581}", -4.0, 1),
+    ("a", -4.0, 1),
+    ("d", -4.0, 1),
+    ("o", -4.0, 1),
+    ("r", -4.0, 1),
+    ("w", -4.0, 1),
+    ("n", -4.0, 1),
+    ("x", -4.0, 1),
+];
+
+/// Unigram pieces whose scores are sums of one another's in exact arithmetic but not in `f32`
+/// (a tenth is no binary fraction): which of two such paths wins depends on how the total
+/// before them rounds, so a piece searched from a total other than the whole text's there
+/// (unknown characters, 10 below the lowest piece, make it large) would choose differently.
+const CLOSE_TOTALS: &[(&str, f32, u64)] = &[
+    ("<unk>", 0.0, 2),
+    ("\u{2581}", -0.1, 1),
+    ("a", -0.1, 1),
+    ("aa", -0.2, 1),
+    ("aaa", -0.3, 1),
+    ("\u{2581}a", -0.2, 1),
+    ("\u{2581}aa", -0.3, 1),
+    ("n", -0.3, 1),
+    ("an", -0.4, 1),
+    ("na", -0.4, 1),
+    ("\u{2581}n", -0.4, 1),
+    ("\u{2581}na", -0.5, 1),
+    ("w", -0.7, 1),
+    ("\u{2581}w", -0.8, 1),
+    ("wa", -0.8, 1),
+    ("\u{2581}wa", -0.9, 1),
+    ("o", -0.6, 1),
+    ("or", -1.1, 1),
+    ("r", -0.5, 1),
+    ("d", -0.9, 1),
+    ("wor", -1.8, 1),
+    ("\u{2581}wor", -1.9, 1),
+    ("s", -0.3, 1),
+    ("'s", -0.6, 1),
+    ("t", -0.5, 1),
+    ("'t", -0.8, 1),
+    ("n't", -1.1, 1),
+    (".", -0.2, 1),
+    ("..", -0.4, 1),
+    ("...", -0.6, 1),
+    ("\u{2581}\u{2581}", -0.2, 1),
+    ("\u{2581}\u{2581}\u{2581}", -0.3, 1),
+];
+
+/// A SentencePiece model of `model_type` with `pieces`, as the bytes of a `.model` file.
+fn spm_model(pieces: &[(&str, f32, u64)], model_type: u8) -> Vec<u8> {
     fn varint(mut v: u64, out: &mut Vec<u8>) {
         while v >= 0x80 {
             out.push((v as u8 & 0x7F) | 0x80);
@@ -146,24 +227,6 @@ fn joined_space_model() -> Vec<u8> {
         varint(payload.len() as u64, out);
         out.extend_from_slice(payload);
     }
-    let pieces: &[(&str, f32, u64)] = &[
-        ("<unk>", 0.0, 2),
-        ("@x", 0.0, 4),
-        ("a\u{2581}", -1.0, 1),
-        ("d\u{2581}", -1.5, 1),
-        ("\u{2581}a", -2.0, 1),
-        ("\u{2581}w", -2.5, 1),
-        ("or", -3.0, 1),
-        ("\u{2581}wor", -3.5, 1),
-        ("\u{2581}", -4.0, 1),
-        ("a", -4.0, 1),
-        ("d", -4.0, 1),
-        ("o", -4.0, 1),
-        ("r", -4.0, 1),
-        ("w", -4.0, 1),
-        ("n", -4.0, 1),
-        ("x", -4.0, 1),
-    ];
     let mut model = Vec::new();
     for &(piece, score, kind) in pieces {
         let mut message = Vec::new();
@@ -174,9 +237,9 @@ fn joined_space_model() -> Vec<u8> {
         varint(kind, &mut message);
         field(1, &message, &mut model);
     }
-    // TrainerSpec: model_type BPE; NormalizerSpec: no character map, dummy prefix, extra
+    // TrainerSpec: the model type; NormalizerSpec: no character map, dummy prefix, extra
     // spaces removed, spaces as `▁`.
-    field(2, &[3 << 3, 2], &mut model);
+    field(2, &[3 << 3, model_type], &mut model);
     field(3, &[3 << 3, 1, 4 << 3, 1, 5 << 3, 1], &mut model);
     model
 }
@@ -240,7 +303,7 @@ proptest! {
 fn the_cutting_kinds_cut_and_the_others_do_not() {
     let text = "The harbour reopened on Monday after three years, said Zoë. It's open!";
     for (spec, tokenizer) in LOADED.iter() {
-        if spec == "spm:joined-space.model" {
+        if spec.starts_with("spm:joined-space") {
             // Its few letters: it cuts after `n`, `r` and `w`, never after `a` or `d`, whose
             // pieces hold the `▁` after them.
             let words = "wn an rd or wa ow ad wr a";
@@ -266,7 +329,8 @@ fn the_cutting_kinds_cut_and_the_others_do_not() {
 
 /// `toklab tokenize` writes a line longer than it streams (1 MB) piece by piece, and what it
 /// writes is byte for byte the record of the whole line's tokens, in the text and ids formats,
-/// for kinds that cut, one that writes from its automaton, and one that does not cut.
+/// for kinds that cut (a unigram model among them, whose pieces carry their path totals), one
+/// that writes from its automaton, and one that does not cut.
 #[test]
 fn a_streamed_line_is_written_as_the_whole_line() {
     let mut line = String::new();
@@ -277,6 +341,10 @@ fn a_streamed_line_is_written_as_the_whole_line() {
         line.push(' ');
     }
     let line = line.replace('\n', " ");
+    let dir = tempfile::tempdir().unwrap();
+    let unigram = dir.path().join("close-totals.model");
+    std::fs::write(&unigram, spm_model(CLOSE_TOTALS, UNIGRAM)).unwrap();
+    let unigram = format!("spm:{}", unigram.display());
     for spec in [
         "ws",
         "ptb",
@@ -284,6 +352,7 @@ fn a_streamed_line_is_written_as_the_whole_line() {
         "hf:tests/hf_data/bert_wordpiece.json",
         "fst:samples/fst/english.fst",
         "words",
+        &unigram,
     ] {
         let tokenizer = load(spec);
         let tokens = tokenizer.tokenize(&line);

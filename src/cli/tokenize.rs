@@ -145,10 +145,11 @@ fn stream_line(
     let (mut record, mut ids) = (Vec::new(), Vec::new());
     let mut gave_up = None;
     let mut more = false;
-    for (offset, piece) in Pieces::new(tokenizer, text, PIECE_BYTES) {
+    let mut pieces = Pieces::new(tokenizer, text, PIECE_BYTES);
+    while let Some((offset, piece)) = pieces.next() {
         let at = if format == Format::Ids {
             ids.clear();
-            let at = tokenizer.ids_into_piece(piece, offset > 0, &mut ids);
+            let at = tokenizer.ids_into_piece(piece, pieces.carry(), &mut ids);
             record.clear();
             output::push_id_list(&mut record, &ids, more);
             more |= !ids.is_empty();
@@ -157,7 +158,7 @@ fn stream_line(
         } else {
             // Each part written before the next is made.
             let (mut at, mut written) = (None, Ok(()));
-            tokenizer.tokenize_piece_in_parts(piece, offset > 0, &mut |tokens| {
+            tokenizer.tokenize_piece_in_parts(piece, pieces.carry(), &mut |tokens| {
                 if written.is_ok() {
                     record.clear();
                     output::push_forms(&mut record, piece, &tokens, more);

@@ -1,10 +1,52 @@
 //! A long text tokenized in pieces, where its tokenizer says it may be cut
 //! ([`Tokenizer::cut_point`]): the tokens of the pieces, shifted to where each piece starts,
 //! are the tokens of the whole text, so a caller that writes each piece's tokens before
-//! tokenizing the next never holds the tokens (or the output) of the whole text.
+//! tokenizing the next never holds the tokens (or the output) of the whole text. What an
+//! engine needs to know of the pieces before a cut travels with the pieces in a [`Carry`].
+
+use std::any::Any;
 
 use crate::core::token::{GaveUp, Span, Tokenization};
 use crate::core::tokenizer::Tokenizer;
+
+/// What the pieces of a text tokenized so far leave for the next one: whether one came before
+/// (an engine that treats a text's start apart, as SentencePiece's dummy prefix does, then
+/// tokenizes a middle), and whatever state the engine put there for the piece after (a unigram
+/// model's path total at the cut, which its whole-text search would have carried on from). One
+/// carry serves one text: [`Pieces`] holds it and marks each piece's start.
+#[derive(Default)]
+pub struct Carry {
+    continued: bool,
+    state: Option<Box<dyn Any + Send>>,
+}
+
+impl Carry {
+    /// The carry of a piece after a cut (`continued`) or of a text's start, with no engine
+    /// state.
+    pub fn new(continued: bool) -> Carry {
+        Carry {
+            continued,
+            state: None,
+        }
+    }
+
+    /// Whether the piece is a part after a cut rather than the text's start.
+    pub fn continued(&self) -> bool {
+        self.continued
+    }
+
+    /// The state the engine left with [`Carry::put`] at the end of the piece before, taken
+    /// out; `None` at a text's start or when it left none of type `T`.
+    pub fn take<T: Any>(&mut self) -> Option<T> {
+        let state = self.state.take()?;
+        state.downcast::<T>().ok().map(|state| *state)
+    }
+
+    /// Leaves `state` for the next piece of the text.
+    pub fn put<T: Any + Send>(&mut self, state: T) {
+        self.state = Some(Box::new(state));
+    }
+}
 
 /// How long a piece is at least before the tokenizer is asked for a cut: long enough that a
 /// piece's overhead (a call, a buffer) is nothing next to its work, short enough that the
@@ -13,12 +55,14 @@ pub const PIECE_BYTES: usize = 1 << 18;
 
 /// The pieces of a text, each with the byte offset where it starts, in order. Pieces are at
 /// least `size` bytes long (the last may be shorter); a text the tokenizer cannot cut is one
-/// piece.
+/// piece. Each piece is to be tokenized with [`Pieces::carry`] as it is after the piece is
+/// handed out, in order, so state flows from each piece to the next.
 pub struct Pieces<'a> {
     tokenizer: &'a dyn Tokenizer,
     text: &'a str,
     size: usize,
     at: usize,
+    carry: Carry,
 }
 
 impl<'a> Pieces<'a> {
@@ -29,7 +73,14 @@ impl<'a> Pieces<'a> {
             text,
             size: size.max(1),
             at: 0,
+            carry: Carry::default(),
         }
+    }
+
+    /// The carry of the piece last handed out, which the tokenizer reads and leaves its state
+    /// in for the next.
+    pub fn carry(&mut self) -> &mut Carry {
+        &mut self.carry
     }
 }
 
@@ -54,6 +105,7 @@ impl<'a> Iterator for Pieces<'a> {
         };
         // The empty text is one (empty) piece; past it, `at` is beyond the end.
         self.at = end.max(1);
+        self.carry.continued = start > 0;
         Some((start, &self.text[start..end]))
     }
 }
@@ -63,8 +115,9 @@ impl<'a> Iterator for Pieces<'a> {
 /// what the tests of each engine's cut points check.
 pub fn tokenize_in_pieces(tokenizer: &dyn Tokenizer, text: &str, size: usize) -> Tokenization {
     let mut whole = Tokenization::default();
-    for (offset, piece) in Pieces::new(tokenizer, text, size) {
-        let tokens = tokenizer.tokenize_piece(piece, offset > 0);
+    let mut pieces = Pieces::new(tokenizer, text, size);
+    while let Some((offset, piece)) = pieces.next() {
+        let tokens = tokenizer.tokenize_piece(piece, pieces.carry());
         let first = whole.tokens.len();
         whole
             .sentence_ends
@@ -85,8 +138,9 @@ pub fn ids_in_pieces(
     ids: &mut Vec<u32>,
 ) -> Option<GaveUp> {
     let mut gave_up = None;
-    for (offset, piece) in Pieces::new(tokenizer, text, size) {
-        let at = tokenizer.ids_into_piece(piece, offset > 0, ids);
+    let mut pieces = Pieces::new(tokenizer, text, size);
+    while let Some((offset, piece)) = pieces.next() {
+        let at = tokenizer.ids_into_piece(piece, pieces.carry(), ids);
         gave_up = gave_up.or(at.map(|g| shift_gave_up(g, offset)));
     }
     gave_up

@@ -5,6 +5,7 @@
 use std::any::Any;
 
 use crate::core::error::{Error, Result};
+use crate::core::pieces::Carry;
 use crate::core::token::{GaveUp, Tokenization};
 
 pub use crate::core::trace::{Role, Trace, TraceLine, TracePart, quote};
@@ -34,9 +35,10 @@ pub trait Tokenizer: Send + Sync {
     }
 
     /// A byte offset of `text`, at or after `from`, where the text may be cut without changing
-    /// a token: tokenizing `text[..c]` and `text[c..]` gives the tokens (spans, forms, kinds,
-    /// ids, origins) of `text`, those of the second part shifted by `c`, and the same holds for
-    /// any set of cut points this method gives for one text. That lets a caller tokenize a huge
+    /// a token: tokenizing `text[..c]` and then `text[c..]` ([`Tokenizer::tokenize_piece`],
+    /// with the [`Carry`] the first part left) gives the tokens (spans, forms, kinds, ids,
+    /// origins) of `text`, those of the second part shifted by `c`, and the same holds for any
+    /// set of cut points this method gives for one text. That lets a caller tokenize a huge
     /// line in pieces and write each before the next ([`crate::core::pieces`]), holding neither
     /// all its tokens nor all its output. Sentence ends are not kept: a piece's last token ends
     /// a sentence. The default, for engines whose context can reach across the whole text
@@ -47,12 +49,14 @@ pub trait Tokenizer: Send + Sync {
     }
 
     /// Tokenizes `piece`, a part of a longer text cut at this tokenizer's
-    /// [`Tokenizer::cut_point`]s: the text's start (`continued` false) or a part after a cut.
-    /// Tokens are in offsets of the piece. An engine that treats the start of a text apart
-    /// (SentencePiece's dummy prefix) tokenizes a continued piece as the middle of a text;
-    /// for the others this is [`Tokenizer::tokenize`].
-    fn tokenize_piece(&self, piece: &str, continued: bool) -> Tokenization {
-        let _ = continued;
+    /// [`Tokenizer::cut_point`]s, the pieces in order: the text's start or
+    /// ([`Carry::continued`]) a part after a cut. Tokens are in offsets of the piece. An engine
+    /// that treats the start of a text apart (SentencePiece's dummy prefix) tokenizes a
+    /// continued piece as the middle of a text, and one whose tokens depend on more of what came
+    /// before than where it was cut (a unigram model's path total) takes that from `carry` and
+    /// leaves its own for the next piece; for the others this is [`Tokenizer::tokenize`].
+    fn tokenize_piece(&self, piece: &str, carry: &mut Carry) -> Tokenization {
+        let _ = carry;
         self.tokenize(piece)
     }
 
@@ -64,15 +68,15 @@ pub trait Tokenizer: Send + Sync {
     fn tokenize_piece_in_parts(
         &self,
         piece: &str,
-        continued: bool,
+        carry: &mut Carry,
         part: &mut dyn FnMut(Tokenization),
     ) {
-        part(self.tokenize_piece(piece, continued));
+        part(self.tokenize_piece(piece, carry));
     }
 
     /// [`Tokenizer::ids_into`] of a piece, as [`Tokenizer::tokenize_piece`] tokenizes it.
-    fn ids_into_piece(&self, piece: &str, continued: bool, ids: &mut Vec<u32>) -> Option<GaveUp> {
-        let _ = continued;
+    fn ids_into_piece(&self, piece: &str, carry: &mut Carry, ids: &mut Vec<u32>) -> Option<GaveUp> {
+        let _ = carry;
         self.ids_into(piece, ids)
     }
 

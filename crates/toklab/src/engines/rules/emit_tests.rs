@@ -152,7 +152,8 @@ fn parts_and_ids_agree_with_the_tokens() {
     for text in [line(11, 100), line(12, 300_000)] {
         let whole = rules.tokenize(&text);
         let mut parts = Vec::new();
-        rules.tokenize_piece_in_parts(&text, false, &mut |part| parts.push(part));
+        let mut carry = crate::core::pieces::Carry::default();
+        rules.tokenize_piece_in_parts(&text, &mut carry, &mut |part| parts.push(part));
         assert!(parts.iter().all(|p| p.len() <= PART_TOKENS));
         let joined: Vec<Token> = parts.into_iter().flat_map(|p| p.tokens).collect();
         assert_eq!(joined, whole.tokens);

@@ -344,7 +344,7 @@ impl Tokenizer for RulesTokenizer {
     fn tokenize_piece_in_parts(
         &self,
         piece: &str,
-        _continued: bool,
+        _carry: &mut crate::core::pieces::Carry,
         part: &mut dyn FnMut(Tokenization),
     ) {
         let mut parts = emit::Parts::new(self, part);

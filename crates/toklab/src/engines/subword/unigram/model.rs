@@ -12,7 +12,7 @@
 //! way SentencePiece shifts them when they pass ±100,000 on a long text.
 
 use super::trie::PieceTrie;
-use super::viterbi::{BestPath, Node, Search, Viterbi, best_path};
+use super::viterbi::{BestPath, Node, Search, Viterbi, best_path_from};
 use crate::core::model_cache::{FlatReader, FlatWriter};
 use crate::engines::subword::bpe::spm::proto::{PieceType, ProtoPiece};
 use crate::engines::subword::bpe::spm::{SpmModel, SpmToken};
@@ -135,7 +135,13 @@ impl SpmUnigram {
     /// The best path over `text` with the pieces the trie offers, and every node offered when
     /// `record` (the whole lattice, for the n best paths, sampling and the lesson).
     pub(crate) fn search(&self, model: &SpmModel, text: &str, record: bool) -> BestPath<f32> {
-        self.search_with(model, text, record, |search: &mut Search<f32>| {
+        self.search_from(model, 0.0, text, record)
+    }
+
+    /// [`SpmUnigram::search`] with the paths starting at the total `from`: the part of a text
+    /// after a cut every path passes through, continuing the total the search had there.
+    fn search_from(&self, model: &SpmModel, from: f32, text: &str, record: bool) -> BestPath<f32> {
+        self.search_with(model, from, text, record, |search: &mut Search<f32>| {
             self.trie
                 .prefixes(&text.as_bytes()[search.start()..], |length, id, score| {
                     search.offer(length, id, score)
@@ -146,11 +152,12 @@ impl SpmUnigram {
     fn search_with(
         &self,
         model: &SpmModel,
+        from: f32,
         text: &str,
         record: bool,
         candidates: impl FnMut(&mut Search<f32>),
     ) -> BestPath<f32> {
-        best_path(text, &self.options(model, record), candidates)
+        best_path_from(from, text, &self.options(model, record), candidates)
             .expect("the unknown piece reaches every character boundary")
     }
 
@@ -162,8 +169,24 @@ impl SpmUnigram {
     /// Appends the best segmentation of `text` (a segment starting at `base` of the normalized
     /// text) to `out`.
     pub fn encode(&self, model: &SpmModel, text: &str, base: usize, out: &mut Vec<SpmToken>) {
-        let path = self.search(model, text, false);
+        self.encode_from(model, 0.0, text, base, out);
+    }
+
+    /// [`SpmUnigram::encode`] of the part of a text after a cut that every path passes
+    /// through (no piece spans it, and the pieces on both sides are known, so no run of
+    /// unknowns is fused across it), its paths starting at `from`, the total of the best path
+    /// up to the cut; returns the total of the best path over `text` for the part after it.
+    pub fn encode_from(
+        &self,
+        model: &SpmModel,
+        from: f32,
+        text: &str,
+        base: usize,
+        out: &mut Vec<SpmToken>,
+    ) -> f32 {
+        let path = self.search_from(model, from, text, false);
         self.emit(model, text, base, &path.pieces, out);
+        path.score
     }
 
     /// Appends the tokens of a path of pieces `(start, end, id)` over `text` (a segment starting
@@ -254,7 +277,7 @@ mod tests {
         let unigram = model.unigram.as_ref().expect("a unigram model");
         let (mut trie, mut hashed) = (Vec::new(), Vec::new());
         unigram.encode(model, text, 3, &mut trie);
-        let path = unigram.search_with(model, text, false, |lattice| {
+        let path = unigram.search_with(model, 0.0, text, false, |lattice| {
             unigram.hashed_candidates(model, text, lattice)
         });
         unigram.emit(model, text, 3, &path.pieces, &mut hashed);

@@ -109,6 +109,19 @@ impl<S: Score> Search<S> {
 pub fn best_path<S: Score>(
     text: &str,
     options: &Viterbi<S>,
+    candidates: impl FnMut(&mut Search<S>),
+) -> Option<BestPath<S>> {
+    best_path_from(S::default(), text, options, candidates)
+}
+
+/// [`best_path`] with the paths starting at the total `from` rather than zero: the rest of a
+/// longer text after a point every path passes through (no piece spans it), searched on its
+/// own with the total the whole text's search had there, which makes the same sums, so the
+/// same choices and the same totals, bit for bit, as searching the whole text.
+pub fn best_path_from<S: Score>(
+    from: S,
+    text: &str,
+    options: &Viterbi<S>,
     mut candidates: impl FnMut(&mut Search<S>),
 ) -> Option<BestPath<S>> {
     let n = text.len();
@@ -121,7 +134,7 @@ pub fn best_path<S: Score>(
         frontier: 0,
         nodes: options.record.then(Vec::new),
     };
-    search.best[0] = Some((S::default(), u32::MAX, 0));
+    search.best[0] = Some((from, u32::MAX, 0));
     for (i, c) in text.char_indices() {
         let Some((mut here, _, _)) = search.best[i] else {
             continue;

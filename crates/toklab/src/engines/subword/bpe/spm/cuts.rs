@@ -1,4 +1,4 @@
-//! Where a SentencePiece BPE model may cut a long text: just before a space that follows an
+//! Where a SentencePiece model may cut a long text: just before a space that follows an
 //! ASCII letter or digit `c`, when nothing the model does can reach across that point. The
 //! part after the cut is normalized and encoded as the middle of a text
 //! ([`super::Normalizer::normalize_part`]): its space becomes the `▁` it is in the whole
@@ -9,18 +9,27 @@
 //!   user-defined piece has one, so no rewrite starting before the cut covers it; `c` starts
 //!   no rule and no user-defined piece, so it stays `c` and the space is not dropped as a
 //!   repeat of the one before;
-//! - encoding: merges join neighbours into pieces of the vocabulary, so a token across the
-//!   cut would be a piece holding `c▁`: when no piece does, the merges on each side are
+//! - encoding BPE: merges join neighbours into pieces of the vocabulary, so a token across
+//!   the cut would be a piece holding `c▁`: when no piece does, the merges on each side are
 //!   those of that side alone (a merge's rank depends on its pair only). `c` and `▁` are
 //!   pieces, so neither is an unknown character, which would join the unknown ones next to
-//!   it.
+//!   it;
+//! - encoding unigram: a lattice node across the cut would be a piece holding `c▁`, so when
+//!   no piece does, every path passes through the cut, and the best path over the whole text
+//!   is the best path up to the cut followed by the best path after it that starts from the
+//!   total the first ended with. The search's totals are `f32` sums from the text's start (and
+//!   shifted to zero past ±100,000, which at the cut touches only the cut's own total): the
+//!   piece after the cut is searched from that total, which its [`super::Carry`] brings
+//!   ([`super::PathTotal`]), so every sum is the same float and every choice the same. `c` and
+//!   `▁` are pieces of the lattice (normal ones), so neither is an unknown character, whose
+//!   runs are fused into one token.
 //!
-//! Unigram models find the best segmentation with `f32` totals that run across the whole
-//! text, which a cut would round differently: they name no cut, nor do models that put `▁`
-//! at the end of a piece, sampling tokenizers, or models that fail a condition above.
+//! Models that put `▁` at the end of a piece name no cut, nor do sampling tokenizers, or
+//! models that fail a condition above.
 
 use super::SpmModel;
 use super::normalizer::SPACE;
+use super::proto::PieceType;
 
 /// What the model allows: the ASCII bytes after which a space may be cut.
 #[derive(Debug)]
@@ -33,9 +42,16 @@ impl SpaceCuts {
     /// The cut rule of `model`, or `None` when it may not be cut anywhere.
     pub fn of(model: &SpmModel) -> Option<SpaceCuts> {
         let normalizer = &model.normalizer;
-        if model.unigram.is_some() || normalizer.treat_whitespace_as_suffix {
+        if normalizer.treat_whitespace_as_suffix {
             return None;
         }
+        // A unigram lattice holds only its normal and user-defined pieces; other kinds of piece
+        // in the vocabulary are unknown characters to it.
+        let piece = |bytes: &[u8]| {
+            model.bpe.vocab.id(bytes).is_some_and(|id| {
+                model.unigram.is_none() || model.pieces[id as usize].kind == PieceType::Normal
+            })
+        };
         let inside_rules = normalizer.map.ascii_inside_rules();
         let user_space = normalizer
             .user_defined
@@ -49,12 +65,12 @@ impl SpaceCuts {
         } else {
             " "
         };
-        model.bpe.vocab.id(space.as_bytes())?;
+        piece(space.as_bytes()).then_some(())?;
         let mut before_space = 0u128;
         for c in (b'0'..=b'9').chain(b'A'..=b'Z').chain(b'a'..=b'z') {
             let kept = normalizer.map.keeps_ascii(&[c, b' ']) && inside_rules & (1 << c) == 0;
             let starts_user = normalizer.user_defined.iter().any(|u| u.as_bytes()[0] == c);
-            if kept && !starts_user && model.bpe.vocab.id(&[c]).is_some() {
+            if kept && !starts_user && piece(&[c]) {
                 before_space |= 1 << c;
             }
         }

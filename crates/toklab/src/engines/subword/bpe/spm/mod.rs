@@ -28,6 +28,7 @@ use super::model::{Alphabet, BpeModel, Rules};
 use super::tokenizer::subword_token;
 use crate::core::error::{Error, Result};
 use crate::core::normalized::NormalizedString;
+use crate::core::pieces::Carry;
 use crate::core::token::{GaveUp, Span, Token, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::Trace;
@@ -156,28 +157,31 @@ impl SpmModel {
 
     /// Normalizes `text` and encodes it; tokens are ranges of the normalized text.
     pub fn encode_normalized<'t>(&self, text: &'t str) -> (NormalizedString<'t>, Vec<SpmToken>) {
-        self.encode_part(text, false)
+        self.encode_part(text, &mut Carry::default())
     }
 
-    /// [`SpmModel::encode_normalized`] of a part of a longer text, after its start with
-    /// `continued` ([`Normalizer::normalize_part`]).
+    /// [`SpmModel::encode_normalized`] of a piece of a longer text cut where [`cuts`] allows,
+    /// after its start when [`Carry::continued`] ([`Normalizer::normalize_part`]).
     fn encode_part<'t>(
         &self,
         text: &'t str,
-        continued: bool,
+        carry: &mut Carry,
     ) -> (NormalizedString<'t>, Vec<SpmToken>) {
-        let normalized = self.normalizer.normalize_part(text, continued);
+        let normalized = self.normalizer.normalize_part(text, carry.continued());
         let mut tokens = Vec::new();
-        self.encode_norm(normalized.normalized(), &mut tokens);
+        self.encode_norm(normalized.normalized(), carry, &mut tokens);
         (normalized, tokens)
     }
 
-    /// Appends the tokens of normalized text `norm` to `out`.
-    fn encode_norm(&self, norm: &str, out: &mut Vec<SpmToken>) {
+    /// Appends the tokens of normalized text `norm`, a piece of a longer text as `carry`
+    /// says, to `out`.
+    fn encode_norm(&self, norm: &str, carry: &mut Carry, out: &mut Vec<SpmToken>) {
         // The unigram lattice holds user-defined pieces itself (scored to always win) and its
-        // `f32` totals run across them, so the text is not cut at them as for BPE.
+        // `f32` totals run across them, so the text is not cut at them as for BPE. Its paths
+        // continue from the best total at the cut before the piece, as the whole text's do.
         if let Some(unigram) = &self.unigram {
-            unigram.encode(self, norm, 0, out);
+            let from = carry.take::<PathTotal>().map_or(0.0, |total| total.0);
+            carry.put(PathTotal(unigram.encode_from(self, from, norm, 0, out)));
             return;
         }
         self.segments(norm, &mut |start, end, user| match user {
@@ -284,11 +288,11 @@ impl SpmModel {
 
     /// Appends the ids of `text` to `ids` ([`NO_ID`] where a stretch has none).
     pub fn encode_into(&self, text: &str, ids: &mut Vec<u32>) {
-        self.encode_part_into(text, false, ids);
+        self.encode_part_into(text, &mut Carry::default(), ids);
     }
 
-    /// [`SpmModel::encode_into`] of a part of a longer text, after its start with `continued`.
-    fn encode_part_into(&self, text: &str, continued: bool, ids: &mut Vec<u32>) {
+    /// [`SpmModel::encode_into`] of a piece of a longer text, as `carry` says.
+    fn encode_part_into(&self, text: &str, carry: &mut Carry, ids: &mut Vec<u32>) {
         // Ids need no spans: the text is normalized without alignments, into buffers kept
         // per thread so that a line costs no allocation but its ids.
         thread_local! {
@@ -297,9 +301,10 @@ impl SpmModel {
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
             let (norm, tokens) = &mut *scratch;
-            self.normalizer.normalize_plain(text, norm, continued);
+            self.normalizer
+                .normalize_plain(text, norm, carry.continued());
             tokens.clear();
-            self.encode_norm(norm, tokens);
+            self.encode_norm(norm, carry, tokens);
             ids.extend(tokens.iter().map(|t| t.id));
         })
     }
@@ -330,6 +335,10 @@ impl SpmModel {
         Ok(out)
     }
 }
+
+/// What a unigram model leaves in a [`Carry`] at a cut: the total of the best path up to it,
+/// from which the paths of the text after it go on.
+struct PathTotal(f32);
 
 /// `spm:FILE.model` as a [`Tokenizer`].
 pub struct SpmTokenizer {
@@ -456,12 +465,13 @@ impl Tokenizer for SpmTokenizer {
     }
 
     fn tokenize(&self, text: &str) -> Tokenization {
-        self.tokenize_piece(text, false)
+        self.tokenize_piece(text, &mut Carry::default())
     }
 
     /// A continued piece starts with the space before which it was cut, which becomes the
-    /// `▁` it is in the whole text ([`cuts`]).
-    fn tokenize_piece(&self, text: &str, continued: bool) -> Tokenization {
+    /// `▁` it is in the whole text ([`cuts`]); a unigram model's paths go on from the total
+    /// they had there.
+    fn tokenize_piece(&self, text: &str, carry: &mut Carry) -> Tokenization {
         if let Some((tokens, _)) = self
             .sampler
             .as_ref()
@@ -469,7 +479,7 @@ impl Tokenizer for SpmTokenizer {
         {
             return tokens;
         }
-        let (normalized, tokens) = self.model.encode_part(text, continued);
+        let (normalized, tokens) = self.model.encode_part(text, carry);
         Tokenization::new(
             tokens
                 .iter()
@@ -481,22 +491,22 @@ impl Tokenizer for SpmTokenizer {
     /// The ids straight from the normalized text: no spans, no token objects. A sampling
     /// tokenizer draws its segmentation in `tokenize`, so it goes through it.
     fn ids_into(&self, text: &str, ids: &mut Vec<u32>) -> Option<GaveUp> {
-        self.ids_into_piece(text, false, ids)
+        self.ids_into_piece(text, &mut Carry::default(), ids)
     }
 
-    fn ids_into_piece(&self, text: &str, continued: bool, ids: &mut Vec<u32>) -> Option<GaveUp> {
+    fn ids_into_piece(&self, text: &str, carry: &mut Carry, ids: &mut Vec<u32>) -> Option<GaveUp> {
         match &self.sampler {
             Some(_) => {
                 let tokens = self.tokenize(text);
                 ids.extend(tokens.iter().map(|t| t.id.unwrap_or(NO_ID)));
             }
-            None => self.model.encode_part_into(text, continued, ids),
+            None => self.model.encode_part_into(text, carry, ids),
         }
         None
     }
 
     /// Before a space after an ASCII letter or digit, where the model lets nothing reach
-    /// across ([`cuts`]); nowhere for unigram and sampling tokenizers.
+    /// across ([`cuts`]); nowhere for sampling tokenizers.
     fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
         if self.sampler.is_some() {
             return None;
