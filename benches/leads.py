@@ -261,6 +261,8 @@ def main():
     finally:
         shutil.rmtree(scratch)
     print("summary (reference / toklab, medians; below 1 toklab is behind):")
+    if not SUMMARY:
+        print("  nothing measured: every comparison was skipped (see above)")
     for name, wall, cpu in SUMMARY:
         flag = "  BEHIND" if min(x for x in (wall, cpu) if x is not None) < 1 else ""
         wall_text = f"x{wall:.2f} wall, " if wall is not None else ""
