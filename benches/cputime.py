@@ -1,5 +1,6 @@
 """Whole-process CPU time of commands run side by side, for the reference comparisons
-(fst_vs_datok.py, rules_vs_utoken.py): interleaved rounds, medians, peak memory.
+(fst_vs_datok.py, rules_vs_utoken.py, spm_process.py, leads.py): interleaved rounds, medians, peak
+memory.
 
 CPU time (user + system, from wait4) rather than wall clock: the machine is shared, and wall
 clock also counts the time other processes had the core. Needs GNU time (/usr/bin/time,
