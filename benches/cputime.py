@@ -1,5 +1,6 @@
 """Whole-process CPU time of commands run side by side, for the reference comparisons
-(fst_vs_datok.py, rules_vs_utoken.py): interleaved rounds, medians, peak memory.
+(fst_vs_datok.py, rules_vs_utoken.py, spm_process.py, leads.py): interleaved rounds, medians, peak
+memory.
 
 CPU time (user + system, from wait4) rather than wall clock: the machine is shared, and wall
 clock also counts the time other processes had the core. Needs GNU time (/usr/bin/time,
@@ -10,6 +11,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 
 
 def cpu_and_peak(argv, stdin_path):
@@ -29,6 +31,23 @@ def cpu_and_peak(argv, stdin_path):
         sys.exit(f"{' '.join(argv)} failed: {err.decode(errors='replace')}")
     peak = int(err.decode(errors="replace").split()[-1])
     return usage.ru_utime + usage.ru_stime, peak
+
+
+def wall_and_cpu(argv, stdin_path=None, env=None):
+    """Wall-clock and CPU seconds (user + system of the process and its threads, from wait4)
+    of one whole run, stdout discarded; stops the script with the command's error if it fails.
+    For comparisons that report both: wall clock is what a user waits, CPU what the work cost
+    on a machine shared with others."""
+    with open(stdin_path or os.devnull, "rb") as stdin, open(os.devnull, "wb") as null:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdin=stdin, stdout=null, stderr=subprocess.PIPE, env=env)
+        err = proc.stderr.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.stderr.close()
+    if status != 0:
+        sys.exit(f"{' '.join(argv)} failed: {err.decode(errors='replace')}")
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def interleaved(commands, stdin_path, rounds):

@@ -19,12 +19,9 @@ import tempfile
 from cputime import interleaved, stdout_of
 
 
-def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    utokenize, toklab = sys.argv[1], sys.argv[2]
-    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 5
-    lines = int(sys.argv[4]) if len(sys.argv) > 4 else 5000
+def measure(utokenize, toklab, rounds=5, lines=5000):
+    """Prints the comparison and returns toklab's lead as (per token with loading subtracted,
+    whole process), each utoken's CPU time over toklab's; leads.py calls it too."""
     shared = os.environ.get("TOKLAB_SHARED", os.path.join(os.path.dirname(__file__), "../../shared"))
     data = os.path.join(shared, "conformance/utoken/data")
     with tempfile.TemporaryDirectory() as tmp:
@@ -54,7 +51,17 @@ def main():
         print(f"  {name:<7} {tokens[name]:>7} tokens  whole {whole * 1e3:8.1f} ms  load {load * 1e3:7.1f} ms  "
               f"{per_token[name] * 1e9:8.0f} ns/token  {1 / per_token[name]:>10.0f} tokens/CPU-s")
     print(f"  per token, loading subtracted: toklab {per_token['utoken'] / per_token['toklab']:.1f}x utoken")
-    print(f"  whole process: toklab {on_text['utoken'][0] / on_text['toklab'][0]:.1f}x utoken")
+    whole = on_text["utoken"][0] / on_text["toklab"][0]
+    print(f"  whole process: toklab {whole:.1f}x utoken")
+    return per_token["utoken"] / per_token["toklab"], whole
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+    lines = int(sys.argv[4]) if len(sys.argv) > 4 else 5000
+    measure(sys.argv[1], sys.argv[2], rounds, lines)
 
 
 if __name__ == "__main__":

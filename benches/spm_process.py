@@ -27,6 +27,8 @@ import time
 
 import sentencepiece
 
+from cputime import wall_and_cpu
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.environ.get("TOKLAB_SHARED", os.path.join(HERE, "..", "..", "shared"))
 MODELS = os.environ.get(
@@ -48,18 +50,9 @@ def cjk_file(folder):
     return path
 
 
-def toklab_run(model, text_path, stdout):
+def toklab_run(model, text_path):
     """Wall and CPU seconds of one whole `toklab tokenize --format ids` process."""
-    argv = [TOKLAB, "tokenize", "--with", f"spm:{model}", "--format", "ids", text_path]
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE)
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.stderr.close()
-    if status != 0:
-        sys.exit(f"{' '.join(argv)} failed: {err.decode(errors='replace')}")
-    return wall, usage.ru_utime + usage.ru_stime
+    return wall_and_cpu([TOKLAB, "tokenize", "--with", f"spm:{model}", "--format", "ids", text_path])
 
 
 def same_ids(sp, model, lines, text_path):
@@ -99,15 +92,14 @@ def main():
             if difference:
                 sys.exit(f"{name}: the ids differ: {difference}")
             ours_wall, ours_cpu, ref_wall, ref_cpu = [], [], [], []
-            with open(os.devnull, "wb") as null:
-                for _ in range(rounds):
-                    wall, cpu = toklab_run(model, text_path, null)
-                    ours_wall.append(wall)
-                    ours_cpu.append(cpu)
-                    cpu0, wall0 = time.process_time(), time.perf_counter()
-                    sp.encode(lines, out_type=int)
-                    ref_wall.append(time.perf_counter() - wall0)
-                    ref_cpu.append(time.process_time() - cpu0)
+            for _ in range(rounds):
+                wall, cpu = toklab_run(model, text_path)
+                ours_wall.append(wall)
+                ours_cpu.append(cpu)
+                cpu0, wall0 = time.process_time(), time.perf_counter()
+                sp.encode(lines, out_type=int)
+                ref_wall.append(time.perf_counter() - wall0)
+                ref_cpu.append(time.process_time() - cpu0)
             m = statistics.median
             print(f"{name}: toklab whole process {m(ours_wall):.3f} s wall, {m(ours_cpu):.3f} s CPU; "
                   f"sentencepiece encode(lines) {m(ref_wall):.3f} s wall, {m(ref_cpu):.3f} s CPU; "
