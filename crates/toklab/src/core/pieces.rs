@@ -180,6 +180,39 @@ mod tests {
     }
 
     #[test]
+    fn the_carry_marks_each_piece_after_the_first_and_brings_what_the_one_before_left() {
+        let tokenizer = crate::load("ws").unwrap();
+        let mut pieces = Pieces::new(tokenizer.as_ref(), "aa bb cc dd", 2);
+        let mut seen = Vec::new();
+        while let Some((offset, _)) = pieces.next() {
+            let carry = pieces.carry();
+            seen.push((offset, carry.continued(), carry.take::<usize>()));
+            carry.put(offset);
+        }
+        assert_eq!(
+            seen,
+            [
+                (0, false, None),
+                (2, true, Some(0)),
+                (5, true, Some(2)),
+                (8, true, Some(5))
+            ]
+        );
+        let mut carry = Carry::new(true);
+        carry.put(1u8);
+        assert_eq!(
+            carry.take::<u16>(),
+            None,
+            "a state of another type is not handed out"
+        );
+        assert_eq!(
+            carry.take::<u8>(),
+            None,
+            "taken once, even as the wrong type"
+        );
+    }
+
+    #[test]
     fn pieces_tile_the_text_and_are_at_least_the_size() {
         let tokenizer = crate::load("ws").unwrap();
         let text = "aaaa bb  c dddddd e f";
