@@ -30,10 +30,16 @@ const CUTTING: &[&str] = &[
     "wordpiece:samples/bpe/sample-wordpiece.txt",
     "wordpiece:samples/bpe/sample-wordpiece.txt?lowercase=false",
     "wordpiece:samples/bpe/sample-wordpiece.txt?words=whitespace",
+    "gguf:samples/bpe/sample.gguf",
 ];
 
 /// Kinds that cut, as specs in the real models' folder (`{models}`), tested when it is there.
-const CUTTING_REAL: &[&str] = &["spm:{models}/mistral-v1.model"];
+const CUTTING_REAL: &[&str] = &[
+    "spm:{models}/mistral-v1.model",
+    "tekken:{models}/mistral-tekken_240718.json",
+    "claude:{models}/claude.json",
+    "rwkv:{models}/rwkv_vocab_v20230424.txt",
+];
 
 /// Pieces of text the generated texts are made of.
 const PARTS: &[&str] = &[
