@@ -20,9 +20,10 @@ const LINE_BYTES: usize = 20 << 20;
 /// Kinds over the bar today and the most they may use per input byte (the measured figure and
 /// a little room).
 /// SentencePiece's unigram models name no cut (the Viterbi totals, `f32`, run across the whole
-/// line, and a cut would round them differently). (The rule engine names no cut either, since each of its steps searches the whole
-/// line, but past utoken's depth limit it splits the rest of the line on whitespace a part at a
-/// time, and keeps only the line's characters and their classes: it meets the bar.)
+/// line, and a cut would round them differently). (The rule engine names no cut either, since
+/// each of its steps searches the whole line, but past utoken's depth limit it splits the rest
+/// of the line on whitespace a part at a time, and keeps only the line's characters and their
+/// classes: it meets the bar.)
 const KNOWN: &[(&str, f64)] = &[
     ("spm-unigram", 120.0),
 ];
