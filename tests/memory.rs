@@ -24,9 +24,7 @@ const LINE_BYTES: usize = 20 << 20;
 /// each of its steps searches the whole line, but past utoken's depth limit it splits the rest
 /// of the line on whitespace a part at a time, and keeps only the line's characters and their
 /// classes: it meets the bar.)
-const KNOWN: &[(&str, f64)] = &[
-    ("spm-unigram", 120.0),
-];
+const KNOWN: &[(&str, f64)] = &[("spm-unigram", 120.0)];
 
 /// The kinds measured: a label, the spec (`{models}` is the real models' folder, `{root}`
 /// the checkout) and whether it needs the real models.

@@ -182,7 +182,18 @@ mod tekken_tests {
     fn examples() {
         assert_eq!(
             pieces("HTTPServer's I'm 123 a/b"),
-            ["HTTPServer", "'s", " I", "'m", " ", "1", "2", "3", " a", "/b"]
+            [
+                "HTTPServer",
+                "'s",
+                " I",
+                "'m",
+                " ",
+                "1",
+                "2",
+                "3",
+                " a",
+                "/b"
+            ]
         );
     }
 }
