@@ -30,6 +30,8 @@ const CUTTING: &[&str] = &[
     "wordpiece:samples/bpe/sample-wordpiece.txt",
     "wordpiece:samples/bpe/sample-wordpiece.txt?lowercase=false",
     "wordpiece:samples/bpe/sample-wordpiece.txt?words=whitespace",
+    "gguf:samples/bpe/sample.gguf",
+    "rwkv:samples/bpe/sample-rwkv.txt",
 ];
 
 /// Kinds that cut, as specs in the real models' folder (`{models}`) or the shared folder
@@ -38,6 +40,9 @@ const CUTTING_REAL: &[&str] = &[
     "spm:{models}/mistral-v1.model",
     "spm:{models}/kyoto_ja_unigram_8000.model",
     "spm:{shared}/conformance/bpe/data/sentencepiece/botchan_en_unigram_1000.model",
+    "tekken:{models}/mistral-tekken_240718.json",
+    "claude:{models}/claude.json",
+    "rwkv:{models}/rwkv_vocab_v20230424.txt",
 ];
 
 /// Pieces of text the generated texts are made of.
@@ -145,8 +150,69 @@ static LOADED: std::sync::LazyLock<Vec<(String, Box<dyn Tokenizer>)>> =
             let spec = format!("spm:{}", model.display());
             loaded.push((format!("spm:{name}"), load(&spec)));
         }
+        for (label, spec) in written_models(dir.path()) {
+            loaded.push((label, load(&spec)));
+        }
         loaded
     });
+
+/// Models written for the test in `dir`, as (label, spec): the shipped tekken and claude
+/// samples with the patterns of the real files (which their hand-written matchers cut), and a
+/// GGUF byte-level BPE with tokens of two and three spaces and of a space and a letter, which a
+/// cut at any other space than one between letters would change.
+fn written_models(dir: &std::path::Path) -> Vec<(String, String)> {
+    use toklab::engines::subword::pretok::{GPT2_PATTERN, TEKKEN_PATTERN};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut specs = Vec::new();
+    for (kind, sample, key, pattern) in [
+        (
+            "tekken",
+            "sample-tekken.json",
+            "/config/pattern",
+            TEKKEN_PATTERN,
+        ),
+        ("claude", "sample-claude.json", "/pat_str", GPT2_PATTERN),
+    ] {
+        let text = std::fs::read_to_string(root.join("samples/bpe").join(sample)).unwrap();
+        let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        *json.pointer_mut(key).unwrap() = pattern.into();
+        let path = dir.join(sample);
+        std::fs::write(&path, json.to_string()).unwrap();
+        specs.push((
+            format!("{kind}:{sample}"),
+            format!("{kind}:{}", path.display()),
+        ));
+    }
+    use toklab::engines::subword::gguf::write::{Builder, Val};
+    // GPT-2's byte alphabet: printable bytes stand for themselves, the others for the
+    // characters from U+0100 on, in order (the space is `Ġ`).
+    let printable = |b: u8| (b'!'..=b'~').contains(&b) || (0xA1..=0xAC).contains(&b) || b >= 0xAE;
+    let bytes = (0..=255u8).map(|b| match printable(b) {
+        true => char::from(b).to_string(),
+        false => {
+            let shift = (0..b).filter(|&c| !printable(c)).count() as u32;
+            char::from_u32(256 + shift).unwrap().to_string()
+        }
+    });
+    let mut tokens: Vec<String> = bytes.collect();
+    let merges = ["Ġ Ġ", "ĠĠ Ġ", "Ġ a", "Ġ w", "o r"];
+    tokens.extend(merges.iter().map(|m| m.replace(' ', "")));
+    let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
+    let path = dir.join("spaces.gguf");
+    let mut builder = Builder::new(3);
+    builder
+        .put("general.architecture", Val::Str("gpt2"))
+        .put("tokenizer.ggml.model", Val::Str("gpt2"))
+        .put("tokenizer.ggml.pre", Val::Str("gpt-2"))
+        .put("tokenizer.ggml.tokens", Val::Strs(&tokens))
+        .put("tokenizer.ggml.merges", Val::Strs(&merges));
+    builder.write(&path, 0).unwrap();
+    specs.push((
+        "gguf:spaces.gguf".into(),
+        format!("gguf:{}", path.display()),
+    ));
+    specs
+}
 
 /// SentencePiece's model types, as the `.model` file writes them.
 const UNIGRAM: u8 = 1;

@@ -36,13 +36,19 @@ pub fn load(_registry: &Registry, mut spec: Spec) -> Result<Box<dyn Tokenizer>> 
     let name = spec.text.trim();
     let inner = load_bpe(name, &spec.path())?;
     Ok(match nfkc {
-        true => Box::new(Normalizing::new(name, nfkc_of, inner)),
+        true => Box::new(Normalizing::new(name, nfkc_of, inner).with_cuts(nfkc_keeps)),
         false => Box::new(inner),
     })
 }
 
 fn nfkc_of(text: &mut NormalizedString) {
     text.nfkc();
+}
+
+/// NFKC writes every ASCII character as itself, and none joins the character before it (no
+/// composition ends in one), so a text cut before one normalizes as its two parts.
+fn nfkc_keeps(c: char) -> bool {
+    c.is_ascii()
 }
 
 #[derive(Deserialize)]

@@ -17,10 +17,16 @@ use crate::core::trace::{Role, Trace, TraceLine, quote};
 /// A normalization step over a [`NormalizedString`].
 pub type NormalizeFn = fn(&mut NormalizedString);
 
+/// Whether a character is one the normalization writes as itself and never joins with a
+/// neighbour, so the normalization of a text cut before it is the normalizations of the two
+/// parts, and the characters around the cut are the same before and after normalizing.
+pub type KeptFn = fn(char) -> bool;
+
 /// An inner tokenizer behind a normalization.
 pub struct Normalizing<T> {
     name: String,
     normalize: NormalizeFn,
+    kept: Option<KeptFn>,
     inner: T,
 }
 
@@ -30,8 +36,17 @@ impl<T: Tokenizer> Normalizing<T> {
         Normalizing {
             name: name.into(),
             normalize,
+            kept: None,
             inner,
         }
+    }
+
+    /// The same, cut where the inner tokenizer cuts between three characters `kept` says the
+    /// normalization keeps ([`Tokenizer::cut_point`]). Without it the text is never cut, which
+    /// is what a normalization that looks further (CLIP's trimming of the text's ends) needs.
+    pub fn with_cuts(mut self, kept: KeptFn) -> Self {
+        self.kept = Some(kept);
+        self
     }
 
     /// The tokenizer of the normalized text.
@@ -84,6 +99,28 @@ impl<T: Tokenizer> Tokenizer for Normalizing<T> {
             }
         }
         tokenization
+    }
+
+    /// The inner tokenizer's cut points on the original text where the character at the cut
+    /// and those on each side of it are kept: the normalized text is the two parts'
+    /// normalizations end to end, and the cut falls between the same characters in it, where
+    /// the inner rules (which look at the characters next to a cut: a space between letters)
+    /// cut the normalized text too.
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        let kept = self.kept?;
+        let mut from = from;
+        loop {
+            let cut = self.inner.cut_point(text, from)?;
+            let before = text[..cut].chars().next_back();
+            let mut after = text[cut..].chars();
+            if [before, after.next(), after.next()]
+                .iter()
+                .all(|c| c.is_some_and(kept))
+            {
+                return Some(cut);
+            }
+            from = cut + 1;
+        }
     }
 
     fn explain(&self, text: &str) -> Trace {
@@ -154,5 +191,24 @@ mod tests {
                 ("x", Span::new(3, 4))
             ]
         );
+    }
+
+    #[test]
+    fn cuts_only_between_kept_characters() {
+        let bpe = || MatchTokenizer::new("gpt2", crate::engines::subword::pretok::Gpt2Matcher);
+        let text = "ab \u{fb01}x cd e\u{301} fg hi\u{fb01} jk";
+        let cuts = |t: &dyn Tokenizer| {
+            let mut cuts = Vec::new();
+            while let Some(c) = t.cut_point(text, cuts.last().map_or(0, |c| c + 1)) {
+                cuts.push(c);
+            }
+            cuts
+        };
+        let plain = bpe();
+        assert_eq!(cuts(&plain), [2, 7, 10, 17, 23]);
+        let nfkc_cut = Normalizing::new("nfkc", nfkc, bpe()).with_cuts(|c| c.is_ascii());
+        // Not next to a ligature, which NFKC rewrites.
+        assert_eq!(cuts(&nfkc_cut), [7, 10, 17]);
+        assert!(cuts(&Normalizing::new("nfkc", nfkc, bpe())).is_empty());
     }
 }

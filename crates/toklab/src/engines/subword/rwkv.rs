@@ -109,15 +109,20 @@ impl Rwkv {
         let mut out = Vec::with_capacity(text.len() / 3);
         let mut at = 0;
         while at < text.len() {
-            let longest = self.max_len.min(text.len() - at);
-            let (len, id) = (1..=longest)
-                .rev()
-                .find_map(|len| Some((len, self.vocab.id(&text[at..at + len])?)))
-                .expect("every byte is a token (checked at load)");
+            let (len, id) = self.longest(text, at);
             out.push((at, at + len, id));
             at += len;
         }
         out
+    }
+
+    /// The longest token of `text` at `at` (`at` < its length): its length and id.
+    fn longest(&self, text: &[u8], at: usize) -> (usize, u32) {
+        let longest = self.max_len.min(text.len() - at);
+        (1..=longest)
+            .rev()
+            .find_map(|len| Some((len, self.vocab.id(&text[at..at + len])?)))
+            .expect("every byte is a token (checked at load)")
     }
 
     /// The ids of `text`.
@@ -230,6 +235,27 @@ impl Tokenizer for Rwkv {
         )
     }
 
+    /// The first character boundary at or after `from` that no token of the vocabulary
+    /// spelled in the text reaches over (none starts before it and ends after it). Every
+    /// greedy walk stops there, whatever position it starts from, so the walk of the whole
+    /// text does, the walk of the part before it is the whole one's (none of its tokens
+    /// needed the bytes after), and the part after starts where the whole walk goes on.
+    /// Since a token reaches at most `max_len` bytes, one pass from `max_len` bytes before
+    /// `from` keeps the farthest end of a token seen so far.
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        let bytes = text.as_bytes();
+        let start = from.saturating_sub(self.max_len);
+        let mut reach = start;
+        for at in start..bytes.len() {
+            reach = reach.max(at + self.longest(bytes, at).0);
+            let cut = at + 1;
+            if cut >= from && reach <= cut && cut < bytes.len() && text.is_char_boundary(cut) {
+                return Some(cut);
+            }
+        }
+        None
+    }
+
     fn explain(&self, text: &str) -> Trace {
         let lines = self
             .encode_ranges(text.as_bytes())
@@ -312,6 +338,12 @@ mod tests {
         assert_eq!(rwkv.decode(&rwkv.encode("é abcd")).unwrap(), "é abcd");
         let tokens = rwkv.tokenize("é");
         tokens.check("é").unwrap();
+        // `abc` reaches over the offsets after `a` and `b`, `bcd` over the one after `c`.
+        let text = "xabcd abc";
+        let cuts: Vec<usize> = (0..text.len())
+            .filter_map(|from| rwkv.cut_point(text, from))
+            .collect();
+        assert_eq!(cuts, [1, 1, 5, 5, 5, 5, 6]);
         std::fs::write(&path, "1 'ab' 3\n").unwrap();
         let e = Rwkv::load("rwkv", &path).err().unwrap().to_string();
         assert!(e.contains("v.txt:1") && e.contains("2 bytes"), "{e}");

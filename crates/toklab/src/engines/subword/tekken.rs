@@ -127,6 +127,11 @@ impl Tokenizer for Tekken {
         self.inner.tokenize(text)
     }
 
+    /// The BPE's cut points: its ids are the BPE's shifted, which a cut does not change.
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        self.inner.cut_point(text, from)
+    }
+
     fn explain(&self, text: &str) -> Trace {
         self.inner.explain(text)
     }

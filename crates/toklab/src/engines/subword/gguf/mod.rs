@@ -105,6 +105,8 @@ pub struct Gguf {
     /// that tells which occur in a text before the longest-first passes run.
     matched: Vec<u32>,
     finder: Option<AhoCorasick>,
+    /// Whether a text may be cut at a space between ASCII letters ([`Gguf::cuts`]).
+    cuts: bool,
     warnings: Vec<String>,
 }
 
@@ -121,6 +123,7 @@ impl Gguf {
         let meta = reader::read(path)?;
         let mut warnings = Vec::new();
         let vocab = Vocab::from_metadata(path, &meta, &mut warnings)?;
+        let mut pattern_cuts = false;
         let engine = match vocab.family {
             Family::Spm => Engine::Spm,
             Family::Wpm => Engine::Wpm,
@@ -135,6 +138,7 @@ impl Gguf {
                 let splitter = split::Splitter::new(&patterns)
                     .map_err(|e| Error::format(path, None, e.to_string()))?;
                 let raw = ["gemma4", "granite-embed-multi-311m"].contains(&vocab.pre.as_str());
+                pattern_cuts = !raw && split::cuts_at_spaces(&patterns);
                 Engine::Bpe(Box::new(BpeTables::new(
                     &vocab,
                     splitter,
@@ -177,6 +181,7 @@ impl Gguf {
                     .map_err(|e| Error::format(path, None, format!("special tokens: {e}")))?,
             )
         };
+        let cuts = pattern_cuts && Self::cuts(&vocab, &matched);
         Ok(Gguf {
             name: name.to_string(),
             path: path.to_path_buf(),
@@ -184,8 +189,25 @@ impl Gguf {
             engine,
             matched,
             finder,
+            cuts,
             warnings,
         })
+    }
+
+    /// Whether a byte-level BPE whose pre-tokenizer may be cut at a space between ASCII
+    /// letters ([`split::cuts_at_spaces`]) may be: no special token matched in text holds a
+    /// space (so none crosses the cut) or takes the spaces around it (a special token that
+    /// ends the first part would take the space that starts the second), and every ASCII
+    /// letter is a token, so the token before the cut has an id and no run of dropped bytes,
+    /// which becomes one token, reaches across it.
+    fn cuts(vocab: &Vocab, matched: &[u32]) -> bool {
+        let specials_stay = matched.iter().all(|&id| {
+            !vocab.tokens[id as usize].contains(' ') && !vocab.has(id, attr::LSTRIP | attr::RSTRIP)
+        });
+        let letters = (b'A'..=b'Z')
+            .chain(b'a'..=b'z')
+            .all(|b| vocab.id(&char::from(b).to_string()).is_some());
+        specials_stay && letters
     }
 
     /// The vocabulary, for callers that want ids and token types.
@@ -389,6 +411,14 @@ impl Tokenizer for Gguf {
             tokens.push(self.token(text, emit, special));
         }
         Tokenization::new(tokens)
+    }
+
+    /// A space between two ASCII letters, where the model allows it ([`Gguf::cuts`]).
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        match self.cuts {
+            true => crate::core::pieces::space_between_ascii_letters(text, from),
+            false => None,
+        }
     }
 
     fn explain(&self, text: &str) -> Trace {

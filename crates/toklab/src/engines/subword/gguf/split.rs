@@ -87,6 +87,16 @@ pub fn patterns(pre: &str) -> Option<(Vec<&'static str>, bool)> {
     Some((list, false))
 }
 
+/// Whether a text split by `patterns` may be cut at a space between two ASCII letters: the
+/// list is one pattern in which a letter run ends before a space and the space starts the next
+/// letter run (` ?\p{L}+`, `[^\r\n\p{L}\p{N}]?\p{L}+` and the cased forms), with nothing that
+/// looks behind, and the only look-ahead, `\s+(?!\S)`, in a match of spaces. ASCII letters are
+/// themselves in the collapsed text, so the pieces of the two parts are the pieces of the
+/// whole.
+pub fn cuts_at_spaces(patterns: &[&str]) -> bool {
+    matches!(patterns, [one] if [GPT2, LLAMA3, QWEN2, TEKKEN, GPT4O].contains(one))
+}
+
 /// The five categories a pattern may name, the marker that stands for each in collapsed text
 /// (private-use characters, which no class of the rewritten pattern matches by accident), and
 /// the ASCII characters llama.cpp counts in each.

@@ -43,10 +43,10 @@ impl Classes {
         c != '\r' && c != '\n' && !self.letter.contains(c) && !self.number.contains(c)
     }
 
-    /// `\p{N}{1,3}` at `at`.
-    pub fn digits_end(&self, text: &str, at: usize) -> usize {
+    /// `\p{N}{1,most}` at `at` (`{1,3}` in cl100k and o200k).
+    pub fn digits_end(&self, text: &str, at: usize, most: usize) -> usize {
         let mut end = at;
-        for _ in 0..3 {
+        for _ in 0..most {
             match char_at(text, end) {
                 Some(c) if self.number.contains(c) => end += c.len_utf8(),
                 _ => break,
@@ -110,7 +110,7 @@ fn next_piece(classes: &Classes, text: &str, at: usize) -> (usize, &'static str)
         return (run_end(text, at, &classes.letter), "letters");
     }
     if classes.number.contains(c0) {
-        return (classes.digits_end(text, at), "digits");
+        return (classes.digits_end(text, at, 3), "digits");
     }
     if let Some(end) = classes.punctuation_end(text, at, c0, b"\r\n") {
         return (end, "punctuation");

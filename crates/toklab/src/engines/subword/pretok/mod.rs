@@ -49,7 +49,7 @@ pub use cl100k::{CL100K_PATTERN, Cl100kMatcher};
 pub use class::CharClass;
 pub use findall::RegexFindAll;
 pub use gpt2::{GPT2_PATTERN, Gpt2Matcher};
-pub use o200k::{O200K_PATTERN, O200kMatcher};
+pub use o200k::{O200K_PATTERN, O200kMatcher, TEKKEN_PATTERN, TekkenMatcher};
 pub use split::RegexSplit;
 
 use crate::core::error::Result;
@@ -68,6 +68,20 @@ pub fn matcher(name: &str) -> Option<Box<dyn Matcher>> {
         "gpt2" | "r50k" | "p50k" => Some(Box::new(Gpt2Matcher)),
         "cl100k" => Some(Box::new(Cl100kMatcher)),
         "o200k" => Some(Box::new(O200kMatcher)),
+        _ => None,
+    }
+}
+
+/// The hand-written matcher of a pattern written out in a file that is, character for
+/// character, one of the patterns matched by hand (Anthropic's `claude.json` writes GPT-2's,
+/// Mistral's tekken files their own): the same pieces as the regex, faster, and with cut
+/// points.
+pub fn matcher_of_pattern(pattern: &str) -> Option<Box<dyn Matcher>> {
+    match pattern {
+        GPT2_PATTERN => Some(Box::new(Gpt2Matcher)),
+        CL100K_PATTERN => Some(Box::new(Cl100kMatcher)),
+        O200K_PATTERN => Some(Box::new(O200kMatcher)),
+        TEKKEN_PATTERN => Some(Box::new(TekkenMatcher)),
         _ => None,
     }
 }

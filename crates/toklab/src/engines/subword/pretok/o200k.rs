@@ -8,8 +8,10 @@
 //! ```
 //!
 //! The first alternative backtracks over the overlap of its two classes (modifier and other
-//! letters and marks are in both); see [`upper_lower_end`]. A property test checks the
-//! matcher against fancy-regex running the pattern itself.
+//! letters and marks are in both); see [`upper_lower_end`]. Mistral's tekken files write the
+//! same pattern without the contractions and with single digits ([`TEKKEN_PATTERN`]), which
+//! the same code matches ([`TekkenMatcher`]). Property tests check both matchers against
+//! fancy-regex running the patterns themselves.
 
 use std::sync::LazyLock;
 
@@ -36,6 +38,42 @@ pub const O200K_PATTERN: &str = concat!(
     r"\s+",
 );
 
+/// The pattern of Mistral's tekken files (`config.pattern`): o200k_base's without the
+/// contractions, with `\p{N}` for `\p{N}{1,3}`.
+pub const TEKKEN_PATTERN: &str = concat!(
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+",
+    "|",
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*",
+    "|",
+    r"\p{N}",
+    "|",
+    r" ?[^\s\p{L}\p{N}]+[\r\n/]*",
+    "|",
+    r"\s*[\r\n]+",
+    "|",
+    r"\s+(?!\S)",
+    "|",
+    r"\s+",
+);
+
+/// What sets the two patterns apart: whether a word keeps a following contraction, and how
+/// many digits a number piece holds at most.
+#[derive(Clone, Copy)]
+struct Shape {
+    contractions: bool,
+    digits: usize,
+}
+
+const O200K: Shape = Shape {
+    contractions: true,
+    digits: 3,
+};
+
+const TEKKEN: Shape = Shape {
+    contractions: false,
+    digits: 1,
+};
+
 struct Cases {
     /// `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`
     upper: CharClass,
@@ -53,9 +91,24 @@ pub struct O200kMatcher;
 
 impl Matcher for O200kMatcher {
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
-        super::scan::each_piece(text, found, next_piece);
+        super::scan::each_piece(text, found, |text, at| next_piece(text, at, O200K));
     }
 
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        super::scan::space_between_letters(text, &CLASSES.letter, from)
+    }
+}
+
+/// The pre-tokenizer of Mistral's tekken files ([`TEKKEN_PATTERN`]).
+pub struct TekkenMatcher;
+
+impl Matcher for TekkenMatcher {
+    fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
+        super::scan::each_piece(text, found, |text, at| next_piece(text, at, TEKKEN));
+    }
+
+    /// As o200k_base's: the letter runs end at a space and the space starts the next word, the
+    /// same with or without contractions and whatever a number piece holds.
     fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
         super::scan::space_between_letters(text, &CLASSES.letter, from)
     }
@@ -82,11 +135,14 @@ fn upper_then_lower_end(text: &str, at: usize, cases: &Cases) -> Option<usize> {
     (upper_end > at).then(|| run_end(text, upper_end, &cases.lower))
 }
 
-fn with_contraction(text: &str, end: usize) -> usize {
-    contraction_end(text, end).unwrap_or(end)
+fn with_contraction(text: &str, end: usize, shape: Shape) -> usize {
+    match shape.contractions {
+        true => contraction_end(text, end).unwrap_or(end),
+        false => end,
+    }
 }
 
-fn next_piece(text: &str, at: usize) -> (usize, &'static str) {
+fn next_piece(text: &str, at: usize, shape: Shape) -> (usize, &'static str) {
     let classes = &*CLASSES;
     let cases = &*CASES;
     let c0 = char_at(text, at).expect("at < len");
@@ -94,22 +150,52 @@ fn next_piece(text: &str, at: usize) -> (usize, &'static str) {
     // Alternative 1, first with the optional prefix character, then without.
     for start in prefixed.into_iter().chain([at]) {
         if let Some(end) = upper_lower_end(text, start, cases) {
-            return (with_contraction(text, end), "word");
+            return (with_contraction(text, end, shape), "word");
         }
     }
     // Alternative 2.
     for start in prefixed.into_iter().chain([at]) {
         if let Some(end) = upper_then_lower_end(text, start, cases) {
-            return (with_contraction(text, end), "capitalized word");
+            return (with_contraction(text, end, shape), "capitalized word");
         }
     }
     if classes.number.contains(c0) {
-        return (classes.digits_end(text, at), "digits");
+        return (classes.digits_end(text, at, shape.digits), "digits");
     }
     if let Some(end) = classes.punctuation_end(text, at, c0, b"\r\n/") {
         return (end, "punctuation");
     }
     whitespace_end(text, at, &classes.space)
+}
+
+#[cfg(test)]
+mod tekken_tests {
+    use super::*;
+
+    crate::engines::subword::pretok::agrees_with_fancy_regex!(
+        TekkenMatcher,
+        TEKKEN_PATTERN,
+        "[ a-zA-Z0-9'.,!/\\t\\r\\n\u{a0}\u{3000}éſÉǅʰ語½\u{301}😀-]{0,40}"
+    );
+
+    #[test]
+    fn examples() {
+        assert_eq!(
+            pieces("HTTPServer's I'm 123 a/b"),
+            [
+                "HTTPServer",
+                "'s",
+                " I",
+                "'m",
+                " ",
+                "1",
+                "2",
+                "3",
+                " a",
+                "/b"
+            ]
+        );
+    }
 }
 
 #[cfg(test)]

@@ -208,6 +208,12 @@ pub fn pretokenizer(pattern: &str) -> std::result::Result<PreTokenizer, PatternC
             known: known.join(", "),
         });
     }
+    if let Some(matcher) = crate::engines::subword::pretok::matcher_of_pattern(pattern) {
+        return Ok(PreTokenizer {
+            name: format!("regex {pattern}"),
+            matcher: Some(matcher),
+        });
+    }
     let findall = RegexFindAll::new(pattern).map_err(|error| PatternChoiceError::Invalid {
         pattern: pattern.to_string(),
         error,
