@@ -11,6 +11,7 @@ use std::path::Path;
 
 use super::reader::{Metadata, Value};
 use crate::core::error::{Error, Result};
+use crate::core::model_cache::{FlatReader, FlatWriter};
 
 /// The tokenizer families of llama.cpp (`tokenizer.ggml.model`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,7 +63,9 @@ pub struct Vocab {
     pub attrs: Vec<u16>,
     /// Token string to id (a string listed twice is its last id, as in llama.cpp).
     pub ids: HashMap<String, u32>,
-    /// The merges of a BPE vocabulary, in rank order, as pairs of strings.
+    /// The merges of a BPE vocabulary, in rank order, as pairs of strings: what the file says,
+    /// emptied once the BPE tables are made of them (and empty in a vocabulary read from the
+    /// model cache, which holds those tables instead).
     pub merges: Vec<(String, String)>,
     /// The special tokens matched in text, longest first.
     pub specials: Vec<u32>,
@@ -288,6 +291,89 @@ impl Vocab {
     /// Whether `id` has any of the attribute bits in `mask`.
     pub fn has(&self, id: u32, mask: u16) -> bool {
         self.attrs.get(id as usize).is_some_and(|a| a & mask != 0)
+    }
+}
+
+/// The flat form of a vocabulary in a cache entry (its merges excepted: the BPE tables made
+/// from them are stored instead).
+impl Vocab {
+    /// Writes the vocabulary for [`Vocab::read_flat`].
+    pub fn write_flat(&self, w: &mut FlatWriter) {
+        w.u8(self.family as u8);
+        w.str(&self.pre);
+        let mut arena = String::with_capacity(self.tokens.iter().map(String::len).sum());
+        let mut ends = Vec::with_capacity(self.tokens.len());
+        for token in &self.tokens {
+            arena.push_str(token);
+            ends.push(arena.len() as u32);
+        }
+        w.str(&arena);
+        w.u32s(ends.into_iter());
+        w.f32s(self.scores.iter().copied());
+        w.u32s(self.attrs.iter().map(|&a| u32::from(a)));
+        w.u32s(self.specials.iter().copied());
+        w.opt_u32(self.unk);
+        w.bool(self.add_space_prefix);
+        w.bool(self.remove_extra_whitespaces);
+        w.bytes(&self.charsmap);
+    }
+
+    /// Reads what [`Vocab::write_flat`] wrote; `None` when it does not hold together (an id
+    /// out of range, a token cut inside a character, arrays of different lengths).
+    pub fn read_flat(r: &mut FlatReader) -> Option<Vocab> {
+        let code = r.u8()?;
+        let family = [
+            Family::Spm,
+            Family::Bpe,
+            Family::Wpm,
+            Family::Ugm,
+            Family::Rwkv,
+        ]
+        .into_iter()
+        .find(|&f| f as u8 == code)?;
+        let pre = r.str()?.to_string();
+        let arena = r.str()?;
+        let ends = r.u32_iter()?;
+        let n = ends.len();
+        let mut tokens = Vec::with_capacity(n);
+        let mut ids = HashMap::with_capacity_and_hasher(n, Default::default());
+        let mut start = 0;
+        for (id, end) in ends.enumerate() {
+            let token = arena.get(start..end as usize)?;
+            start = end as usize;
+            ids.insert(token.to_string(), id as u32);
+            tokens.push(token.to_string());
+        }
+        let scores = r.f32s()?;
+        let attrs = r
+            .u32_iter()?
+            .map(|a| u16::try_from(a).ok())
+            .collect::<Option<Vec<u16>>>()?;
+        let specials = r.u32s()?;
+        let unk = r.opt_u32()?;
+        let in_range = |id: u32| (id as usize) < n;
+        if scores.len() != n
+            || attrs.len() != n
+            || !specials.iter().all(|&id| in_range(id))
+            || unk.is_some_and(|id| !in_range(id))
+        {
+            return None;
+        }
+        Some(Vocab {
+            family,
+            pre,
+            max_token_len: tokens.iter().map(String::len).max().unwrap_or(0),
+            tokens,
+            scores,
+            attrs,
+            ids,
+            merges: Vec::new(),
+            specials,
+            unk,
+            add_space_prefix: r.bool()?,
+            remove_extra_whitespaces: r.bool()?,
+            charsmap: r.bytes()?.to_vec(),
+        })
     }
 }
 
