@@ -5,7 +5,7 @@
 //! program with a cache folder of its own (never the user's), and none depends on timing: a
 //! load counts as cached when it left the entry untouched.
 
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
 use crate::common;
@@ -85,6 +85,12 @@ fn cached_loads_give_the_ids_of_parsed_ones_on_real_models() {
         ("mistral-v1.model", "spm:{}"),
         ("mistral-v7.model", "spm:{}"),
         ("kyoto_ja_unigram_8000.model", "spm:{}"),
+        ("llama-vocabs/ggml-vocab-gemma-4.gguf", "gguf:{}"),
+        ("llama-vocabs/ggml-vocab-llama-bpe.gguf", "gguf:{}"),
+        ("llama-vocabs/ggml-vocab-qwen2.gguf", "gguf:{}?special=none"),
+        ("llama-vocabs/ggml-vocab-llama-spm.gguf", "gguf:{}"),
+        ("llama-vocabs/ggml-vocab-phi-3.gguf", "gguf:{}"),
+        ("llama-vocabs/ggml-vocab-bert-bge.gguf", "gguf:{}"),
     ];
     let dir = tempfile::tempdir().unwrap();
     let mut missing = Vec::new();
@@ -245,4 +251,81 @@ fn a_cache_folder_that_cannot_be_made_changes_nothing() {
         String::from_utf8(output.stdout).unwrap(),
         ids(&spec, None, TEXT)
     );
+}
+
+/// A GGUF file of `size` bytes (sparse: the tensor data a hole) whose byte-level BPE
+/// vocabulary has `ab` and `ba`, each made by a merge; returns its spec.
+fn gguf_model(path: &Path, size: u64) -> String {
+    use toklab::engines::subword::gguf::write::{Builder, Val};
+    let mut b = Builder::new(3);
+    b.put("general.architecture", Val::Str("gpt2"))
+        .put("tokenizer.ggml.model", Val::Str("gpt2"))
+        .put("tokenizer.ggml.pre", Val::Str("gpt-2"))
+        .put(
+            "tokenizer.ggml.tokens",
+            Val::Strs(&["a", "b", "Ġ", "ab", "ba"]),
+        )
+        .put("tokenizer.ggml.merges", Val::Strs(&["a b", "b a"]));
+    b.write(path, size).unwrap();
+    format!("gguf:{}", path.display())
+}
+
+#[test]
+fn a_gguf_entry_covers_the_metadata_and_sees_an_edit_in_it() {
+    let models = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let path = models.path().join("big.gguf");
+    // Four gigabytes, nearly all hole: a load that hashed the whole file would read them.
+    let spec = gguf_model(&path, 4 << 30);
+    let entry = check_cached_equals_parsed(&spec, cache.path(), "abba");
+    assert_eq!(ids(&spec, Some(cache.path()), "abba").trim(), "3 4");
+    let written = identity(&entry);
+    // `ab` becomes `ac` in the vocabulary: same size, the modification time put back.
+    let before = std::fs::metadata(&path).unwrap();
+    let mut head = vec![0u8; 4096];
+    let file = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .open(&path)
+        .unwrap();
+    let read = file.read_at(&mut head, 0).unwrap();
+    let token = head[..read]
+        .windows(10)
+        .position(|w| w == b"\x02\0\0\0\0\0\0\0ab")
+        .unwrap();
+    file.write_at(b"c", (token + 9) as u64).unwrap();
+    drop(file);
+    let file = std::fs::File::options().write(true).open(&path).unwrap();
+    file.set_modified(before.modified().unwrap()).unwrap();
+    drop(file);
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), before.len());
+    let edited = ids(&spec, None, "abba");
+    assert_ne!(edited.trim(), "3 4");
+    assert_eq!(ids(&spec, Some(cache.path()), "abba"), edited);
+    assert_ne!(identity(&entry), written, "the old entry was used");
+    let rewritten = identity(&entry);
+    assert_eq!(ids(&spec, Some(cache.path()), "abba"), edited);
+    assert_eq!(identity(&entry), rewritten, "the new entry was not used");
+}
+
+#[test]
+fn a_damaged_gguf_entry_is_ignored_and_written_again() {
+    let models = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let spec = gguf_model(&models.path().join("small.gguf"), 0);
+    let entry = check_cached_equals_parsed(&spec, cache.path(), TEXT);
+    let good = std::fs::read(&entry).unwrap();
+    let expected = ids(&spec, None, TEXT);
+    // A byte in each part of the payload: the vocabulary, the BPE tables, the warnings.
+    for at in [good.len() / 2, good.len() * 3 / 4, good.len() - 9] {
+        let mut flipped = good.clone();
+        flipped[at] ^= 0x04;
+        std::fs::write(&entry, &flipped).unwrap();
+        assert_eq!(ids(&spec, Some(cache.path()), TEXT), expected, "byte {at}");
+        assert_eq!(
+            std::fs::read(&entry).unwrap(),
+            good,
+            "byte {at}: not rewritten"
+        );
+    }
 }

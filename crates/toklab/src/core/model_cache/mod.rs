@@ -6,7 +6,8 @@
 //! canonical path, in [`cache_dir`]. The entry's header records what it was made from: the
 //! file's size, modification time (to the nanosecond), inode and device, and a 64-bit hash of
 //! all its bytes (a file rewritten with the same size and its old time restored is caught by
-//! the hash); then the entry format, toklab's version, the loader's name and a hash of the
+//! the hash; for a format whose tokenizer sits at the start of files of many gigabytes, a GGUF
+//! model, the hash covers only that start, whose length the entry records); then the entry format, toklab's version, the loader's name and a hash of the
 //! payload. An entry is used only when every one of these matches and its payload then decodes
 //! whole; anything else (damaged, cut short, written by another version or for another file)
 //! is ignored and rewritten after the file is parsed. A cache that cannot be read or written
@@ -27,7 +28,7 @@ use crate::core::files::{Expect, write_file};
 
 /// The layout of entries; changing what any engine writes changes this (as does a new toklab
 /// version, which the header also records).
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 const MAGIC: &[u8; 8] = b"toklabMC";
 
 /// Where entries live: `$TOKLAB_CACHE_DIR`, else `$XDG_CACHE_HOME/toklab/models`, else
@@ -55,6 +56,9 @@ struct Origin {
     modified_ns: u128,
     inode: u64,
     device: u64,
+    /// How many bytes from the file's start the hash covers (the whole file but for
+    /// [`Lookup::open_prefix`]).
+    hashed: u64,
     hash: u64,
 }
 
@@ -75,6 +79,22 @@ impl Lookup {
     /// Opens `path` and looks for its entry under the loader name `kind`. Fails only when the
     /// file itself cannot be read.
     pub fn open(path: &Path, kind: &'static str) -> Result<Lookup> {
+        let mut lookup = Lookup::find(path, kind, false)?;
+        if lookup.entry.is_none() {
+            lookup.read_source()?;
+        }
+        Ok(lookup)
+    }
+
+    /// Like [`Lookup::open`] for a file whose model is in its first bytes and whose rest may be
+    /// gigabytes never read: an entry is checked against the hash of the start it records, and
+    /// on a miss nothing of the file is read here (the loader reads what it needs and calls
+    /// [`Lookup::store_prefix`]).
+    pub fn open_prefix(path: &Path, kind: &'static str) -> Result<Lookup> {
+        Lookup::find(path, kind, true)
+    }
+
+    fn find(path: &Path, kind: &'static str, prefix: bool) -> Result<Lookup> {
         let io = |e| Error::io(path, e);
         let mut file = std::fs::File::open(path).map_err(io)?;
         let meta = file.metadata().map_err(io)?;
@@ -94,17 +114,16 @@ impl Lookup {
             kind,
         };
         if let Some((file_name, origin)) = &mut slot
-            && let Some((bytes, start, hash)) = read_entry(file_name, kind, origin)
+            && let Some((bytes, start, recorded)) = read_entry(file_name, kind, origin)
+            && (recorded.hashed == origin.len || prefix && recorded.hashed <= origin.len)
         {
-            origin.hash = hash_of(&mut file).map_err(io)?;
-            if origin.hash == hash {
+            origin.hashed = recorded.hashed;
+            origin.hash = hash_of(&mut file, recorded.hashed).map_err(io)?;
+            if origin.hash == recorded.hash {
                 lookup.entry = Some((bytes, start));
-                lookup.slot = slot;
-                return Ok(lookup);
             }
         }
         lookup.slot = slot;
-        lookup.read_source()?;
         Ok(lookup)
     }
 
@@ -115,6 +134,7 @@ impl Lookup {
             let bytes = std::fs::read(&self.path).map_err(|e| Error::io(&self.path, e))?;
             if let Some((_, origin)) = &mut self.slot {
                 origin.hash = word_hash(&bytes);
+                origin.hashed = bytes.len() as u64;
             }
             self.source = Some(bytes);
         }
@@ -143,20 +163,62 @@ impl Lookup {
         let Some((file, origin)) = &self.slot else {
             return;
         };
-        if let Some(dir) = file.parent() {
-            let _ = std::fs::create_dir_all(dir);
+        write_entry(file, &header(self.kind, origin, payload), payload);
+    }
+
+    /// Writes the entry of a file opened with [`Lookup::open_prefix`], made from its first
+    /// `prefix` bytes: they are hashed now, and nothing is written when the file's size, time,
+    /// inode or device are no longer those seen when it was opened (it changed while it was
+    /// being read, so the hash may not be of the bytes the payload was made from).
+    pub fn store_prefix(&self, payload: &[u8], prefix: u64) {
+        let Some((file, origin)) = &self.slot else {
+            return;
+        };
+        let Ok(mut source) = std::fs::File::open(&self.path) else {
+            return;
+        };
+        let unchanged = |source: &std::fs::File| {
+            source.metadata().is_ok_and(|meta| {
+                let now = origin_of(Path::new(""), &meta);
+                (now.len, now.modified_ns, now.inode, now.device)
+                    == (origin.len, origin.modified_ns, origin.inode, origin.device)
+            })
+        };
+        if prefix > origin.len || !unchanged(&source) {
+            return;
         }
-        let header = header(self.kind, origin, payload);
-        let _ = write_file(file, &Expect::Replace, |out: &mut dyn Write| {
-            out.write_all(&header)?;
-            out.write_all(payload)
-        });
+        let Ok(hash) = hash_of(&mut source, prefix) else {
+            return;
+        };
+        if !unchanged(&source) {
+            return;
+        }
+        let origin = Origin {
+            hashed: prefix,
+            hash,
+            ..origin.clone()
+        };
+        write_entry(file, &header(self.kind, &origin, payload), payload);
     }
 }
 
-/// The [`word_hash`] of a whole file, read a megabyte at a time.
-fn hash_of(file: &mut std::fs::File) -> std::io::Result<u64> {
+/// Writes an entry through the one atomic writer; failing is not an error (the next load
+/// parses the file again).
+fn write_entry(file: &Path, header: &[u8], payload: &[u8]) {
+    if let Some(dir) = file.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = write_file(file, &Expect::Replace, |out: &mut dyn Write| {
+        out.write_all(header)?;
+        out.write_all(payload)
+    });
+}
+
+/// The [`word_hash`] of a file's first `len` bytes, read a megabyte at a time; a file
+/// shorter than that hashes as what it has (which is not the hash recorded for `len`).
+fn hash_of(file: &mut std::fs::File, len: u64) -> std::io::Result<u64> {
     use std::io::Read;
+    let mut file = file.take(len);
     let mut hash = WordHash::default();
     let mut buf = vec![0u8; 1 << 20];
     loop {
@@ -255,6 +317,7 @@ fn origin_of(canonical: &Path, meta: &std::fs::Metadata) -> Origin {
         modified_ns,
         inode,
         device,
+        hashed: meta.len(),
         hash: 0,
     }
 }
@@ -273,16 +336,17 @@ fn header(kind: &str, origin: &Origin, payload: &[u8]) -> Vec<u8> {
     w.u64((origin.modified_ns >> 64) as u64);
     w.u64(origin.inode);
     w.u64(origin.device);
+    w.u64(origin.hashed);
     w.u64(origin.hash);
     w.usize(payload.len());
     w.u64(word_hash(payload));
     w.into_bytes()
 }
 
-/// The entry at `file`, where its payload starts and the hash of the source it was made
-/// from, if it was made by this version for `kind` from a file with `origin`'s path, size,
-/// time, inode and device, and its payload is whole.
-fn read_entry(file: &Path, kind: &str, origin: &Origin) -> Option<(Vec<u8>, usize, u64)> {
+/// The entry at `file`, where its payload starts and what it records of the source (the
+/// hash and how many bytes it covers), if it was made by this version for `kind` from a file
+/// with `origin`'s path, size, time, inode and device, and its payload is whole.
+fn read_entry(file: &Path, kind: &str, origin: &Origin) -> Option<(Vec<u8>, usize, Origin)> {
     let bytes = std::fs::read(file).ok()?;
     let mut r = FlatReader::new(&bytes);
     if r.take(MAGIC.len())? != MAGIC
@@ -298,9 +362,11 @@ fn read_entry(file: &Path, kind: &str, origin: &Origin) -> Option<(Vec<u8>, usiz
         modified_ns: u128::from(r.u64()?) | (u128::from(r.u64()?) << 64),
         inode: r.u64()?,
         device: r.u64()?,
+        hashed: r.u64()?,
         hash: r.u64()?,
     };
     let same_file = Origin {
+        hashed: origin.hashed,
         hash: origin.hash,
         ..recorded.clone()
     } == *origin;
@@ -314,5 +380,5 @@ fn read_entry(file: &Path, kind: &str, origin: &Origin) -> Option<(Vec<u8>, usiz
         return None;
     }
     let start = bytes.len() - len;
-    Some((bytes, start, recorded.hash))
+    Some((bytes, start, recorded))
 }

@@ -9,6 +9,7 @@ use super::merge::{NONE, Sym, merge};
 use super::split::Splitter;
 use super::unicode::{Category, category, nfd_first, to_lower};
 use super::vocab::Vocab;
+use crate::core::model_cache::{FlatReader, FlatWriter};
 use crate::engines::subword::bpe::bytelevel;
 
 /// A token found: its id (`None` for bytes llama.cpp drops because no token spells them) and
@@ -103,6 +104,79 @@ impl BpeTables {
             raw,
             splitter,
         }
+    }
+
+    /// Writes the tables for [`BpeTables::read_flat`]: the merges as four numbers each (left,
+    /// right, rank, merged) and the strings merges make that are no token, with their numbers.
+    pub fn write_flat(&self, w: &mut FlatWriter) {
+        w.u32(self.tokens);
+        w.u32s(self.bytes.iter().copied());
+        let merges: Vec<u32> = self
+            .merges
+            .iter()
+            .flat_map(|(&(l, r), &(rank, merged))| [l, r, rank, merged])
+            .collect();
+        w.u32s(merges.into_iter());
+        w.usize(self.extra.len());
+        for (text, &id) in &self.extra {
+            w.str(text);
+            w.u32(id);
+        }
+    }
+
+    /// Reads what [`BpeTables::write_flat`] wrote for `vocab`, with the pre-tokenizer and
+    /// options its `pre` names; `None` when a number is out of range.
+    pub fn read_flat(
+        r: &mut FlatReader,
+        vocab: &Vocab,
+        splitter: Splitter,
+        ignore_merges: bool,
+        raw: bool,
+    ) -> Option<BpeTables> {
+        let tokens = r.u32()?;
+        if tokens as usize != vocab.tokens.len() {
+            return None;
+        }
+        let bytes: [u32; 256] = r.u32s()?.try_into().ok()?;
+        let mut raw_merges = r.u32_iter()?;
+        if raw_merges.len() % 4 != 0 {
+            return None;
+        }
+        let mut merges =
+            HashMap::with_capacity_and_hasher(raw_merges.len() / 4, Default::default());
+        while let (Some(l), Some(r), Some(rank), Some(merged)) = (
+            raw_merges.next(),
+            raw_merges.next(),
+            raw_merges.next(),
+            raw_merges.next(),
+        ) {
+            merges.insert((l, r), (rank, merged));
+        }
+        let count = r.usize()?;
+        let mut extra = HashMap::with_capacity_and_hasher(count.min(1 << 20), Default::default());
+        for _ in 0..count {
+            let text = r.str()?.to_string();
+            extra.insert(text, r.u32()?);
+        }
+        let bound = u64::from(tokens) + extra.len() as u64;
+        let in_range = |id: u32| u64::from(id) < bound;
+        if !bytes.iter().all(|&b| in_range(b))
+            || !extra.values().all(|&id| in_range(id) && id >= tokens)
+            || !merges
+                .iter()
+                .all(|(&(l, r), &(_, m))| in_range(l) && in_range(r) && in_range(m))
+        {
+            return None;
+        }
+        Some(BpeTables {
+            merges,
+            extra,
+            bytes,
+            tokens,
+            ignore_merges,
+            raw,
+            splitter,
+        })
     }
 
     /// BPE over `text[range]`: the pre-tokenizer's pieces, each merged by rank. In byte-level

@@ -13,6 +13,7 @@
 //! Spec: `gguf:FILE?special=all|none` — `none` matches only user-defined tokens in text, as
 //! llama.cpp does with `parse_special = false`.
 
+mod cached;
 mod engines;
 mod merge;
 pub mod ollama;
@@ -120,47 +121,14 @@ enum Fragment {
 impl Gguf {
     /// Reads the tokenizer of the GGUF file at `path`; `parse_special` as in llama.cpp.
     pub fn load(name: &str, path: &Path, parse_special: bool) -> Result<Gguf> {
-        let meta = reader::read(path)?;
-        let mut warnings = Vec::new();
-        let vocab = Vocab::from_metadata(path, &meta, &mut warnings)?;
-        let mut pattern_cuts = false;
-        let engine = match vocab.family {
-            Family::Spm => Engine::Spm,
-            Family::Wpm => Engine::Wpm,
-            Family::Bpe => {
-                let (patterns, ignore_merges) = split::patterns(&vocab.pre).ok_or_else(|| {
-                    Error::format(
-                        path,
-                        None,
-                        format!("unknown pre-tokenizer `{}` (tokenizer.ggml.pre)", vocab.pre),
-                    )
-                })?;
-                let splitter = split::Splitter::new(&patterns)
-                    .map_err(|e| Error::format(path, None, e.to_string()))?;
-                let raw = ["gemma4", "granite-embed-multi-311m"].contains(&vocab.pre.as_str());
-                pattern_cuts = !raw && split::cuts_at_spaces(&patterns);
-                Engine::Bpe(Box::new(BpeTables::new(
-                    &vocab,
-                    splitter,
-                    ignore_merges,
-                    raw,
-                )))
-            }
-            Family::Ugm => Engine::Ugm(Box::new(ugm::Ugm::new(&vocab).map_err(|e| {
-                Error::format(
-                    path,
-                    None,
-                    format!("tokenizer.ggml.precompiled_charsmap: {e}"),
-                )
-            })?)),
-            Family::Rwkv => {
-                return Err(Error::format(
-                    path,
-                    None,
-                    "tokenizer.ggml.model `rwkv` is not supported yet (llama, gpt2, bert and t5 are)",
-                ));
-            }
-        };
+        let cached::Parsed {
+            vocab,
+            engine,
+            warnings,
+        } = cached::load(path)?;
+        let pattern_cuts = matches!(vocab.family, Family::Bpe)
+            && !split::raw(&vocab.pre)
+            && split::patterns(&vocab.pre).is_some_and(|(p, _)| split::cuts_at_spaces(&p));
         let skip = if parse_special {
             0
         } else {

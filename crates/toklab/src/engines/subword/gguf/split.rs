@@ -87,6 +87,12 @@ pub fn patterns(pre: &str) -> Option<(Vec<&'static str>, bool)> {
     Some((list, false))
 }
 
+/// Whether the pre-tokenizer `pre` takes the raw text: llama.cpp then skips the byte-level
+/// mapping, so those vocabularies are neither mapped nor cut.
+pub fn raw(pre: &str) -> bool {
+    ["gemma4", "granite-embed-multi-311m"].contains(&pre)
+}
+
 /// Whether a text split by `patterns` may be cut at a space between two ASCII letters: the
 /// list is one pattern in which a letter run ends before a space and the space starts the next
 /// letter run (` ?\p{L}+`, `[^\r\n\p{L}\p{N}]?\p{L}+` and the cased forms), with nothing that

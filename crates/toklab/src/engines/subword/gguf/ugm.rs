@@ -199,17 +199,14 @@ mod tests {
             ("<unk>", 0.0, attr::UNKNOWN),
         ];
         all.extend_from_slice(pieces);
+        let tokens: Vec<String> = all.iter().map(|p| p.0.to_string()).collect();
         Vocab {
             family: Family::Ugm,
             pre: "default".into(),
-            tokens: all.iter().map(|p| p.0.to_string()).collect(),
+            ids: super::super::vocab::TokenIds::index(&tokens),
+            tokens,
             scores: all.iter().map(|p| p.1).collect(),
             attrs: all.iter().map(|p| p.2).collect(),
-            ids: all
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (p.0.to_string(), i as u32))
-                .collect(),
             merges: Vec::new(),
             specials: Vec::new(),
             unk: Some(2),

@@ -6,11 +6,13 @@
 //! white space to its left, and in Phi-3 models special tokens strip white space to their
 //! right. The special tokens (control, user-defined, unknown) are matched in text longest first.
 
-use rustc_hash::FxHashMap as HashMap;
+use hashbrown::HashTable;
 use std::path::Path;
 
 use super::reader::{Metadata, Value};
 use crate::core::error::{Error, Result};
+use crate::core::model_cache::{FlatReader, FlatWriter};
+use crate::engines::subword::bpe::vocab::hash_bytes;
 
 /// The tokenizer families of llama.cpp (`tokenizer.ggml.model`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,8 +63,10 @@ pub struct Vocab {
     /// The attributes, by id.
     pub attrs: Vec<u16>,
     /// Token string to id (a string listed twice is its last id, as in llama.cpp).
-    pub ids: HashMap<String, u32>,
-    /// The merges of a BPE vocabulary, in rank order, as pairs of strings.
+    pub ids: TokenIds,
+    /// The merges of a BPE vocabulary, in rank order, as pairs of strings: what the file says,
+    /// emptied once the BPE tables are made of them (and empty in a vocabulary read from the
+    /// model cache, which holds those tables instead).
     pub merges: Vec<(String, String)>,
     /// The special tokens matched in text, longest first.
     pub specials: Vec<u32>,
@@ -177,7 +181,7 @@ impl Vocab {
             tokens: Vec::with_capacity(n),
             scores,
             attrs,
-            ids: HashMap::with_capacity_and_hasher(n, Default::default()),
+            ids: TokenIds::default(),
             merges: Vec::new(),
             specials: Vec::new(),
             unk: None,
@@ -193,9 +197,9 @@ impl Vocab {
                 token.clone()
             };
             vocab.max_token_len = vocab.max_token_len.max(token.len());
-            vocab.ids.insert(token.clone(), i as u32);
             vocab.tokens.push(token);
         }
+        vocab.ids = TokenIds::index(&vocab.tokens);
         if family == Family::Bpe {
             let Some(Value::Strings(merges)) = meta.values.get("tokenizer.ggml.merges") else {
                 return Err(bad("a gpt2 tokenizer without tokenizer.ggml.merges".into()));
@@ -228,21 +232,21 @@ impl Vocab {
     /// llama.cpp's load-time type changes and the list of special tokens (see the module doc).
     fn override_types(&mut self, meta: &Metadata) {
         for text in CONTROL_TEXTS {
-            if let Some(&id) = self.ids.get(*text)
+            if let Some(id) = self.id(text)
                 && !self.has(id, attr::CONTROL)
             {
                 self.attrs[id as usize] = attr::CONTROL;
             }
         }
         for text in ["<|channel|>", "<|message|>", "<|start|>", "<|constrain|>"] {
-            if let Some(&id) = self.ids.get(text) {
+            if let Some(id) = self.id(text) {
                 self.attrs[id as usize] = attr::USER_DEFINED;
             }
         }
         // gpt-oss (o200k_harmony): with `<|return|>` and `<|call|>`, `<|end|>` is not an end.
-        if self.ids.contains_key("<|return|>")
-            && self.ids.contains_key("<|call|>")
-            && let Some(&end) = self.ids.get("<|end|>")
+        if self.id("<|return|>").is_some()
+            && self.id("<|call|>").is_some()
+            && let Some(end) = self.id("<|end|>")
         {
             self.attrs[end as usize] = attr::USER_DEFINED;
         }
@@ -262,18 +266,18 @@ impl Vocab {
             .any(|p| pre.contains(p))
             || arch.contains("nomic-bert-moe")
         {
-            if let Some(&id) = self.ids.get("<mask>") {
+            if let Some(id) = self.id("<mask>") {
                 self.attrs[id as usize] |= attr::LSTRIP;
             }
         } else if name.contains("phi-3") || name.contains("phi3") {
             for &id in &self.specials {
                 self.attrs[id as usize] |= attr::RSTRIP;
             }
-            if let Some(&id) = self.ids.get("</s>") {
+            if let Some(id) = self.id("</s>") {
                 self.attrs[id as usize] |= attr::RSTRIP;
             }
             for text in ["<unk>", "<s>", "<|endoftext|>"] {
-                if let Some(&id) = self.ids.get(text) {
+                if let Some(id) = self.id(text) {
                     self.attrs[id as usize] &= !attr::RSTRIP;
                 }
             }
@@ -282,12 +286,132 @@ impl Vocab {
 
     /// The id of a token string.
     pub fn id(&self, text: &str) -> Option<u32> {
-        self.ids.get(text).copied()
+        self.ids.get(&self.tokens, text)
     }
 
     /// Whether `id` has any of the attribute bits in `mask`.
     pub fn has(&self, id: u32, mask: u16) -> bool {
         self.attrs.get(id as usize).is_some_and(|a| a & mask != 0)
+    }
+}
+
+/// The flat form of a vocabulary in a cache entry (its merges excepted: the BPE tables made
+/// from them are stored instead).
+impl Vocab {
+    /// Writes the vocabulary for [`Vocab::read_flat`].
+    pub fn write_flat(&self, w: &mut FlatWriter) {
+        w.u8(self.family as u8);
+        w.str(&self.pre);
+        let mut arena = String::with_capacity(self.tokens.iter().map(String::len).sum());
+        let mut ends = Vec::with_capacity(self.tokens.len());
+        for token in &self.tokens {
+            arena.push_str(token);
+            ends.push(arena.len() as u32);
+        }
+        w.str(&arena);
+        w.u32s(ends.into_iter());
+        w.f32s(self.scores.iter().copied());
+        w.u32s(self.attrs.iter().map(|&a| u32::from(a)));
+        w.u32s(self.specials.iter().copied());
+        w.opt_u32(self.unk);
+        w.bool(self.add_space_prefix);
+        w.bool(self.remove_extra_whitespaces);
+        w.bytes(&self.charsmap);
+    }
+
+    /// Reads what [`Vocab::write_flat`] wrote; `None` when it does not hold together (an id
+    /// out of range, a token cut inside a character, arrays of different lengths).
+    pub fn read_flat(r: &mut FlatReader) -> Option<Vocab> {
+        let code = r.u8()?;
+        let family = [
+            Family::Spm,
+            Family::Bpe,
+            Family::Wpm,
+            Family::Ugm,
+            Family::Rwkv,
+        ]
+        .into_iter()
+        .find(|&f| f as u8 == code)?;
+        let pre = r.str()?.to_string();
+        let arena = r.str()?;
+        let ends = r.u32_iter()?;
+        let n = ends.len();
+        let mut tokens = Vec::with_capacity(n);
+        let mut start = 0;
+        for end in ends {
+            let token = arena.get(start..end as usize)?;
+            start = end as usize;
+            tokens.push(token.to_string());
+        }
+        let ids = TokenIds::index(&tokens);
+        let scores = r.f32s()?;
+        let attrs = r
+            .u32_iter()?
+            .map(|a| u16::try_from(a).ok())
+            .collect::<Option<Vec<u16>>>()?;
+        let specials = r.u32s()?;
+        let unk = r.opt_u32()?;
+        let in_range = |id: u32| (id as usize) < n;
+        if scores.len() != n
+            || attrs.len() != n
+            || !specials.iter().all(|&id| in_range(id))
+            || unk.is_some_and(|id| !in_range(id))
+        {
+            return None;
+        }
+        Some(Vocab {
+            family,
+            pre,
+            max_token_len: tokens.iter().map(String::len).max().unwrap_or(0),
+            tokens,
+            scores,
+            attrs,
+            ids,
+            merges: Vec::new(),
+            specials,
+            unk,
+            add_space_prefix: r.bool()?,
+            remove_extra_whitespaces: r.bool()?,
+            charsmap: r.bytes()?.to_vec(),
+        })
+    }
+}
+
+/// Ids by token text: ids hashed by their token's bytes, read from the token list, so that
+/// indexing a quarter of a million tokens makes one table rather than a copy of every string.
+#[derive(Debug, Default)]
+pub struct TokenIds {
+    table: HashTable<u32>,
+}
+
+impl TokenIds {
+    /// Indexes `tokens`; a string listed twice is its last id.
+    pub fn index(tokens: &[String]) -> TokenIds {
+        let hash = |id: &u32| hash_bytes(tokens[*id as usize].as_bytes());
+        let mut table = HashTable::with_capacity(tokens.len());
+        for (id, token) in tokens.iter().enumerate() {
+            let id = id as u32;
+            match table.entry(
+                hash_bytes(token.as_bytes()),
+                |&other: &u32| tokens[other as usize] == *token,
+                hash,
+            ) {
+                hashbrown::hash_table::Entry::Occupied(mut slot) => *slot.get_mut() = id,
+                hashbrown::hash_table::Entry::Vacant(slot) => {
+                    slot.insert(id);
+                }
+            }
+        }
+        TokenIds { table }
+    }
+
+    /// The id of `text` among `tokens` (the list this was made from).
+    pub fn get(&self, tokens: &[String], text: &str) -> Option<u32> {
+        self.table
+            .find(hash_bytes(text.as_bytes()), |&id| {
+                tokens.get(id as usize).is_some_and(|t| t == text)
+            })
+            .copied()
     }
 }
 
