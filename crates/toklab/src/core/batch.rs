@@ -17,12 +17,17 @@
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 
-/// How many batches may be in flight per worker: one worked on and one waiting keep every
-/// worker busy while the calling thread writes. More only costs memory touched for the first
+mod jobs;
+mod texts;
+
+use jobs::{CloseOnDrop, Jobs};
+pub use texts::Batch;
+
+/// How many batches may be in flight per thread: one worked on and one waiting keep every
+/// thread busy while the calling thread writes. More only costs memory touched for the first
 /// time: each batch in flight has its own output buffer, and with four per worker two threads
 /// on 16 MB of `fst` took 1,900 more page faults than with two.
 const IN_FLIGHT_PER_THREAD: usize = 2;
@@ -32,11 +37,12 @@ pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// An item back from a worker: its place in the input, the worker whose result it is, the
-/// item itself, and the result (`None` for an item skipped after the output failed).
+/// A worked item: its place in the input, the worker whose result it is (`None` for the
+/// calling thread), the item itself, and the result (`None` for an item skipped after the
+/// output failed, `Err` for a panic).
 struct Done<I, R> {
     index: u64,
-    worker: usize,
+    worker: Option<usize>,
     item: I,
     result: Option<std::thread::Result<R>>,
 }
@@ -44,16 +50,19 @@ struct Done<I, R> {
 /// Pulls items from `next` until it gives `None`, runs `work` on each on `threads` threads and
 /// hands each item with its result to `emit` in the order the items came.
 ///
+/// The calling thread reads, writes, and works in between: `threads - 1` threads are started,
+/// so no more threads run than asked (more would take turns at the cores, and wake each other
+/// for nothing), and an item the calling thread works on is still in its cache.
+///
 /// `next` gets an item already emitted when there is one, to refill (or to drop: it is on the
-/// reading thread either way); `work` gets, besides its item, a result of the same worker that
+/// reading thread either way); `work` gets, besides its item, a result of the same thread that
 /// was emitted, to reuse its buffers. Both run on the threads that allocated what they get
 /// back (see the module's notes). With one thread everything runs on the calling thread, with
 /// no channel in between. The first error of `next` or `emit` stops the reading; results of
 /// items read before it are still emitted (so the output up to a bad input line is the same
 /// as one thread's), then the error is returned. A panic in `work` is resumed on the calling
 /// thread. When the system will not start as many threads as asked (a process limit), the
-/// work runs on the ones it started, or on the calling thread if it started none: the results
-/// are the same.
+/// work runs on the ones it started and the calling thread: the results are the same.
 pub fn ordered_map<I, R, E>(
     threads: usize,
     mut next: impl FnMut(Option<I>) -> Result<Option<I>, E>,
@@ -68,18 +77,19 @@ where
         return on_this_thread(&mut next, &work, &mut emit);
     }
     let stop = AtomicBool::new(false);
-    let (job_tx, job_rx) = mpsc::channel::<(u64, I)>();
-    let job_rx = Mutex::new(job_rx);
+    let jobs = Jobs::new();
     let (done_tx, done_rx) = mpsc::channel::<Done<I, R>>();
     std::thread::scope(|scope| {
+        // Closed however this scope ends, before the workers are waited for.
+        let _close = CloseOnDrop(&jobs);
         // One channel per worker for its results once written.
         let mut returns = Vec::new();
-        for worker in 0..threads {
+        for worker in 0..threads - 1 {
             let (return_tx, return_rx) = mpsc::channel::<R>();
             let done_tx = done_tx.clone();
-            let (job_rx, work, stop) = (&job_rx, &work, &stop);
+            let (jobs, work, stop) = (&jobs, &work, &stop);
             let started = std::thread::Builder::new().spawn_scoped(scope, move || {
-                work_loop(worker, job_rx, &done_tx, return_rx, work, stop)
+                work_loop(worker, jobs, &done_tx, return_rx, work, stop)
             });
             if started.is_err() {
                 break;
@@ -87,41 +97,46 @@ where
             returns.push(return_tx);
         }
         drop(done_tx);
-        if returns.is_empty() {
-            return on_this_thread(&mut next, &work, &mut emit);
-        }
-        let in_flight = returns.len() * IN_FLIGHT_PER_THREAD;
+        let in_flight = (returns.len() + 1) * IN_FLIGHT_PER_THREAD;
         let calling = Calling {
             next: &mut next,
+            work: &work,
             emit: &mut emit,
-            jobs: job_tx,
+            jobs: &jobs,
             done: done_rx,
             returns,
+            spare: Vec::new(),
             stop: &stop,
         };
         calling.run(in_flight)
     })
 }
 
+/// Runs `work` on `item` unless the work was stopped, with a panic caught.
+fn work_on<I, R>(
+    item: &mut I,
+    spare: impl FnOnce() -> Option<R>,
+    work: &impl Fn(&mut I, Option<R>) -> R,
+    stop: &AtomicBool,
+) -> Option<std::thread::Result<R>> {
+    (!stop.load(Ordering::Relaxed)).then(|| {
+        let spare = spare();
+        catch_unwind(AssertUnwindSafe(|| work(item, spare)))
+    })
+}
+
 /// A worker: takes items until the jobs end, then frees the results still coming back to it.
 fn work_loop<I, R>(
     worker: usize,
-    jobs: &Mutex<Receiver<(u64, I)>>,
+    jobs: &Jobs<I>,
     done: &Sender<Done<I, R>>,
     returned: Receiver<R>,
     work: &impl Fn(&mut I, Option<R>) -> R,
     stop: &AtomicBool,
 ) {
-    loop {
-        // The lock is held only to take a job, not while working on it.
-        let job = jobs.lock().map(|rx| rx.recv());
-        let Ok(Ok((index, mut item))) = job else {
-            break;
-        };
-        let result = (!stop.load(Ordering::Relaxed)).then(|| {
-            let spare = returned.try_recv().ok();
-            catch_unwind(AssertUnwindSafe(|| work(&mut item, spare)))
-        });
+    while let Some((index, mut item)) = jobs.pop_wait() {
+        let result = work_on(&mut item, || returned.try_recv().ok(), work, stop);
+        let worker = Some(worker);
         let done_item = Done {
             index,
             worker,
@@ -136,21 +151,28 @@ fn work_loop<I, R>(
     returned.iter().for_each(drop);
 }
 
-/// The calling thread's side of [`ordered_map`]: it reads, hands items out, and writes.
-struct Calling<'a, I, R, N, W> {
+/// The calling thread's side of [`ordered_map`]: it reads, hands items out, works on one
+/// when it has nothing to write yet, and writes.
+struct Calling<'a, I, R, N, F, W> {
     next: &'a mut N,
+    work: &'a F,
     emit: &'a mut W,
-    jobs: Sender<(u64, I)>,
+    jobs: &'a Jobs<I>,
     done: Receiver<Done<I, R>>,
     /// Each worker's channel for its results once written.
     returns: Vec<Sender<R>>,
+    /// The calling thread's own results once written.
+    spare: Vec<R>,
     stop: &'a AtomicBool,
 }
 
-impl<I, R, N, W> Calling<'_, I, R, N, W> {
+impl<I, R, N, F, W> Calling<'_, I, R, N, F, W>
+where
+    F: Fn(&mut I, Option<R>) -> R,
+{
     /// Reads ahead up to `in_flight` items, writes each result as its turn comes, and returns
     /// the first output error, else the input error, if any.
-    fn run<E>(self, in_flight: usize) -> Result<(), E>
+    fn run<E>(mut self, in_flight: usize) -> Result<(), E>
     where
         N: FnMut(Option<I>) -> Result<Option<I>, E>,
         W: FnMut(&mut I, &mut R) -> Result<(), E>,
@@ -158,18 +180,16 @@ impl<I, R, N, W> Calling<'_, I, R, N, W> {
         let (mut read, mut written) = (0u64, 0u64);
         let mut waiting: BTreeMap<u64, Done<I, R>> = BTreeMap::new();
         // Items written, for `next` to refill.
-        let mut spare: Vec<I> = Vec::new();
+        let mut items: Vec<I> = Vec::new();
         // An output error concerns items before any input error (reading runs ahead), so it
         // is the one returned when both happen.
         let (mut input_error, mut output_error): (Option<E>, Option<E>) = (None, None);
         let mut reading = true;
         loop {
             while reading && output_error.is_none() && (read - written) < in_flight as u64 {
-                match (self.next)(spare.pop()) {
+                match (self.next)(items.pop()) {
                     Ok(Some(item)) => {
-                        self.jobs
-                            .send((read, item))
-                            .expect("workers outlive the reading");
+                        self.jobs.push(read, item);
                         read += 1;
                     }
                     Ok(None) => reading = false,
@@ -182,12 +202,8 @@ impl<I, R, N, W> Calling<'_, I, R, N, W> {
             if written == read {
                 break;
             }
-            let mut done = loop {
-                if let Some(done) = waiting.remove(&written) {
-                    break done;
-                }
-                let done = self.done.recv().expect("a worker holds the sender");
-                waiting.insert(done.index, done);
+            let Some(mut done) = self.next_done(written, &mut waiting) else {
+                continue;
             };
             written += 1;
             match done.result {
@@ -198,21 +214,61 @@ impl<I, R, N, W> Calling<'_, I, R, N, W> {
                         output_error = Some(e);
                         self.stop.store(true, Ordering::Relaxed);
                     }
-                    // A worker gone (after a panic elsewhere) lets the result drop here.
-                    let _ = self.returns[done.worker].send(value);
+                    self.give_back(done.worker, value);
                 }
                 None => {}
                 Some(Err(panic)) => {
                     self.stop.store(true, Ordering::Relaxed);
-                    drop(self.jobs);
                     resume_unwind(panic);
                 }
             }
-            spare.push(done.item);
+            items.push(done.item);
         }
         match output_error.or(input_error) {
             Some(e) => Err(e),
             None => Ok(()),
+        }
+    }
+
+    /// Item `index` worked, when it is: otherwise the calling thread works on the oldest item
+    /// no worker took (and returns `None`), or waits for a worker when there is none.
+    fn next_done(
+        &mut self,
+        index: u64,
+        waiting: &mut BTreeMap<u64, Done<I, R>>,
+    ) -> Option<Done<I, R>> {
+        for done in self.done.try_iter() {
+            waiting.insert(done.index, done);
+        }
+        if let Some(done) = waiting.remove(&index) {
+            return Some(done);
+        }
+        let done = match self.jobs.try_pop() {
+            Some((index, mut item)) => {
+                let spare = &mut self.spare;
+                let result = work_on(&mut item, || spare.pop(), self.work, self.stop);
+                Done {
+                    index,
+                    worker: None,
+                    item,
+                    result,
+                }
+            }
+            // Item `index` is with a worker.
+            None => self.done.recv().expect("a worker holds the sender"),
+        };
+        waiting.insert(done.index, done);
+        None
+    }
+
+    /// Hands a written result back to the thread that made it.
+    fn give_back(&mut self, worker: Option<usize>, result: R) {
+        match worker {
+            None => self.spare.push(result),
+            // A worker gone (after a panic elsewhere) lets the result drop here.
+            Some(worker) => {
+                let _ = self.returns[worker].send(result);
+            }
         }
     }
 }
@@ -232,97 +288,10 @@ fn on_this_thread<I, R, E>(
     Ok(())
 }
 
-/// Consecutive texts (lines) handed to a worker together, in one buffer, with the number of the
-/// first: a batch costs two allocations however many texts it holds, and a batch written is
-/// refilled (see [`ordered_map`]'s `next`) without allocating at all. Strings of their own
-/// would cost an allocation a text, and refilled one by one each would grow to the longest
-/// text it ever held.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Batch {
-    /// The number of the first text (its line number, say).
-    pub first: usize,
-    /// The texts one after the other.
-    text: String,
-    /// Where each text ends in `text`.
-    ends: Vec<usize>,
-}
-
-impl Batch {
-    /// A batch of `text` cut at `ends` (where each text ends, in order), or the parts back
-    /// when an end is out of order, past the text or inside a character.
-    pub fn from_parts(
-        first: usize,
-        text: String,
-        ends: Vec<usize>,
-    ) -> Result<Batch, (String, Vec<usize>)> {
-        let mut start = 0;
-        for &end in &ends {
-            if end < start || !text.is_char_boundary(end) {
-                return Err((text, ends));
-            }
-            start = end;
-        }
-        Ok(Batch { first, text, ends })
-    }
-
-    /// The text and the ends, to be filled again (emptied, their capacity kept).
-    pub fn into_parts(self) -> (String, Vec<usize>) {
-        let (mut text, mut ends) = (self.text, self.ends);
-        text.clear();
-        ends.clear();
-        (text, ends)
-    }
-
-    /// Empties the batch and makes `first` the number of the text pushed next.
-    pub fn clear(&mut self, first: usize) {
-        self.first = first;
-        self.text.clear();
-        self.ends.clear();
-    }
-
-    /// Adds a text at the end.
-    pub fn push(&mut self, text: &str) {
-        self.text.push_str(text);
-        self.ends.push(self.text.len());
-    }
-
-    /// How many texts the batch holds.
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// Whether the batch holds no text.
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    /// The bytes of all the texts together.
-    pub fn bytes(&self) -> usize {
-        self.text.len()
-    }
-
-    /// Text `i`, counted from 0 (its number is `first + i`).
-    pub fn get(&self, i: usize) -> &str {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.text[start..self.ends[i]]
-    }
-
-    /// The texts in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = &str> + DoubleEndedIterator {
-        (0..self.len()).map(|i| self.get(i))
-    }
-
-    /// The texts in order with their numbers.
-    pub fn numbered(&self) -> impl Iterator<Item = (usize, &str)> {
-        self.iter()
-            .enumerate()
-            .map(|(i, text)| (self.first + i, text))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Mutex;
 
     fn squares(threads: usize, n: u64) -> Vec<u64> {
         let mut items = 0..n;
@@ -376,7 +345,7 @@ mod tests {
         }
     }
 
-    /// Items are freed or refilled on the reading thread and results on the worker that made
+    /// Items are freed or refilled on the reading thread and results on the thread that made
     /// them, whatever the thread count: the allocator's arenas are then never shared.
     #[test]
     fn memory_goes_back_to_the_thread_that_made_it() {
@@ -420,9 +389,6 @@ mod tests {
                 results.iter().all(|&(made, dropped)| made == dropped),
                 "{threads}"
             );
-            if threads > 1 {
-                assert!(results.iter().all(|&(made, _)| made != reader));
-            }
             assert!(
                 refilled > 250,
                 "{threads} threads: {refilled} items refilled"
@@ -432,28 +398,27 @@ mod tests {
         }
     }
 
-    /// A batch gives back the texts pushed, numbered from its first, and takes parts only
-    /// when every end is in order and between characters.
+    /// The calling thread works too, so no more threads work than asked: with two, one is
+    /// started, and the calling thread takes what it does not.
     #[test]
-    fn a_batch_holds_its_texts_in_one_buffer() {
-        let mut batch = Batch::default();
-        batch.clear(7);
-        for text in ["één", "", "two words", "ß"] {
-            batch.push(text);
-        }
-        let numbered: Vec<_> = batch.numbered().collect();
-        assert_eq!(numbered, [(7, "één"), (8, ""), (9, "two words"), (10, "ß")]);
-        assert_eq!((batch.len(), batch.bytes()), (4, 16));
-        let (text, ends) = batch.clone().into_parts();
-        assert!(text.is_empty() && ends.is_empty() && text.capacity() >= 16);
-        let again = Batch::from_parts(7, "ééntwo wordsß".into(), vec![5, 5, 14, 16]);
-        assert_eq!(again.unwrap(), batch);
-        for ends in [vec![1], vec![4, 2], vec![17]] {
-            assert!(
-                Batch::from_parts(0, "ééntwo wordsß".into(), ends.clone()).is_err(),
-                "{ends:?}"
-            );
-        }
+    fn the_calling_thread_is_one_of_the_threads() {
+        let reader = std::thread::current().id();
+        let mut items = 0..40u32;
+        let workers = Mutex::new(std::collections::HashSet::new());
+        ordered_map(
+            2,
+            |_| Ok::<_, ()>(items.next()),
+            |_, _: Option<()>| {
+                workers.lock().unwrap().insert(std::thread::current().id());
+                // Slower than reading, so items wait for a thread.
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            },
+            |_, _| Ok(()),
+        )
+        .unwrap();
+        let workers = workers.into_inner().unwrap();
+        assert!(workers.contains(&reader), "the calling thread worked");
+        assert!(workers.len() <= 2, "{} threads worked", workers.len());
     }
 
     #[test]
