@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 
-use super::input::Lines;
+use super::input::{Batch, Lines};
 use toklab::analysis::compare::{Comparison, Gold, GoldFormat, GoldText, Projection, project};
 use toklab::analysis::{FertilityTable, VocabularyGrowth};
 use toklab::core::batch;
@@ -80,13 +80,25 @@ struct Projected {
     first: Vec<usize>,
 }
 
+/// What goes with a text to compare: its line number, its gold line, and its group for the
+/// fertility table (its tag or its file).
+struct About<'g> {
+    line: usize,
+    gold: Option<&'g GoldText>,
+    group: Option<String>,
+}
+
+/// Texts handed to a thread together, each with what goes with it.
+#[derive(Default)]
+struct Texts<'g> {
+    /// The texts compared (with `--by`, the lines without the group's column).
+    texts: Batch,
+    about: Vec<About<'g>>,
+}
+
 /// One text tokenized by every tokenizer, with the gold placed on it: the work a thread does,
 /// before the texts are added to the comparison in input order.
 struct Tokenized {
-    line: usize,
-    text: String,
-    /// The text's group for the fertility table (its tag or its file).
-    group: Option<String>,
     /// The gold's projection, when there is a gold; otherwise the first tokenization is the
     /// reference.
     projection: Option<(usize, Projection)>,
@@ -96,15 +108,14 @@ struct Tokenized {
 /// Tokenizes `text` with every tokenizer and places its gold line on it.
 fn tokenize_text(
     tokenizers: &[Box<dyn toklab::Tokenizer>],
-    line: usize,
-    text: String,
-    gold: Option<&GoldText>,
-    group: Option<String>,
+    text: &str,
+    about: &About,
 ) -> anyhow::Result<Tokenized> {
-    let tokenizations: Vec<Tokenization> = tokenizers.iter().map(|t| t.tokenize(&text)).collect();
+    let (line, gold) = (about.line, about.gold);
+    let tokenizations: Vec<Tokenization> = tokenizers.iter().map(|t| t.tokenize(text)).collect();
     // Comparisons index the text by the spans: a broken engine is an error, not a panic.
     for (tokenizer, tokens) in tokenizers.iter().zip(&tokenizations) {
-        if let Err(problem) = tokens.check(&text) {
+        if let Err(problem) = tokens.check(text) {
             bail!(
                 "{} returned invalid tokens on line {line}: {problem}",
                 tokenizer.name()
@@ -112,10 +123,7 @@ fn tokenize_text(
         }
     }
     Ok(Tokenized {
-        line,
-        projection: gold.map(|g| (g.line, project(&text, g))),
-        text,
-        group,
+        projection: gold.map(|g| (g.line, project(text, g))),
         tokenizations,
     })
 }
@@ -135,68 +143,72 @@ struct Tally {
 
 impl Tally {
     /// Adds a tokenized text to `comparison`, against its gold or the first tokenizer.
-    fn add(&mut self, comparison: &mut Comparison, mut tokenized: Tokenized) {
-        for (label, tokens) in self.labels.iter().zip(&tokenized.tokenizations) {
+    fn add(
+        &mut self,
+        comparison: &mut Comparison,
+        text: &str,
+        about: &About,
+        tokenized: &Tokenized,
+    ) {
+        let tokenizations = &tokenized.tokenizations;
+        for (label, tokens) in self.labels.iter().zip(tokenizations) {
             if let Some(gave_up) = tokens.gave_up() {
-                let at = format!("line {}", tokenized.line);
+                let at = format!("line {}", about.line);
                 self.failed |= super::gave_up::report(&at, label, &gave_up);
             }
         }
-        for (growth, tokens) in self.growth.iter_mut().zip(&tokenized.tokenizations) {
-            growth.add(&tokenized.text, tokens);
+        for (growth, tokens) in self.growth.iter_mut().zip(tokenizations) {
+            growth.add(text, tokens);
         }
-        self.fertility.add(
-            tokenized.group.as_deref(),
-            &tokenized.text,
-            &tokenized.tokenizations,
-        );
-        let reference = match tokenized.projection {
+        self.fertility
+            .add(about.group.as_deref(), text, tokenizations);
+        let (reference, compared) = match &tokenized.projection {
             Some((gold_line, projection)) => {
                 let projected = &mut self.projected;
                 if projection.edits > 0 {
                     projected.texts += 1;
                     projected.edits += projection.edits;
                     if projected.first.len() < 5 {
-                        projected.first.push(gold_line);
+                        projected.first.push(*gold_line);
                     }
                 }
-                projection.tokenization
+                (&projection.tokenization, &tokenizations[..])
             }
-            None => tokenized.tokenizations.remove(0),
+            None => (&tokenizations[0], &tokenizations[1..]),
         };
-        comparison.add(
-            tokenized.line,
-            &tokenized.text,
-            &reference,
-            &tokenized.tokenizations,
-        );
+        comparison.add(about.line, text, reference, compared);
     }
 }
 
-/// Texts handed to a thread together, with their line numbers and gold lines.
-type Texts<'g> = Vec<(usize, String, Option<&'g GoldText>, Option<String>)>;
-
-/// Adds the texts `next` gives to `comparison`, tokenized on `threads` threads.
+/// Adds the texts `next` gives to `comparison`, tokenized on `threads` threads. `next` fills
+/// the texts it gets (texts compared before, to read into: see `toklab::core::batch`; their
+/// `about` emptied) or gives `None` at the end.
 fn compare_all<'g>(
     threads: usize,
     tokenizers: &[Box<dyn toklab::Tokenizer>],
-    next: impl FnMut() -> anyhow::Result<Option<Texts<'g>>>,
+    mut next: impl FnMut(Texts<'g>) -> anyhow::Result<Option<Texts<'g>>>,
     comparison: &mut Comparison,
     tally: &mut Tally,
 ) -> anyhow::Result<()> {
     batch::ordered_map(
         threads,
-        next,
-        |texts: Texts| {
-            texts
-                .into_iter()
-                .map(|(line, text, gold, group)| tokenize_text(tokenizers, line, text, gold, group))
+        |spare: Option<Texts<'g>>| {
+            let mut texts = spare.unwrap_or_default();
+            texts.about.clear();
+            next(texts)
+        },
+        |item, _written| {
+            (item.texts.iter().zip(&item.about))
+                .map(|(text, about)| tokenize_text(tokenizers, text, about))
                 .collect::<anyhow::Result<Vec<_>>>()
         },
-        |tokenized| {
-            for t in tokenized? {
-                tally.add(comparison, t);
+        |item, tokenized| {
+            let done = std::mem::replace(tokenized, Ok(Vec::new()))?;
+            for ((text, about), tokenized) in item.texts.iter().zip(&item.about).zip(&done) {
+                tally.add(comparison, text, about, tokenized);
             }
+            // Back to the worker that made them, to be freed there.
+            *tokenized = Ok(done);
             Ok(())
         },
     )
@@ -284,13 +296,20 @@ impl Work<'_> {
         compare_all(
             self.threads,
             self.tokenizers,
-            || {
-                Ok(texts.next().map(|chunk| {
-                    chunk
-                        .iter()
-                        .map(|g| (g.line, g.text.clone().unwrap_or_default(), Some(g), None))
-                        .collect()
-                }))
+            |mut item| {
+                let Some(chunk) = texts.next() else {
+                    return Ok(None);
+                };
+                item.texts.clear(0);
+                for g in chunk {
+                    item.texts.push(g.text.as_deref().unwrap_or_default());
+                    item.about.push(About {
+                        line: g.line,
+                        gold: Some(g),
+                        group: None,
+                    });
+                }
+                Ok(Some(item))
             },
             self.comparison,
             self.tally,
@@ -311,30 +330,47 @@ impl Work<'_> {
             let mut lines = Lines::open(input, args.lossy)?;
             let file_group = several.then(|| group_of_file(input));
             let offset = number;
+            let mut read = None;
             compare_all(
                 self.threads,
                 self.tokenizers,
-                || {
-                    let Some(batch) = lines.next_batch()? else {
+                |mut item| {
+                    // With --by the texts are not the lines read, which are read into `read`.
+                    let spare = match args.by {
+                        Some(_) => read.take(),
+                        None => Some(std::mem::take(&mut item.texts)),
+                    };
+                    let Some(batch) = lines.next_batch(spare)? else {
                         return Ok(None);
                     };
-                    let mut texts = Vec::with_capacity(batch.texts.len());
-                    for (i, text) in batch.texts.into_iter().enumerate() {
-                        let in_file = batch.first + i;
+                    if args.by.is_some() {
+                        item.texts.clear(batch.first);
+                    }
+                    for (in_file, text) in batch.numbered() {
                         number = offset + in_file;
-                        let (text, group) = match args.by {
+                        let group = match args.by {
                             Some(column) => {
                                 let (tag, rest) =
-                                    split_column(&text, column as usize).map_err(|m| {
+                                    split_column(text, column as usize).map_err(|m| {
                                         anyhow::anyhow!("{}:{in_file}: {m}", lines.name())
                                     })?;
-                                (rest, Some(tag))
+                                item.texts.push(&rest);
+                                Some(tag)
                             }
-                            None => (text, file_group.clone()),
+                            None => file_group.clone(),
                         };
-                        texts.push((number, text, gold_line(gold, number)?, group));
+                        let gold = gold_line(gold, number)?;
+                        item.about.push(About {
+                            line: number,
+                            gold,
+                            group,
+                        });
                     }
-                    Ok(Some(texts))
+                    match args.by {
+                        Some(_) => read = Some(batch),
+                        None => item.texts = batch,
+                    }
+                    Ok(Some(item))
                 },
                 self.comparison,
                 self.tally,

@@ -41,35 +41,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut failed = false;
     let name = lines.name().to_string();
     let tokenizer_name = tokenizer.name().to_string();
-    let spare = Spare::default();
     let result = batch::ordered_map(
         threads,
-        || lines.next_batch(),
-        |mut batch| {
-            let long = long_line(tokenizer.as_ref(), args.format, &mut batch);
-            let buffer = spare.take();
-            let records = records(tokenizer.as_ref(), args.format, &batch, buffer);
-            // The batch goes back to the reading thread to be freed there: its lines were
-            // allocated there, and freeing them on a worker made the two threads take turns
-            // at the allocator's lock (8,400 futex calls on 16 MB of `ws`, against 20).
-            (records.map(|r| (r, long)), batch)
-        },
-        |(records, batch)| {
-            drop(batch);
-            let ((records, mut gave_up_on), long) = records?;
-            out.write_all(&records)?;
-            spare.give(records);
-            if let Some((number, text)) = long
-                && let Some(at) = stream_line(tokenizer.as_ref(), args.format, &text, &mut out)?
-            {
-                gave_up_on.push((number, at));
+        |spare| lines.next_batch(spare),
+        |batch, spare| records(tokenizer.as_ref(), args.format, batch, spare),
+        |batch, records| {
+            if let Some(e) = records.failed.take() {
+                return Err(e.into());
             }
-            if !gave_up_on.is_empty() {
+            out.write_all(&records.bytes)?;
+            if records.long
+                && let Some(text) = batch.iter().next_back()
+                && let Some(at) = stream_line(tokenizer.as_ref(), args.format, text, &mut out)?
+            {
+                records.gave_up.push((batch.first + batch.len() - 1, at));
+            }
+            if !records.gave_up.is_empty() {
                 out.flush()?;
             }
-            for (number, gave_up) in gave_up_on {
+            for &(number, ref gave_up) in &records.gave_up {
                 failed |=
-                    super::gave_up::report(&format!("{name}:{number}"), &tokenizer_name, &gave_up);
+                    super::gave_up::report(&format!("{name}:{number}"), &tokenizer_name, gave_up);
             }
             Ok(())
         },
@@ -80,31 +72,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(if failed { ExitCode::FAILURE } else { exit })
 }
 
-/// Output buffers written and free to fill again. With several threads a batch's records are
-/// built on a worker and freed by the writer; freed into the worker's allocator arena, the
-/// pages of a megabyte buffer went back to the system and the next batch touched them afresh:
-/// two threads on 16 MB of `ws` took 2,600 more page faults than one. Handing each written
-/// buffer back keeps its pages.
+/// A batch's output as a worker makes it, for the writer. A written one goes back to the
+/// worker that made it to be filled again ([`batch::ordered_map`]): a megabyte buffer freed
+/// and allocated afresh each batch was pages touched for the first time again (two threads on
+/// 16 MB of `ws` took 2,600 more page faults than one).
 #[derive(Default)]
-struct Spare(std::sync::Mutex<Vec<Vec<u8>>>);
-
-impl Spare {
-    /// A written buffer (empty, with its capacity), or a new one.
-    fn take(&self) -> Vec<u8> {
-        self.0
-            .lock()
-            .ok()
-            .and_then(|mut v| v.pop())
-            .unwrap_or_default()
-    }
-
-    /// Keeps `buffer` for a later batch.
-    fn give(&self, mut buffer: Vec<u8>) {
-        buffer.clear();
-        if let Ok(mut spare) = self.0.lock() {
-            spare.push(buffer);
-        }
-    }
+struct Records {
+    /// The output records of the batch's texts (but a long last line's), as they are written.
+    bytes: Vec<u8>,
+    /// The lines where the tokenizer gave up.
+    gave_up: Vec<GaveUp>,
+    /// The batch's last line is left to the writer, to stream it ([`stream_line`]).
+    long: bool,
+    /// Making the records failed.
+    failed: Option<io::Error>,
 }
 
 /// A line where the tokenizer gave up on the rest (a regex over its backtrack limit, the rule
@@ -116,21 +97,20 @@ type GaveUp = (usize, toklab::GaveUp);
 /// for all of it.
 const STREAMED_LINE: usize = 4 * PIECE_BYTES;
 
-/// The batch's last line, taken out of it with its number, when it is to be streamed
-/// ([`stream_line`]): only the last line of a batch can be that long, since a batch ends at
-/// its first long line, and a long line elsewhere is simply written whole.
-fn long_line(
+/// Whether the batch's last line is to be streamed ([`stream_line`]) rather than tokenized
+/// with the others: only the last line of a batch can be that long, since a batch ends at its
+/// first long line, and a long line elsewhere is simply written whole.
+fn long_last_line(
     tokenizer: &(dyn toklab::Tokenizer + 'static),
     format: Format,
-    batch: &mut Batch,
-) -> Option<(usize, String)> {
-    let streams = matches!(format, Format::Text | Format::Ids)
-        && automaton_stream(tokenizer, format).is_none();
-    if !streams || batch.texts.last()?.len() <= STREAMED_LINE {
-        return None;
-    }
-    let text = batch.texts.pop()?;
-    Some((batch.first + batch.texts.len(), text))
+    batch: &Batch,
+) -> bool {
+    matches!(format, Format::Text | Format::Ids)
+        && automaton_stream(tokenizer, format).is_none()
+        && batch
+            .iter()
+            .next_back()
+            .is_some_and(|t| t.len() > STREAMED_LINE)
 }
 
 /// Writes the record of one long line in `format` (text or ids) piece by piece, where the
@@ -190,44 +170,64 @@ fn automaton_stream<'t>(
     Some((tokenizer.downcast_ref::<FstTokenizer>()?, stream))
 }
 
-/// The output records of one batch, as the writer will write them, in `records` (an empty
-/// buffer to reuse), and the lines in it where the tokenizer gave up.
+/// The output records of one batch, as the writer will write them, in `spare`'s buffers
+/// when there is one (records written before).
 fn records(
     tokenizer: &(dyn toklab::Tokenizer + 'static),
     format: Format,
     batch: &Batch,
-    mut records: Vec<u8>,
-) -> io::Result<(Vec<u8>, Vec<GaveUp>)> {
-    records.reserve(batch.texts.iter().map(|t| 2 * t.len() + 16).sum());
+    spare: Option<Records>,
+) -> Records {
+    let mut records = spare.unwrap_or_default();
+    records.bytes.clear();
+    records.gave_up.clear();
+    records.long = long_last_line(tokenizer, format, batch);
+    let count = batch.len() - usize::from(records.long);
+    records.failed = fill(tokenizer, format, batch, count, &mut records).err();
+    records
+}
+
+/// Writes the records of the first `count` texts of `batch` into `records`.
+fn fill(
+    tokenizer: &(dyn toklab::Tokenizer + 'static),
+    format: Format,
+    batch: &Batch,
+    count: usize,
+    records: &mut Records,
+) -> io::Result<()> {
+    let (bytes, gave_up) = (&mut records.bytes, &mut records.gave_up);
+    // No room is reserved ahead: the buffer is one written before, so after the first batches
+    // it has the room a batch takes, and a reserve on the generous side made it grow twice as
+    // large (pages touched for the first time, 1,200 more on 16 MB of `fst` with two threads).
+    let (first, texts) = (batch.first, batch.iter().take(count));
     if let Some((fst, stream)) = automaton_stream(tokenizer, format) {
         // Straight from the automaton, without token objects (an automaton never gives up on
         // a text).
-        for text in &batch.texts {
-            fst.stream(text, stream, &mut records);
+        for text in texts {
+            fst.stream(text, stream, bytes);
         }
-        return Ok((records, Vec::new()));
+        return Ok(());
     }
-    let mut gave_up = Vec::new();
     if format == Format::Ids {
         // Ids alone: the engine's ids path, into one buffer of ids and one of output.
         let mut ids = Vec::new();
-        for (i, text) in batch.texts.iter().enumerate() {
+        for (i, text) in texts.enumerate() {
             ids.clear();
             if let Some(at) = tokenizer.ids_into(text, &mut ids) {
-                gave_up.push((batch.first + i, at));
+                gave_up.push((first + i, at));
             }
-            output::push_ids(&mut records, &ids);
+            output::push_ids(bytes, &ids);
         }
-        return Ok((records, gave_up));
+        return Ok(());
     }
-    for (i, text) in batch.texts.iter().enumerate() {
+    for (i, text) in texts.enumerate() {
         let tokens = tokenizer.tokenize(text);
-        output::write_record(&mut records, format, batch.first + i, text, &tokens)?;
+        output::write_record(bytes, format, first + i, text, &tokens)?;
         if let Some(at) = tokens.gave_up() {
-            gave_up.push((batch.first + i, at));
+            gave_up.push((first + i, at));
         }
     }
-    Ok((records, gave_up))
+    Ok(())
 }
 
 #[cfg(test)]

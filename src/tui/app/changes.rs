@@ -73,9 +73,9 @@ pub fn start(
             &snapshot,
             progress,
             |text| differ(text, &old.tokenize(text), &new.tokenize(text)),
-            |mut changed, lines| {
+            |changed, lines| {
                 let mut all = shared.lock().expect("changes lock");
-                all.lines.append(&mut changed);
+                all.lines.append(changed);
                 all.lines_done += lines;
             },
         );

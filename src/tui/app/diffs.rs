@@ -101,9 +101,9 @@ pub fn start(
                 let tokens: Vec<_> = tokenizers.iter().map(|t| t.tokenize(text)).collect();
                 disagree(text, &tokens)
             },
-            |mut differing, lines| {
+            |differing, lines| {
                 let mut all = found.lock().expect("diff lock");
-                all.lines.append(&mut differing);
+                all.lines.append(differing);
                 all.done += lines;
             },
         );

@@ -7,7 +7,7 @@ use std::convert::Infallible;
 
 use super::jobs::{Progress, lower_priority};
 use crate::tui::document::Snapshot;
-use toklab::core::batch;
+use toklab::core::batch::{self, Batch};
 
 /// At most this many lines go to a worker at a time…
 const BATCH_LINES: usize = 256;
@@ -15,47 +15,48 @@ const BATCH_LINES: usize = 256;
 /// cancel waits for little work.
 const BATCH_BYTES: usize = 64 << 10;
 
-/// Numbered lines of the text, as one worker gets them.
-pub type Lines = Vec<(usize, String)>;
+/// Consecutive lines of the text (numbered from 0), as one worker gets them.
+pub type Lines = Batch;
 
-/// Runs `work` over `snapshot`'s lines in batches on `threads` threads and hands each result,
-/// in line order, to `merge` with the number of lines it covers (progress advances by as
-/// much). Returns false when the scan was cancelled: reading stops at once and the batches
-/// already handed out do no work, so `merge` may have seen only a prefix of the text.
+/// Runs `work` over `snapshot`'s lines in batches on `threads` threads and hands each batch's
+/// lines with its result, in line order, to `merge` (progress advances by the batch's lines).
+/// The result goes back to the worker that made it when `merge` is done, to be freed there
+/// (`toklab::core::batch`). Returns false when the scan was cancelled: reading stops at once
+/// and the batches already handed out do no work, so `merge` may have seen only a prefix of
+/// the text.
 pub fn scan_lines<R: Send>(
     snapshot: &Snapshot,
     progress: &Progress,
     threads: usize,
     work: impl Fn(&Lines) -> R + Sync,
-    mut merge: impl FnMut(R, usize),
+    mut merge: impl FnMut(&Lines, &mut R),
 ) -> bool {
     let total = snapshot.line_count();
     let mut next_line = 0;
-    let read = || -> Result<Option<Lines>, Infallible> {
-        let mut lines = Vec::new();
-        let mut bytes = 0;
-        while next_line < total && lines.len() < BATCH_LINES && bytes < BATCH_BYTES {
+    let read = |spare: Option<Lines>| -> Result<Option<Lines>, Infallible> {
+        // A batch written is filled again, without allocating (`toklab::core::batch`).
+        let mut lines = spare.unwrap_or_default();
+        lines.clear(next_line);
+        while next_line < total && lines.len() < BATCH_LINES && lines.bytes() < BATCH_BYTES {
             if progress.cancelled() {
                 return Ok(None);
             }
-            let text = snapshot.line(next_line).unwrap_or_default().into_owned();
-            bytes += text.len();
-            lines.push((next_line, text));
+            lines.push(&snapshot.line(next_line).unwrap_or_default());
             next_line += 1;
         }
         Ok((!lines.is_empty()).then_some(lines))
     };
-    let run = |lines: Lines| {
+    let run = |lines: &mut Lines, _written: Option<Option<R>>| {
         if progress.cancelled() {
             return None;
         }
         lower_priority();
-        Some((work(&lines), lines.len()))
+        Some(work(lines))
     };
-    let emit = |result: Option<(R, usize)>| {
-        if let Some((result, count)) = result {
-            merge(result, count);
-            progress.advance(count as u64);
+    let emit = |lines: &mut Lines, result: &mut Option<R>| {
+        if let Some(result) = result {
+            merge(lines, result);
+            progress.advance(lines.len() as u64);
         }
         Ok(())
     };
@@ -64,22 +65,24 @@ pub fn scan_lines<R: Send>(
 }
 
 /// The numbers of the lines for which `keep` holds, on every core: `found` gets each batch's
-/// finds in line order with the number of lines the batch covered. Returns false when the
-/// scan was cancelled (see [`scan_lines`]).
+/// finds in line order (to take them, as `Vec::append` does) with the number of lines the
+/// batch covered. Returns false when the scan was cancelled (see [`scan_lines`]).
 pub fn lines_where(
     snapshot: &Snapshot,
     progress: &Progress,
     keep: impl Fn(&str) -> bool + Sync,
-    found: impl FnMut(Vec<usize>, usize),
+    mut found: impl FnMut(&mut Vec<usize>, usize),
 ) -> bool {
     let work = |lines: &Lines| -> Vec<usize> {
         lines
-            .iter()
+            .numbered()
             .filter(|(_, text)| keep(text))
-            .map(|(n, _)| *n)
+            .map(|(n, _)| n)
             .collect()
     };
-    scan_lines(snapshot, progress, threads(), work, found)
+    scan_lines(snapshot, progress, threads(), work, |lines, finds| {
+        found(finds, lines.len())
+    })
 }
 
 /// The threads a scan uses: every core, as the CLI's `--threads` default.
@@ -106,13 +109,13 @@ mod tests {
                     threads,
                     |lines| {
                         lines
-                            .iter()
-                            .map(|(n, t)| (*n, t.clone()))
+                            .numbered()
+                            .map(|(n, t)| (n, t.to_string()))
                             .collect::<Vec<_>>()
                     },
-                    |part, count| {
-                        counted += count;
-                        seen.extend(part);
+                    |lines, part| {
+                        counted += lines.len();
+                        seen.append(part);
                     },
                 );
                 Some((whole, counted, seen))
@@ -142,7 +145,7 @@ mod tests {
                 progress,
                 1,
                 |lines| lines.len(),
-                |n, _| sizes.push(n),
+                |_, n| sizes.push(*n),
             );
             Some(sizes)
         });

@@ -47,7 +47,8 @@ impl StatsRun {
 struct Part {
     stats: Vec<TokenStats>,
     fertility: Vec<Fertility>,
-    tokenized: Vec<(String, Vec<Tokenization>)>,
+    /// Each line's tokenizations, one per row, in the order of the batch's lines.
+    tokenized: Vec<Vec<Tokenization>>,
 }
 
 /// Starts computing statistics of `snapshot` for `tokenizers` (label, tokenizer); the shared
@@ -82,7 +83,7 @@ pub fn start(
                     fertility: vec![Fertility::default(); rows],
                     tokenized: Vec::with_capacity(lines.len()),
                 };
-                for (_, text) in lines {
+                for text in lines.iter() {
                     let mut per_row = Vec::with_capacity(rows);
                     for (((_, tokenizer), stats), fertility) in tokenizers
                         .iter()
@@ -94,18 +95,18 @@ pub fn start(
                         fertility.add(text, &tokens);
                         per_row.push(tokens);
                     }
-                    part.tokenized.push((text.clone(), per_row));
+                    part.tokenized.push(per_row);
                 }
                 part
             },
-            |part, lines| {
-                for (text, per_row) in &part.tokenized {
+            |lines, part| {
+                for (text, per_row) in lines.iter().zip(&part.tokenized) {
                     for (growth, tokens) in growth.iter_mut().zip(per_row) {
                         growth.add(text, tokens);
                     }
                 }
                 let mut all = filled.lock().expect("stats lock");
-                for (total, part) in all.rows.iter_mut().zip(part.stats) {
+                for (total, part) in all.rows.iter_mut().zip(part.stats.drain(..)) {
                     total.merge(part);
                 }
                 for (curve, growth) in all.heaps.iter_mut().zip(&growth) {
@@ -114,7 +115,7 @@ pub fn start(
                 for (total, part) in all.fertility.iter_mut().zip(&part.fertility) {
                     total.merge(part);
                 }
-                all.lines_done += lines;
+                all.lines_done += lines.len();
             },
         );
         filled.lock().expect("stats lock").complete = whole;
