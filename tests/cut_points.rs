@@ -184,16 +184,7 @@ fn written_models(dir: &std::path::Path) -> Vec<(String, String)> {
         ));
     }
     use toklab::engines::subword::gguf::write::{Builder, Val};
-    // GPT-2's byte alphabet: printable bytes stand for themselves, the others for the
-    // characters from U+0100 on, in order (the space is `Ġ`).
-    let printable = |b: u8| (b'!'..=b'~').contains(&b) || (0xA1..=0xAC).contains(&b) || b >= 0xAE;
-    let bytes = (0..=255u8).map(|b| match printable(b) {
-        true => char::from(b).to_string(),
-        false => {
-            let shift = (0..b).filter(|&c| !printable(c)).count() as u32;
-            char::from_u32(256 + shift).unwrap().to_string()
-        }
-    });
+    let bytes = (0..=255u8).map(|b| crate::gguf_files::byte_char(b).to_string());
     let mut tokens: Vec<String> = bytes.collect();
     let merges = ["Ġ Ġ", "ĠĠ Ġ", "Ġ a", "Ġ w", "o r"];
     tokens.extend(merges.iter().map(|m| m.replace(' ', "")));

@@ -41,8 +41,9 @@ fn tokenizer(builder: &mut Builder) {
         .put("tokenizer.ggml.merges", Val::Strs(&merges));
 }
 
-/// GPT-2's printable stand-in for a byte, as byte-level vocabularies write it.
-fn byte_char(b: u8) -> char {
+/// GPT-2's printable stand-in for a byte, as byte-level vocabularies write it (the tests
+/// that write GGUF files share it).
+pub(crate) fn byte_char(b: u8) -> char {
     let printable = |b: u8| (b'!'..=b'~').contains(&b) || (0xA1..=0xAC).contains(&b) || b >= 0xAE;
     if printable(b) {
         return b as char;
