@@ -128,7 +128,14 @@ static LOADED: std::sync::LazyLock<Vec<(String, Box<dyn Tokenizer>)>> =
                 spec.replace("{models}", &models)
                     .replace("{shared}", &shared)
             })
-            .filter(|spec| std::path::Path::new(&spec[spec.find(':').unwrap() + 1..]).exists());
+            .filter(|spec| {
+                let path = std::path::Path::new(&spec[spec.find(':').unwrap() + 1..]);
+                let there = path.exists();
+                if !there {
+                    common::missing_model("cut_points", &path.display().to_string());
+                }
+                there
+            });
         let specs = CUTTING.iter().map(|s| s.to_string()).chain(real);
         let mut loaded: Vec<_> = specs
             .map(|spec| {

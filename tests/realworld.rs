@@ -69,12 +69,7 @@ const EXTRA: &[(&str, &str, &str)] =
 use common::models_dir;
 
 fn missing(what: &str) {
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("realworld: {what} is missing; CI requires it (../shared/realworld/fetch.sh)");
-    }
-    common::skip_note(&format!(
-        "realworld: skipped {what}: missing (run ../shared/realworld/fetch.sh)"
-    ));
+    common::missing_model("realworld", what);
 }
 
 fn expected(path: &Path) -> Vec<Vec<u32>> {

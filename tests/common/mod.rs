@@ -43,6 +43,17 @@ pub fn models_dir() -> PathBuf {
     }
 }
 
+/// A real model `what` that `test` needs is not in the models folder: a note that the case
+/// was skipped in a user's clone; a failure in CI (`CI=true`), where `.ci/run` fetches them.
+pub fn missing_model(test: &str, what: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{test}: {what} is missing; CI requires it (../shared/realworld/fetch.sh)");
+    }
+    skip_note(&format!(
+        "{test}: skipped {what}: missing (run ../shared/realworld/fetch.sh)"
+    ));
+}
+
 /// Says on the terminal that a test did not run. Written to the process's standard error
 /// directly, not with `eprintln!`, which the test harness captures and hides for tests that
 /// pass: a skipped test passes, and the note must still be seen.
