@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use timing::{median, model_dir, shared_dir};
-use toklab::engines::subword::bpe::spm::SpmModel;
+use toklab::engines::subword::spm::SpmModel;
 
 const RUNS: usize = 9;
 

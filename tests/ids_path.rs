@@ -78,7 +78,7 @@ fn ids_path_through_a_precompiled_charsmap() {
 /// A byte the charsmap passes as kept is one no rule matches there, whatever follows it.
 #[test]
 fn kept_ascii_is_never_the_start_of_a_rule() {
-    use toklab::engines::subword::bpe::spm::SpmModel;
+    use toklab::engines::subword::spm::SpmModel;
     let Some(shared) = common::shared_dir("kept_ascii_is_never_the_start_of_a_rule") else {
         return;
     };

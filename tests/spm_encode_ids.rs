@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use toklab::engines::subword::bpe::spm::SpmModel;
+use toklab::engines::subword::spm::SpmModel;
 
 use crate::common::{models_dir, proptest_config, shared_dir, skip_note};
 

@@ -49,7 +49,7 @@ fn a_character_outside_the_vocabulary_is_three_byte_pieces() {
 
 #[test]
 fn a_loaded_tokenizer_hands_out_its_model() {
-    use toklab::engines::subword::bpe::spm::{ModelType, SpmTokenizer};
+    use toklab::engines::subword::spm::{ModelType, SpmTokenizer};
     let loaded = toklab::load(&format!("spm:{}", data("unigram-regressions.model"))).unwrap();
     let spm = loaded
         .downcast_ref::<SpmTokenizer>()

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use toklab::engines::subword::bpe::spm::SpmModel;
-use toklab::engines::subword::bpe::spm::regularize::Sampling;
+use toklab::engines::subword::spm::SpmModel;
+use toklab::engines::subword::spm::regularize::Sampling;
 use toklab::engines::subword::unigram::lattice::SplitMix64;
 
 use crate::common;

@@ -144,7 +144,7 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let load_time = started.elapsed();
     if subword
         .spm_model()
-        .is_some_and(|m| m.model_type != toklab::engines::subword::bpe::spm::ModelType::Bpe)
+        .is_some_and(|m| m.model_type != toklab::engines::subword::spm::ModelType::Bpe)
     {
         bail!(
             "{}: a unigram model has no merge rules to check",

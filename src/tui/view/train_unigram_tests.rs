@@ -156,7 +156,7 @@ fn m_saves_the_unigram_model_that_spm_loads_and_never_over_one() {
     let saved = format!("saved {target} pieces (the final vocabulary)");
     assert!(said.starts_with(&saved), "{said}");
     let path = dir.path().join("trained.model");
-    let loaded = toklab::engines::subword::bpe::spm::SpmModel::load(&path).unwrap();
+    let loaded = toklab::engines::subword::spm::SpmModel::load(&path).unwrap();
     let text = "the lowest road and the newer house";
     assert_eq!(loaded.encode(text), demo.model().unwrap().encode(text));
     let again = app.panes.train.save(dir.path());

@@ -10,7 +10,7 @@ use std::time::Instant;
 use super::Context;
 use crate::tui::app::{Action, step_due};
 use toklab::core::token::Span;
-use toklab::engines::subword::bpe::spm::{ModelType, SpmModel, SpmTokenizer};
+use toklab::engines::subword::spm::{ModelType, SpmModel, SpmTokenizer};
 use toklab::engines::subword::unigram::lesson::ViterbiLesson;
 
 /// The lesson's state: the word, its lesson and the step shown.

@@ -11,7 +11,7 @@ use crate::tui::panes::View;
 use crate::tui::panes::train::TrainCommand;
 use crate::tui::panes::train::unigram::Algorithm;
 use toklab::core::tokenizer::Tokenizer;
-use toklab::engines::subword::bpe::spm::SpmTokenizer;
+use toklab::engines::subword::spm::SpmTokenizer;
 use toklab::engines::subword::train::TrainedTokenizer;
 
 /// The spec of the row that shows the model being trained: not a spec any loader knows, so

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use toklab::engines::subword::bpe::spm::SpmModel;
+use toklab::engines::subword::spm::SpmModel;
 use toklab::engines::subword::train::unigram::{
     META_PIECES, UnigramConfig, UnigramEvent, UnigramStep, UnigramTrainer,
 };

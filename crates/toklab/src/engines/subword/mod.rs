@@ -18,6 +18,7 @@ pub mod hub;
 pub mod normalizing;
 pub mod pretok;
 pub mod rwkv;
+pub mod spm;
 pub mod tekken;
 pub mod train;
 pub mod unigram;

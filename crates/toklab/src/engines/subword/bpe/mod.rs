@@ -30,16 +30,16 @@
 
 pub(crate) mod bytelevel;
 mod dictionary;
-mod incremental;
+pub(crate) mod incremental;
 pub(crate) mod load;
 pub(crate) mod merge_loop;
 pub(crate) mod merge_table;
-mod model;
+pub(crate) mod model;
 mod pieces;
 pub(crate) mod specials;
-pub mod spm;
-mod tokenizer;
-mod trace;
+
+pub(crate) mod tokenizer;
+pub(crate) mod trace;
 pub(crate) mod vocab;
 
 pub use crate::core::trace::render_bytes;
@@ -55,6 +55,7 @@ pub use model::{Alphabet, BpeModel, Piece, PreToken, PreTokenizer, Rules};
 pub use tokenizer::BpeTokenizer;
 pub use trace::{BpeTrace, MAX_STEPS_PIECE_BYTES, PieceTrace};
 
+use super::spm::{self, SpmModel, SpmTokenizer};
 use crate::core::error::Result;
 use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
@@ -62,7 +63,6 @@ use crate::core::tokenizer::Tokenizer;
 use crate::engines::subword::formal::Semantics;
 use crate::engines::subword::hf::Specials;
 use crate::engines::subword::hub;
-use spm::{SpmModel, SpmTokenizer};
 
 /// A model loaded from a `bpe:`, `tiktoken:` or `spm:` spec, before it becomes a boxed
 /// tokenizer: tools that need the model itself (`toklab bpe check`, `steps`) load it exactly as

@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use super::viterbi::{Node, Score};
-use crate::engines::subword::bpe::spm::SpmModel;
+use crate::engines::subword::spm::SpmModel;
 
 /// One candidate piece of the lattice.
 pub type LatticeNode = Node<f32>;

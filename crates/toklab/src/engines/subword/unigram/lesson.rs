@@ -5,7 +5,7 @@
 //! are the `f32` sums the encoder computes, so the lesson ends on the encoder's own path.
 
 use super::lattice::{Lattice, LatticeNode};
-use crate::engines::subword::bpe::spm::SpmModel;
+use crate::engines::subword::spm::SpmModel;
 
 /// One step of the forward pass: the position reached and how its best total was chosen.
 #[derive(Clone, Debug, PartialEq)]
@@ -125,7 +125,7 @@ fn backtrace(lattice: &Lattice, steps: &[ForwardStep]) -> Option<(Vec<usize>, f3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::subword::bpe::spm::proto;
+    use crate::engines::subword::spm::proto;
 
     /// A model with pieces ▁ a b ab ▁ab and the given scores.
     fn model() -> SpmModel {

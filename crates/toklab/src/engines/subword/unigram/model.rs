@@ -14,9 +14,9 @@
 use super::trie::PieceTrie;
 use super::viterbi::{BestPath, Node, Search, Viterbi, best_path_from};
 use crate::core::model_cache::{FlatReader, FlatWriter};
-use crate::engines::subword::bpe::spm::proto::{PieceType, ProtoPiece};
-use crate::engines::subword::bpe::spm::{SpmModel, SpmToken};
 use crate::engines::subword::bpe::vocab::Vocab;
+use crate::engines::subword::spm::proto::{PieceType, ProtoPiece};
+use crate::engines::subword::spm::{SpmModel, SpmToken};
 
 /// What the lattice needs besides the vocabulary.
 pub struct SpmUnigram {
@@ -235,7 +235,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::engines::subword::bpe::spm::proto::{ModelProto, ModelType, NormalizerSpec};
+    use crate::engines::subword::spm::proto::{ModelProto, ModelType, NormalizerSpec};
 
     /// A unigram model of `pieces` (text, score, user-defined?) after `<unk>`, `<s>`, `</s>`
     /// and, with byte fallback, the 256 byte pieces; a repeated text keeps its first entry.

@@ -68,10 +68,8 @@ pub fn model_bytes(model: &TrainedUnigram) -> Vec<u8> {
 impl TrainedUnigram {
     /// The model as SentencePiece would load it from the `.model` file [`model_bytes`]
     /// writes, to tokenize with it without a file (a model being trained).
-    pub fn to_model(
-        &self,
-    ) -> crate::core::error::Result<crate::engines::subword::bpe::spm::SpmModel> {
-        crate::engines::subword::bpe::spm::SpmModel::from_bytes(
+    pub fn to_model(&self) -> crate::core::error::Result<crate::engines::subword::spm::SpmModel> {
+        crate::engines::subword::spm::SpmModel::from_bytes(
             "(trained unigram).model".as_ref(),
             &model_bytes(self),
         )
@@ -81,7 +79,7 @@ impl TrainedUnigram {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::subword::bpe::spm::SpmModel;
+    use crate::engines::subword::spm::SpmModel;
 
     #[test]
     fn the_written_model_loads_and_encodes_by_its_scores() {
@@ -95,7 +93,7 @@ mod tests {
             vocab_size: 7,
         };
         let bytes = model_bytes(&trained);
-        let proto = crate::engines::subword::bpe::spm::proto::parse(&bytes).unwrap();
+        let proto = crate::engines::subword::spm::proto::parse(&bytes).unwrap();
         let model = SpmModel::from_proto("t.model".as_ref(), proto).unwrap();
         assert_eq!(model.pieces.len(), 7);
         assert_eq!(model.encode("ab  ba"), [3, 6, 5, 4]);

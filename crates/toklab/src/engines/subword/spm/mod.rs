@@ -22,10 +22,10 @@ use std::sync::Arc;
 use self::normalizer::{CharsMap, Normalizer, SPACE, UserMatcher, user_matcher, user_pieces};
 use self::piece_list::vocab_of;
 use self::proto::{PieceType, ProtoPiece};
-use super::merge_loop::{MergeStep, NO_ID, Symbol};
-use super::merge_table::MergeTable;
-use super::model::{Alphabet, BpeModel, Rules};
-use super::tokenizer::subword_token;
+use super::bpe::merge_loop::{MergeStep, NO_ID, Symbol};
+use super::bpe::merge_table::MergeTable;
+use super::bpe::model::{Alphabet, BpeModel, Rules};
+use super::bpe::tokenizer::subword_token;
 use crate::core::error::{Error, Result};
 use crate::core::normalized::NormalizedString;
 use crate::core::pieces::Carry;
@@ -449,7 +449,7 @@ impl SpmModel {
 
 impl SpmTokenizer {
     /// The normalized text, then each piece with its merge steps (BPE) and tokens.
-    pub fn trace(&self, text: &str) -> super::BpeTrace {
+    pub fn trace(&self, text: &str) -> super::bpe::BpeTrace {
         self.model.explain(text)
     }
 }
