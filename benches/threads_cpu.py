@@ -10,7 +10,17 @@ with their smallest and largest beside it as the spread. When `perf` is installe
 through `perf stat`, which adds its task-clock ratio (CPU time in nanoseconds, every thread)
 and the median context switches, migrations and page faults of each thread count.
 
-    python3 benches/threads_cpu.py TOKLAB [ROUNDS]
+The reference column runs, in the same round, two single-thread processes at once on the same
+text: each one's CPU time over the one-thread run's. It is what the machine alone charges for
+keeping both cores busy (shared caches and memory bandwidth, a clock that drops, other users),
+with no coordination between threads at all; a `--threads 2` ratio near it is the machine's,
+one well above it is toklab's.
+
+A round of a fast kind takes a tenth of a second, which a noisy machine moves by a third, so
+each kind runs at least ROUNDS rounds and more until its one-thread runs add up to
+MIN_SECONDS of CPU (at most 40 rounds).
+
+    python3 benches/threads_cpu.py TOKLAB [ROUNDS] [MIN_SECONDS]
 
 TOKLAB is a release build. TOKLAB_SHARED points to the shared folder (default ../shared); the
 text is the KJV (corpora/kjv-en.txt) repeated to 16 MB. Kinds whose model file is missing are
@@ -50,16 +60,40 @@ def run_once(argv, stdin_path, perf):
     return usage.ru_utime + usage.ru_stime, counters
 
 
-def paired_rounds(argv, stdin_path, rounds, perf):
-    """Per round, the CPU time of one and of two threads (run in turns); returns both lists of
-    seconds and both lists of counter dictionaries."""
-    cpu = {1: [], 2: []}
+MAX_ROUNDS = 40
+
+
+def two_at_once(argv, stdin_path):
+    """The mean CPU seconds of two copies of `argv` started together, each on its own stdin."""
+    with open(stdin_path, "rb") as a, open(stdin_path, "rb") as b, \
+            open(os.devnull, "wb") as null:
+        procs = [subprocess.Popen(argv, stdin=f, stdout=null, stderr=null) for f in (a, b)]
+        seconds = []
+        for proc in procs:
+            _, status, usage = os.wait4(proc.pid, 0)
+            if status != 0:
+                sys.exit(f"{' '.join(argv)} failed when run twice at once")
+            seconds.append(usage.ru_utime + usage.ru_stime)
+    return sum(seconds) / 2
+
+
+def paired_rounds(argv, stdin_path, rounds, min_seconds, perf):
+    """Per round, the CPU time of one thread, of two threads and of each of two one-thread
+    processes run at once (in turns); returns the lists of seconds by key (1, 2, "pair") and the
+    counter dictionaries of 1 and 2. Runs `rounds` rounds, then more until the one-thread runs
+    add up to `min_seconds`."""
+    cpu = {1: [], 2: [], "pair": []}
     counters = {1: [], 2: []}
-    for r in range(rounds):
-        for j in ((1, 2) if r % 2 == 0 else (2, 1)):
+    r = 0
+    while r < rounds or (sum(cpu[1]) < min_seconds and r < MAX_ROUNDS):
+        for j in ((1, 2, "pair") if r % 2 == 0 else ("pair", 2, 1)):
+            if j == "pair":
+                cpu[j].append(two_at_once(argv[1], stdin_path))
+                continue
             seconds, counted = run_once(argv[j], stdin_path, perf)
             cpu[j].append(seconds)
             counters[j].append(counted)
+        r += 1
     return cpu, counters
 
 
@@ -101,6 +135,7 @@ def main():
         sys.exit(__doc__)
     toklab = sys.argv[1]
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    min_seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 4.0
     repo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     shared = os.environ.get("TOKLAB_SHARED", os.path.join(repo, "../shared"))
     kjv = open(os.path.join(shared, "corpora/kjv-en.txt"), "rb").read()
@@ -109,8 +144,10 @@ def main():
         with open(text, "wb") as f:
             f.write((kjv * (16_000_000 // len(kjv) + 1))[:16_000_000])
         perf = shutil.which("perf")
-        print(f"CPU time (user+sys), {rounds} paired rounds, 16 MB; ratio = 2 threads / 1"
-              " thread, median [smallest-largest] of the rounds' ratios (bar: 1.10)")
+        print(f"CPU time (user+sys), at least {rounds} paired rounds and {min_seconds:g} s of one"
+              " thread's CPU per kind, 16 MB; ratio = 2 threads / 1 thread, median"
+              " [smallest-largest] of the rounds' ratios (bar: 1.10); two processes = each of two"
+              " one-thread processes run at once / 1 thread, the machine's own share")
         if perf:
             print("task-clock: perf stat's ratio of the same runs; cs/mig/pf: median context"
                   " switches, migrations, page faults, 1 thread / 2 threads")
@@ -122,12 +159,13 @@ def main():
             argv = {j: [toklab, "tokenize", "--threads", str(j), "--with", spec, "-"]
                     for j in (1, 2)}
             same = stdout_of(argv[1], text) == stdout_of(argv[2], text)
-            cpu, counters = paired_rounds(argv, text, rounds, perf)
+            cpu, counters = paired_rounds(argv, text, rounds, min_seconds, perf)
             one, two = statistics.median(cpu[1]), statistics.median(cpu[2])
-            ratio = statistics.median([b / a for a, b in zip(cpu[1], cpu[2])])
-            worst = max(worst, ratio)
-            line = (f"{name:<28} 1 thread {one * 1e3:8.1f} ms   2 threads {two * 1e3:8.1f} ms   "
-                    f"ratio {spread([b / a for a, b in zip(cpu[1], cpu[2])])}")
+            ratios = [b / a for a, b in zip(cpu[1], cpu[2])]
+            worst = max(worst, statistics.median(ratios))
+            line = (f"{name:<28} {len(ratios):2} rounds   1 thread {one * 1e3:8.1f} ms   "
+                    f"2 threads {two * 1e3:8.1f} ms   ratio {spread(ratios)}   two processes "
+                    f"{spread([b / a for a, b in zip(cpu[1], cpu['pair'])])}")
             clocks = [(a.get("task-clock"), b.get("task-clock"))
                       for a, b in zip(counters[1], counters[2])]
             if perf and all(a and b for a, b in clocks):
