@@ -380,6 +380,38 @@ mod tests {
     }
 
     #[test]
+    fn lists_that_split_a_letter_from_the_space_after_it_first_are_cut() {
+        let cuts = |pre: &str| cuts_at_spaces(&patterns(pre).unwrap().0);
+        for pre in [
+            "gpt-2",
+            "default",
+            "falcon",
+            "starcoder",
+            "deepseek-coder",
+            "deepseek-llm",
+            "qwen35",
+            "bloom",
+            "viking",
+            "llama3",
+            "qwen2",
+            "tekken",
+            "gpt-4o",
+        ] {
+            assert!(cuts(pre), "{pre}");
+        }
+        for pre in [
+            "superbpe",
+            "chameleon",
+            "deepseek-v3",
+            "kimi-k2",
+            "bailingmoe",
+            "gemma4",
+        ] {
+            assert!(!cuts(pre), "{pre}");
+        }
+    }
+
+    #[test]
     fn gpt2_pieces_and_non_ascii_categories() {
         assert_eq!(
             pieces("gpt-2", "Hello world's  café 123!"),
