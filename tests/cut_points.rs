@@ -43,7 +43,38 @@ const CUTTING_REAL: &[&str] = &[
     "tekken:{models}/mistral-tekken_240718.json",
     "claude:{models}/claude.json",
     "rwkv:{models}/rwkv_vocab_v20230424.txt",
+    "gguf:{models}/llama-vocabs/ggml-vocab-llama-spm.gguf",
+    "gguf:{models}/llama-vocabs/ggml-vocab-baichuan.gguf",
+    "gguf:{models}/llama-vocabs/ggml-vocab-bert-bge.gguf",
+    "gguf:{models}/llama-vocabs/ggml-vocab-aquila.gguf",
+    "gguf:{models}/llama-vocabs/ggml-vocab-gpt-neox.gguf",
+    "gguf:{models}/llama-vocabs/ggml-vocab-command-r.gguf",
+    "gguf:{models}/llama-vocabs/ggml-vocab-deepseek-coder.gguf",
+    "gguf:{models}/llama-vocabs/ggml-vocab-deepseek-llm.gguf",
+    "gguf:{models}/llama-vocabs/ggml-vocab-falcon.gguf",
+    "gguf:{models}/llama-vocabs/ggml-vocab-qwen35.gguf",
+    "gguf:{models}/llama-vocabs/ggml-vocab-refact.gguf",
+    "gguf:{models}/llama-vocabs/ggml-vocab-starcoder.gguf",
 ];
+
+/// The pre-tokenizers of byte-level GGUF files that cut ([`written_models`] writes one file
+/// for each), and one that does not: `superbpe` leaves words and the spaces between them in
+/// one piece, so merges may join a letter to the space after it.
+const GGUF_PRES: &[&str] = &[
+    "gpt-2",
+    "default",
+    "falcon",
+    "starcoder",
+    "deepseek-coder",
+    "deepseek-llm",
+    "qwen35",
+    "bloom",
+    "llama-bpe",
+    "qwen2",
+    "gpt-4o",
+    "tekken",
+];
+const GGUF_UNCUT_PRES: &[&str] = &["superbpe"];
 
 /// Pieces of text the generated texts are made of.
 const PARTS: &[&str] = &[
@@ -164,9 +195,8 @@ static LOADED: std::sync::LazyLock<Vec<(String, Box<dyn Tokenizer>)>> =
     });
 
 /// Models written for the test in `dir`, as (label, spec): the shipped tekken and claude
-/// samples with the patterns of the real files (which their hand-written matchers cut), and a
-/// GGUF byte-level BPE with tokens of two and three spaces and of a space and a letter, which a
-/// cut at any other space than one between letters would change.
+/// samples with the patterns of the real files (which their hand-written matchers cut), and the
+/// GGUF files of [`gguf_models`].
 fn written_models(dir: &std::path::Path) -> Vec<(String, String)> {
     use toklab::engines::subword::pretok::{GPT2_PATTERN, TEKKEN_PATTERN};
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -190,25 +220,90 @@ fn written_models(dir: &std::path::Path) -> Vec<(String, String)> {
             format!("{kind}:{}", path.display()),
         ));
     }
+    specs.extend(gguf_models(dir));
+    specs
+}
+
+/// GGUF files written for the test in `dir`, as (label, spec): a byte-level BPE for each
+/// pre-tokenizer of [`GGUF_PRES`] and [`GGUF_UNCUT_PRES`], with merges that join a letter to
+/// the space after it (which only a pre-tokenizer that splits them keeps apart) and tokens of
+/// two and three spaces and of a space and a letter, which a cut at any other space than one
+/// between letters would change, and one with a user-defined token of a letter and a space; a
+/// SentencePiece (`llama`) one with the pieces of
+/// [`JOINED_SPACE`]; WordPiece (`bert`) ones with and without an unknown token.
+fn gguf_models(dir: &std::path::Path) -> Vec<(String, String)> {
     use toklab::engines::subword::gguf::write::{Builder, Val};
+    let mut specs = Vec::new();
+    let mut write = |label: String, put: &dyn Fn(&mut Builder)| {
+        let path = dir.join(&label);
+        let mut builder = Builder::new(3);
+        put(&mut builder);
+        builder.write(&path, 0).unwrap();
+        specs.push((format!("gguf:{label}"), format!("gguf:{}", path.display())));
+    };
     let bytes = (0..=255u8).map(|b| crate::gguf_files::byte_char(b).to_string());
     let mut tokens: Vec<String> = bytes.collect();
-    let merges = ["Ġ Ġ", "ĠĠ Ġ", "Ġ a", "Ġ w", "o r"];
+    let merges = ["a Ġ", "d Ġ", "Ġ Ġ", "ĠĠ Ġ", "Ġ a", "Ġ w", "o r"];
     tokens.extend(merges.iter().map(|m| m.replace(' ', "")));
     let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
-    let path = dir.join("spaces.gguf");
-    let mut builder = Builder::new(3);
-    builder
-        .put("general.architecture", Val::Str("gpt2"))
-        .put("tokenizer.ggml.model", Val::Str("gpt2"))
-        .put("tokenizer.ggml.pre", Val::Str("gpt-2"))
-        .put("tokenizer.ggml.tokens", Val::Strs(&tokens))
-        .put("tokenizer.ggml.merges", Val::Strs(&merges));
-    builder.write(&path, 0).unwrap();
-    specs.push((
-        "gguf:spaces.gguf".into(),
-        format!("gguf:{}", path.display()),
-    ));
+    for pre in GGUF_PRES.iter().chain(GGUF_UNCUT_PRES) {
+        write(format!("{pre}.gguf"), &|b| {
+            b.put("general.architecture", Val::Str("gpt2"))
+                .put("tokenizer.ggml.model", Val::Str("gpt2"))
+                .put("tokenizer.ggml.pre", Val::Str(pre))
+                .put("tokenizer.ggml.tokens", Val::Strs(&tokens))
+                .put("tokenizer.ggml.merges", Val::Strs(&merges));
+        });
+    }
+    // A user-defined token `d ` would cross a cut before the space after `d`: none is cut.
+    let mut with_special = tokens.clone();
+    with_special.push("d ");
+    let types: Vec<i32> = (0..with_special.len())
+        .map(|i| if i + 1 == with_special.len() { 4 } else { 1 })
+        .collect();
+    write("special-space.gguf".into(), &|b| {
+        b.put("general.architecture", Val::Str("gpt2"))
+            .put("tokenizer.ggml.model", Val::Str("gpt2"))
+            .put("tokenizer.ggml.pre", Val::Str("gpt-2"))
+            .put("tokenizer.ggml.tokens", Val::Strs(&with_special))
+            .put("tokenizer.ggml.token_type", Val::I32s(&types))
+            .put("tokenizer.ggml.merges", Val::Strs(&merges));
+    });
+    let pieces: Vec<&str> = JOINED_SPACE.iter().map(|p| p.0).collect();
+    let scores: Vec<f32> = JOINED_SPACE.iter().map(|p| p.1).collect();
+    // SentencePiece's piece types are GGUF's token types: 1 normal, 2 unknown, 4 user-defined.
+    let types: Vec<i32> = JOINED_SPACE.iter().map(|p| p.2 as i32).collect();
+    write("joined-space.gguf".into(), &|b| {
+        b.put("general.architecture", Val::Str("llama"))
+            .put("tokenizer.ggml.model", Val::Str("llama"))
+            .put("tokenizer.ggml.tokens", Val::Strs(&pieces))
+            .put("tokenizer.ggml.scores", Val::F32s(&scores))
+            .put("tokenizer.ggml.token_type", Val::I32s(&types));
+    });
+    // Fewer than 101 tokens, so without `unknown_token_id` there is no unknown token (BERT's
+    // default is id 100).
+    let words = [
+        "[UNK]", "[CLS]", "[MASK]", "▁a", "▁w", "or", "d", "▁word", "▁is", "▁can", "▁not", "n",
+        "'", "t", "▁'", "▁.", "▁,", "s", "▁x", "1", "▁4", "2", "▁mr", "▁end", "▁e", "▁na",
+    ];
+    let types: Vec<i32> = (0..words.len())
+        .map(|i| match i {
+            0 => 2,
+            1 | 2 => 3,
+            _ => 1,
+        })
+        .collect();
+    for (label, unk) in [("bert.gguf", true), ("bert-no-unk.gguf", false)] {
+        write(label.into(), &|b| {
+            b.put("general.architecture", Val::Str("bert"))
+                .put("tokenizer.ggml.model", Val::Str("bert"))
+                .put("tokenizer.ggml.tokens", Val::Strs(&words))
+                .put("tokenizer.ggml.token_type", Val::I32s(&types));
+            if unk {
+                b.put("tokenizer.ggml.unknown_token_id", Val::U32(0));
+            }
+        });
+    }
     specs
 }
 
@@ -367,7 +462,7 @@ proptest! {
 fn the_cutting_kinds_cut_and_the_others_do_not() {
     let text = "The harbour reopened on Monday after three years, said Zoë. It's open!";
     for (spec, tokenizer) in LOADED.iter() {
-        if spec.starts_with("spm:joined-space") {
+        if spec.starts_with("spm:joined-space") || spec == "gguf:joined-space.gguf" {
             // Its few letters: it cuts after `n`, `r` and `w`, never after `a` or `d`, whose
             // pieces hold the `▁` after them.
             let words = "wn an rd or wa ow ad wr a";
@@ -378,7 +473,15 @@ fn the_cutting_kinds_cut_and_the_others_do_not() {
             continue;
         }
         let pieces = Pieces::new(tokenizer.as_ref(), text, 1).count();
-        assert!(pieces > 5, "{spec}: {pieces} pieces");
+        let uncut = GGUF_UNCUT_PRES
+            .iter()
+            .map(|pre| format!("gguf:{pre}.gguf"))
+            .chain(["bert-no-unk", "special-space"].map(|f| format!("gguf:{f}.gguf")))
+            .any(|label| label == *spec);
+        match uncut {
+            true => assert_eq!(pieces, 1, "{spec}"),
+            false => assert!(pieces > 5, "{spec}: {pieces} pieces"),
+        }
     }
     for spec in [
         "words",

@@ -21,7 +21,8 @@ const LINE_BYTES: usize = 20 << 20;
 /// a little room).
 /// Every kind meets the bar today: SentencePiece's unigram models cut before a space no piece
 /// spans, each piece's search going on from the path total the one before ended with; the
-/// GGUF, tekken, Claude and RWKV kinds name cut points of their own. (The rule engine names no
+/// GGUF (byte-level, SentencePiece and WordPiece vocabularies), tekken, Claude and RWKV kinds
+/// name cut points of their own. (The rule engine names no
 /// cut, since each of its steps searches the whole line, but past utoken's depth limit it
 /// splits the rest of the line on whitespace a part at a time, and keeps only the line's
 /// characters and their classes: it meets the bar.)
@@ -52,6 +53,66 @@ const KINDS: &[(&str, &str, bool)] = &[
     ("tekken", "tekken:{models}/mistral-tekken_240718.json", true),
     ("claude", "claude:{models}/claude.json", true),
     ("rwkv", "rwkv:{models}/rwkv_vocab_v20230424.txt", true),
+    (
+        "gguf-llama-spm",
+        "gguf:{models}/llama-vocabs/ggml-vocab-llama-spm.gguf",
+        true,
+    ),
+    (
+        "gguf-baichuan",
+        "gguf:{models}/llama-vocabs/ggml-vocab-baichuan.gguf",
+        true,
+    ),
+    (
+        "gguf-bert",
+        "gguf:{models}/llama-vocabs/ggml-vocab-bert-bge.gguf",
+        true,
+    ),
+    (
+        "gguf-aquila",
+        "gguf:{models}/llama-vocabs/ggml-vocab-aquila.gguf",
+        true,
+    ),
+    (
+        "gguf-gpt-neox",
+        "gguf:{models}/llama-vocabs/ggml-vocab-gpt-neox.gguf",
+        true,
+    ),
+    (
+        "gguf-command-r",
+        "gguf:{models}/llama-vocabs/ggml-vocab-command-r.gguf",
+        true,
+    ),
+    (
+        "gguf-deepseek-coder",
+        "gguf:{models}/llama-vocabs/ggml-vocab-deepseek-coder.gguf",
+        true,
+    ),
+    (
+        "gguf-deepseek-llm",
+        "gguf:{models}/llama-vocabs/ggml-vocab-deepseek-llm.gguf",
+        true,
+    ),
+    (
+        "gguf-falcon",
+        "gguf:{models}/llama-vocabs/ggml-vocab-falcon.gguf",
+        true,
+    ),
+    (
+        "gguf-qwen35",
+        "gguf:{models}/llama-vocabs/ggml-vocab-qwen35.gguf",
+        true,
+    ),
+    (
+        "gguf-refact",
+        "gguf:{models}/llama-vocabs/ggml-vocab-refact.gguf",
+        true,
+    ),
+    (
+        "gguf-starcoder",
+        "gguf:{models}/llama-vocabs/ggml-vocab-starcoder.gguf",
+        true,
+    ),
 ];
 
 /// Words, numbers, punctuation, quotes, emoji and CJK, so every engine meets its hard cases.

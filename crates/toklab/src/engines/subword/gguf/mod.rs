@@ -29,13 +29,15 @@ use std::path::{Path, PathBuf};
 use aho_corasick::AhoCorasick;
 
 use crate::core::error::{Error, Result};
+use crate::core::pieces::Carry;
 use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
-use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
-use crate::core::tokenizer::Tokenizer;
+use crate::core::token::{GaveUp, Origin, Span, Token, TokenKind, Tokenization};
+use crate::core::tokenizer::{NO_ID, Tokenizer};
 use crate::core::trace::{Role, Trace, TraceLine, quote};
 use crate::engines::subword::bpe::bytelevel;
 use crate::engines::subword::bytes::{byte_token, char_span, render};
+use crate::engines::subword::spm::cuts::SpaceCuts;
 use engines::{BpeTables, Emit};
 use vocab::{Family, Vocab, attr};
 
@@ -106,10 +108,23 @@ pub struct Gguf {
     /// that tells which occur in a text before the longest-first passes run.
     matched: Vec<u32>,
     finder: Option<AhoCorasick>,
-    /// Whether a text may be cut at a space between ASCII letters ([`Gguf::cuts`]).
-    cuts: bool,
+    /// Where a text may be cut ([`Gguf::cut_rule`]).
+    cuts: Cuts,
     warnings: Vec<String>,
 }
+
+/// Where a GGUF tokenizer may cut a text without changing a token.
+enum Cuts {
+    Nowhere,
+    /// At an ASCII space between two ASCII letters.
+    BetweenLetters,
+    /// Before a space after one of some ASCII letters and digits (SentencePiece vocabularies).
+    AfterAscii(SpaceCuts),
+}
+
+/// Whether the piece before a cut ended with a special token, which the piece after it takes
+/// from its [`Carry`]: a SentencePiece vocabulary puts a `▁` before text that follows one.
+struct EndedSpecial(bool);
 
 /// A stretch of the input: text for the engine, or a special token (with any white space its
 /// strip attributes took).
@@ -126,9 +141,6 @@ impl Gguf {
             engine,
             warnings,
         } = cached::load(path)?;
-        let pattern_cuts = matches!(vocab.family, Family::Bpe)
-            && !split::raw(&vocab.pre)
-            && split::patterns(&vocab.pre).is_some_and(|(p, _)| split::cuts_at_spaces(&p));
         let skip = if parse_special {
             0
         } else {
@@ -149,7 +161,7 @@ impl Gguf {
                     .map_err(|e| Error::format(path, None, format!("special tokens: {e}")))?,
             )
         };
-        let cuts = pattern_cuts && Self::cuts(&vocab, &matched);
+        let cuts = Self::cut_rule(&vocab, &matched);
         Ok(Gguf {
             name: name.to_string(),
             path: path.to_path_buf(),
@@ -162,20 +174,52 @@ impl Gguf {
         })
     }
 
-    /// Whether a byte-level BPE whose pre-tokenizer may be cut at a space between ASCII
-    /// letters ([`split::cuts_at_spaces`]) may be: no special token matched in text holds a
-    /// space (so none crosses the cut) or takes the spaces around it (a special token that
-    /// ends the first part would take the space that starts the second), and every ASCII
-    /// letter is a token, so the token before the cut has an id and no run of dropped bytes,
-    /// which becomes one token, reaches across it.
-    fn cuts(vocab: &Vocab, matched: &[u32]) -> bool {
+    /// Where the tokenizer of `vocab` may cut a text, when no special token matched in text
+    /// holds an ASCII letter or digit followed by a space (every cut below is before a space
+    /// after one, so no special token crosses it; GPT-NeoX's runs of spaces are no obstacle)
+    /// or takes the spaces around it (a special token that ends the first part would take the
+    /// space that starts the second):
+    /// - byte-level BPE: at a space between ASCII letters when its pre-tokenizer makes that a
+    ///   boundary of pieces ([`split::cuts_at_spaces`]) and every ASCII letter is a token, so
+    ///   the token before the cut has an id and no run of dropped bytes, which becomes one
+    ///   token, reaches across it;
+    /// - SentencePiece BPE (`llama`): before a space after an ASCII letter or digit `c` that is
+    ///   a token and that no token joins to the `▁` after it ([`SpaceCuts::unless_joined`]):
+    ///   every merge makes a token, so no symbol reaches across, and a merge's score depends on
+    ///   its pair alone, so each side merges as it would alone; the part after the cut starts
+    ///   with its space and gets no `▁` in front, unless the part before ended with a special
+    ///   token ([`EndedSpecial`]);
+    /// - WordPiece (`bert`): at a space between ASCII letters, as `wordpiece:` cuts: words end
+    ///   at white space and each is matched alone, and characters are normalized one by one;
+    ///   a word that cannot be matched is the unknown token, which the vocabulary must have
+    ///   (else its bytes would be dropped, and runs of dropped bytes join across words).
+    ///
+    /// Unigram (`t5`) vocabularies and Gemma 4's BPE, which merges a whole line, are not cut.
+    fn cut_rule(vocab: &Vocab, matched: &[u32]) -> Cuts {
         let specials_stay = matched.iter().all(|&id| {
-            !vocab.tokens[id as usize].contains(' ') && !vocab.has(id, attr::LSTRIP | attr::RSTRIP)
+            let joined = |w: &[u8]| w[0].is_ascii_alphanumeric() && w[1] == b' ';
+            !vocab.tokens[id as usize].as_bytes().windows(2).any(joined)
+                && !vocab.has(id, attr::LSTRIP | attr::RSTRIP)
         });
-        let letters = (b'A'..=b'Z')
-            .chain(b'a'..=b'z')
-            .all(|b| vocab.id(&char::from(b).to_string()).is_some());
-        specials_stay && letters
+        let token = |c: u8| vocab.id(&char::from(c).to_string()).is_some();
+        match vocab.family {
+            _ if !specials_stay => Cuts::Nowhere,
+            Family::Bpe
+                if !split::raw(&vocab.pre)
+                    && split::patterns(&vocab.pre)
+                        .is_some_and(|(p, _)| split::cuts_at_spaces(&p))
+                    && (b'A'..=b'Z').chain(b'a'..=b'z').all(token) =>
+            {
+                Cuts::BetweenLetters
+            }
+            Family::Spm => {
+                let tokens = vocab.tokens.iter().map(|t| t.as_bytes());
+                SpaceCuts::unless_joined(token, tokens, "▁".as_bytes())
+                    .map_or(Cuts::Nowhere, Cuts::AfterAscii)
+            }
+            Family::Wpm if vocab.unk.is_some() => Cuts::BetweenLetters,
+            _ => Cuts::Nowhere,
+        }
     }
 
     /// The vocabulary, for callers that want ids and token types.
@@ -185,7 +229,8 @@ impl Gguf {
 
     /// The ids llama.cpp gives `text` (`add_special = false`); bytes llama.cpp drops have none.
     pub fn ids(&self, text: &str) -> Vec<u32> {
-        self.emits(text)
+        self.emits(text, true)
+            .0
             .into_iter()
             .filter_map(|(e, _)| e.id)
             .collect()
@@ -246,10 +291,10 @@ impl Gguf {
         fragments
     }
 
-    /// Every token with whether it is a special token from the partition.
-    fn emits(&self, text: &str) -> Vec<(Emit, bool)> {
+    /// Every token with whether it is a special token from the partition, and whether the
+    /// last one is; `previous_special` when the text starts a text or follows a special token.
+    fn emits(&self, text: &str, mut previous_special: bool) -> (Vec<(Emit, bool)>, bool) {
         let mut out = Vec::new();
-        let mut previous_special = true;
         let mut found = Vec::new();
         for fragment in self.partition(text) {
             match fragment {
@@ -282,7 +327,7 @@ impl Gguf {
                 }
             }
         }
-        out
+        (out, previous_special)
     }
 
     /// The token a found id becomes.
@@ -352,9 +397,21 @@ impl Tokenizer for Gguf {
     }
 
     fn tokenize(&self, text: &str) -> Tokenization {
+        self.tokenize_piece(text, &mut Carry::default())
+    }
+
+    /// A piece after a cut follows text, or a special token when the piece before ended with
+    /// one ([`EndedSpecial`]).
+    fn tokenize_piece(&self, text: &str, carry: &mut Carry) -> Tokenization {
+        let after_special = match carry.continued() {
+            true => carry.take::<EndedSpecial>().is_some_and(|e| e.0),
+            false => true,
+        };
+        let (emits, ended_special) = self.emits(text, after_special);
+        carry.put(EndedSpecial(ended_special));
         let mut tokens: Vec<Token> = Vec::new();
         let mut last_unknown: Option<usize> = None;
-        for (emit, special) in self.emits(text) {
+        for (emit, special) in emits {
             // Runs of dropped bytes are one unknown token, so nothing of the text is lost.
             if emit.id.is_none() {
                 if let Some(at) = last_unknown
@@ -381,11 +438,18 @@ impl Tokenizer for Gguf {
         Tokenization::new(tokens)
     }
 
-    /// A space between two ASCII letters, where the model allows it ([`Gguf::cuts`]).
+    fn ids_into_piece(&self, text: &str, carry: &mut Carry, ids: &mut Vec<u32>) -> Option<GaveUp> {
+        let tokens = self.tokenize_piece(text, carry);
+        ids.extend(tokens.iter().map(|t| t.id.unwrap_or(NO_ID)));
+        tokens.gave_up()
+    }
+
+    /// Where the vocabulary allows it ([`Gguf::cut_rule`]).
     fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
-        match self.cuts {
-            true => crate::core::pieces::space_between_ascii_letters(text, from),
-            false => None,
+        match &self.cuts {
+            Cuts::Nowhere => None,
+            Cuts::BetweenLetters => crate::core::pieces::space_between_ascii_letters(text, from),
+            Cuts::AfterAscii(cuts) => cuts.cut_point(text, from),
         }
     }
 

@@ -22,6 +22,12 @@ const CJK: &str = "[\u{4E00}-\u{9FA5}\u{800}-\u{4E00}\u{AC00}-\u{D7FF}]+";
 const BLOOM: &str = " ?[^(\\s|.,!?\u{2026}\u{3002}\u{FF0C}\u{3001}\u{964}\u{6D4}\u{60C})]+";
 const TEKKEN: &str = r"[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+|[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 const GPT4O: &str = r"[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?|[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+const QWEN35: &str = r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+const LETTER_RUNS: &str = r"\s?\p{L}+";
+const DEFAULT_PUNCT: &str = r"[\p{P}\$\+<=>\^~\|]+";
+const FALCON_PUNCT: &str = r"[\p{P}\$\+<=>\^~\|`]+";
+const THREE_DIGITS: &str = "[0-9][0-9][0-9]";
+const NEWLINE: &str = "[\r\n]";
 /// Kimi K2's pattern, which llama.cpp runs with its own code on the real categories: here the
 /// pattern itself on the text (never collapsed: it has no `\p{L}`-style class of the five).
 const KIMI_K2: &str = r"[\p{Han}]+|[^\r\n\p{Letter}\p{Number}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{Mark}&&[^\p{Han}]]*[\p{Ll}\p{Lm}\p{Lo}\p{Mark}&&[^\p{Han}]]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{Letter}\p{Number}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{Mark}&&[^\p{Han}]]+[\p{Ll}\p{Lm}\p{Lo}\p{Mark}&&[^\p{Han}]]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{Number}{1,3}| ?[^\s\p{Letter}\p{Number}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
@@ -32,13 +38,13 @@ const KIMI_K2: &str = r"[\p{Han}]+|[^\r\n\p{Letter}\p{Number}]?[\p{Lu}\p{Lt}\p{L
 pub fn patterns(pre: &str) -> Option<(Vec<&'static str>, bool)> {
     let starcoder = vec![r"\p{N}", GPT2];
     let list: Vec<&'static str> = match pre {
-        "default" => vec![r"[\p{P}\$\+<=>\^~\|]+", GPT2, r"\p{N}+", "[0-9][0-9][0-9]"],
+        "default" => vec![DEFAULT_PUNCT, GPT2, r"\p{N}+", THREE_DIGITS],
         "llama3" | "llama-v3" | "llama-bpe" | "falcon3" | "falcon-h1" | "pixtral" | "midm-2.0"
         | "lfm2" => return Some((vec![LLAMA3], true)),
         "tekken" => return Some((vec![TEKKEN], true)),
         "dbrx" | "smaug-bpe" | "glm4" | "chatglm-bpe" => vec![LLAMA3],
         "deepseek-llm" => vec![
-            "[\r\n]",
+            NEWLINE,
             DEEPSEEK_LETTERS,
             "\\s?[!-/:-~\u{FF01}-\u{FF0F}\u{FF1A}-\u{FF5E}\u{2018}-\u{201F}\u{3000}-\u{3002}]+",
             r"\s+$",
@@ -50,8 +56,8 @@ pub fn patterns(pre: &str) -> Option<(Vec<&'static str>, bool)> {
             "[\u{4E00}-\u{9FA5}\u{3040}-\u{309F}\u{30A0}-\u{30FF}]+",
             "[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+",
         ],
-        "deepseek-coder" => vec!["[\r\n]", r"\s?\p{L}+", r"\s?\p{P}+", CJK, r"\p{N}"],
-        "falcon" => vec![r"[\p{P}\$\+<=>\^~\|`]+", GPT2, "[0-9][0-9][0-9]"],
+        "deepseek-coder" => vec![NEWLINE, LETTER_RUNS, r"\s?\p{P}+", CJK, r"\p{N}"],
+        "falcon" => vec![FALCON_PUNCT, GPT2, THREE_DIGITS],
         "starcoder" | "refact" | "command-r" | "smollm" | "codeshell" | "exaone" | "minerva-7b" => {
             starcoder
         }
@@ -59,9 +65,7 @@ pub fn patterns(pre: &str) -> Option<(Vec<&'static str>, bool)> {
         | "a.x-4.0" | "mellum" | "jina-v1-en" | "jina-v2-code" | "roberta-bpe" | "exaone4"
         | "mpt" | "olmo" | "jais" | "trillion" => vec![GPT2],
         "qwen2" | "deepseek-r1-qwen" | "megrez" | "stablelm2" | "hunyuan" => vec![QWEN2],
-        "qwen35" => vec![
-            r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
-        ],
+        "qwen35" => vec![QWEN35],
         "poro-chat" | "bloom" | "gpt3-finnish" => vec![BLOOM],
         "viking" => vec![BLOOM, r"\p{N}"],
         "chameleon" => vec![
@@ -93,14 +97,52 @@ pub fn raw(pre: &str) -> bool {
     ["gemma4", "granite-embed-multi-311m"].contains(&pre)
 }
 
-/// Whether a text split by `patterns` may be cut at a space between two ASCII letters: the
-/// list is one pattern in which a letter run ends before a space and the space starts the next
-/// letter run (` ?\p{L}+`, `[^\r\n\p{L}\p{N}]?\p{L}+` and the cased forms), with nothing that
-/// looks behind, and the only look-ahead, `\s+(?!\S)`, in a match of spaces. ASCII letters are
-/// themselves in the collapsed text, so the pieces of the two parts are the pieces of the
-/// whole.
+/// Patterns after whose pass a space between two ASCII letters is a boundary of pieces, and
+/// whose pieces of any text cut there are the pieces of the two parts: a letter run ends
+/// before a space (the space is in no letter class) and the space starts the next piece
+/// (` ?\p{L}+`, `[^\r\n\p{L}\p{N}]?\p{L}+`, `\s?\p{L}+`, the cased forms, Bloom's ` ?[^…]+`
+/// whose class holds the letters and no white space); nothing looks behind, and a look-ahead
+/// is either in a match of white space (`\s+(?!\S)`), which holds neither letter, or asks
+/// that the character a letter run takes next be a letter (`(?=[\p{L}])`), which the space is
+/// not. A match before the cut never reads past it, so it is the same match in the first part
+/// alone.
+const SPLITTING: [&str; 9] = [
+    GPT2,
+    LLAMA3,
+    QWEN2,
+    TEKKEN,
+    GPT4O,
+    QWEN35,
+    LETTER_RUNS,
+    DEEPSEEK_LETTERS,
+    BLOOM,
+];
+
+/// Patterns that leave a space between two ASCII letters inside one stretch between their
+/// matches, with both letters: each is classes of characters, none holding an ASCII letter or
+/// a space, with no anchor and no look-around, so every attempt at a match that reaches the
+/// letter before the cut fails there, and the attempts on each side read only their side.
+/// Their pieces of a text are those of the parts cut there, but for the stretch the cut
+/// splits in two, which a [`SPLITTING`] pattern after them cuts as it cuts the parts.
+const APART: [&str; 6] = [
+    NEWLINE,
+    r"\p{N}",
+    r"\p{N}+",
+    THREE_DIGITS,
+    DEFAULT_PUNCT,
+    FALCON_PUNCT,
+];
+
+/// Whether a text split by `patterns` may be cut at a space between two ASCII letters: a
+/// [`SPLITTING`] pattern comes after only [`APART`] ones. After it the cut is a boundary of
+/// pieces and the pieces are the same, so whatever patterns follow cut each the same way.
+/// ASCII letters are themselves in the collapsed text, so a pattern sees the letters and the
+/// space the same way in the whole text and in the parts. A list where this cannot be shown
+/// (a pattern that reads across a space before any splits letters from spaces, such as
+/// `superbpe`'s, which leaves words and spaces one piece) is never cut.
 pub fn cuts_at_spaces(patterns: &[&str]) -> bool {
-    matches!(patterns, [one] if [GPT2, LLAMA3, QWEN2, TEKKEN, GPT4O].contains(one))
+    let splitting = patterns.iter().position(|p| SPLITTING.contains(p));
+    splitting.is_some_and(|at| patterns[..at].iter().all(|p| APART.contains(p)))
 }
 
 /// The five categories a pattern may name, the marker that stands for each in collapsed text
@@ -335,6 +377,38 @@ mod tests {
             Splitter::new(&list).unwrap_or_else(|e| panic!("{pre}: {e}"));
         }
         assert!(patterns("no-such-pre").is_none());
+    }
+
+    #[test]
+    fn lists_that_split_a_letter_from_the_space_after_it_first_are_cut() {
+        let cuts = |pre: &str| cuts_at_spaces(&patterns(pre).unwrap().0);
+        for pre in [
+            "gpt-2",
+            "default",
+            "falcon",
+            "starcoder",
+            "deepseek-coder",
+            "deepseek-llm",
+            "qwen35",
+            "bloom",
+            "viking",
+            "llama3",
+            "qwen2",
+            "tekken",
+            "gpt-4o",
+        ] {
+            assert!(cuts(pre), "{pre}");
+        }
+        for pre in [
+            "superbpe",
+            "chameleon",
+            "deepseek-v3",
+            "kimi-k2",
+            "bailingmoe",
+            "gemma4",
+        ] {
+            assert!(!cuts(pre), "{pre}");
+        }
     }
 
     #[test]

@@ -66,18 +66,35 @@ impl SpaceCuts {
             " "
         };
         piece(space.as_bytes()).then_some(())?;
+        let kept = |c: u8| {
+            normalizer.map.keeps_ascii(&[c, b' '])
+                && inside_rules & (1 << c) == 0
+                && !normalizer.user_defined.iter().any(|u| u.as_bytes()[0] == c)
+                && piece(&[c])
+        };
+        let pieces = model.pieces.iter().map(|p| p.piece.as_bytes());
+        SpaceCuts::unless_joined(kept, pieces, space.as_bytes())
+    }
+
+    /// The cut rule of a vocabulary whose tokens a text is merged into, spaces written
+    /// `space`: a space after the ASCII letter or digit `c` may be cut before when `allowed(c)`
+    /// (the engine's own conditions) and no piece holds `c` followed by `space`, so no token
+    /// reaches across the cut. `None` when no byte is left. The GGUF kinds' SentencePiece
+    /// vocabularies share it.
+    pub(crate) fn unless_joined<'a>(
+        allowed: impl Fn(u8) -> bool,
+        pieces: impl IntoIterator<Item = &'a [u8]>,
+        space: &[u8],
+    ) -> Option<SpaceCuts> {
         let mut before_space = 0u128;
         for c in (b'0'..=b'9').chain(b'A'..=b'Z').chain(b'a'..=b'z') {
-            let kept = normalizer.map.keeps_ascii(&[c, b' ']) && inside_rules & (1 << c) == 0;
-            let starts_user = normalizer.user_defined.iter().any(|u| u.as_bytes()[0] == c);
-            if kept && !starts_user && piece(&[c]) {
+            if allowed(c) {
                 before_space |= 1 << c;
             }
         }
         // A piece holding `c▁` could be a token across the cut.
-        for piece in &model.pieces {
-            let piece = piece.piece.as_bytes();
-            for at in memchr::memmem::find_iter(piece, space.as_bytes()) {
+        for piece in pieces {
+            for at in memchr::memmem::find_iter(piece, space) {
                 if let Some(&c) = piece[..at].last().filter(|c| c.is_ascii()) {
                     before_space &= !(1 << c);
                 }

@@ -5,7 +5,7 @@
 //! lacks. Unigram models encode by the Viterbi best segmentation.
 
 mod cached;
-mod cuts;
+pub(crate) mod cuts;
 mod explain;
 mod incremental;
 /// The unigram lattice, at home in [`crate::engines::subword::unigram`].
