@@ -29,7 +29,9 @@ const LINE_BYTES: usize = 20 << 20;
 const KNOWN: &[(&str, f64)] = &[];
 
 /// The kinds measured: a label, the spec (`{models}` is the real models' folder, `{root}`
-/// the checkout) and whether it needs the real models.
+/// the checkout) and whether it needs the real models. Of the real GGUF files, one per way of
+/// cutting (SentencePiece, WordPiece, each family of byte-level pre-tokenizer lists): files
+/// that share a rule cut alike, which `tests/cut_points.rs` checks on each of them.
 const KINDS: &[(&str, &str, bool)] = &[
     ("ws", "ws", false),
     ("pretok", "pretok:cl100k", false),
@@ -59,33 +61,13 @@ const KINDS: &[(&str, &str, bool)] = &[
         true,
     ),
     (
-        "gguf-baichuan",
-        "gguf:{models}/llama-vocabs/ggml-vocab-baichuan.gguf",
-        true,
-    ),
-    (
         "gguf-bert",
         "gguf:{models}/llama-vocabs/ggml-vocab-bert-bge.gguf",
         true,
     ),
     (
-        "gguf-aquila",
-        "gguf:{models}/llama-vocabs/ggml-vocab-aquila.gguf",
-        true,
-    ),
-    (
         "gguf-gpt-neox",
         "gguf:{models}/llama-vocabs/ggml-vocab-gpt-neox.gguf",
-        true,
-    ),
-    (
-        "gguf-command-r",
-        "gguf:{models}/llama-vocabs/ggml-vocab-command-r.gguf",
-        true,
-    ),
-    (
-        "gguf-deepseek-coder",
-        "gguf:{models}/llama-vocabs/ggml-vocab-deepseek-coder.gguf",
         true,
     ),
     (
@@ -101,11 +83,6 @@ const KINDS: &[(&str, &str, bool)] = &[
     (
         "gguf-qwen35",
         "gguf:{models}/llama-vocabs/ggml-vocab-qwen35.gguf",
-        true,
-    ),
-    (
-        "gguf-refact",
-        "gguf:{models}/llama-vocabs/ggml-vocab-refact.gguf",
         true,
     ),
     (
