@@ -104,7 +104,8 @@ pub fn question(script: &Script, workspace: &Path) -> String {
     } else {
         ""
     };
-    let shown = |path: &Path| terminal_safe(&path.display().to_string(), Keep::Nothing).into_owned();
+    let shown =
+        |path: &Path| terminal_safe(&path.display().to_string(), Keep::Nothing).into_owned();
     format!(
         "toklab: the workspace {} compiles {} with foma{files}. Compile it? [y/N] ",
         shown(workspace),
@@ -164,7 +165,9 @@ mod tests {
         };
         let asked = question(&script, Path::new("ws\u{9b}.toml"));
         assert!(
-            !asked.chars().any(toklab::core::display::is_terminal_control),
+            !asked
+                .chars()
+                .any(toklab::core::display::is_terminal_control),
             "{asked:?}"
         );
         assert!(asked.contains("g␍␛[2Kok.xfst␊⟨U+202E⟩"), "{asked}");

@@ -398,11 +398,12 @@ fn detokenize_is_linear_in_the_tokens() {
             }
         }
     }
-    println!(
-        "not checked (no detokenizer):\n  {}",
-        refused.join("\n  ")
-    );
-    for needed in ["rules:rules?lang=eng", "ptb", "gguf:samples/bpe/sample.gguf"] {
+    println!("not checked (no detokenizer):\n  {}", refused.join("\n  "));
+    for needed in [
+        "rules:rules?lang=eng",
+        "ptb",
+        "gguf:samples/bpe/sample.gguf",
+    ] {
         assert!(
             checked.iter().any(|s| s == needed),
             "{needed} was not checked"
