@@ -94,17 +94,22 @@ pub fn settle(
     Ok(declined)
 }
 
-/// The question, for a terminal.
+/// The question, for a terminal. Both names come from the workspace someone sent, so they are
+/// shown escaped and on one line: a carriage return or an escape sequence in a script's name
+/// could otherwise redraw the question and hide what the user is agreeing to.
 pub fn question(script: &Script, workspace: &Path) -> String {
+    use toklab::core::display::{Keep, terminal_safe};
     let files = if script.allow_files {
         " with ?allow=files (it may then read and write files and run programs)"
     } else {
         ""
     };
+    let shown =
+        |path: &Path| terminal_safe(&path.display().to_string(), Keep::Nothing).into_owned();
     format!(
         "toklab: the workspace {} compiles {} with foma{files}. Compile it? [y/N] ",
-        workspace.display(),
-        script.path.display()
+        shown(workspace),
+        shown(&script.path)
     )
 }
 
@@ -148,5 +153,25 @@ mod tests {
         assert!(allowing[0].allow_files);
         std::fs::write(&script, "regex a ;\n").unwrap();
         assert_eq!(settle(&allowing, &store, &mut |_| false).unwrap().len(), 1);
+    }
+
+    /// A script named to redraw the line (a carriage return, then an escape sequence and text
+    /// that hides `?allow=files`) is shown with its controls as pictures, on one line.
+    #[test]
+    fn the_question_shows_hostile_names_escaped() {
+        let script = Script {
+            path: PathBuf::from("g\r\u{1b}[2Kok.xfst\n\u{202e}"),
+            allow_files: true,
+        };
+        let asked = question(&script, Path::new("ws\u{9b}.toml"));
+        assert!(
+            !asked
+                .chars()
+                .any(toklab::core::display::is_terminal_control),
+            "{asked:?}"
+        );
+        assert!(asked.contains("g␍␛[2Kok.xfst␊⟨U+202E⟩"), "{asked}");
+        assert!(asked.contains("ws⟨U+009B⟩.toml"), "{asked}");
+        assert!(asked.contains("?allow=files"), "{asked}");
     }
 }

@@ -38,6 +38,7 @@ static SAMPLES: LazyLock<Vec<(Box<dyn toklab::Tokenizer>, bool)>> = LazyLock::ne
             format!("wordpiece:{}", s.join("sample-wordpiece.txt").display()),
             false,
         ),
+        (format!("gguf:{}", s.join("sample.gguf").display()), true),
     ]
     .into_iter()
     .map(|(spec, lossless)| (toklab::load(&spec).unwrap(), lossless))

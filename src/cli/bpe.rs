@@ -399,7 +399,7 @@ fn train(args: TrainArgs) -> anyhow::Result<ExitCode> {
         written.tokens,
         written.merges,
         written.char_merges,
-        args.output.display()
+        super::safe_path(&args.output)
     );
     Ok(ExitCode::SUCCESS)
 }

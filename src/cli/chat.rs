@@ -3,7 +3,7 @@
 //! `apply_chat_template` renders it, and the prompt is tokenized as its `tokenize=True` does:
 //! special tokens the template wrote are matched, none are added.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -25,6 +25,11 @@ pub struct Args {
     /// text: the rendered prompt; ids: its ids on one line; json: both, with the count.
     #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Write the bytes exactly even to a terminal (there, control characters in the
+    /// conversation are otherwise shown as pictures such as `␛`; to a pipe or a file the
+    /// output is always exact).
+    #[arg(long)]
+    raw: bool,
     /// The conversation: a JSON list of messages.
     conversation: PathBuf,
 }
@@ -46,7 +51,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = template
         .render(&conversation, args.generation_prompt)
         .map_err(|e| anyhow::anyhow!(shown_escaped(&e.to_string())))?;
-    let mut out = io::stdout().lock();
+    // The prompt holds the conversation's text, which may come from anyone.
+    let mut out = super::data_stdout(args.raw);
     let result = (|| -> anyhow::Result<()> {
         match args.format {
             Format::Text => out.write_all(text.as_bytes())?,

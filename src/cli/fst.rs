@@ -153,7 +153,8 @@ fn info(path: &std::path::Path) -> anyhow::Result<ExitCode> {
     for warning in &network.warnings {
         writeln!(out, "warning       {warning}")?;
     }
-    let mut stdout = std::io::stdout().lock();
+    // The network's name and warnings come from the file: written as every report is.
+    let mut stdout = super::report_stdout();
     super::finish_output(
         std::io::Write::write_all(&mut stdout, out.as_bytes())
             .and_then(|()| std::io::Write::flush(&mut stdout))
@@ -181,13 +182,12 @@ fn convert(
         Target::Datok => gzip(&toklab::engines::fst::write_datok(&model.network, &array))?,
     };
     super::write_output(output, force, &data)?;
+    let shown = super::safe_path(output);
     eprintln!(
-        "toklab: wrote {} ({}): {} states, {} edges; use it as fst:{}",
-        output.display(),
+        "toklab: wrote {shown} ({}): {} states, {} edges; use it as fst:{shown}",
         bytes(data.len()),
         model.network.state_count(),
         model.network.edge_count(),
-        output.display()
     );
     Ok(ExitCode::SUCCESS)
 }

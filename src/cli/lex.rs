@@ -73,7 +73,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     );
     if show {
-        let mut out = std::io::stdout().lock();
+        // The words come from the word list: written as every report is.
+        let mut out = super::report_stdout();
         for a in &analyses {
             let z: Vec<String> = a.z.iter().map(|z| format!("{z:+.2}")).collect();
             let sums: Vec<String> = a.counts.iter().map(u32::to_string).collect();
@@ -100,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "toklab lex vocab: {} words → {} segments in {}",
         list.len(),
         vocabulary.entries.len(),
-        output.display()
+        super::safe_path(&output)
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -182,6 +182,16 @@ fn safe(message: &str) -> std::borrow::Cow<'_, str> {
     toklab::core::display::terminal_safe(message, toklab::core::display::Keep::Lines)
 }
 
+/// A file name for a message, on one line with its control characters shown as pictures: a
+/// name may come from a glob or a script and hold anything a file system allows.
+fn safe_path(path: &std::path::Path) -> String {
+    toklab::core::display::terminal_safe(
+        &path.display().to_string(),
+        toklab::core::display::Keep::Nothing,
+    )
+    .into_owned()
+}
+
 /// Prints `toklab: warning: MESSAGE` on standard error, escaped as [`safe`] escapes.
 fn warn(message: &str) {
     eprintln!("toklab: warning: {}", safe(message));

@@ -135,7 +135,7 @@ fn train_command(args: TrainArgs) -> anyhow::Result<ExitCode> {
     super::write_output(&args.output, args.force, &model_bytes(&model))?;
     eprintln!(
         "wrote {} ({} pieces) in {:.1}s",
-        args.output.display(),
+        super::safe_path(&args.output),
         model.pieces.len() + toklab::engines::subword::train::unigram::META_PIECES,
         started.elapsed().as_secs_f64()
     );

@@ -504,4 +504,10 @@ impl Tokenizer for Gguf {
     fn piece(&self, id: u32) -> Option<String> {
         self.vocab.tokens.get(id as usize).cloned()
     }
+
+    /// Token strings as the vocabulary spells them (`Ġa`, `▁a`, `##a`): back to their ids,
+    /// then decoded, so detokenizing the pieces of some ids equals decoding them.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        crate::engines::subword::bytes::detokenize_by_ids(self, tokens, |t| self.vocab.id(t))
+    }
 }
