@@ -74,24 +74,16 @@ impl<S: Score + Into<f64>> Lattice<S> {
     /// `exp(theta × total score)`: the forward pass of forward-filtering backward-sampling
     /// and of the trainer's expected counts.
     pub fn forward_log_sums(&self, theta: f64) -> Vec<f64> {
-        let mut alpha = vec![f64::NEG_INFINITY; self.len + 1];
-        alpha[0] = 0.0;
-        for node in &self.nodes {
-            let term = alpha[node.start] + theta * node.score.into();
-            alpha[node.end] = log_add(alpha[node.end], term);
-        }
+        let mut alpha = Vec::new();
+        forward_into(&self.nodes, self.len, theta, &mut alpha);
         alpha
     }
 
     /// For every position, the log of the sum over all paths from it to the end of the text
     /// of `exp(theta × total score)`: the backward pass.
     pub fn backward_log_sums(&self, theta: f64) -> Vec<f64> {
-        let mut beta = vec![f64::NEG_INFINITY; self.len + 1];
-        beta[self.len] = 0.0;
-        for node in self.nodes.iter().rev() {
-            let term = beta[node.end] + theta * node.score.into();
-            beta[node.start] = log_add(beta[node.start], term);
-        }
+        let mut beta = Vec::new();
+        backward_into(&self.nodes, self.len, theta, &mut beta);
         beta
     }
 
@@ -99,18 +91,74 @@ impl<S: Score + Into<f64>> Lattice<S> {
     /// `exp(theta × score)` goes through it), and the log of the sum over all paths; `None`
     /// when no path spans the text. This is the E step of unigram training (forward–backward).
     pub fn posteriors(&self, theta: f64) -> Option<(Vec<f64>, f64)> {
-        let alpha = self.forward_log_sums(theta);
-        let z = alpha[self.len];
+        let mut sums = PathSums::default();
+        let (shares, z) = sums.posteriors(self.len, &self.nodes, theta)?;
+        Some((shares.to_vec(), z))
+    }
+}
+
+/// The forward–backward sums of [`Lattice::posteriors`] over nodes the caller keeps, in
+/// buffers reused from one text to the next: the trainer's E step runs them on every distinct
+/// word of a corpus in every iteration, where a lattice and three vectors per word would cost
+/// more in allocation than the sums themselves.
+#[derive(Clone, Debug, Default)]
+pub struct PathSums {
+    alpha: Vec<f64>,
+    beta: Vec<f64>,
+    shares: Vec<f64>,
+}
+
+impl PathSums {
+    /// [`Lattice::posteriors`] of the lattice of `nodes` (ordered by start, then end) over a
+    /// text of `len` bytes.
+    pub fn posteriors<S: Score + Into<f64>>(
+        &mut self,
+        len: usize,
+        nodes: &[Node<S>],
+        theta: f64,
+    ) -> Option<(&[f64], f64)> {
+        forward_into(nodes, len, theta, &mut self.alpha);
+        let z = self.alpha[len];
         if z == f64::NEG_INFINITY {
             return None;
         }
-        let beta = self.backward_log_sums(theta);
-        let shares = self
-            .nodes
-            .iter()
-            .map(|node| (alpha[node.start] + theta * node.score.into() + beta[node.end] - z).exp())
-            .collect();
-        Some((shares, z))
+        backward_into(nodes, len, theta, &mut self.beta);
+        let (alpha, beta) = (&self.alpha, &self.beta);
+        self.shares.clear();
+        self.shares.extend(nodes.iter().map(|node| {
+            (alpha[node.start] + theta * node.score.into() + beta[node.end] - z).exp()
+        }));
+        Some((&self.shares, z))
+    }
+}
+
+fn forward_into<S: Score + Into<f64>>(
+    nodes: &[Node<S>],
+    len: usize,
+    theta: f64,
+    alpha: &mut Vec<f64>,
+) {
+    alpha.clear();
+    alpha.resize(len + 1, f64::NEG_INFINITY);
+    alpha[0] = 0.0;
+    for node in nodes {
+        let term = alpha[node.start] + theta * node.score.into();
+        alpha[node.end] = log_add(alpha[node.end], term);
+    }
+}
+
+fn backward_into<S: Score + Into<f64>>(
+    nodes: &[Node<S>],
+    len: usize,
+    theta: f64,
+    beta: &mut Vec<f64>,
+) {
+    beta.clear();
+    beta.resize(len + 1, f64::NEG_INFINITY);
+    beta[len] = 0.0;
+    for node in nodes.iter().rev() {
+        let term = beta[node.end] + theta * node.score.into();
+        beta[node.start] = log_add(beta[node.start], term);
     }
 }
 

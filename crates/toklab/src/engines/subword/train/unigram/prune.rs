@@ -6,7 +6,7 @@
 use rustc_hash::FxHashSet;
 
 use super::UnigramConfig;
-use super::em::{PieceIndex, best_without, viterbi};
+use super::em::{PieceIndex, best_over_arcs, best_without};
 
 /// The second-best segmentation of a piece under the others: the best one that does not use
 /// the piece itself, right to left: the order the loss below sums its pieces in.
@@ -29,14 +29,16 @@ pub fn prune(
     // Viterbi counts, and for each piece the words whose best path uses it.
     let mut freq = vec![0.0f64; pieces.len()];
     let mut word_freq = vec![0.0f64; pieces.len()];
+    let mut arcs = Vec::new();
     for (word, f) in words {
-        let Some(path) = viterbi(&index, pieces, word) else {
+        index.arcs_into(word, pieces, &mut arcs);
+        let Some(path) = best_over_arcs(word, &arcs, None) else {
             continue;
         };
-        let mut seen = FxHashSet::default();
-        for &p in &path {
+        for (k, &p) in path.iter().enumerate() {
             freq[p] += *f as f64;
-            if seen.insert(p) {
+            // A word's path is a few pieces: a scan finds a repeat as fast as a set would.
+            if !path[..k].contains(&p) {
                 word_freq[p] += *f as f64;
             }
         }

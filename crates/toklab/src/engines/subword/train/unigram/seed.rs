@@ -54,20 +54,28 @@ pub fn seed_pieces(
     config: &UnigramConfig,
 ) -> (Vec<String>, Vec<(String, f64)>) {
     let mut chars: FxHashMap<char, u64> = FxHashMap::default();
-    let mut substrings: FxHashMap<String, u64> = FxHashMap::default();
+    // Keyed by slices of the words: a substring is copied only if it becomes a candidate.
+    let mut substrings: FxHashMap<&str, u64> = FxHashMap::default();
+    let mut letters: Vec<char> = Vec::new();
+    let mut bounds: Vec<usize> = Vec::new();
     for (word, freq) in words {
-        let letters: Vec<char> = word.chars().collect();
-        for &c in &letters {
+        letters.clear();
+        bounds.clear();
+        for (at, c) in word.char_indices() {
+            letters.push(c);
+            bounds.push(at);
             *chars.entry(c).or_insert(0) += freq;
         }
+        bounds.push(word.len());
         for start in 0..letters.len() {
             let longest = (letters.len() - start).min(config.max_piece_len);
             for len in 2..=longest {
-                let piece = &letters[start..start + len];
-                if !valid_piece(piece) {
+                if !valid_piece(&letters[start..start + len]) {
                     break;
                 }
-                *substrings.entry(piece.iter().collect()).or_insert(0) += freq;
+                *substrings
+                    .entry(&word[bounds[start]..bounds[start + len]])
+                    .or_insert(0) += freq;
             }
         }
     }
@@ -75,10 +83,7 @@ pub fn seed_pieces(
     let mut candidates: Vec<(String, u64)> = substrings
         .into_iter()
         .filter(|(_, f)| *f > 1)
-        .map(|(s, f)| {
-            let len = s.chars().count() as u64;
-            (s, f * len)
-        })
+        .map(|(s, f)| (s.to_string(), f * s.chars().count() as u64))
         .collect();
     candidates.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     candidates.truncate(config.seed_size.saturating_sub(scored.len()));
