@@ -42,6 +42,12 @@ impl Carry {
         state.downcast::<T>().ok().map(|state| *state)
     }
 
+    /// The state the engine left, in place: what it reads (and may add to) when asked for the
+    /// cut that ends the piece, before the piece is tokenized.
+    pub fn get_mut<T: Any>(&mut self) -> Option<&mut T> {
+        self.state.as_mut()?.downcast_mut::<T>()
+    }
+
     /// Leaves `state` for the next piece of the text.
     pub fn put<T: Any + Send>(&mut self, state: T) {
         self.state = Some(Box::new(state));
@@ -96,7 +102,7 @@ impl<'a> Iterator for Pieces<'a> {
         let end = match from < self.text.len() {
             true => self
                 .tokenizer
-                .cut_point(self.text, from)
+                .cut_point_carried(self.text, start, from, &mut self.carry)
                 // A cut the engine got wrong would lose or repeat text: never past the end,
                 // never at or before the previous cut, always on a character boundary.
                 .filter(|&c| c > start && c < self.text.len() && self.text.is_char_boundary(c))
