@@ -32,7 +32,12 @@ const KNOWN: &[(&str, f64)] = &[];
 const KINDS: &[(&str, &str, bool, Line)] = &[
     ("ws", "ws", false, Line::Words),
     ("pretok", "pretok:cl100k", false, Line::Words),
-    ("fst", "fst:{root}/samples/fst/english.fst", false, Line::Words),
+    (
+        "fst",
+        "fst:{root}/samples/fst/english.fst",
+        false,
+        Line::Words,
+    ),
     ("ptb", "ptb", false, Line::Words),
     ("rules", "rules:{root}/rules?lang=eng", false, Line::Words),
     (
@@ -41,7 +46,12 @@ const KINDS: &[(&str, &str, bool, Line)] = &[
         true,
         Line::Words,
     ),
-    ("hf", "hf:{models}/minilm-l6.tokenizer.json", true, Line::Words),
+    (
+        "hf",
+        "hf:{models}/minilm-l6.tokenizer.json",
+        true,
+        Line::Words,
+    ),
     ("spm", "spm:{models}/mistral-v1.model", true, Line::Words),
     (
         "spm-unigram",
@@ -79,11 +89,31 @@ const KINDS: &[(&str, &str, bool, Line)] = &[
         true,
         Line::Words,
     ),
-    ("wordpiece", "wordpiece:{models}/minilm-l6.vocab.txt", true, Line::Words),
-    ("gguf", "gguf:{root}/samples/bpe/sample.gguf", false, Line::Words),
-    ("tekken", "tekken:{models}/mistral-tekken_240718.json", true, Line::Words),
+    (
+        "wordpiece",
+        "wordpiece:{models}/minilm-l6.vocab.txt",
+        true,
+        Line::Words,
+    ),
+    (
+        "gguf",
+        "gguf:{root}/samples/bpe/sample.gguf",
+        false,
+        Line::Words,
+    ),
+    (
+        "tekken",
+        "tekken:{models}/mistral-tekken_240718.json",
+        true,
+        Line::Words,
+    ),
     ("claude", "claude:{models}/claude.json", true, Line::Words),
-    ("rwkv", "rwkv:{models}/rwkv_vocab_v20230424.txt", true, Line::Words),
+    (
+        "rwkv",
+        "rwkv:{models}/rwkv_vocab_v20230424.txt",
+        true,
+        Line::Words,
+    ),
 ];
 
 /// The kinds of generated line.

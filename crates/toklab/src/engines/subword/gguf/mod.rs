@@ -29,14 +29,18 @@ use std::path::{Path, PathBuf};
 use aho_corasick::AhoCorasick;
 
 use crate::core::error::{Error, Result};
+use crate::core::pieces::Carry;
 use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
+use crate::core::token::GaveUp;
 use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
-use crate::core::tokenizer::Tokenizer;
+use crate::core::tokenizer::{NO_ID, Tokenizer};
 use crate::core::trace::{Role, Trace, TraceLine, quote};
 use crate::engines::subword::bpe::bytelevel;
 use crate::engines::subword::bytes::{byte_token, char_span, render};
+use crate::engines::subword::unigram::viterbi::Resume;
 use engines::{BpeTables, Emit};
+use ugm::{MEETING_WINDOW, UgmCarry};
 use vocab::{Family, Vocab, attr};
 
 /// `gguf:FILE`: the tokenizer of a GGUF model file.
@@ -248,6 +252,15 @@ impl Gguf {
 
     /// Every token with whether it is a special token from the partition.
     fn emits(&self, text: &str) -> Vec<(Emit, bool)> {
+        self.emits_carried(text, &mut Carry::default())
+    }
+
+    /// [`Gguf::emits`] of a piece of a longer text, `carry` as [`Tokenizer::tokenize_piece`]
+    /// has it: a `t5` vocabulary's search of a text fragment cut inside a word goes on from
+    /// the state the piece before left ([`Gguf::meeting_cut`]).
+    fn emits_carried(&self, text: &str, carry: &mut Carry) -> Vec<(Emit, bool)> {
+        let state = carry.take::<UgmCarry>().unwrap_or_default();
+        let mut left = None;
         let mut out = Vec::new();
         let mut previous_special = true;
         let mut found = Vec::new();
@@ -275,14 +288,81 @@ impl Gguf {
                             tables.encode(&self.vocab, text, start..end, &mut found)
                         }
                         Engine::Wpm => engines::wpm(&self.vocab, text, start..end, &mut found),
-                        Engine::Ugm(ugm) => ugm.encode(text, start..end, &mut found),
+                        Engine::Ugm(ugm) => {
+                            let continued = start == 0 && carry.continued();
+                            let resume = match (continued, &state.resume) {
+                                (true, Some(resume)) => resume,
+                                _ => &Resume::at(0.0),
+                            };
+                            let len =
+                                ugm.encode_resumed(text, start..end, continued, resume, &mut found);
+                            if end == text.len() {
+                                left = state.next.as_ref().filter(|(at, _)| *at == len);
+                            }
+                        }
                     }
                     out.extend(found.iter().map(|&e| (e, false)));
                     previous_special = false;
                 }
             }
         }
+        let resume = left.map(|(_, resume)| resume.clone());
+        carry.put(UgmCarry { resume, next: None });
         out
+    }
+
+    /// Where a `t5` vocabulary's best paths meet in the text fragment at or after `from`
+    /// ([`ugm::Ugm::meeting_cut`]), for the piece that starts at `start`: only the window of
+    /// [`MEETING_WINDOW`] bytes past `from` is partitioned and searched, the fragment the piece
+    /// starts in going on from the state `carry` holds. The state after the cut is left there.
+    fn meeting_cut(
+        &self,
+        ugm: &ugm::Ugm,
+        text: &str,
+        start: usize,
+        from: usize,
+        carry: &mut Carry,
+    ) -> Option<usize> {
+        let mut end = from.saturating_add(MEETING_WINDOW).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        let window = &text[start..end];
+        let trusted = match end == text.len() {
+            true => window.len(),
+            false => window.len().saturating_sub(ugm.margin()),
+        };
+        let from = from - start;
+        let carried = carry.get_mut::<UgmCarry>().and_then(|s| s.resume.clone());
+        let (at, next) = self.partition(window).into_iter().find_map(|fragment| {
+            let Fragment::Text(begin, finish) = fragment else {
+                return None;
+            };
+            if finish <= from {
+                return None;
+            }
+            let continued = begin == 0 && start > 0;
+            let resume = match continued {
+                true => carried.clone()?,
+                false => Resume::at(0.0),
+            };
+            let (cut, next) = ugm.meeting_cut(
+                &window[begin..finish],
+                continued,
+                &resume,
+                from.saturating_sub(begin),
+                trusted.saturating_sub(begin),
+            )?;
+            Some((begin + cut, next))
+        })?;
+        match carry.get_mut::<UgmCarry>() {
+            Some(state) => state.next = Some(next),
+            None => carry.put(UgmCarry {
+                resume: None,
+                next: Some(next),
+            }),
+        }
+        Some(start + at)
     }
 
     /// The token a found id becomes.
@@ -352,9 +432,15 @@ impl Tokenizer for Gguf {
     }
 
     fn tokenize(&self, text: &str) -> Tokenization {
+        self.tokenize_piece(text, &mut Carry::default())
+    }
+
+    /// A `t5` vocabulary's search of a fragment cut inside a word goes on from the state in
+    /// `carry` ([`Gguf::meeting_cut`]); the other families cut where a piece starts afresh.
+    fn tokenize_piece(&self, text: &str, carry: &mut Carry) -> Tokenization {
         let mut tokens: Vec<Token> = Vec::new();
         let mut last_unknown: Option<usize> = None;
-        for (emit, special) in self.emits(text) {
+        for (emit, special) in self.emits_carried(text, carry) {
             // Runs of dropped bytes are one unknown token, so nothing of the text is lost.
             if emit.id.is_none() {
                 if let Some(at) = last_unknown
@@ -381,11 +467,34 @@ impl Tokenizer for Gguf {
         Tokenization::new(tokens)
     }
 
+    fn ids_into_piece(&self, piece: &str, carry: &mut Carry, ids: &mut Vec<u32>) -> Option<GaveUp> {
+        let tokens = self.tokenize_piece(piece, carry);
+        ids.extend(tokens.iter().map(|t| t.id.unwrap_or(NO_ID)));
+        tokens.gave_up()
+    }
+
     /// A space between two ASCII letters, where the model allows it ([`Gguf::cuts`]).
     fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
         match self.cuts {
             true => crate::core::pieces::space_between_ascii_letters(text, from),
             false => None,
+        }
+    }
+
+    /// A `t5` vocabulary cuts inside a text fragment where its best paths meet
+    /// ([`Gguf::meeting_cut`]).
+    fn cut_point_carried(
+        &self,
+        text: &str,
+        start: usize,
+        from: usize,
+        carry: &mut Carry,
+    ) -> Option<usize> {
+        match &self.engine {
+            Engine::Ugm(ugm) if from < text.len() => {
+                self.meeting_cut(ugm, text, start, from, carry)
+            }
+            _ => self.cut_point(text, from),
         }
     }
 
