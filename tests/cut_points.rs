@@ -41,6 +41,7 @@ const CUTTING_REAL: &[&str] = &[
     "spm:{models}/kyoto_ja_unigram_8000.model",
     "spm:{models}/ai21-j2.model",
     "gguf:{models}/llama-vocabs/ggml-vocab-nomic-bert-moe.gguf",
+    "hf:{models}/nepali-unigram.tokenizer.json",
     "spm:{shared}/conformance/bpe/data/sentencepiece/botchan_en_unigram_1000.model",
     "tekken:{models}/mistral-tekken_240718.json",
     "claude:{models}/claude.json",
