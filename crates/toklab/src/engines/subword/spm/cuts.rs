@@ -20,7 +20,7 @@
 //!   total the first ended with. The search's totals are `f32` sums from the text's start (and
 //!   shifted to zero past ±100,000, which at the cut touches only the cut's own total): the
 //!   piece after the cut is searched from that total, which its [`super::Carry`] brings
-//!   ([`super::PathTotal`]), so every sum is the same float and every choice the same. `c` and
+//!   ([`super::UnigramCarry`]), so every sum is the same float and every choice the same. `c` and
 //!   `▁` are pieces of the lattice (normal ones), so neither is an unknown character, whose
 //!   runs are fused into one token.
 //!

@@ -160,8 +160,9 @@ impl<S: Score> Search<S> {
         }
     }
 
-    /// The best path to `end` and its total, once every start before it is scanned.
-    fn path_to(&self, end: usize) -> Option<(Vec<(usize, usize, u32)>, S)> {
+    /// The best path to `end` and its total, once every start before it is scanned (the
+    /// nodes left to the caller).
+    fn path_to(&self, end: usize) -> Option<BestPath<S>> {
         let score = self.best[end]?.0;
         let mut pieces = Vec::new();
         let mut at = end;
@@ -171,7 +172,11 @@ impl<S: Score> Search<S> {
             at = start;
         }
         pieces.reverse();
-        Some((pieces, score))
+        Some(BestPath {
+            pieces,
+            score,
+            nodes: Vec::new(),
+        })
     }
 
     /// The last offset every path the search can still extend passes through, when it is at
@@ -286,12 +291,9 @@ pub fn best_path_resumed<S: Score>(
 ) -> Option<BestPath<S>> {
     let mut search = Search::resumed(resume, text.len(), options.record);
     search.scan_to(text, text.len(), options, &mut candidates);
-    let (pieces, score) = search.path_to(text.len())?;
-    Some(BestPath {
-        pieces,
-        score,
-        nodes: search.nodes.unwrap_or_default(),
-    })
+    let mut path = search.path_to(text.len())?;
+    path.nodes = search.nodes.take().unwrap_or_default();
+    Some(path)
 }
 
 /// Where a long text may be cut after `from` without changing its best path: the search
