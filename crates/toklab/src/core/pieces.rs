@@ -1,5 +1,5 @@
 //! A long text tokenized in pieces, where its tokenizer says it may be cut
-//! ([`Tokenizer::cut_point`]): the tokens of the pieces, shifted to where each piece starts,
+//! ([`Tokenizer::cut_point_carried`], given the [`Carry`] so far): the tokens of the pieces, shifted to where each piece starts,
 //! are the tokens of the whole text, so a caller that writes each piece's tokens before
 //! tokenizing the next never holds the tokens (or the output) of the whole text. What an
 //! engine needs to know of the pieces before a cut travels with the pieces in a [`Carry`].

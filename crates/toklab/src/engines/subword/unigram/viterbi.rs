@@ -413,4 +413,68 @@ mod tests {
         assert_eq!(plain.score, -360_000.0);
         assert!(shifted.score > -200_000.0, "{}", shifted.score);
     }
+
+    /// Cuts `text` at every meeting point `find_cut` finds (from one byte past the last cut),
+    /// searching each piece from the state the cut left: the pieces' paths, shifted, and the
+    /// last total are the whole text's.
+    fn in_pieces(text: &str, vocab: &[(&str, f64)], options: &Viterbi<f64>) -> BestPath<f64> {
+        let (mut resume, mut at) = (Resume::at(0.0), 0);
+        let mut path = BestPath {
+            pieces: Vec::new(),
+            score: 0.0,
+            nodes: Vec::new(),
+        };
+        loop {
+            let rest = &text[at..];
+            let cut = find_cut(
+                &resume,
+                rest,
+                options,
+                offering(rest, vocab),
+                1,
+                rest.len(),
+                |_, _| true,
+            );
+            let end = cut.as_ref().map_or(rest.len(), |(cut, _)| *cut);
+            let piece = &rest[..end];
+            let found = best_path_resumed(&resume, piece, options, offering(piece, vocab)).unwrap();
+            path.pieces
+                .extend(found.pieces.iter().map(|&(s, e, id)| (s + at, e + at, id)));
+            path.score = found.score;
+            match cut {
+                Some((cut, next)) => (resume, at) = (next, at + cut),
+                None => return path,
+            }
+        }
+    }
+
+    #[test]
+    fn a_text_cut_where_the_paths_meet_has_the_whole_texts_path() {
+        let vocab = [
+            ("a", -60_000.1),
+            ("b", -41_000.7),
+            ("ab", -101_000.3),
+            ("ba", -100_999.9),
+            ("aab", -150_000.2),
+            ("bb", -82_001.5),
+        ];
+        let options = Viterbi {
+            unknown: Some((9, -200_000.0)),
+            reset: Some(100_000.0),
+            record: false,
+        };
+        let mut state: u32 = 11;
+        for length in 1..120 {
+            let text: String = (0..length)
+                .map(|_| {
+                    state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    ['a', 'b', 'c'][(state >> 16) as usize % 3]
+                })
+                .collect();
+            let whole = best_path(&text, &options, offering(&text, &vocab)).unwrap();
+            let pieces = in_pieces(&text, &vocab, &options);
+            assert_eq!(pieces.pieces, whole.pieces, "{text}");
+            assert_eq!(pieces.score.to_bits(), whole.score.to_bits(), "{text}");
+        }
+    }
 }
