@@ -20,7 +20,7 @@
 //!   total the first ended with. The search's totals are `f32` sums from the text's start (and
 //!   shifted to zero past ±100,000, which at the cut touches only the cut's own total): the
 //!   piece after the cut is searched from that total, which its [`super::Carry`] brings
-//!   ([`super::UnigramCarry`]), so every sum is the same float and every choice the same. `c` and
+//!   ([`UnigramCarry`]), so every sum is the same float and every choice the same. `c` and
 //!   `▁` are pieces of the lattice (normal ones), so neither is an unknown character, whose
 //!   runs are fused into one token.
 //!
@@ -31,16 +31,26 @@
 //! where the piece may end, and where the best paths to every end it can still extend meet,
 //! every later path passes through, the whole text's best path too. The piece after such a
 //! cut takes the search up in the state the whole text's had (its totals at the ends already
-//! reached past the cut, [`super::UnigramCarry`]), so its sums, resets and choices are the
+//! reached past the cut, [`UnigramCarry`]), so its sums, resets and choices are the
 //! whole text's. The cut is on the original text where normalizing may be cut too
 //! ([`super::Normalizer::normalize_steps`]), and never after an unknown piece, which the
 //! next one could be fused with.
 
+use super::SpmModel;
 use super::normalizer::SPACE;
 use super::proto::PieceType;
-use super::{SpmModel, UnigramCarry};
 use crate::core::pieces::Carry;
 use crate::engines::subword::unigram::viterbi::Resume;
+
+/// What a unigram model leaves in a [`Carry`] at a cut: where the search of the text after it
+/// takes up the whole text's search (at a cut no piece spans, the total of the best path up
+/// to it), and, once [`meeting_cut`] has found where the piece ends, the same for the
+/// piece after it with the normalized length of the piece it follows.
+#[derive(Default)]
+pub(super) struct UnigramCarry {
+    pub(super) resume: Option<Resume<f32>>,
+    pub(super) next: Option<(usize, Resume<f32>)>,
+}
 
 /// How far past where a piece may end a unigram model looks for where its paths meet, in bytes
 /// of the original text: further, the piece would hold more than a cut saves.

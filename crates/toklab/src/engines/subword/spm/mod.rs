@@ -34,6 +34,7 @@ use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::Trace;
 use crate::engines::subword::formal::Semantics;
 use crate::engines::subword::unigram::viterbi::Resume;
+use cuts::UnigramCarry;
 
 /// A SentencePiece model.
 pub struct SpmModel {
@@ -344,16 +345,6 @@ impl SpmModel {
         }
         Ok(out)
     }
-}
-
-/// What a unigram model leaves in a [`Carry`] at a cut: where the search of the text after it
-/// takes up the whole text's search (at a cut no piece spans, the total of the best path up
-/// to it), and, once [`cuts::meeting_cut`] has found where the piece ends, the same for the
-/// piece after it with the normalized length of the piece it follows.
-#[derive(Default)]
-struct UnigramCarry {
-    resume: Option<Resume<f32>>,
-    next: Option<(usize, Resume<f32>)>,
 }
 
 /// `spm:FILE.model` as a [`Tokenizer`].
