@@ -257,7 +257,7 @@ impl Gguf {
 
     /// [`Gguf::emits`] of a piece of a longer text, `carry` as [`Tokenizer::tokenize_piece`]
     /// has it: a `t5` vocabulary's search of a text fragment cut inside a word goes on from
-    /// the state the piece before left ([`Gguf::meeting_cut`]).
+    /// the state the piece before left (`Gguf::meeting_cut`).
     fn emits_carried(&self, text: &str, carry: &mut Carry) -> Vec<(Emit, bool)> {
         let state = carry.take::<UgmCarry>().unwrap_or_default();
         let mut left = None;
@@ -436,7 +436,7 @@ impl Tokenizer for Gguf {
     }
 
     /// A `t5` vocabulary's search of a fragment cut inside a word goes on from the state in
-    /// `carry` ([`Gguf::meeting_cut`]); the other families cut where a piece starts afresh.
+    /// `carry` (`Gguf::meeting_cut`); the other families cut where a piece starts afresh.
     fn tokenize_piece(&self, text: &str, carry: &mut Carry) -> Tokenization {
         let mut tokens: Vec<Token> = Vec::new();
         let mut last_unknown: Option<usize> = None;
@@ -482,7 +482,7 @@ impl Tokenizer for Gguf {
     }
 
     /// A `t5` vocabulary cuts inside a text fragment where its best paths meet
-    /// ([`Gguf::meeting_cut`]).
+    /// (`Gguf::meeting_cut`).
     fn cut_point_carried(
         &self,
         text: &str,

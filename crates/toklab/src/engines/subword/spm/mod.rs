@@ -522,7 +522,7 @@ impl Tokenizer for SpmTokenizer {
         cuts.as_ref()?.cut_point(text, from, text.len())
     }
 
-    /// A unigram model also cuts where its best paths meet ([`cuts::meeting_cut`]), when no
+    /// A unigram model also cuts where its best paths meet (`cuts::meeting_cut`), when no
     /// space it may cut before comes soon.
     fn cut_point_carried(
         &self,
