@@ -39,6 +39,9 @@ const CUTTING: &[&str] = &[
 const CUTTING_REAL: &[&str] = &[
     "spm:{models}/mistral-v1.model",
     "spm:{models}/kyoto_ja_unigram_8000.model",
+    "spm:{models}/ai21-j2.model",
+    "gguf:{models}/llama-vocabs/ggml-vocab-nomic-bert-moe.gguf",
+    "hf:{models}/nepali-unigram.tokenizer.json",
     "spm:{shared}/conformance/bpe/data/sentencepiece/botchan_en_unigram_1000.model",
     "tekken:{models}/mistral-tekken_240718.json",
     "claude:{models}/claude.json",
@@ -143,6 +146,57 @@ const PARTS: &[&str] = &[
     "ﬁ",
 ];
 
+/// Pieces of text without spaces: CJK and kana, one character many times over, and the
+/// letters of the written unigram models, where only the best paths' meeting can cut.
+const SPACELESS: &[&str] = &[
+    "東京",
+    "研究",
+    "の",
+    "は",
+    "ありがとう",
+    "ございます",
+    "カタカナ",
+    "ー",
+    "。",
+    "、",
+    "「",
+    "」",
+    "一二三",
+    "ａ",
+    "１",
+    "語",
+    "々",
+    "😀",
+    "é",
+    "e\u{301}",
+    "\u{2581}",
+    "x1",
+    "a",
+    "aa",
+    "b",
+    "ab",
+    "n",
+    "w",
+    "or",
+    "d",
+    "...",
+    "'t",
+    "東",
+    "京",
+    "のの",
+    "中文字符",
+];
+
+/// Texts of [`SPACELESS`] parts, some of them one part repeated up to a hundred times.
+fn spaceless_texts() -> impl Strategy<Value = String> {
+    let part = (
+        proptest::sample::select(SPACELESS),
+        prop_oneof![3 => Just(1usize), 1 => 2..100usize],
+    )
+        .prop_map(|(part, times)| part.repeat(times));
+    proptest::collection::vec(part, 0..40).prop_map(|p| p.concat())
+}
+
 fn texts() -> impl Strategy<Value = String> {
     proptest::collection::vec(proptest::sample::select(PARTS), 0..60).prop_map(|p| p.concat())
 }
@@ -182,6 +236,7 @@ static LOADED: std::sync::LazyLock<Vec<(String, Box<dyn Tokenizer>)>> =
                 spm_model(JOINED_SPACE, UNIGRAM),
             ),
             ("close-totals.model", spm_model(CLOSE_TOTALS, UNIGRAM)),
+            ("resets.model", spm_model(RESETS, UNIGRAM)),
         ] {
             let model = dir.path().join(name);
             std::fs::write(&model, bytes).unwrap();
@@ -372,6 +427,29 @@ const CLOSE_TOTALS: &[(&str, f32, u64)] = &[
     ("\u{2581}\u{2581}\u{2581}", -0.3, 1),
 ];
 
+/// Unigram pieces scored so that path totals pass SentencePiece's reset threshold (±100,000)
+/// every few pieces, with sums that round differently in `f32` depending on the total they are
+/// added to: a piece searched from other totals than the whole text's, or shifted at other
+/// places, would choose differently.
+const RESETS: &[(&str, f32, u64)] = &[
+    ("<unk>", 0.0, 2),
+    ("\u{2581}", -31_000.7, 1),
+    ("a", -30_000.1, 1),
+    ("aa", -60_000.3, 1),
+    ("aaa", -90_000.2, 1),
+    ("b", -41_000.9, 1),
+    ("ab", -71_001.0, 1),
+    ("ba", -71_000.9, 1),
+    ("bab", -112_001.8, 1),
+    ("東", -35_000.3, 1),
+    ("京", -35_000.4, 1),
+    ("東京", -70_000.6, 1),
+    ("京東", -70_000.8, 1),
+    ("の", -20_000.05, 1),
+    ("のの", -40_000.1, 1),
+    ("\u{2581}a", -61_000.7, 1),
+];
+
 /// A SentencePiece model of `model_type` with `pieces`, as the bytes of a `.model` file.
 fn spm_model(pieces: &[(&str, f32, u64)], model_type: u8) -> Vec<u8> {
     fn varint(mut v: u64, out: &mut Vec<u8>) {
@@ -444,7 +522,7 @@ proptest! {
                 "{} on {:?}, cut at {:?}",
                 spec,
                 text,
-                Pieces::new(tokenizer, &text, 1).map(|(at, _)| at).collect::<Vec<_>>()
+                cut_offsets(tokenizer, &text)
             );
             let mut whole = Vec::new();
             let whole_gave_up = tokenizer.ids_into(&text, &mut whole);
@@ -454,6 +532,58 @@ proptest! {
             prop_assert_eq!(pieces_gave_up, whole_gave_up, "{} on {:?}", spec, text);
         }
     }
+}
+
+proptest! {
+    #![proptest_config(common::proptest_config(256))]
+
+    /// Unigram models cut texts without spaces where their best paths meet, with the state of
+    /// the whole text's search carried over: the pieces give the whole text's tokens and ids.
+    #[test]
+    fn unigram_pieces_of_spaceless_text_tokenize_as_the_whole(text in spaceless_texts()) {
+        for (spec, tokenizer) in LOADED.iter().filter(|(spec, _)| is_unigram(spec)) {
+            let tokenizer = tokenizer.as_ref();
+            prop_assert_eq!(
+                shown(tokenizer, &text, true),
+                shown(tokenizer, &text, false),
+                "{} on {:?}, cut at {:?}",
+                spec,
+                text,
+                cut_offsets(tokenizer, &text)
+            );
+            let mut whole = Vec::new();
+            tokenizer.ids_into(&text, &mut whole);
+            let mut pieces = Vec::new();
+            ids_in_pieces(tokenizer, &text, 1, &mut pieces);
+            prop_assert_eq!(pieces, whole, "{} ids on {:?}", spec, text);
+        }
+    }
+}
+
+/// Where `tokenizer` cuts `text` into pieces of one byte or more, each piece tokenized before
+/// the next is asked for, as the pieces' carry requires.
+fn cut_offsets(tokenizer: &dyn Tokenizer, text: &str) -> Vec<usize> {
+    let mut pieces = Pieces::new(tokenizer, text, 1);
+    let mut cuts = Vec::new();
+    while let Some((at, piece)) = pieces.next() {
+        cuts.push(at);
+        tokenizer.tokenize_piece(piece, pieces.carry());
+    }
+    cuts
+}
+
+/// The unigram models among the loaded kinds.
+fn is_unigram(spec: &str) -> bool {
+    [
+        "kyoto_ja",
+        "ai21-j2",
+        "botchan_en_unigram",
+        "-unigram.model",
+        "close-totals",
+        "resets",
+    ]
+    .iter()
+    .any(|name| spec.contains(name))
 }
 
 /// Each kind above does cut a text of words (so the property is not true for want of cuts),
@@ -472,7 +602,11 @@ fn the_cutting_kinds_cut_and_the_others_do_not() {
             assert_eq!(cuts, [0, 2, 5, 11, 17, 23], "{spec}");
             continue;
         }
-        let pieces = Pieces::new(tokenizer.as_ref(), text, 1).count();
+        if spec.starts_with("spm:resets") {
+            // Its few letters: checked on its own text below.
+            continue;
+        }
+        let pieces = cut_offsets(tokenizer.as_ref(), text).len();
         let uncut = GGUF_UNCUT_PRES
             .iter()
             .map(|pre| format!("gguf:{pre}.gguf"))
@@ -483,11 +617,28 @@ fn the_cutting_kinds_cut_and_the_others_do_not() {
             false => assert!(pieces > 5, "{spec}: {pieces} pieces"),
         }
     }
-    for spec in [
-        "words",
-        "rules:rules?lang=eng",
-        "spm:tests/bpe_data/unigram-regressions.model",
+    // Unigram models cut where their best paths meet, also without a space.
+    for (spec, text) in [
+        (
+            "kyoto_ja",
+            "港は月曜日に再開した。三年半の遅れのあとで、彼女は理由を言わなかった。",
+        ),
+        (
+            "ai21-j2",
+            "theharbourreopenedonmondayafterthreeyearsofdelays",
+        ),
+        ("resets", "東京のの東京aabab東京ののaaab"),
+        (
+            "close-totals",
+            "aanawaorwordaadaanaawordornawaaordaanwwordaanaword",
+        ),
     ] {
+        for (loaded, tokenizer) in LOADED.iter().filter(|(s, _)| s.contains(spec)) {
+            let pieces = cut_offsets(tokenizer.as_ref(), text).len();
+            assert!(pieces > 3, "{loaded}: {pieces} pieces of {text:?}");
+        }
+    }
+    for spec in ["words", "rules:rules?lang=eng"] {
         let tokenizer = load(spec);
         let pieces = Pieces::new(tokenizer.as_ref(), text, 1).count();
         assert_eq!(pieces, 1, "{spec}");

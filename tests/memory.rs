@@ -29,68 +29,147 @@ const LINE_BYTES: usize = 20 << 20;
 const KNOWN: &[(&str, f64)] = &[];
 
 /// The kinds measured: a label, the spec (`{models}` is the real models' folder, `{root}`
-/// the checkout) and whether it needs the real models. Of the real GGUF files, one per way of
-/// cutting (SentencePiece, WordPiece, each family of byte-level pre-tokenizer lists): files
-/// that share a rule cut alike, which `tests/cut_points.rs` checks on each of them.
-const KINDS: &[(&str, &str, bool)] = &[
-    ("ws", "ws", false),
-    ("pretok", "pretok:cl100k", false),
-    ("fst", "fst:{root}/samples/fst/english.fst", false),
-    ("ptb", "ptb", false),
-    ("rules", "rules:{root}/rules?lang=eng", false),
+/// the checkout), whether it needs the real models, and the line it reads. Of the real GGUF
+/// files, one per way of cutting (SentencePiece, WordPiece, unigram, each family of byte-level
+/// pre-tokenizer lists): files that share a rule cut alike, which `tests/cut_points.rs` checks
+/// on each of them.
+const KINDS: &[(&str, &str, bool, Line)] = &[
+    ("ws", "ws", false, Line::Words),
+    ("pretok", "pretok:cl100k", false, Line::Words),
+    (
+        "fst",
+        "fst:{root}/samples/fst/english.fst",
+        false,
+        Line::Words,
+    ),
+    ("ptb", "ptb", false, Line::Words),
+    ("rules", "rules:{root}/rules?lang=eng", false, Line::Words),
     (
         "tiktoken",
         "tiktoken:{models}/llama3.tiktoken.model?pattern=cl100k",
         true,
+        Line::Words,
     ),
-    ("hf", "hf:{models}/minilm-l6.tokenizer.json", true),
-    ("spm", "spm:{models}/mistral-v1.model", true),
+    (
+        "hf",
+        "hf:{models}/minilm-l6.tokenizer.json",
+        true,
+        Line::Words,
+    ),
+    ("spm", "spm:{models}/mistral-v1.model", true, Line::Words),
     (
         "spm-unigram",
         "spm:{models}/kyoto_ja_unigram_8000.model",
         true,
+        Line::Words,
     ),
-    ("wordpiece", "wordpiece:{models}/minilm-l6.vocab.txt", true),
-    ("gguf", "gguf:{root}/samples/bpe/sample.gguf", false),
-    ("tekken", "tekken:{models}/mistral-tekken_240718.json", true),
-    ("claude", "claude:{models}/claude.json", true),
-    ("rwkv", "rwkv:{models}/rwkv_vocab_v20230424.txt", true),
+    (
+        "spm-unigram-kana",
+        "spm:{models}/kyoto_ja_unigram_8000.model",
+        true,
+        Line::Kana,
+    ),
+    (
+        "spm-unigram-spaced-pieces",
+        "spm:{models}/ai21-j2.model",
+        true,
+        Line::Words,
+    ),
+    (
+        "gguf-ugm",
+        "gguf:{models}/llama-vocabs/ggml-vocab-nomic-bert-moe.gguf",
+        true,
+        Line::Words,
+    ),
+    (
+        "gguf-ugm-kana",
+        "gguf:{models}/llama-vocabs/ggml-vocab-nomic-bert-moe.gguf",
+        true,
+        Line::Kana,
+    ),
+    (
+        "hf-unigram",
+        "hf:{models}/nepali-unigram.tokenizer.json",
+        true,
+        Line::Words,
+    ),
+    (
+        "wordpiece",
+        "wordpiece:{models}/minilm-l6.vocab.txt",
+        true,
+        Line::Words,
+    ),
+    (
+        "gguf",
+        "gguf:{root}/samples/bpe/sample.gguf",
+        false,
+        Line::Words,
+    ),
+    (
+        "tekken",
+        "tekken:{models}/mistral-tekken_240718.json",
+        true,
+        Line::Words,
+    ),
+    ("claude", "claude:{models}/claude.json", true, Line::Words),
+    (
+        "rwkv",
+        "rwkv:{models}/rwkv_vocab_v20230424.txt",
+        true,
+        Line::Words,
+    ),
     (
         "gguf-llama-spm",
         "gguf:{models}/llama-vocabs/ggml-vocab-llama-spm.gguf",
         true,
+        Line::Words,
     ),
     (
         "gguf-bert",
         "gguf:{models}/llama-vocabs/ggml-vocab-bert-bge.gguf",
         true,
+        Line::Words,
     ),
     (
         "gguf-gpt-neox",
         "gguf:{models}/llama-vocabs/ggml-vocab-gpt-neox.gguf",
         true,
+        Line::Words,
     ),
     (
         "gguf-deepseek-llm",
         "gguf:{models}/llama-vocabs/ggml-vocab-deepseek-llm.gguf",
         true,
+        Line::Words,
     ),
     (
         "gguf-falcon",
         "gguf:{models}/llama-vocabs/ggml-vocab-falcon.gguf",
         true,
+        Line::Words,
     ),
     (
         "gguf-qwen35",
         "gguf:{models}/llama-vocabs/ggml-vocab-qwen35.gguf",
         true,
+        Line::Words,
     ),
     (
         "gguf-starcoder",
         "gguf:{models}/llama-vocabs/ggml-vocab-starcoder.gguf",
         true,
+        Line::Words,
     ),
 ];
+
+/// The kinds of generated line.
+#[derive(Clone, Copy, PartialEq)]
+enum Line {
+    /// [`WORDS`] with spaces between them.
+    Words,
+    /// [`KANA`] run together with no space: where only a unigram model's meeting paths cut.
+    Kana,
+}
 
 /// Words, numbers, punctuation, quotes, emoji and CJK, so every engine meets its hard cases.
 const WORDS: &[&str] = &[
@@ -135,15 +214,57 @@ const WORDS: &[&str] = &[
     "ok!",
 ];
 
-/// A line of `len` bytes or a little more, of [`WORDS`] picked by a fixed generator, with
-/// single and double spaces between them.
-fn generated_line(len: usize) -> String {
+/// Japanese words and marks, kana, kanji, full-width letters and digits, some Chinese and
+/// Korean, written run together.
+const KANA: &[&str] = &[
+    "港は",
+    "月曜日に",
+    "再開した",
+    "三年半の",
+    "遅れの",
+    "あとで",
+    "彼女は",
+    "なぜかを",
+    "言わなかった",
+    "東京",
+    "研究生命",
+    "ふね",
+    "カタカナ",
+    "漢字と",
+    "ひらがな",
+    "、",
+    "。",
+    "「見て」",
+    "一二三",
+    "ーー",
+    "ぁぃぅ",
+    "々",
+    "〜",
+    "ａｂｃ",
+    "１２３",
+    "中文字符",
+    "아리랑",
+    "ありがとう",
+    "ございます",
+    "とても",
+    "大きな",
+    "建物が",
+    "並んでいる",
+];
+
+/// A line of `len` bytes or a little more, of [`WORDS`] with single and double spaces between
+/// them or of [`KANA`] with none, picked by a fixed generator.
+fn generated_line(kind: Line, len: usize) -> String {
     let mut line = String::with_capacity(len + 64);
     let mut state: u64 = 0x2545_F491_4F6C_DD1D;
     while line.len() < len {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
+        if kind == Line::Kana {
+            line.push_str(KANA[(state % KANA.len() as u64) as usize]);
+            continue;
+        }
         line.push_str(WORDS[(state % WORDS.len() as u64) as usize]);
         line.push_str(if state >> 32 & 15 == 0 { "  " } else { " " });
     }
@@ -206,12 +327,20 @@ fn one_huge_line_costs_at_most_the_bar_per_input_byte() {
     let root = env!("CARGO_MANIFEST_DIR");
     let models = common::models_dir();
     let dir = tempfile::tempdir().unwrap();
-    let (long, short) = (dir.path().join("long.txt"), dir.path().join("short.txt"));
-    std::fs::write(&long, generated_line(LINE_BYTES)).unwrap();
-    std::fs::write(&short, generated_line(64)).unwrap();
+    let lines = [Line::Words, Line::Kana].map(|kind| {
+        let name = if kind == Line::Kana { "kana" } else { "words" };
+        let (long, short) = (
+            dir.path().join(format!("{name}-long.txt")),
+            dir.path().join(format!("{name}-short.txt")),
+        );
+        std::fs::write(&long, generated_line(kind, LINE_BYTES)).unwrap();
+        std::fs::write(&short, generated_line(kind, 64)).unwrap();
+        (kind, long, short)
+    });
     let mut failures = Vec::new();
     let mut table = Vec::new();
-    for &(label, spec, needs_models) in KINDS {
+    for &(label, spec, needs_models, line) in KINDS {
+        let (_, long, short) = lines.iter().find(|(kind, _, _)| *kind == line).unwrap();
         let spec = spec
             .replace("{root}", root)
             .replace("{models}", &models.display().to_string());
@@ -233,7 +362,7 @@ fn one_huge_line_costs_at_most_the_bar_per_input_byte() {
             .find(|(k, _)| *k == label)
             .map(|&(_, most)| most);
         let used = ["text", "ids"].map(|format| {
-            let used = per_input_byte(&spec, format, &long, &short);
+            let used = per_input_byte(&spec, format, long, short);
             table.push(format!("{label} -f {format}: {used:.1} B per input byte"));
             (format, used)
         });

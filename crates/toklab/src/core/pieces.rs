@@ -1,5 +1,5 @@
 //! A long text tokenized in pieces, where its tokenizer says it may be cut
-//! ([`Tokenizer::cut_point`]): the tokens of the pieces, shifted to where each piece starts,
+//! ([`Tokenizer::cut_point_carried`], given the [`Carry`] so far): the tokens of the pieces, shifted to where each piece starts,
 //! are the tokens of the whole text, so a caller that writes each piece's tokens before
 //! tokenizing the next never holds the tokens (or the output) of the whole text. What an
 //! engine needs to know of the pieces before a cut travels with the pieces in a [`Carry`].
@@ -40,6 +40,12 @@ impl Carry {
     pub fn take<T: Any>(&mut self) -> Option<T> {
         let state = self.state.take()?;
         state.downcast::<T>().ok().map(|state| *state)
+    }
+
+    /// The state the engine left, in place: what it reads (and may add to) when asked for the
+    /// cut that ends the piece, before the piece is tokenized.
+    pub fn get_mut<T: Any>(&mut self) -> Option<&mut T> {
+        self.state.as_mut()?.downcast_mut::<T>()
     }
 
     /// Leaves `state` for the next piece of the text.
@@ -96,7 +102,7 @@ impl<'a> Iterator for Pieces<'a> {
         let end = match from < self.text.len() {
             true => self
                 .tokenizer
-                .cut_point(self.text, from)
+                .cut_point_carried(self.text, start, from, &mut self.carry)
                 // A cut the engine got wrong would lose or repeat text: never past the end,
                 // never at or before the previous cut, always on a character boundary.
                 .filter(|&c| c > start && c < self.text.len() && self.text.is_char_boundary(c))

@@ -48,6 +48,23 @@ pub trait Tokenizer: Send + Sync {
         None
     }
 
+    /// [`Tokenizer::cut_point`] for the piece of `text` that starts at `start`, `carry` holding
+    /// what the pieces before it left: an engine whose cuts depend on the state its search of
+    /// the whole text would have there (a unigram model, where the best paths of a text
+    /// without spaces meet) reads that state, and may leave what it found past the cut for
+    /// the piece after it. A cut given here holds for the pieces cut so far, in order, which
+    /// is how [`crate::core::pieces::Pieces`] asks. The default is [`Tokenizer::cut_point`].
+    fn cut_point_carried(
+        &self,
+        text: &str,
+        start: usize,
+        from: usize,
+        carry: &mut Carry,
+    ) -> Option<usize> {
+        let _ = (start, carry);
+        self.cut_point(text, from)
+    }
+
     /// Tokenizes `piece`, a part of a longer text cut at this tokenizer's
     /// [`Tokenizer::cut_point`]s, the pieces in order: the text's start or
     /// ([`Carry::continued`]) a part after a cut. Tokens are in offsets of the piece. An engine

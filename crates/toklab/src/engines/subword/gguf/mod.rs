@@ -38,7 +38,9 @@ use crate::core::trace::{Role, Trace, TraceLine, quote};
 use crate::engines::subword::bpe::bytelevel;
 use crate::engines::subword::bytes::{byte_token, char_span, render};
 use crate::engines::subword::spm::cuts::SpaceCuts;
+use crate::engines::subword::unigram::viterbi::Resume;
 use engines::{BpeTables, Emit};
+use ugm::{MEETING_WINDOW, UgmCarry};
 use vocab::{Family, Vocab, attr};
 
 /// `gguf:FILE`: the tokenizer of a GGUF model file.
@@ -122,9 +124,14 @@ enum Cuts {
     AfterAscii(SpaceCuts),
 }
 
-/// Whether the piece before a cut ended with a special token, which the piece after it takes
-/// from its [`Carry`]: a SentencePiece vocabulary puts a `▁` before text that follows one.
-struct EndedSpecial(bool);
+/// What a piece leaves in its [`Carry`] for the piece after a cut: whether it ended with a
+/// special token (a SentencePiece vocabulary puts a `▁` before text that follows one), and a
+/// `t5` vocabulary's search state.
+#[derive(Default)]
+struct PieceCarry {
+    ended_special: bool,
+    ugm: UgmCarry,
+}
 
 /// A stretch of the input: text for the engine, or a special token (with any white space its
 /// strip attributes took).
@@ -188,7 +195,7 @@ impl Gguf {
     ///   every merge makes a token, so no symbol reaches across, and a merge's score depends on
     ///   its pair alone, so each side merges as it would alone; the part after the cut starts
     ///   with its space and gets no `▁` in front, unless the part before ended with a special
-    ///   token ([`EndedSpecial`]);
+    ///   token ([`PieceCarry`]);
     /// - WordPiece (`bert`): at a space between ASCII letters, as `wordpiece:` cuts: words end
     ///   at white space and each is matched alone, and characters are normalized one by one;
     ///   a word that cannot be matched is the unknown token, which the vocabulary must have
@@ -229,8 +236,7 @@ impl Gguf {
 
     /// The ids llama.cpp gives `text` (`add_special = false`); bytes llama.cpp drops have none.
     pub fn ids(&self, text: &str) -> Vec<u32> {
-        self.emits(text, true)
-            .0
+        self.emits(text)
             .into_iter()
             .filter_map(|(e, _)| e.id)
             .collect()
@@ -291,9 +297,20 @@ impl Gguf {
         fragments
     }
 
-    /// Every token with whether it is a special token from the partition, and whether the
-    /// last one is; `previous_special` when the text starts a text or follows a special token.
-    fn emits(&self, text: &str, mut previous_special: bool) -> (Vec<(Emit, bool)>, bool) {
+    /// Every token with whether it is a special token from the partition.
+    fn emits(&self, text: &str) -> Vec<(Emit, bool)> {
+        self.emits_carried(text, &mut Carry::default())
+    }
+
+    /// [`Gguf::emits`] of a piece of a longer text, `carry` as [`Tokenizer::tokenize_piece`]
+    /// has it ([`PieceCarry`]): a text after a special token gets SentencePiece's `▁` in front,
+    /// and a `t5` vocabulary's search of a text fragment cut inside a word goes on from the
+    /// state the piece before left (`Gguf::meeting_cut`).
+    fn emits_carried(&self, text: &str, carry: &mut Carry) -> Vec<(Emit, bool)> {
+        let state = carry.take::<PieceCarry>().unwrap_or_default();
+        let mut previous_special = !carry.continued() || state.ended_special;
+        let state = state.ugm;
+        let mut left = None;
         let mut out = Vec::new();
         let mut found = Vec::new();
         for fragment in self.partition(text) {
@@ -320,14 +337,89 @@ impl Gguf {
                             tables.encode(&self.vocab, text, start..end, &mut found)
                         }
                         Engine::Wpm => engines::wpm(&self.vocab, text, start..end, &mut found),
-                        Engine::Ugm(ugm) => ugm.encode(text, start..end, &mut found),
+                        Engine::Ugm(ugm) => {
+                            let continued = start == 0 && carry.continued();
+                            let resume = match (continued, &state.resume) {
+                                (true, Some(resume)) => resume,
+                                _ => &Resume::at(0.0),
+                            };
+                            let len =
+                                ugm.encode_resumed(text, start..end, continued, resume, &mut found);
+                            if end == text.len() {
+                                left = state.next.as_ref().filter(|(at, _)| *at == len);
+                            }
+                        }
                     }
                     out.extend(found.iter().map(|&e| (e, false)));
                     previous_special = false;
                 }
             }
         }
-        (out, previous_special)
+        let resume = left.map(|(_, resume)| resume.clone());
+        carry.put(PieceCarry {
+            ended_special: previous_special,
+            ugm: UgmCarry { resume, next: None },
+        });
+        out
+    }
+
+    /// Where a `t5` vocabulary's best paths meet in the text fragment at or after `from`
+    /// ([`ugm::Ugm::meeting_cut`]), for the piece that starts at `start`: only the window of
+    /// [`MEETING_WINDOW`] bytes past `from` is partitioned and searched, the fragment the piece
+    /// starts in going on from the state `carry` holds. The state after the cut is left there.
+    fn meeting_cut(
+        &self,
+        ugm: &ugm::Ugm,
+        text: &str,
+        start: usize,
+        from: usize,
+        carry: &mut Carry,
+    ) -> Option<usize> {
+        let mut end = from.saturating_add(MEETING_WINDOW).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        let window = &text[start..end];
+        let trusted = match end == text.len() {
+            true => window.len(),
+            false => window.len().saturating_sub(ugm.margin()),
+        };
+        let from = from - start;
+        let carried = carry
+            .get_mut::<PieceCarry>()
+            .and_then(|s| s.ugm.resume.clone());
+        let (at, next) = self.partition(window).into_iter().find_map(|fragment| {
+            let Fragment::Text(begin, finish) = fragment else {
+                return None;
+            };
+            if finish <= from {
+                return None;
+            }
+            let continued = begin == 0 && start > 0;
+            let resume = match continued {
+                true => carried.clone()?,
+                false => Resume::at(0.0),
+            };
+            let (cut, next) = ugm.meeting_cut(
+                &window[begin..finish],
+                continued,
+                &resume,
+                from.saturating_sub(begin),
+                trusted.saturating_sub(begin),
+            )?;
+            Some((begin + cut, next))
+        })?;
+        match carry.get_mut::<PieceCarry>() {
+            Some(state) => state.ugm.next = Some(next),
+            None => carry.put(PieceCarry {
+                ended_special: false,
+                ugm: UgmCarry {
+                    resume: None,
+                    next: Some(next),
+                },
+            }),
+        }
+        Some(start + at)
     }
 
     /// The token a found id becomes.
@@ -401,17 +493,12 @@ impl Tokenizer for Gguf {
     }
 
     /// A piece after a cut follows text, or a special token when the piece before ended with
-    /// one ([`EndedSpecial`]).
+    /// one; a `t5` vocabulary's search of a fragment cut inside a word goes on from the state
+    /// the piece before left (both in [`PieceCarry`]).
     fn tokenize_piece(&self, text: &str, carry: &mut Carry) -> Tokenization {
-        let after_special = match carry.continued() {
-            true => carry.take::<EndedSpecial>().is_some_and(|e| e.0),
-            false => true,
-        };
-        let (emits, ended_special) = self.emits(text, after_special);
-        carry.put(EndedSpecial(ended_special));
         let mut tokens: Vec<Token> = Vec::new();
         let mut last_unknown: Option<usize> = None;
-        for (emit, special) in emits {
+        for (emit, special) in self.emits_carried(text, carry) {
             // Runs of dropped bytes are one unknown token, so nothing of the text is lost.
             if emit.id.is_none() {
                 if let Some(at) = last_unknown
@@ -449,7 +536,24 @@ impl Tokenizer for Gguf {
         match &self.cuts {
             Cuts::Nowhere => None,
             Cuts::BetweenLetters => crate::core::pieces::space_between_ascii_letters(text, from),
-            Cuts::AfterAscii(cuts) => cuts.cut_point(text, from),
+            Cuts::AfterAscii(cuts) => cuts.cut_point(text, from, text.len()),
+        }
+    }
+
+    /// A `t5` vocabulary cuts inside a text fragment where its best paths meet
+    /// (`Gguf::meeting_cut`).
+    fn cut_point_carried(
+        &self,
+        text: &str,
+        start: usize,
+        from: usize,
+        carry: &mut Carry,
+    ) -> Option<usize> {
+        match &self.engine {
+            Engine::Ugm(ugm) if from < text.len() => {
+                self.meeting_cut(ugm, text, start, from, carry)
+            }
+            _ => self.cut_point(text, from),
         }
     }
 

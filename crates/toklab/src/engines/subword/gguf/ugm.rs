@@ -27,7 +27,9 @@ use super::engines::Emit;
 use super::vocab::{Vocab, attr};
 use crate::core::normalized::{CharsMap, CharsMapError, NormalizedString};
 use crate::engines::subword::unigram::trie::PieceTrie;
-use crate::engines::subword::unigram::viterbi::{Viterbi, best_path};
+use crate::engines::subword::unigram::viterbi::{
+    Resume, Search, Viterbi, best_path_resumed, find_cut,
+};
 
 /// What llama.cpp subtracts from the lowest normal score to score an unknown character.
 const UNKNOWN_PENALTY: f32 = 10.0;
@@ -50,7 +52,25 @@ pub struct Ugm {
     prefix_space: bool,
     /// `remove_extra_whitespaces`: spaces dropped, a `▁` before every word.
     merge_spaces: bool,
+    /// The longest token, in bytes: how far past a start the search looks.
+    max_len: usize,
 }
+
+/// What a `t5` vocabulary leaves in a [`crate::core::pieces::Carry`] at a cut inside a text
+/// fragment ([`Ugm::meeting_cut`]): where the search of the text after it takes up the whole
+/// text's search, and, once the cut ending a piece is found, the same for the piece after it
+/// with the normalized length of the fragment that ends there.
+#[derive(Default)]
+pub struct UgmCarry {
+    /// The search state at the piece's start.
+    pub resume: Option<Resume<f64>>,
+    /// The search state at the cut that ends the piece.
+    pub next: Option<(usize, Resume<f64>)>,
+}
+
+/// How far past where a piece may end the search looks for where its paths meet, in bytes of
+/// the original text.
+pub const MEETING_WINDOW: usize = 1 << 16;
 
 impl Ugm {
     /// The tokenizer of `vocab`; the error says why its character map cannot be read.
@@ -88,6 +108,7 @@ impl Ugm {
             unknown: (vocab.unk.unwrap_or(NO_UNKNOWN), unknown_score),
             prefix_space: vocab.add_space_prefix,
             merge_spaces: vocab.remove_extra_whitespaces,
+            max_len: vocab.tokens.iter().map(String::len).max().unwrap_or(1),
         })
     }
 
@@ -115,10 +136,30 @@ impl Ugm {
     /// it stands for them in the spans, and one after the last word is stripped: the text is
     /// llama.cpp's, and spans follow the `llama` family's (a run of spaces goes with its
     /// `▁`, leading and trailing ones with no token).
+    #[cfg(test)]
     fn normalize<'t>(&self, text: &'t str) -> NormalizedString<'t> {
+        self.normalize_part(text, false, None)
+    }
+
+    /// [`Ugm::normalize`] of `text`, or (`continued`) of the part of a fragment after a cut
+    /// inside a word ([`Ugm::meeting_cut`]): no `▁` is put before it. With `steps`, notes
+    /// where the text may be cut, as `(original offset, normalized offset)`: between two steps
+    /// that write something, the first ending inside a word (so the part after it, continued,
+    /// normalizes as the whole text does there).
+    fn normalize_part<'t>(
+        &self,
+        text: &'t str,
+        continued: bool,
+        mut steps: Option<&mut Vec<(usize, usize)>>,
+    ) -> NormalizedString<'t> {
         let mut normalized = NormalizedString::new(text);
         let (mut in_word, mut prefixed, mut run_marked) = (false, false, false);
+        if continued {
+            (in_word, prefixed) = (true, self.prefix_space || self.merge_spaces);
+        }
+        let (mut written, mut clean_before) = (0, false);
         normalized.rewrite(|rest, out| {
+            let written_from = out.len();
             let (replacement, length) = self.prefix(rest);
             for c in replacement.chars() {
                 if c == ' ' {
@@ -139,6 +180,15 @@ impl Ugm {
                 }
                 out.push(c);
             }
+            let wrote = out.len() - written_from;
+            if let Some(steps) = steps.as_deref_mut()
+                && clean_before
+                && wrote > 0
+            {
+                steps.push((text.len() - rest.len(), written));
+            }
+            clean_before = wrote > 0 && in_word && !run_marked;
+            written += wrote;
             length
         });
         if run_marked {
@@ -149,24 +199,49 @@ impl Ugm {
 
     /// The tokens of `text[range]`: the best path over the normalized text, each run of
     /// unknown characters one unknown token, with spans in `text`.
+    #[cfg(test)]
     pub fn encode(&self, text: &str, range: Range<usize>, out: &mut Vec<Emit>) {
-        let normalized = self.normalize(&text[range.clone()]);
-        let s = normalized.normalized();
-        if s.is_empty() {
-            return;
-        }
-        let options = Viterbi {
+        self.encode_resumed(text, range, false, &Resume::at(0.0), out);
+    }
+
+    /// How llama.cpp searches: `f64` totals, never shifted, the unknown token where no piece
+    /// covers a character alone.
+    fn options(&self) -> Viterbi<f64> {
+        Viterbi {
             unknown: Some(self.unknown),
             reset: None,
             record: false,
-        };
-        let path = best_path(s, &options, |search| {
+        }
+    }
+
+    /// The pieces of the vocabulary at each start of normalized text `s`.
+    fn candidates(&self, s: &str) -> impl FnMut(&mut Search<f64>) {
+        move |search: &mut Search<f64>| {
             self.pieces
                 .prefixes(&s.as_bytes()[search.start()..], |length, id, score| {
                     search.offer(length, id, f64::from(score))
                 })
-        })
-        .expect("the unknown piece reaches every character boundary");
+        }
+    }
+
+    /// [`Ugm::encode`] of a fragment's part, after a cut inside it when `continued`, its search
+    /// taken up where `resume` says the whole fragment's was there; returns the normalized
+    /// length.
+    pub fn encode_resumed(
+        &self,
+        text: &str,
+        range: Range<usize>,
+        continued: bool,
+        resume: &Resume<f64>,
+        out: &mut Vec<Emit>,
+    ) -> usize {
+        let normalized = self.normalize_part(&text[range.clone()], continued, None);
+        let s = normalized.normalized();
+        if s.is_empty() {
+            return 0;
+        }
+        let path = best_path_resumed(resume, s, &self.options(), self.candidates(s))
+            .expect("the unknown piece reaches every character boundary");
         let mut previous_unknown = false;
         for (start, end, id) in path.pieces {
             let unknown = id == self.unknown.0;
@@ -182,6 +257,52 @@ impl Ugm {
                 end,
             });
         }
+        s.len()
+    }
+
+    /// Where the best paths over `fragment` (a text fragment, or its part after a cut when
+    /// `continued`, searched from `resume`) meet at or after original offset `from`, inside a
+    /// word and after a known piece ([`find_cut`]); the fragment's text past `trusted` may be
+    /// cut short. The original offset of the cut, and the normalized length before it and the
+    /// state the part after it takes up.
+    pub fn meeting_cut(
+        &self,
+        fragment: &str,
+        continued: bool,
+        resume: &Resume<f64>,
+        from: usize,
+        trusted: usize,
+    ) -> Option<(usize, (usize, Resume<f64>))> {
+        let mut steps = Vec::new();
+        let normalized = self.normalize_part(fragment, continued, Some(&mut steps));
+        let s = normalized.normalized();
+        steps.retain(|&(_, at)| at < s.len());
+        let step_at = |raw: usize| steps.partition_point(|&(at, _)| at < raw);
+        let trusted = match trusted >= fragment.len() {
+            true => s.len(),
+            false => {
+                let norm = steps.get(step_at(trusted)).map_or(0, |&(_, n)| n);
+                norm.saturating_sub(self.max_len)
+            }
+        };
+        let from = steps.get(step_at(from))?.1;
+        let step_of = |norm: usize| steps.binary_search_by_key(&norm, |&(_, n)| n).ok();
+        let (cut, next) = find_cut(
+            resume,
+            s,
+            &self.options(),
+            self.candidates(s),
+            from,
+            trusted,
+            |at, id| id != self.unknown.0 && step_of(at).is_some(),
+        )?;
+        Some((steps[step_of(cut)?].0, (cut, next)))
+    }
+
+    /// The bytes at the end of a window searched for a meeting that are not trusted to be
+    /// partitioned and normalized as in the whole text.
+    pub fn margin(&self) -> usize {
+        (1 << 10).max(2 * self.max_len)
     }
 }
 

@@ -79,6 +79,33 @@ pub enum Normalizer {
     ByteLevel,
 }
 
+/// Whether a `Replace` leaves an ASCII space between ASCII letters a space, and no match of
+/// it reaches across one: a literal with no white space in it or in what replaces it (curly
+/// quotes made straight), or a run of spaces made one space (` {2,}`, ` +`), which a single
+/// space between letters is either not part of or stays.
+fn replaces_locally(pattern: &Pattern, content: &str) -> bool {
+    match pattern {
+        Pattern::Literal(literal) => {
+            !literal.is_empty()
+                && !literal.contains(char::is_whitespace)
+                && !content.contains(char::is_whitespace)
+        }
+        Pattern::Regex(regex) => {
+            let runs = regex.as_str().strip_prefix(' ').is_some_and(|rest| {
+                rest == "+"
+                    || rest
+                        .strip_prefix('{')
+                        .and_then(|r| r.strip_suffix('}'))
+                        .is_some_and(|r| {
+                            r.contains(',') && r.chars().all(|c| c.is_ascii_digit() || c == ',')
+                        })
+            });
+            runs && content == " "
+        }
+        _ => false,
+    }
+}
+
 impl Normalizer {
     /// Whether it changes each character on its own, so that an ASCII space between ASCII
     /// letters stays a space and nothing it does reaches across one: what lets the pipeline
@@ -93,10 +120,8 @@ impl Normalizer {
             | Normalizer::Bert { .. }
             | Normalizer::Nmt
             | Normalizer::ByteLevel => true,
-            Normalizer::Strip { .. }
-            | Normalizer::Replace { .. }
-            | Normalizer::Prepend(_)
-            | Normalizer::Precompiled(_) => false,
+            Normalizer::Replace { pattern, content } => replaces_locally(pattern, content),
+            Normalizer::Strip { .. } | Normalizer::Prepend(_) | Normalizer::Precompiled(_) => false,
         }
     }
 

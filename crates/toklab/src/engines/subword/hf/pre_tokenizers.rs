@@ -81,7 +81,7 @@ impl PreTokenizer {
     /// Whether an ASCII space between ASCII letters always ends one piece and starts the
     /// next, with no stage looking across it: whitespace splitters (the space is dropped),
     /// GPT-2's pattern (the space starts the next word's piece, and a piece starting with a
-    /// space gets no prefix space), and, in a sequence with one of those, stages that cut
+    /// space gets no prefix space), `Metaspace` when it splits, and, in a sequence with one of those, stages that cut
     /// only around punctuation or digits. What lets the pipeline cut a text there.
     pub fn splits_at_spaces(&self) -> bool {
         match self {
@@ -96,6 +96,9 @@ impl PreTokenizer {
                     })
             }
             PreTokenizer::Whitespace | PreTokenizer::WhitespaceSplit | PreTokenizer::Bert => true,
+            // Each space becomes the replacement, which starts a new piece; a piece starting
+            // with it gets none put in front.
+            PreTokenizer::Metaspace { split, .. } => *split,
             PreTokenizer::ByteLevel { use_regex, .. } => *use_regex,
             _ => false,
         }

@@ -20,16 +20,100 @@
 //!   total the first ended with. The search's totals are `f32` sums from the text's start (and
 //!   shifted to zero past ±100,000, which at the cut touches only the cut's own total): the
 //!   piece after the cut is searched from that total, which its [`super::Carry`] brings
-//!   ([`super::PathTotal`]), so every sum is the same float and every choice the same. `c` and
+//!   ([`UnigramCarry`]), so every sum is the same float and every choice the same. `c` and
 //!   `▁` are pieces of the lattice (normal ones), so neither is an unknown character, whose
 //!   runs are fused into one token.
 //!
 //! Models that put `▁` at the end of a piece name no cut, nor do sampling tokenizers, or
 //! models that fail a condition above.
+//!
+//! A unigram model also cuts where no space is ([`meeting_cut`]): the search runs on past
+//! where the piece may end, and where the best paths to every end it can still extend meet,
+//! every later path passes through, the whole text's best path too. The piece after such a
+//! cut takes the search up in the state the whole text's had (its totals at the ends already
+//! reached past the cut, [`UnigramCarry`]), so its sums, resets and choices are the
+//! whole text's. The cut is on the original text where normalizing may be cut too
+//! ([`super::Normalizer::normalize_steps`]), and never after an unknown piece, which the
+//! next one could be fused with.
 
 use super::SpmModel;
 use super::normalizer::SPACE;
 use super::proto::PieceType;
+use crate::core::pieces::Carry;
+use crate::engines::subword::unigram::viterbi::Resume;
+
+/// What a unigram model leaves in a [`Carry`] at a cut: where the search of the text after it
+/// takes up the whole text's search (at a cut no piece spans, the total of the best path up
+/// to it), and, once [`meeting_cut`] has found where the piece ends, the same for the
+/// piece after it with the normalized length of the piece it follows.
+#[derive(Default)]
+pub(super) struct UnigramCarry {
+    pub(super) resume: Option<Resume<f32>>,
+    pub(super) next: Option<(usize, Resume<f32>)>,
+}
+
+/// How far past where a piece may end a unigram model looks for where its paths meet, in bytes
+/// of the original text: further, the piece would hold more than a cut saves.
+pub const MEETING_WINDOW: usize = 1 << 16;
+
+/// Bytes at the end of the window searched for a meeting that are not trusted to normalize as
+/// in the whole text (a rule or user-defined piece reaching past the window's end).
+const MARGIN: usize = 1 << 10;
+
+/// Where the best paths of a unigram model over `text` meet at or after `from`, for the piece
+/// that starts at `start` (its search taken up from what `carry` holds); the state the piece
+/// after the cut takes up is left in `carry`. `None` when they do not meet within
+/// [`MEETING_WINDOW`] bytes, at a place normalizing may be cut, after a known piece.
+pub(super) fn meeting_cut(
+    model: &SpmModel,
+    text: &str,
+    start: usize,
+    from: usize,
+    carry: &mut Carry,
+) -> Option<usize> {
+    let unigram = model.unigram.as_ref()?;
+    if model.normalizer.treat_whitespace_as_suffix || from >= text.len() {
+        return None;
+    }
+    let mut end = from.saturating_add(MEETING_WINDOW).min(text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    let window = &text[start..end];
+    let mut norm = String::new();
+    let steps = model
+        .normalizer
+        .normalize_steps(window, &mut norm, start > 0);
+    let step_at = |raw: usize| steps.partition_point(|&(at, _)| at < raw);
+    let trusted = match end == text.len() {
+        true => norm.len(),
+        false => {
+            let margin = MARGIN.max(2 * unigram.max_len);
+            let raw = window.len().saturating_sub(margin);
+            let norm = steps.get(step_at(raw)).map_or(0, |&(_, n)| n);
+            norm.saturating_sub(unigram.max_len)
+        }
+    };
+    let from_norm = steps.get(step_at(from - start))?.1;
+    let resume = carry
+        .get_mut::<UnigramCarry>()
+        .and_then(|state| state.resume.clone())
+        .unwrap_or(Resume::at(0.0));
+    let step_of = |norm: usize| steps.binary_search_by_key(&norm, |&(_, n)| n).ok();
+    let (cut, next) =
+        unigram.meeting_cut(model, &resume, &norm, from_norm, trusted, |at, id| {
+            Some(id) != model.bpe.unk && step_of(at).is_some()
+        })?;
+    let raw = steps[step_of(cut)?].0;
+    match carry.get_mut::<UnigramCarry>() {
+        Some(state) => state.next = Some((cut, next)),
+        None => carry.put(UnigramCarry {
+            resume: None,
+            next: Some((cut, next)),
+        }),
+    }
+    Some(start + raw)
+}
 
 /// What the model allows: the ASCII bytes after which a space may be cut.
 #[derive(Debug)]
@@ -103,11 +187,11 @@ impl SpaceCuts {
         (before_space != 0).then_some(SpaceCuts { before_space })
     }
 
-    /// The first offset at or after `from` where `text` may be cut: a space after an allowed
-    /// byte.
-    pub fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+    /// The first offset at or after `from` and before `until` where `text` may be cut: a
+    /// space after an allowed byte.
+    pub fn cut_point(&self, text: &str, from: usize, until: usize) -> Option<usize> {
         let bytes = text.as_bytes();
-        (from.max(1)..bytes.len()).find(|&at| {
+        (from.max(1)..until.min(bytes.len())).find(|&at| {
             let before = bytes[at - 1];
             bytes[at] == b' ' && before < 128 && self.before_space & (1 << before) != 0
         })

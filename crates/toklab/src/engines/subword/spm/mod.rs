@@ -33,6 +33,8 @@ use crate::core::token::{GaveUp, Span, Token, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::Trace;
 use crate::engines::subword::formal::Semantics;
+use crate::engines::subword::unigram::viterbi::Resume;
+use cuts::UnigramCarry;
 
 /// A SentencePiece model.
 pub struct SpmModel {
@@ -180,8 +182,17 @@ impl SpmModel {
         // `f32` totals run across them, so the text is not cut at them as for BPE. Its paths
         // continue from the best total at the cut before the piece, as the whole text's do.
         if let Some(unigram) = &self.unigram {
-            let from = carry.take::<PathTotal>().map_or(0.0, |total| total.0);
-            carry.put(PathTotal(unigram.encode_from(self, from, norm, 0, out)));
+            let state = carry.take::<UnigramCarry>().unwrap_or_default();
+            let resume = state.resume.unwrap_or(Resume::at(0.0));
+            let total = unigram.encode_resumed(self, &resume, norm, 0, out);
+            let resume = match state.next {
+                Some((len, next)) if len == norm.len() => next,
+                _ => Resume::at(total),
+            };
+            carry.put(UnigramCarry {
+                resume: Some(resume),
+                next: None,
+            });
             return;
         }
         self.segments(norm, &mut |start, end, user| match user {
@@ -335,10 +346,6 @@ impl SpmModel {
         Ok(out)
     }
 }
-
-/// What a unigram model leaves in a [`Carry`] at a cut: the total of the best path up to it,
-/// from which the paths of the text after it go on.
-struct PathTotal(f32);
 
 /// `spm:FILE.model` as a [`Tokenizer`].
 pub struct SpmTokenizer {
@@ -512,7 +519,27 @@ impl Tokenizer for SpmTokenizer {
             return None;
         }
         let cuts = self.cuts.get_or_init(|| cuts::SpaceCuts::of(&self.model));
-        cuts.as_ref()?.cut_point(text, from)
+        cuts.as_ref()?.cut_point(text, from, text.len())
+    }
+
+    /// A unigram model also cuts where its best paths meet (`cuts::meeting_cut`), when no
+    /// space it may cut before comes soon.
+    fn cut_point_carried(
+        &self,
+        text: &str,
+        start: usize,
+        from: usize,
+        carry: &mut Carry,
+    ) -> Option<usize> {
+        if self.sampler.is_some() || self.model.unigram.is_none() {
+            return self.cut_point(text, from);
+        }
+        let spaces = self.cuts.get_or_init(|| cuts::SpaceCuts::of(&self.model));
+        let near = from.saturating_add(cuts::MEETING_WINDOW);
+        let space = |from, until| spaces.as_ref()?.cut_point(text, from, until);
+        space(from, near)
+            .or_else(|| cuts::meeting_cut(&self.model, text, start, from, carry))
+            .or_else(|| space(near, text.len()))
     }
 
     fn explain(&self, text: &str) -> Trace {

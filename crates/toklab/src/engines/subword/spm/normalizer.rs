@@ -80,6 +80,33 @@ impl Normalizer {
         self.normalize_into(input, &mut text, continued);
     }
 
+    /// [`Normalizer::normalize_plain`], also giving where the text may be cut between two
+    /// steps, as `(original offset, normalized offset)` in order: between a step whose output
+    /// is not empty and does not end with a space and one whose output is not empty. Cut
+    /// there, the part before normalizes to the text before the normalized offset (no rule
+    /// reaches past the cut, no trailing space is stripped) and the part after, continued,
+    /// to the rest (the step there is the same, and no space is pending before it).
+    pub fn normalize_steps(
+        &self,
+        input: &str,
+        out: &mut String,
+        continued: bool,
+    ) -> Vec<(usize, usize)> {
+        out.clear();
+        let mut text = Stepped {
+            plain: Plain {
+                source: input,
+                text: out,
+            },
+            stripped: 0,
+            cuts: Vec::new(),
+        };
+        self.normalize_into(input, &mut text, continued);
+        let len = text.plain.text.len();
+        text.cuts.retain(|&(_, at)| at < len);
+        text.cuts
+    }
+
     /// The steps of normalizing, on either kind of text; `text` starts as `input`, the start
     /// of the text or (`continued`) a part after a character that stays itself.
     fn normalize_into(&self, input: &str, text: &mut impl Target, continued: bool) {
@@ -226,6 +253,52 @@ impl Target for Plain<'_, '_> {
     }
     fn append(&mut self, text: &str) {
         self.text.push_str(text);
+    }
+}
+
+/// Plain normalized text that notes where its steps may be cut
+/// ([`Normalizer::normalize_steps`]).
+struct Stepped<'a, 's> {
+    plain: Plain<'a, 's>,
+    /// Leading bytes stripped before the steps.
+    stripped: usize,
+    cuts: Vec<(usize, usize)>,
+}
+
+impl Target for Stepped<'_, '_> {
+    fn strip_start(&mut self, len: usize) {
+        self.stripped += len;
+        self.plain.strip_start(len);
+    }
+    fn is_empty(&self) -> bool {
+        self.plain.is_empty()
+    }
+    fn rewrite(&mut self, mut step: impl FnMut(&str, &mut String) -> usize) {
+        let (base, total) = (self.stripped, self.plain.source.len());
+        let cuts = &mut self.cuts;
+        let mut clean_before = false;
+        self.plain.rewrite(|rest, out| {
+            let written_from = out.len();
+            let taken = step(rest, out);
+            let written = &out[written_from..];
+            if clean_before && !written.is_empty() {
+                cuts.push((base + total - rest.len(), written_from));
+            }
+            clean_before = !written.is_empty() && !written.ends_with([' ', '\u{2581}']);
+            taken
+        });
+    }
+    fn prepend(&mut self, text: &str) {
+        for cut in &mut self.cuts {
+            cut.1 += text.len();
+        }
+        self.plain.prepend(text);
+    }
+    fn trim_end_matches(&mut self, strip: &mut dyn FnMut(char) -> bool) {
+        self.plain.trim_end_matches(strip);
+    }
+    fn append(&mut self, text: &str) {
+        self.plain.append(text);
     }
 }
 

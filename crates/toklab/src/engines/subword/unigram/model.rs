@@ -12,7 +12,7 @@
 //! way SentencePiece shifts them when they pass ±100,000 on a long text.
 
 use super::trie::PieceTrie;
-use super::viterbi::{BestPath, Node, Search, Viterbi, best_path_from};
+use super::viterbi::{BestPath, Node, Resume, Search, Viterbi, best_path_resumed, find_cut};
 use crate::core::model_cache::{FlatReader, FlatWriter};
 use crate::engines::subword::bpe::vocab::Vocab;
 use crate::engines::subword::spm::proto::{PieceType, ProtoPiece};
@@ -24,8 +24,8 @@ pub struct SpmUnigram {
     scores: Vec<f32>,
     #[cfg(test)]
     kinds: Vec<PieceType>,
-    #[cfg(test)]
-    max_len: usize,
+    /// The longest piece, in bytes: how far past a start the search looks.
+    pub(crate) max_len: usize,
     /// The pieces a path may use (normal and user-defined), with the score each adds.
     trie: PieceTrie,
     min_score: f32,
@@ -73,7 +73,6 @@ impl SpmUnigram {
             scores: pieces.iter().map(|p| p.score).collect(),
             #[cfg(test)]
             kinds: pieces.iter().map(|p| p.kind).collect(),
-            #[cfg(test)]
             max_len: pieces.iter().map(|p| p.piece.len()).max().unwrap_or(1),
             trie,
             min_score,
@@ -135,20 +134,62 @@ impl SpmUnigram {
     /// The best path over `text` with the pieces the trie offers, and every node offered when
     /// `record` (the whole lattice, for the n best paths, sampling and the lesson).
     pub(crate) fn search(&self, model: &SpmModel, text: &str, record: bool) -> BestPath<f32> {
-        self.search_from(model, 0.0, text, record)
+        self.search_resumed(model, &Resume::at(0.0), text, record)
     }
 
-    /// [`SpmUnigram::search`] with the paths starting at the total `from`: the part of a text
-    /// after a cut every path passes through, continuing the total the search had there.
-    fn search_from(&self, model: &SpmModel, from: f32, text: &str, record: bool) -> BestPath<f32> {
-        self.search_with(model, from, text, record, |search: &mut Search<f32>| {
+    /// [`SpmUnigram::search`] of a piece of a longer text, taken up where `resume` says the
+    /// whole text's search was at the piece's start.
+    fn search_resumed(
+        &self,
+        model: &SpmModel,
+        resume: &Resume<f32>,
+        text: &str,
+        record: bool,
+    ) -> BestPath<f32> {
+        best_path_resumed(
+            resume,
+            text,
+            &self.options(model, record),
+            self.candidates(text),
+        )
+        .expect("the unknown piece reaches every character boundary")
+    }
+
+    /// The pieces the trie offers at each start of `text`.
+    fn candidates(&self, text: &str) -> impl FnMut(&mut Search<f32>) {
+        move |search: &mut Search<f32>| {
             self.trie
                 .prefixes(&text.as_bytes()[search.start()..], |length, id, score| {
                     search.offer(length, id, score)
                 })
-        })
+        }
     }
 
+    /// Where the best paths over `text` (a piece's start, then a window of the text after
+    /// it), searched from `resume`, meet at or after `from` at an offset `accept` allows
+    /// ([`find_cut`]); starts are scanned up to `trusted`.
+    pub fn meeting_cut(
+        &self,
+        model: &SpmModel,
+        resume: &Resume<f32>,
+        text: &str,
+        from: usize,
+        trusted: usize,
+        accept: impl Fn(usize, u32) -> bool,
+    ) -> Option<(usize, Resume<f32>)> {
+        let options = self.options(model, false);
+        find_cut(
+            resume,
+            text,
+            &options,
+            self.candidates(text),
+            from,
+            trusted,
+            accept,
+        )
+    }
+
+    #[cfg(test)]
     fn search_with(
         &self,
         model: &SpmModel,
@@ -157,8 +198,13 @@ impl SpmUnigram {
         record: bool,
         candidates: impl FnMut(&mut Search<f32>),
     ) -> BestPath<f32> {
-        best_path_from(from, text, &self.options(model, record), candidates)
-            .expect("the unknown piece reaches every character boundary")
+        best_path_resumed(
+            &Resume::at(from),
+            text,
+            &self.options(model, record),
+            candidates,
+        )
+        .expect("the unknown piece reaches every character boundary")
     }
 
     /// Every candidate piece of `text`, ordered by start, then shortest first.
@@ -169,22 +215,23 @@ impl SpmUnigram {
     /// Appends the best segmentation of `text` (a segment starting at `base` of the normalized
     /// text) to `out`.
     pub fn encode(&self, model: &SpmModel, text: &str, base: usize, out: &mut Vec<SpmToken>) {
-        self.encode_from(model, 0.0, text, base, out);
+        self.encode_resumed(model, &Resume::at(0.0), text, base, out);
     }
 
-    /// [`SpmUnigram::encode`] of the part of a text after a cut that every path passes
-    /// through (no piece spans it, and the pieces on both sides are known, so no run of
-    /// unknowns is fused across it), its paths starting at `from`, the total of the best path
-    /// up to the cut; returns the total of the best path over `text` for the part after it.
-    pub fn encode_from(
+    /// [`SpmUnigram::encode`] of the part of a text after a cut every best path passes
+    /// through, its search taken up where `resume` says the whole text's was there (the pieces
+    /// on both sides of the cut are known, so no run of unknowns is fused across it); returns
+    /// the total of the best path over `text`, which the part after it starts from when
+    /// nothing spans their cut.
+    pub fn encode_resumed(
         &self,
         model: &SpmModel,
-        from: f32,
+        resume: &Resume<f32>,
         text: &str,
         base: usize,
         out: &mut Vec<SpmToken>,
     ) -> f32 {
-        let path = self.search_from(model, from, text, false);
+        let path = self.search_resumed(model, resume, text, false);
         self.emit(model, text, base, &path.pieces, out);
         path.score
     }
