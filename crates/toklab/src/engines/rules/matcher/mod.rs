@@ -10,7 +10,7 @@
 //! Look-arounds of the step patterns are small fixed conditions, written as [`Assert`]
 //! functions beside each pattern.
 
-use super::chars::{self, Bits, Fold};
+use super::chars::{self, Bits, Classes, Fold};
 
 mod build;
 
@@ -24,7 +24,7 @@ pub type Assert = fn(&Seg, usize) -> bool;
 #[derive(Clone, Copy)]
 pub struct Seg<'a> {
     pub chars: &'a [char],
-    pub bits: &'a [Bits],
+    pub bits: Classes<'a>,
 }
 
 impl<'a> Seg<'a> {
@@ -35,7 +35,7 @@ impl<'a> Seg<'a> {
     /// Whether the character at `i` exists and has one of `mask`'s bits.
     #[inline]
     pub fn is(&self, i: usize, mask: Bits) -> bool {
-        i < self.bits.len() && self.bits[i] & mask != 0
+        i < self.bits.len() && self.bits.at(i) & mask != 0
     }
 
     /// Whether the character at `i` exists and is one of `set`.
@@ -247,7 +247,7 @@ impl Prog {
                 }
                 match self.insts[pc] {
                     Inst::Cls(c) => {
-                        if pos < seg.len() && c.matches(seg.chars[pos], seg.bits[pos]) {
+                        if pos < seg.len() && c.matches(seg.chars[pos], seg.bits.at(pos)) {
                             pc += 1;
                             pos += 1;
                         } else {
