@@ -1,7 +1,9 @@
 //! `toklab tokenize` on one huge line stays within [`BAR`] bytes of memory per input byte,
 //! beyond what loading the model costs: the child's peak resident size (as GNU time reads it
 //! from the kernel) on a generated one-line file, minus its peak on a one-line input of a few
-//! words. Kinds that do not meet the bar yet are listed in [`KNOWN`] with the most they may
+//! words. Plain prose (one-byte characters, a token every few bytes) is the costliest text
+//! for the kinds that keep per-character state, so those kinds ([`PROSE_KINDS`]) are measured
+//! on a generated line of prose too. Kinds that do not meet the bar yet are listed in [`KNOWN`] with the most they may
 //! use, so the list can only shrink: a listed kind that grew fails, and so does one that now
 //! meets the bar (take it off the list). Nothing here depends on time.
 
@@ -24,7 +26,7 @@ const LINE_BYTES: usize = 20 << 20;
 /// GGUF, tekken, Claude and RWKV kinds name cut points of their own. (The rule engine names no
 /// cut, since each of its steps searches the whole line, but past utoken's depth limit it
 /// splits the rest of the line on whitespace a part at a time, and keeps only the line's
-/// characters and their classes: it meets the bar.)
+/// characters and a two-byte class-set number for each: it meets the bar, on prose too.)
 const KNOWN: &[(&str, f64)] = &[];
 
 /// The kinds measured: a label, the spec (`{models}` is the real models' folder, `{root}`
@@ -52,6 +54,22 @@ const KINDS: &[(&str, &str, bool)] = &[
     ("tekken", "tekken:{models}/mistral-tekken_240718.json", true),
     ("claude", "claude:{models}/claude.json", true),
     ("rwkv", "rwkv:{models}/rwkv_vocab_v20230424.txt", true),
+];
+
+/// The kinds also measured on a line of prose ([`PROSE`]), and the most they may use there.
+/// The rule engine keeps each character and its classes for the whole line, which costs most
+/// per byte on one-byte characters, and more per byte on a longer line than on this one (the
+/// buffers that grow by doubling): 15.1 here was 16.7 on 50 MB of the KJV joined into one line,
+/// so it is held to 12 here to stay under [`BAR`] on such lines.
+const PROSE_KINDS: &[(&str, f64)] = &[("rules", 12.0)];
+
+/// Plain English prose of one-byte characters: short words, commas, semicolons, colons and
+/// full stops, as in a long book joined into one line.
+const PROSE: &[&str] = &[
+    "and", "the", "of", "then", "he", "went", "unto", "a", "city,", "for", "they", "were", "all",
+    "there;", "so", "she", "spoke:", "Behold,", "her", "house", "by", "river.", "And", "it",
+    "came", "to", "pass", "in", "those", "days", "that", "men", "said,", "Let", "us", "go", "up",
+    "into", "hills.", "his", "sons", "brought", "bread", "wine,", "with", "oil", "upon", "stones.",
 ];
 
 /// Words, numbers, punctuation, quotes, emoji and CJK, so every engine meets its hard cases.
@@ -97,16 +115,16 @@ const WORDS: &[&str] = &[
     "ok!",
 ];
 
-/// A line of `len` bytes or a little more, of [`WORDS`] picked by a fixed generator, with
+/// A line of `len` bytes or a little more, of `words` picked by a fixed generator, with
 /// single and double spaces between them.
-fn generated_line(len: usize) -> String {
+fn generated_line(words: &[&str], len: usize) -> String {
     let mut line = String::with_capacity(len + 64);
     let mut state: u64 = 0x2545_F491_4F6C_DD1D;
     while line.len() < len {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        line.push_str(WORDS[(state % WORDS.len() as u64) as usize]);
+        line.push_str(words[(state % words.len() as u64) as usize]);
         line.push_str(if state >> 32 & 15 == 0 { "  " } else { " " });
     }
     line.push('\n');
@@ -169,8 +187,10 @@ fn one_huge_line_costs_at_most_the_bar_per_input_byte() {
     let models = common::models_dir();
     let dir = tempfile::tempdir().unwrap();
     let (long, short) = (dir.path().join("long.txt"), dir.path().join("short.txt"));
-    std::fs::write(&long, generated_line(LINE_BYTES)).unwrap();
-    std::fs::write(&short, generated_line(64)).unwrap();
+    let prose = dir.path().join("prose.txt");
+    std::fs::write(&long, generated_line(WORDS, LINE_BYTES)).unwrap();
+    std::fs::write(&prose, generated_line(PROSE, LINE_BYTES)).unwrap();
+    std::fs::write(&short, generated_line(WORDS, 64)).unwrap();
     let mut failures = Vec::new();
     let mut table = Vec::new();
     for &(label, spec, needs_models) in KINDS {
@@ -194,21 +214,32 @@ fn one_huge_line_costs_at_most_the_bar_per_input_byte() {
             .iter()
             .find(|(k, _)| *k == label)
             .map(|&(_, most)| most);
-        let used = ["text", "ids"].map(|format| {
-            let used = per_input_byte(&spec, format, &long, &short);
-            table.push(format!("{label} -f {format}: {used:.1} B per input byte"));
-            (format, used)
-        });
-        for (format, used) in used {
-            let most = known.unwrap_or(BAR);
+        // Each line measured, with the most the kind may use on it.
+        let mut lines = vec![("", &long, known.unwrap_or(BAR))];
+        if let Some(&(_, most)) = PROSE_KINDS.iter().find(|(k, _)| *k == label) {
+            lines.push((" (prose)", &prose, most));
+        }
+        let used: Vec<(String, f64, f64)> = lines
+            .iter()
+            .flat_map(|&(text, line, most)| {
+                ["text", "ids"].map(|format| {
+                    let used = per_input_byte(&spec, format, line, &short);
+                    let what = format!("{label} -f {format}{text}");
+                    table.push(format!("{what}: {used:.1} B per input byte"));
+                    (what, used, most)
+                })
+            })
+            .collect();
+        for (what, used, most) in &used {
             if used > most {
                 failures.push(format!(
-                    "{label} -f {format}: {used:.1} bytes per input byte, more than the {most} \
-                     allowed (the bar is {BAR}; KNOWN lists kinds over it)"
+                    "{what}: {used:.1} bytes per input byte, more than the {most} \
+                     allowed (the bar is {BAR}; KNOWN lists kinds over it, PROSE_KINDS the \
+                     most on prose)"
                 ));
             }
         }
-        if known.is_some() && used.iter().all(|&(_, used)| used <= BAR) {
+        if known.is_some() && used.iter().all(|&(_, used, _)| used <= BAR) {
             failures.push(format!(
                 "{label} now meets the bar of {BAR} in both formats: take it off KNOWN"
             ));

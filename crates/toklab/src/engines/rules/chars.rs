@@ -144,6 +144,16 @@ impl LineClasses {
     }
 }
 
+impl FromIterator<char> for LineClasses {
+    fn from_iter<I: IntoIterator<Item = char>>(chars: I) -> LineClasses {
+        let mut classes = LineClasses::default();
+        for c in chars {
+            classes.push(c);
+        }
+        classes
+    }
+}
+
 impl std::ops::Index<usize> for LineClasses {
     type Output = Bits;
 
@@ -224,16 +234,7 @@ impl CharTable {
     }
 
     fn build() -> CharTable {
-        let mut flat = vec![0 as Bits; 0x110000];
-        mark_classes(&mut flat);
-        mark_named(&mut flat);
-        // A letter is never also one of utoken's digits.
-        for b in flat.iter_mut() {
-            if *b & ALPHA != 0 {
-                *b &= !PY_DIGIT;
-            }
-        }
-        CharTable::pack(&flat)
+        CharTable::pack(&flat_bits())
     }
 
     /// The table of per-character set numbers, in blocks shared where they repeat.
@@ -267,6 +268,20 @@ impl CharTable {
             sets,
         }
     }
+}
+
+/// The class bits of every code point, in one flat array.
+fn flat_bits() -> Vec<Bits> {
+    let mut flat = vec![0 as Bits; 0x110000];
+    mark_classes(&mut flat);
+    mark_named(&mut flat);
+    // A letter is never also one of utoken's digits.
+    for b in flat.iter_mut() {
+        if *b & ALPHA != 0 {
+            *b &= !PY_DIGIT;
+        }
+    }
+    flat
 }
 
 /// Sets the bits of the Unicode classes (general categories, scripts, Python's digits) on
@@ -507,6 +522,27 @@ mod tests {
         assert!(is('@', AT_SIGN | ATTACH_TAG));
         assert!(is('α', GREEK_LETTER | GREEK_BLOCK | LL));
         assert_eq!(bits('\u{10FFFF}') & (L | ND), 0);
+    }
+
+    #[test]
+    fn set_numbers_give_every_code_points_bits() {
+        let flat = flat_bits();
+        let table = CharTable::pack(&flat);
+        for (code, &expected) in flat.iter().enumerate() {
+            if let Some(c) = char::from_u32(code as u32) {
+                assert_eq!(table.sets[table.id(c) as usize], expected, "U+{code:04X}");
+            }
+        }
+        let text = "Zoë's 3½ café — 東京\u{200d}😀 \u{a0}x";
+        let line: LineClasses = text.chars().collect();
+        let each: Vec<Bits> = text.chars().map(bits).collect();
+        assert_eq!(line.view().iter().collect::<Vec<_>>(), each);
+        assert_eq!(line.range(2..5).iter().collect::<Vec<_>>(), each[2..5]);
+        assert_eq!(line.view().union(), each.iter().fold(0, |a, b| a | b));
+        assert_eq!(
+            (line[4], line.at(4), line.range(4..6).get(2)),
+            (each[4], each[4], None)
+        );
     }
 
     #[test]

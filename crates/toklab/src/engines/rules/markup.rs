@@ -293,10 +293,7 @@ mod tests {
     fn open_close_scores() {
         let score_of = |left: &str, right: &str| {
             let text = format!("{left}\"{right}");
-            let mut bits = chars::LineClasses::default();
-            text.chars().for_each(|c| {
-                bits.push(c);
-            });
+            let bits: chars::LineClasses = text.chars().collect();
             let words = WordIndex::new(bits.view());
             let p = left.chars().count();
             let ends = left
@@ -333,8 +330,8 @@ mod tests {
                     alphabet[(state % alphabet.len() as u64) as usize]
                 })
                 .collect();
-            let bits: Vec<chars::Bits> = text.iter().map(|&c| chars::bits(c)).collect();
-            let words = WordIndex::new(&bits);
+            let bits: chars::LineClasses = text.iter().copied().collect();
+            let words = WordIndex::new(bits.view());
             let is = |i: usize, mask| bits[i] & mask != 0;
             for p in 0..=len {
                 let last_space = (0..p).rev().find(|&i| is(i, chars::SPACE));

@@ -382,17 +382,15 @@ mod tests {
     use super::*;
     use crate::engines::rules::chars::{L, M, ND};
 
-    fn seg_of(text: &str) -> (Vec<char>, Vec<Bits>) {
-        let chars: Vec<char> = text.chars().collect();
-        let bits = chars.iter().map(|&c| chars::bits(c)).collect();
-        (chars, bits)
+    fn seg_of(text: &str) -> (Vec<char>, chars::LineClasses) {
+        (text.chars().collect(), text.chars().collect())
     }
 
     fn find(re: Re, text: &str) -> Option<(usize, usize)> {
         let (chars, bits) = seg_of(text);
         let seg = Seg {
             chars: &chars,
-            bits: &bits,
+            bits: bits.view(),
         };
         Prog::new(&re).find(&seg, 0, |_, _| true, &mut Scratch::default())
     }
@@ -440,7 +438,7 @@ mod tests {
         let (chars, bits) = seg_of("e\u{301}\u{302}x");
         let seg = Seg {
             chars: &chars,
-            bits: &bits,
+            bits: bits.view(),
         };
         assert!(seg.letter_marks_before(3));
         assert!(seg.letter_marks_before(1));
