@@ -1,7 +1,9 @@
 //! `toklab tokenize` on one huge line stays within [`BAR`] bytes of memory per input byte,
 //! beyond what loading the model costs: the child's peak resident size (as GNU time reads it
 //! from the kernel) on a generated one-line file, minus its peak on a one-line input of a few
-//! words. Kinds that do not meet the bar yet are listed in [`KNOWN`] with the most they may
+//! words. Plain prose (one-byte characters, a token every few bytes) is the costliest text
+//! for the kinds that keep per-character state, so those kinds ([`PROSE_KINDS`]) are measured
+//! on a generated line of prose too. Kinds that do not meet the bar yet are listed in [`KNOWN`] with the most they may
 //! use, so the list can only shrink: a listed kind that grew fails, and so does one that now
 //! meets the bar (take it off the list). Nothing here depends on time.
 
@@ -25,7 +27,7 @@ const LINE_BYTES: usize = 20 << 20;
 /// name cut points of their own. (The rule engine names no
 /// cut, since each of its steps searches the whole line, but past utoken's depth limit it
 /// splits the rest of the line on whitespace a part at a time, and keeps only the line's
-/// characters and their classes: it meets the bar.)
+/// characters and a two-byte class-set number for each: it meets the bar, on prose too.)
 const KNOWN: &[(&str, f64)] = &[];
 
 /// The kinds measured: a label, the spec (`{models}` is the real models' folder, `{root}`
@@ -44,6 +46,12 @@ const KINDS: &[(&str, &str, bool, Line)] = &[
     ),
     ("ptb", "ptb", false, Line::Words),
     ("rules", "rules:{root}/rules?lang=eng", false, Line::Words),
+    (
+        "rules-prose",
+        "rules:{root}/rules?lang=eng",
+        false,
+        Line::Prose,
+    ),
     (
         "tiktoken",
         "tiktoken:{models}/llama3.tiktoken.model?pattern=cl100k",
@@ -169,7 +177,25 @@ enum Line {
     Words,
     /// [`KANA`] run together with no space: where only a unigram model's meeting paths cut.
     Kana,
+    /// [`PROSE`] with spaces between them.
+    Prose,
 }
+
+/// Kinds held to less than [`BAR`] on their line, and the most they may use there. The rule
+/// engine keeps each character and its classes for the whole line, which costs most per byte
+/// on one-byte characters, and more per byte on a longer line than on this one (the buffers
+/// that grow by doubling): 15.1 on the prose line was 16.7 on 50 MB of the KJV joined into one
+/// line, so it is held to 12 here to stay under [`BAR`] on such lines.
+const TIGHTER: &[(&str, f64)] = &[("rules-prose", 12.0)];
+
+/// Plain English prose of one-byte characters: short words, commas, semicolons, colons and
+/// full stops, as in a long book joined into one line.
+const PROSE: &[&str] = &[
+    "and", "the", "of", "then", "he", "went", "unto", "a", "city,", "for", "they", "were", "all",
+    "there;", "so", "she", "spoke:", "Behold,", "her", "house", "by", "river.", "And", "it",
+    "came", "to", "pass", "in", "those", "days", "that", "men", "said,", "Let", "us", "go", "up",
+    "into", "hills.", "his", "sons", "brought", "bread", "wine,", "with", "oil", "upon", "stones.",
+];
 
 /// Words, numbers, punctuation, quotes, emoji and CJK, so every engine meets its hard cases.
 const WORDS: &[&str] = &[
@@ -252,8 +278,8 @@ const KANA: &[&str] = &[
     "並んでいる",
 ];
 
-/// A line of `len` bytes or a little more, of [`WORDS`] with single and double spaces between
-/// them or of [`KANA`] with none, picked by a fixed generator.
+/// A line of `len` bytes or a little more, of [`WORDS`] or [`PROSE`] with single and double
+/// spaces between them or of [`KANA`] with none, picked by a fixed generator.
 fn generated_line(kind: Line, len: usize) -> String {
     let mut line = String::with_capacity(len + 64);
     let mut state: u64 = 0x2545_F491_4F6C_DD1D;
@@ -265,7 +291,8 @@ fn generated_line(kind: Line, len: usize) -> String {
             line.push_str(KANA[(state % KANA.len() as u64) as usize]);
             continue;
         }
-        line.push_str(WORDS[(state % WORDS.len() as u64) as usize]);
+        let words = if kind == Line::Prose { PROSE } else { WORDS };
+        line.push_str(words[(state % words.len() as u64) as usize]);
         line.push_str(if state >> 32 & 15 == 0 { "  " } else { " " });
     }
     line.push('\n');
@@ -327,8 +354,12 @@ fn one_huge_line_costs_at_most_the_bar_per_input_byte() {
     let root = env!("CARGO_MANIFEST_DIR");
     let models = common::models_dir();
     let dir = tempfile::tempdir().unwrap();
-    let lines = [Line::Words, Line::Kana].map(|kind| {
-        let name = if kind == Line::Kana { "kana" } else { "words" };
+    let lines = [Line::Words, Line::Kana, Line::Prose].map(|kind| {
+        let name = match kind {
+            Line::Words => "words",
+            Line::Kana => "kana",
+            Line::Prose => "prose",
+        };
         let (long, short) = (
             dir.path().join(format!("{name}-long.txt")),
             dir.path().join(format!("{name}-short.txt")),
@@ -367,11 +398,15 @@ fn one_huge_line_costs_at_most_the_bar_per_input_byte() {
             (format, used)
         });
         for (format, used) in used {
-            let most = known.unwrap_or(BAR);
+            let most = TIGHTER
+                .iter()
+                .find(|(k, _)| *k == label)
+                .map_or(known.unwrap_or(BAR), |&(_, most)| most);
             if used > most {
                 failures.push(format!(
                     "{label} -f {format}: {used:.1} bytes per input byte, more than the {most} \
-                     allowed (the bar is {BAR}; KNOWN lists kinds over it)"
+                     allowed (the bar is {BAR}; KNOWN lists kinds over it, TIGHTER kinds held \
+                     below it)"
                 ));
             }
         }

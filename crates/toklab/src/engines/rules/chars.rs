@@ -77,11 +77,17 @@ const PYTHON_BITS: Bits = ALPHA | MODIFIER | PY_DIGIT | PY_SPACE | UPPER | RE_WO
 /// Code points per block of the two-level table.
 const BLOCK: usize = 256;
 
-/// The class bits of every code point, in a two-level table (blocks of identical bits are
-/// shared), built once per process.
+/// The number of a set of class bits in the table of the sets that occur ([`CharTable`]): a
+/// line keeps one per character, two bytes where the bits take eight (a huge line's
+/// characters are many, and few sets occur).
+pub type ClassId = u16;
+
+/// The class bits of every code point, in a two-level table of set numbers (blocks of
+/// identical numbers are shared) over the distinct sets, built once per process.
 pub struct CharTable {
     index: Vec<u16>,
-    blocks: Vec<[Bits; BLOCK]>,
+    blocks: Vec<[ClassId; BLOCK]>,
+    sets: Vec<Bits>,
 }
 
 static TABLE: LazyLock<CharTable> = LazyLock::new(CharTable::build);
@@ -89,7 +95,129 @@ static TABLE: LazyLock<CharTable> = LazyLock::new(CharTable::build);
 /// The class bits of `c`.
 #[inline]
 pub fn bits(c: char) -> Bits {
-    TABLE.get(c)
+    let table = &*TABLE;
+    table.sets[table.id(c) as usize]
+}
+
+/// The classes of a line's characters, one set number each.
+#[derive(Clone, Debug, Default)]
+pub struct LineClasses {
+    ids: Vec<ClassId>,
+}
+
+impl LineClasses {
+    /// Room for `n` characters.
+    pub fn with_capacity(n: usize) -> LineClasses {
+        LineClasses {
+            ids: Vec::with_capacity(n),
+        }
+    }
+
+    /// Adds the next character; its class bits.
+    #[inline]
+    pub fn push(&mut self, c: char) -> Bits {
+        let table = &*TABLE;
+        let id = table.id(c);
+        self.ids.push(id);
+        table.sets[id as usize]
+    }
+
+    /// The classes of all the characters, to read.
+    #[inline]
+    pub fn view(&self) -> Classes<'_> {
+        Classes {
+            ids: &self.ids,
+            sets: &TABLE.sets,
+        }
+    }
+
+    /// The class bits of character `i`.
+    #[inline]
+    pub fn at(&self, i: usize) -> Bits {
+        self.view().at(i)
+    }
+
+    /// The classes of characters `range`.
+    #[inline]
+    pub fn range(&self, range: std::ops::Range<usize>) -> Classes<'_> {
+        self.view().range(range)
+    }
+}
+
+impl FromIterator<char> for LineClasses {
+    fn from_iter<I: IntoIterator<Item = char>>(chars: I) -> LineClasses {
+        let mut classes = LineClasses::default();
+        for c in chars {
+            classes.push(c);
+        }
+        classes
+    }
+}
+
+impl std::ops::Index<usize> for LineClasses {
+    type Output = Bits;
+
+    #[inline]
+    fn index(&self, i: usize) -> &Bits {
+        &TABLE.sets[self.ids[i] as usize]
+    }
+}
+
+/// The classes of a stretch of a line's characters (a [`LineClasses`] or part of one).
+#[derive(Clone, Copy, Debug)]
+pub struct Classes<'a> {
+    ids: &'a [ClassId],
+    sets: &'static [Bits],
+}
+
+impl std::ops::Index<usize> for Classes<'_> {
+    type Output = Bits;
+
+    #[inline]
+    fn index(&self, i: usize) -> &Bits {
+        &self.sets[self.ids[i] as usize]
+    }
+}
+
+impl<'a> Classes<'a> {
+    /// How many characters there are.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// The class bits of character `i`.
+    #[inline]
+    pub fn at(&self, i: usize) -> Bits {
+        self[i]
+    }
+
+    /// The classes of characters `range`.
+    #[inline]
+    pub fn range(&self, range: std::ops::Range<usize>) -> Classes<'a> {
+        Classes {
+            ids: &self.ids[range],
+            sets: self.sets,
+        }
+    }
+
+    /// The class bits of each character, in order.
+    #[inline]
+    pub fn iter(self) -> impl DoubleEndedIterator<Item = Bits> + ExactSizeIterator + 'a {
+        let sets = self.sets;
+        self.ids.iter().map(move |&id| sets[id as usize])
+    }
+
+    /// The class bits of character `i`, if there is one.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<Bits> {
+        self.ids.get(i).map(|&id| self.sets[id as usize])
+    }
+
+    /// The bits any of the characters has.
+    pub fn union(&self) -> Bits {
+        self.iter().fold(0, |acc, b| acc | b)
+    }
 }
 
 /// Whether `c` has any of `mask`'s bits.
@@ -100,39 +228,60 @@ pub fn is(c: char, mask: Bits) -> bool {
 
 impl CharTable {
     #[inline]
-    fn get(&self, c: char) -> Bits {
+    fn id(&self, c: char) -> ClassId {
         let code = c as usize;
         self.blocks[self.index[code / BLOCK] as usize][code % BLOCK]
     }
 
     fn build() -> CharTable {
-        let mut flat = vec![0 as Bits; 0x110000];
-        mark_classes(&mut flat);
-        mark_named(&mut flat);
-        // A letter is never also one of utoken's digits.
-        for b in flat.iter_mut() {
-            if *b & ALPHA != 0 {
-                *b &= !PY_DIGIT;
-            }
-        }
-        CharTable::pack(&flat)
+        CharTable::pack(&flat_bits())
     }
 
-    /// The table of per-character bits, in blocks shared where they repeat.
+    /// The table of per-character set numbers, in blocks shared where they repeat.
     fn pack(flat: &[Bits]) -> CharTable {
-        let mut index = Vec::with_capacity(flat.len() / BLOCK);
-        let mut blocks: Vec<[Bits; BLOCK]> = Vec::new();
+        let mut sets: Vec<Bits> = Vec::new();
+        let mut set_ids = std::collections::HashMap::new();
+        let ids: Vec<ClassId> = flat
+            .iter()
+            .map(|&bits| {
+                *set_ids.entry(bits).or_insert_with(|| {
+                    sets.push(bits);
+                    ClassId::try_from(sets.len() - 1)
+                        .expect("more distinct class sets than a ClassId can number")
+                })
+            })
+            .collect();
+        let mut index = Vec::with_capacity(ids.len() / BLOCK);
+        let mut blocks: Vec<[ClassId; BLOCK]> = Vec::new();
         let mut seen = std::collections::HashMap::new();
-        for chunk in flat.chunks(BLOCK) {
-            let block: [Bits; BLOCK] = chunk.try_into().expect("whole blocks");
+        for chunk in ids.chunks(BLOCK) {
+            let block: [ClassId; BLOCK] = chunk.try_into().expect("whole blocks");
             let id = *seen.entry(block).or_insert_with(|| {
                 blocks.push(block);
                 blocks.len() - 1
             });
             index.push(id as u16);
         }
-        CharTable { index, blocks }
+        CharTable {
+            index,
+            blocks,
+            sets,
+        }
     }
+}
+
+/// The class bits of every code point, in one flat array.
+fn flat_bits() -> Vec<Bits> {
+    let mut flat = vec![0 as Bits; 0x110000];
+    mark_classes(&mut flat);
+    mark_named(&mut flat);
+    // A letter is never also one of utoken's digits.
+    for b in flat.iter_mut() {
+        if *b & ALPHA != 0 {
+            *b &= !PY_DIGIT;
+        }
+    }
+    flat
 }
 
 /// Sets the bits of the Unicode classes (general categories, scripts, Python's digits) on
@@ -373,6 +522,27 @@ mod tests {
         assert!(is('@', AT_SIGN | ATTACH_TAG));
         assert!(is('α', GREEK_LETTER | GREEK_BLOCK | LL));
         assert_eq!(bits('\u{10FFFF}') & (L | ND), 0);
+    }
+
+    #[test]
+    fn set_numbers_give_every_code_points_bits() {
+        let flat = flat_bits();
+        let table = CharTable::pack(&flat);
+        for (code, &expected) in flat.iter().enumerate() {
+            if let Some(c) = char::from_u32(code as u32) {
+                assert_eq!(table.sets[table.id(c) as usize], expected, "U+{code:04X}");
+            }
+        }
+        let text = "Zoë's 3½ café — 東京\u{200d}😀 \u{a0}x";
+        let line: LineClasses = text.chars().collect();
+        let each: Vec<Bits> = text.chars().map(bits).collect();
+        assert_eq!(line.view().iter().collect::<Vec<_>>(), each);
+        assert_eq!(line.range(2..5).iter().collect::<Vec<_>>(), each[2..5]);
+        assert_eq!(line.view().union(), each.iter().fold(0, |a, b| a | b));
+        assert_eq!(
+            (line[4], line.at(4), line.range(4..6).get(2)),
+            (each[4], each[4], None)
+        );
     }
 
     #[test]

@@ -147,8 +147,8 @@ impl Run<'_> {
     ) -> Option<Failed<'static>> {
         let seg = self.seg(a, b);
         let n = seg.len();
-        let lc0: Bits = if st > 0 { seg.bits[st - 1] } else { 0 };
-        let rc0: Bits = if end < n { seg.bits[end] } else { 0 };
+        let lc0: Bits = if st > 0 { seg.bits.at(st - 1) } else { 0 };
+        let rc0: Bits = if end < n { seg.bits.at(end) } else { 0 };
         // A token ending in a letter is not followed by a letter.
         if rc0 & chars::ALPHA != 0 && ends_letter(&seg, st, end) {
             return Some(Failed::Rule(LETTER_FOLLOWS));
@@ -273,7 +273,7 @@ impl Run<'_> {
             while seg.is(j, M) {
                 j += 1;
             }
-            if !seg.is(j, L) && seg.bits[end] & (chars::HANGUL | chars::INDIC) == 0 {
+            if !seg.is(j, L) && seg.bits.at(end) & (chars::HANGUL | chars::INDIC) == 0 {
                 return Some(Failed::Rule("a word continues after its period"));
             }
         }
@@ -330,7 +330,7 @@ impl Run<'_> {
                 || (ends_digit(&seg, 0, st) && seg.is(st, L) && left_holds())
                 || (lv & (chars::INDIC | chars::HANGUL) != 0
                     && seg.is(st - 1, chars::LATIN_LETTER)
-                    && seg.bits[st] & (chars::INDIC | chars::HANGUL) != 0);
+                    && seg.bits.at(st) & (chars::INDIC | chars::HANGUL) != 0);
             if !ok {
                 return Some(Failed::Rule(
                     "a letter or digit precedes it and no ::left-context allows it",

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::chars::{self, Bits};
+use super::chars::{self, Bits, Classes};
 use super::conditions::Failed;
 use super::contraction::map_contraction;
 use super::origin::ChartType;
@@ -15,9 +15,9 @@ const SIDE: &str = "its ::side is not at a word's edge";
 /// Where a dictionary token may start, as utoken's scan decides: not at a mark, not at a
 /// letter after a letter and (for step 10, `digits`) not at a digit after a digit — "after"
 /// meaning after the last position not skipped itself.
-fn token_starts(bits: &[Bits], digits: bool) -> impl Iterator<Item = usize> + '_ {
+fn token_starts(bits: Classes<'_>, digits: bool) -> impl Iterator<Item = usize> + '_ {
     let mut last: Bits = 0;
-    bits.iter().enumerate().filter_map(move |(st, &cur)| {
+    bits.iter().enumerate().filter_map(move |(st, cur)| {
         let skip = cur & chars::MODIFIER != 0
             || (last & chars::ALPHA != 0 && cur & chars::ALPHA != 0)
             || (digits && last & chars::PY_DIGIT != 0 && cur & chars::PY_DIGIT != 0);
@@ -55,7 +55,7 @@ impl Run<'_> {
         let res = self.entries();
         let lower = self.lower_of(a, b);
         let mut ends = Vec::new();
-        for st in token_starts(&self.s.bits[a..b], true) {
+        for st in token_starts(self.s.bits.range(a..b), true) {
             self.walk(&res.main, &lower, st, &mut ends);
             for &(end, node) in &ends {
                 if let Some(failed) = self.general_fails(a, b, st, end) {
@@ -142,7 +142,7 @@ impl Run<'_> {
         let res = self.entries();
         let lower = self.lower_of(a, b);
         let mut ends = Vec::new();
-        for st in token_starts(&self.s.bits[a..b], false) {
+        for st in token_starts(self.s.bits.range(a..b), false) {
             self.walk(&res.lexical, &lower, st, &mut ends);
             for &(end, node) in &ends {
                 if let Some(failed) = self.general_fails(a, b, st, end) {
@@ -209,12 +209,12 @@ impl Run<'_> {
                     let chart_type = match entry.side {
                         SplitSide::Both => ChartType::Punct,
                         SplitSide::Start
-                            if st == 0 || self.s.bits[a + st - 1] & chars::PY_SPACE != 0 =>
+                            if st == 0 || self.s.bits.at(a + st - 1) & chars::PY_SPACE != 0 =>
                         {
                             ChartType::PunctS
                         }
                         SplitSide::End
-                            if end2 == n || self.s.bits[a + end2] & chars::PY_SPACE != 0 =>
+                            if end2 == n || self.s.bits.at(a + end2) & chars::PY_SPACE != 0 =>
                         {
                             ChartType::PunctE
                         }

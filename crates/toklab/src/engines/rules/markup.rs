@@ -196,7 +196,7 @@ pub struct WordIndex {
 }
 
 impl WordIndex {
-    pub fn new(bits: &[chars::Bits]) -> WordIndex {
+    pub fn new(bits: chars::Classes<'_>) -> WordIndex {
         let n = bits.len();
         let words = (n + 1).div_ceil(64);
         let mut idx = WordIndex {
@@ -213,7 +213,7 @@ impl WordIndex {
         };
         let mut has = false;
         let mut word = 0u64;
-        for (i, &b) in bits.iter().enumerate() {
+        for (i, b) in bits.iter().enumerate() {
             has = step(has, b);
             // Bit i + 1, gathered a word at a time.
             let p = i + 1;
@@ -224,7 +224,7 @@ impl WordIndex {
             }
         }
         let mut has = false;
-        for (i, &b) in bits.iter().enumerate().rev() {
+        for (i, b) in bits.iter().enumerate().rev() {
             has = step(has, b);
             word |= u64::from(has) << (i % 64);
             if i % 64 == 0 {
@@ -254,7 +254,7 @@ fn get(vector: &[u64], p: usize) -> bool {
 impl Run<'_> {
     /// Opening (`Some(true)`) or closing, for a paired delimiter at `start..end`.
     fn open_or_close(&self, start: usize, end: usize) -> Option<bool> {
-        let bits = &self.s.bits;
+        let bits = self.s.bits.view();
         let words = self.words.get_or_init(|| WordIndex::new(bits));
         // `.*(\pL\pM*|\d)$` before the token.
         let mut i = start;
@@ -293,8 +293,8 @@ mod tests {
     fn open_close_scores() {
         let score_of = |left: &str, right: &str| {
             let text = format!("{left}\"{right}");
-            let bits: Vec<chars::Bits> = text.chars().map(chars::bits).collect();
-            let words = WordIndex::new(&bits);
+            let bits: chars::LineClasses = text.chars().collect();
+            let words = WordIndex::new(bits.view());
             let p = left.chars().count();
             let ends = left
                 .chars()
@@ -330,8 +330,8 @@ mod tests {
                     alphabet[(state % alphabet.len() as u64) as usize]
                 })
                 .collect();
-            let bits: Vec<chars::Bits> = text.iter().map(|&c| chars::bits(c)).collect();
-            let words = WordIndex::new(&bits);
+            let bits: chars::LineClasses = text.iter().copied().collect();
+            let words = WordIndex::new(bits.view());
             let is = |i: usize, mask| bits[i] & mask != 0;
             for p in 0..=len {
                 let last_space = (0..p).rev().find(|&i| is(i, chars::SPACE));

@@ -14,7 +14,7 @@
 //! replacements that change its length) and its vertex map, which knows about deleted control
 //! characters but not about the later zero-width and variation-selector deletions.
 
-use super::chars::{self, Bits};
+use super::chars::{self, Bits, LineClasses};
 use crate::core::normalized::NormalizedString;
 
 /// A normalized line, as the tokenization steps see it: the normalized text (aligned to the
@@ -23,7 +23,8 @@ use crate::core::normalized::NormalizedString;
 pub struct Sentence<'t> {
     /// The characters (utoken's `current_s`).
     pub chars: Vec<char>,
-    pub bits: Vec<Bits>,
+    /// The classes of each character.
+    pub bits: LineClasses,
     /// The normalized line and where each of its characters came from in the line.
     pub normalized: NormalizedString<'t>,
     /// Byte offset in the normalized text of each character index ([`Sentence::byte_at`]).
@@ -78,7 +79,7 @@ impl<'t> Sentence<'t> {
         let text = normalized.normalized();
         let mut sentence = Sentence {
             chars: Vec::with_capacity(text.len()),
-            bits: Vec::with_capacity(text.len()),
+            bits: LineClasses::with_capacity(text.len()),
             normalized: NormalizedString::new(""),
             offsets: ByteOffsets::default(),
             lv,
@@ -86,7 +87,7 @@ impl<'t> Sentence<'t> {
         };
         for c in text.chars() {
             sentence.chars.push(c);
-            sentence.bits.push(chars::bits(c));
+            sentence.bits.push(c);
             sentence.offsets.push(c);
             sentence.has_sigma |= c == 'Σ';
         }
@@ -187,17 +188,15 @@ pub fn normalize(line: &str, chart: bool) -> (Sentence<'_>, Option<ChartMap>) {
     // text is the line itself (nothing is copied).
     let mut sentence = Sentence {
         chars: Vec::with_capacity(line.len()),
-        bits: Vec::with_capacity(line.len()),
+        bits: LineClasses::with_capacity(line.len()),
         normalized: NormalizedString::new(line),
         offsets: ByteOffsets::default(),
         lv: 0,
         has_sigma: false,
     };
     for c in line.chars() {
-        let b = chars::bits(c);
-        sentence.lv |= b;
+        sentence.lv |= sentence.bits.push(c);
         sentence.chars.push(c);
-        sentence.bits.push(b);
         sentence.offsets.push(c);
         sentence.has_sigma |= c == 'Σ';
     }

@@ -97,10 +97,10 @@ impl Run<'_> {
         if self.lv() & chars::MISC_SYMBOL == 0 {
             return None;
         }
-        let bits = &self.s.bits[a..b];
+        let bits = self.s.bits.range(a..b);
         let mut start: Option<usize> = None;
         for i in 0..=bits.len() {
-            let b_i = bits.get(i).copied().unwrap_or(0);
+            let b_i = bits.get(i).unwrap_or(0);
             if i < bits.len() && b_i & chars::MISC_SYMBOL != 0 {
                 start.get_or_insert(i);
             } else if i < bits.len() && b_i & chars::VARIATION_SELECTOR != 0 {
@@ -166,7 +166,7 @@ impl Run<'_> {
             return None;
         }
         let c = &self.s.chars[a..b];
-        let bits = &self.s.bits[a..b];
+        let bits = self.s.bits.range(a..b);
         let gate = (1..c.len()).any(|i| c[i] == '.' && bits[i - 1] & chars::LU != 0);
         if !gate {
             return None;
@@ -270,7 +270,7 @@ impl Run<'_> {
     fn sign_is_operator(&self, g: usize) -> bool {
         let whole = Seg {
             chars: &self.s.chars,
-            bits: &self.s.bits,
+            bits: self.s.bits.view(),
         };
         g > 0
             && (whole.is(g - 1, ND)
@@ -292,7 +292,7 @@ impl Run<'_> {
     /// Step 17: existing `@…@` mark-up tokens, then dashes between words (`peace-loving`).
     pub(super) fn mt_punct(&mut self, a: usize, b: usize) -> Option<Found> {
         if self.lv() & chars::ATTACH_TAG != 0 {
-            let bits = &self.s.bits[a..b];
+            let bits = self.s.bits.range(a..b);
             let mut i = 0;
             while i < bits.len() {
                 if bits[i] & chars::SPACE != 0 {

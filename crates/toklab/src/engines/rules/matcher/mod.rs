@@ -10,7 +10,7 @@
 //! Look-arounds of the step patterns are small fixed conditions, written as [`Assert`]
 //! functions beside each pattern.
 
-use super::chars::{self, Bits, Fold};
+use super::chars::{self, Bits, Classes, Fold};
 
 mod build;
 
@@ -24,7 +24,7 @@ pub type Assert = fn(&Seg, usize) -> bool;
 #[derive(Clone, Copy)]
 pub struct Seg<'a> {
     pub chars: &'a [char],
-    pub bits: &'a [Bits],
+    pub bits: Classes<'a>,
 }
 
 impl<'a> Seg<'a> {
@@ -35,7 +35,7 @@ impl<'a> Seg<'a> {
     /// Whether the character at `i` exists and has one of `mask`'s bits.
     #[inline]
     pub fn is(&self, i: usize, mask: Bits) -> bool {
-        i < self.bits.len() && self.bits[i] & mask != 0
+        i < self.bits.len() && self.bits.at(i) & mask != 0
     }
 
     /// Whether the character at `i` exists and is one of `set`.
@@ -247,7 +247,7 @@ impl Prog {
                 }
                 match self.insts[pc] {
                     Inst::Cls(c) => {
-                        if pos < seg.len() && c.matches(seg.chars[pos], seg.bits[pos]) {
+                        if pos < seg.len() && c.matches(seg.chars[pos], seg.bits.at(pos)) {
                             pc += 1;
                             pos += 1;
                         } else {
@@ -382,17 +382,15 @@ mod tests {
     use super::*;
     use crate::engines::rules::chars::{L, M, ND};
 
-    fn seg_of(text: &str) -> (Vec<char>, Vec<Bits>) {
-        let chars: Vec<char> = text.chars().collect();
-        let bits = chars.iter().map(|&c| chars::bits(c)).collect();
-        (chars, bits)
+    fn seg_of(text: &str) -> (Vec<char>, chars::LineClasses) {
+        (text.chars().collect(), text.chars().collect())
     }
 
     fn find(re: Re, text: &str) -> Option<(usize, usize)> {
         let (chars, bits) = seg_of(text);
         let seg = Seg {
             chars: &chars,
-            bits: &bits,
+            bits: bits.view(),
         };
         Prog::new(&re).find(&seg, 0, |_, _| true, &mut Scratch::default())
     }
@@ -440,7 +438,7 @@ mod tests {
         let (chars, bits) = seg_of("e\u{301}\u{302}x");
         let seg = Seg {
             chars: &chars,
-            bits: &bits,
+            bits: bits.view(),
         };
         assert!(seg.letter_marks_before(3));
         assert!(seg.letter_marks_before(1));

@@ -175,9 +175,7 @@ impl<'r> Run<'r> {
             match work {
                 Work::Run { step, a, b, level } => {
                     self.entered = step;
-                    self.seg_lv = self.s.bits[a as usize..b as usize]
-                        .iter()
-                        .fold(0, |acc, &x| acc | x);
+                    self.seg_lv = self.s.bits.range(a as usize..b as usize).union();
                     let mut step = step;
                     loop {
                         if self.try_step(step, a as usize, b as usize, level) {
@@ -202,7 +200,7 @@ impl<'r> Run<'r> {
     pub fn seg(&self, a: usize, b: usize) -> Seg<'r> {
         Seg {
             chars: &self.s.chars[a..b],
-            bits: &self.s.bits[a..b],
+            bits: self.s.bits.range(a..b),
         }
     }
 
@@ -346,7 +344,12 @@ impl<'r> Run<'r> {
         if self.defer_tail && self.tail.is_none() && b == self.s.chars.len() {
             // The rest of the line: the caller splits it. Whether the split would give a
             // token decides, as below, whether the cut is marked here.
-            let words = self.s.bits[a..b].iter().any(|&x| x & chars::PY_SPACE == 0);
+            let words = self
+                .s
+                .bits
+                .range(a..b)
+                .iter()
+                .any(|x| x & chars::PY_SPACE == 0);
             if self.depth_cut.is_none() && words {
                 self.depth_cut = Some(first);
             }
@@ -471,12 +474,12 @@ impl<'r> Run<'r> {
     pub fn space_split(&self, a: usize, b: usize, out: &mut Vec<Tok>) {
         let mut i = a;
         while i < b {
-            if self.s.bits[i] & chars::PY_SPACE != 0 {
+            if self.s.bits.at(i) & chars::PY_SPACE != 0 {
                 i += 1;
                 continue;
             }
             let start = i;
-            while i < b && self.s.bits[i] & chars::PY_SPACE == 0 {
+            while i < b && self.s.bits.at(i) & chars::PY_SPACE == 0 {
                 i += 1;
             }
             let text = self.text(start, i);
@@ -491,7 +494,7 @@ impl<'r> Run<'r> {
                     self.s.chars[start..i]
                         .iter()
                         .copied()
-                        .zip(self.s.bits[start..i].iter().copied()),
+                        .zip(self.s.bits.range(start..i).iter()),
                 ),
             };
             out.push(Tok {
@@ -509,9 +512,9 @@ impl<'r> Run<'r> {
     /// The first whitespace position at or after `from`, or the end of the line: where a
     /// [`Tail`] may be split into parts.
     pub fn space_at_or_after(&self, from: usize) -> usize {
-        let bits = &self.s.bits;
+        let bits = self.s.bits.view();
         (from..bits.len())
-            .find(|&i| bits[i] & chars::PY_SPACE != 0)
+            .find(|&i| bits.at(i) & chars::PY_SPACE != 0)
             .unwrap_or(bits.len())
     }
 

@@ -379,10 +379,10 @@ mod tests {
 
     fn find(prog: &Prog, text: &str) -> Option<String> {
         let chars: Vec<char> = text.chars().collect();
-        let bits: Vec<u64> = chars.iter().map(|&c| chars::bits(c)).collect();
+        let bits: chars::LineClasses = chars.iter().copied().collect();
         let seg = Seg {
             chars: &chars,
-            bits: &bits,
+            bits: bits.view(),
         };
         prog.find(&seg, 0, |_, _| true, &mut Scratch::default())
             .map(|(s, e)| chars[s..e].iter().collect())
