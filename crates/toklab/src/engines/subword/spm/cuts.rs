@@ -60,6 +60,24 @@ pub const MEETING_WINDOW: usize = 1 << 16;
 /// in the whole text (a rule or user-defined piece reaching past the window's end).
 const MARGIN: usize = 1 << 10;
 
+/// Where a unigram model cuts a long text: before a space it may cut before (`spaces`) within
+/// [`MEETING_WINDOW`] bytes of `from`, else where its best paths meet ([`meeting_cut`]), else
+/// at a space further on.
+pub(super) fn unigram_cut(
+    model: &SpmModel,
+    spaces: Option<&SpaceCuts>,
+    text: &str,
+    start: usize,
+    from: usize,
+    carry: &mut Carry,
+) -> Option<usize> {
+    let near = from.saturating_add(MEETING_WINDOW);
+    let space = |from, until| spaces?.cut_point(text, from, until);
+    space(from, near)
+        .or_else(|| meeting_cut(model, text, start, from, carry))
+        .or_else(|| space(near, text.len()))
+}
+
 /// Where the best paths of a unigram model over `text` meet at or after `from`, for the piece
 /// that starts at `start` (its search taken up from what `carry` holds); the state the piece
 /// after the cut takes up is left in `carry`. `None` when they do not meet within

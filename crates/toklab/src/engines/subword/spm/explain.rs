@@ -5,7 +5,7 @@
 //! tokens.
 
 use super::proto::PieceType;
-use super::{SpmModel, SpmToken};
+use super::{SpmModel, SpmToken, SpmTokenizer};
 use crate::core::token::Span;
 use crate::core::trace::quote;
 use crate::core::trace::render_bytes;
@@ -89,5 +89,12 @@ impl SpmModel {
             pieces,
             omitted_pieces,
         }
+    }
+}
+
+impl SpmTokenizer {
+    /// The normalized text, then each piece with its merge steps (BPE) and tokens.
+    pub fn trace(&self, text: &str) -> BpeTrace {
+        self.model.explain(text)
     }
 }

@@ -454,13 +454,6 @@ impl SpmModel {
     }
 }
 
-impl SpmTokenizer {
-    /// The normalized text, then each piece with its merge steps (BPE) and tokens.
-    pub fn trace(&self, text: &str) -> super::bpe::BpeTrace {
-        self.model.explain(text)
-    }
-}
-
 impl Tokenizer for SpmTokenizer {
     /// The tokenizer itself: the views read its model (the unigram lesson, the merge table).
     fn as_any(&self) -> Option<&dyn std::any::Any> {
@@ -535,11 +528,7 @@ impl Tokenizer for SpmTokenizer {
             return self.cut_point(text, from);
         }
         let spaces = self.cuts.get_or_init(|| cuts::SpaceCuts::of(&self.model));
-        let near = from.saturating_add(cuts::MEETING_WINDOW);
-        let space = |from, until| spaces.as_ref()?.cut_point(text, from, until);
-        space(from, near)
-            .or_else(|| cuts::meeting_cut(&self.model, text, start, from, carry))
-            .or_else(|| space(near, text.len()))
+        cuts::unigram_cut(&self.model, spaces.as_ref(), text, start, from, carry)
     }
 
     fn explain(&self, text: &str) -> Trace {
