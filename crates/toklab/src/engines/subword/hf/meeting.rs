@@ -18,6 +18,7 @@
 //!
 //! [`find_cut`]: crate::engines::subword::unigram::viterbi::find_cut
 
+use super::added::Split;
 use super::models::{Model, Piece, Steps};
 use super::normalizers::Normalizer;
 use super::pipeline::{Pipeline, Specials};
@@ -185,4 +186,15 @@ fn clean_cut(piece: &NormalizedString, original: &str, at: usize) -> bool {
         return false;
     }
     !spacing(original[..cut].chars().next_back()) && !spacing(original[cut..].chars().next())
+}
+
+/// The search state a pre-token of a part after a cut inside a pre-token takes up: the first
+/// one's, when it is the model's and starts the part.
+pub(super) fn first_resume<'r>(
+    splits: &[Split],
+    split: &Split,
+    resume: Option<&'r Resume<f64>>,
+) -> Option<&'r Resume<f64>> {
+    let first = std::ptr::eq(split, &splits[0]) && split.added.is_none();
+    resume.filter(|_| first && split.text.extent().start == 0)
 }

@@ -8,10 +8,11 @@ use super::added::{AddedVocabulary, Split, Stage};
 use super::cached;
 use super::decoders::Decoder;
 use super::json::{ComponentError, TokenizerJson};
+use super::meeting::first_resume;
 use super::models::{Model, Piece, Steps};
 use super::normalizers::Normalizer;
 use super::pre_tokenizers::PreTokenizer;
-use super::processors::PostProcessor;
+use super::processors::{PostProcessor, add_post_processed};
 use crate::core::error::{Error, Result};
 use crate::core::model_cache::Lookup;
 use crate::core::normalized::NormalizedString;
@@ -566,66 +567,6 @@ impl Pipeline {
             None => texts.join(" "),
         })
     }
-}
-
-/// The search state a pre-token of a part after a cut inside a pre-token takes up: the first
-/// one's, when it is the model's and starts the part.
-fn first_resume<'r>(
-    splits: &[Split],
-    split: &Split,
-    resume: Option<&'r Resume<f64>>,
-) -> Option<&'r Resume<f64>> {
-    let first = std::ptr::eq(split, &splits[0]) && split.added.is_none();
-    resume.filter(|_| first && split.text.extent().start == 0)
-}
-
-/// The post-processor's tokens (`special=add`) around `tokens`: empty spans at the text's start
-/// and end, since they stand for no text; `trace` gets a line saying what was added.
-fn add_post_processed(
-    post: &PostProcessor,
-    text: &str,
-    tokens: &mut Vec<Token>,
-    trace: Option<&mut Vec<TraceLine>>,
-) {
-    let (mut before, mut after) = (Vec::new(), Vec::new());
-    post.around(&mut before, &mut after);
-    if let Some(lines) = trace
-        && !(before.is_empty() && after.is_empty())
-    {
-        let show = |list: &[(String, u32)]| {
-            list.iter()
-                .map(|(t, id)| format!("{}:{id}", quote(t)))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        lines.push(
-            TraceLine::new(0, None)
-                .part(Role::Label, "post-processor ")
-                .part(
-                    Role::Plain,
-                    format!(
-                        "adds [{}] before and [{}] after the text",
-                        show(&before),
-                        show(&after)
-                    ),
-                ),
-        );
-    }
-    let at_start = before
-        .iter()
-        .map(|(t, id)| special(Span::new(0, 0), *id, t));
-    let end = Span::new(text.len(), text.len());
-    let at_end: Vec<Token> = after.iter().map(|(t, id)| special(end, *id, t)).collect();
-    tokens.splice(0..0, at_start);
-    tokens.extend(at_end);
-}
-
-/// A special token the post-processor adds.
-fn special(span: Span, id: u32, text: &str) -> Token {
-    Token::new(span, TokenKind::Special)
-        .with_id(id)
-        .with_origin(Origin::Subword { id, rank: None })
-        .with_form(text)
 }
 
 /// The largest character boundary of `text` at or before `at`.
