@@ -246,8 +246,45 @@ static LOADED: std::sync::LazyLock<Vec<(String, Box<dyn Tokenizer>)>> =
         for (label, spec) in written_models(dir.path()) {
             loaded.push((label, load(&spec)));
         }
+        let json = dir.path().join("close-totals.json");
+        std::fs::write(&json, hf_unigram()).unwrap();
+        let spec = format!("hf:{}", json.display());
+        loaded.push(("hf:close-totals.json".into(), load(&spec)));
         loaded
     });
+
+/// A `tokenizer.json` Unigram model of the pieces of [`CLOSE_TOTALS`] and [`RESETS`] (summed
+/// in `f64` here, so totals far from zero round differently), byte pieces for what they do not
+/// cover, an added token, a normalizer that lowercases and replaces runs of spaces, and
+/// `Metaspace`: its pieces of a text without spaces are cut where the paths meet.
+fn hf_unigram() -> String {
+    let mut vocab: Vec<(String, f64)> = Vec::new();
+    for (piece, score, _) in CLOSE_TOTALS.iter().chain(RESETS) {
+        if !vocab.iter().any(|(p, _)| p == piece) {
+            vocab.push((piece.to_string(), f64::from(*score)));
+        }
+    }
+    vocab.extend((0..=255).map(|b| (format!("<0x{b:02X}>"), -200_000.0)));
+    vocab.push(("<cls>".into(), 0.0));
+    let cls = vocab.len() - 1;
+    serde_json::json!({
+        "version": "1.0",
+        "added_tokens": [{"id": cls, "content": "<cls>", "single_word": false, "lstrip": false,
+            "rstrip": false, "normalized": false, "special": true}],
+        "normalizer": {"type": "Sequence", "normalizers": [
+            {"type": "Lowercase"},
+            {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "},
+            {"type": "Replace", "pattern": {"String": "’"}, "content": "'"}]},
+        "pre_tokenizer": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always",
+            "split": true},
+        "post_processor": null,
+        "decoder": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always",
+            "split": true},
+        "model": {"type": "Unigram", "unk_id": 0, "byte_fallback": true,
+            "vocab": vocab.iter().map(|(p, s)| serde_json::json!([p, s])).collect::<Vec<_>>()}
+    })
+    .to_string()
+}
 
 /// Models written for the test in `dir`, as (label, spec): the shipped tekken and claude
 /// samples with the patterns of the real files (which their hand-written matchers cut), and the
@@ -581,6 +618,7 @@ fn is_unigram(spec: &str) -> bool {
         "-unigram.model",
         "close-totals",
         "resets",
+        "nepali-unigram",
     ]
     .iter()
     .any(|name| spec.contains(name))
@@ -628,6 +666,10 @@ fn the_cutting_kinds_cut_and_the_others_do_not() {
             "theharbourreopenedonmondayafterthreeyearsofdelays",
         ),
         ("resets", "東京のの東京aabab東京ののaaab"),
+        (
+            "nepali-unigram",
+            "港は月曜日に再開した。三年半の遅れのあとで、彼女は理由を言わなかった。",
+        ),
         (
             "close-totals",
             "aanawaorwordaadaanaawordornawaaordaanwwordaanaword",

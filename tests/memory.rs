@@ -102,6 +102,12 @@ const KINDS: &[(&str, &str, bool, Line)] = &[
         Line::Words,
     ),
     (
+        "hf-unigram-kana",
+        "hf:{models}/nepali-unigram.tokenizer.json",
+        true,
+        Line::Kana,
+    ),
+    (
         "wordpiece",
         "wordpiece:{models}/minilm-l6.vocab.txt",
         true,

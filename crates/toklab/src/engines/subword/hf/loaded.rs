@@ -3,8 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+use super::meeting::{HfCarry, MEETING_WINDOW};
 use super::pipeline::{Pipeline, Specials};
 use crate::core::error::{Error, Result};
+use crate::core::pieces::Carry;
 use crate::core::token::{GaveUp, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::{Role, Trace, TraceLine};
@@ -64,11 +66,56 @@ impl Tokenizer for HfTokenizer {
         self.pipeline.cut_point(text, from, self.specials)
     }
 
-    fn ids_into(&self, text: &str, ids: &mut Vec<u32>) -> Option<GaveUp> {
-        if self.pipeline.encode_ids(text, self.specials, ids) {
-            return None;
+    /// A Unigram model also cuts inside a pre-token where its best paths meet
+    /// (`Pipeline::meeting_cut`), when no space it may cut at comes soon.
+    fn cut_point_carried(
+        &self,
+        text: &str,
+        start: usize,
+        from: usize,
+        carry: &mut Carry,
+    ) -> Option<usize> {
+        if !self.pipeline.meets(self.specials) {
+            return self.cut_point(text, from);
         }
-        let tokens = self.tokenize(text);
+        let mut near = from.saturating_add(MEETING_WINDOW).min(text.len());
+        while !text.is_char_boundary(near) {
+            near += 1;
+        }
+        self.cut_point(&text[..near], from)
+            .or_else(|| self.pipeline.meeting_cut(text, start, from, carry))
+            .or_else(|| self.cut_point(text, near))
+    }
+
+    /// The part after a cut where the paths met goes on with the search's state there.
+    fn tokenize_piece(&self, piece: &str, carry: &mut Carry) -> Tokenization {
+        let resume = carry.take::<HfCarry>().unwrap_or_default();
+        let tokens =
+            (self.pipeline).encode_part(piece, self.specials, resume.resume.as_ref(), None);
+        carry.put(HfCarry {
+            resume: resume.next,
+            next: None,
+        });
+        Tokenization::new(tokens)
+    }
+
+    fn ids_into(&self, text: &str, ids: &mut Vec<u32>) -> Option<GaveUp> {
+        self.ids_into_piece(text, &mut Carry::default(), ids)
+    }
+
+    fn ids_into_piece(&self, piece: &str, carry: &mut Carry, ids: &mut Vec<u32>) -> Option<GaveUp> {
+        let state = carry.take::<HfCarry>().unwrap_or_default();
+        let resume = state.resume.as_ref();
+        let whole = (self.pipeline).encode_ids_part(piece, self.specials, resume, ids);
+        let tokens = (!whole).then(|| {
+            self.pipeline
+                .encode_part(piece, self.specials, resume, None)
+        });
+        carry.put(HfCarry {
+            resume: state.next,
+            next: None,
+        });
+        let tokens = Tokenization::new(tokens?);
         ids.extend(tokens.iter().map(|t| t.id.unwrap_or(NO_ID)));
         tokens.gave_up()
     }

@@ -24,6 +24,7 @@ mod decoders;
 mod json;
 mod loaded;
 mod marks_table;
+mod meeting;
 pub mod merge_model;
 mod models;
 mod normalizers;

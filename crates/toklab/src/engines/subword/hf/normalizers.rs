@@ -125,6 +125,27 @@ impl Normalizer {
         }
     }
 
+    /// Whether each character is normalized on its own, whatever is next to it, so a text
+    /// cut between two characters that are not white space normalizes, part by part, as the
+    /// whole does: what lets the pipeline cut a word where a unigram model's paths meet
+    /// (`Pipeline::meeting_cut`). Stricter than [`Normalizer::is_char_local`]: Unicode
+    /// forms compose and reorder across characters, and a literal of several characters
+    /// spans a cut between them.
+    pub fn cuts_between_chars(&self) -> bool {
+        match self {
+            Normalizer::Sequence(all) => all.iter().all(Normalizer::cuts_between_chars),
+            Normalizer::Lowercase | Normalizer::Nmt | Normalizer::ByteLevel => true,
+            Normalizer::Replace { pattern, content } => {
+                let one_char = match pattern {
+                    Pattern::Literal(literal) => literal.chars().count() == 1,
+                    _ => true,
+                };
+                one_char && replaces_locally(pattern, content)
+            }
+            _ => false,
+        }
+    }
+
     /// Reads a normalizer; an unknown type is an error naming it.
     pub fn from_json(value: &Value) -> Result<Normalizer, ComponentError> {
         Ok(match kind(value) {

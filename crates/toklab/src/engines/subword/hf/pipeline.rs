@@ -8,10 +8,11 @@ use super::added::{AddedVocabulary, Split, Stage};
 use super::cached;
 use super::decoders::Decoder;
 use super::json::{ComponentError, TokenizerJson};
+use super::meeting::first_resume;
 use super::models::{Model, Piece, Steps};
 use super::normalizers::Normalizer;
 use super::pre_tokenizers::PreTokenizer;
-use super::processors::PostProcessor;
+use super::processors::{PostProcessor, add_post_processed};
 use crate::core::error::{Error, Result};
 use crate::core::model_cache::Lookup;
 use crate::core::normalized::NormalizedString;
@@ -26,6 +27,7 @@ use crate::engines::subword::bpe::merge_loop::NO_ID;
 const NO_UNKNOWN_TOKEN: &str =
     "the model has no unknown token (no unk_id) and its vocabulary does not cover this text";
 use crate::engines::subword::bpe::render_bytes;
+use crate::engines::subword::unigram::viterbi::Resume;
 
 /// What becomes of special tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -239,6 +241,18 @@ impl Pipeline {
     pub fn pre_tokens<'t>(
         &self,
         text: &'t str,
+        trace: Option<&mut Vec<TraceLine>>,
+    ) -> (Vec<Split<'t>>, Option<usize>) {
+        self.pre_tokens_part(text, false, trace)
+    }
+
+    /// [`Pipeline::pre_tokens`] of `text`, or (`continued`) of the part of a text after a cut
+    /// inside a pre-token ([`Pipeline::meeting_cut`]), whose first pre-token goes on with
+    /// the word the cut is in.
+    pub(super) fn pre_tokens_part<'t>(
+        &self,
+        text: &'t str,
+        continued: bool,
         mut trace: Option<&mut Vec<TraceLine>>,
     ) -> (Vec<Split<'t>>, Option<usize>) {
         let mut raw = Vec::new();
@@ -282,7 +296,12 @@ impl Pipeline {
                 continue;
             }
             pieces.clear();
-            if let Some(at) = pre.apply(split.text, &mut pieces) {
+            let inside_word = continued && out.is_empty() && split.text.extent().start == 0;
+            let gave = match inside_word {
+                true => pre.apply_continued(split.text, &mut pieces),
+                false => pre.apply(split.text, &mut pieces),
+            };
+            if let Some(at) = gave {
                 gave_up = Some(gave_up.map_or(at, |g: usize| g.min(at)));
             }
             out.extend(
@@ -300,9 +319,22 @@ impl Pipeline {
         &self,
         text: &str,
         specials: Specials,
+        trace: Option<&mut Vec<TraceLine>>,
+    ) -> Vec<Token> {
+        self.encode_part(text, specials, None, trace)
+    }
+
+    /// [`Pipeline::encode`] of `text`, or of the part of a text after a cut inside a
+    /// pre-token when `resume` holds where the whole pre-token's search was at the cut
+    /// ([`Pipeline::meeting_cut`]).
+    pub(super) fn encode_part(
+        &self,
+        text: &str,
+        specials: Specials,
+        resume: Option<&Resume<f64>>,
         mut trace: Option<&mut Vec<TraceLine>>,
     ) -> Vec<Token> {
-        let (splits, gave_up) = self.pre_tokens(text, trace.as_deref_mut());
+        let (splits, gave_up) = self.pre_tokens_part(text, resume.is_some(), trace.as_deref_mut());
         let mut tokens = Vec::with_capacity(text.len() / 3 + 2);
         let mut pieces: Vec<Piece> = Vec::new();
         for split in &splits {
@@ -336,9 +368,19 @@ impl Pipeline {
                         lines,
                         span: extent,
                     };
-                    self.model.tokenize(norm, &mut pieces, Some(&mut steps));
+                    self.tokenize_split(
+                        norm,
+                        first_resume(&splits, split, resume),
+                        &mut pieces,
+                        Some(&mut steps),
+                    );
                 }
-                None => self.model.tokenize(norm, &mut pieces, None),
+                None => self.tokenize_split(
+                    norm,
+                    first_resume(&splits, split, resume),
+                    &mut pieces,
+                    None,
+                ),
             }
             let first = tokens.len();
             for p in &pieces {
@@ -383,7 +425,18 @@ impl Pipeline {
     /// as it was, where a token would say the pipeline gave up (a pre-tokenizer's pattern past
     /// its limit, a piece without an id): the caller then tokenizes to report where.
     pub fn encode_ids(&self, text: &str, specials: Specials, ids: &mut Vec<u32>) -> bool {
-        let (splits, gave_up) = self.pre_tokens(text, None);
+        self.encode_ids_part(text, specials, None, ids)
+    }
+
+    /// [`Pipeline::encode_ids`] as [`Pipeline::encode_part`] encodes.
+    pub(super) fn encode_ids_part(
+        &self,
+        text: &str,
+        specials: Specials,
+        resume: Option<&Resume<f64>>,
+        ids: &mut Vec<u32>,
+    ) -> bool {
+        let (splits, gave_up) = self.pre_tokens_part(text, resume.is_some(), None);
         if gave_up.is_some() {
             return false;
         }
@@ -401,8 +454,8 @@ impl Pipeline {
                 continue;
             }
             pieces.clear();
-            self.model
-                .tokenize(split.text.normalized(), &mut pieces, None);
+            let resume = first_resume(&splits, split, resume);
+            self.tokenize_split(split.text.normalized(), resume, &mut pieces, None);
             if pieces.iter().any(|p| p.id == NO_ID) {
                 ids.truncate(kept);
                 return false;
@@ -514,55 +567,6 @@ impl Pipeline {
             None => texts.join(" "),
         })
     }
-}
-
-/// The post-processor's tokens (`special=add`) around `tokens`: empty spans at the text's start
-/// and end, since they stand for no text; `trace` gets a line saying what was added.
-fn add_post_processed(
-    post: &PostProcessor,
-    text: &str,
-    tokens: &mut Vec<Token>,
-    trace: Option<&mut Vec<TraceLine>>,
-) {
-    let (mut before, mut after) = (Vec::new(), Vec::new());
-    post.around(&mut before, &mut after);
-    if let Some(lines) = trace
-        && !(before.is_empty() && after.is_empty())
-    {
-        let show = |list: &[(String, u32)]| {
-            list.iter()
-                .map(|(t, id)| format!("{}:{id}", quote(t)))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        lines.push(
-            TraceLine::new(0, None)
-                .part(Role::Label, "post-processor ")
-                .part(
-                    Role::Plain,
-                    format!(
-                        "adds [{}] before and [{}] after the text",
-                        show(&before),
-                        show(&after)
-                    ),
-                ),
-        );
-    }
-    let at_start = before
-        .iter()
-        .map(|(t, id)| special(Span::new(0, 0), *id, t));
-    let end = Span::new(text.len(), text.len());
-    let at_end: Vec<Token> = after.iter().map(|(t, id)| special(end, *id, t)).collect();
-    tokens.splice(0..0, at_start);
-    tokens.extend(at_end);
-}
-
-/// A special token the post-processor adds.
-fn special(span: Span, id: u32, text: &str) -> Token {
-    Token::new(span, TokenKind::Special)
-        .with_id(id)
-        .with_origin(Origin::Subword { id, rank: None })
-        .with_form(text)
 }
 
 /// The largest character boundary of `text` at or before `at`.

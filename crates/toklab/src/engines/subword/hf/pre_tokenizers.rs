@@ -210,6 +210,32 @@ impl PreTokenizer {
         }
     }
 
+    /// Whether a text may be cut inside a piece, the part after the cut pre-tokenized with
+    /// [`PreTokenizer::apply_continued`]: `Metaspace` (whose pieces of the part after a cut
+    /// that no replacement is next to are the whole text's from there, but for the one in
+    /// front) and no pre-tokenizer at all.
+    pub fn cuts_inside_pieces(this: Option<&PreTokenizer>) -> bool {
+        this.is_none_or(|pre| matches!(pre, PreTokenizer::Metaspace { .. }))
+    }
+
+    /// [`PreTokenizer::apply`] to the part of a text after a cut inside a piece
+    /// ([`PreTokenizer::cuts_inside_pieces`]): it continues a word, so `Metaspace` puts no
+    /// replacement in front of it.
+    pub fn apply_continued<'o>(
+        &self,
+        piece: NormalizedString<'o>,
+        out: &mut Vec<NormalizedString<'o>>,
+    ) -> Option<usize> {
+        match self {
+            PreTokenizer::Metaspace {
+                replacement,
+                split: cut,
+                ..
+            } => metaspace(*replacement, PrependScheme::Never, *cut, piece, out),
+            _ => self.apply(piece, out),
+        }
+    }
+
     /// Cuts `piece`, appending the non-empty pieces to `out`. Returns the original offset
     /// where a pattern gave up (see [`split`]), the first if several did.
     pub fn apply<'o>(

@@ -6,6 +6,8 @@
 use serde_json::Value;
 
 use super::json::{ComponentError, kind, list};
+use crate::core::token::{Origin, Span, Token, TokenKind};
+use crate::core::trace::{Role, TraceLine, quote};
 
 /// One post-processor.
 #[derive(Debug)]
@@ -136,6 +138,55 @@ fn template(value: &Value) -> Result<PostProcessor, ComponentError> {
         }
     }
     Ok(PostProcessor::Around { before, after })
+}
+
+/// The post-processor's tokens (`special=add`) around `tokens`: empty spans at the text's start
+/// and end, since they stand for no text; `trace` gets a line saying what was added.
+pub(super) fn add_post_processed(
+    post: &PostProcessor,
+    text: &str,
+    tokens: &mut Vec<Token>,
+    trace: Option<&mut Vec<TraceLine>>,
+) {
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    post.around(&mut before, &mut after);
+    if let Some(lines) = trace
+        && !(before.is_empty() && after.is_empty())
+    {
+        let show = |list: &[(String, u32)]| {
+            list.iter()
+                .map(|(t, id)| format!("{}:{id}", quote(t)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        lines.push(
+            TraceLine::new(0, None)
+                .part(Role::Label, "post-processor ")
+                .part(
+                    Role::Plain,
+                    format!(
+                        "adds [{}] before and [{}] after the text",
+                        show(&before),
+                        show(&after)
+                    ),
+                ),
+        );
+    }
+    let at_start = before
+        .iter()
+        .map(|(t, id)| special(Span::new(0, 0), *id, t));
+    let end = Span::new(text.len(), text.len());
+    let at_end: Vec<Token> = after.iter().map(|(t, id)| special(end, *id, t)).collect();
+    tokens.splice(0..0, at_start);
+    tokens.extend(at_end);
+}
+
+/// A special token the post-processor adds.
+fn special(span: Span, id: u32, text: &str) -> Token {
+    Token::new(span, TokenKind::Special)
+        .with_id(id)
+        .with_origin(Origin::Subword { id, rank: None })
+        .with_form(text)
 }
 
 #[cfg(test)]

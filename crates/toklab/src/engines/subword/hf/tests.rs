@@ -166,3 +166,64 @@ fn explain_shows_the_unigram_lattice_and_wordpiece_attempts() {
     assert!(shown.contains("try «the» is token"), "{shown}");
     assert!(shown.contains("post-processor adds"), "{shown}");
 }
+
+/// A Unigram model of `a`, `b` and their pairs under `normalizer` and `pre_tokenizer`, with an
+/// added token `added`.
+fn unigram_with(normalizer: Value, pre_tokenizer: Value, added: Value) -> Value {
+    let pieces = [
+        ("<unk>", 0.0),
+        ("a", -1.0),
+        ("b", -1.5),
+        ("ab", -2.0),
+        ("ba", -2.2),
+    ];
+    json!({
+        "version": "1.0",
+        "added_tokens": [added],
+        "normalizer": normalizer,
+        "pre_tokenizer": pre_tokenizer,
+        "post_processor": null,
+        "decoder": null,
+        "model": {"type": "Unigram", "unk_id": 0,
+            "vocab": pieces.iter().map(|(p, s)| json!([p, s])).collect::<Vec<_>>()}
+    })
+}
+
+#[test]
+fn a_unigram_pipeline_cuts_inside_a_word_only_where_each_stage_allows() {
+    let meta =
+        json!({"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": true});
+    let plain = json!({"id": 0, "content": "<unk>", "single_word": false, "lstrip": false,
+        "rstrip": false, "normalized": false, "special": true});
+    let single = json!({"id": 0, "content": "<unk>", "single_word": true, "lstrip": false,
+        "rstrip": false, "normalized": false, "special": true});
+    let lower = json!({"type": "Lowercase"});
+    let text = "abba".repeat(200);
+    let pieces = |t: &HfTokenizer| crate::core::pieces::Pieces::new(t, &text, 64).count();
+    let cutting = load(
+        &unigram_with(lower.clone(), meta.clone(), plain.clone()),
+        Specials::Match,
+    )
+    .unwrap();
+    assert!(cutting.pipeline().meets(Specials::Match));
+    assert!(pieces(&cutting) > 5, "{}", pieces(&cutting));
+    assert!(!cutting.pipeline().meets(Specials::Add));
+    for (normalizer, pre, added) in [
+        (json!({"type": "NFC"}), meta.clone(), plain.clone()),
+        (
+            json!({"type": "Replace", "pattern": {"String": "ab"}, "content": "c"}),
+            meta.clone(),
+            plain.clone(),
+        ),
+        (
+            lower.clone(),
+            json!({"type": "ByteLevel", "add_prefix_space": false, "use_regex": true}),
+            plain.clone(),
+        ),
+        (lower, meta, single),
+    ] {
+        let t = load(&unigram_with(normalizer, pre, added), Specials::Match).unwrap();
+        assert!(!t.pipeline().meets(Specials::Match));
+        assert_eq!(pieces(&t), 1);
+    }
+}

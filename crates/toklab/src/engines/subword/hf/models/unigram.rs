@@ -16,7 +16,9 @@ use crate::core::trace::quote;
 use crate::engines::subword::bpe::load::line_of_key;
 use crate::engines::subword::bpe::merge_loop::NO_ID;
 use crate::engines::subword::hf::json::ModelJson;
-use crate::engines::subword::unigram::viterbi::{Search, Viterbi, best_path};
+use crate::engines::subword::unigram::viterbi::{
+    Resume, Search, Viterbi, best_path_resumed, find_cut,
+};
 
 /// How far below the lowest piece score an unknown character scores.
 const UNK_PENALTY: f64 = 10.0;
@@ -30,7 +32,7 @@ pub struct Unigram {
     /// Score of each id.
     pub(super) scores: Vec<f64>,
     /// The longest piece, in bytes.
-    pub(super) max_len: usize,
+    pub(crate) max_len: usize,
     /// Score of an unknown character.
     pub(super) unk_score: f64,
     /// Spell unknown runs in byte pieces.
@@ -93,15 +95,24 @@ impl Unigram {
     }
 
     /// The best segmentation of one pre-token.
-    pub fn tokenize(&self, text: &str, out: &mut Vec<Piece>, mut steps: Option<&mut Steps>) {
-        let unk = self.unk.unwrap_or(NO_ID);
-        let options = Viterbi {
-            unknown: Some((unk, self.unk_score)),
+    pub fn tokenize(&self, text: &str, out: &mut Vec<Piece>, steps: Option<&mut Steps>) {
+        self.tokenize_resumed(&Resume::at(0.0), text, out, steps);
+    }
+
+    /// How the reference searches: `f64` totals, never shifted, the unknown piece (or no id)
+    /// where no piece covers a character alone.
+    fn options(&self, record: bool) -> Viterbi<f64> {
+        Viterbi {
+            unknown: Some((self.unk.unwrap_or(NO_ID), self.unk_score)),
             reset: None,
-            record: steps.is_some(),
-        };
+            record,
+        }
+    }
+
+    /// The vocabulary's pieces at each start of `text`, shortest first.
+    fn candidates<'a>(&'a self, text: &'a str) -> impl FnMut(&mut Search<f64>) + 'a {
         let bytes = text.as_bytes();
-        let best = best_path(text, &options, |search: &mut Search<f64>| {
+        move |search: &mut Search<f64>| {
             let start = search.start();
             let mut end = start + search.width();
             while end <= bytes.len() && end - start <= self.max_len {
@@ -110,8 +121,48 @@ impl Unigram {
                 }
                 end += text[end..].chars().next().map_or(1, char::len_utf8);
             }
-        })
-        .expect("the unknown piece reaches every character boundary");
+        }
+    }
+
+    /// Where the best paths over `text` (a pre-token, or its part after such a cut, searched
+    /// from `resume`) meet at or after normalized offset `from`, after a known piece and where
+    /// `accept` allows (the pipeline's own conditions); only starts before `trusted` are
+    /// scanned. The cut and the state the search of the rest takes up ([`find_cut`]).
+    pub fn meeting_cut(
+        &self,
+        resume: &Resume<f64>,
+        text: &str,
+        from: usize,
+        trusted: usize,
+        accept: impl Fn(usize) -> bool,
+    ) -> Option<(usize, Resume<f64>)> {
+        let unk = self.unk.unwrap_or(NO_ID);
+        let options = self.options(false);
+        let candidates = self.candidates(text);
+        find_cut(
+            resume,
+            text,
+            &options,
+            candidates,
+            from,
+            trusted,
+            |at, id| id != unk && accept(at),
+        )
+    }
+
+    /// [`Unigram::tokenize`] of a pre-token's part after a cut where the best paths meet, its
+    /// search taken up where `resume` says the whole pre-token's was.
+    pub fn tokenize_resumed(
+        &self,
+        resume: &Resume<f64>,
+        text: &str,
+        out: &mut Vec<Piece>,
+        mut steps: Option<&mut Steps>,
+    ) {
+        let unk = self.unk.unwrap_or(NO_ID);
+        let options = self.options(steps.is_some());
+        let best = best_path_resumed(resume, text, &options, self.candidates(text))
+            .expect("the unknown piece reaches every character boundary");
         // Runs of unknown characters fuse into one token.
         let mut path: Vec<Piece> = Vec::with_capacity(best.pieces.len());
         for &(start, end, id) in &best.pieces {
