@@ -3,13 +3,8 @@
 //! order; rank-only formats (tiktoken, SentencePiece) define a rule for every split of a token
 //! into two tokens, ranked by the token's own rank — both end up in the same table.
 
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
-
-use rustc_hash::FxHasher;
-
 use super::vocab::Vocab;
-use crate::core::model_cache::{FlatReader, FlatWriter};
+use crate::core::model_cache::{Blob, FlatReader, FlatWriter, set_u32, set_u64, u32_in, u64_in};
 
 /// What applying a rule to a pair gives: its priority (lower merges first) and the new token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,26 +28,74 @@ pub struct MergeRule {
     pub merged: u32,
 }
 
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-
 /// Pair → rule, plus for each token the lowest rank of a rule that makes it.
+///
+/// The pairs are an open-addressing table (linear probing, a power of two of slots, at most
+/// half full, as most pairs looked up while encoding have no rule) of 16-byte slots: the pair
+/// as one 64-bit key, the rank and the merged token. It is made once, when the file is parsed;
+/// a cached load reads it back where it lies in the entry.
 #[derive(Clone, Default)]
 pub struct MergeTable {
-    pairs: FxMap<u64, Merge>,
-    made_by: Vec<u32>,
+    /// The slots; an empty one has the key `EMPTY`, which no pair of ids below `u32::MAX` is.
+    slots: Blob,
+    len: usize,
+    /// By token: the lowest rank of a rule making it, `u32::MAX` for none.
+    made_by: Blob,
 }
+
+const EMPTY: u64 = u64::MAX;
+const SLOT: usize = 16;
 
 #[inline]
 fn key(left: u32, right: u32) -> u64 {
     (u64::from(left) << 32) | u64::from(right)
 }
 
+/// Where the probe for `key` starts in a table of `slots` slots (a power of two).
+#[inline]
+fn home(key: u64, slots: usize) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & (slots - 1)
+}
+
+/// The slots a table for `rules` rules has: a power of two at most half full.
+fn slots_for(rules: usize) -> usize {
+    (rules * 2 + 1).next_power_of_two().max(8)
+}
+
+fn empty_slots(slots: usize) -> Vec<u8> {
+    let mut table = vec![0u8; slots * SLOT];
+    for index in 0..slots {
+        set_u64(&mut table, index * 2, EMPTY);
+    }
+    table
+}
+
+/// Where `key` is in `table`, or the empty slot where it would go: `Ok` for found.
+#[inline]
+fn probe(table: &[u8], key: u64) -> Option<Result<usize, usize>> {
+    let slots = table.len() / SLOT;
+    if slots == 0 {
+        return None;
+    }
+    let mut at = home(key, slots);
+    // Bounded, so a damaged table without an empty slot cannot loop for ever.
+    for _ in 0..slots {
+        match u64_in(table, at * 2)? {
+            EMPTY => return Some(Err(at)),
+            k if k == key => return Some(Ok(at)),
+            _ => at = (at + 1) & (slots - 1),
+        }
+    }
+    None
+}
+
 impl MergeTable {
     /// An empty table with room for `rules` rules, for loaders that know the count.
     pub fn with_capacity(rules: usize) -> Self {
         MergeTable {
-            pairs: FxMap::with_capacity_and_hasher(rules, Default::default()),
-            made_by: Vec::new(),
+            slots: Blob::Owned(empty_slots(slots_for(rules))),
+            len: 0,
+            made_by: Blob::default(),
         }
     }
 
@@ -60,44 +103,79 @@ impl MergeTable {
     /// as in GPT-2's `encoder.py` and HuggingFace tokenizers).
     pub fn insert(&mut self, left: u32, right: u32, merge: Merge) -> Option<Merge> {
         let index = merge.merged as usize;
-        if index >= self.made_by.len() {
-            self.made_by.resize(index + 1, u32::MAX);
+        let made_by = self.made_by.to_mut();
+        if made_by.len() < (index + 1) * 4 {
+            made_by.resize((index + 1) * 4, 0xFF);
         }
-        self.made_by[index] = self.made_by[index].min(merge.rank);
-        self.pairs.insert(key(left, right), merge)
+        let lowest = u32_in(made_by, index).unwrap_or(u32::MAX).min(merge.rank);
+        set_u32(made_by, index, lowest);
+        if self.slots.len() / SLOT < 2 * (self.len + 1) {
+            self.rehash(slots_for(self.len + 1) * 2);
+        }
+        let key = key(left, right);
+        let table = self.slots.to_mut();
+        let (at, old) = match probe(table, key)? {
+            Ok(at) => (at, slot_merge(table, at)),
+            Err(at) => {
+                self.len += 1;
+                set_u64(table, at * 2, key);
+                (at, None)
+            }
+        };
+        set_u32(table, at * 4 + 2, merge.rank);
+        set_u32(table, at * 4 + 3, merge.merged);
+        old
+    }
+
+    /// Makes the table again with `slots` slots.
+    fn rehash(&mut self, slots: usize) {
+        let mut table = empty_slots(slots);
+        for (key, merge) in self.pairs() {
+            if let Some(Err(at)) = probe(&table, key) {
+                set_u64(&mut table, at * 2, key);
+                set_u32(&mut table, at * 4 + 2, merge.rank);
+                set_u32(&mut table, at * 4 + 3, merge.merged);
+            }
+        }
+        self.slots = Blob::Owned(table);
+    }
+
+    /// Every (pair key, rule) in the table.
+    fn pairs(&self) -> impl Iterator<Item = (u64, Merge)> + '_ {
+        (0..self.slots.len() / SLOT).filter_map(|at| {
+            let key = self.slots.u64_at(at * 2).filter(|&k| k != EMPTY)?;
+            Some((key, slot_merge(&self.slots, at)?))
+        })
     }
 
     /// The rule for an adjacent pair, if there is one.
     #[inline]
     pub fn get(&self, left: u32, right: u32) -> Option<Merge> {
-        self.pairs.get(&key(left, right)).copied()
+        let at = probe(&self.slots, key(left, right))?.ok()?;
+        slot_merge(&self.slots, at)
     }
 
     /// The lowest rank of a rule that makes token `id`; `None` for tokens no rule makes (base
     /// symbols, added tokens).
     pub fn rank_of_token(&self, id: u32) -> Option<u32> {
-        self.made_by
-            .get(id as usize)
-            .copied()
-            .filter(|&r| r != u32::MAX)
+        self.made_by.u32_at(id as usize).filter(|&r| r != u32::MAX)
     }
 
     /// The number of rules (pairs), for summaries and warnings.
     pub fn len(&self) -> usize {
-        self.pairs.len()
+        self.len
     }
 
     /// Whether the model has no rules (a vocabulary used by lookup alone).
     pub fn is_empty(&self) -> bool {
-        self.pairs.is_empty()
+        self.len == 0
     }
 
     /// Every rule, by rank (ties by pair). Built on demand: analysis needs it, encoding does not.
     pub fn rules(&self) -> Vec<MergeRule> {
         let mut rules: Vec<MergeRule> = self
-            .pairs
-            .iter()
-            .map(|(&k, m)| MergeRule {
+            .pairs()
+            .map(|(k, m)| MergeRule {
                 rank: m.rank,
                 left: (k >> 32) as u32,
                 right: k as u32,
@@ -118,7 +196,7 @@ impl MergeTable {
         char_splits: bool,
     ) -> MergeTable {
         let mut table = MergeTable::with_capacity(vocab.len() * 2);
-        table.made_by = vec![u32::MAX; vocab.id_bound() as usize];
+        table.made_by = Blob::Owned(vec![0xFF; vocab.id_bound() as usize * 4]);
         for (id, bytes) in vocab.iter() {
             if bytes.len() < 2 || !eligible(id) {
                 continue;
@@ -143,50 +221,59 @@ impl MergeTable {
     }
 }
 
-/// The flat form of a merge table in a cache entry: every rule as four numbers and the
-/// lowest rank making each token, so reading it back fills the pair map without parsing or
-/// looking a token up.
+/// The merged token and rank of the slot at `at`.
+#[inline]
+fn slot_merge(table: &[u8], at: usize) -> Option<Merge> {
+    Some(Merge {
+        rank: u32_in(table, at * 4 + 2)?,
+        merged: u32_in(table, at * 4 + 3)?,
+    })
+}
+
+/// The flat form of a merge table in a cache entry: its slots and the lowest rank making each
+/// token as they are, read back as views of the entry.
 impl MergeTable {
     /// Writes the table for [`MergeTable::read_flat`].
     pub fn write_flat(&self, w: &mut FlatWriter) {
-        let rules: Vec<u32> = self
-            .pairs
-            .iter()
-            .flat_map(|(&k, m)| [(k >> 32) as u32, k as u32, m.rank, m.merged])
-            .collect();
-        w.u32s(rules.iter().copied());
-        w.u32s(self.made_by.iter().copied());
+        w.bytes(&self.slots);
+        w.bytes(&self.made_by);
     }
 
     /// Reads what [`MergeTable::write_flat`] wrote; `None` when a rule names an id at or past
-    /// `id_bound` or a pair twice.
+    /// `id_bound` or the table has no empty slot. Every slot is checked; none is hashed again.
     pub fn read_flat(r: &mut FlatReader, id_bound: u32) -> Option<MergeTable> {
-        let mut rules = r.u32_iter()?;
-        let made_by = r.u32s()?;
-        if rules.len() % 4 != 0 || made_by.len() > id_bound as usize {
+        let slots = r.blob()?;
+        let made_by = r.blob()?;
+        let count = slots.len() / SLOT;
+        if slots.len() % SLOT != 0
+            || !(count == 0 || count.is_power_of_two())
+            || made_by.len() % 4 != 0
+            || made_by.len() / 4 > id_bound as usize
+        {
             return None;
         }
-        let mut pairs = FxMap::with_capacity_and_hasher(rules.len() / 4, Default::default());
-        while let (Some(left), Some(right), Some(rank), Some(merged)) =
-            (rules.next(), rules.next(), rules.next(), rules.next())
-        {
-            if left >= id_bound || right >= id_bound || merged as usize >= made_by.len() {
+        let mut table = MergeTable {
+            slots,
+            len: 0,
+            made_by,
+        };
+        let tokens = table.made_by.len() / 4;
+        let mut len = 0;
+        for (key, merge) in table.pairs() {
+            let (left, right) = ((key >> 32) as u32, key as u32);
+            if left >= id_bound || right >= id_bound || merge.merged as usize >= tokens {
                 return None;
             }
-            if pairs
-                .insert(key(left, right), Merge { rank, merged })
-                .is_some()
-            {
-                return None;
-            }
+            len += 1;
         }
-        Some(MergeTable { pairs, made_by })
+        table.len = len;
+        (count == 0 || len < count).then_some(table)
     }
 }
 
 impl std::fmt::Debug for MergeTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "MergeTable({} rules)", self.pairs.len())
+        write!(f, "MergeTable({} rules)", self.len)
     }
 }
 

@@ -1,34 +1,33 @@
-//! The vocabulary of a subword model: id ↔ token bytes, in one contiguous buffer so that
-//! loading a 200k-entry table is a few allocations, not hundreds of thousands.
+//! The vocabulary of a subword model: id ↔ token bytes, in one contiguous buffer and flat
+//! arrays, so that loading a 200k-entry table is a few allocations, not hundreds of thousands,
+//! and a vocabulary read from the model cache is used where it lies in the entry.
 
 use std::hash::Hasher;
 
-use hashbrown::HashTable;
-
-use crate::core::model_cache::{FlatReader, FlatWriter};
+use crate::core::model_cache::{Blob, FlatReader, FlatWriter, set_u32, set_u64, u32_in, u64_in};
 
 /// Token bytes by id and ids by token bytes. Ids may have holes (tiktoken files leave some
 /// ranks unused); a hole has no bytes.
+///
+/// The ids by bytes are an open-addressing table (linear probing, a power of two of slots, at
+/// most three quarters full) of 16-byte slots: the token's first eight bytes, its length and
+/// its id, so most lookups compare without touching the token's bytes. The table is made once,
+/// when the file is parsed; a cached load reads it back as it is.
 #[derive(Clone, Default)]
 pub struct Vocab {
-    data: Vec<u8>,
-    /// By id: offset and length into `data`; `HOLE` marks an unused id.
-    entries: Vec<(u32, u32)>,
-    /// Ids, hashed by their bytes, with the first bytes inline so that most lookups compare
-    /// without touching `entries` or `data`.
-    table: HashTable<Slot>,
+    /// The tokens' bytes, one after another.
+    data: Blob,
+    /// By id: offset and length into `data` (two 32-bit numbers); `HOLE` marks an unused id.
+    entries: Blob,
+    /// The slots: head (64 bits), length and id (32 bits each); an empty slot's length is
+    /// `EMPTY`.
+    table: Blob,
     count: usize,
 }
 
-const HOLE: (u32, u32) = (u32::MAX, u32::MAX);
-
-/// A table slot: the token's first (up to) eight bytes as a number, its length and id.
-#[derive(Clone, Copy)]
-struct Slot {
-    head: u64,
-    len: u32,
-    id: u32,
-}
+const HOLE: u32 = u32::MAX;
+const EMPTY: u32 = u32::MAX;
+const SLOT: usize = 16;
 
 #[inline]
 fn head_of(bytes: &[u8]) -> u64 {
@@ -67,13 +66,35 @@ pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
     hasher.finish()
 }
 
+/// Where the probe for `hash` starts in a table of `slots` slots (a power of two): the hash's
+/// high half, the better mixed one.
+#[inline]
+fn home(hash: u64, slots: usize) -> usize {
+    (hash >> 32) as usize & (slots - 1)
+}
+
+/// The slots a table for `count` tokens has: a power of two at most three quarters full.
+fn slots_for(count: usize) -> usize {
+    (count + count / 3 + 1).next_power_of_two().max(8)
+}
+
+/// One slot of a table: head, length and id.
+#[inline]
+fn slot(table: &[u8], index: usize) -> Option<(u64, u32, u32)> {
+    Some((
+        u64_in(table, index * 2)?,
+        u32_in(table, index * 4 + 2)?,
+        u32_in(table, index * 4 + 3)?,
+    ))
+}
+
 impl Vocab {
     /// An empty vocabulary with room for `entries` tokens of `bytes` bytes in all.
     pub fn with_capacity(entries: usize, bytes: usize) -> Self {
         Vocab {
-            data: Vec::with_capacity(bytes),
-            entries: Vec::with_capacity(entries),
-            table: HashTable::with_capacity(entries),
+            data: Blob::Owned(Vec::with_capacity(bytes)),
+            entries: Blob::Owned(Vec::with_capacity(entries * 8)),
+            table: Blob::Owned(empty_table(slots_for(entries))),
             count: 0,
         }
     }
@@ -81,62 +102,81 @@ impl Vocab {
     /// Adds `bytes` under `id`.
     pub fn insert(&mut self, id: u32, bytes: &[u8]) -> Result<(), VocabConflict> {
         let index = id as usize;
-        if index < self.entries.len() && self.entries[index] != HOLE {
+        if self.bytes(id).is_some() {
             return Err(VocabConflict::IdTaken);
         }
-        let (head, len) = (head_of(bytes), bytes.len() as u32);
-        let (data, entries) = (&self.data, &self.entries);
-        let stored = |slot: &Slot| {
-            let (offset, len) = entries[slot.id as usize];
-            &data[offset as usize..(offset + len) as usize]
-        };
-        let entry = self.table.entry(
-            hash_bytes(bytes),
-            |slot| slot.len == len && slot.head == head && stored(slot) == bytes,
-            |slot| hash_bytes(stored(slot)),
-        );
-        let vacant = match entry {
-            hashbrown::hash_table::Entry::Occupied(slot) => {
-                return Err(VocabConflict::BytesTaken(slot.get().id));
-            }
-            hashbrown::hash_table::Entry::Vacant(vacant) => vacant,
-        };
-        vacant.insert(Slot { head, len, id });
-        if index >= self.entries.len() {
-            self.entries.resize(index + 1, HOLE);
+        if let Some(taken) = self.id(bytes) {
+            return Err(VocabConflict::BytesTaken(taken));
         }
-        self.entries[index] = (self.data.len() as u32, len);
-        self.data.extend_from_slice(bytes);
+        if (self.count + 1) * 4 > self.slots() * 3 {
+            self.rehash(slots_for(self.count + 1) * 2);
+        }
+        let offset = self.data.len() as u32;
+        self.data.to_mut().extend_from_slice(bytes);
+        let entries = self.entries.to_mut();
+        if entries.len() < (index + 1) * 8 {
+            entries.resize((index + 1) * 8, 0xFF);
+        }
+        set_u32(entries, index * 2, offset);
+        set_u32(entries, index * 2 + 1, bytes.len() as u32);
+        let slots = self.slots();
+        place(self.table.to_mut(), slots, hash_bytes(bytes), bytes, id);
         self.count += 1;
         Ok(())
+    }
+
+    fn slots(&self) -> usize {
+        self.table.len() / SLOT
+    }
+
+    /// Makes the table again with `slots` slots.
+    fn rehash(&mut self, slots: usize) {
+        let mut table = empty_table(slots);
+        for id in 0..self.id_bound() {
+            if let Some(bytes) = self.bytes(id) {
+                place(&mut table, slots, hash_bytes(bytes), bytes, id);
+            }
+        }
+        self.table = Blob::Owned(table);
     }
 
     /// The id of a token, if the bytes are one.
     #[inline]
     pub fn id(&self, bytes: &[u8]) -> Option<u32> {
+        let table = &*self.table;
+        let slots = table.len() / SLOT;
+        if slots == 0 {
+            return None;
+        }
         let (head, len) = (head_of(bytes), bytes.len() as u32);
-        self.table
-            .find(hash_bytes(bytes), |slot| {
-                slot.len == len
-                    && slot.head == head
-                    && (len <= 8 || same_bytes(&self.bytes_unchecked(slot.id)[8..], &bytes[8..]))
-            })
-            .map(|slot| slot.id)
-    }
-
-    #[inline]
-    fn bytes_unchecked(&self, id: u32) -> &[u8] {
-        let (offset, len) = self.entries[id as usize];
-        &self.data[offset as usize..(offset + len) as usize]
+        let mut at = home(hash_bytes(bytes), slots);
+        // Bounded, so a damaged table without an empty slot cannot loop for ever.
+        for _ in 0..slots {
+            let (slot_head, slot_len, id) = slot(table, at)?;
+            if slot_len == EMPTY {
+                return None;
+            }
+            if slot_len == len
+                && slot_head == head
+                && (len <= 8 || same_bytes(self.bytes(id)?.get(8..)?, &bytes[8..]))
+            {
+                return Some(id);
+            }
+            at = (at + 1) & (slots - 1);
+        }
+        None
     }
 
     /// The bytes of token `id`, `None` for an id outside the vocabulary.
     #[inline]
     pub fn bytes(&self, id: u32) -> Option<&[u8]> {
-        match self.entries.get(id as usize) {
-            Some(&entry) if entry != HOLE => Some(self.bytes_unchecked(id)),
-            _ => None,
+        let offset = self.entries.u32_at(id as usize * 2)?;
+        let len = self.entries.u32_at(id as usize * 2 + 1)?;
+        if offset == HOLE {
+            return None;
         }
+        self.data
+            .get(offset as usize..(offset as usize).checked_add(len as usize)?)
     }
 
     /// Number of tokens (holes not counted).
@@ -151,7 +191,7 @@ impl Vocab {
 
     /// One past the largest id.
     pub fn id_bound(&self) -> u32 {
-        self.entries.len() as u32
+        (self.entries.len() / 8) as u32
     }
 
     /// Every (id, bytes), ascending by id.
@@ -160,65 +200,74 @@ impl Vocab {
     }
 }
 
-/// The flat form of a vocabulary in a cache entry: its byte buffer and its (offset, length)
-/// table as they are, so reading it back copies two arrays and rebuilds the hash table without
-/// an allocation per token.
+fn empty_table(slots: usize) -> Vec<u8> {
+    let mut table = vec![0u8; slots * SLOT];
+    for index in 0..slots {
+        set_u32(&mut table, index * 4 + 2, EMPTY);
+    }
+    table
+}
+
+/// Puts `id` in the first empty slot of its probe (the table has one: it is never full).
+fn place(table: &mut [u8], slots: usize, hash: u64, bytes: &[u8], id: u32) {
+    let mut at = home(hash, slots);
+    while u32_in(table, at * 4 + 2) != Some(EMPTY) {
+        at = (at + 1) & (slots - 1);
+    }
+    set_u64(table, at * 2, head_of(bytes));
+    set_u32(table, at * 4 + 2, bytes.len() as u32);
+    set_u32(table, at * 4 + 3, id);
+}
+
+/// The flat form of a vocabulary in a cache entry: its byte buffer, its (offset, length)
+/// array and its table as they are, read back as views of the entry.
 impl Vocab {
     /// Writes the vocabulary for [`Vocab::read_flat`].
     pub fn write_flat(&self, w: &mut FlatWriter) {
         w.bytes(&self.data);
-        let entries: Vec<u32> = self.entries.iter().flat_map(|&(o, l)| [o, l]).collect();
-        w.u32s(entries.iter().copied());
+        w.bytes(&self.entries);
+        w.bytes(&self.table);
     }
 
     /// Reads what [`Vocab::write_flat`] wrote; `None` when an entry points outside the buffer
-    /// or two ids have the same bytes (an entry that is not what toklab wrote).
+    /// or a slot at an id without those bytes' length (an entry that is not what toklab wrote).
+    /// Every id of the table is checked; the table itself is not hashed again.
     pub fn read_flat(r: &mut FlatReader) -> Option<Vocab> {
-        let data = r.bytes()?.to_vec();
-        let mut raw = r.u32_iter()?;
-        if raw.len() % 2 != 0 {
+        let data = r.blob()?;
+        let entries = r.blob()?;
+        let table = r.blob()?;
+        let slots = table.len() / SLOT;
+        if entries.len() % 8 != 0
+            || table.len() % SLOT != 0
+            || !slots.is_power_of_two()
+            || entries.len() / 8 >= u32::MAX as usize
+        {
             return None;
         }
-        let mut entries: Vec<(u32, u32)> = Vec::with_capacity(raw.len() / 2);
-        while let (Some(offset), Some(len)) = (raw.next(), raw.next()) {
-            entries.push((offset, len));
-        }
-        let mut table = HashTable::with_capacity(entries.len());
-        let stored = |id: u32| {
-            let (offset, len) = entries[id as usize];
-            &data[offset as usize..(offset + len) as usize]
-        };
-        let mut count = 0;
-        for (id, &(offset, len)) in entries.iter().enumerate() {
-            if (offset, len) == HOLE {
-                continue;
-            }
-            let end = offset.checked_add(len)? as usize;
-            let bytes = data.get(offset as usize..end)?;
-            let head = head_of(bytes);
-            let entry = table.entry(
-                hash_bytes(bytes),
-                |slot: &Slot| slot.len == len && slot.head == head && stored(slot.id) == bytes,
-                |slot: &Slot| hash_bytes(stored(slot.id)),
-            );
-            match entry {
-                hashbrown::hash_table::Entry::Occupied(_) => return None,
-                hashbrown::hash_table::Entry::Vacant(vacant) => {
-                    vacant.insert(Slot {
-                        head,
-                        len,
-                        id: id as u32,
-                    });
-                }
-            }
-            count += 1;
-        }
-        Some(Vocab {
+        let vocab = Vocab {
             data,
             entries,
             table,
-            count,
-        })
+            count: 0,
+        };
+        let mut held = 0;
+        for id in 0..vocab.id_bound() {
+            let offset = vocab.entries.u32_at(id as usize * 2)?;
+            if offset != HOLE {
+                vocab.bytes(id)?;
+                held += 1;
+            }
+        }
+        let mut count = 0;
+        for index in 0..slots {
+            let (_, len, id) = slot(&vocab.table, index)?;
+            if len != EMPTY {
+                (vocab.bytes(id)?.len() == len as usize).then_some(())?;
+                count += 1;
+            }
+        }
+        // Every token in the table once, and an empty slot to end every probe.
+        (count == held && count < slots).then_some(Vocab { count, ..vocab })
     }
 }
 
@@ -250,7 +299,7 @@ mod tests {
     }
 
     #[test]
-    fn the_flat_form_reads_back_and_rejects_a_duplicate() {
+    fn the_flat_form_reads_back_and_rejects_a_damaged_one() {
         let mut v = Vocab::default();
         for (id, t) in [(0, "a"), (3, "abcdefghijkl"), (4, "b")] {
             v.insert(id, t.as_bytes()).unwrap();
@@ -260,20 +309,39 @@ mod tests {
         let bytes = w.into_bytes();
         let back = Vocab::read_flat(&mut FlatReader::new(&bytes)).unwrap();
         assert_eq!(back.id(b"abcdefghijkl"), Some(3));
+        assert_eq!(back.id(b"abcdefghijkx"), None);
         assert_eq!(back.bytes(4), Some(&b"b"[..]));
         assert_eq!(back.bytes(1), None);
         assert_eq!((back.len(), back.id_bound()), (3, 5));
-        // Two ids pointing at the same bytes: not an entry toklab writes.
-        let mut w = FlatWriter::new();
-        w.bytes(b"ab");
-        w.u32s([0, 1, 0, 1].into_iter());
-        let bytes = w.into_bytes();
-        assert!(Vocab::read_flat(&mut FlatReader::new(&bytes)).is_none());
         // An entry past the end of the buffer.
         let mut w = FlatWriter::new();
         w.bytes(b"ab");
-        w.u32s([1, 5].into_iter());
+        w.bytes(&[1, 0, 0, 0, 5, 0, 0, 0]);
+        w.bytes(&empty_table(8));
         let bytes = w.into_bytes();
         assert!(Vocab::read_flat(&mut FlatReader::new(&bytes)).is_none());
+        // A slot naming an id that has no bytes.
+        let mut table = empty_table(8);
+        place(&mut table, 8, hash_bytes(b"ab"), b"ab", 7);
+        let mut w = FlatWriter::new();
+        w.bytes(b"ab");
+        w.bytes(&[0, 0, 0, 0, 2, 0, 0, 0]);
+        w.bytes(&table);
+        let bytes = w.into_bytes();
+        assert!(Vocab::read_flat(&mut FlatReader::new(&bytes)).is_none());
+    }
+
+    #[test]
+    fn the_table_grows_and_finds_every_token() {
+        let mut v = Vocab::with_capacity(2, 4);
+        let tokens: Vec<String> = (0..5000).map(|i| format!("t{i}-{}", i % 7)).collect();
+        for (id, t) in tokens.iter().enumerate() {
+            v.insert(id as u32 * 2, t.as_bytes()).unwrap();
+        }
+        for (id, t) in tokens.iter().enumerate() {
+            assert_eq!(v.id(t.as_bytes()), Some(id as u32 * 2), "{t}");
+        }
+        assert_eq!(v.id(b"t5000-2"), None);
+        assert_eq!(v.iter().count(), 5000);
     }
 }
