@@ -250,19 +250,24 @@ impl Vocab {
             table,
             count: 0,
         };
+        let data_len = vocab.data.len() as u64;
         let mut held = 0;
-        for id in 0..vocab.id_bound() {
-            let offset = vocab.entries.u32_at(id as usize * 2)?;
+        for entry in vocab.entries.chunks_exact(8) {
+            let offset = u32_in(entry, 0)?;
             if offset != HOLE {
-                vocab.bytes(id)?;
+                let end = u64::from(offset) + u64::from(u32_in(entry, 1)?);
+                (end <= data_len).then_some(())?;
                 held += 1;
             }
         }
         let mut count = 0;
-        for index in 0..slots {
-            let (_, len, id) = slot(&vocab.table, index)?;
+        for slot in vocab.table.chunks_exact(SLOT) {
+            let (len, id) = (u32_in(slot, 2)?, u32_in(slot, 3)?);
             if len != EMPTY {
-                (vocab.bytes(id)?.len() == len as usize).then_some(())?;
+                let entry = id as usize * 2;
+                let ok = u32_in(&vocab.entries, entry).is_some_and(|o| o != HOLE)
+                    && u32_in(&vocab.entries, entry + 1) == Some(len);
+                ok.then_some(())?;
                 count += 1;
             }
         }
