@@ -337,6 +337,27 @@ mod tests {
     }
 
     #[test]
+    fn a_vocabulary_read_from_an_entry_is_a_view_of_it_not_a_copy() {
+        let mut v = Vocab::default();
+        for (id, t) in ["x", "yz", "a longer token"].iter().enumerate() {
+            v.insert(id as u32, t.as_bytes()).unwrap();
+        }
+        let mut w = FlatWriter::new();
+        v.write_flat(&mut w);
+        let entry = std::sync::Arc::new(w.into_bytes());
+        let back = Vocab::read_flat(&mut FlatReader::over(&entry, 0)).unwrap();
+        for blob in [&back.data, &back.entries, &back.table] {
+            assert!(matches!(blob, Blob::Shared(..)));
+        }
+        assert_eq!(back.id(b"a longer token"), Some(2));
+        assert_eq!(back.id(b"yz"), Some(1));
+        // A change after a cached load copies the views first and leaves the entry alone.
+        let mut changed = back.clone();
+        changed.insert(3, b"new").unwrap();
+        assert_eq!((changed.id(b"new"), back.id(b"new")), (Some(3), None));
+    }
+
+    #[test]
     fn the_table_grows_and_finds_every_token() {
         let mut v = Vocab::with_capacity(2, 4);
         let tokens: Vec<String> = (0..5000).map(|i| format!("t{i}-{}", i % 7)).collect();

@@ -83,8 +83,12 @@ impl PieceTrie {
             ends[node] = (id, score);
         }
         let mut root = vec![NO_NODE; 256];
-        let (mut nodes, mut labels, mut targets, mut dense) =
-            (Vec::with_capacity(children.len()), Vec::new(), Vec::new(), Vec::new());
+        let (mut nodes, mut labels, mut targets, mut dense) = (
+            Vec::with_capacity(children.len()),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+        );
         let mut id_bound = 0;
         for (mut edges, (piece, score)) in children.into_iter().zip(ends) {
             edges.sort_unstable();
@@ -163,7 +167,11 @@ impl PieceTrie {
         let Some((&first, rest)) = text.split_first() else {
             return;
         };
-        let mut node = self.root.get(usize::from(first)).copied().unwrap_or(NO_NODE);
+        let mut node = self
+            .root
+            .get(usize::from(first))
+            .copied()
+            .unwrap_or(NO_NODE);
         let mut length = 1;
         while node != NO_NODE {
             let Some(here) = self.node(node) else {
