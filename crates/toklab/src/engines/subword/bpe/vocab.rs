@@ -67,10 +67,10 @@ pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
 }
 
 /// Where the probe for `hash` starts in a table of `slots` slots (a power of two): the hash's
-/// high half, the better mixed one.
+/// top bits, the best mixed ones (the low bits of a multiplicative hash cluster).
 #[inline]
 fn home(hash: u64, slots: usize) -> usize {
-    (hash >> 32) as usize & (slots - 1)
+    (hash >> (64 - slots.trailing_zeros())) as usize
 }
 
 /// The slots a table for `count` tokens has: a power of two at most three quarters full.
