@@ -256,10 +256,10 @@ pub fn load<T>(
     read: impl FnOnce(&mut FlatReader) -> Option<T>,
 ) -> Result<T> {
     let mut lookup = Lookup::open(path, kind)?;
-    if let Some(mut r) = lookup.payload() {
-        if let Some(value) = read(&mut r).filter(|_| r.finished()) {
-            return Ok(value);
-        }
+    if let Some(mut r) = lookup.payload()
+        && let Some(value) = read(&mut r).filter(|_| r.finished())
+    {
+        return Ok(value);
     }
     let value = parse(lookup.source()?)?;
     let mut w = FlatWriter::new();
