@@ -182,14 +182,15 @@ impl MergeTable {
                 m2,
                 m3,
             ] = *slot;
+            // Empty first: the pair of two unknown symbols (`u32::MAX` twice) is `EMPTY`'s key.
             match u64::from_le_bytes([k0, k1, k2, k3, k4, k5, k6, k7]) {
+                EMPTY => return None,
                 k if k == key => {
                     return Some(Merge {
                         rank: u32::from_le_bytes([r0, r1, r2, r3]),
                         merged: u32::from_le_bytes([m0, m1, m2, m3]),
                     });
                 }
-                EMPTY => return None,
                 _ => at = (at + 1) & (slots - 1),
             }
         }
