@@ -3,6 +3,7 @@
 //! order; rank-only formats (tiktoken, SentencePiece) define a rule for every split of a token
 //! into two tokens, ranked by the token's own rank — both end up in the same table.
 
+use super::probe::{self, Probe, slots_for};
 use super::vocab::Vocab;
 use crate::core::model_cache::{Blob, FlatReader, FlatWriter, set_u32, set_u64, u32_in, u64_in};
 
@@ -32,19 +33,21 @@ pub struct MergeRule {
 ///
 /// The pairs are an open-addressing table (linear probing, a power of two of slots, at most
 /// three quarters full; a table of the size the loader asked for is 38-75% full) of 16-byte
-/// slots: the pair
-/// as one 64-bit key, the rank and the merged token. It is made once, when the file is parsed;
-/// a cached load reads it back where it lies in the entry.
+/// slots: the pair as one 64-bit key, the rank and the merged token; beside them one tag byte
+/// per slot (see [`super::probe`]), probed first, since most pairs an encoder asks about have
+/// no rule. It is made once, when the file is parsed; a cached load reads it back where it
+/// lies in the entry.
 #[derive(Clone, Default)]
 pub struct MergeTable {
-    /// The slots; an empty one has the key `EMPTY`, which no pair of ids below `u32::MAX` is.
+    /// The slots; an empty one's tag is `probe::EMPTY`.
     slots: Blob,
+    /// One tag per slot.
+    tags: Blob,
     len: usize,
     /// By token: the lowest rank of a rule making it, `u32::MAX` for none.
     made_by: Blob,
 }
 
-const EMPTY: u64 = u64::MAX;
 const SLOT: usize = 16;
 
 #[inline]
@@ -52,50 +55,25 @@ fn key(left: u32, right: u32) -> u64 {
     (u64::from(left) << 32) | u64::from(right)
 }
 
-/// Where the probe for `key` starts in a table of `slots` slots (a power of two).
+/// The hash of a pair's key: Fibonacci hashing, whose top bits are the best mixed.
 #[inline]
-fn home(key: u64, slots: usize) -> usize {
-    // Fibonacci hashing: the top bits of the product, the best mixed ones.
-    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - slots.trailing_zeros())) as usize
+fn hash(key: u64) -> u64 {
+    key.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// The slots a table for `rules` rules has: a power of two at most three quarters full.
-fn slots_for(rules: usize) -> usize {
-    (rules + rules / 3 + 1).next_power_of_two().max(8)
-}
-
-fn empty_slots(slots: usize) -> Vec<u8> {
-    let mut table = vec![0u8; slots * SLOT];
-    for index in 0..slots {
-        set_u64(&mut table, index * 2, EMPTY);
-    }
-    table
-}
-
-/// Where `key` is in `table`, or the empty slot where it would go: `Ok` for found.
+/// The slot of `key` in a table, if it is there.
 #[inline]
-fn probe(table: &[u8], key: u64) -> Option<Result<usize, usize>> {
-    let slots = table.len() / SLOT;
-    if slots == 0 {
-        return None;
-    }
-    let mut at = home(key, slots);
-    // Bounded, so a damaged table without an empty slot cannot loop for ever.
-    for _ in 0..slots {
-        match u64_in(table, at * 2)? {
-            EMPTY => return Some(Err(at)),
-            k if k == key => return Some(Ok(at)),
-            _ => at = (at + 1) & (slots - 1),
-        }
-    }
-    None
+fn find(slots: &[u8], tags: &[u8], key: u64) -> Option<usize> {
+    Probe::new(tags, hash(key)).find(|&at| u64_in(slots, at * 2) == Some(key))
 }
 
 impl MergeTable {
     /// An empty table with room for `rules` rules, for loaders that know the count.
     pub fn with_capacity(rules: usize) -> Self {
+        let slots = slots_for(rules);
         MergeTable {
-            slots: Blob::Owned(empty_slots(slots_for(rules))),
+            slots: Blob::Owned(vec![0; slots * SLOT]),
+            tags: Blob::Owned(vec![probe::EMPTY; slots]),
             len: 0,
             made_by: Blob::default(),
         }
@@ -111,58 +89,53 @@ impl MergeTable {
         }
         let lowest = u32_in(made_by, index).unwrap_or(u32::MAX).min(merge.rank);
         set_u32(made_by, index, lowest);
-        if (self.len + 1) * 4 > self.slots.len() / SLOT * 3 {
+        if (self.len + 1) * 4 > self.tags.len() * 3 {
             self.rehash(slots_for(self.len + 1) * 2);
         }
         let key = key(left, right);
-        let table = self.slots.to_mut();
-        let (at, old) = match probe(table, key)? {
-            Ok(at) => (at, slot_merge(table, at)),
-            Err(at) => {
-                self.len += 1;
-                set_u64(table, at * 2, key);
-                (at, None)
-            }
-        };
-        set_u32(table, at * 4 + 2, merge.rank);
-        set_u32(table, at * 4 + 3, merge.merged);
-        old
+        if let Some(at) = find(&self.slots, &self.tags, key) {
+            let old = slot_merge(&self.slots, at);
+            set_slot(self.slots.to_mut(), at, key, merge);
+            return old;
+        }
+        let at = probe::free_slot(&self.tags, hash(key))?;
+        self.tags.to_mut()[at] = probe::tag(hash(key));
+        set_slot(self.slots.to_mut(), at, key, merge);
+        self.len += 1;
+        None
     }
 
     /// Makes the table again with `slots` slots.
     fn rehash(&mut self, slots: usize) {
-        let mut table = empty_slots(slots);
+        let mut table = vec![0; slots * SLOT];
+        let mut tags = vec![probe::EMPTY; slots];
         for (key, merge) in self.pairs() {
-            if let Some(Err(at)) = probe(&table, key) {
-                set_u64(&mut table, at * 2, key);
-                set_u32(&mut table, at * 4 + 2, merge.rank);
-                set_u32(&mut table, at * 4 + 3, merge.merged);
+            if let Some(at) = probe::free_slot(&tags, hash(key)) {
+                tags[at] = probe::tag(hash(key));
+                set_slot(&mut table, at, key, merge);
             }
         }
         self.slots = Blob::Owned(table);
+        self.tags = Blob::Owned(tags);
     }
 
     /// Every (pair key, rule) in the table.
     fn pairs(&self) -> impl Iterator<Item = (u64, Merge)> + '_ {
-        (0..self.slots.len() / SLOT).filter_map(|at| {
-            let key = self.slots.u64_at(at * 2).filter(|&k| k != EMPTY)?;
-            Some((key, slot_merge(&self.slots, at)?))
-        })
+        let full = self
+            .tags
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| **t != probe::EMPTY);
+        full.filter_map(|(at, _)| Some((self.slots.u64_at(at * 2)?, slot_merge(&self.slots, at)?)))
     }
 
-    /// The rule for an adjacent pair, if there is one. The hot path of every BPE encoder:
-    /// each probe reads one 16-byte slot, with one bounds check.
+    /// The rule for an adjacent pair, if there is one. The hot path of every BPE encoder: a
+    /// miss usually reads one tag byte; a hit reads one 16-byte slot, with one bounds check.
     #[inline]
     pub fn get(&self, left: u32, right: u32) -> Option<Merge> {
         let table: &[u8] = &self.slots;
-        let slots = table.len() / SLOT;
-        if slots == 0 {
-            return None;
-        }
         let key = key(left, right);
-        let mut at = home(key, slots);
-        // Bounded, so a damaged table without an empty slot cannot loop for ever.
-        for _ in 0..slots {
+        for at in Probe::new(&self.tags, hash(key)) {
             let slot: &[u8; SLOT] = table.get(at * SLOT..(at + 1) * SLOT)?.try_into().ok()?;
             let [
                 k0,
@@ -182,16 +155,11 @@ impl MergeTable {
                 m2,
                 m3,
             ] = *slot;
-            // Empty first: the pair of two unknown symbols (`u32::MAX` twice) is `EMPTY`'s key.
-            match u64::from_le_bytes([k0, k1, k2, k3, k4, k5, k6, k7]) {
-                EMPTY => return None,
-                k if k == key => {
-                    return Some(Merge {
-                        rank: u32::from_le_bytes([r0, r1, r2, r3]),
-                        merged: u32::from_le_bytes([m0, m1, m2, m3]),
-                    });
-                }
-                _ => at = (at + 1) & (slots - 1),
+            if u64::from_le_bytes([k0, k1, k2, k3, k4, k5, k6, k7]) == key {
+                return Some(Merge {
+                    rank: u32::from_le_bytes([r0, r1, r2, r3]),
+                    merged: u32::from_le_bytes([m0, m1, m2, m3]),
+                });
             }
         }
         None
@@ -263,6 +231,13 @@ impl MergeTable {
     }
 }
 
+/// Writes `key` and `merge` into the slot at `at`.
+fn set_slot(table: &mut [u8], at: usize, key: u64, merge: Merge) {
+    set_u64(table, at * 2, key);
+    set_u32(table, at * 4 + 2, merge.rank);
+    set_u32(table, at * 4 + 3, merge.merged);
+}
+
 /// The merged token and rank of the slot at `at`.
 #[inline]
 fn slot_merge(table: &[u8], at: usize) -> Option<Merge> {
@@ -272,22 +247,25 @@ fn slot_merge(table: &[u8], at: usize) -> Option<Merge> {
     })
 }
 
-/// The flat form of a merge table in a cache entry: its slots and the lowest rank making each
-/// token as they are, read back as views of the entry.
+/// The flat form of a merge table in a cache entry: its slots, tags and the lowest rank making
+/// each token as they are, read back as views of the entry.
 impl MergeTable {
     /// Writes the table for [`MergeTable::read_flat`].
     pub fn write_flat(&self, w: &mut FlatWriter) {
         w.bytes(&self.slots);
+        w.bytes(&self.tags);
         w.bytes(&self.made_by);
     }
 
     /// Reads what [`MergeTable::write_flat`] wrote; `None` when a rule names an id at or past
-    /// `id_bound` or the table has no empty slot. Every slot is checked; none is hashed again.
+    /// `id_bound`, a tag is not its slot's key's or the table has no empty slot. Every full
+    /// slot is checked (its key hashed, one multiplication; the table is not built again).
     pub fn read_flat(r: &mut FlatReader, id_bound: u32) -> Option<MergeTable> {
         let slots = r.blob()?;
+        let tags = r.blob()?;
         let made_by = r.blob()?;
-        let count = slots.len() / SLOT;
-        if slots.len() % SLOT != 0
+        let count = tags.len();
+        if slots.len() != count * SLOT
             || !(count == 0 || count.is_power_of_two())
             || made_by.len() % 4 != 0
             || made_by.len() / 4 > id_bound as usize
@@ -296,14 +274,24 @@ impl MergeTable {
         }
         let mut table = MergeTable {
             slots,
+            tags,
             len: 0,
             made_by,
         };
         let tokens = table.made_by.len() / 4;
         let mut len = 0;
-        for (key, merge) in table.pairs() {
+        for (at, &tag) in table.tags.iter().enumerate() {
+            if tag == probe::EMPTY {
+                continue;
+            }
+            let key = table.slots.u64_at(at * 2)?;
+            let merge = slot_merge(&table.slots, at)?;
             let (left, right) = ((key >> 32) as u32, key as u32);
-            if left >= id_bound || right >= id_bound || merge.merged as usize >= tokens {
+            if left >= id_bound
+                || right >= id_bound
+                || merge.merged as usize >= tokens
+                || tag != probe::tag(hash(key))
+            {
                 return None;
             }
             len += 1;
@@ -346,5 +334,13 @@ mod tests {
         assert_eq!(back.rank_of_token(5), Some(5));
         // The same rules against a vocabulary of 5 ids name an id outside it.
         assert!(MergeTable::read_flat(&mut FlatReader::new(&bytes), 5).is_none());
+        // A tag that is not its key's (its rule would never be found).
+        let full = t.tags.iter().position(|&g| g != probe::EMPTY).unwrap();
+        let mut damaged = t.clone();
+        damaged.tags.to_mut()[full] ^= 0x01;
+        let mut w = FlatWriter::new();
+        damaged.write_flat(&mut w);
+        let bytes = w.into_bytes();
+        assert!(MergeTable::read_flat(&mut FlatReader::new(&bytes), 6).is_none());
     }
 }

@@ -4,6 +4,7 @@
 
 use std::hash::Hasher;
 
+use super::probe::{self, Probe, slots_for};
 use crate::core::model_cache::{Blob, FlatReader, FlatWriter, set_u32, set_u64, u32_in, u64_in};
 
 /// Token bytes by id and ids by token bytes. Ids may have holes (tiktoken files leave some
@@ -11,22 +12,23 @@ use crate::core::model_cache::{Blob, FlatReader, FlatWriter, set_u32, set_u64, u
 ///
 /// The ids by bytes are an open-addressing table (linear probing, a power of two of slots, at
 /// most three quarters full) of 16-byte slots: the token's first eight bytes, its length and
-/// its id, so most lookups compare without touching the token's bytes. The table is made once,
-/// when the file is parsed; a cached load reads it back as it is.
+/// its id, so most lookups compare without touching the token's bytes; beside them one tag byte
+/// per slot (see [`super::probe`]), probed first, so a miss seldom reads a slot. The table is
+/// made once, when the file is parsed; a cached load reads it back as it is.
 #[derive(Clone, Default)]
 pub struct Vocab {
     /// The tokens' bytes, one after another.
     data: Blob,
     /// By id: offset and length into `data` (two 32-bit numbers); `HOLE` marks an unused id.
     entries: Blob,
-    /// The slots: head (64 bits), length and id (32 bits each); an empty slot's length is
-    /// `EMPTY`.
+    /// The slots: head (64 bits), length and id (32 bits each).
     table: Blob,
+    /// One tag per slot; an empty slot's is `probe::EMPTY`.
+    tags: Blob,
     count: usize,
 }
 
 const HOLE: u32 = u32::MAX;
-const EMPTY: u32 = u32::MAX;
 const SLOT: usize = 16;
 
 #[inline]
@@ -66,18 +68,6 @@ pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
     hasher.finish()
 }
 
-/// Where the probe for `hash` starts in a table of `slots` slots (a power of two): the hash's
-/// top bits, the best mixed ones (the low bits of a multiplicative hash cluster).
-#[inline]
-fn home(hash: u64, slots: usize) -> usize {
-    (hash >> (64 - slots.trailing_zeros())) as usize
-}
-
-/// The slots a table for `count` tokens has: a power of two at most three quarters full.
-fn slots_for(count: usize) -> usize {
-    (count + count / 3 + 1).next_power_of_two().max(8)
-}
-
 /// One slot of a table: head, length and id.
 #[inline]
 fn slot(table: &[u8], index: usize) -> Option<(u64, u32, u32)> {
@@ -94,7 +84,8 @@ impl Vocab {
         Vocab {
             data: Blob::Owned(Vec::with_capacity(bytes)),
             entries: Blob::Owned(Vec::with_capacity(entries * 8)),
-            table: Blob::Owned(empty_table(slots_for(entries))),
+            table: Blob::Owned(vec![0; slots_for(entries) * SLOT]),
+            tags: Blob::Owned(vec![probe::EMPTY; slots_for(entries)]),
             count: 0,
         }
     }
@@ -119,50 +110,41 @@ impl Vocab {
         }
         set_u32(entries, index * 2, offset);
         set_u32(entries, index * 2 + 1, bytes.len() as u32);
-        let slots = self.slots();
-        place(self.table.to_mut(), slots, hash_bytes(bytes), bytes, id);
+        place(self.table.to_mut(), self.tags.to_mut(), bytes, id);
         self.count += 1;
         Ok(())
     }
 
     fn slots(&self) -> usize {
-        self.table.len() / SLOT
+        self.tags.len()
     }
 
     /// Makes the table again with `slots` slots.
     fn rehash(&mut self, slots: usize) {
-        let mut table = empty_table(slots);
+        let mut table = vec![0; slots * SLOT];
+        let mut tags = vec![probe::EMPTY; slots];
         for id in 0..self.id_bound() {
             if let Some(bytes) = self.bytes(id) {
-                place(&mut table, slots, hash_bytes(bytes), bytes, id);
+                place(&mut table, &mut tags, bytes, id);
             }
         }
         self.table = Blob::Owned(table);
+        self.tags = Blob::Owned(tags);
     }
 
     /// The id of a token, if the bytes are one.
     #[inline]
     pub fn id(&self, bytes: &[u8]) -> Option<u32> {
         let table = &*self.table;
-        let slots = table.len() / SLOT;
-        if slots == 0 {
-            return None;
-        }
         let (head, len) = (head_of(bytes), bytes.len() as u32);
-        let mut at = home(hash_bytes(bytes), slots);
-        // Bounded, so a damaged table without an empty slot cannot loop for ever.
-        for _ in 0..slots {
+        for at in Probe::new(&self.tags, hash_bytes(bytes)) {
             let (slot_head, slot_len, id) = slot(table, at)?;
-            if slot_len == EMPTY {
-                return None;
-            }
             if slot_len == len
                 && slot_head == head
                 && (len <= 8 || same_bytes(self.bytes(id)?.get(8..)?, &bytes[8..]))
             {
                 return Some(id);
             }
-            at = (at + 1) & (slots - 1);
         }
         None
     }
@@ -200,23 +182,15 @@ impl Vocab {
     }
 }
 
-fn empty_table(slots: usize) -> Vec<u8> {
-    let mut table = vec![0u8; slots * SLOT];
-    for index in 0..slots {
-        set_u32(&mut table, index * 4 + 2, EMPTY);
-    }
-    table
-}
-
 /// Puts `id` in the first empty slot of its probe (the table has one: it is never full).
-fn place(table: &mut [u8], slots: usize, hash: u64, bytes: &[u8], id: u32) {
-    let mut at = home(hash, slots);
-    while u32_in(table, at * 4 + 2) != Some(EMPTY) {
-        at = (at + 1) & (slots - 1);
+fn place(table: &mut [u8], tags: &mut [u8], bytes: &[u8], id: u32) {
+    let hash = hash_bytes(bytes);
+    if let Some(at) = probe::free_slot(tags, hash) {
+        tags[at] = probe::tag(hash);
+        set_u64(table, at * 2, head_of(bytes));
+        set_u32(table, at * 4 + 2, bytes.len() as u32);
+        set_u32(table, at * 4 + 3, id);
     }
-    set_u64(table, at * 2, head_of(bytes));
-    set_u32(table, at * 4 + 2, bytes.len() as u32);
-    set_u32(table, at * 4 + 3, id);
 }
 
 /// The flat form of a vocabulary in a cache entry: its byte buffer, its (offset, length)
@@ -227,6 +201,7 @@ impl Vocab {
         w.bytes(&self.data);
         w.bytes(&self.entries);
         w.bytes(&self.table);
+        w.bytes(&self.tags);
     }
 
     /// Reads what [`Vocab::write_flat`] wrote; `None` when an entry points outside the buffer
@@ -236,9 +211,10 @@ impl Vocab {
         let data = r.blob()?;
         let entries = r.blob()?;
         let table = r.blob()?;
-        let slots = table.len() / SLOT;
+        let tags = r.blob()?;
+        let slots = tags.len();
         if entries.len() % 8 != 0
-            || table.len() % SLOT != 0
+            || table.len() != slots * SLOT
             || !slots.is_power_of_two()
             || entries.len() / 8 >= u32::MAX as usize
         {
@@ -248,6 +224,7 @@ impl Vocab {
             data,
             entries,
             table,
+            tags,
             count: 0,
         };
         let data_len = vocab.data.len() as u64;
@@ -261,9 +238,9 @@ impl Vocab {
             }
         }
         let mut count = 0;
-        for slot in vocab.table.chunks_exact(SLOT) {
+        for (slot, &tag) in vocab.table.chunks_exact(SLOT).zip(vocab.tags.iter()) {
             let (len, id) = (u32_in(slot, 2)?, u32_in(slot, 3)?);
-            if len != EMPTY {
+            if tag != probe::EMPTY {
                 let entry = id as usize * 2;
                 let ok = u32_in(&vocab.entries, entry).is_some_and(|o| o != HOLE)
                     && u32_in(&vocab.entries, entry + 1) == Some(len);
@@ -322,16 +299,18 @@ mod tests {
         let mut w = FlatWriter::new();
         w.bytes(b"ab");
         w.bytes(&[1, 0, 0, 0, 5, 0, 0, 0]);
-        w.bytes(&empty_table(8));
+        w.bytes(&[0; 8 * SLOT]);
+        w.bytes(&[probe::EMPTY; 8]);
         let bytes = w.into_bytes();
         assert!(Vocab::read_flat(&mut FlatReader::new(&bytes)).is_none());
         // A slot naming an id that has no bytes.
-        let mut table = empty_table(8);
-        place(&mut table, 8, hash_bytes(b"ab"), b"ab", 7);
+        let (mut table, mut tags) = ([0; 8 * SLOT], [probe::EMPTY; 8]);
+        place(&mut table, &mut tags, b"ab", 7);
         let mut w = FlatWriter::new();
         w.bytes(b"ab");
         w.bytes(&[0, 0, 0, 0, 2, 0, 0, 0]);
         w.bytes(&table);
+        w.bytes(&tags);
         let bytes = w.into_bytes();
         assert!(Vocab::read_flat(&mut FlatReader::new(&bytes)).is_none());
     }
@@ -346,7 +325,7 @@ mod tests {
         v.write_flat(&mut w);
         let entry = std::sync::Arc::new(w.into_bytes());
         let back = Vocab::read_flat(&mut FlatReader::over(&entry, 0)).unwrap();
-        for blob in [&back.data, &back.entries, &back.table] {
+        for blob in [&back.data, &back.entries, &back.table, &back.tags] {
             assert!(matches!(blob, Blob::Shared(..)));
         }
         assert_eq!(back.id(b"a longer token"), Some(2));
