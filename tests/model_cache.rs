@@ -193,6 +193,14 @@ fn a_damaged_short_or_foreign_entry_is_ignored_and_written_again() {
     flipped[last] ^= 0x40;
     let mut header_flipped = good.clone();
     header_flipped[20] ^= 1;
+    // Bytes inside the payload's tables (the vocabulary's slots, the merge table's), which a
+    // cached load uses where they lie: each caught by the payload's hash.
+    let inside = (1..8).map(|k| {
+        let mut changed = good.clone();
+        let at = good.len() * k / 8;
+        changed[at] ^= 0x10;
+        ("a byte inside the tables changed", changed)
+    });
     let damaged: [(&str, Vec<u8>); 7] = [
         ("cut short", good[..good.len() / 2].to_vec()),
         ("cut to nothing", Vec::new()),
@@ -202,7 +210,7 @@ fn a_damaged_short_or_foreign_entry_is_ignored_and_written_again() {
         ("the entry of a copy at another path", same_content.unwrap()),
         ("another format's entry", other_format),
     ];
-    for (what, bytes) in damaged {
+    for (what, bytes) in damaged.into_iter().chain(inside) {
         std::fs::write(&entry, &bytes).unwrap();
         assert_eq!(ids(&spec, Some(cache.path()), TEXT), expected, "{what}");
         assert_eq!(

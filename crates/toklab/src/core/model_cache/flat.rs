@@ -4,6 +4,10 @@
 //! every length is checked against what is left, and anything short or out of place reads as
 //! `None`, which the cache treats as a missing entry.
 
+use std::sync::Arc;
+
+use super::blob::Blob;
+
 /// Builds the bytes of an entry's payload.
 #[derive(Default)]
 pub struct FlatWriter {
@@ -94,12 +98,38 @@ impl FlatWriter {
 /// Reads a payload [`FlatWriter`] wrote, in the same order.
 pub struct FlatReader<'a> {
     rest: &'a [u8],
+    /// The cache entry `rest` lies in, when blobs are to be views of it rather than copies.
+    entry: Option<&'a Arc<Vec<u8>>>,
 }
 
 impl<'a> FlatReader<'a> {
-    /// Reads `bytes` from the start.
+    /// Reads `bytes` from the start; blobs are copies.
     pub fn new(bytes: &'a [u8]) -> FlatReader<'a> {
-        FlatReader { rest: bytes }
+        FlatReader {
+            rest: bytes,
+            entry: None,
+        }
+    }
+
+    /// Reads `entry` from byte `start`; blobs are views of the entry.
+    pub fn over(entry: &'a Arc<Vec<u8>>, start: usize) -> FlatReader<'a> {
+        FlatReader {
+            rest: entry.get(start..).unwrap_or_default(),
+            entry: Some(entry),
+        }
+    }
+
+    /// Bytes after their length, as a view of the entry when reading one in place (a table
+    /// used where it lies), else copied.
+    pub fn blob(&mut self) -> Option<Blob> {
+        let bytes = self.bytes()?;
+        Some(match self.entry {
+            Some(entry) => {
+                let start = (bytes.as_ptr() as usize).checked_sub(entry.as_ptr() as usize)?;
+                Blob::Shared(entry.clone(), start..start + bytes.len())
+            }
+            None => Blob::Owned(bytes.to_vec()),
+        })
     }
 
     /// The next `n` bytes.

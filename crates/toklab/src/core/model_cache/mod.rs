@@ -16,19 +16,22 @@
 //! Engines decide what their payload holds ([`FlatWriter`], [`FlatReader`]); the cache knows
 //! nothing of them.
 
+mod blob;
 mod flat;
 
+pub use blob::{Blob, set_u32, set_u64, u32_in, u64_in};
 pub use flat::{FlatReader, FlatWriter, WordHash, word_hash};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::core::error::{Error, Result};
 use crate::core::files::{Expect, write_file};
 
 /// The layout of entries; changing what any engine writes changes this (as does a new toklab
 /// version, which the header also records).
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 5;
 const MAGIC: &[u8; 8] = b"toklabMC";
 
 /// Where entries live: `$TOKLAB_CACHE_DIR`, else `$XDG_CACHE_HOME/toklab/models`, else
@@ -68,8 +71,9 @@ pub struct Lookup {
     path: PathBuf,
     /// The source file's bytes, once read.
     source: Option<Vec<u8>>,
-    /// The entry's bytes and where its payload starts, when the entry is valid.
-    entry: Option<(Vec<u8>, usize)>,
+    /// The entry's bytes and where its payload starts, when the entry is valid (shared by
+    /// the tables read from it in place).
+    entry: Option<(Arc<Vec<u8>>, usize)>,
     /// Where to store a new entry and what it is made from (`None`: no cache).
     slot: Option<(PathBuf, Origin)>,
     kind: &'static str,
@@ -120,7 +124,7 @@ impl Lookup {
             origin.hashed = recorded.hashed;
             origin.hash = hash_of(&mut file, recorded.hashed).map_err(io)?;
             if origin.hash == recorded.hash {
-                lookup.entry = Some((bytes, start));
+                lookup.entry = Some((Arc::new(bytes), start));
             }
         }
         lookup.slot = slot;
@@ -152,9 +156,11 @@ impl Lookup {
         Ok(self.source.take().unwrap_or_default())
     }
 
-    /// The payload of a valid entry.
-    pub fn payload(&self) -> Option<&[u8]> {
-        self.entry.as_ref().map(|(bytes, start)| &bytes[*start..])
+    /// A reader of the payload of a valid entry, whose blobs are views of the entry.
+    pub fn payload(&self) -> Option<FlatReader<'_>> {
+        self.entry
+            .as_ref()
+            .map(|(bytes, start)| FlatReader::over(bytes, *start))
     }
 
     /// Writes the entry for this file with `payload` (through the one atomic writer). Failing
@@ -250,11 +256,10 @@ pub fn load<T>(
     read: impl FnOnce(&mut FlatReader) -> Option<T>,
 ) -> Result<T> {
     let mut lookup = Lookup::open(path, kind)?;
-    if let Some(payload) = lookup.payload() {
-        let mut r = FlatReader::new(payload);
-        if let Some(value) = read(&mut r).filter(|_| r.finished()) {
-            return Ok(value);
-        }
+    if let Some(mut r) = lookup.payload()
+        && let Some(value) = read(&mut r).filter(|_| r.finished())
+    {
+        return Ok(value);
     }
     let value = parse(lookup.source()?)?;
     let mut w = FlatWriter::new();

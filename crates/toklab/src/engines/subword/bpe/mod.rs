@@ -36,6 +36,7 @@ pub(crate) mod merge_loop;
 pub(crate) mod merge_table;
 pub(crate) mod model;
 mod pieces;
+mod probe;
 pub(crate) mod specials;
 
 pub(crate) mod tokenizer;

@@ -27,11 +27,10 @@ pub(super) struct Parsed {
 /// else from the file (and then writes the entry).
 pub(super) fn load(path: &Path) -> Result<Parsed> {
     let lookup = Lookup::open_prefix(path, KIND)?;
-    if let Some(payload) = lookup.payload() {
-        let mut r = FlatReader::new(payload);
-        if let Some(parsed) = read(&mut r, path).filter(|_| r.finished()) {
-            return Ok(parsed);
-        }
+    if let Some(mut r) = lookup.payload()
+        && let Some(parsed) = read(&mut r, path).filter(|_| r.finished())
+    {
+        return Ok(parsed);
     }
     let meta = reader::read(path)?;
     let mut warnings = Vec::new();

@@ -59,11 +59,10 @@ pub fn entry(
 /// `warnings`; `None` when it does not decode whole (the file is then parsed again).
 pub fn pipeline(
     path: &Path,
-    payload: &[u8],
+    mut r: FlatReader,
     specials: Specials,
     warnings: &mut Vec<String>,
 ) -> Option<Pipeline> {
-    let mut r = FlatReader::new(payload);
     let skeleton = r.str()?;
     let byte_level = r.bool()?;
     let model_warnings = read_warnings(&mut r, path)?;
@@ -107,7 +106,13 @@ mod tests {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/bpe/tokenizer.json");
         let payload = sample_payload(&path);
         let mut warnings = Vec::new();
-        let whole = pipeline(&path, &payload, Specials::Match, &mut warnings).unwrap();
+        let whole = pipeline(
+            &path,
+            FlatReader::new(&payload),
+            Specials::Match,
+            &mut warnings,
+        )
+        .unwrap();
         let ids = |p: &Pipeline| {
             let mut ids = Vec::new();
             p.encode_ids("lower newer", Specials::Match, &mut ids);
@@ -115,13 +120,26 @@ mod tests {
         };
         assert_eq!(ids(&whole), [76, 419, 264, 397, 264]);
         for cut in 0..payload.len() {
-            assert!(pipeline(&path, &payload[..cut], Specials::Match, &mut warnings).is_none());
+            assert!(
+                pipeline(
+                    &path,
+                    FlatReader::new(&payload[..cut]),
+                    Specials::Match,
+                    &mut warnings
+                )
+                .is_none()
+            );
         }
         for at in (0..payload.len()).step_by(11) {
             for flip in [0x01, 0xff] {
                 let mut changed = payload.clone();
                 changed[at] ^= flip;
-                if let Some(p) = pipeline(&path, &changed, Specials::Match, &mut warnings) {
+                if let Some(p) = pipeline(
+                    &path,
+                    FlatReader::new(&changed),
+                    Specials::Match,
+                    &mut warnings,
+                ) {
                     let _ = ids(&p);
                 }
             }

@@ -132,7 +132,7 @@ impl Pipeline {
         let mut lookup = Lookup::open(path, "tokenizer.json")?;
         if let Some(pipeline) = lookup
             .payload()
-            .and_then(|payload| cached::pipeline(path, payload, specials, warnings))
+            .and_then(|r| cached::pipeline(path, r, specials, warnings))
         {
             return Ok(pipeline);
         }

@@ -3,7 +3,7 @@
 //! SentencePiece's double array does, instead of hashing every substring up to the longest
 //! piece.
 
-use crate::core::model_cache::{FlatReader, FlatWriter};
+use crate::core::model_cache::{Blob, FlatReader, FlatWriter, u32_in};
 
 /// A node: its children (a range of the edge arrays, labels sorted; for a node with more
 /// than [`SPARSE_EDGES`] children also a table indexed by byte) and the piece ending here.
@@ -26,15 +26,34 @@ const NO_PIECE: u32 = u32::MAX;
 const NO_NODE: u32 = u32::MAX;
 
 /// Pieces by their bytes, each with the id and the score the lattice gives it.
-#[derive(Clone, Debug, Default)]
+///
+/// The arrays are [`Blob`]s of little-endian numbers: built when a model is parsed, or views of
+/// a cache entry, walked where they lie. Every step of a walk is a checked read, so a damaged
+/// entry ends a walk early rather than sending it outside an array, and a piece id at or past
+/// the vocabulary's bound is never offered.
+#[derive(Clone, Default)]
 pub struct PieceTrie {
     /// The child of the root for each first byte (the busiest node, so indexed directly).
     root: Vec<u32>,
-    nodes: Vec<Node>,
-    labels: Vec<u8>,
-    targets: Vec<u32>,
+    /// Five numbers a node: [`Node`]'s fields in order, the score's bits last.
+    nodes: Blob,
+    labels: Blob,
+    targets: Blob,
     /// The byte-indexed child tables of the nodes with many children.
-    dense: Vec<u32>,
+    dense: Blob,
+    /// One past the largest piece id a walk may offer.
+    id_bound: u32,
+}
+
+impl std::fmt::Debug for PieceTrie {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PieceTrie({} nodes)", self.nodes.len() / 20)
+    }
+}
+
+/// Little-endian bytes of numbers, for a built array.
+fn blob_of(values: impl Iterator<Item = u32>) -> Blob {
+    Blob::Owned(values.flat_map(u32::to_le_bytes).collect())
 }
 
 impl PieceTrie {
@@ -63,51 +82,83 @@ impl PieceTrie {
             }
             ends[node] = (id, score);
         }
-        let mut trie = PieceTrie {
-            root: vec![NO_NODE; 256],
-            nodes: Vec::with_capacity(children.len()),
-            labels: Vec::new(),
-            targets: Vec::new(),
-            dense: Vec::new(),
-        };
+        let mut root = vec![NO_NODE; 256];
+        let (mut nodes, mut labels, mut targets, mut dense) = (
+            Vec::with_capacity(children.len()),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+        );
+        let mut id_bound = 0;
         for (mut edges, (piece, score)) in children.into_iter().zip(ends) {
             edges.sort_unstable();
             let mut table = NO_NODE;
             if edges.len() > SPARSE_EDGES {
-                table = trie.dense.len() as u32;
-                trie.dense.resize(trie.dense.len() + 256, NO_NODE);
+                table = dense.len() as u32;
+                dense.resize(dense.len() + 256, NO_NODE);
                 for &(label, target) in &edges {
-                    trie.dense[table as usize + usize::from(label)] = target;
+                    dense[table as usize + usize::from(label)] = target;
                 }
             }
-            trie.nodes.push(Node {
-                first_edge: trie.labels.len() as u32,
+            if piece != NO_PIECE {
+                id_bound = id_bound.max(piece + 1);
+            }
+            nodes.push(Node {
+                first_edge: labels.len() as u32,
                 edges: edges.len() as u32,
                 table,
                 piece,
                 score,
             });
-            trie.labels.extend(edges.iter().map(|(label, _)| label));
-            trie.targets.extend(edges.iter().map(|(_, target)| target));
+            labels.extend(edges.iter().map(|(label, _)| label));
+            targets.extend(edges.iter().map(|(_, target)| target));
         }
-        for k in 0..trie.nodes[0].edges as usize {
-            trie.root[usize::from(trie.labels[k])] = trie.targets[k];
+        for k in 0..nodes[0].edges as usize {
+            root[usize::from(labels[k])] = targets[k];
         }
-        trie
+        PieceTrie {
+            root,
+            nodes: blob_of(
+                nodes
+                    .iter()
+                    .flat_map(|n| [n.first_edge, n.edges, n.table, n.piece, n.score.to_bits()]),
+            ),
+            labels: Blob::Owned(labels),
+            targets: blob_of(targets.into_iter()),
+            dense: blob_of(dense.into_iter()),
+            id_bound,
+        }
     }
 
     #[inline]
-    fn child(&self, node: u32, byte: u8) -> u32 {
-        let node = &self.nodes[node as usize];
-        if node.table != NO_NODE {
-            return self.dense[node.table as usize + usize::from(byte)];
+    fn node(&self, node: u32) -> Option<Node> {
+        let nodes = &*self.nodes;
+        let at = node as usize * 5;
+        Some(Node {
+            first_edge: u32_in(nodes, at)?,
+            edges: u32_in(nodes, at + 1)?,
+            table: u32_in(nodes, at + 2)?,
+            piece: u32_in(nodes, at + 3)?,
+            score: f32::from_bits(u32_in(nodes, at + 4)?),
+        })
+    }
+
+    /// The child of `node` (read as `here`) by `byte`, `NO_NODE` for none.
+    #[inline]
+    fn child(&self, here: &Node, byte: u8) -> u32 {
+        if here.table != NO_NODE {
+            return u32_in(&self.dense, here.table as usize + usize::from(byte)).unwrap_or(NO_NODE);
         }
-        let start = node.first_edge as usize;
-        let labels = &self.labels[start..start + node.edges as usize];
+        let start = here.first_edge as usize;
+        let labels = start
+            .checked_add(here.edges as usize)
+            .and_then(|end| self.labels.get(start..end))
+            .unwrap_or_default();
         labels
             .iter()
             .position(|&label| label == byte)
-            .map_or(NO_NODE, |k| self.targets[start + k])
+            .and_then(|k| u32_in(&self.targets, start + k))
+            .unwrap_or(NO_NODE)
     }
 
     /// Every piece that is a prefix of `text`, shortest first: its length, id and score.
@@ -116,82 +167,56 @@ impl PieceTrie {
         let Some((&first, rest)) = text.split_first() else {
             return;
         };
-        let mut node = self.root[usize::from(first)];
+        let mut node = self
+            .root
+            .get(usize::from(first))
+            .copied()
+            .unwrap_or(NO_NODE);
         let mut length = 1;
         while node != NO_NODE {
-            let here = &self.nodes[node as usize];
-            if here.piece != NO_PIECE {
+            let Some(here) = self.node(node) else {
+                return;
+            };
+            if here.piece < self.id_bound {
                 each(length, here.piece, here.score);
             }
             let Some(&byte) = rest.get(length - 1) else {
                 return;
             };
-            node = self.child(node, byte);
+            node = self.child(&here, byte);
             length += 1;
         }
     }
 }
 
-/// The flat form of a trie in a cache entry: its arrays as they are. Reading checks every
-/// index the walk follows, so a damaged entry cannot send it outside the arrays.
+/// The flat form of a trie in a cache entry: its arrays as they are, read back as views of the
+/// entry.
 impl PieceTrie {
     /// Writes the trie for [`PieceTrie::read_flat`].
     pub fn write_flat(&self, w: &mut FlatWriter) {
         w.u32s(self.root.iter().copied());
-        let nodes: Vec<u32> = self
-            .nodes
-            .iter()
-            .flat_map(|n| [n.first_edge, n.edges, n.table, n.piece, n.score.to_bits()])
-            .collect();
-        w.u32s(nodes.iter().copied());
+        w.bytes(&self.nodes);
         w.bytes(&self.labels);
-        w.u32s(self.targets.iter().copied());
-        w.u32s(self.dense.iter().copied());
+        w.bytes(&self.targets);
+        w.bytes(&self.dense);
     }
 
-    /// Reads what [`PieceTrie::write_flat`] wrote; `None` when an index points outside its
-    /// array or a piece id is at or past `id_bound`.
+    /// Reads what [`PieceTrie::write_flat`] wrote; `None` when an array is not whole numbers.
+    /// Walks offer no piece id at or past `id_bound`.
     pub fn read_flat(r: &mut FlatReader, id_bound: u32) -> Option<PieceTrie> {
         let root = r.u32s()?;
-        let mut raw = r.u32_iter()?;
-        let labels = r.bytes()?.to_vec();
-        let targets = r.u32s()?;
-        let dense = r.u32s()?;
-        if raw.len() % 5 != 0 || root.len() != 256 || labels.len() != targets.len() {
-            return None;
-        }
-        let count = raw.len() / 5;
-        let node_ok = |n: u32| n == NO_NODE || (n as usize) < count;
-        // Read straight from the entry into the nodes: one copy of the largest array.
-        let mut nodes = Vec::with_capacity(count);
-        while let (Some(first_edge), Some(edges), Some(table), Some(piece), Some(score)) =
-            (raw.next(), raw.next(), raw.next(), raw.next(), raw.next())
-        {
-            let node = Node {
-                first_edge,
-                edges,
-                table,
-                piece,
-                score: f32::from_bits(score),
-            };
-            let edges_end = (node.first_edge as usize).checked_add(node.edges as usize)?;
-            let table_ok =
-                node.table == NO_NODE || (node.table as usize).checked_add(256)? <= dense.len();
-            let piece_ok = node.piece == NO_PIECE || node.piece < id_bound;
-            if edges_end > labels.len() || !table_ok || !piece_ok {
-                return None;
-            }
-            nodes.push(node);
-        }
-        let links_ok = [&root, &targets, &dense]
-            .iter()
-            .all(|links| links.iter().all(|&n| node_ok(n)));
-        links_ok.then_some(PieceTrie {
+        let nodes = r.blob()?;
+        let labels = r.blob()?;
+        let targets = r.blob()?;
+        let dense = r.blob()?;
+        let whole = nodes.len() % 20 == 0 && targets.len() % 4 == 0 && dense.len() % 4 == 0;
+        (whole && root.len() == 256 && labels.len() * 4 == targets.len()).then_some(PieceTrie {
             root,
             nodes,
             labels,
             targets,
             dense,
+            id_bound,
         })
     }
 }
@@ -227,8 +252,17 @@ mod tests {
         let mut out = Vec::new();
         back.prefixes(b"abcde", |len, id, _| out.push((len, id)));
         assert_eq!(out, [(1, 1), (2, 2), (4, 3)]);
-        // Piece 5 is past a vocabulary of 5 ids.
-        assert!(PieceTrie::read_flat(&mut FlatReader::new(&bytes), 5).is_none());
+        // Read for a vocabulary of 2 ids, piece 2 (`ab`) and past are never offered.
+        let small = PieceTrie::read_flat(&mut FlatReader::new(&bytes), 2).unwrap();
+        let mut out = Vec::new();
+        small.prefixes(b"abcde", |len, id, _| out.push((len, id)));
+        assert_eq!(out, [(1, 1)]);
+        // Arrays cut inside a number are not a trie.
+        let mut cut = FlatWriter::new();
+        cut.u32s(trie.root.iter().copied());
+        cut.bytes(&trie.nodes[..trie.nodes.len() - 1]);
+        let cut = cut.into_bytes();
+        assert!(PieceTrie::read_flat(&mut FlatReader::new(&cut), 7).is_none());
     }
 
     #[test]
