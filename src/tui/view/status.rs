@@ -41,7 +41,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     if let Mode::Prompt(prompt) = &app.mode {
         draw_prompt(frame, above, prompt, theme);
     }
-    let spans = bar_spans(app, theme);
+    let spans = bar_spans(app, theme, bar.width as usize);
     let help = Span::styled(" ? help  q quit ", theme.key);
     let help_width = help.width() as u16;
     let used: usize = spans.iter().map(Span::width).sum();
@@ -100,8 +100,8 @@ fn draw_prompt(frame: &mut Frame, above: Rect, prompt: &Prompt, theme: &Theme) {
 }
 
 /// The bar's text: mode, file and line, playing demo, differences, then the message or every
-/// row's token count.
-fn bar_spans<'a>(app: &'a App, theme: &Theme) -> Vec<Span<'a>> {
+/// row's token count, with labels shortened so every count fits in `width` columns.
+fn bar_spans<'a>(app: &'a App, theme: &Theme, width: usize) -> Vec<Span<'a>> {
     let mode = match app.mode {
         Mode::Insert { .. } => Span::styled(" INSERT ", theme.selected_tab),
         _ => Span::styled(" NORMAL ", theme.tab),
@@ -137,6 +137,7 @@ fn bar_spans<'a>(app: &'a App, theme: &Theme) -> Vec<Span<'a>> {
     if let Some((message, _)) = &app.message {
         spans.push(Span::styled(format!("│ {message} "), theme.key));
     } else {
+        let mut counts = Vec::with_capacity(app.rows.len());
         for (index, row) in app.rows.iter().enumerate() {
             let count = if row.is_loading() {
                 "…".to_string()
@@ -155,14 +156,66 @@ fn bar_spans<'a>(app: &'a App, theme: &Theme) -> Vec<Span<'a>> {
                 }
                 _ => count,
             };
-            spans.push(Span::raw(format!("│ {} {} ", row.setup.label, count)));
+            counts.push((row.setup.label.as_str(), count));
         }
+        let mut tail = Vec::new();
         if let Some(changed) = app.changed_summary() {
-            spans.push(Span::styled(format!("│ {changed} (]c [c) "), theme.key));
+            tail.push(Span::styled(format!("│ {changed} (]c [c) "), theme.key));
         }
         if let Some(note) = app.gave_up_note() {
-            spans.push(Span::styled(format!("│ {note} "), theme.error));
+            tail.push(Span::styled(format!("│ {note} "), theme.error));
         }
+        let used: usize = spans.iter().chain(&tail).map(Span::width).sum();
+        spans.extend(row_counts(&counts, width.saturating_sub(used)));
+        spans.extend(tail);
     }
     spans
+}
+
+/// Every row's `│ label count`, each label cut to the longest length at which all of them fit
+/// in `room` columns (a count is never cut: it is the figure the user reads); labels go when
+/// even a character and `…` each do not fit.
+fn row_counts<'a>(counts: &[(&str, String)], room: usize) -> Vec<Span<'a>> {
+    let width_at = |limit: usize| -> usize {
+        counts
+            .iter()
+            .map(|(label, count)| {
+                let label = label.width().min(limit);
+                // "│ " + label + " " + count + " ", or "│ " + count + " " without a label.
+                2 + if limit == 0 { 0 } else { label + 1 } + count.width() + 1
+            })
+            .sum()
+    };
+    let longest = counts.iter().map(|(l, _)| l.width()).max().unwrap_or(0);
+    // A label cut to fewer than two columns says nothing: then the counts stand alone.
+    let limit = std::iter::once(longest)
+        .chain((2..longest).rev())
+        .find(|&limit| width_at(limit) <= room)
+        .unwrap_or(0);
+    counts
+        .iter()
+        .map(|(label, count)| match limit {
+            0 => Span::raw(format!("│ {count} ")),
+            _ => Span::raw(format!("│ {} {count} ", shorten(label, limit))),
+        })
+        .collect()
+}
+
+/// `label` in at most `limit` columns, its cut marked with `…`.
+fn shorten(label: &str, limit: usize) -> String {
+    if label.width() <= limit {
+        return label.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in label.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w + 1 > limit {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
+    out
 }

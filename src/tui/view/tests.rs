@@ -492,3 +492,34 @@ fn the_ids_start_in_one_column_whatever_the_counts() {
         .collect();
     assert!(bars.iter().all(|&b| b == bars[0]), "{bars:?}\n{screen}");
 }
+
+#[test]
+fn every_rows_count_shows_on_a_narrow_bar_with_labels_cut() {
+    let specs = [
+        ("alpha-row-label", "ws"),
+        ("bravo-row-label", "words"),
+        ("charlie-row-label", "ws"),
+        ("delta-row-label", "words"),
+        ("echo-row-label", "ws"),
+        ("foxtrot-row-label", "words"),
+    ];
+    let mut app = app("one two, three", &specs);
+    let theme = Theme::dark();
+    let buffer = render_to_buffer(&mut app, &theme, 100, 24);
+    let bar = row_text(&buffer, 23);
+    assert_eq!(bar.matches('│').count(), 6, "{bar}");
+    for count in [" 3 ", " 4 "] {
+        assert!(bar.contains(count), "{bar}");
+    }
+    assert!(
+        bar.trim_end().ends_with('4'),
+        "the last count is whole: {bar}"
+    );
+    for start in ["alph", "brav", "char", "delt", "echo", "foxt"] {
+        assert!(bar.contains(start), "each label keeps its start: {bar}");
+    }
+    assert_eq!(bar.matches('…').count(), 6, "labels cut, marked: {bar}");
+    // Wide enough, the labels stay whole.
+    let buffer = render_to_buffer(&mut app, &theme, 220, 24);
+    assert!(row_text(&buffer, 23).contains("foxtrot-row-label 4"));
+}
