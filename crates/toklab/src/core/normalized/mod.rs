@@ -22,6 +22,7 @@
 
 mod charsmap;
 mod ops;
+mod origins;
 #[cfg(test)]
 mod tests;
 
@@ -29,6 +30,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::core::token::Span;
+use origins::Origins;
 
 pub use charsmap::{CharsMap, CharsMapError};
 pub use ops::Form;
@@ -61,7 +63,7 @@ pub struct NormalizedString<'o> {
 struct Edited {
     text: String,
     /// For each byte of `text`, the original byte range of its character.
-    origins: Vec<(usize, usize)>,
+    origins: Origins,
 }
 
 impl<'o> From<&'o str> for NormalizedString<'o> {
@@ -131,7 +133,7 @@ impl<'o> NormalizedString<'o> {
     /// The original range of the character holding normalized byte `at` (`at < len`).
     fn origin(&self, at: usize) -> (usize, usize) {
         match &self.edited {
-            Some(edited) => edited.origins[at],
+            Some(edited) => edited.origins.get(at, &edited.text),
             None => {
                 let (original, at) = (&*self.original, self.extent.0 + at);
                 let mut start = at;
@@ -253,8 +255,8 @@ impl<'o> NormalizedString<'o> {
         // The union of the ranges of source bytes `range` (character boundaries).
         let union = |range: Range<usize>| match &source {
             Some(edited) => (
-                edited.origins[range.start].0,
-                edited.origins[range.end - 1].1,
+                edited.origins.get(range.start, text).0,
+                edited.origins.get(range.end - 1, text).1,
             ),
             None => (base + range.start, base + range.end),
         };
@@ -297,10 +299,10 @@ impl<'o> NormalizedString<'o> {
                     let capacity = text.len() + text.len() / 2 + scratch.len();
                     let mut edited = Edited {
                         text: String::with_capacity(capacity),
-                        origins: Vec::with_capacity(capacity),
+                        origins: Origins::default(),
                     };
                     edited.text.push_str(&text[..at]);
-                    copy_origins(&source, base, text, 0..at, &mut edited.origins);
+                    copy_origins(&source, base, 0..at, &mut edited.origins);
                     edited.text.push_str(&scratch);
                     result.insert(edited)
                 }
@@ -308,10 +310,13 @@ impl<'o> NormalizedString<'o> {
             // One character of the unedited text: its own range is the union.
             let one_original_char = source.is_none() && taken == utf8_width(rest.as_bytes()[0]);
             if unchanged && !one_original_char {
-                copy_origins(&source, base, text, at..at + taken, &mut edited.origins);
+                copy_origins(&source, base, at..at + taken, &mut edited.origins);
             } else {
                 let origin = union(at..at + taken);
-                edited.origins.extend(std::iter::repeat_n(origin, written));
+                let end = edited.text.len();
+                edited
+                    .origins
+                    .push_written(origin, &edited.text[end - written..]);
             }
             at += taken;
         }
@@ -338,7 +343,7 @@ impl<'o> NormalizedString<'o> {
                     extent: (span.start, span.end),
                     edited: Some(Edited {
                         text: edited.text[start..end].to_string(),
-                        origins: edited.origins[start..end].to_vec(),
+                        origins: edited.origins.slice(start..end),
                     }),
                 }
             }
@@ -348,9 +353,9 @@ impl<'o> NormalizedString<'o> {
     /// The text as edited, copied out of the original first if it was not yet.
     fn edited_mut(&mut self) -> &mut Edited {
         if self.edited.is_none() {
-            let mut origins = Vec::with_capacity(self.len());
+            let mut origins = Origins::default();
             let text = self.normalized();
-            copy_origins(&None, self.extent.0, text, 0..text.len(), &mut origins);
+            copy_origins(&None, self.extent.0, 0..text.len(), &mut origins);
             let text = text.to_string();
             self.edited = Some(Edited { text, origins });
         }
@@ -366,9 +371,7 @@ impl<'o> NormalizedString<'o> {
         let origin = (self.extent.0, self.extent.0);
         let edited = self.edited_mut();
         edited.text.insert_str(0, text);
-        edited
-            .origins
-            .splice(0..0, std::iter::repeat_n(origin, text.len()));
+        edited.origins.prepend_fixed(origin, text.len());
     }
 
     /// Appends `text` to the normalized text, aligned to the empty span at the end of the
@@ -380,9 +383,7 @@ impl<'o> NormalizedString<'o> {
         let origin = (self.extent.1, self.extent.1);
         let edited = self.edited_mut();
         edited.text.push_str(text);
-        edited
-            .origins
-            .extend(std::iter::repeat_n(origin, text.len()));
+        edited.origins.push_fixed(origin, text.len());
     }
 
     /// Strips the first `len` bytes (rounded up to a character boundary): they and the
@@ -401,7 +402,7 @@ impl<'o> NormalizedString<'o> {
         match &mut self.edited {
             Some(edited) => {
                 edited.text.drain(..len);
-                edited.origins.drain(..len);
+                edited.origins.drain_front(len);
                 self.extent.0 = dropped_end.min(kept_start).max(self.extent.0);
             }
             // Without edits the normalized text is `original[extent]`: the extent moves exactly.
@@ -447,25 +448,13 @@ impl<'o> NormalizedString<'o> {
     }
 }
 
-/// Appends the original ranges of bytes `range` of `text` to `origins`: from the edited
+/// Appends the original ranges of bytes `range` of the source text to `origins`: from the edited
 /// source, or, for the unedited text (which starts at `base` of the original), each
 /// character's own range.
-fn copy_origins(
-    source: &Option<Edited>,
-    base: usize,
-    text: &str,
-    range: Range<usize>,
-    origins: &mut Vec<(usize, usize)>,
-) {
+fn copy_origins(source: &Option<Edited>, base: usize, range: Range<usize>, origins: &mut Origins) {
     match source {
-        Some(edited) => origins.extend_from_slice(&edited.origins[range]),
-        None => {
-            for (i, c) in text[range.clone()].char_indices() {
-                let start = base + range.start + i;
-                let len = c.len_utf8();
-                origins.extend(std::iter::repeat_n((start, start + len), len));
-            }
-        }
+        Some(edited) => origins.push_from(&edited.origins, range),
+        None => origins.push_shifted(base + range.start, range.len()),
     }
 }
 
