@@ -207,7 +207,11 @@ pub fn normalize(line: &str, chart: bool) -> (Sentence<'_>, Option<ChartMap>) {
         });
         return (sentence, map);
     }
-    normalize_slow(line, sentence.lv, chart)
+    // The slow path builds its own sentence: this one goes first, so a long line does not hold
+    // both.
+    let lv = sentence.lv;
+    drop(sentence);
+    normalize_slow(line, lv, chart)
 }
 
 /// The general case, each step an operation on the normalized line.
@@ -246,38 +250,35 @@ fn normalize_slow(line: &str, mut lv: Bits, chart: bool) -> (Sentence<'_>, Optio
         }
     }
     if lv & (chars::DELETABLE | chars::NON_STD_SPACE) != 0 {
-        edit_chars(&mut text, |cs| {
-            for n in cs.iter_mut() {
-                if ('\u{80}'..='\u{9f}').contains(&n.1)
-                    && let Some(to) = windows_1252(n.1)
-                {
-                    n.1 = to;
-                }
+        // One pass, character by character with its neighbours, so a long line needs no
+        // list of its characters (nothing is allocated when nothing changes).
+        let mut previous = None;
+        text.rewrite(|rest, out| {
+            let mut rest = rest.chars();
+            let original = rest.next().unwrap_or_default();
+            let next = rest.next();
+            let mut c = original;
+            if ('\u{80}'..='\u{9f}').contains(&c)
+                && let Some(to) = windows_1252(c)
+            {
+                c = to;
             }
             // Ethiopic wordspace → space unless next to another or before a hyphen.
-            let ethiopic: Vec<usize> = (0..cs.len())
-                .filter(|&i| {
-                    cs[i].1 == '፡'
-                        && (i == 0 || cs[i - 1].1 != '፡')
-                        && cs.get(i + 1).is_none_or(|n| n.1 != '-' && n.1 != '፡')
-                })
-                .collect();
-            for i in ethiopic {
-                cs[i].1 = ' ';
+            if c == '፡' && previous != Some('፡') && next.is_none_or(|n| n != '-' && n != '፡')
+            {
+                c = ' ';
             }
-            for n in cs.iter() {
-                lv |= chars::bits(n.1);
+            previous = Some(original);
+            let b = chars::bits(c);
+            lv |= b;
+            if b & chars::DELETABLE == 0 {
+                out.push(if c != '፡' && b & chars::NON_STD_SPACE != 0 {
+                    ' '
+                } else {
+                    c
+                });
             }
-            cs.retain_mut(|n| {
-                let b = chars::bits(n.1);
-                if b & chars::DELETABLE != 0 {
-                    return false;
-                }
-                if n.1 != '፡' && b & chars::NON_STD_SPACE != 0 {
-                    n.1 = ' ';
-                }
-                true
-            });
+            original.len_utf8()
         });
     }
     let map = chart.then(|| chart_map(snt.as_ref().unwrap_or(&NormalizedString::new(line)), &text));
