@@ -195,14 +195,15 @@ enum Line {
 const TIGHTER: &[(&str, f64)] = &[("rules-prose", 12.0)];
 
 /// Plain English prose: short words, commas, semicolons, colons and full stops, as in a long
-/// book joined into one line, with the odd no-break space and ampersand.
+/// book joined into one line, with the odd no-break space, ampersand, joiner and variation selector
+/// (the rules engine's normalizing path).
+#[rustfmt::skip]
 const PROSE: &[&str] = &[
     "and", "the", "of", "then", "he", "went", "unto", "a", "city,", "for", "they", "were", "all",
     "there;", "so", "she", "spoke:", "Behold,", "her", "house", "by", "river.", "And", "it",
     "came", "to", "pass", "in", "those", "days", "that", "men", "said,", "Let", "us", "go", "up",
     "into", "hills.", "his", "sons", "brought", "bread", "wine,", "with", "oil", "upon", "stones.",
-    // A no-break space and an ampersand: the rules engine's normalizing path.
-    "ten\u{a0}miles", "R&D",
+    "ten\u{a0}miles", "R&D", "\u{1f469}\u{200d}\u{1f52c}", "\u{2600}\u{fe0f}",
 ];
 
 /// Words, numbers, punctuation, quotes, emoji and CJK, so every engine meets its hard cases.

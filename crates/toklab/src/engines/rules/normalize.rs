@@ -284,31 +284,21 @@ fn normalize_slow(line: &str, mut lv: Bits, chart: bool) -> (Sentence<'_>, Optio
     let map = chart.then(|| chart_map(snt.as_ref().unwrap_or(&NormalizedString::new(line)), &text));
     // U+200B was turned into a space above (it is one of the non-standard spaces).
     if lv & chars::ZWNJ != 0 {
-        edit_chars(&mut text, |cs| trim_joiners(cs, '\u{200C}', true));
+        let zw = |c| c == '\u{200C}' || c == '\u{200D}';
+        delete_around(&mut text, zw, |cs, first, last| {
+            trim_joiners(cs, '\u{200C}', true, first, last)
+        });
     }
     if lv & chars::ZWJ != 0 {
-        edit_chars(&mut text, |cs| trim_joiners(cs, '\u{200D}', false));
+        delete_around(
+            &mut text,
+            |c| c == '\u{200D}',
+            |cs, first, last| trim_joiners(cs, '\u{200D}', false, first, last),
+        );
     }
     if lv & chars::VARIATION_SELECTOR != 0 {
-        edit_chars(&mut text, |cs| {
-            let mut keep = vec![true; cs.len()];
-            let mut i = 0;
-            while i < cs.len() {
-                if chars::is(cs[i].1, chars::VARIATION_SELECTOR) {
-                    let run_start = i;
-                    while i < cs.len() && chars::is(cs[i].1, chars::VARIATION_SELECTOR) {
-                        i += 1;
-                    }
-                    if run_start > 0 && cs[run_start - 1].1 < '\u{2190}' {
-                        keep[run_start..i].iter_mut().for_each(|k| *k = false);
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-            let mut k = keep.iter();
-            cs.retain(|_| *k.next().unwrap_or(&true));
-        });
+        let selector = |c| chars::is(c, chars::VARIATION_SELECTOR);
+        delete_around(&mut text, selector, |cs, _, _| drop_selectors(cs));
     }
     (Sentence::new(text, lv), map)
 }
@@ -333,20 +323,55 @@ fn chart_map(snt: &NormalizedString, now: &NormalizedString) -> ChartMap {
     }
 }
 
-/// A character-level edit: `edit` changes or removes entries of the list of characters (with
-/// their indices), which suits utoken's rules that look at neighbours; characters keep their
+/// A deleting edit that looks at neighbours (utoken's rules for joiners and selectors), run
+/// only over the stretches of the line around the characters `special` picks: `edit` gets each
+/// stretch (each character with its index in the line; every special character with both its
+/// neighbours) and whether it starts and whether it ends the line, and removes entries. The
+/// rules delete only special characters and look no further than a neighbour, so each stretch
+/// decides alone; a long line needs no list of all its characters. Kept characters keep their
 /// origins.
-fn edit_chars(text: &mut NormalizedString, edit: impl FnOnce(&mut Vec<(usize, char)>)) {
-    let mut list: Vec<(usize, char)> = text.normalized().chars().enumerate().collect();
-    edit(&mut list);
-    let mut kept = list.into_iter().peekable();
+fn delete_around(
+    text: &mut NormalizedString,
+    special: impl Fn(char) -> bool,
+    mut edit: impl FnMut(&mut Vec<(usize, char)>, bool, bool),
+) {
+    let mut deleted = Vec::new();
+    let mut stretch: Vec<(usize, char)> = Vec::new();
+    let mut flush = |stretch: &mut Vec<(usize, char)>, ends_line: bool| {
+        if stretch.is_empty() {
+            return;
+        }
+        let before: Vec<usize> = stretch.iter().map(|&(i, _)| i).collect();
+        edit(stretch, before[0] == 0, ends_line);
+        let mut kept = stretch.iter().map(|&(i, _)| i).peekable();
+        for i in before {
+            if kept.next_if_eq(&i).is_none() {
+                deleted.push(i);
+            }
+        }
+        stretch.clear();
+    };
+    let mut chars = text.normalized().chars().enumerate().peekable();
+    let mut previous_special = false;
+    while let Some((i, c)) = chars.next() {
+        let this_special = special(c);
+        let next_special = chars.peek().is_some_and(|&(_, n)| special(n));
+        if this_special || previous_special || next_special {
+            stretch.push((i, c));
+        } else {
+            flush(&mut stretch, false);
+        }
+        previous_special = this_special;
+    }
+    flush(&mut stretch, true);
+    if deleted.is_empty() {
+        return;
+    }
+    let mut deleted = deleted.into_iter().peekable();
     let mut index = 0;
-    text.map_chars(|_, out| {
-        if let Some(&(i, c)) = kept.peek()
-            && i == index
-        {
+    text.map_chars(|c, out| {
+        if deleted.next_if_eq(&index).is_none() {
             out.push(c);
-            kept.next();
         }
         index += 1;
     });
@@ -387,10 +412,38 @@ fn merge_pairs(text: &mut NormalizedString, a: char, b: char, to: char) {
     text.replace(&pair, to.encode_utf8(&mut to_text));
 }
 
+/// utoken's removal of variation selectors after characters below U+2190 (the arrows):
+/// text that takes no emoji presentation.
+fn drop_selectors(cs: &mut Vec<(usize, char)>) {
+    let mut keep = vec![true; cs.len()];
+    let mut i = 0;
+    while i < cs.len() {
+        if chars::is(cs[i].1, chars::VARIATION_SELECTOR) {
+            let run_start = i;
+            while i < cs.len() && chars::is(cs[i].1, chars::VARIATION_SELECTOR) {
+                i += 1;
+            }
+            if run_start > 0 && cs[run_start - 1].1 < '\u{2190}' {
+                keep[run_start..i].iter_mut().for_each(|k| *k = false);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    let mut k = keep.iter();
+    cs.retain(|_| *k.next().unwrap_or(&true));
+}
+
 /// utoken's trimming of zero-width (non-)joiners: mixed runs go (only for the non-joiner
 /// pass), repeats collapse, and a joiner at the line's ends or next to whitespace or
 /// punctuation goes.
-fn trim_joiners(cs: &mut Vec<(usize, char)>, zw: char, mixed_runs: bool) {
+fn trim_joiners(
+    cs: &mut Vec<(usize, char)>,
+    zw: char,
+    mixed_runs: bool,
+    starts_line: bool,
+    ends_line: bool,
+) {
     let is_zw = |c: char| c == '\u{200C}' || c == '\u{200D}';
     if mixed_runs {
         for (first, second) in [('\u{200D}', '\u{200C}'), ('\u{200C}', '\u{200D}')] {
@@ -417,10 +470,10 @@ fn trim_joiners(cs: &mut Vec<(usize, char)>, zw: char, mixed_runs: bool) {
     }
     // (zw)zw+ → zw
     cs.dedup_by(|b, a| a.1 == zw && b.1 == zw);
-    if cs.first().is_some_and(|n| n.1 == zw) {
+    if starts_line && cs.first().is_some_and(|n| n.1 == zw) {
         cs.remove(0);
     }
-    if cs.last().is_some_and(|n| n.1 == zw) {
+    if ends_line && cs.last().is_some_and(|n| n.1 == zw) {
         cs.pop();
     }
     let space_or_punct = |c: char| chars::is(c, chars::SPACE | chars::P);
@@ -487,75 +540,5 @@ fn windows_1252(c: char) -> Option<char> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn norm(line: &str) -> Sentence<'_> {
-        normalize(line, false).0
-    }
-
-    /// The compact offsets are the text's own character offsets, for characters of every
-    /// UTF-8 length, on both sides of the 64-character words.
-    #[test]
-    fn byte_offsets_are_the_char_offsets() {
-        let text: String = "aé€😀".chars().cycle().take(301).collect();
-        let mut offsets = ByteOffsets::default();
-        text.chars().for_each(|c| offsets.push(c));
-        let expected: Vec<usize> = text
-            .char_indices()
-            .map(|(i, _)| i)
-            .chain([text.len()])
-            .collect();
-        let got: Vec<usize> = (0..expected.len()).map(|i| offsets.at(i)).collect();
-        assert_eq!(got, expected);
-    }
-
-    #[test]
-    fn plain_text_is_unchanged() {
-        let s = norm("Hé said.");
-        assert_eq!(s.text(), "Hé said.");
-        assert!(
-            !s.normalized.is_edited(),
-            "nothing to normalize: the line itself"
-        );
-        assert_eq!(s.span(1, 2), (1, 3));
-        let offsets: Vec<usize> = (0..=8).map(|i| s.byte_at(i)).collect();
-        assert_eq!(offsets, [0, 1, 3, 4, 5, 6, 7, 8, 9]);
-    }
-
-    #[test]
-    fn entities_controls_and_spaces() {
-        let s = norm("a&NBSP;b\u{ad}c\u{a0}d\u{92}s");
-        assert_eq!(s.text(), "a bc d’s");
-        assert_eq!(s.span(1, 2), (1, 7));
-        assert_eq!(
-            s.span(3, 4),
-            (10, 11),
-            "c keeps its own bytes after the soft hyphen"
-        );
-        assert!(
-            s.lv & chars::APOSTROPHE != 0,
-            "mapped C1 characters join the line vector"
-        );
-    }
-
-    #[test]
-    fn miscodes_and_joiners() {
-        assert_eq!(norm("Espa\u{c3}\u{b1}a").text(), "España");
-        assert_eq!(
-            norm("\u{200c}ab\u{200c}\u{200c}c\u{200c} d").text(),
-            "ab\u{200c}c d"
-        );
-        assert_eq!(norm("x\u{fe0f}→\u{fe0f}").text(), "x→\u{fe0f}");
-    }
-
-    #[test]
-    fn chart_map_keeps_utokens_offsets() {
-        let (s, map) = normalize("e&nbsp;f\u{1}g", true);
-        let map = map.unwrap();
-        assert_eq!(map.snt, "e\u{a0}f\u{1}g");
-        assert_eq!(s.text(), "e f g".replace(' ', "").replacen("ef", "e f", 1));
-        // g is at position 3 of the sentence and index 4 of snt.
-        assert_eq!(map.span(3, 4), (4, 5));
-    }
-}
+#[path = "normalize_tests.rs"]
+mod tests;
