@@ -72,6 +72,12 @@ fn chart_map_keeps_utokens_offsets() {
     assert_eq!(map.span(3, 4), (4, 5));
 }
 
+/// Which characters a pass is about, and its rule over a stretch.
+type Pass<'a> = (
+    &'a dyn Fn(char) -> bool,
+    &'a dyn Fn(&mut Vec<(usize, char)>, bool, bool),
+);
+
 /// The deleting rules run over the whole line as one list, as utoken runs them.
 fn whole_line(line: &str, edit: impl FnOnce(&mut Vec<(usize, char)>)) -> String {
     let mut list: Vec<(usize, char)> = line.chars().enumerate().collect();
@@ -90,7 +96,7 @@ proptest::proptest! {
             ['a', ' ', '.', '\u{200C}', '\u{200D}', '\u{FE0F}', '→', 'é', '\u{200D}'];
         let line: String = picks.iter().map(|&i| ALPHABET[i]).collect();
         let zw = |c| c == '\u{200C}' || c == '\u{200D}';
-        let passes: [(&dyn Fn(char) -> bool, &dyn Fn(&mut Vec<(usize, char)>, bool, bool)); 3] = [
+        let passes: [Pass; 3] = [
             (&zw, &|cs, first, last| trim_joiners(cs, '\u{200C}', true, first, last)),
             (&|c| c == '\u{200D}', &|cs, first, last| {
                 trim_joiners(cs, '\u{200D}', false, first, last)
