@@ -8,6 +8,7 @@
 use proptest::prelude::*;
 use toklab::Tokenizer;
 use toklab::core::pieces::{Pieces, ids_in_pieces, tokenize_in_pieces};
+use toklab::engines::subword::gguf::PRE_NAMES;
 
 use crate::common;
 
@@ -60,24 +61,11 @@ const CUTTING_REAL: &[&str] = &[
     "gguf:{models}/llama-vocabs/ggml-vocab-starcoder.gguf",
 ];
 
-/// The pre-tokenizers of byte-level GGUF files that cut ([`written_models`] writes one file
-/// for each), and one that does not: `superbpe` leaves words and the spaces between them in
-/// one piece, so merges may join a letter to the space after it.
-const GGUF_PRES: &[&str] = &[
-    "gpt-2",
-    "default",
-    "falcon",
-    "starcoder",
-    "deepseek-coder",
-    "deepseek-llm",
-    "qwen35",
-    "bloom",
-    "llama-bpe",
-    "qwen2",
-    "gpt-4o",
-    "tekken",
-];
-const GGUF_UNCUT_PRES: &[&str] = &["superbpe"];
+/// The pre-tokenizers of byte-level GGUF files ([`written_models`] writes one file for each
+/// list llama.cpp knows) that do not cut: `superbpe` leaves words and the spaces between them
+/// in one piece, so merges may join a letter to the space after it, and `gemma4` splits at
+/// newlines only.
+const GGUF_UNCUT_PRES: &[&str] = &["superbpe", "gemma4"];
 
 /// Pieces of text the generated texts are made of.
 const PARTS: &[&str] = &[
@@ -317,7 +305,7 @@ fn written_models(dir: &std::path::Path) -> Vec<(String, String)> {
 }
 
 /// GGUF files written for the test in `dir`, as (label, spec): a byte-level BPE for each
-/// pre-tokenizer of [`GGUF_PRES`] and [`GGUF_UNCUT_PRES`], with merges that join a letter to
+/// pre-tokenizer llama.cpp knows ([`PRE_NAMES`]), with merges that join a letter to
 /// the space after it (which only a pre-tokenizer that splits them keeps apart) and tokens of
 /// two and three spaces and of a space and a letter, which a cut at any other space than one
 /// between letters would change, and one with a user-defined token of a letter and a space; a
@@ -338,7 +326,7 @@ fn gguf_models(dir: &std::path::Path) -> Vec<(String, String)> {
     let merges = ["a Ġ", "d Ġ", "Ġ Ġ", "ĠĠ Ġ", "Ġ a", "Ġ w", "o r"];
     tokens.extend(merges.iter().map(|m| m.replace(' ', "")));
     let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
-    for pre in GGUF_PRES.iter().chain(GGUF_UNCUT_PRES) {
+    for pre in PRE_NAMES {
         write(format!("{pre}.gguf"), &|b| {
             b.put("general.architecture", Val::Str("gpt2"))
                 .put("tokenizer.ggml.model", Val::Str("gpt2"))

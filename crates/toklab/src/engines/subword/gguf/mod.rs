@@ -20,6 +20,7 @@ mod merge;
 pub mod ollama;
 pub mod reader;
 mod split;
+pub use split::NAMES as PRE_NAMES;
 mod ugm;
 mod unicode;
 pub mod vocab;

@@ -23,6 +23,14 @@ const BLOOM: &str = " ?[^(\\s|.,!?\u{2026}\u{3002}\u{FF0C}\u{3001}\u{964}\u{6D4}
 const TEKKEN: &str = r"[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+|[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 const GPT4O: &str = r"[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?|[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 const QWEN35: &str = r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+const KANA_HAN: &str = "[\u{4E00}-\u{9FA5}\u{3040}-\u{309F}\u{30A0}-\u{30FF}]+";
+const DEEPSEEK_V3: &str = "[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+";
+const SENTINEL: &str = "<sentinel:[0-9]+>";
+const IMAGE: &str = "(IMGIMG)((A|B|C|D|E|F|G|H|I){1,4})Z";
+const TABS_AND_SPACES: &str = "([\\t\\n]|    |  )";
+const CHAMELEON_PUNCT: &str = r"[\p{P}!-/:-@\[-`{-~]";
+const BAILINGMOE: &str = r"'(?:[sSdDmMtT]|[lL][lL]|[vV][eE]|[rR][eE])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]|\s+(?!\S)|\s+";
+const SEED_CODER: &str = r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1}| ?[^\s\p{L}\p{N}\r\n]+|\s*[\r\n]+|\s+(?!\S)|\s+";
 const LETTER_RUNS: &str = r"\s?\p{L}+";
 const DEFAULT_PUNCT: &str = r"[\p{P}\$\+<=>\^~\|]+";
 const FALCON_PUNCT: &str = r"[\p{P}\$\+<=>\^~\|`]+";
@@ -51,11 +59,7 @@ pub fn patterns(pre: &str) -> Option<(Vec<&'static str>, bool)> {
             CJK,
             r"\p{N}+",
         ],
-        "deepseek-v3" | "hunyuan-dense" => vec![
-            r"\p{N}{1,3}",
-            "[\u{4E00}-\u{9FA5}\u{3040}-\u{309F}\u{30A0}-\u{30FF}]+",
-            "[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+",
-        ],
+        "deepseek-v3" | "hunyuan-dense" => vec![r"\p{N}{1,3}", KANA_HAN, DEEPSEEK_V3],
         "deepseek-coder" => vec![NEWLINE, LETTER_RUNS, r"\s?\p{P}+", CJK, r"\p{N}"],
         "falcon" => vec![FALCON_PUNCT, GPT2, THREE_DIGITS],
         "starcoder" | "refact" | "command-r" | "smollm" | "codeshell" | "exaone" | "minerva-7b" => {
@@ -69,21 +73,17 @@ pub fn patterns(pre: &str) -> Option<(Vec<&'static str>, bool)> {
         "poro-chat" | "bloom" | "gpt3-finnish" => vec![BLOOM],
         "viking" => vec![BLOOM, r"\p{N}"],
         "chameleon" => vec![
-            "<sentinel:[0-9]+>",
-            "(IMGIMG)((A|B|C|D|E|F|G|H|I){1,4})Z",
-            "([\\t\\n]|    |  )",
+            SENTINEL,
+            IMAGE,
+            TABS_AND_SPACES,
             r"\p{N}",
-            r"[\p{P}!-/:-@\[-`{-~]",
+            CHAMELEON_PUNCT,
             GPT2,
         ],
         "gpt-4o" | "llama4" => vec![GPT4O],
         "superbpe" => vec![r"\p{N}+", r"(?=(\d{3})+(?!\d))"],
-        "bailingmoe" => vec![
-            r"'(?:[sSdDmMtT]|[lL][lL]|[vV][eE]|[rR][eE])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]|\s+(?!\S)|\s+",
-        ],
-        "seed-coder" => vec![
-            r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1}| ?[^\s\p{L}\p{N}\r\n]+|\s*[\r\n]+|\s+(?!\S)|\s+",
-        ],
+        "bailingmoe" => vec![BAILINGMOE],
+        "seed-coder" => vec![SEED_CODER],
         "kimi-k2" => vec![KIMI_K2],
         "gemma4" | "granite-embed-multi-311m" => vec!["[^\n]+|[\n]+"],
         _ => return None,
@@ -104,9 +104,10 @@ pub fn raw(pre: &str) -> bool {
 /// whose class holds the letters and no white space); nothing looks behind, and a look-ahead
 /// is either in a match of white space (`\s+(?!\S)`), which holds neither letter, or asks
 /// that the character a letter run takes next be a letter (`(?=[\p{L}])`), which the space is
-/// not. A match before the cut never reads past it, so it is the same match in the first part
-/// alone.
-const SPLITTING: [&str; 9] = [
+/// not; Kimi K2's cased runs use class intersections instead, which hold no space, and a
+/// contraction after a run must start with `'`, which the space is not. A match before the
+/// cut never reads past it, so it is the same match in the first part alone.
+const SPLITTING: [&str; 13] = [
     GPT2,
     LLAMA3,
     QWEN2,
@@ -116,21 +117,33 @@ const SPLITTING: [&str; 9] = [
     LETTER_RUNS,
     DEEPSEEK_LETTERS,
     BLOOM,
+    DEEPSEEK_V3,
+    BAILINGMOE,
+    SEED_CODER,
+    KIMI_K2,
 ];
 
-/// Patterns that leave a space between two ASCII letters inside one stretch between their
-/// matches, with both letters: each is classes of characters, none holding an ASCII letter or
-/// a space, with no anchor and no look-around, so every attempt at a match that reaches the
-/// letter before the cut fails there, and the attempts on each side read only their side.
-/// Their pieces of a text are those of the parts cut there, but for the stretch the cut
-/// splits in two, which a [`SPLITTING`] pattern after them cuts as it cuts the parts.
-const APART: [&str; 6] = [
+/// Patterns no match of which holds a space that has an ASCII letter on each side, with no
+/// anchor and no look-around: classes of characters holding no space (digits, punctuation,
+/// kana and Han), literals of letters and marks without a space (Chameleon's sentinels and
+/// image tags), and runs of two or four spaces (which a lone space is not). An attempt at a
+/// match that reaches the space before the cut fails there, in the whole text as at the end of
+/// the first part, and the attempts on each side read only their side; so the matches of a
+/// text are those of the parts cut there, and the stretch between matches that holds the cut
+/// is split in two, which a [`SPLITTING`] pattern after them cuts as it cuts the parts.
+const APART: [&str; 12] = [
     NEWLINE,
     r"\p{N}",
     r"\p{N}+",
+    r"\p{N}{1,3}",
     THREE_DIGITS,
     DEFAULT_PUNCT,
     FALCON_PUNCT,
+    KANA_HAN,
+    SENTINEL,
+    IMAGE,
+    TABS_AND_SPACES,
+    CHAMELEON_PUNCT,
 ];
 
 /// Whether a text split by `patterns` may be cut at a space between two ASCII letters: a
@@ -144,6 +157,36 @@ pub fn cuts_at_spaces(patterns: &[&str]) -> bool {
     let splitting = patterns.iter().position(|p| SPLITTING.contains(p));
     splitting.is_some_and(|at| patterns[..at].iter().all(|p| APART.contains(p)))
 }
+
+/// One `tokenizer.ggml.pre` name for each list of patterns [`patterns`] knows (the other
+/// names are aliases), so that tests can go over every list.
+pub const NAMES: [&str; 25] = [
+    "default",
+    "llama3",
+    "tekken",
+    "dbrx",
+    "deepseek-llm",
+    "deepseek-v3",
+    "deepseek-coder",
+    "falcon",
+    "starcoder",
+    "gpt-2",
+    "qwen2",
+    "qwen35",
+    "bloom",
+    "viking",
+    "chameleon",
+    "gpt-4o",
+    "superbpe",
+    "bailingmoe",
+    "seed-coder",
+    "kimi-k2",
+    "gemma4",
+    "llama-bpe",
+    "pixtral",
+    "smaug-bpe",
+    "refact",
+];
 
 /// The five categories a pattern may name, the marker that stands for each in collapsed text
 /// (private-use characters, which no class of the rewritten pattern matches by accident), and
@@ -352,27 +395,7 @@ mod tests {
 
     #[test]
     fn every_named_pre_tokenizer_compiles() {
-        for pre in [
-            "default",
-            "llama3",
-            "tekken",
-            "dbrx",
-            "deepseek-llm",
-            "deepseek-v3",
-            "deepseek-coder",
-            "falcon",
-            "starcoder",
-            "gpt-2",
-            "qwen2",
-            "bloom",
-            "viking",
-            "chameleon",
-            "gpt-4o",
-            "superbpe",
-            "bailingmoe",
-            "seed-coder",
-            "kimi-k2",
-        ] {
+        for pre in NAMES {
             let (list, _) = patterns(pre).unwrap();
             Splitter::new(&list).unwrap_or_else(|e| panic!("{pre}: {e}"));
         }
@@ -382,32 +405,8 @@ mod tests {
     #[test]
     fn lists_that_split_a_letter_from_the_space_after_it_first_are_cut() {
         let cuts = |pre: &str| cuts_at_spaces(&patterns(pre).unwrap().0);
-        for pre in [
-            "gpt-2",
-            "default",
-            "falcon",
-            "starcoder",
-            "deepseek-coder",
-            "deepseek-llm",
-            "qwen35",
-            "bloom",
-            "viking",
-            "llama3",
-            "qwen2",
-            "tekken",
-            "gpt-4o",
-        ] {
-            assert!(cuts(pre), "{pre}");
-        }
-        for pre in [
-            "superbpe",
-            "chameleon",
-            "deepseek-v3",
-            "kimi-k2",
-            "bailingmoe",
-            "gemma4",
-        ] {
-            assert!(!cuts(pre), "{pre}");
+        for pre in NAMES {
+            assert_eq!(cuts(pre), !["superbpe", "gemma4"].contains(&pre), "{pre}");
         }
     }
 
