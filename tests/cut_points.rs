@@ -533,28 +533,39 @@ fn shown(tokenizer: &dyn Tokenizer, text: &str, pieces: bool) -> Vec<String> {
         .collect()
 }
 
+/// Checks that `text` cut at every cut point `tokenizer` finds, each piece tokenized on its own
+/// with the carry, gives the whole text's tokens, ids and give-up flag: the one body both
+/// properties below run, so they can never drift apart in what they compare.
+fn assert_pieces_match(
+    spec: &str,
+    tokenizer: &dyn Tokenizer,
+    text: &str,
+) -> Result<(), TestCaseError> {
+    // Pieces of one byte or more: a cut at every cut point there is.
+    prop_assert_eq!(
+        shown(tokenizer, text, true),
+        shown(tokenizer, text, false),
+        "{} on {:?}, cut at {:?}",
+        spec,
+        text,
+        cut_offsets(tokenizer, text)
+    );
+    let mut whole = Vec::new();
+    let whole_gave_up = tokenizer.ids_into(text, &mut whole);
+    let mut pieces = Vec::new();
+    let pieces_gave_up = ids_in_pieces(tokenizer, text, 1, &mut pieces);
+    prop_assert_eq!(pieces, whole, "{} ids on {:?}", spec, text);
+    prop_assert_eq!(pieces_gave_up, whole_gave_up, "{} on {:?}", spec, text);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(common::proptest_config(256))]
 
     #[test]
     fn pieces_tokenize_as_the_whole_text(text in texts()) {
         for (spec, tokenizer) in LOADED.iter() {
-            let tokenizer = tokenizer.as_ref();
-            // Pieces of one byte or more: a cut at every cut point there is.
-            prop_assert_eq!(
-                shown(tokenizer, &text, true),
-                shown(tokenizer, &text, false),
-                "{} on {:?}, cut at {:?}",
-                spec,
-                text,
-                cut_offsets(tokenizer, &text)
-            );
-            let mut whole = Vec::new();
-            let whole_gave_up = tokenizer.ids_into(&text, &mut whole);
-            let mut pieces = Vec::new();
-            let pieces_gave_up = ids_in_pieces(tokenizer, &text, 1, &mut pieces);
-            prop_assert_eq!(pieces, whole, "{} ids on {:?}", spec, text);
-            prop_assert_eq!(pieces_gave_up, whole_gave_up, "{} on {:?}", spec, text);
+            assert_pieces_match(spec, tokenizer.as_ref(), &text)?;
         }
     }
 }
@@ -567,20 +578,7 @@ proptest! {
     #[test]
     fn unigram_pieces_of_spaceless_text_tokenize_as_the_whole(text in spaceless_texts()) {
         for (spec, tokenizer) in LOADED.iter().filter(|(spec, _)| is_unigram(spec)) {
-            let tokenizer = tokenizer.as_ref();
-            prop_assert_eq!(
-                shown(tokenizer, &text, true),
-                shown(tokenizer, &text, false),
-                "{} on {:?}, cut at {:?}",
-                spec,
-                text,
-                cut_offsets(tokenizer, &text)
-            );
-            let mut whole = Vec::new();
-            tokenizer.ids_into(&text, &mut whole);
-            let mut pieces = Vec::new();
-            ids_in_pieces(tokenizer, &text, 1, &mut pieces);
-            prop_assert_eq!(pieces, whole, "{} ids on {:?}", spec, text);
+            assert_pieces_match(spec, tokenizer.as_ref(), &text)?;
         }
     }
 }
