@@ -58,6 +58,7 @@ mod hub_download;
 mod ids_path;
 mod lex_segmenter;
 mod linearity;
+mod linearity_growth;
 mod maxmatch_cli;
 mod maxmatch_props;
 mod memory;
