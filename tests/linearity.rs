@@ -204,8 +204,8 @@ pub fn growth(small: usize, large: usize, mut f: impl FnMut(usize)) -> (f64, f64
         let mut at_large = || f(large);
         let (large_count, mut t_large) = calibrate(&mut at_large);
         for _ in 0..4 {
-            t_small = t_small.max(batch(&mut || f(small), small_count) / small_count as f64);
-            t_large = t_large.max(batch(&mut || f(large), large_count) / large_count as f64);
+            t_small = t_small.min(batch(&mut || f(small), small_count) / small_count as f64);
+            t_large = t_large.min(batch(&mut || f(large), large_count) / large_count as f64);
         }
         let round = (t_small, t_large, t_large / t_small);
         if round.2 < best.2 {
