@@ -43,7 +43,10 @@ fn a_linear_function_passes_though_one_call_is_slowed_and_one_stalls() {
         ratio < MAX_RATIO,
         "a linear function measured {ratio:.1} ({small:.0} ns → {large:.0} ns)"
     );
-    assert!(ratio > 5.0, "ten times the work measured only {ratio:.1} times the time");
+    assert!(
+        ratio > 5.0,
+        "ten times the work measured only {ratio:.1} times the time"
+    );
 }
 
 #[test]

@@ -55,6 +55,7 @@ mod gguf_files;
 mod hf_hub;
 mod hf_pipeline;
 mod hub_download;
+mod hub_download_writes;
 mod ids_path;
 mod lex_segmenter;
 mod linearity;
