@@ -17,14 +17,14 @@ use crate::common::{run_command, toklab};
 /// A canned answer: status, extra headers, body; `announced` overrides the Content-Length
 /// (a larger one makes the server close the connection early, a broken-off download).
 #[derive(Clone)]
-struct Reply {
+pub(crate) struct Reply {
     status: u16,
     headers: Vec<(String, String)>,
     body: Vec<u8>,
-    announced: Option<usize>,
+    pub(crate) announced: Option<usize>,
 }
 
-fn reply(status: u16, headers: &[(&str, &str)], body: &[u8]) -> Reply {
+pub(crate) fn reply(status: u16, headers: &[(&str, &str)], body: &[u8]) -> Reply {
     Reply {
         status,
         headers: headers
@@ -41,15 +41,15 @@ type Seen = (String, Option<String>);
 
 /// The test server: answers each path from its table (unknown paths: the hub's 404 for a
 /// missing file), one request per connection, until dropped.
-struct Server {
-    origin: String,
+pub(crate) struct Server {
+    pub(crate) origin: String,
     seen: Arc<Mutex<Vec<Seen>>>,
     stop: Arc<AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Server {
-    fn start(routes: Vec<(String, Reply)>) -> Server {
+    pub(crate) fn start(routes: Vec<(String, Reply)>) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let origin = format!("http://{}", listener.local_addr().unwrap());
         let seen = Arc::new(Mutex::new(Vec::new()));
@@ -133,7 +133,7 @@ fn answer(stream: TcpStream, routes: &[(String, Reply)], seen: &Mutex<Vec<Seen>>
 
 const COMMIT: &str = "0123456789abcdef0123456789abcdef01234567";
 
-fn sample(name: &str) -> Vec<u8> {
+pub(crate) fn sample(name: &str) -> Vec<u8> {
     std::fs::read(
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("samples/bpe")
@@ -143,10 +143,10 @@ fn sample(name: &str) -> Vec<u8> {
 }
 
 /// The progress reports a download made, as (bytes done, finished).
-type Reports = Arc<Mutex<Vec<(u64, bool)>>>;
+pub(crate) type Reports = Arc<Mutex<Vec<(u64, bool)>>>;
 
 /// Settings for `server` with a fresh cache, recording progress reports.
-fn settings(origin: &str, cache: &Path) -> (Settings, Reports) {
+pub(crate) fn settings(origin: &str, cache: &Path) -> (Settings, Reports) {
     let reports = Arc::new(Mutex::new(Vec::new()));
     let into = reports.clone();
     let settings = Settings {
@@ -162,7 +162,7 @@ fn settings(origin: &str, cache: &Path) -> (Settings, Reports) {
 }
 
 /// Every file under `dir` (none when it does not exist).
-fn files_under(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let path = entry.path();
@@ -416,7 +416,7 @@ fn offline_no_request_is_made_and_the_error_says_why() {
 }
 
 /// A published encoding over the sample rank file, at a URL of tiktoken's origin.
-fn sample_encoding() -> tiktoken::Published {
+pub(crate) fn sample_encoding() -> tiktoken::Published {
     tiktoken::Published {
         name: "sample",
         encoding: "cl100k",

@@ -24,7 +24,7 @@ use toklab::Tokenizer;
 /// token per character (the FST on runs of `'`, `"` or `:`) write 72 MB of tokens at 1e6
 /// characters, which no cache holds, and measured 27–38 in one CI run and under 25 in the
 /// next: 40 leaves room for that and still fails anything quadratic.
-const MAX_RATIO: f64 = 40.0;
+pub const MAX_RATIO: f64 = 40.0;
 
 /// The bound for `explain`, whose traces are ten to a hundred times the text: at 1e5
 /// characters they leave every cache, and Treebank's measured 29–32 alone and over 40 once in a
@@ -132,7 +132,7 @@ fn full() -> bool {
 }
 
 /// Nanoseconds of CPU time this thread has used (wall time where the clock is missing).
-fn thread_time_ns() -> u128 {
+pub fn thread_time_ns() -> u128 {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
     let mut now = libc::timespec {
         tv_sec: 0,

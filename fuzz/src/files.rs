@@ -1,14 +1,50 @@
-//! The loader targets for files that are not tokenizers: the workbench's workspaces and chat
-//! templates with their conversations. Each loads a mutated file; an error is fine, a panic
+//! The loader targets for files that are not tokenizers: the workbench's text files and
+//! workspaces, and chat templates with their conversations. Each loads a mutated file; an error is fine, a panic
 //! or a hang is not, and what loads must keep the file's own promise (a workspace saves in
 //! place and reads back the same; a template renders the same prompt twice).
 
 use std::path::Path;
+use std::sync::Arc;
 
+use toklab::core::display::is_terminal_control;
 use toklab::core::files::Expect;
 use toklab::engines::subword::chat::{ChatTemplate, Conversation};
+use toklab_cli::tui::app::{Action, App, Loader, RowSetup};
+use toklab_cli::tui::document::Document;
 use toklab_cli::tui::panes::View;
+use toklab_cli::tui::theme::Theme;
 use toklab_cli::workspace::Workspace;
+
+/// Pages the workbench draws of a fuzzed text file: enough to pass the shipped sample's end.
+const TEXT_PAGES: usize = 4;
+
+/// A text file opened as the workbench opens one (indexed in the background, with a row of
+/// two kinds tokenizing the cursor's line) and paged through, each page drawn: nothing may
+/// panic, and no cell of the screen may hold a character that drives the terminal.
+pub fn check_text_file(path: &Path) -> Result<(), String> {
+    let Ok(doc) = Document::open(path) else {
+        return Ok(());
+    };
+    let loader: Loader =
+        Arc::new(|spec: &str, _: Option<&Path>| toklab::load(spec).map_err(|e| e.to_string()));
+    let rows = vec![RowSetup::new("ws"), RowSetup::new("words")];
+    let mut app = App::new(doc, rows, loader);
+    let theme = Theme::dark();
+    for page in 0..TEXT_PAGES {
+        app.settle();
+        let screen = toklab_cli::tui::render_to_buffer(&mut app, &theme, 80, 24);
+        for (at, cell) in screen.content().iter().enumerate() {
+            if let Some(c) = cell.symbol().chars().find(|&c| is_terminal_control(c)) {
+                let (x, y) = (at % 80, at / 80);
+                return Err(format!(
+                    "raw control {c:?} on page {page} of the text, at column {x}, row {y}"
+                ));
+            }
+        }
+        app.apply(Action::PageDown);
+    }
+    Ok(())
+}
 
 /// A workspace that loads is saved over itself (the in-place editor keeps the author's
 /// comments and layout) and must read back as the workspace that was saved.

@@ -236,6 +236,7 @@ impl Prepared {
         let root = repo_root();
         let spec = match target.load {
             Load::Spec(spec) => spec.replace("{}", &arg),
+            Load::TextFile => return files::check_text_file(&path),
             Load::Workspace => return files::check_workspace(&path),
             Load::ChatTemplate => {
                 return files::check_chat(&path, &root.join(CHAT_CONVERSATION));

@@ -33,6 +33,9 @@ pub enum Load {
     /// A tokenizer spec: `{}` stands for the mutated file (or its folder when `whole_folder`).
     /// A tokenizer that loads must keep the tokenizer invariants.
     Spec(&'static str),
+    /// The workbench's text-file path (`toklab_cli::tui::document`): opened, paged through
+    /// and drawn, with no raw control character on the screen.
+    TextFile,
     /// The workbench's workspace loader (`toklab_cli::workspace`): a workspace that loads must
     /// save in place and load back the same.
     Workspace,
@@ -286,6 +289,12 @@ pub const LOADERS: &[LoaderTarget] = &[
         file: "rules/tok-resource-eng.txt",
         load: Load::Spec("rules:{}?lang=eng"),
         whole_folder: true,
+    },
+    LoaderTarget {
+        name: "load-text-file",
+        file: "samples/sample.txt",
+        load: Load::TextFile,
+        whole_folder: false,
     },
     LoaderTarget {
         name: "load-workspace",

@@ -174,42 +174,109 @@ pub fn write_file(
     expect: &Expect,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<Stamp, WriteError> {
-    let io = |e| WriteError::Io(path.to_path_buf(), e);
+    match write_checked(path, expect, write) {
+        Ok((stamp, ())) => Ok(stamp),
+        Err(Refused::Write(e)) => Err(e),
+        Err(Refused::Content(e)) => Err(WriteError::Io(path.to_path_buf(), e)),
+    }
+}
+
+/// Why [`write_checked`] left the old file in place: the writer's own refusal, or the
+/// content's producer gave up (a download cut short, a hash that is not the expected one).
+#[derive(Debug)]
+pub enum Refused<E> {
+    /// The file was not what was expected, or the temporary file could not be made.
+    Write(WriteError),
+    /// `write` returned this error; nothing it wrote is kept.
+    Content(E),
+}
+
+/// Writes `path` as [`write_file`] does, for content that is streamed and checked while it is
+/// written (a download hashed as it arrives): `write` may refuse its own content after writing
+/// it, and then the old file stays as it was. Returns the stamp and what `write` returned.
+pub fn write_checked<T, E>(
+    path: &Path,
+    expect: &Expect,
+    write: impl FnOnce(&mut dyn Write) -> Result<T, E>,
+) -> Result<(Stamp, T), Refused<E>> {
+    let io = |e| Refused::Write(WriteError::Io(path.to_path_buf(), e));
     let target = follow_links(path).map_err(io)?;
     if target.is_dir() {
         return Err(io(std::io::Error::other("it is a directory")));
     }
-    check(path, &target, expect)?;
+    check(path, &target, expect).map_err(Refused::Write)?;
     let tmp = temporary_beside(&target);
-    let result = (|| {
-        let file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        let mut out = HashingWriter {
-            inner: BufWriter::new(file),
-            hash: ContentHash::default(),
-        };
-        write(&mut out)?;
-        let hash = out.hash.finish();
-        let file: File = out.inner.into_inner().map_err(|e| e.into_error())?;
-        if let Ok(meta) = fs::metadata(&target) {
-            file.set_permissions(meta.permissions())?;
-        }
-        file.sync_all()?;
-        Ok(hash)
-    })();
-    let outcome = result.map_err(io).and_then(|hash| {
-        check(path, &target, expect)?;
+    let outcome = fill(path, &tmp, &target, write).and_then(|(hash, value)| {
+        check(path, &target, expect).map_err(Refused::Write)?;
         put_in_place(&tmp, &target, expect).map_err(|e| match e.kind() {
-            std::io::ErrorKind::AlreadyExists => WriteError::Exists(path.to_path_buf()),
+            std::io::ErrorKind::AlreadyExists => {
+                Refused::Write(WriteError::Exists(path.to_path_buf()))
+            }
             _ => io(e),
         })?;
         let meta = fs::metadata(&target).map_err(io)?;
-        Ok(Stamp::new(&meta, hash))
+        Ok((Stamp::new(&meta, hash), value))
     });
     if outcome.is_err() {
         let _ = fs::remove_file(&tmp);
     }
     sync_folder(&target);
     outcome
+}
+
+/// The temporary file `tmp` written by `write`, given `target`'s permissions and synced; the
+/// hash of what was written.
+fn fill<T, E>(
+    path: &Path,
+    tmp: &Path,
+    target: &Path,
+    write: impl FnOnce(&mut dyn Write) -> Result<T, E>,
+) -> Result<(u64, T), Refused<E>> {
+    let io = |e| Refused::Write(WriteError::Io(path.to_path_buf(), e));
+    let file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(tmp)
+        .map_err(io)?;
+    let mut out = HashingWriter {
+        inner: BufWriter::new(file),
+        hash: ContentHash::default(),
+    };
+    let value = write(&mut out).map_err(Refused::Content)?;
+    let hash = out.hash.finish();
+    let file: File = out.inner.into_inner().map_err(|e| io(e.into_error()))?;
+    if let Ok(meta) = fs::metadata(target) {
+        file.set_permissions(meta.permissions()).map_err(io)?;
+    }
+    file.sync_all().map_err(io)?;
+    Ok((hash, value))
+}
+
+/// Makes `path` a symbolic link to `points_to`, replacing whatever was there in one rename so
+/// no reader ever finds the name missing or half made (a download cache's snapshot entries).
+/// Where the system has no symbolic links, `path` becomes a copy of the file linked to.
+pub fn replace_with_link(path: &Path, points_to: &Path) -> Result<(), WriteError> {
+    let io = |e| WriteError::Io(path.to_path_buf(), e);
+    #[cfg(unix)]
+    {
+        let tmp = temporary_beside(path);
+        std::os::unix::fs::symlink(points_to, &tmp).map_err(io)?;
+        let renamed = fs::rename(&tmp, path);
+        if renamed.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        renamed.map_err(io)?;
+        sync_folder(path);
+        Ok(())
+    }
+    #[cfg(not(unix))]
+    {
+        let source = path
+            .parent()
+            .map_or_else(|| points_to.to_path_buf(), |d| d.join(points_to));
+        let bytes = fs::read(&source).map_err(io)?;
+        write_bytes(path, &Expect::Replace, &bytes).map(drop)
+    }
 }
 
 /// Whether `target` is what `expect` allows replacing.

@@ -120,3 +120,42 @@ fn the_hash_is_fnv1a() {
     assert_eq!(ContentHash::of(b""), 0xcbf2_9ce4_8422_2325);
     assert_eq!(ContentHash::of(b"a"), 0xaf63_dc4c_8601_ec8c);
 }
+
+#[test]
+fn content_refused_after_it_was_written_leaves_the_file_alone() {
+    let temp = tempfile::tempdir().unwrap();
+    let path = temp.path().join("ranks");
+    fs::write(&path, "old").unwrap();
+    let refused = write_checked(&path, &Expect::Replace, |out| {
+        out.write_all(b"a whole new body")?;
+        Err::<(), _>(std::io::Error::other("its hash is not the expected one"))
+    });
+    assert!(matches!(refused, Err(Refused::Content(_))), "{refused:?}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), "old");
+    assert_eq!(names(temp.path()), ["ranks"], "no temporary file is left");
+    let (stamp, size) = write_checked(&path, &Expect::Replace, |out| {
+        out.write_all(b"accepted")?;
+        Ok::<_, std::io::Error>(8)
+    })
+    .unwrap();
+    assert_eq!(
+        (fs::read_to_string(&path).unwrap().as_str(), size),
+        ("accepted", 8)
+    );
+    assert!(stamp.matches(&path).unwrap());
+}
+
+#[test]
+fn a_link_replaces_a_file_or_an_older_link() {
+    let temp = tempfile::tempdir().unwrap();
+    fs::write(temp.path().join("first"), "one").unwrap();
+    fs::write(temp.path().join("second"), "two").unwrap();
+    let entry = temp.path().join("entry");
+    fs::write(&entry, "a plain file").unwrap();
+    replace_with_link(&entry, Path::new("first")).unwrap();
+    assert_eq!(fs::read_to_string(&entry).unwrap(), "one");
+    replace_with_link(&entry, Path::new("second")).unwrap();
+    assert_eq!(fs::read_link(&entry).unwrap(), Path::new("second"));
+    assert_eq!(fs::read_to_string(&entry).unwrap(), "two");
+    assert_eq!(names(temp.path()), ["entry", "first", "second"]);
+}

@@ -1,15 +1,17 @@
 //! A model's tokenizer files fetched from the hub into the HuggingFace cache layout, so that
 //! `transformers` finds what toklab fetched and the other way round:
 //! `models--ORG--NAME/blobs/ETAG` holds the bytes, `snapshots/COMMIT/FILE` links to the blob,
-//! `refs/REVISION` names the commit. Each file is written whole (temporary file, rename)
-//! before anything points at it, so a broken download leaves nothing that looks complete.
+//! `refs/REVISION` names the commit. Each file goes through the one file writer
+//! (`core/files.rs`: temporary file, rename) before anything points at it, so a broken
+//! download leaves nothing that looks complete.
 
 use std::path::{Path, PathBuf};
 
 use super::error::{DownloadError, cache_error};
-use super::http::{self, Answer, temp_name};
+use super::http::{self, Answer};
 use super::settings::Settings;
 use super::{ModelName, TOKENIZER_FILES};
+use crate::core::files::{self, Expect, WriteError};
 
 /// The file fetched along with the tokenizer when the model has it (special tokens, casing).
 const CONFIG_FILE: &str = "tokenizer_config.json";
@@ -97,9 +99,9 @@ fn fetch_file(
         store_blob(settings, answer, &blob, &etag)?;
     }
     let snapshot = folder.join("snapshots").join(&commit).join(file);
-    link(&blob, &etag, &snapshot)?;
+    link(&etag, &snapshot)?;
     if revision != commit {
-        write_whole(&folder.join("refs").join(revision), commit.as_bytes())?;
+        write_ref(&folder.join("refs").join(revision), &commit)?;
     }
     Ok(Some(snapshot))
 }
@@ -112,58 +114,37 @@ fn bad(url: &str, message: &str) -> DownloadError {
 }
 
 /// Writes the body to `blob`, checked against the ETag when the ETag is a sha256 (the hub's
-/// large files).
+/// large files). A blob is named by its content, so one another download put there
+/// meanwhile is as good as this one.
 fn store_blob(
     settings: &Settings,
     answer: Answer,
     blob: &Path,
     etag: &str,
 ) -> Result<(), DownloadError> {
-    let url = answer.url.clone();
-    let partial = http::save(answer, blob, &settings.progress)?;
     let is_sha256 = etag.len() == 64 && etag.bytes().all(|b| b.is_ascii_hexdigit());
-    if is_sha256 && !partial.sha256.eq_ignore_ascii_case(etag) {
-        return Err(DownloadError::HashMismatch {
-            url,
-            expected: etag.to_string(),
-            actual: partial.sha256.clone(),
-        });
+    let sha256 = is_sha256.then_some(etag);
+    match http::save(answer, blob, &Expect::Absent, sha256, &settings.progress) {
+        Err(DownloadError::Write(WriteError::Exists(_))) => Ok(()),
+        other => other,
     }
-    partial.keep(blob)
 }
 
-/// `snapshot` made to point at `blob` (`../../blobs/ETAG`), replacing what was there in one
-/// rename; a copy where the system has no symbolic links.
-fn link(blob: &Path, etag: &str, snapshot: &Path) -> Result<(), DownloadError> {
+/// `snapshot` made to point at `blob` (`../../blobs/ETAG`), replacing what was there.
+fn link(etag: &str, snapshot: &Path) -> Result<(), DownloadError> {
     let dir = snapshot.parent().expect("a snapshot file is in a folder");
     std::fs::create_dir_all(dir).map_err(cache_error(dir))?;
-    let temp = temp_name(snapshot);
-    #[cfg(unix)]
-    let made = std::os::unix::fs::symlink(Path::new("../../blobs").join(etag), &temp);
-    #[cfg(not(unix))]
-    let made = {
-        let _ = etag;
-        std::fs::copy(blob, &temp).map(drop)
-    };
-    let _ = blob;
-    made.map_err(cache_error(&temp))?;
-    std::fs::rename(&temp, snapshot).map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        cache_error(snapshot)(e)
-    })
+    files::replace_with_link(snapshot, &Path::new("../../blobs").join(etag))
+        .map_err(DownloadError::Write)
 }
 
-/// `bytes` written to `path` whole: a temporary file, then a rename.
-fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), DownloadError> {
+/// `refs/REVISION` made to name `commit` (a revision moves on, so what was there is replaced).
+fn write_ref(path: &Path, commit: &str) -> Result<(), DownloadError> {
     let dir = path.parent().expect("a ref is in a folder");
     std::fs::create_dir_all(dir).map_err(cache_error(dir))?;
-    let temp = temp_name(path);
-    std::fs::write(&temp, bytes)
-        .and_then(|()| std::fs::rename(&temp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&temp);
-            cache_error(path)(e)
-        })
+    files::write_bytes(path, &Expect::Replace, commit.as_bytes())
+        .map(drop)
+        .map_err(DownloadError::Write)
 }
 
 /// The error for an answer that is not the file, read as the hub means it (its

@@ -109,6 +109,10 @@ pub enum DownloadError {
         /// The operating system's reason.
         cause: std::io::Error,
     },
+    /// The file writer left a cached file as it was (it changed meanwhile, or could not be
+    /// replaced).
+    #[error("{0}")]
+    Write(crate::core::files::WriteError),
 }
 
 impl From<DownloadError> for crate::core::error::Error {

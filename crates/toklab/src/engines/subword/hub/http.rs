@@ -1,15 +1,17 @@
 //! The one HTTP client of the downloads: a blocking GET that follows redirects by hand (so the
 //! hub's headers on the first answer are seen, and the token goes to the hub only), and a
-//! body written to a temporary file in the cache, hashed on the way, kept only when whole.
+//! body streamed into the cache through the one file writer, hashed on the way, kept only
+//! when whole and, where the hash is known, when it is that hash.
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
 use super::error::{DownloadError, cache_error, server_text};
 use super::settings::{Progress, Transfer};
+use crate::core::files::{self, Expect, Refused};
 
 /// Redirects followed before giving up (the hub uses one, to its file store).
 const MAX_HOPS: usize = 5;
@@ -123,66 +125,46 @@ pub(crate) fn origin_of(url: &str) -> &str {
     &url[..end]
 }
 
-/// A body being written into the cache: removed when dropped unless [`Partial::keep`] moved
-/// it to its place, so a failed download leaves nothing.
-pub(crate) struct Partial {
-    path: PathBuf,
-    /// The body's sha256, lowercase hex.
-    pub sha256: String,
-}
-
-impl Partial {
-    /// Moves the file to `to` in one rename (same folder or file system).
-    pub fn keep(self, to: &Path) -> Result<(), DownloadError> {
-        std::fs::rename(&self.path, to).map_err(cache_error(to))
-    }
-}
-
-impl Drop for Partial {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
-    }
-}
-
-/// A fresh name next to `near` for a file being written, unique to this process and call.
-pub(crate) fn temp_name(near: &Path) -> PathBuf {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNT: AtomicU64 = AtomicU64::new(0);
-    let name = near.file_name().unwrap_or_default().to_string_lossy();
-    near.with_file_name(format!(
-        ".{name}.{}-{}.part",
-        std::process::id(),
-        COUNT.fetch_add(1, Ordering::Relaxed)
-    ))
-}
-
-/// Writes the body of `answer` to a temporary file next to `near`, reporting progress; an
-/// error if the body ends short of its `Content-Length`.
+/// Writes the body of `answer` to `to` through the one file writer, reporting progress. The
+/// file is replaced only by a whole body (as long as its `Content-Length`) whose sha256 is
+/// `sha256` when one is given, and only when it is what `expect` says; otherwise it stays as
+/// it was and no temporary file is left.
 pub(crate) fn save(
     answer: Answer,
-    near: &Path,
+    to: &Path,
+    expect: &Expect,
+    sha256: Option<&str>,
     progress: &Progress,
-) -> Result<Partial, DownloadError> {
-    if let Some(dir) = near.parent() {
+) -> Result<(), DownloadError> {
+    if let Some(dir) = to.parent() {
         std::fs::create_dir_all(dir).map_err(cache_error(dir))?;
     }
+    match files::write_checked(to, expect, |out| body(answer, out, to, sha256, progress)) {
+        Ok(_) => Ok(()),
+        Err(Refused::Content(e)) => Err(e),
+        Err(Refused::Write(e)) => Err(DownloadError::Write(e)),
+    }
+}
+
+/// Copies the body to `out`, hashing it on the way; an error when it ends short of its
+/// `Content-Length` or its hash is not `sha256`.
+fn body(
+    answer: Answer,
+    out: &mut dyn Write,
+    to: &Path,
+    sha256: Option<&str>,
+    progress: &Progress,
+) -> Result<(), DownloadError> {
     let total = answer
         .header("Content-Length")
         .and_then(|n| n.trim().parse::<u64>().ok());
     let url = answer.url.clone();
-    let path = temp_name(near);
-    let mut file = std::fs::File::create(&path).map_err(cache_error(&path))?;
-    let mut partial = Partial {
-        path,
-        sha256: String::new(),
-    };
     let mut reader = answer.response.into_body().into_reader();
     let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 64 * 1024];
-    let mut done = 0u64;
     let mut transfer = Transfer {
         url: &url,
-        done,
+        done: 0,
         total,
         finished: false,
     };
@@ -197,29 +179,33 @@ pub(crate) fn save(
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) if total.is_some() => return Err(interrupted(done)),
+            Err(_) if total.is_some() => return Err(interrupted(transfer.done)),
             Err(e) => {
                 return Err(DownloadError::Network {
                     url: url.clone(),
-                    message: format!("the download broke off after {done} bytes: {e}"),
+                    message: format!("the download broke off after {} bytes: {e}", transfer.done),
                 });
             }
         };
-        file.write_all(&buffer[..n])
-            .map_err(cache_error(&partial.path))?;
+        out.write_all(&buffer[..n]).map_err(cache_error(to))?;
         hasher.update(&buffer[..n]);
-        done += n as u64;
-        transfer.done = done;
+        transfer.done += n as u64;
         progress.report(&transfer);
     }
-    if total.is_some_and(|t| t != done) {
-        return Err(interrupted(done));
+    if total.is_some_and(|t| t != transfer.done) {
+        return Err(interrupted(transfer.done));
     }
-    file.sync_all().map_err(cache_error(&partial.path))?;
+    let actual = super::hex(&hasher.finalize());
+    if let Some(expected) = sha256.filter(|e| !e.eq_ignore_ascii_case(&actual)) {
+        return Err(DownloadError::HashMismatch {
+            url: url.clone(),
+            expected: expected.to_string(),
+            actual,
+        });
+    }
     transfer.finished = true;
     progress.report(&transfer);
-    partial.sha256 = super::hex(&hasher.finalize());
-    Ok(partial)
+    Ok(())
 }
 
 /// The error for an answer that is not the file, from its status alone.

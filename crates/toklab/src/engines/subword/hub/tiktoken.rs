@@ -12,6 +12,9 @@ use sha2::{Digest, Sha256};
 
 use super::error::DownloadError;
 use super::settings::Settings;
+use crate::core::files::Stamp;
+#[cfg(feature = "download")]
+use crate::core::files::{Expect, WriteError};
 
 /// Where tiktoken's rank files are published.
 pub const ORIGIN: &str = "https://openaipublic.blob.core.windows.net";
@@ -105,34 +108,45 @@ pub fn resolve_with(settings: &Settings, encoding: &Published) -> Result<PathBuf
         .ok_or_else(|| DownloadError::NoCache { what: what.clone() })?;
     let path = dir.join(super::hex(&Sha1::digest(encoding.url.as_bytes())));
     let mut looked = path.display().to_string();
-    if let Ok(bytes) = std::fs::read(&path) {
-        let actual = super::hex(&Sha256::digest(&bytes));
-        if actual == encoding.sha256 {
-            return Ok(path);
+    let found = match Stamp::read(&path) {
+        Ok((bytes, stamp)) => {
+            let actual = super::hex(&Sha256::digest(&bytes));
+            if actual == encoding.sha256 {
+                return Ok(path);
+            }
+            looked = format!(
+                "{looked} (its sha256 {actual} is not the pinned {})",
+                encoding.sha256
+            );
+            Some(stamp)
         }
-        looked = format!(
-            "{looked} (its sha256 {actual} is not the pinned {})",
-            encoding.sha256
-        );
-    }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(cause) => return Err(DownloadError::Cache { path, cause }),
+    };
     if settings.offline {
         return Err(DownloadError::Offline { what, looked });
     }
     #[cfg(feature = "download")]
     {
-        fetch(settings, encoding, &path)?;
+        fetch(settings, encoding, &path, &Expect::Unchanged(found))?;
         Ok(path)
     }
     #[cfg(not(feature = "download"))]
-    Err(DownloadError::NoDownload { what, looked })
+    {
+        let _ = found;
+        Err(DownloadError::NoDownload { what, looked })
+    }
 }
 
-/// Downloads the rank file to `path`, keeping it only when its hash is the pinned one.
+/// Downloads the rank file to `path`, keeping it only when its hash is the pinned one and the
+/// file is still what was found there (`expect`). When another program replaced it meanwhile
+/// its file is kept: used if it is the pinned one, else the error says it changed.
 #[cfg(feature = "download")]
 fn fetch(
     settings: &Settings,
     encoding: &Published,
     path: &std::path::Path,
+    expect: &Expect,
 ) -> Result<(), DownloadError> {
     let url = match (&settings.tiktoken_base, encoding.url.strip_prefix(ORIGIN)) {
         (Some(base), Some(rest)) => format!("{base}{rest}"),
@@ -142,13 +156,20 @@ fn fetch(
     if answer.status != 200 {
         return Err(super::http::refusal(answer));
     }
-    let partial = super::http::save(answer, path, &settings.progress)?;
-    if partial.sha256 != encoding.sha256 {
-        return Err(DownloadError::HashMismatch {
-            url,
-            expected: encoding.sha256.to_string(),
-            actual: partial.sha256.clone(),
-        });
+    let saved = super::http::save(
+        answer,
+        path,
+        expect,
+        Some(encoding.sha256),
+        &settings.progress,
+    );
+    match saved {
+        Err(DownloadError::Write(WriteError::Changed(_)))
+            if std::fs::read(path)
+                .is_ok_and(|b| super::hex(&Sha256::digest(&b)) == encoding.sha256) =>
+        {
+            Ok(())
+        }
+        other => other,
     }
-    partial.keep(path)
 }
