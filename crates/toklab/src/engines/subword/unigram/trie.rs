@@ -171,7 +171,7 @@ impl PieceTrie {
     fn child(&self, here: &Node, byte: u8) -> u32 {
         if here.table != NO_NODE {
             let k = byte.wrapping_sub(here.low);
-            if false && k > here.last {
+            if k > here.last {
                 return NO_NODE;
             }
             return u32_in(&self.dense, here.table as usize + usize::from(k)).unwrap_or(NO_NODE);
