@@ -337,3 +337,27 @@ fn a_damaged_gguf_entry_is_ignored_and_written_again() {
         );
     }
 }
+
+#[test]
+fn a_damaged_unigram_trie_in_an_spm_entry_is_ignored_and_written_again() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/bpe");
+    let spec = format!("spm:{}/sample-spm.model", samples.display());
+    let cache = tempfile::tempdir().unwrap();
+    let entry = check_cached_equals_parsed(&spec, cache.path(), TEXT);
+    let good = std::fs::read(&entry).unwrap();
+    let expected = ids(&spec, None, TEXT);
+    // The trie is the payload's last part (its nodes, edges and byte-range tables, read where
+    // they lie): a byte changed in each eighth of the entry's second half.
+    for k in 8..16 {
+        let at = good.len() * k / 16;
+        let mut flipped = good.clone();
+        flipped[at] ^= 0x20;
+        std::fs::write(&entry, &flipped).unwrap();
+        assert_eq!(ids(&spec, Some(cache.path()), TEXT), expected, "byte {at}");
+        assert_eq!(
+            std::fs::read(&entry).unwrap(),
+            good,
+            "byte {at}: not rewritten"
+        );
+    }
+}

@@ -11,7 +11,13 @@ use crate::core::model_cache::{Blob, FlatReader, FlatWriter, u32_in};
 struct Node {
     first_edge: u32,
     edges: u32,
-    /// The start of the node's 256 entries in [`PieceTrie::dense`], or [`NO_NODE`].
+    /// The smallest byte of the node's table, and the table's length less one: a table covers
+    /// only the bytes from its first child's to its last (UTF-8 continuation bytes span 64 of
+    /// the 256), which keeps the trie, and the entry a cached load reads, a fraction the size.
+    /// Stored with `edges` in one number (`edges | low << 16 | last << 24`).
+    low: u8,
+    last: u8,
+    /// The start of the node's entries in [`PieceTrie::dense`], or [`NO_NODE`].
     table: u32,
     piece: u32,
     score: f32,
@@ -56,6 +62,13 @@ fn blob_of(values: impl Iterator<Item = u32>) -> Blob {
     Blob::Owned(values.flat_map(u32::to_le_bytes).collect())
 }
 
+impl Node {
+    /// The edge count with the table's byte range, as a node is stored.
+    fn packed_edges(&self) -> u32 {
+        self.edges | u32::from(self.low) << 16 | u32::from(self.last) << 24
+    }
+}
+
 impl PieceTrie {
     /// The trie of `pieces`: (bytes, id, score). Empty pieces are left out (a lattice edge
     /// must advance).
@@ -92,12 +105,13 @@ impl PieceTrie {
         let mut id_bound = 0;
         for (mut edges, (piece, score)) in children.into_iter().zip(ends) {
             edges.sort_unstable();
-            let mut table = NO_NODE;
+            let (mut table, mut low, mut last) = (NO_NODE, 0, 0);
             if edges.len() > SPARSE_EDGES {
                 table = dense.len() as u32;
-                dense.resize(dense.len() + 256, NO_NODE);
+                (low, last) = (edges[0].0, edges[edges.len() - 1].0 - edges[0].0);
+                dense.resize(dense.len() + usize::from(last) + 1, NO_NODE);
                 for &(label, target) in &edges {
-                    dense[table as usize + usize::from(label)] = target;
+                    dense[table as usize + usize::from(label - low)] = target;
                 }
             }
             if piece != NO_PIECE {
@@ -106,6 +120,8 @@ impl PieceTrie {
             nodes.push(Node {
                 first_edge: labels.len() as u32,
                 edges: edges.len() as u32,
+                low,
+                last,
                 table,
                 piece,
                 score,
@@ -118,11 +134,15 @@ impl PieceTrie {
         }
         PieceTrie {
             root,
-            nodes: blob_of(
-                nodes
-                    .iter()
-                    .flat_map(|n| [n.first_edge, n.edges, n.table, n.piece, n.score.to_bits()]),
-            ),
+            nodes: blob_of(nodes.iter().flat_map(|n| {
+                [
+                    n.first_edge,
+                    n.packed_edges(),
+                    n.table,
+                    n.piece,
+                    n.score.to_bits(),
+                ]
+            })),
             labels: Blob::Owned(labels),
             targets: blob_of(targets.into_iter()),
             dense: blob_of(dense.into_iter()),
@@ -134,9 +154,12 @@ impl PieceTrie {
     fn node(&self, node: u32) -> Option<Node> {
         let nodes = &*self.nodes;
         let at = node as usize * 5;
+        let edges = u32_in(nodes, at + 1)?;
         Some(Node {
             first_edge: u32_in(nodes, at)?,
-            edges: u32_in(nodes, at + 1)?,
+            edges: edges & 0xffff,
+            low: (edges >> 16) as u8,
+            last: (edges >> 24) as u8,
             table: u32_in(nodes, at + 2)?,
             piece: u32_in(nodes, at + 3)?,
             score: f32::from_bits(u32_in(nodes, at + 4)?),
@@ -147,7 +170,11 @@ impl PieceTrie {
     #[inline]
     fn child(&self, here: &Node, byte: u8) -> u32 {
         if here.table != NO_NODE {
-            return u32_in(&self.dense, here.table as usize + usize::from(byte)).unwrap_or(NO_NODE);
+            let k = byte.wrapping_sub(here.low);
+            if k > here.last {
+                return NO_NODE;
+            }
+            return u32_in(&self.dense, here.table as usize + usize::from(k)).unwrap_or(NO_NODE);
         }
         let start = here.first_edge as usize;
         let labels = start
@@ -277,6 +304,10 @@ mod tests {
                 .map(|(k, t)| (&t[..], k as u32 + 1, -2.0)),
         );
         pieces.push((&texts[3][..2], 99, -3.0));
+        // `y` then every byte but 0: a second table right after `x`'s, so a byte outside `x`'s
+        // range that were looked up anyway would land on one of `y`'s children.
+        let wide: Vec<Vec<u8>> = (1..=255u8).map(|b| vec![b'y', b]).collect();
+        pieces.extend(wide.iter().map(|t| (&t[..], 1000 + u32::from(t[1]), -4.0)));
         let trie = PieceTrie::new(pieces);
         let found = |text: &[u8]| {
             let mut out = Vec::new();
@@ -287,5 +318,9 @@ mod tests {
         assert_eq!(found(b"xTz!"), [(1, 0), (3, 20)]);
         assert_eq!(found(b"xUz"), [(1, 0)]);
         assert_eq!(found(b"x\xff"), [(1, 0)]);
+        // Bytes below and above the table's range (`A` to `T`) are no child.
+        assert_eq!(found(b"x@z"), [(1, 0)]);
+        assert_eq!(found(b"x\x00"), [(1, 0)]);
+        assert_eq!(found(b"y\x80"), [(2, 1128)]);
     }
 }
