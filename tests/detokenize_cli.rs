@@ -18,6 +18,11 @@ fn word_kinds_detokenize_each_line() {
     assert_eq!(out, "She said, \"don't\" (twice).\na b\n");
     let out = common::stdout_of(&["detokenize", "--with", "ws"], input);
     assert_eq!(out, "She said , \" do n't \" ( twice ) .\na b\n");
+    // The text format loses the pieces' own spaces: they come back as words.
+    let text = "Hello world, it's me.\n";
+    let tokens = common::stdout_of(&["tokenize", "--with", "pretok:gpt2"], text);
+    let back = common::stdout_of(&["detokenize", "--with", "pretok:gpt2"], &tokens);
+    assert_eq!(back, text);
 }
 
 #[test]

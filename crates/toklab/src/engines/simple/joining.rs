@@ -27,7 +27,7 @@ pub enum Joining {
     Words,
     /// [`Concatenate`](Joining::Concatenate) when some token holds whitespace (the pattern
     /// kept the spaces), [`Words`](Joining::Words) otherwise: for `regex:`, whose pattern
-    /// decides.
+    /// decides, and `pretok:`, whose pieces lose their spaces in `toklab tokenize`'s text.
     KeptSpacesOrWords,
 }
 
