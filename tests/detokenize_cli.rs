@@ -14,7 +14,10 @@ fn ptb_detokenizes_each_line() {
 #[test]
 fn word_kinds_detokenize_each_line() {
     let input = "She said , \" do n't \" ( twice ) .\na  b\n";
-    let out = common::stdout_of(&["detokenize", "--with", "fst:samples/fst/english.fst"], input);
+    let out = common::stdout_of(
+        &["detokenize", "--with", "fst:samples/fst/english.fst"],
+        input,
+    );
     assert_eq!(out, "She said, \"don't\" (twice).\na b\n");
     let out = common::stdout_of(&["detokenize", "--with", "ws"], input);
     assert_eq!(out, "She said , \" do n't \" ( twice ) .\na b\n");

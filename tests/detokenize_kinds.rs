@@ -75,7 +75,11 @@ const SPACED_PROSE: &[&str] = &[
 
 #[test]
 fn word_tokenizers_give_ordinarily_spaced_prose_back() {
-    for spec in ["words", "fst:samples/fst/english.fst", r"regex:\w+(?:'\w+)*|[^\w\s]"] {
+    for spec in [
+        "words",
+        "fst:samples/fst/english.fst",
+        r"regex:\w+(?:'\w+)*|[^\w\s]",
+    ] {
         for line in SPACED_PROSE {
             assert_eq!(&round_trip(spec, line), line, "{spec}");
         }

@@ -111,7 +111,10 @@ mod tests {
             words("She said , \" we 're late \" ( again ) ; do n't wait !"),
             "She said, \"we're late\" (again); don't wait!"
         );
-        assert_eq!(words("It costs $ 5 , or 20 % less ."), "It costs $5, or 20% less.");
+        assert_eq!(
+            words("It costs $ 5 , or 20 % less ."),
+            "It costs $5, or 20% less."
+        );
     }
 
     #[test]
@@ -124,11 +127,17 @@ mod tests {
     #[test]
     fn spaces_and_concatenation_are_exact() {
         assert_eq!(Joining::Spaces.join(&["a", "(b", "c."]), "a (b c.");
-        assert_eq!(Joining::Concatenate.join(&["Hi", ",", " there"]), "Hi, there");
+        assert_eq!(
+            Joining::Concatenate.join(&["Hi", ",", " there"]),
+            "Hi, there"
+        );
         assert_eq!(
             Joining::KeptSpacesOrWords.join(&["Hi", ",", " there"]),
             "Hi, there"
         );
-        assert_eq!(Joining::KeptSpacesOrWords.join(&["Hi", ",", "there"]), "Hi, there");
+        assert_eq!(
+            Joining::KeptSpacesOrWords.join(&["Hi", ",", "there"]),
+            "Hi, there"
+        );
     }
 }

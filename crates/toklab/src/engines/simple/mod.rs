@@ -27,10 +27,10 @@ use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::{Role, Trace, TraceLine, quote};
 
+pub use self::joining::Joining;
 #[cfg(feature = "subword")]
 pub(crate) use self::regex::each_match;
 pub use self::regex::{GAVE_UP, PatternError, RegexMatcher};
-pub use self::joining::Joining;
 pub use self::whitespace::WhitespaceMatcher;
 pub use self::words::WordsMatcher;
 
