@@ -12,14 +12,20 @@ fn ptb_detokenizes_each_line() {
 }
 
 #[test]
-fn a_kind_without_a_detokenizer_is_an_error_naming_the_line() {
-    let output = common::run(&["detokenize", "--with", "ws"], b"a b\n");
-    assert!(!output.status.success());
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("line 1") && stderr.contains("no detokenizer"),
-        "{stderr}"
+fn word_kinds_detokenize_each_line() {
+    let input = "She said , \" do n't \" ( twice ) .\na  b\n";
+    let out = common::stdout_of(
+        &["detokenize", "--with", "fst:samples/fst/english.fst"],
+        input,
     );
+    assert_eq!(out, "She said, \"don't\" (twice).\na b\n");
+    let out = common::stdout_of(&["detokenize", "--with", "ws"], input);
+    assert_eq!(out, "She said , \" do n't \" ( twice ) .\na b\n");
+    // The text format loses the pieces' own spaces: they come back as words.
+    let text = "Hello world, it's me.\n";
+    let tokens = common::stdout_of(&["tokenize", "--with", "pretok:gpt2"], text);
+    let back = common::stdout_of(&["detokenize", "--with", "pretok:gpt2"], &tokens);
+    assert_eq!(back, text);
 }
 
 #[test]

@@ -41,6 +41,7 @@ mod decode_roundtrip;
 mod depth_limit;
 mod detok_utoken;
 mod detokenize_cli;
+mod detokenize_kinds;
 mod detokenize_subword;
 mod explain_snapshots;
 mod fst_apply;

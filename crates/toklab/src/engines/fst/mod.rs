@@ -484,6 +484,11 @@ impl Tokenizer for FstTokenizer {
     fn as_any(&self) -> Option<&dyn std::any::Any> {
         Some(self)
     }
+
+    /// Word spacing: the transducer's tokens are words with the whitespace dropped.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        Ok(crate::engines::simple::Joining::Words.join(tokens))
+    }
 }
 
 /// `fst:FILE[?repr=matrix|da][&allow=files]`: a finite-state tokenizer. `allow=files` lets an

@@ -147,6 +147,12 @@ impl Tokenizer for Lex {
     fn sources(&self) -> Vec<PathBuf> {
         vec![self.path.clone()]
     }
+
+    /// Word spacing: the forms do not say which morphemes made one word, so they come back as
+    /// words of their own.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        Ok(crate::engines::simple::Joining::Words.join(tokens))
+    }
 }
 
 /// `lex:VOCAB?root=count|length`: Jung's lexicalized segmenter.

@@ -13,6 +13,7 @@
 //! assert_eq!(maxmatch.tokenize(text).forms(text), ["研究生", "命", "起源"]);
 //! ```
 
+pub mod joining;
 pub mod maxmatch;
 pub mod ptb;
 mod regex;
@@ -26,6 +27,7 @@ use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::{Role, Trace, TraceLine, quote};
 
+pub use self::joining::Joining;
 #[cfg(feature = "subword")]
 pub(crate) use self::regex::each_match;
 pub use self::regex::{GAVE_UP, PatternError, RegexMatcher};
@@ -43,6 +45,12 @@ pub trait Matcher: Send + Sync {
     fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
         let _ = (text, from);
         None
+    }
+
+    /// How the tokens become text again for `detokenize`; the default suits tokens that are
+    /// words with the whitespace dropped.
+    fn joining(&self) -> Joining {
+        Joining::Words
     }
 }
 
@@ -88,6 +96,11 @@ impl<M: Matcher> Tokenizer for MatchTokenizer<M> {
 
     fn explain(&self, text: &str) -> Trace {
         Trace::new(self.trace(text).lines(text))
+    }
+
+    /// The matcher's [`Joining`]: tokens that are matches carry no marks of their own.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        Ok(self.matcher.joining().join(tokens))
     }
 }
 

@@ -69,6 +69,11 @@ pub(crate) fn each_match(
 }
 
 impl Matcher for RegexMatcher {
+    /// The pattern decides whether the spaces are in the tokens.
+    fn joining(&self) -> super::Joining {
+        super::Joining::KeptSpacesOrWords
+    }
+
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
         let gave_up = each_match(&self.regex, text, |m| {
             if !m.is_empty() {

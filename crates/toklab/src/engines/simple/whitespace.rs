@@ -5,6 +5,11 @@ use crate::core::token::Span;
 pub struct WhitespaceMatcher;
 
 impl Matcher for WhitespaceMatcher {
+    /// A single space stands for the whitespace between tokens.
+    fn joining(&self) -> super::Joining {
+        super::Joining::Spaces
+    }
+
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
         let mut start = None;
         for (i, c) in text.char_indices() {

@@ -233,6 +233,12 @@ impl Tokenizer for MaxMatch {
     fn sources(&self) -> Vec<PathBuf> {
         vec![self.path.clone()]
     }
+
+    /// Word spacing with the unspaced scripts it is meant for glued: the whitespace between runs
+    /// is dropped, so spaces between runs of those scripts do not come back.
+    fn detokenize(&self, tokens: &[&str]) -> Result<String> {
+        Ok(crate::engines::simple::Joining::Words.join(tokens))
+    }
 }
 
 /// Both directions' pieces and where they disagree.

@@ -83,6 +83,12 @@ impl Classes {
 pub struct Cl100kMatcher;
 
 impl Matcher for Cl100kMatcher {
+    /// The pieces cover the text, spaces included; read back from `toklab tokenize` text, whose
+    /// tokens lose their spaces, they are words.
+    fn joining(&self) -> crate::engines::simple::Joining {
+        crate::engines::simple::Joining::KeptSpacesOrWords
+    }
+
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
         let classes = &*CLASSES;
         super::scan::each_piece(text, found, |text, at| next_piece(classes, text, at));

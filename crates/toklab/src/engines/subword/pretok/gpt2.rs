@@ -21,6 +21,12 @@ pub const GPT2_PATTERN: &str =
 pub struct Gpt2Matcher;
 
 impl Matcher for Gpt2Matcher {
+    /// The pieces cover the text, spaces included; read back from `toklab tokenize` text, whose
+    /// tokens lose their spaces, they are words.
+    fn joining(&self) -> crate::engines::simple::Joining {
+        crate::engines::simple::Joining::KeptSpacesOrWords
+    }
+
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
         let classes = &*CLASSES;
         super::scan::each_piece(text, found, |text, at| next_piece(classes, text, at));

@@ -90,6 +90,12 @@ static CASES: LazyLock<Cases> = LazyLock::new(|| Cases {
 pub struct O200kMatcher;
 
 impl Matcher for O200kMatcher {
+    /// The pieces cover the text, spaces included; read back from `toklab tokenize` text, whose
+    /// tokens lose their spaces, they are words.
+    fn joining(&self) -> crate::engines::simple::Joining {
+        crate::engines::simple::Joining::KeptSpacesOrWords
+    }
+
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
         super::scan::each_piece(text, found, |text, at| next_piece(text, at, O200K));
     }
