@@ -321,15 +321,29 @@ fn a_damaged_gguf_entry_is_ignored_and_written_again() {
     let models = tempfile::tempdir().unwrap();
     let cache = tempfile::tempdir().unwrap();
     let spec = gguf_model(&models.path().join("small.gguf"), 0);
-    let entry = check_cached_equals_parsed(&spec, cache.path(), TEXT);
-    let good = std::fs::read(&entry).unwrap();
-    let expected = ids(&spec, None, TEXT);
     // A byte in each part of the payload: the vocabulary, the BPE tables, the warnings.
-    for at in [good.len() / 2, good.len() * 3 / 4, good.len() - 9] {
+    each_flip_is_ignored_and_rewritten(&spec, cache.path(), 0x04, |len| {
+        vec![len / 2, len * 3 / 4, len - 9]
+    });
+}
+
+/// Flips `mask` in each byte of the cache entry of `spec` that `positions` picks (given the
+/// entry's length), one at a time: each time the ids are the parsed model's and the entry is
+/// written again whole.
+fn each_flip_is_ignored_and_rewritten(
+    spec: &str,
+    cache: &Path,
+    mask: u8,
+    positions: impl Fn(usize) -> Vec<usize>,
+) {
+    let entry = check_cached_equals_parsed(spec, cache, TEXT);
+    let good = std::fs::read(&entry).unwrap();
+    let expected = ids(spec, None, TEXT);
+    for at in positions(good.len()) {
         let mut flipped = good.clone();
-        flipped[at] ^= 0x04;
+        flipped[at] ^= mask;
         std::fs::write(&entry, &flipped).unwrap();
-        assert_eq!(ids(&spec, Some(cache.path()), TEXT), expected, "byte {at}");
+        assert_eq!(ids(spec, Some(cache), TEXT), expected, "byte {at}");
         assert_eq!(
             std::fs::read(&entry).unwrap(),
             good,
@@ -343,21 +357,9 @@ fn a_damaged_unigram_trie_in_an_spm_entry_is_ignored_and_written_again() {
     let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/bpe");
     let spec = format!("spm:{}/sample-spm.model", samples.display());
     let cache = tempfile::tempdir().unwrap();
-    let entry = check_cached_equals_parsed(&spec, cache.path(), TEXT);
-    let good = std::fs::read(&entry).unwrap();
-    let expected = ids(&spec, None, TEXT);
     // The trie is the payload's last part (its nodes, edges and byte-range tables, read where
     // they lie): a byte changed in each eighth of the entry's second half.
-    for k in 8..16 {
-        let at = good.len() * k / 16;
-        let mut flipped = good.clone();
-        flipped[at] ^= 0x20;
-        std::fs::write(&entry, &flipped).unwrap();
-        assert_eq!(ids(&spec, Some(cache.path()), TEXT), expected, "byte {at}");
-        assert_eq!(
-            std::fs::read(&entry).unwrap(),
-            good,
-            "byte {at}: not rewritten"
-        );
-    }
+    each_flip_is_ignored_and_rewritten(&spec, cache.path(), 0x20, |len| {
+        (8..16).map(|k| len * k / 16).collect()
+    });
 }
