@@ -81,7 +81,7 @@ fn line(seed: u64, len: usize) -> String {
 
 /// The tokenization built with the rest of each line split in parts (`defer`) or whole.
 fn tokens(rules: &RulesTokenizer, text: &str, defer: bool) -> Tokenization {
-    let mut tokens = Tokens::new(rules, text.len());
+    let mut tokens = Tokens::new(rules);
     rules.walk_deferring(text, &mut tokens, defer);
     tokens.finish()
 }
@@ -167,4 +167,29 @@ fn parts_and_ids_agree_with_the_tokens() {
         );
         assert_eq!(gave_up, whole.gave_up());
     }
+}
+
+/// Tokens made alike hold one provenance record on a short line too, so tokenizing makes no
+/// record (and touches none of the rules' shared strings) per token: on a line of words
+/// split by the final whitespace step, every word's origin is the same allocation.
+#[test]
+fn a_short_lines_tokens_made_alike_share_one_record() {
+    let rules = shipped();
+    let tokens = rules.tokenize("the boats left the harbour and the ships came in");
+    let main: Vec<_> = tokens
+        .tokens
+        .iter()
+        .filter_map(|t| match &t.origin {
+            Origin::Detail(detail) => Some(detail),
+            _ => None,
+        })
+        .filter(|d| {
+            (***d)
+                .as_any()
+                .downcast_ref::<RuleOrigin>()
+                .is_some_and(|o| o.step == Step::Main && o.entry.is_none())
+        })
+        .collect();
+    assert!(main.len() >= 5, "{} tokens of the main step", main.len());
+    assert!(main.iter().all(|d| Arc::ptr_eq(d, main[0])));
 }

@@ -335,7 +335,7 @@ impl Tokenizer for RulesTokenizer {
     }
 
     fn tokenize(&self, text: &str) -> Tokenization {
-        let mut tokens = emit::Tokens::new(self, text.len());
+        let mut tokens = emit::Tokens::new(self);
         self.walk(text, &mut tokens);
         tokens.finish()
     }
