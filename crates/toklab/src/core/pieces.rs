@@ -167,7 +167,9 @@ pub fn space_between_ascii_letters(text: &str, from: usize) -> Option<usize> {
 /// holds for the characters on either side: where engines that end a word before some
 /// characters whatever precedes them (BERT's CJK ideographs and punctuation) may cut a text
 /// without spaces. Each engine's `apart` says what its normalizer, word splitter and special
-/// tokens allow.
+/// tokens allow; it depends on the two characters alone, so its answers for the pairs seen
+/// last are remembered ([`PAIRS`] of them), which makes a long text without a cut (a run of
+/// one letter) cost a lookup a character.
 pub fn char_boundary_where(
     text: &str,
     from: usize,
@@ -178,14 +180,32 @@ pub fn char_boundary_where(
         at += 1;
     }
     let mut before = text.get(..at)?.chars().next_back()?;
+    let mut seen: [Option<(char, char, bool)>; PAIRS] = [None; PAIRS];
     for (i, c) in text[at..].char_indices() {
-        if apart(before, c) {
+        let hash =
+            (u32::from(before).wrapping_mul(0x9E37_79B1) ^ u32::from(c)).wrapping_mul(0x85EB_CA6B);
+        let slot = &mut seen[(hash >> 23) as usize % PAIRS];
+        let cuts = match *slot {
+            Some((b, a, cuts)) if b == before && a == c => cuts,
+            _ => {
+                let cuts = apart(before, c);
+                *slot = Some((before, c, cuts));
+                cuts
+            }
+        };
+        if cuts {
             return Some(at + i);
         }
         before = c;
     }
     None
 }
+
+/// How many pairs of characters [`char_boundary_where`] remembers the answer for.
+const PAIRS: usize = 512;
+
+/// A rule for [`nearest_cut`]: the first cut it names in a text at or after an offset.
+pub type CutRule<'r> = &'r dyn Fn(&str, usize) -> Option<usize>;
 
 /// How many bytes past `from` [`nearest_cut`] first asks its rules about; each round doubles.
 const FIRST_REACH: usize = 1 << 12;
@@ -196,11 +216,7 @@ const FIRST_REACH: usize = 1 << 12;
 /// is linear in that distance, and a text no rule cuts is scanned once. Each rule must give
 /// only cuts strictly inside the text it is given that hold for any text that begins with it,
 /// as rules that look at the characters beside a cut do.
-pub fn nearest_cut(
-    text: &str,
-    from: usize,
-    rules: &[&dyn Fn(&str, usize) -> Option<usize>],
-) -> Option<usize> {
+pub fn nearest_cut(text: &str, from: usize, rules: &[CutRule]) -> Option<usize> {
     let mut reach = FIRST_REACH;
     loop {
         let mut end = from.saturating_add(reach).min(text.len());

@@ -415,9 +415,8 @@ impl Tokenizer for Gguf {
             Cuts::BetweenLetters => space_between_ascii_letters(text, from),
             Cuts::Words(held) => {
                 let starts = |c: char| held.binary_search(&c).is_err() && engines::starts_word(c);
-                let words = |text: &str, from: usize| {
-                    char_boundary_where(text, from, |_, at| starts(at))
-                };
+                let words =
+                    |text: &str, from: usize| char_boundary_where(text, from, |_, at| starts(at));
                 nearest_cut(text, from, &[&space_between_ascii_letters, &words])
             }
             Cuts::AfterAscii(cuts) => cuts.cut_point(text, from, text.len()),

@@ -184,7 +184,9 @@ mod tests {
             .filter_map(char::from_u32)
             .filter(|&c| (is_cjk(c) || is_punctuation(c)) && !is_removed(c));
         for c in isolated {
-            for (lowercase, strip_accents) in [(false, false), (true, false), (false, true), (true, true)] {
+            for (lowercase, strip_accents) in
+                [(false, false), (true, false), (false, true), (true, true)]
+            {
                 let text = c.to_string();
                 let normalized = normalize(&text, lowercase, strip_accents);
                 let first = normalized.normalized().chars().next();

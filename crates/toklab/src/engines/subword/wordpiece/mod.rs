@@ -356,8 +356,9 @@ impl Tokenizer for WordPieceTokenizer {
             true => space_between_ascii_letters(text, from),
             false => None,
         };
-        let words =
-            |text: &str, from: usize| char_boundary_where(text, from, |_, at| self.model.starts_word(at));
+        let words = |text: &str, from: usize| {
+            char_boundary_where(text, from, |_, at| self.model.starts_word(at))
+        };
         nearest_cut(text, from, &[&spaces, &words])
     }
 
