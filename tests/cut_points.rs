@@ -43,6 +43,8 @@ const CUTTING_REAL: &[&str] = &[
     "spm:{models}/ai21-j2.model",
     "gguf:{models}/llama-vocabs/ggml-vocab-nomic-bert-moe.gguf",
     "hf:{models}/nepali-unigram.tokenizer.json",
+    "hf:{models}/minilm-l6.tokenizer.json",
+    "wordpiece:{models}/minilm-l6.vocab.txt",
     "spm:{shared}/conformance/bpe/data/sentencepiece/botchan_en_unigram_1000.model",
     "tekken:{models}/mistral-tekken_240718.json",
     "claude:{models}/claude.json",
@@ -175,10 +177,29 @@ const SPACELESS: &[&str] = &[
     "中文字符",
 ];
 
+/// More pieces of text without spaces, for BERT's kinds, which cut before CJK ideographs and
+/// punctuation: punctuation their special tokens hold, accents and combining marks (alone,
+/// after a letter, before punctuation), a joiner before a pictograph that is punctuation, a
+/// mark that joins the character after it, controls and Hangul jamo.
+const BERT_SPACELESS: &[&str] = &[
+    "[CLS]", "[MASK]", "[", "]", "\u{301}", "\u{308}", "ñ", "İ", "‼", "\u{200d}", "\u{600}",
+    "\u{d4e}", "!", "(", ")", "_", "\u{37e}", "\u{f900}", "\u{0}", "\u{1}", "\u{ad}", "\u{fffd}",
+    "아", "\u{1100}", "\u{1161}", "क्", "क", "🇫🇷",
+];
+
+/// [`SPACELESS`] and [`BERT_SPACELESS`].
+static BERT_PARTS: std::sync::LazyLock<Vec<&str>> =
+    std::sync::LazyLock::new(|| [SPACELESS, BERT_SPACELESS].concat());
+
 /// Texts of [`SPACELESS`] parts, some of them one part repeated up to a hundred times.
 fn spaceless_texts() -> impl Strategy<Value = String> {
+    spaceless_texts_of(SPACELESS)
+}
+
+/// Texts of `parts`, some of them one part repeated up to a hundred times.
+fn spaceless_texts_of(parts: &'static [&'static str]) -> impl Strategy<Value = String> {
     let part = (
-        proptest::sample::select(SPACELESS),
+        proptest::sample::select(parts),
         prop_oneof![3 => Just(1usize), 1 => 2..100usize],
     )
         .prop_map(|(part, times)| part.repeat(times));
@@ -583,6 +604,28 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(common::proptest_config(256))]
+
+    /// BERT's kinds cut texts without spaces before CJK ideographs and punctuation: the pieces
+    /// give the whole text's tokens and ids.
+    #[test]
+    fn bert_pieces_of_spaceless_text_tokenize_as_the_whole(
+        text in spaceless_texts_of(&BERT_PARTS)
+    ) {
+        for (spec, tokenizer) in LOADED.iter().filter(|(spec, _)| is_bert(spec)) {
+            assert_pieces_match(spec, tokenizer.as_ref(), &text)?;
+        }
+    }
+}
+
+/// BERT's kinds among the loaded ones: `hf:` BERT pipelines, `wordpiece:`, GGUF `bert`.
+fn is_bert(spec: &str) -> bool {
+    ["minilm", "bert", "wordpiece"]
+        .iter()
+        .any(|name| spec.contains(name))
+}
+
 /// Where `tokenizer` cuts `text` into pieces of one byte or more, each piece tokenized before
 /// the next is asked for, as the pieces' carry requires.
 fn cut_offsets(tokenizer: &dyn Tokenizer, text: &str) -> Vec<usize> {
@@ -664,6 +707,20 @@ fn the_cutting_kinds_cut_and_the_others_do_not() {
         for (loaded, tokenizer) in LOADED.iter().filter(|(s, _)| s.contains(spec)) {
             let pieces = cut_offsets(tokenizer.as_ref(), text).len();
             assert!(pieces > 3, "{loaded}: {pieces} pieces of {text:?}");
+        }
+    }
+    // BERT's kinds cut before CJK ideographs (and punctuation) in a text without spaces.
+    let kana = "港は月曜日に再開した。三年半の遅れのあとで、彼女は理由を言わなかった。";
+    for spec in [
+        "minilm",
+        "bert_wordpiece.json",
+        "wordpiece:",
+        "gguf:bert.gguf",
+        "ggml-vocab-bert-bge",
+    ] {
+        for (loaded, tokenizer) in LOADED.iter().filter(|(s, _)| s.contains(spec)) {
+            let pieces = cut_offsets(tokenizer.as_ref(), kana).len();
+            assert!(pieces > 10, "{loaded}: {pieces} pieces of {kana:?}");
         }
     }
     for spec in ["words", "rules:rules?lang=eng"] {

@@ -22,7 +22,9 @@ const LINE_BYTES: usize = 20 << 20;
 /// Kinds over the bar today and the most they may use per input byte (the measured figure and
 /// a little room).
 /// Every kind meets the bar today: SentencePiece's unigram models cut before a space no piece
-/// spans, each piece's search going on from the path total the one before ended with; the
+/// spans, each piece's search going on from the path total the one before ended with; BERT's
+/// kinds (`hf:`, `wordpiece:`, GGUF `bert`) cut text without spaces before CJK ideographs and
+/// punctuation; the
 /// GGUF (byte-level, SentencePiece and WordPiece vocabularies), tekken, Claude and RWKV kinds
 /// name cut points of their own. (The rule engine names no
 /// cut, since each of its steps searches the whole line, but past utoken's depth limit it
@@ -63,6 +65,12 @@ const KINDS: &[(&str, &str, bool, Line)] = &[
         "hf:{models}/minilm-l6.tokenizer.json",
         true,
         Line::Words,
+    ),
+    (
+        "hf-kana",
+        "hf:{models}/minilm-l6.tokenizer.json",
+        true,
+        Line::Kana,
     ),
     ("spm", "spm:{models}/mistral-v1.model", true, Line::Words),
     (
@@ -114,6 +122,12 @@ const KINDS: &[(&str, &str, bool, Line)] = &[
         Line::Words,
     ),
     (
+        "wordpiece-kana",
+        "wordpiece:{models}/minilm-l6.vocab.txt",
+        true,
+        Line::Kana,
+    ),
+    (
         "gguf",
         "gguf:{root}/samples/bpe/sample.gguf",
         false,
@@ -143,6 +157,12 @@ const KINDS: &[(&str, &str, bool, Line)] = &[
         "gguf:{models}/llama-vocabs/ggml-vocab-bert-bge.gguf",
         true,
         Line::Words,
+    ),
+    (
+        "gguf-bert-kana",
+        "gguf:{models}/llama-vocabs/ggml-vocab-bert-bge.gguf",
+        true,
+        Line::Kana,
     ),
     (
         "gguf-gpt-neox",
@@ -181,7 +201,8 @@ const KINDS: &[(&str, &str, bool, Line)] = &[
 enum Line {
     /// [`WORDS`] with spaces between them.
     Words,
-    /// [`KANA`] run together with no space: where only a unigram model's meeting paths cut.
+    /// [`KANA`] run together with no space: where a unigram model's meeting paths cut, and
+    /// BERT's kinds before CJK ideographs and punctuation.
     Kana,
     /// [`PROSE`] with spaces between them.
     Prose,

@@ -163,6 +163,77 @@ pub fn space_between_ascii_letters(text: &str, from: usize) -> Option<usize> {
         .find(|&at| bytes[at] == b' ' && letter(at - 1) && letter(at + 1))
 }
 
+/// The first character boundary at or after `from`, inside `text`, where `apart(before, at)`
+/// holds for the characters on either side: where engines that end a word before some
+/// characters whatever precedes them (BERT's CJK ideographs and punctuation) may cut a text
+/// without spaces. Each engine's `apart` says what its normalizer, word splitter and special
+/// tokens allow; it depends on the two characters alone, so its answers for the pairs seen
+/// last are remembered ([`PAIRS`] of them), which makes a long text without a cut (a run of
+/// one letter) cost a lookup a character.
+pub fn char_boundary_where(
+    text: &str,
+    from: usize,
+    mut apart: impl FnMut(char, char) -> bool,
+) -> Option<usize> {
+    let mut at = from.max(1);
+    while at < text.len() && !text.is_char_boundary(at) {
+        at += 1;
+    }
+    let mut before = text.get(..at)?.chars().next_back()?;
+    let mut seen: [Option<(char, char, bool)>; PAIRS] = [None; PAIRS];
+    for (i, c) in text[at..].char_indices() {
+        let hash =
+            (u32::from(before).wrapping_mul(0x9E37_79B1) ^ u32::from(c)).wrapping_mul(0x85EB_CA6B);
+        let slot = &mut seen[(hash >> 23) as usize % PAIRS];
+        let cuts = match *slot {
+            Some((b, a, cuts)) if b == before && a == c => cuts,
+            _ => {
+                let cuts = apart(before, c);
+                *slot = Some((before, c, cuts));
+                cuts
+            }
+        };
+        if cuts {
+            return Some(at + i);
+        }
+        before = c;
+    }
+    None
+}
+
+/// How many pairs of characters [`char_boundary_where`] remembers the answer for.
+const PAIRS: usize = 512;
+
+/// A rule for [`nearest_cut`]: the first cut it names in a text at or after an offset.
+pub type CutRule<'r> = &'r dyn Fn(&str, usize) -> Option<usize>;
+
+/// How many bytes past `from` [`nearest_cut`] first asks its rules about; each round doubles.
+const FIRST_REACH: usize = 1 << 12;
+
+/// The nearest cut at or after `from` that any of `rules` names, each rule asked about ever
+/// longer beginnings of `text` (4 KB past `from`, then twice as far, …): a rule that finds
+/// nothing near `from` scans no further than the distance to the cut another finds, so the work
+/// is linear in that distance, and a text no rule cuts is scanned once. Each rule must give
+/// only cuts strictly inside the text it is given that hold for any text that begins with it,
+/// as rules that look at the characters beside a cut do.
+pub fn nearest_cut(text: &str, from: usize, rules: &[CutRule]) -> Option<usize> {
+    let mut reach = FIRST_REACH;
+    loop {
+        let mut end = from.saturating_add(reach).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        let found = rules
+            .iter()
+            .filter_map(|rule| rule(&text[..end], from))
+            .min();
+        if found.is_some() || end == text.len() {
+            return found;
+        }
+        reach = reach.saturating_mul(2);
+    }
+}
+
 /// `gave_up` of a piece that starts at `offset`, in offsets of the whole text.
 pub fn shift_gave_up(gave_up: GaveUp, offset: usize) -> GaveUp {
     GaveUp {
@@ -216,6 +287,32 @@ mod tests {
             None,
             "taken once, even as the wrong type"
         );
+    }
+
+    #[test]
+    fn a_char_boundary_is_found_between_the_characters_asked_about() {
+        let apart = |_: char, at: char| at == '、';
+        assert_eq!(char_boundary_where("あ、い、", 0, apart), Some(3));
+        // From inside a character: the next boundary on.
+        assert_eq!(char_boundary_where("あ、い、", 4, apart), Some(9));
+        assert_eq!(char_boundary_where("、あ", 0, apart), None);
+        assert_eq!(char_boundary_where("あい", 9, apart), None);
+    }
+
+    #[test]
+    fn the_nearest_cut_is_found_without_scanning_past_it() {
+        let text = format!("{}|{}", "a".repeat(20_000), "b".repeat(200_000));
+        let longest = std::cell::Cell::new(0);
+        let bar = |t: &str, from: usize| t[from..].find('|').map(|at| from + at);
+        let never = |t: &str, _: usize| {
+            longest.set(longest.get().max(t.len()));
+            None
+        };
+        assert_eq!(nearest_cut(&text, 10, &[&never, &bar]), Some(20_000));
+        // The rule that finds nothing saw no more than twice the way to the cut.
+        assert!(longest.get() <= 40_010, "{}", longest.get());
+        assert_eq!(nearest_cut(&text, 20_001, &[&never, &bar]), None);
+        assert_eq!(longest.get(), text.len());
     }
 
     #[test]

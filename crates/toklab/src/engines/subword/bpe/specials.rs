@@ -93,6 +93,12 @@ impl Specials {
         self.tokens.iter().map(|(t, id)| (&**t, *id))
     }
 
+    /// Whether some special token holds the character `c`: where none does, no special token
+    /// is matched across a cut before `c` or starts there.
+    pub fn holds(&self, c: char) -> bool {
+        self.tokens.iter().any(|(t, _)| t.contains(c))
+    }
+
     /// Whether any text is matched specially at all.
     pub fn is_empty(&self) -> bool {
         self.tokens.is_empty()

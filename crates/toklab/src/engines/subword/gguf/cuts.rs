@@ -14,6 +14,10 @@ pub(super) enum Cuts {
     Nowhere,
     /// At an ASCII space between two ASCII letters.
     BetweenLetters,
+    /// At an ASCII space between two ASCII letters, or before a character a word starts at
+    /// whatever precedes it ([`super::engines::starts_word`]) that no special token matched in
+    /// text holds (these characters, sorted).
+    Words(Vec<char>),
     /// Before a space after one of some ASCII letters and digits (SentencePiece vocabularies).
     AfterAscii(SpaceCuts),
 }
@@ -43,10 +47,12 @@ impl Gguf {
     ///   its pair alone, so each side merges as it would alone; the part after the cut starts
     ///   with its space and gets no `▁` in front, unless the part before ended with a special
     ///   token ([`PieceCarry`]);
-    /// - WordPiece (`bert`): at a space between ASCII letters, as `wordpiece:` cuts: words end
-    ///   at white space and each is matched alone, and characters are normalized one by one;
-    ///   a word that cannot be matched is the unknown token, which the vocabulary must have
-    ///   (else its bytes would be dropped, and runs of dropped bytes join across words).
+    /// - WordPiece (`bert`): as `wordpiece:` cuts, at a space between ASCII letters, or before
+    ///   a punctuation character or CJK ideograph no special token holds, where a word starts
+    ///   whatever precedes it: words end at white space and each is matched alone, and
+    ///   characters are normalized one by one; a word that cannot be matched is the unknown
+    ///   token, which the vocabulary must have (else its bytes would be dropped, and runs of
+    ///   dropped bytes join across words).
     ///
     /// Gemma 4's BPE, which merges a whole line, is not cut here; unigram (`t5`) vocabularies
     /// cut where their best paths meet ([`Gguf::meeting_cut`]).
@@ -72,7 +78,13 @@ impl Gguf {
                 SpaceCuts::unless_joined(token, tokens, "▁".as_bytes())
                     .map_or(Cuts::Nowhere, Cuts::AfterAscii)
             }
-            Family::Wpm if vocab.unk.is_some() => Cuts::BetweenLetters,
+            Family::Wpm if vocab.unk.is_some() => {
+                let texts = matched.iter().map(|&id| vocab.tokens[id as usize].as_str());
+                let mut held: Vec<char> = texts.flat_map(str::chars).collect();
+                held.sort_unstable();
+                held.dedup();
+                Cuts::Words(held)
+            }
             _ => Cuts::Nowhere,
         }
     }

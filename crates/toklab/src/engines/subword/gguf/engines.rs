@@ -345,14 +345,11 @@ pub fn wpm(vocab: &Vocab, text: &str, range: Range<usize>, out: &mut Vec<Emit>) 
             }
             continue;
         }
-        if c == '\0' || c == '\u{FFFD}' || cat == Category::Control {
+        if dropped(c, cat) {
             continue;
         }
         let lower = to_lower(c);
-        if cat == Category::Punctuation
-            || ((c as u32) < 0x7F && cat == Category::Symbol)
-            || is_chinese(c)
-        {
+        if stands_alone(c, cat) {
             if !words.last().unwrap().is_empty() {
                 words.push(Vec::new());
             }
@@ -404,6 +401,26 @@ fn wpm_word(vocab: &Vocab, word: &[(char, usize, usize)], out: &mut Vec<Emit>) {
             end,
         });
     }
+}
+
+/// Whether BERT's splitting, as llama.cpp writes it, makes the character `c` (the first of its
+/// decomposition, of category `cat`) a word of its own: punctuation, ASCII symbols and CJK
+/// ideographs.
+fn stands_alone(c: char, cat: Category) -> bool {
+    cat == Category::Punctuation || ((c as u32) < 0x7F && cat == Category::Symbol) || is_chinese(c)
+}
+
+/// Whether a word starts at the character `c` of a text whatever precedes it: [`wpm`] looks at
+/// each character on its own, and makes this one a word of its own.
+pub(super) fn starts_word(c: char) -> bool {
+    let c = nfd_first(c);
+    let cat = category(c);
+    !c.is_whitespace() && !dropped(c, cat) && stands_alone(c, cat)
+}
+
+/// Whether [`wpm`] drops the character `c` (of category `cat`): NUL, U+FFFD and controls.
+fn dropped(c: char, cat: Category) -> bool {
+    c == '\0' || c == '\u{FFFD}' || cat == Category::Control
 }
 
 /// The CJK ideograph ranges BERT splits around (with HuggingFace's 0x2B920 where the block

@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use aho_corasick::AhoCorasick;
 
 use crate::core::error::{Error, Result};
-use crate::core::pieces::Carry;
+use crate::core::pieces::{Carry, char_boundary_where, nearest_cut, space_between_ascii_letters};
 use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
 use crate::core::token::{GaveUp, Origin, Span, Token, TokenKind, Tokenization};
@@ -412,7 +412,13 @@ impl Tokenizer for Gguf {
     fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
         match &self.cuts {
             Cuts::Nowhere => None,
-            Cuts::BetweenLetters => crate::core::pieces::space_between_ascii_letters(text, from),
+            Cuts::BetweenLetters => space_between_ascii_letters(text, from),
+            Cuts::Words(held) => {
+                let starts = |c: char| held.binary_search(&c).is_err() && engines::starts_word(c);
+                let words =
+                    |text: &str, from: usize| char_boundary_where(text, from, |_, at| starts(at));
+                nearest_cut(text, from, &[&space_between_ascii_letters, &words])
+            }
             Cuts::AfterAscii(cuts) => cuts.cut_point(text, from, text.len()),
         }
     }

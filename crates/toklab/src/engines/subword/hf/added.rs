@@ -28,6 +28,8 @@ struct Matcher {
     automaton: AhoCorasick,
     /// Index into the tokens, per pattern.
     tokens: Vec<usize>,
+    /// The characters of the patterns, sorted.
+    chars: Vec<char>,
 }
 
 /// The added tokens of a file.
@@ -86,9 +88,13 @@ impl AddedVocabulary {
             if patterns.is_empty() {
                 return Ok(None);
             }
+            let mut chars: Vec<char> = patterns.iter().flat_map(|p| p.chars()).collect();
+            chars.sort_unstable();
+            chars.dedup();
             Ok(Some(Matcher {
                 automaton: literal_matcher(&patterns)?,
                 tokens: indices,
+                chars,
             }))
         };
         Ok(AddedVocabulary {
@@ -106,6 +112,16 @@ impl AddedVocabulary {
     /// The added token with this id.
     pub fn token(&self, id: u32) -> Option<&AddedTokenJson> {
         self.by_id.get(&id).map(|&index| &self.tokens[index])
+    }
+
+    /// Whether some added token the text is searched for (raw, or normalized as it is
+    /// searched for) holds the character `c`: where none does, no match can reach across a
+    /// cut before `c` or start there.
+    pub fn holds(&self, c: char) -> bool {
+        [&self.raw, &self.normalized]
+            .into_iter()
+            .flatten()
+            .any(|m| m.chars.binary_search(&c).is_ok())
     }
 
     /// The id of an added token by its text.

@@ -20,6 +20,7 @@
 
 mod added;
 mod cached;
+mod cuts;
 mod decoders;
 mod json;
 mod loaded;

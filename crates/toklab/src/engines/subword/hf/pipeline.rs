@@ -95,35 +95,6 @@ pub struct UnknownId {
 }
 
 impl Pipeline {
-    /// Where `text` may be cut without changing a token ([`crate::Tokenizer::cut_point`]): an
-    /// ASCII space between ASCII letters, when the normalizer is char-local, the pre-tokenizer
-    /// ends a piece at such a space (the model then works piece by piece), no added token can
-    /// take the space (none holds a space, none that strips whitespace has a letter or digit
-    /// where it would), and no post-processor adds tokens at the ends of the text.
-    pub fn cut_point(&self, text: &str, from: usize, specials: Specials) -> Option<usize> {
-        let alnum = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
-        let takes_a_space = |t: &super::json::AddedTokenJson| {
-            t.content.contains(' ')
-                || (t.lstrip && alnum(t.content.chars().next()))
-                || (t.rstrip && alnum(t.content.chars().next_back()))
-        };
-        let added_keep_spaces = !self.added.tokens.iter().any(takes_a_space);
-        let local = specials != Specials::Add
-            && self
-                .normalizer
-                .as_ref()
-                .is_none_or(Normalizer::is_char_local)
-            && self
-                .pre_tokenizer
-                .as_ref()
-                .is_some_and(PreTokenizer::splits_at_spaces)
-            && added_keep_spaces;
-        if !local {
-            return None;
-        }
-        crate::core::pieces::space_between_ascii_letters(text, from)
-    }
-
     /// Reads a `tokenizer.json`, or its parsed copy from the model cache
     /// ([`crate::core::model_cache`]) when the file is the one the copy was made from. A
     /// component toklab does not build is an error naming it (and the line of its section);
@@ -530,10 +501,14 @@ impl Pipeline {
         if form != span.slice(text) {
             token = token.with_form(form);
         }
-        token.with_bytes(Span::new(
-            piece.original_byte(p.start),
-            piece.original_byte(p.end.max(p.start)),
-        ))
+        let end = match p.end >= norm.len() && norm.len() > p.start {
+            // The pre-token's last character ends it, whether the pre-tokenizer cut the piece
+            // or passed it on whole: text the normalizer removed after it belongs to no token,
+            // as between pre-tokens (and a text cut before a pre-token gets the same bytes).
+            true => piece.original_span(0..norm.len()).end,
+            false => piece.original_byte(p.end.max(p.start)),
+        };
+        token.with_bytes(Span::new(piece.original_byte(p.start), end))
     }
 
     /// The token string of `id` as `tokenizer.json` writes it (an added token as its content).

@@ -104,6 +104,50 @@ impl PreTokenizer {
         }
     }
 
+    /// Whether a piece always ends before the character `c`, whatever comes before it, and
+    /// the pieces on either side of it are those each side makes alone: what lets the
+    /// pipeline cut a text before `c` ([`super::pipeline::Pipeline::cut_point`]). Splitters
+    /// at white space end a piece before it (and drop it); `BertPreTokenizer` and
+    /// `Punctuation` (when the punctuation starts a piece: isolated, removed or merged with
+    /// the next) before each punctuation character. In a sequence, one stage that ends a
+    /// piece there is enough when every stage only cuts between characters by what they are
+    /// ([`PreTokenizer::cuts_by_class`]).
+    pub fn ends_piece_before(&self, c: char) -> bool {
+        match self {
+            PreTokenizer::Sequence(all) => {
+                all.iter().all(PreTokenizer::cuts_by_class)
+                    && all.iter().any(|p| p.ends_piece_before(c))
+            }
+            PreTokenizer::Whitespace | PreTokenizer::WhitespaceSplit => c.is_whitespace(),
+            PreTokenizer::Bert => c.is_whitespace() || is_bert_punctuation(c),
+            PreTokenizer::Punctuation(behavior) => {
+                is_bert_punctuation(c)
+                    && matches!(
+                        behavior,
+                        Behavior::Isolated | Behavior::Removed | Behavior::MergedWithNext
+                    )
+            }
+            PreTokenizer::CharDelimiterSplit(delimiter) => c == *delimiter,
+            _ => false,
+        }
+    }
+
+    /// Whether it cuts a piece only between characters, by the classes of the two (white
+    /// space, word characters, punctuation, digits, a delimiter), dropping only characters of
+    /// a class: cut text pre-tokenizes part by part as the whole does, but for the piece
+    /// across the cut.
+    fn cuts_by_class(&self) -> bool {
+        matches!(
+            self,
+            PreTokenizer::Whitespace
+                | PreTokenizer::WhitespaceSplit
+                | PreTokenizer::Bert
+                | PreTokenizer::Punctuation(_)
+                | PreTokenizer::Digits { .. }
+                | PreTokenizer::CharDelimiterSplit(_)
+        )
+    }
+
     /// Reads a pre-tokenizer; an unknown type is an error naming it.
     pub fn from_json(value: &Value) -> Result<PreTokenizer, ComponentError> {
         Ok(match kind(value) {

@@ -34,12 +34,17 @@ pub(crate) fn is_control(c: char) -> bool {
     !matches!(c, '\t' | '\n' | '\r') && CLASSES.other.contains(c)
 }
 
+/// Whether normalizing removes `c`: control characters (and unassigned ones), NUL, U+FFFD.
+pub(crate) fn is_removed(c: char) -> bool {
+    c == '\0' || c == '\u{FFFD}' || is_control(c)
+}
+
 pub(crate) fn is_whitespace(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r') || c.is_whitespace()
 }
 
 /// The CJK ideograph blocks BERT pads with spaces.
-fn is_cjk(c: char) -> bool {
+pub(crate) fn is_cjk(c: char) -> bool {
     matches!(c as u32,
         0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0x20000..=0x2A6DF | 0x2A700..=0x2B73F
         | 0x2B740..=0x2B81F | 0x2B820..=0x2CEAF | 0xF900..=0xFAFF | 0x2F800..=0x2FA1F)
@@ -56,10 +61,9 @@ pub(crate) fn is_punctuation(c: char) -> bool {
 /// `lowercase: true` exists: Devanagari vowel signs are marks that must stay).
 pub fn normalize(text: &str, lowercase: bool, strip_accents: bool) -> NormalizedString<'_> {
     let mut normalized = NormalizedString::new(text);
-    let removed = |c: char| c == '\0' || c == '\u{FFFD}' || is_control(c);
     let mut expanded = String::new();
     normalized.map_chars(|c, out| {
-        if removed(c) {
+        if is_removed(c) {
             return;
         }
         if !(lowercase || strip_accents) || is_whitespace(c) || is_cjk(c) {
@@ -169,6 +173,30 @@ mod tests {
         whitespace_words(text, &mut out);
         let words: Vec<&str> = out.into_iter().map(|r| &text[r]).collect();
         assert_eq!(words, ["ab", ",.", "c", "中", "d\u{93f}"]);
+    }
+
+    /// What `WordPiece::starts_word` rests on: every CJK ideograph and punctuation character
+    /// normalizing keeps normalizes, with any flags, to text that starts with one again (an
+    /// ideograph stays itself), so a word starts there whatever precedes it.
+    #[test]
+    fn ideographs_and_punctuation_normalize_to_what_starts_a_word() {
+        let isolated = (0..=0x10FFFF)
+            .filter_map(char::from_u32)
+            .filter(|&c| (is_cjk(c) || is_punctuation(c)) && !is_removed(c));
+        for c in isolated {
+            for (lowercase, strip_accents) in
+                [(false, false), (true, false), (false, true), (true, true)]
+            {
+                let text = c.to_string();
+                let normalized = normalize(&text, lowercase, strip_accents);
+                let first = normalized.normalized().chars().next();
+                let kept = match is_cjk(c) {
+                    true => first == Some(c),
+                    false => first.is_some_and(|f| is_cjk(f) || is_punctuation(f)),
+                };
+                assert!(kept, "{c:?} ({lowercase}, {strip_accents}) → {first:?}");
+            }
+        }
     }
 
     #[test]

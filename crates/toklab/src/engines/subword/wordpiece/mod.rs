@@ -27,6 +27,7 @@ use crate::engines::subword::bpe::specials::Specials;
 use crate::engines::subword::bpe::vocab::Vocab;
 
 use crate::core::normalized::NormalizedString;
+use crate::core::pieces::{char_boundary_where, nearest_cut, space_between_ascii_letters};
 
 /// Words longer than this many characters are `[UNK]` (BERT's `max_input_chars_per_word`).
 pub const MAX_WORD_CHARS: usize = 100;
@@ -122,6 +123,18 @@ impl WordPiece {
             words,
             specials,
         })
+    }
+
+    /// Whether a word starts at the character `c` of a text whatever precedes it, and no
+    /// special token holds `c` (so none is matched across a cut before it or starts there):
+    /// what lets a text without spaces be cut before `c`. BERT's splitting makes each CJK
+    /// ideograph a word, and, but for `words=whitespace`, each punctuation character; what
+    /// either normalizes to, unless it is removed (unassigned code points in the ideograph
+    /// blocks), is again one (`basic`'s tests check every character).
+    pub fn starts_word(&self, c: char) -> bool {
+        !self.specials.holds(c)
+            && !basic::is_removed(c)
+            && (basic::is_cjk(c) || (self.words == WordSplit::Bert && basic::is_punctuation(c)))
     }
 
     /// Greedy longest-match-first over one word. `None` means no split exists: the word is
@@ -331,15 +344,22 @@ impl Tokenizer for WordPieceTokenizer {
         Tokenization::new(self.model.tokenize_with(text, &mut Quiet))
     }
 
-    /// An ASCII space between ASCII letters: whitespace ends a word and each word is split
-    /// alone, normalizing (clean-up, lower case, accents) goes character by character, and
-    /// no special token (matched first, in the raw text) holds whitespace.
+    /// An ASCII space between ASCII letters, when no special token (matched first, in the
+    /// raw text) holds whitespace, or, in a text without spaces, before a character a word
+    /// always starts at ([`WordPiece::starts_word`]): whitespace ends a word, each word is
+    /// split alone, and normalizing (clean-up, lower case, accents) goes character by
+    /// character. The nearer of the two ([`nearest_cut`]).
     fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
         let spaced = |(t, _): (&str, u32)| t.contains(char::is_whitespace);
-        if self.model.specials.iter().any(spaced) {
-            return None;
-        }
-        crate::core::pieces::space_between_ascii_letters(text, from)
+        let at_spaces = !self.model.specials.iter().any(spaced);
+        let spaces = |text: &str, from: usize| match at_spaces {
+            true => space_between_ascii_letters(text, from),
+            false => None,
+        };
+        let words = |text: &str, from: usize| {
+            char_boundary_where(text, from, |_, at| self.model.starts_word(at))
+        };
+        nearest_cut(text, from, &[&spaces, &words])
     }
 
     fn explain(&self, text: &str) -> Trace {
