@@ -40,6 +40,7 @@ use super::SpmModel;
 use super::normalizer::SPACE;
 use super::proto::PieceType;
 use crate::core::pieces::Carry;
+use crate::core::token::Tokenization;
 use crate::engines::subword::unigram::viterbi::Resume;
 
 /// What a unigram model leaves in a [`Carry`] at a cut: where the search of the text after it
@@ -213,5 +214,34 @@ impl SpaceCuts {
             let before = bytes[at - 1];
             bytes[at] == b' ' && before < 128 && self.before_space & (1 << before) != 0
         })
+    }
+}
+
+impl super::SpmTokenizer {
+    /// [`crate::Tokenizer::tokenize_piece`]'s tokens handed to `part` in parts of `size`
+    /// tokens, in order (a sampling tokenizer's in one), so a piece no cut reaches into costs
+    /// its merge and a part's tokens.
+    pub(super) fn tokens_in_parts(
+        &self,
+        text: &str,
+        carry: &mut Carry,
+        size: usize,
+        part: &mut dyn FnMut(Tokenization),
+    ) {
+        if let Some((tokens, _)) = self
+            .sampler
+            .as_ref()
+            .and_then(|s| s.tokenize(&self.model, text))
+        {
+            return part(tokens);
+        }
+        let (normalized, tokens) = self.model.encode_part(text, carry);
+        for chunk in tokens.chunks(size.max(1)) {
+            let chunk = chunk.iter().map(|t| self.model.token(text, &normalized, t));
+            part(Tokenization::new(chunk.collect()));
+        }
+        if tokens.is_empty() {
+            part(Tokenization::default());
+        }
     }
 }
