@@ -356,6 +356,12 @@ impl Pipeline {
             }
             pieces.clear();
             let norm = piece.normalized();
+            let mut push = |p: &Piece, tokens: &mut Vec<Token>| {
+                if tokens.len() >= size {
+                    hand_over(std::mem::replace(tokens, Vec::with_capacity(size)));
+                }
+                tokens.push(self.model_token(text, piece, p));
+            };
             match trace.as_deref_mut() {
                 Some(lines) => {
                     lines.push(
@@ -375,19 +381,18 @@ impl Pipeline {
                         Some(&mut steps),
                     );
                 }
-                None => self.tokenize_split(
-                    norm,
-                    first_resume(&splits, split, resume),
-                    &mut pieces,
-                    None,
-                ),
+                // A BPE model's tokens made as its symbols come, no ranges kept for them all.
+                None => match &self.model {
+                    Model::Bpe(bpe) => bpe.each_piece(norm, &mut |p| push(&p, &mut tokens)),
+                    _ => {
+                        let resume = first_resume(&splits, split, resume);
+                        self.tokenize_split(norm, resume, &mut pieces, None)
+                    }
+                },
             }
             let first = tokens.len();
             for p in &pieces {
-                if tokens.len() >= size {
-                    hand_over(std::mem::replace(&mut tokens, Vec::with_capacity(size)));
-                }
-                tokens.push(self.model_token(text, piece, p));
+                push(p, &mut tokens);
             }
             if let Some(lines) = trace.as_deref_mut() {
                 let mut line = TraceLine::new(2, Some(extent)).part(Role::Label, "tokens ");

@@ -36,9 +36,9 @@
 //! ([`super::Normalizer::normalize_steps`]), and never after an unknown piece, which the
 //! next one could be fused with.
 
-use super::SpmModel;
 use super::normalizer::SPACE;
 use super::proto::PieceType;
+use super::{SpmModel, SpmToken};
 use crate::core::pieces::Carry;
 use crate::core::token::Tokenization;
 use crate::engines::subword::unigram::viterbi::Resume;
@@ -235,13 +235,32 @@ impl super::SpmTokenizer {
         {
             return part(tokens);
         }
-        let (normalized, tokens) = self.model.encode_part(text, carry);
-        for chunk in tokens.chunks(size.max(1)) {
-            let chunk = chunk.iter().map(|t| self.model.token(text, &normalized, t));
-            part(Tokenization::new(chunk.collect()));
+        let model = &self.model;
+        if model.unigram.is_some() {
+            let (normalized, tokens) = model.encode_part(text, carry);
+            for chunk in tokens.chunks(size.max(1)) {
+                let chunk = chunk.iter().map(|t| model.token(text, &normalized, t));
+                part(Tokenization::new(chunk.collect()));
+            }
+            if tokens.is_empty() {
+                part(Tokenization::default());
+            }
+            return;
         }
-        if tokens.is_empty() {
-            part(Tokenization::default());
-        }
+        // A BPE model's tokens made as its stretches are merged, none kept past a part.
+        let normalized = model.normalizer.normalize_part(text, carry.continued());
+        let norm = normalized.normalized();
+        let mut tokens = Vec::new();
+        let mut push = |t: SpmToken| {
+            if tokens.len() >= size {
+                part(Tokenization::new(std::mem::take(&mut tokens)));
+            }
+            tokens.push(model.token(text, &normalized, &t));
+        };
+        model.segments(norm, &mut |start, end, user| match user {
+            Some(id) => push(SpmToken { id, start, end }),
+            None => model.merge_segment(norm, start, end, &mut push),
+        });
+        part(Tokenization::new(tokens));
     }
 }

@@ -162,12 +162,19 @@ impl Bpe {
 
     /// The tokens of one pre-token.
     pub fn tokenize(&self, piece: &str, out: &mut Vec<Piece>, steps: Option<&mut Steps>) {
-        let symbols = self.merged(piece, steps);
+        self.pieces_of(self.merged(piece, steps), piece.len(), &mut |p| out.push(p));
+    }
+
+    /// [`Bpe::tokenize`]'s tokens handed to `each` in order, none kept.
+    pub fn each_piece(&self, piece: &str, each: &mut dyn FnMut(Piece)) {
+        self.pieces_of(self.merged(piece, None), piece.len(), each);
+    }
+
+    /// The tokens of merged `symbols` of a pre-token `len` bytes long.
+    fn pieces_of(&self, symbols: Vec<Symbol>, len: usize, each: &mut dyn FnMut(Piece)) {
         for (i, symbol) in symbols.iter().enumerate() {
-            let end = symbols
-                .get(i + 1)
-                .map_or(piece.len(), |next| next.start as usize);
-            out.push(Piece {
+            let end = symbols.get(i + 1).map_or(len, |next| next.start as usize);
+            each(Piece {
                 id: symbol.id,
                 start: symbol.start as usize,
                 end,
