@@ -374,12 +374,8 @@ impl Pipeline {
                         lines,
                         span: extent,
                     };
-                    self.tokenize_split(
-                        norm,
-                        first_resume(&splits, split, resume),
-                        &mut pieces,
-                        Some(&mut steps),
-                    );
+                    let resume = first_resume(&splits, split, resume);
+                    self.tokenize_split(norm, resume, &mut pieces, Some(&mut steps));
                 }
                 // A BPE model's tokens made as its symbols come, no ranges kept for them all.
                 None => match &self.model {
@@ -395,19 +391,7 @@ impl Pipeline {
                 push(p, &mut tokens);
             }
             if let Some(lines) = trace.as_deref_mut() {
-                let mut line = TraceLine::new(2, Some(extent)).part(Role::Label, "tokens ");
-                for (i, token) in tokens[first..].iter().enumerate() {
-                    if i > 0 {
-                        line = line.part(Role::Plain, " ");
-                    }
-                    line = line.part(Role::Token, quote(token.form(text))).part(
-                        Role::Detail,
-                        token
-                            .id
-                            .map_or(":unknown".to_string(), |id| format!(":{id}")),
-                    );
-                }
-                lines.push(line);
+                lines.push(tokens_line(text, extent, &tokens[first..]));
             }
         }
         if let Some(post) = post {
@@ -594,4 +578,21 @@ fn ordered(tokens: &mut [Token], end: &mut usize) {
         token.set_span(Span::new(start, token.span.end.max(start)));
         *end = token.span.end;
     }
+}
+
+/// The trace line of a pre-token's tokens: each token's form and id.
+fn tokens_line(text: &str, extent: Span, tokens: &[Token]) -> TraceLine {
+    let mut line = TraceLine::new(2, Some(extent)).part(Role::Label, "tokens ");
+    for (i, token) in tokens.iter().enumerate() {
+        if i > 0 {
+            line = line.part(Role::Plain, " ");
+        }
+        line = line.part(Role::Token, quote(token.form(text))).part(
+            Role::Detail,
+            token
+                .id
+                .map_or(":unknown".to_string(), |id| format!(":{id}")),
+        );
+    }
+    line
 }
