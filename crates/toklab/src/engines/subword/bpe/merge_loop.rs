@@ -78,7 +78,11 @@ const STACK: usize = 16;
 /// Pieces up to this many symbols use the linear scan; longer ones the tree.
 const SMALL: usize = 128;
 /// Leaves a block of the tree summarizes: its minimum is found again by a scan of the block.
-const BLOCK: usize = 8;
+/// Short blocks scan fast; a piece of more than [`KEEP`] symbols has blocks twice as long, so
+/// its summary (rounded up to a power of two) stays near half a byte a symbol.
+fn block_of(n: usize) -> usize {
+    if n > KEEP { 16 } else { 8 }
+}
 /// Pieces of more symbols than this give their buffers back when merged, so what the caller
 /// makes of the symbols next reuses that memory rather than adding to it.
 const KEEP: usize = 1 << 16;
@@ -200,7 +204,7 @@ fn merge_small(
 }
 
 /// The tournament tree: the rank of each live symbol's pair with the next live one, the
-/// minimum of each block of [`BLOCK`] of them, and a segment tree of those minimums. The
+/// minimum of each block of them ([`block_of`]), and a segment tree of those minimums. The
 /// lowest rank is at the root; going down to the left child whenever it holds that rank, then
 /// scanning the block, finds the leftmost pair with it. A merge changes the ranks of at most
 /// three symbols (the merged one, the one merged away, the one before), each mended up its
@@ -219,10 +223,11 @@ fn merge_tree(
         true => rank_at(table, piece, symbols, i).0,
         false => NO_RANK,
     }));
-    let blocks = n.div_ceil(BLOCK).next_power_of_two();
+    let size = block_of(n);
+    let blocks = n.div_ceil(size).next_power_of_two();
     tree.clear();
     tree.resize(2 * blocks, NO_RANK);
-    for (b, block) in leaves.chunks(BLOCK).enumerate() {
+    for (b, block) in leaves.chunks(size).enumerate() {
         tree[blocks + b] = block.iter().copied().min().unwrap_or(NO_RANK);
     }
     for node in (1..blocks).rev() {
@@ -247,8 +252,8 @@ fn merge_tree(
         while node < blocks {
             node = 2 * node + usize::from(tree[2 * node] != best);
         }
-        let first = (node - blocks) * BLOCK;
-        let Some(i) = (first..(first + BLOCK).min(n)).find(|&k| leaves[k] == best) else {
+        let first = (node - blocks) * size;
+        let Some(i) = (first..(first + size).min(n)).find(|&k| leaves[k] == best) else {
             break;
         };
         let j = next(symbols, i);
@@ -279,21 +284,21 @@ fn merge_tree(
         // The blocks of `before`, `i` and `j`, in order, each mended once.
         let mut last = usize::MAX;
         for k in [before.unwrap_or(i), i, j] {
-            if k / BLOCK != last {
-                last = k / BLOCK;
-                mend(leaves, tree, blocks, last);
+            if k / size != last {
+                last = k / size;
+                mend(leaves, tree, blocks, size, last);
             }
         }
     }
     symbols.retain(|s| s.start != MERGED);
 }
 
-/// Takes the minimum of block `b` of `leaves` again and mends the minimums above it, as far as
+/// Takes the minimum of block `b` (of `size` leaves) again and mends the minimums above it, as far as
 /// they change.
 #[inline]
-fn mend(leaves: &[u32], tree: &mut [u32], blocks: usize, b: usize) {
-    let first = b * BLOCK;
-    let block = &leaves[first..(first + BLOCK).min(leaves.len())];
+fn mend(leaves: &[u32], tree: &mut [u32], blocks: usize, size: usize, b: usize) {
+    let first = b * size;
+    let block = &leaves[first..(first + size).min(leaves.len())];
     let least = block.iter().copied().min().unwrap_or(NO_RANK);
     let mut node = blocks + b;
     if tree[node] == least {
