@@ -59,6 +59,10 @@ impl Carry {
 /// tokens of one piece (72 bytes each) stay a few megabytes.
 pub const PIECE_BYTES: usize = 1 << 18;
 
+/// How many tokens an engine hands over at a time when it tokenizes a piece no cut reaches
+/// into in parts ([`Tokenizer::tokenize_piece_in_parts`]): about a megabyte of tokens.
+pub const PART_TOKENS: usize = 1 << 14;
+
 /// The pieces of a text, each with the byte offset where it starts, in order. Pieces are at
 /// least `size` bytes long (the last may be shorter); a text the tokenizer cannot cut is one
 /// piece. Each piece is to be tokenized with [`Pieces::carry`] as it is after the piece is

@@ -91,6 +91,20 @@ impl<'o> NormalizedString<'o> {
         }
     }
 
+    /// The normalized text alone, the alignment dropped: for a caller that needs no way
+    /// back (ids), so a huge text's map does not outlive its normalizing.
+    pub fn into_normalized(self) -> Cow<'o, str> {
+        match (self.edited, self.original) {
+            (Some(edited), _) => Cow::Owned(edited.text),
+            (None, Cow::Borrowed(original)) => {
+                Cow::Borrowed(&original[self.extent.0..self.extent.1])
+            }
+            (None, Cow::Owned(original)) => {
+                Cow::Owned(original[self.extent.0..self.extent.1].into())
+            }
+        }
+    }
+
     /// The text as given.
     pub fn original(&self) -> &str {
         &self.original

@@ -2,13 +2,15 @@
 //! first on ties — the semantics of tiktoken, HuggingFace tokenizers and SentencePiece
 //! (Definition 3 of Berglund & van der Merwe; see `formal/cases.json` in the conformance data).
 //!
-//! Short pieces use a linear scan (the common case, a word or two); long ones a heap over a
-//! linked list, O(n log n) in the piece length, so a megabyte without a pre-tokenizer split
-//! stays fast. Both give the same result; a property test checks it.
+//! Short pieces use a linear scan (the common case, a word or two); long ones a tournament
+//! tree over the ranks of adjacent pairs, O(n log n) in the piece length, so a megabyte
+//! without a pre-tokenizer split stays fast. The tree keeps one rank a symbol and a small
+//! summary above them, and a merged-away symbol is only marked (its neighbours are found by
+//! stepping over marked ones, never more than a token's length), so a piece costs its symbols
+//! and about 5 bytes more each, whatever the merges do: the bound `toklab tokenize` keeps on
+//! one huge line with no cut. Both give the same result; a property test checks it.
 
 use crate::core::trace::Observer;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 use super::merge_table::{Merge, MergeTable};
 use super::vocab::Vocab;
@@ -73,8 +75,21 @@ impl PairLookup for ByConcatenation<'_> {
 
 /// Pieces up to this many symbols use the linear scan with its ranks on the stack.
 const STACK: usize = 16;
-/// Pieces up to this many symbols use the linear scan; longer ones the heap.
+/// Pieces up to this many symbols use the linear scan; longer ones the tree.
 const SMALL: usize = 128;
+/// Leaves a block of the tree summarizes: its minimum is found again by a scan of the block.
+/// Short blocks scan fast; a piece of more than [`KEEP`] symbols has blocks twice as long, so
+/// its summary (rounded up to a power of two) stays near half a byte a symbol.
+fn block_of(n: usize) -> usize {
+    if n > KEEP { 16 } else { 8 }
+}
+/// Pieces of more symbols than this give their buffers back when merged, so what the caller
+/// makes of the symbols next reuses that memory rather than adding to it.
+const KEEP: usize = 1 << 16;
+/// No rule: the rank of a pair that does not merge.
+const NO_RANK: u32 = u32::MAX;
+/// The `start` of a symbol merged into the one before it, while the tree runs.
+const MERGED: u32 = u32::MAX;
 
 thread_local! {
     /// Buffers reused across pieces, so long pieces do not allocate per call.
@@ -84,10 +99,10 @@ thread_local! {
 #[derive(Default)]
 struct Scratch {
     ranks: Vec<(u32, u32)>,
-    next: Vec<u32>,
-    prev: Vec<u32>,
-    alive: Vec<bool>,
-    heap: BinaryHeap<Reverse<u64>>,
+    /// By symbol: the rank of the pair it starts with its next live symbol ([`NO_RANK`]).
+    leaves: Vec<u32>,
+    /// A segment tree of the blocks' minimum ranks (root at 1, blocks from `tree.len() / 2`).
+    tree: Vec<u32>,
 }
 
 /// Merges the symbols of `piece` in place. `observe` sees every step in order (pass `|_| {}`
@@ -108,10 +123,10 @@ pub fn merge(
         merge_small(symbols, piece, table, &mut ranks, observe);
         return;
     }
-    SCRATCH.with(|scratch| {
+    SCRATCH.with(|cell| {
         // A re-entrant call (an observer that encodes) gets fresh buffers.
         let mut fresh = Scratch::default();
-        let mut borrowed = scratch.try_borrow_mut();
+        let mut borrowed = cell.try_borrow_mut();
         let scratch = match borrowed.as_deref_mut() {
             Ok(scratch) => scratch,
             Err(_) => &mut fresh,
@@ -121,7 +136,10 @@ pub fn merge(
             scratch.ranks.resize(n, (u32::MAX, NO_ID));
             merge_small(symbols, piece, table, &mut scratch.ranks, observe);
         } else {
-            merge_heap(symbols, piece, table, scratch, observe);
+            merge_tree(symbols, piece, table, scratch, observe);
+            if n > KEEP {
+                *scratch = Scratch::default();
+            }
         }
     });
 }
@@ -185,10 +203,13 @@ fn merge_small(
     }
 }
 
-/// The heap: candidate pairs keyed by (rank, left index); stale entries (a neighbour has
-/// changed since) are skipped when popped. Linked through `next`/`prev`; a merged-away
-/// symbol is marked by `NO_ID` in `alive`.
-fn merge_heap(
+/// The tournament tree: the rank of each live symbol's pair with the next live one, the
+/// minimum of each block of them ([`block_of`]), and a segment tree of those minimums. The
+/// lowest rank is at the root; going down to the left child whenever it holds that rank, then
+/// scanning the block, finds the leftmost pair with it. A merge changes the ranks of at most
+/// three symbols (the merged one, the one merged away, the one before), each mended up its
+/// path. Merged-away symbols stay in place, marked by a `start` of [`MERGED`], until the end.
+fn merge_tree(
     symbols: &mut Vec<Symbol>,
     piece: &[u8],
     table: &impl PairLookup,
@@ -196,81 +217,102 @@ fn merge_heap(
     observe: &mut (impl Observer<MergeStep> + ?Sized),
 ) {
     let n = symbols.len();
-    let Scratch {
-        next,
-        prev,
-        alive,
-        heap,
-        ..
-    } = scratch;
-    next.clear();
-    next.extend(1..=n as u32);
-    prev.clear();
-    prev.extend((0..n as u32).map(|i| i.wrapping_sub(1)));
-    alive.clear();
-    alive.resize(n, true);
-    heap.clear();
-    let end = n as u32;
-    let end_of = |next: &[u32], symbols: &[Symbol], j: u32| {
-        let after = next[j as usize];
-        if after == end {
-            piece.len() as u32
-        } else {
-            symbols[after as usize].start
-        }
-    };
-    let lookup = |next: &[u32], symbols: &[Symbol], i: u32, j: u32| {
-        table.pair(
-            piece,
-            symbols[i as usize],
-            symbols[j as usize],
-            end_of(next, symbols, j),
-        )
-    };
-    let push =
-        |heap: &mut BinaryHeap<Reverse<u64>>, next: &[u32], symbols: &[Symbol], i: u32, j: u32| {
-            if let Some(m) = lookup(next, symbols, i, j) {
-                heap.push(Reverse((u64::from(m.rank) << 32) | u64::from(i)));
-            }
-        };
-    for i in 0..n as u32 - 1 {
-        push(heap, next, symbols, i, i + 1);
+    let Scratch { leaves, tree, .. } = scratch;
+    leaves.clear();
+    leaves.extend((0..n).map(|i| match i + 1 < n {
+        true => rank_at(table, piece, symbols, i).0,
+        false => NO_RANK,
+    }));
+    let size = block_of(n);
+    let blocks = n.div_ceil(size).next_power_of_two();
+    tree.clear();
+    tree.resize(2 * blocks, NO_RANK);
+    for (b, block) in leaves.chunks(size).enumerate() {
+        tree[blocks + b] = block.iter().copied().min().unwrap_or(NO_RANK);
     }
-    while let Some(Reverse(entry)) = heap.pop() {
-        let rank = (entry >> 32) as u32;
-        let i = entry as u32;
-        let j = next[i as usize];
-        if !alive[i as usize] || j == end {
-            continue;
+    for node in (1..blocks).rev() {
+        tree[node] = tree[2 * node].min(tree[2 * node + 1]);
+    }
+    let live = |symbols: &[Symbol], k: usize| symbols[k].start != MERGED;
+    let next = |symbols: &[Symbol], i: usize| (i + 1..n).find(|&k| live(symbols, k)).unwrap_or(n);
+    let end_at = |symbols: &[Symbol], k: usize| match k < n {
+        true => symbols[k].start,
+        false => piece.len() as u32,
+    };
+    let rank = |symbols: &[Symbol], i: usize, j: usize, end: usize| match j < n {
+        true => table.pair(piece, symbols[i], symbols[j], end_at(symbols, end)),
+        false => None,
+    };
+    loop {
+        let best = tree[1];
+        if best == NO_RANK {
+            break;
         }
-        let Some(m) = lookup(next, symbols, i, j) else {
-            continue;
+        let mut node = 1;
+        while node < blocks {
+            node = 2 * node + usize::from(tree[2 * node] != best);
+        }
+        let first = (node - blocks) * size;
+        let Some(i) = (first..(first + size).min(n)).find(|&k| leaves[k] == best) else {
+            break;
         };
-        if m.rank != rank {
-            continue;
-        }
+        let j = next(symbols, i);
+        let after = next(symbols, j);
+        let Some(m) = rank(symbols, i, j, after).filter(|m| m.rank == best) else {
+            // The tree's ranks are those of the pairs as they are; nothing else can happen.
+            break;
+        };
         observe.observe(MergeStep {
-            rank,
-            left: symbols[i as usize].id,
-            right: symbols[j as usize].id,
+            rank: best,
+            left: symbols[i].id,
+            right: symbols[j].id,
             merged: m.merged,
-            start: symbols[i as usize].start,
+            start: symbols[i].start,
         });
-        symbols[i as usize].id = m.merged;
-        alive[j as usize] = false;
-        let after = next[j as usize];
-        next[i as usize] = after;
-        if after != end {
-            prev[after as usize] = i;
-            push(heap, next, symbols, i, after);
+        symbols[i].id = m.merged;
+        symbols[j].start = MERGED;
+        leaves[j] = NO_RANK;
+        let beyond = match after < n {
+            true => next(symbols, after),
+            false => n,
+        };
+        leaves[i] = rank(symbols, i, after, beyond).map_or(NO_RANK, |m| m.rank);
+        let before = (0..i).rev().find(|&k| live(symbols, k));
+        if let Some(before) = before {
+            leaves[before] = rank(symbols, before, i, after).map_or(NO_RANK, |m| m.rank);
         }
-        let before = prev[i as usize];
-        if before != u32::MAX {
-            push(heap, next, symbols, before, i);
+        // The blocks of `before`, `i` and `j`, in order, each mended once.
+        let mut last = usize::MAX;
+        for k in [before.unwrap_or(i), i, j] {
+            if k / size != last {
+                last = k / size;
+                mend(leaves, tree, blocks, size, last);
+            }
         }
     }
-    let mut keep = alive.iter();
-    symbols.retain(|_| keep.next().copied().unwrap_or(false));
+    symbols.retain(|s| s.start != MERGED);
+}
+
+/// Takes the minimum of block `b` (of `size` leaves) again and mends the minimums above it, as far as
+/// they change.
+#[inline]
+fn mend(leaves: &[u32], tree: &mut [u32], blocks: usize, size: usize, b: usize) {
+    let first = b * size;
+    let block = &leaves[first..(first + size).min(leaves.len())];
+    let least = block.iter().copied().min().unwrap_or(NO_RANK);
+    let mut node = blocks + b;
+    if tree[node] == least {
+        return;
+    }
+    tree[node] = least;
+    while node > 1 {
+        node /= 2;
+        let least = tree[2 * node].min(tree[2 * node + 1]);
+        if tree[node] == least {
+            break;
+        }
+        tree[node] = least;
+    }
 }
 
 #[cfg(test)]
@@ -316,7 +358,7 @@ mod tests {
         );
         assert_eq!(ids(&small), [3, 1, 3, 1]);
         let mut heap = symbols(&word);
-        merge_heap(&mut heap, &[0; 8], &t, &mut Scratch::default(), &mut Quiet);
+        merge_tree(&mut heap, &[0; 8], &t, &mut Scratch::default(), &mut Quiet);
         assert_eq!(ids(&heap), [3, 1, 3, 1]);
         assert_eq!(heap[1].start, 3);
     }
@@ -343,7 +385,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn heap_and_scan_agree(word in proptest::collection::vec(0u32..3, 0..300)) {
+        fn tree_and_scan_agree(word in proptest::collection::vec(0u32..3, 0..300)) {
             // A dictionary over a=0 b=1 c=2 with overlapping rules.
             let mut t = MergeTable::default();
             t.insert(0, 1, Merge { rank: 0, merged: 3 });
@@ -360,7 +402,7 @@ mod tests {
                 if a.len() <= SMALL {
                     merge_small(&mut a, &bytes, &t, &mut vec![(u32::MAX, NO_ID); word.len()], &mut |s: MergeStep| sa.push(s));
                 }
-                merge_heap(&mut b, &bytes, &t, &mut Scratch::default(), &mut |s: MergeStep| sb.push(s));
+                merge_tree(&mut b, &bytes, &t, &mut Scratch::default(), &mut |s: MergeStep| sb.push(s));
                 if word.len() <= SMALL {
                     prop_assert_eq!(&a, &b);
                     prop_assert_eq!(sa, sb);

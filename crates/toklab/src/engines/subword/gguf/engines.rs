@@ -5,12 +5,13 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
 
-use super::merge::{NONE, Sym, merge};
+use super::merge::{NONE, end_of, merge, score_rank};
 use super::split::Splitter;
 use super::unicode::{Category, category, nfd_first, to_lower};
 use super::vocab::Vocab;
 use crate::core::model_cache::{FlatReader, FlatWriter};
 use crate::engines::subword::bpe::bytelevel;
+use crate::engines::subword::bpe::merge_loop::Symbol;
 
 /// A token found: its id (`None` for bytes llama.cpp drops because no token spells them) and
 /// its bytes in the original text (possibly inside a character).
@@ -26,36 +27,44 @@ pub struct Emit {
 
 /// SentencePiece BPE over `text[range]`: spaces become `▁` (and one is put in front when
 /// `prefix`), characters merge by the merged token's score, and a symbol no token spells is
-/// spelled in byte tokens (`<0x41>`, else the byte itself).
-pub fn spm(vocab: &Vocab, text: &str, range: Range<usize>, prefix: bool, out: &mut Vec<Emit>) {
-    let (mut s, mut at) = escape_spaces(&text[range.clone()], range.start);
-    if prefix {
-        s.insert(0, '▁');
-        at.splice(0..0, [range.start; 3]);
-    }
-    let symbols = s
-        .char_indices()
-        .map(|(i, c)| Sym {
-            start: i,
-            end: i + c.len_utf8(),
-            id: NONE,
-        })
-        .collect();
-    let merged = merge(symbols, |l, r| {
-        let id = vocab.id(&s[l.start..r.end])?;
-        Some((vocab.scores[id as usize] as f64, id))
+/// spelled in byte tokens (`<0x41>`, else the byte itself). Each token goes to `out` in order.
+pub fn spm(
+    vocab: &Vocab,
+    text: &str,
+    range: Range<usize>,
+    prefix: bool,
+    out: &mut dyn FnMut(Emit),
+) {
+    let escaped = Escaped::new(&text[range.clone()], range.start, prefix);
+    let s = escaped.text.as_str();
+    let mut symbols = char_symbols(s, |_| NONE);
+    merge(&mut symbols, s, |both, _, _| {
+        let id = vocab.id(std::str::from_utf8(both).ok()?)?;
+        Some((score_rank(vocab.scores[id as usize]), id))
     });
-    for sym in merged {
-        if let Some(id) = vocab.id(&s[sym.start..sym.end]) {
-            out.push(Emit {
+    let mut at = escaped.cursor();
+    for i in 0..symbols.len() {
+        let (start, end) = (symbols[i].start as usize, end_of(&symbols, i, s.len()));
+        if let Some(id) = vocab.id(&s[start..end]) {
+            out(Emit {
                 id: Some(id),
-                start: at[sym.start],
-                end: at[sym.end],
+                start: at.original(start),
+                end: at.original(end),
             });
             continue;
         }
-        byte_tokens(vocab, &s, sym.start..sym.end, &at, true, out);
+        byte_tokens(vocab, s, start..end, &mut at, true, out);
     }
+}
+
+/// The symbols of `s`, one a character, with the ids `id` gives them.
+fn char_symbols(s: &str, id: impl Fn(&str) -> u32) -> Vec<Symbol> {
+    let mut symbols = Vec::with_capacity(s.len() / 2 + 1);
+    symbols.extend(s.char_indices().map(|(i, c)| Symbol {
+        id: id(&s[i..i + c.len_utf8()]),
+        start: i as u32,
+    }));
+    symbols
 }
 
 /// The merges of a BPE vocabulary over interned strings: every string a merge names gets a
@@ -182,49 +191,56 @@ impl BpeTables {
     /// BPE over `text[range]`: the pre-tokenizer's pieces, each merged by rank. In byte-level
     /// vocabularies a symbol no token spells falls back to its printable ASCII bytes' tokens
     /// and other bytes are dropped, as llama.cpp drops them; Gemma 4 spells it in byte tokens.
-    pub fn encode(&self, vocab: &Vocab, text: &str, range: Range<usize>, out: &mut Vec<Emit>) {
+    /// Each token goes to `out` in order.
+    pub fn encode(
+        &self,
+        vocab: &Vocab,
+        text: &str,
+        range: Range<usize>,
+        out: &mut dyn FnMut(Emit),
+    ) {
         let part = &text[range.clone()];
+        let mut symbols = Vec::new();
         for piece in self.splitter.split(part) {
             let base = range.start + piece.start;
             if self.raw {
                 self.raw_word(vocab, &part[piece], base, out);
                 continue;
             }
-            let word = &part.as_bytes()[piece];
+            let word = &part[piece];
+            let bytes = word.as_bytes();
             if self.ignore_merges
-                && let Some(id) = vocab.id(&bytelevel::encode(word))
+                && let Some(id) = vocab.id(&bytelevel::encode(bytes))
             {
-                out.push(Emit {
+                out(Emit {
                     id: Some(id),
                     start: base,
-                    end: base + word.len(),
+                    end: base + bytes.len(),
                 });
                 continue;
             }
-            let symbols = word
-                .iter()
-                .enumerate()
-                .map(|(i, &b)| Sym {
-                    start: i,
-                    end: i + 1,
-                    id: self.bytes[b as usize],
-                })
-                .collect();
-            for sym in self.merge(symbols) {
+            symbols.clear();
+            symbols.extend(bytes.iter().enumerate().map(|(i, &b)| Symbol {
+                start: i as u32,
+                id: self.bytes[b as usize],
+            }));
+            self.merge(&mut symbols, word);
+            for (i, sym) in symbols.iter().enumerate() {
+                let (start, end) = (sym.start as usize, end_of(&symbols, i, bytes.len()));
                 if sym.id < self.tokens {
-                    out.push(Emit {
+                    out(Emit {
                         id: Some(sym.id),
-                        start: base + sym.start,
-                        end: base + sym.end,
+                        start: base + start,
+                        end: base + end,
                     });
                     continue;
                 }
-                for (k, &byte) in word.iter().enumerate().take(sym.end).skip(sym.start) {
+                for (k, &byte) in bytes.iter().enumerate().take(end).skip(start) {
                     let id = (0x21..=0x7E)
                         .contains(&byte)
                         .then(|| vocab.id(&(byte as char).to_string()))
                         .flatten();
-                    out.push(Emit {
+                    out(Emit {
                         id,
                         start: base + k,
                         end: base + k + 1,
@@ -235,72 +251,130 @@ impl BpeTables {
     }
 
     /// One piece of Gemma 4's BPE (see [`BpeTables::raw`]).
-    fn raw_word(&self, vocab: &Vocab, word: &str, base: usize, out: &mut Vec<Emit>) {
-        let (s, at) = escape_spaces(word, base);
+    fn raw_word(&self, vocab: &Vocab, word: &str, base: usize, out: &mut dyn FnMut(Emit)) {
+        let escaped = Escaped::new(word, base, false);
+        let s = escaped.text.as_str();
         if !s.is_empty()
             && s.bytes().all(|b| b == b'\n')
-            && let Some(id) = vocab.id(&s)
+            && let Some(id) = vocab.id(s)
         {
-            out.push(Emit {
+            out(Emit {
                 id: Some(id),
-                start: at[0],
-                end: at[s.len()],
+                start: base,
+                end: base + word.len(),
             });
             return;
         }
-        let symbols = s
-            .char_indices()
-            .map(|(i, c)| {
-                let one = &s[i..i + c.len_utf8()];
-                let id = vocab
-                    .id(one)
-                    .or_else(|| self.extra.get(one).copied())
-                    .unwrap_or(NONE);
-                Sym {
-                    start: i,
-                    end: i + c.len_utf8(),
-                    id,
-                }
-            })
-            .collect();
-        for sym in self.merge(symbols) {
+        let mut symbols = char_symbols(s, |one| {
+            vocab
+                .id(one)
+                .or_else(|| self.extra.get(one).copied())
+                .unwrap_or(NONE)
+        });
+        self.merge(&mut symbols, s);
+        let mut at = escaped.cursor();
+        for (i, sym) in symbols.iter().enumerate() {
+            let (start, end) = (sym.start as usize, end_of(&symbols, i, s.len()));
             if sym.id < self.tokens {
-                out.push(Emit {
+                out(Emit {
                     id: Some(sym.id),
-                    start: at[sym.start],
-                    end: at[sym.end],
+                    start: at.original(start),
+                    end: at.original(end),
                 });
                 continue;
             }
-            byte_tokens(vocab, &s, sym.start..sym.end, &at, false, out);
+            byte_tokens(vocab, s, start..end, &mut at, false, out);
         }
     }
 
-    fn merge(&self, symbols: Vec<Sym>) -> Vec<Sym> {
-        merge(symbols, |l, r| {
-            let &(rank, id) = self.merges.get(&(l.id, r.id))?;
-            Some((-(rank as f64), id))
-        })
+    fn merge(&self, symbols: &mut Vec<Symbol>, text: &str) {
+        merge(symbols, text, |_, l, r| {
+            self.merges.get(&(l.id, r.id)).copied()
+        });
     }
 }
 
-/// `text` with spaces as `▁`, and for each of its bytes (and its end) the original offset,
-/// where the text starts at `base`.
-fn escape_spaces(text: &str, base: usize) -> (String, Vec<usize>) {
-    let mut s = String::with_capacity(text.len() + 3);
-    let mut at = Vec::with_capacity(text.len() + 4);
-    for (i, c) in text.char_indices() {
-        let p = base + i;
-        if c == ' ' {
-            s.push('▁');
-            at.extend([p; 3]);
-        } else {
-            s.push(c);
-            at.extend(p..p + c.len_utf8());
+/// Text with spaces as `▁` (and one put in front when asked), and the way back from its offsets
+/// to the original's.
+struct Escaped<'t> {
+    /// The escaped text.
+    text: String,
+    /// The original it was made from.
+    original: &'t str,
+    /// Where the original starts in the whole text.
+    base: usize,
+    /// Bytes put in front (0, or 3 for a `▁`).
+    put: usize,
+}
+
+impl<'t> Escaped<'t> {
+    /// `original` (which starts at `base` in the whole text) escaped, with a `▁` in front when
+    /// `prefix`.
+    fn new(original: &'t str, base: usize, prefix: bool) -> Escaped<'t> {
+        let mut text = String::with_capacity(original.len() + 3);
+        if prefix {
+            text.push('▁');
+        }
+        let put = text.len();
+        for c in original.chars() {
+            text.push(if c == ' ' { '▁' } else { c });
+        }
+        Escaped {
+            text,
+            original,
+            base,
+            put,
         }
     }
-    at.push(base + text.len());
-    (s, at)
+
+    /// A cursor at the start, to be moved forward only.
+    fn cursor(&self) -> Cursor<'_, 't> {
+        Cursor {
+            escaped: self,
+            at: self.put,
+            from: 0,
+        }
+    }
+}
+
+/// A position in escaped text and the original offset of the character there, walked forward:
+/// the original offsets of a text's tokens are asked for in order, so the way back costs no
+/// table.
+struct Cursor<'e, 't> {
+    escaped: &'e Escaped<'t>,
+    /// A character boundary of the escaped text (past what was put in front).
+    at: usize,
+    /// The same place in the original, from its start.
+    from: usize,
+}
+
+impl Cursor<'_, '_> {
+    /// The original offset of escaped byte `k` (at or after the cursor's last answer): a byte
+    /// of what was put in front is where the original starts, a byte of an escaped space is
+    /// the space, any other byte its own place, and the end the original's end.
+    fn original(&mut self, k: usize) -> usize {
+        let e = self.escaped;
+        if k < e.put {
+            return e.base;
+        }
+        while self.at < k {
+            let Some(c) = e.original[self.from..].chars().next() else {
+                break;
+            };
+            let width = if c == ' ' {
+                '▁'.len_utf8()
+            } else {
+                c.len_utf8()
+            };
+            if self.at + width > k {
+                let inside = if c == ' ' { 0 } else { k - self.at };
+                return e.base + self.from + inside;
+            }
+            self.at += width;
+            self.from += c.len_utf8();
+        }
+        e.base + self.from
+    }
 }
 
 /// The bytes `range` of `s` as byte tokens (`<0x41>`; with `plain`, else the ASCII byte
@@ -309,9 +383,9 @@ fn byte_tokens(
     vocab: &Vocab,
     s: &str,
     range: Range<usize>,
-    at: &[usize],
+    at: &mut Cursor,
     plain: bool,
-    out: &mut Vec<Emit>,
+    out: &mut dyn FnMut(Emit),
 ) {
     for k in range {
         let byte = s.as_bytes()[k];
@@ -320,10 +394,10 @@ fn byte_tokens(
                 .then(|| vocab.id(&(byte as char).to_string()))
                 .flatten()
         });
-        out.push(Emit {
+        out(Emit {
             id,
-            start: at[k],
-            end: at[k + 1],
+            start: at.original(k),
+            end: at.original(k + 1),
         });
     }
 }

@@ -31,7 +31,9 @@ use std::path::{Path, PathBuf};
 use aho_corasick::AhoCorasick;
 
 use crate::core::error::{Error, Result};
-use crate::core::pieces::{Carry, char_boundary_where, nearest_cut, space_between_ascii_letters};
+use crate::core::pieces::{
+    Carry, PART_TOKENS, char_boundary_where, nearest_cut, space_between_ascii_letters,
+};
 use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
 use crate::core::token::{GaveUp, Origin, Span, Token, TokenKind, Tokenization};
@@ -172,10 +174,9 @@ impl Gguf {
 
     /// The ids llama.cpp gives `text` (`add_special = false`); bytes llama.cpp drops have none.
     pub fn ids(&self, text: &str) -> Vec<u32> {
-        self.emits(text)
-            .into_iter()
-            .filter_map(|(e, _)| e.id)
-            .collect()
+        let mut ids = Vec::new();
+        self.emits(text, &mut Carry::default(), &mut |e, _| ids.extend(e.id));
+        ids
     }
 
     /// llama.cpp's `tokenizer_st_partition`: for each special token, longest first, every
@@ -233,60 +234,55 @@ impl Gguf {
         fragments
     }
 
-    /// Every token with whether it is a special token from the partition.
-    fn emits(&self, text: &str) -> Vec<(Emit, bool)> {
-        self.emits_carried(text, &mut Carry::default())
-    }
-
-    /// [`Gguf::emits`] of a piece of a longer text, `carry` as [`Tokenizer::tokenize_piece`]
-    /// has it ([`PieceCarry`]): a text after a special token gets SentencePiece's `▁` in front,
-    /// and a `t5` vocabulary's search of a text fragment cut inside a word goes on from the
-    /// state the piece before left (`Gguf::meeting_cut`).
-    fn emits_carried(&self, text: &str, carry: &mut Carry) -> Vec<(Emit, bool)> {
+    /// Every token of `text`, with whether it is a special token from the partition, handed
+    /// to `each` in order; `text` is a piece of a longer text as `carry` says
+    /// ([`Tokenizer::tokenize_piece`], [`PieceCarry`]): a text after a special token gets
+    /// SentencePiece's `▁` in front, and a `t5` vocabulary's search of a text fragment cut
+    /// inside a word goes on from the state the piece before left (`Gguf::meeting_cut`).
+    /// Nothing is gathered for the whole text: a huge fragment costs its merge, not its tokens.
+    fn emits(&self, text: &str, carry: &mut Carry, each: &mut dyn FnMut(Emit, bool)) {
         let state = carry.take::<PieceCarry>().unwrap_or_default();
         let mut previous_special = !carry.continued() || state.ended_special;
         let state = state.ugm;
         let mut left = None;
-        let mut out = Vec::new();
         let mut found = Vec::new();
         for fragment in self.partition(text) {
             match fragment {
                 Fragment::Special(id, start, end) => {
-                    out.push((
-                        Emit {
-                            id: Some(id),
-                            start,
-                            end,
-                        },
-                        true,
-                    ));
+                    let id = Some(id);
+                    each(Emit { id, start, end }, true);
                     previous_special = true;
                 }
                 Fragment::Text(start, end) => {
-                    found.clear();
+                    let mut out = |emit| each(emit, false);
                     match &self.engine {
                         Engine::Spm => {
                             let prefix = self.vocab.add_space_prefix && previous_special;
-                            engines::spm(&self.vocab, text, start..end, prefix, &mut found)
+                            engines::spm(&self.vocab, text, start..end, prefix, &mut out)
                         }
                         Engine::Bpe(tables) => {
-                            tables.encode(&self.vocab, text, start..end, &mut found)
+                            tables.encode(&self.vocab, text, start..end, &mut out)
                         }
-                        Engine::Wpm => engines::wpm(&self.vocab, text, start..end, &mut found),
+                        Engine::Wpm => {
+                            found.clear();
+                            engines::wpm(&self.vocab, text, start..end, &mut found);
+                            found.iter().for_each(|&e| out(e));
+                        }
                         Engine::Ugm(ugm) => {
                             let continued = start == 0 && carry.continued();
                             let resume = match (continued, &state.resume) {
                                 (true, Some(resume)) => resume,
                                 _ => &Resume::at(0.0),
                             };
+                            found.clear();
                             let len =
                                 ugm.encode_resumed(text, start..end, continued, resume, &mut found);
+                            found.iter().for_each(|&e| out(e));
                             if end == text.len() {
                                 left = state.next.as_ref().filter(|(at, _)| *at == len);
                             }
                         }
                     }
-                    out.extend(found.iter().map(|&e| (e, false)));
                     previous_special = false;
                 }
             }
@@ -296,7 +292,35 @@ impl Gguf {
             ended_special: previous_special,
             ugm: UgmCarry { resume, next: None },
         });
-        out
+    }
+
+    /// The tokens of `text` (a piece as `carry` says), handed to `part` in parts of about
+    /// `size` tokens, in order. Runs of bytes llama.cpp drops are one unknown token, so nothing
+    /// of the text is lost; only the last token can still grow that way, so a part is handed
+    /// over when the token after it comes.
+    fn tokens(&self, text: &str, carry: &mut Carry, size: usize, part: &mut dyn FnMut(Vec<Token>)) {
+        let mut tokens: Vec<Token> = Vec::new();
+        let mut unknown = false;
+        self.emits(text, carry, &mut |emit, special| {
+            if emit.id.is_none() {
+                if unknown
+                    && let Some(last) = tokens.last_mut()
+                    && last.span.end <= emit.start
+                {
+                    let start = last.span.start;
+                    *last = self.token(text, Emit { start, ..emit }, false);
+                    return;
+                }
+                unknown = true;
+            } else {
+                unknown = false;
+            }
+            if tokens.len() >= size {
+                part(std::mem::replace(&mut tokens, Vec::with_capacity(size)));
+            }
+            tokens.push(self.token(text, emit, special));
+        });
+        part(tokens);
     }
 
     /// The token a found id becomes.
@@ -373,39 +397,45 @@ impl Tokenizer for Gguf {
     /// one; a `t5` vocabulary's search of a fragment cut inside a word goes on from the state
     /// the piece before left (both in [`PieceCarry`]).
     fn tokenize_piece(&self, text: &str, carry: &mut Carry) -> Tokenization {
-        let mut tokens: Vec<Token> = Vec::new();
-        let mut last_unknown: Option<usize> = None;
-        for (emit, special) in self.emits_carried(text, carry) {
-            // Runs of dropped bytes are one unknown token, so nothing of the text is lost.
-            if emit.id.is_none() {
-                if let Some(at) = last_unknown
-                    && tokens[at].span.end <= emit.start
-                {
-                    let start = tokens[at].span.start;
-                    tokens[at] = self.token(
-                        text,
-                        Emit {
-                            id: None,
-                            start,
-                            end: emit.end,
-                        },
-                        false,
-                    );
-                    continue;
-                }
-                last_unknown = Some(tokens.len());
-            } else {
-                last_unknown = None;
-            }
-            tokens.push(self.token(text, emit, special));
-        }
-        Tokenization::new(tokens)
+        let mut all = Vec::new();
+        self.tokens(text, carry, usize::MAX, &mut |tokens| all = tokens);
+        Tokenization::new(all)
     }
 
+    /// A fragment no cut reaches into is handed over a part at a time, so a huge one costs its
+    /// merge and a part's tokens.
+    fn tokenize_piece_in_parts(
+        &self,
+        text: &str,
+        carry: &mut Carry,
+        part: &mut dyn FnMut(Tokenization),
+    ) {
+        self.tokens(text, carry, PART_TOKENS, &mut |tokens| {
+            part(Tokenization::new(tokens))
+        });
+    }
+
+    /// The ids as [`Tokenizer::tokenize_piece`]'s tokens have them ([`NO_ID`] for a run of
+    /// dropped bytes), without making the tokens.
     fn ids_into_piece(&self, text: &str, carry: &mut Carry, ids: &mut Vec<u32>) -> Option<GaveUp> {
-        let tokens = self.tokenize_piece(text, carry);
-        ids.extend(tokens.iter().map(|t| t.id.unwrap_or(NO_ID)));
-        tokens.gave_up()
+        let mut unknown: Option<(usize, usize)> = None;
+        self.emits(text, carry, &mut |emit, _| match emit.id {
+            Some(id) => {
+                unknown = None;
+                ids.push(id);
+            }
+            None => {
+                if let Some((start, end)) = unknown
+                    && char_span(text, start, end).end <= emit.start
+                {
+                    unknown = Some((start, emit.end));
+                    return;
+                }
+                unknown = Some((emit.start, emit.end));
+                ids.push(NO_ID);
+            }
+        });
+        None
     }
 
     /// Where the vocabulary allows it ([`Gguf::cut_rule`]).

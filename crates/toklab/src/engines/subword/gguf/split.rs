@@ -274,20 +274,20 @@ impl Splitter {
     }
 }
 
-/// The text as a pattern sees it, with the way back to the text's byte offsets.
+/// The text as a pattern sees it, with the way back to the text's byte offsets. Each character
+/// of the text is one character here, so offsets move together between the characters whose
+/// width changed, and only where those end is kept: a huge text whose characters keep their
+/// widths (ASCII, kana and kanji as the 3-byte category markers) costs its copy alone.
 struct View {
     text: String,
-    /// For each byte boundary of the text, the matching boundary of `text` here.
-    to_view: Vec<usize>,
-    /// For each byte boundary of `text` here, the matching boundary of the original text.
-    to_text: Vec<usize>,
+    /// (text offset, offset here) where each character whose width changed ends, in order.
+    breaks: Vec<(usize, usize)>,
 }
 
 impl View {
     fn new(text: &str, collapsed: bool) -> View {
         let mut out = String::with_capacity(text.len());
-        let mut to_view = vec![0; text.len() + 1];
-        let mut to_text = Vec::with_capacity(text.len() + 1);
+        let mut breaks = Vec::new();
         for (at, c) in text.char_indices() {
             let mapped = if (c as u32) < 128 {
                 c
@@ -305,18 +305,27 @@ impl View {
                     Category::Control | Category::Other => OTHER_MARK,
                 }
             };
-            to_view[at] = out.len();
-            for _ in 0..mapped.len_utf8() {
-                to_text.push(at);
-            }
             out.push(mapped);
+            if mapped.len_utf8() != c.len_utf8() {
+                breaks.push((at + c.len_utf8(), out.len()));
+            }
         }
-        to_view[text.len()] = out.len();
-        to_text.push(text.len());
-        View {
-            text: out,
-            to_view,
-            to_text,
+        View { text: out, breaks }
+    }
+
+    /// The offset here of the text's character boundary `at`.
+    fn to_view(&self, at: usize) -> usize {
+        match self.breaks.partition_point(|&(t, _)| t <= at) {
+            0 => at,
+            i => self.breaks[i - 1].1 + (at - self.breaks[i - 1].0),
+        }
+    }
+
+    /// The text's offset of character boundary `at` here.
+    fn to_text(&self, at: usize) -> usize {
+        match self.breaks.partition_point(|&(_, v)| v <= at) {
+            0 => at,
+            i => self.breaks[i - 1].0 + (at - self.breaks[i - 1].1),
         }
     }
 
@@ -324,8 +333,8 @@ impl View {
     /// appending their ranges (in the original text) to `out`. Empty matches cut nothing. A
     /// pattern that gives up (fancy-regex's backtrack limit) leaves the rest in one piece.
     fn cut(&self, regex: &Regex, piece: Range<usize>, out: &mut Vec<Range<usize>>) {
-        let base = self.to_view[piece.start];
-        let hay = &self.text[base..self.to_view[piece.end]];
+        let base = self.to_view(piece.start);
+        let hay = &self.text[base..self.to_view(piece.end)];
         let mut last = 0;
         for found in regex.find_iter(hay) {
             let Ok(m) = found else { break };
@@ -333,13 +342,13 @@ impl View {
                 continue;
             }
             if m.start() > last {
-                out.push(self.to_text[base + last]..self.to_text[base + m.start()]);
+                out.push(self.to_text(base + last)..self.to_text(base + m.start()));
             }
-            out.push(self.to_text[base + m.start()]..self.to_text[base + m.end()]);
+            out.push(self.to_text(base + m.start())..self.to_text(base + m.end()));
             last = m.end();
         }
         if last < hay.len() {
-            out.push(self.to_text[base + last]..piece.end);
+            out.push(self.to_text(base + last)..piece.end);
         }
     }
 }

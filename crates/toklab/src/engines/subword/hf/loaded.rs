@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::meeting::{HfCarry, MEETING_WINDOW};
 use super::pipeline::{Pipeline, Specials};
 use crate::core::error::{Error, Result};
-use crate::core::pieces::Carry;
+use crate::core::pieces::{Carry, PART_TOKENS};
 use crate::core::token::{GaveUp, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::{Role, Trace, TraceLine};
@@ -97,6 +97,29 @@ impl Tokenizer for HfTokenizer {
             next: None,
         });
         Tokenization::new(tokens)
+    }
+
+    /// A pre-token no cut reaches into is handed over a part at a time, so a huge one costs
+    /// its model's work and a part's tokens.
+    fn tokenize_piece_in_parts(
+        &self,
+        piece: &str,
+        carry: &mut Carry,
+        part: &mut dyn FnMut(Tokenization),
+    ) {
+        let resume = carry.take::<HfCarry>().unwrap_or_default();
+        (self.pipeline).encode_in_parts(
+            piece,
+            self.specials,
+            resume.resume.as_ref(),
+            None,
+            PART_TOKENS,
+            &mut |tokens| part(Tokenization::new(tokens)),
+        );
+        carry.put(HfCarry {
+            resume: resume.next,
+            next: None,
+        });
     }
 
     fn ids_into(&self, text: &str, ids: &mut Vec<u32>) -> Option<GaveUp> {

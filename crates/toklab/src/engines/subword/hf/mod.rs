@@ -34,6 +34,7 @@ mod pipeline;
 mod pre_tokenizers;
 mod processors;
 mod scripts;
+mod specials;
 #[cfg(test)]
 mod tests;
 

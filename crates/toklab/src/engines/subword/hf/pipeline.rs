@@ -16,7 +16,6 @@ use super::processors::{PostProcessor, add_post_processed};
 use crate::core::error::{Error, Result};
 use crate::core::model_cache::Lookup;
 use crate::core::normalized::NormalizedString;
-use crate::core::spec::Spec;
 use crate::core::token::{Origin, Span, Token, TokenKind};
 use crate::core::trace::{Role, TraceLine, quote};
 use crate::engines::subword::bpe::load::{MAX_ID, line_of_key, text_of, tokenizer_json_error};
@@ -29,44 +28,7 @@ const NO_UNKNOWN_TOKEN: &str =
 use crate::engines::subword::bpe::render_bytes;
 use crate::engines::subword::unigram::viterbi::Resume;
 
-/// What becomes of special tokens.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Specials {
-    /// Special tokens in the text are matched (the default).
-    Match,
-    /// Special tokens in the text are ordinary text (the reference's `encode_special_tokens`).
-    Ignore,
-    /// Matched, and the post-processor adds its tokens (`add_special_tokens=True`).
-    Add,
-}
-
-impl Specials {
-    /// Takes the `special` option every subword kind that knows special tokens reads
-    /// (`hf:`, `bpe:`, `tiktoken:`, `spm:`, `wordpiece:`), parsed in this one place so the kinds
-    /// accept the same values: `all` (the default), `none`, `add`.
-    pub fn take(spec: &mut Spec) -> Result<Specials> {
-        match spec.take_option("special").as_deref() {
-            None | Some("all") => Ok(Specials::Match),
-            Some("none") => Ok(Specials::Ignore),
-            Some("add") => Ok(Specials::Add),
-            Some(other) => Err(spec.bad(format!(
-                "option `special` wants all, none or add, not `{other}`"
-            ))),
-        }
-    }
-
-    /// The `special` option of a kind without a post-processor: whether special tokens are
-    /// matched in the text. `add` is an error that says where it works.
-    pub fn take_matching(spec: &mut Spec) -> Result<bool> {
-        match Specials::take(spec)? {
-            Specials::Match => Ok(true),
-            Specials::Ignore => Ok(false),
-            Specials::Add => Err(spec.bad(
-                "option `special=add` needs the post-processor of a tokenizer.json: use `hf:` (or `bpe:` on a tokenizer.json without `pattern` or `semantics`)",
-            )),
-        }
-    }
-}
+pub use super::specials::Specials;
 
 /// The stages of a `tokenizer.json`.
 pub struct Pipeline {
@@ -303,10 +265,48 @@ impl Pipeline {
         text: &str,
         specials: Specials,
         resume: Option<&Resume<f64>>,
-        mut trace: Option<&mut Vec<TraceLine>>,
+        trace: Option<&mut Vec<TraceLine>>,
     ) -> Vec<Token> {
+        let mut all = Vec::new();
+        self.encode_in_parts(text, specials, resume, trace, usize::MAX, &mut |t| all = t);
+        all
+    }
+
+    /// [`Pipeline::encode_part`], the tokens handed to `part` in order, in parts of about
+    /// `size` tokens when neither a trace nor a post-processor needs them all at once, so a
+    /// huge pre-token costs its model's work and a part's tokens.
+    pub(super) fn encode_in_parts(
+        &self,
+        text: &str,
+        specials: Specials,
+        resume: Option<&Resume<f64>>,
+        mut trace: Option<&mut Vec<TraceLine>>,
+        size: usize,
+        part: &mut dyn FnMut(Vec<Token>),
+    ) {
         let (splits, gave_up) = self.pre_tokens_part(text, resume.is_some(), trace.as_deref_mut());
-        let mut tokens = Vec::with_capacity(text.len() / 3 + 2);
+        let post = (self.post_processor.as_ref()).filter(|_| specials == Specials::Add);
+        let size = match trace.is_none() && post.is_none() {
+            true => size,
+            false => usize::MAX,
+        };
+        // Each part's spans made monotonic ([`ordered`]) where the last one ended, and marked
+        // past where the pre-tokenizer gave up.
+        let mut end = 0;
+        let mut hand_over = |mut tokens: Vec<Token>| {
+            if let Some(at) = gave_up {
+                // Still encoded (the ids stay the model's), but the pre-tokenizer did not cut
+                // this stretch: the tokens say so, and the CLI reports the line.
+                for token in tokens.iter_mut().filter(|t| t.span.start >= at) {
+                    token.origin = Origin::GaveUp {
+                        reason: crate::engines::simple::GAVE_UP,
+                    };
+                }
+            }
+            ordered(&mut tokens, &mut end);
+            part(tokens);
+        };
+        let mut tokens = Vec::with_capacity((text.len() / 3 + 2).min(size));
         let mut pieces: Vec<Piece> = Vec::new();
         for split in &splits {
             let piece = &split.text;
@@ -327,6 +327,12 @@ impl Pipeline {
             }
             pieces.clear();
             let norm = piece.normalized();
+            let mut push = |p: &Piece, tokens: &mut Vec<Token>| {
+                if tokens.len() >= size {
+                    hand_over(std::mem::replace(tokens, Vec::with_capacity(size)));
+                }
+                tokens.push(self.model_token(text, piece, p));
+            };
             match trace.as_deref_mut() {
                 Some(lines) => {
                     lines.push(
@@ -339,56 +345,30 @@ impl Pipeline {
                         lines,
                         span: extent,
                     };
-                    self.tokenize_split(
-                        norm,
-                        first_resume(&splits, split, resume),
-                        &mut pieces,
-                        Some(&mut steps),
-                    );
+                    let resume = first_resume(&splits, split, resume);
+                    self.tokenize_split(norm, resume, &mut pieces, Some(&mut steps));
                 }
-                None => self.tokenize_split(
-                    norm,
-                    first_resume(&splits, split, resume),
-                    &mut pieces,
-                    None,
-                ),
+                // A BPE model's tokens made as its symbols come, no ranges kept for them all.
+                None => match &self.model {
+                    Model::Bpe(bpe) => bpe.each_piece(norm, &mut |p| push(&p, &mut tokens)),
+                    _ => {
+                        let resume = first_resume(&splits, split, resume);
+                        self.tokenize_split(norm, resume, &mut pieces, None)
+                    }
+                },
             }
             let first = tokens.len();
             for p in &pieces {
-                tokens.push(self.model_token(text, piece, p));
+                push(p, &mut tokens);
             }
             if let Some(lines) = trace.as_deref_mut() {
-                let mut line = TraceLine::new(2, Some(extent)).part(Role::Label, "tokens ");
-                for (i, token) in tokens[first..].iter().enumerate() {
-                    if i > 0 {
-                        line = line.part(Role::Plain, " ");
-                    }
-                    line = line.part(Role::Token, quote(token.form(text))).part(
-                        Role::Detail,
-                        token
-                            .id
-                            .map_or(":unknown".to_string(), |id| format!(":{id}")),
-                    );
-                }
-                lines.push(line);
+                lines.push(tokens_line(text, extent, &tokens[first..]));
             }
         }
-        if specials == Specials::Add
-            && let Some(post) = &self.post_processor
-        {
+        if let Some(post) = post {
             add_post_processed(post, text, &mut tokens, trace);
         }
-        if let Some(at) = gave_up {
-            // Still encoded (the ids stay the model's), but the pre-tokenizer did not cut
-            // this stretch: the tokens say so, and the CLI reports the line.
-            for token in tokens.iter_mut().filter(|t| t.span.start >= at) {
-                token.origin = Origin::GaveUp {
-                    reason: crate::engines::simple::GAVE_UP,
-                };
-            }
-        }
-        ordered(&mut tokens);
-        tokens
+        hand_over(tokens);
     }
 
     /// Appends the ids of `text` to `ids` as [`Pipeline::encode`] gives them, without
@@ -407,7 +387,7 @@ impl Pipeline {
         resume: Option<&Resume<f64>>,
         ids: &mut Vec<u32>,
     ) -> bool {
-        let (splits, gave_up) = self.pre_tokens_part(text, resume.is_some(), None);
+        let (mut splits, gave_up) = self.pre_tokens_part(text, resume.is_some(), None);
         if gave_up.is_some() {
             return false;
         }
@@ -419,19 +399,30 @@ impl Pipeline {
         }
         ids.extend(before.iter().map(|(_, id)| *id));
         let mut pieces: Vec<Piece> = Vec::new();
-        for split in &splits {
-            if let Some(id) = split.added {
+        for at in 0..splits.len() {
+            if let Some(id) = splits[at].added {
                 ids.push(id);
                 continue;
             }
-            pieces.clear();
-            let resume = first_resume(&splits, split, resume);
-            self.tokenize_split(split.text.normalized(), resume, &mut pieces, None);
-            if pieces.iter().any(|p| p.id == NO_ID) {
+            let here = ids.len();
+            match &self.model {
+                // A BPE model's ids straight from its symbols, the pre-token's alignment
+                // dropped first (ids need no ranges).
+                Model::Bpe(bpe) => {
+                    let split = std::mem::replace(&mut splits[at].text, NormalizedString::new(""));
+                    bpe.ids(&split.into_normalized(), ids)
+                }
+                _ => {
+                    pieces.clear();
+                    let resume = first_resume(&splits, &splits[at], resume);
+                    self.tokenize_split(splits[at].text.normalized(), resume, &mut pieces, None);
+                    ids.extend(pieces.iter().map(|p| p.id));
+                }
+            }
+            if ids[here..].contains(&NO_ID) {
                 ids.truncate(kept);
                 return false;
             }
-            ids.extend(pieces.iter().map(|p| p.id));
         }
         ids.extend(after.iter().map(|(_, id)| *id));
         true
@@ -554,12 +545,29 @@ fn floor(text: &str, at: usize) -> usize {
 }
 
 /// Spans made monotonic: where alignment gives overlapping spans (byte fallback pieces of one
-/// run, tokens of one expanded character), later tokens start where earlier ones end.
-fn ordered(tokens: &mut [Token]) {
-    let mut end = 0;
+/// run, tokens of one expanded character), later tokens start where earlier ones end (`end`,
+/// where the tokens before these ended, is carried on).
+fn ordered(tokens: &mut [Token], end: &mut usize) {
     for token in tokens {
-        let start = token.span.start.max(end);
+        let start = token.span.start.max(*end);
         token.set_span(Span::new(start, token.span.end.max(start)));
-        end = token.span.end;
+        *end = token.span.end;
     }
+}
+
+/// The trace line of a pre-token's tokens: each token's form and id.
+fn tokens_line(text: &str, extent: Span, tokens: &[Token]) -> TraceLine {
+    let mut line = TraceLine::new(2, Some(extent)).part(Role::Label, "tokens ");
+    for (i, token) in tokens.iter().enumerate() {
+        if i > 0 {
+            line = line.part(Role::Plain, " ");
+        }
+        line = line.part(Role::Token, quote(token.form(text))).part(
+            Role::Detail,
+            token
+                .id
+                .map_or(":unknown".to_string(), |id| format!(":{id}")),
+        );
+    }
+    line
 }

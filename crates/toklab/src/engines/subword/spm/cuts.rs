@@ -36,10 +36,11 @@
 //! ([`super::Normalizer::normalize_steps`]), and never after an unknown piece, which the
 //! next one could be fused with.
 
-use super::SpmModel;
 use super::normalizer::SPACE;
 use super::proto::PieceType;
+use super::{SpmModel, SpmToken};
 use crate::core::pieces::Carry;
+use crate::core::token::Tokenization;
 use crate::engines::subword::unigram::viterbi::Resume;
 
 /// What a unigram model leaves in a [`Carry`] at a cut: where the search of the text after it
@@ -213,5 +214,53 @@ impl SpaceCuts {
             let before = bytes[at - 1];
             bytes[at] == b' ' && before < 128 && self.before_space & (1 << before) != 0
         })
+    }
+}
+
+impl super::SpmTokenizer {
+    /// [`crate::Tokenizer::tokenize_piece`]'s tokens handed to `part` in parts of `size`
+    /// tokens, in order (a sampling tokenizer's in one), so a piece no cut reaches into costs
+    /// its merge and a part's tokens.
+    pub(super) fn tokens_in_parts(
+        &self,
+        text: &str,
+        carry: &mut Carry,
+        size: usize,
+        part: &mut dyn FnMut(Tokenization),
+    ) {
+        if let Some((tokens, _)) = self
+            .sampler
+            .as_ref()
+            .and_then(|s| s.tokenize(&self.model, text))
+        {
+            return part(tokens);
+        }
+        let model = &self.model;
+        if model.unigram.is_some() {
+            let (normalized, tokens) = model.encode_part(text, carry);
+            for chunk in tokens.chunks(size.max(1)) {
+                let chunk = chunk.iter().map(|t| model.token(text, &normalized, t));
+                part(Tokenization::new(chunk.collect()));
+            }
+            if tokens.is_empty() {
+                part(Tokenization::default());
+            }
+            return;
+        }
+        // A BPE model's tokens made as its stretches are merged, none kept past a part.
+        let normalized = model.normalizer.normalize_part(text, carry.continued());
+        let norm = normalized.normalized();
+        let mut tokens = Vec::new();
+        let mut push = |t: SpmToken| {
+            if tokens.len() >= size {
+                part(Tokenization::new(std::mem::take(&mut tokens)));
+            }
+            tokens.push(model.token(text, &normalized, &t));
+        };
+        model.segments(norm, &mut |start, end, user| match user {
+            Some(id) => push(SpmToken { id, start, end }),
+            None => model.merge_segment(norm, start, end, &mut push),
+        });
+        part(Tokenization::new(tokens));
     }
 }

@@ -8,6 +8,7 @@ mod cached;
 pub(crate) mod cuts;
 mod explain;
 mod incremental;
+mod merged;
 /// The unigram lattice, at home in [`crate::engines::subword::unigram`].
 pub use crate::engines::subword::unigram::{lattice, lesson};
 mod normalizer;
@@ -22,13 +23,13 @@ use std::sync::Arc;
 use self::normalizer::{CharsMap, Normalizer, SPACE, UserMatcher, user_matcher, user_pieces};
 use self::piece_list::vocab_of;
 use self::proto::{PieceType, ProtoPiece};
-use super::bpe::merge_loop::{MergeStep, NO_ID, Symbol};
+use super::bpe::merge_loop::NO_ID;
 use super::bpe::merge_table::MergeTable;
 use super::bpe::model::{Alphabet, BpeModel, Rules};
 use super::bpe::tokenizer::subword_token;
 use crate::core::error::{Error, Result};
 use crate::core::normalized::NormalizedString;
-use crate::core::pieces::Carry;
+use crate::core::pieces::{Carry, PART_TOKENS};
 use crate::core::token::{GaveUp, Span, Token, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::Trace;
@@ -221,73 +222,16 @@ impl SpmModel {
 
     /// The tokens of `norm[start..end]`, a stretch without user-defined pieces.
     pub fn encode_segment(&self, norm: &str, start: usize, end: usize, out: &mut Vec<SpmToken>) {
-        if let Some(unigram) = &self.unigram {
-            unigram.encode(self, &norm[start..end], start, out);
-            return;
+        match &self.unigram {
+            Some(unigram) => unigram.encode(self, &norm[start..end], start, out),
+            None => self.merge_segment(norm, start, end, &mut |t| out.push(t)),
         }
-        let mut symbols = Vec::new();
-        let mut unused = Vec::new();
-        self.bpe.merge_piece(
-            &norm.as_bytes()[start..end],
-            &mut symbols,
-            &mut |step: MergeStep| {
-                if self.pieces[step.merged as usize].kind == PieceType::Unused {
-                    unused.push(step);
-                }
-            },
-        );
-        self.push_symbols(&symbols, end - start, &unused, start, out);
     }
 
     /// Whether the model has unused pieces, which merging can make and SentencePiece then
     /// splits back: the tokens then do not show the merges that made them.
     pub fn has_unused(&self) -> bool {
         self.pieces.iter().any(|p| p.kind == PieceType::Unused)
-    }
-
-    /// Appends the tokens of a merged stretch (symbols relative to `base`, the stretch `len`
-    /// bytes long), splitting back the unused pieces made by the steps in `unused`.
-    pub fn push_symbols(
-        &self,
-        symbols: &[Symbol],
-        len: usize,
-        unused: &[MergeStep],
-        base: usize,
-        out: &mut Vec<SpmToken>,
-    ) {
-        for (i, s) in symbols.iter().enumerate() {
-            let end = symbols.get(i + 1).map_or(len, |n| n.start as usize);
-            self.resegment(s.id, s.start as usize, end, unused, base, out);
-        }
-    }
-
-    /// SentencePiece never outputs an unused piece: it is split back into the pair that made
-    /// it, recursively.
-    fn resegment(
-        &self,
-        id: u32,
-        start: usize,
-        end: usize,
-        unused: &[MergeStep],
-        base: usize,
-        out: &mut Vec<SpmToken>,
-    ) {
-        let is_unused = id != NO_ID && self.pieces[id as usize].kind == PieceType::Unused;
-        if let Some(step) = unused
-            .iter()
-            .rev()
-            .find(|s| is_unused && s.merged == id && s.start as usize == start)
-        {
-            let left_len = self.bpe.vocab.bytes(step.left).map_or(0, <[u8]>::len);
-            self.resegment(step.left, start, start + left_len, unused, base, out);
-            self.resegment(step.right, start + left_len, end, unused, base, out);
-            return;
-        }
-        out.push(SpmToken {
-            id,
-            start: base + start,
-            end: base + end,
-        });
     }
 
     /// The ids of `text`.
@@ -315,8 +259,15 @@ impl SpmModel {
             self.normalizer
                 .normalize_plain(text, norm, carry.continued());
             tokens.clear();
-            self.encode_norm(norm, carry, tokens);
-            ids.extend(tokens.iter().map(|t| t.id));
+            if self.unigram.is_some() {
+                self.encode_norm(norm, carry, tokens);
+                return ids.extend(tokens.iter().map(|t| t.id));
+            }
+            // A BPE model's ids as its stretches are merged, no tokens kept.
+            self.segments(norm, &mut |start, end, user| match user {
+                Some(id) => ids.push(id),
+                None => self.merge_segment(norm, start, end, &mut |t| ids.push(t.id)),
+            });
         })
     }
 
@@ -472,20 +423,20 @@ impl Tokenizer for SpmTokenizer {
     /// `▁` it is in the whole text ([`cuts`]); a unigram model's paths go on from the total
     /// they had there.
     fn tokenize_piece(&self, text: &str, carry: &mut Carry) -> Tokenization {
-        if let Some((tokens, _)) = self
-            .sampler
-            .as_ref()
-            .and_then(|s| s.tokenize(&self.model, text))
-        {
-            return tokens;
-        }
-        let (normalized, tokens) = self.model.encode_part(text, carry);
-        Tokenization::new(
-            tokens
-                .iter()
-                .map(|t| self.model.token(text, &normalized, t))
-                .collect(),
-        )
+        let mut all = Tokenization::default();
+        self.tokens_in_parts(text, carry, usize::MAX, &mut |tokens| all = tokens);
+        all
+    }
+
+    /// A piece no cut reaches into (text without spaces) is handed over a part at a time, so
+    /// a huge one costs its merge and a part's tokens.
+    fn tokenize_piece_in_parts(
+        &self,
+        text: &str,
+        carry: &mut Carry,
+        part: &mut dyn FnMut(Tokenization),
+    ) {
+        self.tokens_in_parts(text, carry, PART_TOKENS, part);
     }
 
     /// The ids straight from the normalized text: no spans, no token objects. A sampling

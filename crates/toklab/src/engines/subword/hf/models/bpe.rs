@@ -161,7 +161,35 @@ impl Bpe {
     }
 
     /// The tokens of one pre-token.
-    pub fn tokenize(&self, piece: &str, out: &mut Vec<Piece>, mut steps: Option<&mut Steps>) {
+    pub fn tokenize(&self, piece: &str, out: &mut Vec<Piece>, steps: Option<&mut Steps>) {
+        self.pieces_of(self.merged(piece, steps), piece.len(), &mut |p| out.push(p));
+    }
+
+    /// [`Bpe::tokenize`]'s tokens handed to `each` in order, none kept.
+    pub fn each_piece(&self, piece: &str, each: &mut dyn FnMut(Piece)) {
+        self.pieces_of(self.merged(piece, None), piece.len(), each);
+    }
+
+    /// The tokens of merged `symbols` of a pre-token `len` bytes long.
+    fn pieces_of(&self, symbols: Vec<Symbol>, len: usize, each: &mut dyn FnMut(Piece)) {
+        for (i, symbol) in symbols.iter().enumerate() {
+            let end = symbols.get(i + 1).map_or(len, |next| next.start as usize);
+            each(Piece {
+                id: symbol.id,
+                start: symbol.start as usize,
+                end,
+            });
+        }
+    }
+
+    /// The ids of [`Bpe::tokenize`]'s tokens, appended to `ids` without making the tokens.
+    pub fn ids(&self, piece: &str, ids: &mut Vec<u32>) {
+        ids.extend(self.merged(piece, None).iter().map(|s| s.id));
+    }
+
+    /// The symbols one pre-token merges into (the whole pre-token when it is a token and the
+    /// model looks it up first).
+    fn merged(&self, piece: &str, mut steps: Option<&mut Steps>) -> Vec<Symbol> {
         let bytes = piece.as_bytes();
         let vocab = &self.tokens.vocab;
         if self.ignore_merges
@@ -173,12 +201,7 @@ impl Bpe {
                     format!("the whole pre-token is token {id} (ignore_merges): no merging"),
                 );
             }
-            out.push(Piece {
-                id,
-                start: 0,
-                end: bytes.len(),
-            });
-            return;
+            return vec![Symbol { id, start: 0 }];
         }
         let mut symbols = Vec::with_capacity(bytes.len());
         self.initial_symbols(piece, &mut symbols);
@@ -201,16 +224,7 @@ impl Bpe {
             }
         };
         merge_loop::merge(&mut symbols, bytes, &self.merges, &mut observe);
-        for (i, symbol) in symbols.iter().enumerate() {
-            let end = symbols
-                .get(i + 1)
-                .map_or(bytes.len(), |next| next.start as usize);
-            out.push(Piece {
-                id: symbol.id,
-                start: symbol.start as usize,
-                end,
-            });
-        }
+        symbols
     }
 
     /// A token for the trace: quoted, with its id.
@@ -223,25 +237,31 @@ impl Bpe {
     fn initial_symbols(&self, piece: &str, symbols: &mut Vec<Symbol>) {
         let bytes = piece.as_bytes();
         let vocab = &self.tokens.vocab;
-        // The units: bytes when byte-level, else characters.
-        let mut units: Vec<(usize, usize)> = Vec::with_capacity(bytes.len());
-        match self.tokens.byte_level {
-            true => units.extend((0..bytes.len()).map(|i| (i, i + 1))),
-            false => units.extend(piece.char_indices().map(|(i, c)| (i, i + c.len_utf8()))),
-        }
+        // The units: bytes when byte-level, else characters (where each starts; a unit ends
+        // where the next starts), walked without being listed, so a huge pre-token costs no
+        // more than its symbols.
+        let byte_level = self.tokens.byte_level;
+        let units = bytes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &b)| (byte_level || !(0x80..0xC0).contains(&b)).then_some(i));
+        let mut units = units.peekable();
         let affixed = !self.prefix.is_empty() || !self.suffix.is_empty();
         let mut key = Vec::new();
         let mut pending_unk: Option<Symbol> = None;
-        let last = units.len().saturating_sub(1);
-        for (index, &(start, end)) in units.iter().enumerate() {
+        let mut index = 0;
+        while let Some(start) = units.next() {
+            let end = units.peek().copied().unwrap_or(bytes.len());
+            let first = index == 0;
+            index += 1;
             let unit = &bytes[start..end];
             let lookup: &[u8] = if affixed {
                 key.clear();
-                if index > 0 {
+                if !first {
                     key.extend_from_slice(&self.prefix);
                 }
                 key.extend_from_slice(unit);
-                if index == last {
+                if end == bytes.len() {
                     key.extend_from_slice(&self.suffix);
                 }
                 &key
