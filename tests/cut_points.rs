@@ -191,6 +191,29 @@ const BERT_SPACELESS: &[&str] = &[
 static BERT_PARTS: std::sync::LazyLock<Vec<&str>> =
     std::sync::LazyLock::new(|| [SPACELESS, BERT_SPACELESS].concat());
 
+/// [`BERT_PARTS`] and what the byte-level patterns treat apart: apostrophes and the
+/// contractions they start (o200k appends them to the word before), `/` (which o200k's
+/// punctuation run takes after it), line breaks and digit runs.
+static PATTERN_PARTS: std::sync::LazyLock<Vec<&str>> = std::sync::LazyLock::new(|| {
+    [
+        &BERT_PARTS[..],
+        &[
+            "'",
+            "'s",
+            "'LL",
+            "’",
+            "/",
+            "\r\n",
+            "\n",
+            "12345",
+            "a'",
+            "x/",
+            "<|endoftext|>",
+        ],
+    ]
+    .concat()
+});
+
 /// Texts of [`SPACELESS`] parts, some of them one part repeated up to a hundred times.
 fn spaceless_texts() -> impl Strategy<Value = String> {
     spaceless_texts_of(SPACELESS)
@@ -617,6 +640,29 @@ proptest! {
             assert_pieces_match(spec, tokenizer.as_ref(), &text)?;
         }
     }
+}
+
+proptest! {
+    #![proptest_config(common::proptest_config(256))]
+
+    /// The GPT-2, cl100k and o200k matchers (`pretok:`, `tiktoken:`, `tekken:`) cut texts
+    /// without spaces before punctuation that follows a letter: the pieces give the whole
+    /// text's tokens and ids, with apostrophes, marks and digits about.
+    #[test]
+    fn pattern_pieces_of_spaceless_text_tokenize_as_the_whole(
+        text in spaceless_texts_of(&PATTERN_PARTS)
+    ) {
+        for (spec, tokenizer) in LOADED.iter().filter(|(spec, _)| is_pattern(spec)) {
+            assert_pieces_match(spec, tokenizer.as_ref(), &text)?;
+        }
+    }
+}
+
+/// The kinds that pre-tokenize with the hand-written GPT-2, cl100k and o200k matchers.
+fn is_pattern(spec: &str) -> bool {
+    ["pretok:", "tiktoken:", "tekken:"]
+        .iter()
+        .any(|kind| spec.starts_with(kind))
 }
 
 /// BERT's kinds among the loaded ones: `hf:` BERT pipelines, `wordpiece:`, GGUF `bert`.

@@ -261,6 +261,18 @@ const KINDS: &[(&str, &str, bool, Line)] = &[
         true,
         Line::Kana,
     ),
+    (
+        "tiktoken-kana",
+        "tiktoken:{models}/llama3.tiktoken.model?pattern=cl100k",
+        true,
+        Line::Kana,
+    ),
+    (
+        "tekken-kana",
+        "tekken:{models}/mistral-tekken_240718.json",
+        true,
+        Line::Kana,
+    ),
 ];
 
 /// A copy of the real GPT-2 vocabulary whose `tokenizer.ggml.pre` says `superbpe` (no real

@@ -174,9 +174,10 @@ impl BpeModel {
     }
 
     /// Where `text` may be cut without changing a token ([`crate::Tokenizer::cut_point`]): the
-    /// pre-tokenizer's cut points, which are spaces, when no special token holds a space (so
-    /// none can cross one). Merges never cross a piece, and the text after the cut starts with
-    /// a space, so it gets no prefix space either.
+    /// pre-tokenizer's cut points (a space between letters, punctuation after a letter) that
+    /// fall inside no special token's text, when no special token holds a space. Merges never
+    /// cross a piece, and the text after the cut starts with a space or punctuation, so it gets
+    /// no prefix space either.
     pub fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
         if self
             .specials
@@ -185,7 +186,30 @@ impl BpeModel {
         {
             return None;
         }
-        self.pretok.matcher.as_ref()?.cut_point(text, from)
+        let matcher = self.pretok.matcher.as_ref()?;
+        let mut from = from;
+        loop {
+            let cut = matcher.cut_point(text, from)?;
+            if !self.special_spans(text, cut) {
+                return Some(cut);
+            }
+            from = cut + 1;
+        }
+    }
+
+    /// Whether the text of a special token lies across byte `at` of `text` (starting before
+    /// it and ending after it), where a cut would split what may be matched as one token.
+    fn special_spans(&self, text: &str, at: usize) -> bool {
+        let bytes = text.as_bytes();
+        self.specials.iter().any(|(special, _)| {
+            let special = special.as_bytes();
+            (1..special.len()).any(|inside| {
+                at >= inside
+                    && bytes
+                        .get(at - inside..at - inside + special.len())
+                        .is_some_and(|window| window == special)
+            })
+        })
     }
 
     /// Encodes `text`, handing each piece and its tokens to `emit`.

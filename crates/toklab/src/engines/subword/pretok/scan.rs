@@ -104,22 +104,38 @@ pub fn space_end(text: &str, at: usize, end: usize) -> (usize, &'static str) {
     }
 }
 
-/// Where the GPT-2, cl100k and o200k patterns may cut a text (their matchers' cut points): a
-/// space at or after `from` with a letter (`\p{L}`) on each side. The letter run before it
-/// ends there in every one of the patterns (no alternative takes a space after a letter) and
-/// the space starts the next word's piece (` ?\p{L}+`, `[^\r\n\p{L}\p{N}]?…`); none of them
-/// looks behind, and the only look-ahead, `\s+(?!\S)`, cannot reach a letter's match.
+/// Where the GPT-2, cl100k and o200k patterns may cut a text (their matchers' cut points),
+/// the first at or after `from` of two kinds of point:
+///
+/// - a space with a letter (`\p{L}`) on each side: the letter run before it ends there in
+///   every one of the patterns (no alternative takes a space after a letter) and the space
+///   starts the next word's piece (` ?\p{L}+`, `[^\r\n\p{L}\p{N}]?…`);
+/// - a punctuation character (ASCII punctuation or `\p{P}`, but not `'`) just after a letter,
+///   cut before it, as in a text without spaces (`東京は、`): the piece holding the letter
+///   is a run of letters (and, in o200k, marks) with at most one character in front, or a
+///   contraction, and none of these takes punctuation, so it ends there, as it does at the end
+///   of a piece cut there; the punctuation starts the next piece. `'` is left out because it
+///   starts a contraction that o200k appends to the word before it.
+///
+/// None of the patterns looks behind, and the only look-ahead, `\s+(?!\S)`, cannot reach past
+/// a letter's match. One scan looks for both, so a line with neither is read once.
 pub fn space_between_letters(text: &str, letter: &CharClass, from: usize) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut at = crate::core::offsets::ceil_char_boundary(text, from.max(1));
+    let mut before = text[..at.min(text.len())].chars().next_back();
     while at < bytes.len() {
-        let space = at + bytes[at..].iter().position(|&b| b == b' ')?;
-        let before = text[..space].chars().next_back();
-        let after = char_at(text, space + 1);
-        if before.is_some_and(|c| letter.contains(c)) && after.is_some_and(|c| letter.contains(c)) {
-            return Some(space);
+        let c = char_at(text, at).expect("at a char boundary");
+        let after_letter = before.is_some_and(|b| letter.contains(b));
+        if after_letter {
+            if c == ' ' && char_at(text, at + 1).is_some_and(|n| letter.contains(n)) {
+                return Some(at);
+            }
+            if c != '\'' && crate::engines::subword::wordpiece::basic::is_punctuation(c) {
+                return Some(at);
+            }
         }
-        at = space + 1;
+        before = Some(c);
+        at += c.len_utf8();
     }
     None
 }
