@@ -174,10 +174,10 @@ impl Sources {
 
     /// Joins the second run to the first when it continues it (after padding at the front).
     fn merge_second(&mut self) {
-        if let [first, second, ..] = self.runs[..] {
-            if continues(first.origin, second.at - first.at, second.origin) {
-                self.runs.remove(1);
-            }
+        if let [first, second, ..] = self.runs[..]
+            && continues(first.origin, second.at - first.at, second.origin)
+        {
+            self.runs.remove(1);
         }
     }
 }
