@@ -273,6 +273,7 @@ const KINDS: &[(&str, &str, bool, Line)] = &[
         true,
         Line::Kana,
     ),
+    ("ptb-kana", "ptb", false, Line::Kana),
 ];
 
 /// A copy of the real GPT-2 vocabulary whose `tokenizer.ggml.pre` says `superbpe` (no real

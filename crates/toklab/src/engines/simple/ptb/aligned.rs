@@ -1,18 +1,11 @@
 //! A working string that remembers, for every byte, which bytes of the original text it came
 //! from and which rule inserted it. The Treebank conventions are a list of regex rewrites of
 //! the whole text; running them on this string instead of a plain one gives every final token
-//! its span in the original and every split the rule that made it.
+//! its span in the original and every split the rule that made it. The sources are kept as
+//! runs ([`Sources`]), so a rewrite that matches little costs little.
 
+use super::sources::{ByteSource, Sources, cover};
 use crate::core::token::Span;
-
-/// Where one byte of the working string came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct ByteSource {
-    /// The original bytes it stands for; empty for padding a rule inserted.
-    pub span: Span,
-    /// The rule (index into the rule list) that wrote it, `None` for original text.
-    pub rule: Option<usize>,
-}
 
 /// One piece of a replacement: literal text or a capture group's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,7 +43,7 @@ pub(super) fn parse_template(template: &str) -> Vec<Part> {
 #[derive(Clone, Debug)]
 pub(super) struct AlignedText {
     pub text: String,
-    pub sources: Vec<ByteSource>,
+    sources: Sources,
 }
 
 /// One rewrite a rule made: the original text it matched, and what it wrote instead.
@@ -67,27 +60,19 @@ pub(super) struct Rewrite {
 impl AlignedText {
     /// The original text, every byte standing for itself.
     pub fn new(text: &str) -> AlignedText {
-        let sources = (0..text.len())
-            .map(|i| ByteSource {
-                span: Span::new(i, i + 1),
-                rule: None,
-            })
-            .collect();
         AlignedText {
             text: text.to_string(),
-            sources,
+            sources: Sources::original(text.len()),
         }
     }
 
     /// Surrounds the text with one space on each side, written by rule `rule`.
     pub fn pad(&mut self, rule: usize) {
-        let space = ByteSource {
-            span: Span::default(),
-            rule: Some(rule),
-        };
-        self.text = format!(" {} ", self.text);
-        self.sources.insert(0, space);
-        self.sources.push(space);
+        // Room for the two spaces alone: growing by doubling would keep up to twice the text.
+        self.text.reserve_exact(2);
+        self.text.insert(0, ' ');
+        self.text.push(' ');
+        self.sources.pad(rule);
     }
 
     /// Replaces every match of `regex` by `template`, left to right without overlaps (as
@@ -100,8 +85,10 @@ impl AlignedText {
         template: &[Part],
         rule: usize,
     ) -> Vec<Rewrite> {
-        let mut text = String::with_capacity(self.text.len() + 16);
-        let mut sources = Vec::with_capacity(self.sources.len() + 16);
+        // The new text is made when the first match is found: a rule that matches nothing
+        // costs no copy.
+        let mut text = String::new();
+        let mut sources = Sources::default();
         let mut rewrites = Vec::new();
         let mut copied_to = 0;
         for captures in regex.captures_iter(&self.text) {
@@ -109,8 +96,11 @@ impl AlignedText {
             // keeps its remaining spaces, so no input is lost.
             let Ok(captures) = captures else { break };
             let whole = captures.get(0).expect("group 0 always matches");
+            if rewrites.is_empty() {
+                text.reserve_exact(self.text.len() + 16);
+            }
             text.push_str(&self.text[copied_to..whole.start()]);
-            sources.extend_from_slice(&self.sources[copied_to..whole.start()]);
+            sources.extend_from(&self.sources, copied_to, whole.start());
             let groups: Vec<Option<(usize, usize)>> = template
                 .iter()
                 .map(|part| match part {
@@ -131,7 +121,7 @@ impl AlignedText {
                 match (part, group) {
                     (Part::Group(_), Some((start, end))) => {
                         text.push_str(&self.text[*start..*end]);
-                        sources.extend_from_slice(&self.sources[*start..*end]);
+                        sources.extend_from(&self.sources, *start, *end);
                         written_solid |= start < end;
                         seen_solid += usize::from(start < end);
                     }
@@ -153,13 +143,13 @@ impl AlignedText {
                                 }
                             };
                             text.push(c);
-                            sources.extend(std::iter::repeat_n(source, c.len_utf8()));
+                            sources.push(source, c.len_utf8());
                         }
                     }
                 }
             }
             rewrites.push(Rewrite {
-                span: covering(&self.sources[whole.start()..whole.end()]),
+                span: self.sources.covering(whole.start(), whole.end()),
                 before: whole.as_str().to_string(),
                 after: text[written_from..].to_string(),
             });
@@ -169,7 +159,8 @@ impl AlignedText {
             return rewrites;
         }
         text.push_str(&self.text[copied_to..]);
-        sources.extend_from_slice(&self.sources[copied_to..]);
+        sources.extend_from(&self.sources, copied_to, self.text.len());
+        debug_assert_eq!(sources.len(), text.len(), "a source for every byte");
         self.text = text;
         self.sources = sources;
         rewrites
@@ -188,27 +179,28 @@ impl AlignedText {
                 && !groups.iter().flatten().any(|&(s, e)| s <= i && i < e)
         };
         let lead_end = (start..end).find(|&i| !loose(i)).unwrap_or(end);
-        let mut lead: Vec<ByteSource> = self.sources[start..lead_end].to_vec();
-        lead.reverse();
+        let lead: Vec<ByteSource> = (start..lead_end)
+            .rev()
+            .map(|i| self.sources.get(i))
+            .collect();
         let trail_start = (lead_end..end)
             .rev()
             .find(|&i| !loose(i))
             .map_or(lead_end, |i| i + 1);
-        let trail: Vec<ByteSource> = self.sources[trail_start..end]
-            .iter()
+        let trail: Vec<ByteSource> = (trail_start..end)
             .rev()
-            .copied()
+            .map(|i| self.sources.get(i))
             .collect();
         (lead, trail)
     }
 
     /// The original span behind the bytes of `start..end` that no copied group covers.
     fn uncovered(&self, start: usize, end: usize, groups: &[Option<(usize, usize)>]) -> Span {
-        let loose: Vec<ByteSource> = (start..end)
-            .filter(|&i| !groups.iter().flatten().any(|&(s, e)| s <= i && i < e))
-            .map(|i| self.sources[i])
-            .collect();
-        covering(&loose)
+        cover(
+            (start..end)
+                .filter(|&i| !groups.iter().flatten().any(|&(s, e)| s <= i && i < e))
+                .map(|i| self.sources.get(i).span),
+        )
     }
 
     /// The working text cut at whitespace (as Python's `str.split()`), each piece with the
@@ -223,7 +215,7 @@ impl AlignedText {
         let push = |pieces: &mut Vec<Piece>, (start, end, split_by): (usize, usize, Vec<usize>)| {
             pieces.push(Piece {
                 form: self.text[start..end].to_string(),
-                span: covering(&self.sources[start..end]),
+                span: self.sources.covering(start, end),
                 split_by,
             })
         };
@@ -234,7 +226,7 @@ impl AlignedText {
                     gap_rules.clear();
                     gap_in_text = false;
                 }
-                match self.sources[i].rule {
+                match self.sources.get(i).rule {
                     Some(rule) if !gap_rules.contains(&rule) => gap_rules.push(rule),
                     Some(_) => {}
                     None => gap_in_text = true,
@@ -282,17 +274,6 @@ pub(super) struct Piece {
     pub form: String,
     pub span: Span,
     pub split_by: Vec<usize>,
-}
-
-/// The smallest original span covering the non-empty sources given.
-fn covering(sources: &[ByteSource]) -> Span {
-    let mut spans = sources.iter().map(|s| s.span).filter(|s| !s.is_empty());
-    let Some(first) = spans.next() else {
-        return Span::default();
-    };
-    spans.fold(first, |acc, s| {
-        Span::new(acc.start.min(s.start), acc.end.max(s.end))
-    })
 }
 
 /// Whitespace as Python's `str.isspace` (what `str.split()` cuts at): Unicode white space plus

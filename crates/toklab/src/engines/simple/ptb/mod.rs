@@ -8,6 +8,7 @@
 
 mod aligned;
 mod rules;
+mod sources;
 
 use crate::core::error::Result;
 use crate::core::registry::Registry;
