@@ -193,7 +193,9 @@ static BERT_PARTS: std::sync::LazyLock<Vec<&str>> =
 
 /// [`BERT_PARTS`] and what the byte-level patterns treat apart: apostrophes and the
 /// contractions they start (o200k appends them to the word before), `/` (which o200k's
-/// punctuation run takes after it), line breaks and digit runs.
+/// punctuation run takes after it), line breaks and digit runs; and what Claude's NFKC
+/// rewrites or joins: half-width kana and voicing marks, full-width punctuation, an ellipsis,
+/// compatibility jamo, ligatures.
 static PATTERN_PARTS: std::sync::LazyLock<Vec<&str>> = std::sync::LazyLock::new(|| {
     [
         &BERT_PARTS[..],
@@ -209,6 +211,15 @@ static PATTERN_PARTS: std::sync::LazyLock<Vec<&str>> = std::sync::LazyLock::new(
             "a'",
             "x/",
             "<|endoftext|>",
+            "ｶﾞ",
+            "ﾞ",
+            "\u{3099}",
+            "！",
+            "…",
+            "ㄱ",
+            "ㅏ",
+            "ﬀ",
+            "①",
         ],
     ]
     .concat()
@@ -645,7 +656,8 @@ proptest! {
 proptest! {
     #![proptest_config(common::proptest_config(256))]
 
-    /// The GPT-2, cl100k and o200k matchers (`pretok:`, `tiktoken:`, `tekken:`) cut texts
+    /// The GPT-2, cl100k and o200k matchers (`pretok:`, `tiktoken:`, `tekken:`, `claude:`
+    /// behind NFKC) cut texts
     /// without spaces before punctuation that follows a letter: the pieces give the whole
     /// text's tokens and ids, with apostrophes, marks and digits about.
     #[test]
@@ -660,7 +672,7 @@ proptest! {
 
 /// The kinds that pre-tokenize with the hand-written GPT-2, cl100k and o200k matchers.
 fn is_pattern(spec: &str) -> bool {
-    ["pretok:", "tiktoken:", "tekken:"]
+    ["pretok:", "tiktoken:", "tekken:", "claude:"]
         .iter()
         .any(|kind| spec.starts_with(kind))
 }

@@ -146,6 +146,12 @@ const KINDS: &[(&str, &str, bool, Line)] = &[
     ),
     ("claude", "claude:{models}/claude.json", true, Line::Words),
     (
+        "claude-kana",
+        "claude:{models}/claude.json",
+        true,
+        Line::Kana,
+    ),
+    (
         "rwkv",
         "rwkv:{models}/rwkv_vocab_v20230424.txt",
         true,

@@ -6,6 +6,8 @@
 
 use std::any::Any;
 
+use unicode_segmentation::UnicodeSegmentation;
+
 use crate::core::token::{GaveUp, Span, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 
@@ -236,6 +238,22 @@ pub fn nearest_cut(text: &str, from: usize, rules: &[CutRule]) -> Option<usize> 
         }
         reach = reach.saturating_mul(2);
     }
+}
+
+/// Whether a text has a grapheme cluster boundary between `before` and `after` whatever
+/// comes before and after them. The pair alone says so for the rules that look at two
+/// characters; the rules that look further back need a joiner before (emoji sequences), a
+/// regional indicator on either side (flags, counted in pairs) or a letter after (Hangul
+/// syllables, Indic conjuncts), which are refused.
+pub fn breaks_between(before: char, after: char) -> bool {
+    let regional = |c: char| ('\u{1F1E6}'..='\u{1F1FF}').contains(&c);
+    if before == '\u{200D}' || regional(before) || regional(after) || after.is_alphabetic() {
+        return false;
+    }
+    let mut buffer = [0u8; 8];
+    let split = before.encode_utf8(&mut buffer).len();
+    let end = split + after.encode_utf8(&mut buffer[split..]).len();
+    std::str::from_utf8(&buffer[..end]).is_ok_and(|pair| pair.graphemes(true).nth(1).is_some())
 }
 
 /// `gave_up` of a piece that starts at `offset`, in offsets of the whole text.

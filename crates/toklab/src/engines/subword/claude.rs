@@ -8,9 +8,12 @@
 use std::path::Path;
 
 use serde::Deserialize;
+use unicode_normalization::char::canonical_combining_class;
+use unicode_normalization::{IsNormalized, is_nfkc_quick};
 
 use crate::core::error::{Error, Result};
 use crate::core::normalized::NormalizedString;
+use crate::core::pieces::breaks_between;
 use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
 use crate::core::tokenizer::Tokenizer;
@@ -45,10 +48,25 @@ fn nfkc_of(text: &mut NormalizedString) {
     text.nfkc();
 }
 
-/// NFKC writes every ASCII character as itself, and none joins the character before it (no
-/// composition ends in one), so a text cut before one normalizes as its two parts.
-fn nfkc_keeps(c: char) -> bool {
+/// NFKC, which [`NormalizedString::nfkc`] applies grapheme by grapheme, keeps a cut between
+/// `before` and `at` when the three characters are stable (each written as itself whatever
+/// surrounds it, joining none before it) and a grapheme ends at the cut: ASCII characters
+/// (only `\r\n` is one grapheme of two), or starters that NFKC's quick check passes on
+/// their own, since a character that may compose with the one before it is a "maybe" and one
+/// that changes a "no". So Japanese or Chinese without spaces is cut where the inner pattern
+/// ends a run of letters before punctuation, as between `は` and `、`.
+fn nfkc_keeps([before, at, next]: [char; 3]) -> bool {
+    if [before, at, next].iter().all(char::is_ascii) {
+        return (before, at) != ('\r', '\n');
+    }
+    [before, at, next].into_iter().all(nfkc_stable) && breaks_between(before, at)
+}
+
+/// Whether NFKC writes `c` as itself and composes it with nothing before it.
+fn nfkc_stable(c: char) -> bool {
     c.is_ascii()
+        || (canonical_combining_class(c) == 0
+            && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes)
 }
 
 #[derive(Deserialize)]
@@ -116,6 +134,53 @@ pub fn load_bpe(name: &str, path: &Path) -> Result<BpeTokenizer> {
 
 #[cfg(test)]
 mod tests {
+    use super::nfkc_keeps;
+
+    #[test]
+    fn nfkc_keeps_a_cut_between_stable_characters_at_a_grapheme_end() {
+        let kept = |s: &str| {
+            let c: Vec<char> = s.chars().collect();
+            nfkc_keeps([c[0], c[1], c[2]])
+        };
+        // Kana before punctuation, ASCII.
+        for yes in ["は、カ", "ab.", "ナ。「"] {
+            assert!(kept(yes), "{yes}");
+        }
+        // NFKC rewrites full-width and half-width forms and compatibility jamo; a voicing mark
+        // and a combining accent join the character before; `\r\n` and a letter with a
+        // spacing vowel sign are one grapheme; a joiner glues what follows.
+        for no in [
+            "は、Ａ",
+            "はｶﾞ",
+            "カﾞ、",
+            "は\u{3099}、",
+            "e\u{301}.",
+            "ㄱㅏ.",
+            "\r\nx",
+            "कार",
+            "\u{200d}、x",
+        ] {
+            assert!(!kept(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn cuts_text_without_spaces_before_punctuation() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("claude.json");
+        let json = serde_json::json!({
+            "pat_str": crate::engines::subword::pretok::GPT2_PATTERN,
+            "special_tokens": {"<EOT>": 0},
+            "bpe_ranks": "! 1 Zg==",
+        });
+        std::fs::write(&path, json.to_string()).unwrap();
+        let claude = crate::load(&format!("claude:{}", path.display())).unwrap();
+        let text = "東京は、カタカナ。「ｶﾞ、";
+        assert_eq!(claude.cut_point(text, 0), Some("東京は".len()));
+        let after = "東京は、カタカナ".len();
+        assert_eq!(claude.cut_point(text, "東京は、".len()), Some(after));
+        assert_eq!(claude.cut_point(text, after + 1), None, "ｶﾞ becomes ガ");
+    }
 
     #[test]
     fn ranks_specials_and_nfkc() {

@@ -17,10 +17,11 @@ use crate::core::trace::{Role, Trace, TraceLine, quote};
 /// A normalization step over a [`NormalizedString`].
 pub type NormalizeFn = fn(&mut NormalizedString);
 
-/// Whether a character is one the normalization writes as itself and never joins with a
-/// neighbour, so the normalization of a text cut before it is the normalizations of the two
-/// parts, and the characters around the cut are the same before and after normalizing.
-pub type KeptFn = fn(char) -> bool;
+/// Whether a cut between the first and second of three characters in a row keeps the
+/// normalization: the normalization of a text cut there is the normalizations of the two
+/// parts end to end, and the three characters are the same before and after normalizing (so
+/// inner cut rules, which look at the characters next to a cut, decide alike on both texts).
+pub type KeptFn = fn([char; 3]) -> bool;
 
 /// An inner tokenizer behind a normalization.
 pub struct Normalizing<T> {
@@ -41,8 +42,8 @@ impl<T: Tokenizer> Normalizing<T> {
         }
     }
 
-    /// The same, cut where the inner tokenizer cuts between three characters `kept` says the
-    /// normalization keeps ([`Tokenizer::cut_point`]). Without it the text is never cut, which
+    /// The same, cut where the inner tokenizer cuts between characters `kept` says the
+    /// normalization keeps a cut between ([`Tokenizer::cut_point`]). Without it the text is never cut, which
     /// is what a normalization that looks further (CLIP's trimming of the text's ends) needs.
     pub fn with_cuts(mut self, kept: KeptFn) -> Self {
         self.kept = Some(kept);
@@ -113,9 +114,8 @@ impl<T: Tokenizer> Tokenizer for Normalizing<T> {
             let cut = self.inner.cut_point(text, from)?;
             let before = text[..cut].chars().next_back();
             let mut after = text[cut..].chars();
-            if [before, after.next(), after.next()]
-                .iter()
-                .all(|c| c.is_some_and(kept))
+            if let (Some(before), Some(at), Some(next)) = (before, after.next(), after.next())
+                && kept([before, at, next])
             {
                 return Some(cut);
             }
@@ -206,7 +206,8 @@ mod tests {
         };
         let plain = bpe();
         assert_eq!(cuts(&plain), [2, 7, 10, 17, 23]);
-        let nfkc_cut = Normalizing::new("nfkc", nfkc, bpe()).with_cuts(|c| c.is_ascii());
+        let nfkc_cut = Normalizing::new("nfkc", nfkc, bpe())
+            .with_cuts(|chars| chars.iter().all(char::is_ascii));
         // Not next to a ligature, which NFKC rewrites.
         assert_eq!(cuts(&nfkc_cut), [7, 10, 17]);
         assert!(cuts(&Normalizing::new("nfkc", nfkc, bpe())).is_empty());

@@ -13,7 +13,6 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::{
     canonical_combining_class, decompose_canonical, decompose_compatible,
 };
-use unicode_segmentation::UnicodeSegmentation;
 
 use super::json::AddedTokenJson;
 use super::normalizers::{
@@ -22,7 +21,9 @@ use super::normalizers::{
 use super::pipeline::{Pipeline, Specials};
 use super::pre_tokenizers::PreTokenizer;
 use crate::core::normalized::Form;
-use crate::core::pieces::{char_boundary_where, nearest_cut, space_between_ascii_letters};
+use crate::core::pieces::{
+    breaks_between, char_boundary_where, nearest_cut, space_between_ascii_letters,
+};
 
 impl Pipeline {
     /// Where `text` may be cut without changing a token, at or after `from` (see the module
@@ -231,7 +232,7 @@ fn per_char(
 
 /// `seam` after a decomposing Unicode form, which [`crate::NormalizedString::unicode`]
 /// applies grapheme by grapheme: the cut must be a grapheme boundary whatever surrounds it
-/// ([`breaks_between`]), so both parts have the whole text's graphemes. The character after is
+/// ([`breaks_between`](crate::core::pieces::breaks_between)), so both parts have the whole text's graphemes. The character after is
 /// the first of its decomposition, which must be a starter (canonical ordering moves no
 /// starter); what the one before became is decomposed with it when that starts with a starter
 /// (else it may be reordered with the marks before it: unknown).
@@ -266,22 +267,6 @@ fn first_decomposed(c: char, compatible: bool) -> Option<char> {
         false => decompose_canonical(c, &mut put),
     }
     first.filter(|&d| canonical_combining_class(d) == 0)
-}
-
-/// Whether a text has a grapheme cluster boundary between `before` and `after` whatever
-/// comes before and after them. The pair alone says so for the rules that look at two
-/// characters; the rules that look further back need a joiner before (emoji sequences), a
-/// regional indicator on either side (flags, counted in pairs) or a letter after (Hangul
-/// syllables, Indic conjuncts), which are refused.
-fn breaks_between(before: char, after: char) -> bool {
-    let regional = |c: char| ('\u{1F1E6}'..='\u{1F1FF}').contains(&c);
-    if before == '\u{200D}' || regional(before) || regional(after) || after.is_alphabetic() {
-        return false;
-    }
-    let mut buffer = [0u8; 8];
-    let split = before.encode_utf8(&mut buffer).len();
-    let end = split + after.encode_utf8(&mut buffer[split..]).len();
-    std::str::from_utf8(&buffer[..end]).is_ok_and(|pair| pair.graphemes(true).nth(1).is_some())
 }
 
 #[cfg(test)]
