@@ -100,7 +100,7 @@ fn an_unknown_kind_lists_the_kinds_and_a_bad_argument_shows_its_kinds_usage() {
     assert!(err.contains("valid kinds: ws, words"), "{err}");
     for (spec, usage) in [
         ("regex:(", "(usage: regex:PATTERN)"),
-        ("pretok:gpt9", "(usage: pretok:gpt2|cl100k|o200k)"),
+        ("pretok:gpt9", "(usage: pretok:gpt2|cl100k|o200k|qwen2)"),
     ] {
         let out = run(&["tokenize", "--with", spec], b"");
         assert!(!out.status.success(), "{spec}");

@@ -33,6 +33,11 @@ const CUTTING: &[&str] = &[
     "wordpiece:samples/bpe/sample-wordpiece.txt?words=whitespace",
     "gguf:samples/bpe/sample.gguf",
     "rwkv:samples/bpe/sample-rwkv.txt",
+    "pretok:qwen2",
+    "words",
+    "maxmatch:samples/maxmatch/zh-words.txt",
+    "maxmatch:samples/maxmatch/zh-words.txt?dir=bwd",
+    "lex:samples/lex/de-verbs.vocab",
 ];
 
 /// Kinds that cut, as specs in the real models' folder (`{models}`) or the shared folder
@@ -61,6 +66,10 @@ const CUTTING_REAL: &[&str] = &[
     "gguf:{models}/llama-vocabs/ggml-vocab-qwen35.gguf",
     "gguf:{models}/llama-vocabs/ggml-vocab-refact.gguf",
     "gguf:{models}/llama-vocabs/ggml-vocab-starcoder.gguf",
+    "hf:{models}/llama3.tokenizer.json",
+    "hf:{models}/qwen3.tokenizer.json",
+    "hf:{models}/gpt4o.tokenizer.json",
+    "hf:{models}/gpt35turbo.tokenizer.json",
 ];
 
 /// The pre-tokenizers of byte-level GGUF files ([`written_models`] writes one file for each
@@ -657,14 +666,17 @@ proptest! {
     #![proptest_config(common::proptest_config(256))]
 
     /// The GPT-2, cl100k and o200k matchers (`pretok:`, `tiktoken:`, `tekken:`, `claude:`
-    /// behind NFKC) cut texts
+    /// behind NFKC), and `words`, `maxmatch:` and `lex:`, cut texts
     /// without spaces before punctuation that follows a letter: the pieces give the whole
     /// text's tokens and ids, with apostrophes, marks and digits about.
     #[test]
     fn pattern_pieces_of_spaceless_text_tokenize_as_the_whole(
         text in spaceless_texts_of(&PATTERN_PARTS)
     ) {
-        for (spec, tokenizer) in LOADED.iter().filter(|(spec, _)| is_pattern(spec)) {
+        for (spec, tokenizer) in LOADED
+            .iter()
+            .filter(|(spec, _)| is_pattern(spec) || is_word_kind(spec))
+        {
             assert_pieces_match(spec, tokenizer.as_ref(), &text)?;
         }
     }
@@ -675,6 +687,12 @@ fn is_pattern(spec: &str) -> bool {
     ["pretok:", "tiktoken:", "tekken:", "claude:"]
         .iter()
         .any(|kind| spec.starts_with(kind))
+}
+
+/// The kinds that cut text without spaces between characters that belong to no word (`words`,
+/// `lex:`) or that no word of their list reaches over (`maxmatch:`).
+fn is_word_kind(spec: &str) -> bool {
+    spec == "words" || spec.starts_with("maxmatch:") || spec.starts_with("lex:")
 }
 
 /// BERT's kinds among the loaded ones: `hf:` BERT pipelines, `wordpiece:`, GGUF `bert`.
@@ -781,11 +799,22 @@ fn the_cutting_kinds_cut_and_the_others_do_not() {
             assert!(pieces > 10, "{loaded}: {pieces} pieces of {kana:?}");
         }
     }
-    for spec in ["words", "rules:rules?lang=eng"] {
-        let tokenizer = load(spec);
-        let pieces = Pieces::new(tokenizer.as_ref(), text, 1).count();
-        assert_eq!(pieces, 1, "{spec}");
+    // So do `words`, `maxmatch:`, `lex:` and the pattern kinds, before punctuation at least.
+    for spec in [
+        "words",
+        "maxmatch:",
+        "lex:",
+        "claude:",
+        "pretok:",
+        "tiktoken:",
+    ] {
+        for (loaded, tokenizer) in LOADED.iter().filter(|(s, _)| s.starts_with(spec)) {
+            let pieces = cut_offsets(tokenizer.as_ref(), kana).len();
+            assert!(pieces > 2, "{loaded}: {pieces} pieces of {kana:?}");
+        }
     }
+    let rules = load("rules:rules?lang=eng");
+    assert_eq!(Pieces::new(rules.as_ref(), text, 1).count(), 1);
 }
 
 /// `toklab tokenize` writes a line longer than it streams (1 MB) piece by piece, and what it

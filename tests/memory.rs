@@ -26,7 +26,9 @@ const LINE_BYTES: usize = 20 << 20;
 /// kinds (`hf:`, `wordpiece:`, GGUF `bert`) cut text without spaces before CJK ideographs and
 /// punctuation; the
 /// GGUF (byte-level, SentencePiece and WordPiece vocabularies), tekken, Claude and RWKV kinds
-/// name cut points of their own. (The rule engine names no
+/// name cut points of their own, and so do `tokenizer.json` pipelines that split by a pattern
+/// matched by hand (Llama 3, Qwen, GPT-4o), `words`, `maxmatch:` and `lex:`. (The rule engine
+/// names no
 /// cut, since each of its steps searches the whole line, but past utoken's depth limit it
 /// splits the rest of the line on whitespace a part at a time, and keeps only the line's
 /// characters and a two-byte class-set number for each: it meets the bar, on prose too.)
@@ -149,6 +151,45 @@ const KINDS: &[(&str, &str, bool, Line)] = &[
         "claude-kana",
         "claude:{models}/claude.json",
         true,
+        Line::Kana,
+    ),
+    // `tokenizer.json` files whose pre-tokenizer is a `Split` by a pattern matched by hand.
+    (
+        "hf-byte-level",
+        "hf:{models}/llama3.tokenizer.json",
+        true,
+        Line::Words,
+    ),
+    (
+        "hf-qwen2-pattern",
+        "hf:{models}/qwen3.tokenizer.json",
+        true,
+        Line::Words,
+    ),
+    ("words", "words", false, Line::Words),
+    ("words-kana", "words", false, Line::Kana),
+    (
+        "maxmatch",
+        "maxmatch:{root}/samples/maxmatch/zh-words.txt",
+        false,
+        Line::Words,
+    ),
+    (
+        "maxmatch-kana",
+        "maxmatch:{root}/samples/maxmatch/zh-words.txt",
+        false,
+        Line::Kana,
+    ),
+    (
+        "lex",
+        "lex:{root}/samples/lex/de-verbs.vocab",
+        false,
+        Line::Words,
+    ),
+    (
+        "lex-kana",
+        "lex:{root}/samples/lex/de-verbs.vocab",
+        false,
         Line::Kana,
     ),
     (

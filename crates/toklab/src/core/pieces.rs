@@ -270,7 +270,7 @@ mod tests {
 
     #[test]
     fn a_tokenizer_without_cut_points_gets_the_whole_text() {
-        let tokenizer = crate::load("words").unwrap();
+        let tokenizer = crate::load(r"regex:\w+").unwrap();
         let text = "one two three four";
         let pieces: Vec<_> = Pieces::new(tokenizer.as_ref(), text, 2).collect();
         assert_eq!(pieces, [(0, text)]);

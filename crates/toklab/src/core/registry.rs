@@ -275,7 +275,10 @@ mod tests {
     fn a_bad_spec_of_a_valid_kind_shows_that_kinds_usage_not_every_kind() {
         let e = load("pretok:nope").err().unwrap().to_string();
         assert!(e.contains("unknown pre-tokenizer `nope`"), "{e}");
-        assert!(e.ends_with("(usage: pretok:gpt2|cl100k|o200k)"), "{e}");
+        assert!(
+            e.ends_with("(usage: pretok:gpt2|cl100k|o200k|qwen2)"),
+            "{e}"
+        );
         assert!(!e.contains("valid kinds"), "{e}");
         let e = load("fst:x?broken").err().unwrap().to_string();
         assert!(e.contains("not key=value"), "{e}");

@@ -28,6 +28,7 @@ pub use wordmap::{Cleaning, MatchCase, Wordmap};
 use std::path::PathBuf;
 
 use crate::core::error::Result;
+use crate::core::pieces::char_boundary_where;
 use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
 use crate::core::token::{Span, Token, TokenKind, Tokenization};
@@ -88,10 +89,13 @@ fn lower(c: char) -> char {
     }
 }
 
+/// Whether `c` belongs in a word: letters, digits and marks.
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c)
+}
+
 /// Words (runs of alphanumeric characters and marks) and single other non-space characters.
 fn pieces(text: &str) -> Vec<(Span, bool)> {
-    let is_word_char =
-        |c: char| c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c);
     let mut out: Vec<(Span, bool)> = Vec::new();
     for (i, c) in text.char_indices() {
         let end = i + c.len_utf8();
@@ -138,6 +142,14 @@ impl Tokenizer for Lex {
             }
         }
         Tokenization::new(tokens)
+    }
+
+    /// Next to a character that is not in a word (a space, punctuation): each word is
+    /// segmented on its own, so a cut that splits no word changes no token.
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        char_boundary_where(text, from, |before, at| {
+            !is_word_char(before) || !is_word_char(at)
+        })
     }
 
     fn explain(&self, text: &str) -> Trace {
@@ -207,5 +219,15 @@ mod tests {
         assert_eq!(got, ["Ver", "steh", "en", ",", "gehen", "!"]);
         let explained = t.explain(text).to_text();
         assert!(explained.contains("chosen"), "{explained}");
+    }
+
+    #[test]
+    fn cuts_beside_what_is_not_a_word_and_pieces_tokenize_as_the_whole() {
+        let t = lex("ver steh en ge");
+        assert_eq!(t.cut_point("Verstehen, gehen!", 0), Some("Verstehen".len()));
+        assert_eq!(t.cut_point("Verstehen", 0), None);
+        let text = "Verstehen, gehen! verstehen  Gehen.. vergehen";
+        let pieces = crate::core::pieces::tokenize_in_pieces(&t, text, 1);
+        assert_eq!(pieces.tokens, t.tokenize(text).tokens);
     }
 }

@@ -14,6 +14,7 @@ pub use dict::WordList;
 use std::path::PathBuf;
 
 use crate::core::error::Result;
+use crate::core::pieces::nearest_cut;
 use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
 use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
@@ -222,6 +223,20 @@ impl Tokenizer for MaxMatch {
         Tokenization::new(tokens)
     }
 
+    /// Before whitespace, which ends a run (runs are segmented apart), or, in a run, where no
+    /// word of the list spelled in the text reaches over ([`MaxMatch::uncrossed`]).
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        let whitespace = |text: &str, from: usize| {
+            let from = crate::core::offsets::ceil_char_boundary(text, from.max(1));
+            text[from..]
+                .char_indices()
+                .find(|(_, c)| c.is_whitespace())
+                .map(|(i, _)| from + i)
+        };
+        let uncrossed = |text: &str, from: usize| self.uncrossed(text, from);
+        nearest_cut(text, from, &[&whitespace, &uncrossed])
+    }
+
     fn explain(&self, text: &str) -> Trace {
         Trace::new(self.trace(text).lines(text))
     }
@@ -238,6 +253,41 @@ impl Tokenizer for MaxMatch {
     /// is dropped, so spaces between runs of those scripts do not come back.
     fn detokenize(&self, tokens: &[&str]) -> Result<String> {
         Ok(crate::engines::simple::Joining::Words.join(tokens))
+    }
+}
+
+impl MaxMatch {
+    /// The first character boundary at or after `from`, inside `text`, that no word of the
+    /// list spelled in `text` reaches over: each direction's walk steps from a point to the end
+    /// of a word starting (or ending) there or one character on, so neither steps over it and
+    /// both have a boundary there; the pieces on each side, and the stretches where the two
+    /// walks disagree (which end where both have a boundary), are those of the whole run. A word
+    /// over the boundary starts at most [`WordList::max_chars`] characters before it, so the
+    /// search starts that far back, and a boundary counts only when every word that could reach
+    /// over it lies inside `text`.
+    fn uncrossed(&self, text: &str, from: usize) -> Option<usize> {
+        let longest = self.words.max_chars().max(1);
+        let from = crate::core::offsets::ceil_char_boundary(text, from.max(1));
+        let start = text[..from]
+            .char_indices()
+            .rev()
+            .nth(longest - 1)
+            .map_or(0, |(i, _)| i);
+        let window = &text[start..];
+        let starting = self.words.longest_starting(window);
+        let offsets: Vec<usize> = window.char_indices().map(|(i, _)| start + i).collect();
+        let mut reach = 0;
+        for (k, &len) in starting.iter().enumerate() {
+            reach = reach.max(k + (len as usize).max(1));
+            let cut = k + 1;
+            if cut >= offsets.len() || cut + longest > offsets.len() + 1 {
+                return None;
+            }
+            if reach <= cut && offsets[cut] >= from {
+                return Some(offsets[cut]);
+            }
+        }
+        None
     }
 }
 
@@ -363,6 +413,25 @@ mod tests {
         assert_eq!(pieces(text, &b), ["研究", "生命", "起源"]);
         assert_eq!(ambiguous_spans(&f, &b), [Span::new(0, 12)]);
         assert!(!f[1].in_dictionary);
+    }
+
+    #[test]
+    fn cuts_where_no_word_reaches_over_and_pieces_tokenize_as_the_whole() {
+        let list = "研究 研究生 生命 起源 命起";
+        for dir in [Direction::Forward, Direction::Backward] {
+            let t = MaxMatch::new("m".into(), "t".into(), words(list), dir);
+            assert_eq!(
+                t.cut_point("研究生命起源xyz", 0),
+                Some("研究生命起源".len())
+            );
+            assert_eq!(t.cut_point("研究生命 起源", 0), Some("研究生命".len()));
+            assert_eq!(t.cut_point("研究生研", 0), None, "生命 may follow");
+            assert_eq!(t.cut_point("研究生研究生命", 0), Some("研究生".len()));
+            let text = "研究生命起源研究生生命研究 起源命起源起源x研究生命";
+            let whole = t.tokenize(text);
+            let pieces = crate::core::pieces::tokenize_in_pieces(&t, text, 1);
+            assert_eq!(pieces.tokens, whole.tokens, "{dir:?}");
+        }
     }
 
     #[test]

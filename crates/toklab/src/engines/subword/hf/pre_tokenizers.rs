@@ -81,8 +81,12 @@ impl PreTokenizer {
     /// Whether an ASCII space between ASCII letters always ends one piece and starts the
     /// next, with no stage looking across it: whitespace splitters (the space is dropped),
     /// GPT-2's pattern (the space starts the next word's piece, and a piece starting with a
-    /// space gets no prefix space), `Metaspace` when it splits, and, in a sequence with one of those, stages that cut
-    /// only around punctuation or digits. What lets the pipeline cut a text there.
+    /// space gets no prefix space), a `Split` whose matches are the pieces by one of the
+    /// patterns matched by hand (cl100k's as Llama 3 and GPT-3.5 write it, o200k's as GPT-4o
+    /// does: no match reaches over a space that starts a letter run, and the next match starts
+    /// at it), `Metaspace` when it splits, and, in a sequence with one of those, stages that cut
+    /// only around punctuation or digits or leave the pieces as they are (`ByteLevel` without
+    /// its regex or a prefix space). What lets the pipeline cut a text there.
     pub fn splits_at_spaces(&self) -> bool {
         match self {
             PreTokenizer::Sequence(all) => {
@@ -91,7 +95,12 @@ impl PreTokenizer {
                         p.splits_at_spaces()
                             || matches!(
                                 p,
-                                PreTokenizer::Punctuation(_) | PreTokenizer::Digits { .. }
+                                PreTokenizer::Punctuation(_)
+                                    | PreTokenizer::Digits { .. }
+                                    | PreTokenizer::ByteLevel {
+                                        add_prefix_space: false,
+                                        use_regex: false
+                                    }
                             )
                     })
             }
@@ -100,6 +109,15 @@ impl PreTokenizer {
             // with it gets none put in front.
             PreTokenizer::Metaspace { split, .. } => *split,
             PreTokenizer::ByteLevel { use_regex, .. } => *use_regex,
+            // Matches cover the text, so the pieces are the matches either way.
+            PreTokenizer::Split {
+                pattern: Pattern::Known(..),
+                behavior,
+                invert,
+            } => matches!(
+                (behavior, invert),
+                (Behavior::Isolated, false) | (Behavior::Removed, true)
+            ),
             _ => false,
         }
     }

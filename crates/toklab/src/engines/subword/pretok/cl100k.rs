@@ -79,8 +79,30 @@ impl Classes {
     }
 }
 
+/// Qwen2's pattern (Qwen2, Qwen2.5, Qwen3 `tokenizer.json` files): cl100k's with single
+/// digits.
+pub const QWEN2_PATTERN: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+
 /// The cl100k_base pre-tokenizer.
 pub struct Cl100kMatcher;
+
+/// Qwen2's pre-tokenizer: cl100k's but for one digit a piece, so the same cut points.
+pub struct Qwen2Matcher;
+
+impl Matcher for Qwen2Matcher {
+    fn joining(&self) -> crate::engines::simple::Joining {
+        Cl100kMatcher.joining()
+    }
+
+    fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
+        let classes = &*CLASSES;
+        super::scan::each_piece(text, found, |text, at| next_piece(classes, text, at, 1));
+    }
+
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        Cl100kMatcher.cut_point(text, from)
+    }
+}
 
 impl Matcher for Cl100kMatcher {
     /// The pieces cover the text, spaces included; read back from `toklab tokenize` text, whose
@@ -91,7 +113,7 @@ impl Matcher for Cl100kMatcher {
 
     fn find(&self, text: &str, found: &mut dyn FnMut(Span, &'static str)) {
         let classes = &*CLASSES;
-        super::scan::each_piece(text, found, |text, at| next_piece(classes, text, at));
+        super::scan::each_piece(text, found, |text, at| next_piece(classes, text, at, 3));
     }
 
     fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
@@ -99,7 +121,8 @@ impl Matcher for Cl100kMatcher {
     }
 }
 
-fn next_piece(classes: &Classes, text: &str, at: usize) -> (usize, &'static str) {
+/// The piece at `at`, digit runs of at most `digits`.
+fn next_piece(classes: &Classes, text: &str, at: usize, digits: usize) -> (usize, &'static str) {
     let c0 = char_at(text, at).expect("at < len");
     if c0 == '\''
         && let Some(end) = contraction_end(text, at)
@@ -116,7 +139,7 @@ fn next_piece(classes: &Classes, text: &str, at: usize) -> (usize, &'static str)
         return (run_end(text, at, &classes.letter), "letters");
     }
     if classes.number.contains(c0) {
-        return (classes.digits_end(text, at, 3), "digits");
+        return (classes.digits_end(text, at, digits), "digits");
     }
     if let Some(end) = classes.punctuation_end(text, at, c0, b"\r\n") {
         return (end, "punctuation");
@@ -143,5 +166,21 @@ mod tests {
             ]
         );
         assert_eq!(pieces("a \n b"), ["a", " \n", " b"]);
+    }
+}
+
+#[cfg(test)]
+mod qwen2_tests {
+    use super::*;
+
+    crate::engines::subword::pretok::agrees_with_fancy_regex!(
+        Qwen2Matcher,
+        QWEN2_PATTERN,
+        "[ a-zA-Z0-9'.,!/\\t\\r\\n\u{a0}\u{3000}éſ語½\u{301}😀-]{0,40}"
+    );
+
+    #[test]
+    fn one_digit_a_piece() {
+        assert_eq!(pieces("We 123!"), ["We", " ", "1", "2", "3", "!"]);
     }
 }

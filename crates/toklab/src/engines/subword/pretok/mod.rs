@@ -45,7 +45,7 @@ mod o200k;
 mod scan;
 mod split;
 
-pub use cl100k::{CL100K_PATTERN, Cl100kMatcher};
+pub use cl100k::{CL100K_PATTERN, Cl100kMatcher, QWEN2_PATTERN, Qwen2Matcher};
 pub use class::CharClass;
 pub use findall::RegexFindAll;
 pub use gpt2::{GPT2_PATTERN, Gpt2Matcher};
@@ -59,7 +59,7 @@ use crate::core::tokenizer::Tokenizer;
 use crate::engines::simple::{MatchTokenizer, Matcher};
 
 /// The pre-tokenizers by name, for `pretok:NAME` and its error message.
-pub const NAMES: &[&str] = &["gpt2", "cl100k", "o200k"];
+pub const NAMES: &[&str] = &["gpt2", "cl100k", "o200k", "qwen2"];
 
 /// The hand-written matcher for a named pattern (`gpt2`, also called r50k and p50k; `cl100k`;
 /// `o200k`), for the `pretok:` kind and the BPE models that use these patterns.
@@ -68,6 +68,7 @@ pub fn matcher(name: &str) -> Option<Box<dyn Matcher>> {
         "gpt2" | "r50k" | "p50k" => Some(Box::new(Gpt2Matcher)),
         "cl100k" => Some(Box::new(Cl100kMatcher)),
         "o200k" => Some(Box::new(O200kMatcher)),
+        "qwen2" => Some(Box::new(Qwen2Matcher)),
         _ => None,
     }
 }
@@ -82,6 +83,7 @@ pub fn matcher_of_pattern(pattern: &str) -> Option<Box<dyn Matcher>> {
         CL100K_PATTERN => Some(Box::new(Cl100kMatcher)),
         O200K_PATTERN => Some(Box::new(O200kMatcher)),
         TEKKEN_PATTERN => Some(Box::new(TekkenMatcher)),
+        QWEN2_PATTERN => Some(Box::new(Qwen2Matcher)),
         _ => None,
     }
 }
@@ -92,6 +94,7 @@ pub fn pattern(name: &str) -> Option<&'static str> {
         "gpt2" | "r50k" | "p50k" => Some(GPT2_PATTERN),
         "cl100k" => Some(CL100K_PATTERN),
         "o200k" => Some(O200K_PATTERN),
+        "qwen2" => Some(QWEN2_PATTERN),
         _ => None,
     }
 }
@@ -99,7 +102,7 @@ pub fn pattern(name: &str) -> Option<&'static str> {
 /// `pretok:NAME`: a BPE pre-tokenizer's pieces, without a model.
 pub const KIND: Kind = Kind::new(
     "pretok",
-    "pretok:gpt2|cl100k|o200k",
+    "pretok:gpt2|cl100k|o200k|qwen2",
     "a BPE pre-tokenizer's pieces",
     load,
 )
@@ -113,6 +116,7 @@ pub fn load(_registry: &Registry, spec: Spec) -> Result<Box<dyn Tokenizer>> {
         "gpt2" => Ok(Box::new(MatchTokenizer::new(name, Gpt2Matcher))),
         "cl100k" => Ok(Box::new(MatchTokenizer::new(name, Cl100kMatcher))),
         "o200k" => Ok(Box::new(MatchTokenizer::new(name, O200kMatcher))),
+        "qwen2" => Ok(Box::new(MatchTokenizer::new(name, Qwen2Matcher))),
         _ => Err(spec.bad(format!(
             "unknown pre-tokenizer `{}` (known: {})",
             spec.arg,
