@@ -334,6 +334,9 @@ impl<'o> NormalizedString<'o> {
             }
             at += taken;
         }
+        if let Some(edited) = &mut result {
+            edited.origins.shrink_to_fit();
+        }
         self.edited = result.or(source);
     }
 

@@ -13,6 +13,10 @@
 
 use std::ops::Range;
 
+/// Runs a block holds: a lookup scans at most this many, and each block's index entry costs
+/// `24 / BLOCK_RUNS` bytes a run.
+const BLOCK_RUNS: usize = 32;
+
 /// One run, from normalized byte `start` up to the next run's start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Run {
@@ -28,10 +32,38 @@ enum Kind {
     Fixed { from: usize, to: usize },
 }
 
+/// Where a block of encoded runs starts: a lookup finds its block by `start`, then decodes
+/// from `offset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Block {
+    /// The normalized offset of the block's first run.
+    start: usize,
+    /// The original offset the first run's origin is encoded relative to.
+    origin: usize,
+    /// Where the block's first run is in the encoded bytes.
+    offset: usize,
+}
+
 /// The original range of every byte of an edited text.
+///
+/// Runs are stored as a few bytes each, since a text whose normalizing touched every word
+/// (SentencePiece's `▁` for each space) has two runs a word. Each run is encoded relative to
+/// the one before: its length, and where its origin starts measured from where the previous
+/// run's origin ended, so a run whose origin follows on (the usual case) and is short takes one
+/// byte. Every [`BLOCK_RUNS`] runs start a block whose absolute offsets are kept in `blocks`,
+/// so a lookup is a binary search over blocks and a scan of one. The last run stays decoded,
+/// since appending may still lengthen it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Origins {
-    runs: Vec<Run>,
+    blocks: Vec<Block>,
+    /// The runs before the last, encoded (see [`encode`]).
+    bytes: Vec<u8>,
+    /// How many runs the last block holds.
+    block_runs: usize,
+    /// Where the origin of the last encoded run ends: the next one is encoded relative to it.
+    end: usize,
+    /// The last run, not encoded yet.
+    last: Option<Run>,
     len: usize,
 }
 
@@ -42,15 +74,12 @@ impl Origins {
         if len == 0 {
             return;
         }
-        match self.runs.last() {
-            Some(&Run {
+        match self.last {
+            Some(Run {
                 start,
                 kind: Kind::Shifted { at: last },
             }) if last + (self.len - start) == at => {}
-            _ => self.runs.push(Run {
-                start: self.len,
-                kind: Kind::Shifted { at },
-            }),
+            _ => self.push_run(Kind::Shifted { at }),
         }
         self.len += len;
     }
@@ -61,15 +90,12 @@ impl Origins {
             return;
         }
         let (from, to) = origin;
-        match self.runs.last() {
-            Some(&Run {
+        match self.last {
+            Some(Run {
                 kind: Kind::Fixed { from: f, to: t },
                 ..
             }) if (f, t) == origin => {}
-            _ => self.runs.push(Run {
-                start: self.len,
-                kind: Kind::Fixed { from, to },
-            }),
+            _ => self.push_run(Kind::Fixed { from, to }),
         }
         self.len += len;
     }
@@ -93,9 +119,8 @@ impl Origins {
         if range.is_empty() {
             return;
         }
-        let first = other.run_index(range.start);
-        for (i, run) in other.runs[first..].iter().enumerate() {
-            let end = other.run_end(first + i);
+        let (mut run, mut end, mut rest) = other.seek(range.start);
+        loop {
             let (from, to) = (run.start.max(range.start), end.min(range.end));
             if from >= to {
                 break;
@@ -104,13 +129,17 @@ impl Origins {
                 Kind::Shifted { at } => self.push_shifted(at + (from - run.start), to - from),
                 Kind::Fixed { from: f, to: t } => self.push_fixed((f, t), to - from),
             }
+            match rest.next() {
+                Some(next) => (run, end) = next,
+                None => break,
+            }
         }
     }
 
     /// The original range of the character holding byte `at` of `text` (the text these
     /// origins map).
     pub(super) fn get(&self, at: usize, text: &str) -> (usize, usize) {
-        let run = &self.runs[self.run_index(at)];
+        let (run, _, _) = self.seek(at);
         match run.kind {
             Kind::Fixed { from, to } => (from, to),
             Kind::Shifted { at: base } => {
@@ -152,20 +181,210 @@ impl Origins {
         *self = out;
     }
 
-    /// The run holding byte `at` (`at < len`).
-    fn run_index(&self, at: usize) -> usize {
-        self.runs.partition_point(|run| run.start <= at) - 1
+    /// Gives back the room reserved for growth, once the map is built.
+    pub(super) fn shrink_to_fit(&mut self) {
+        self.blocks.shrink_to_fit();
+        self.bytes.shrink_to_fit();
     }
 
-    /// Where run `i` ends.
-    fn run_end(&self, i: usize) -> usize {
-        self.runs.get(i + 1).map_or(self.len, |next| next.start)
+    /// Starts a run of `kind` at the end, encoding the one before (whose length is now known).
+    fn push_run(&mut self, kind: Kind) {
+        let run = Run {
+            start: self.len,
+            kind,
+        };
+        let Some(last) = self.last.replace(run) else {
+            return;
+        };
+        if self.blocks.is_empty() || self.block_runs == BLOCK_RUNS {
+            self.blocks.push(Block {
+                start: last.start,
+                origin: self.end,
+                offset: self.bytes.len(),
+            });
+            self.block_runs = 0;
+        }
+        self.block_runs += 1;
+        self.end = encode(&mut self.bytes, last.kind, self.len - last.start, self.end);
     }
+
+    /// The run holding byte `at` (`at < len`), where it ends, and the runs after it.
+    fn seek(&self, at: usize) -> (Run, usize, Runs<'_>) {
+        let mut runs = Runs {
+            bytes: &self.bytes,
+            offset: self.bytes.len(),
+            start: 0,
+            end: 0,
+            last: self.last,
+            len: self.len,
+        };
+        if !self.last.is_some_and(|last| last.start <= at) {
+            let block = &self.blocks[self.blocks.partition_point(|block| block.start <= at) - 1];
+            (runs.offset, runs.start, runs.end) = (block.offset, block.start, block.origin);
+        }
+        loop {
+            let (run, end) = runs.next().expect("a byte inside the mapped text");
+            if at < end {
+                return (run, end, runs);
+            }
+        }
+    }
+
+    /// How many runs the map holds.
+    #[cfg(test)]
+    fn runs(&self) -> usize {
+        match self.blocks.first() {
+            Some(block) => self.seek(block.start).2.count() + 1,
+            None => usize::from(self.last.is_some()),
+        }
+    }
+
+    /// The bytes of memory the map holds (its capacity, not only what is used).
+    #[cfg(test)]
+    fn heap_bytes(&self) -> usize {
+        self.blocks.capacity() * std::mem::size_of::<Block>() + self.bytes.capacity()
+    }
+}
+
+/// The runs from some point on, decoded in order, each with where it ends.
+struct Runs<'a> {
+    bytes: &'a [u8],
+    /// Where the next encoded run is.
+    offset: usize,
+    /// Where the next run starts.
+    start: usize,
+    /// Where the previous run's origin ended.
+    end: usize,
+    /// The run after the encoded ones, until it is given.
+    last: Option<Run>,
+    len: usize,
+}
+
+impl Iterator for Runs<'_> {
+    type Item = (Run, usize);
+
+    #[inline]
+    fn next(&mut self) -> Option<(Run, usize)> {
+        if self.offset >= self.bytes.len() {
+            return self.last.take().map(|last| (last, self.len));
+        }
+        let (kind, len) = decode(self.bytes, &mut self.offset, self.end);
+        let run = Run {
+            start: self.start,
+            kind,
+        };
+        self.start += len;
+        self.end = origin_end(kind, len);
+        Some((run, self.start))
+    }
+}
+
+/// Where the origin of a run of `kind` and `len` bytes ends.
+fn origin_end(kind: Kind, len: usize) -> usize {
+    match kind {
+        Kind::Shifted { at } => at + len,
+        Kind::Fixed { to, .. } => to,
+    }
+}
+
+/// Tags of an encoded run's first byte: below [`GENERAL`] one byte holds the whole run, whose
+/// origin starts where the previous one's ended (`end`): `00LLLLLL`, a shifted run of `L`
+/// bytes (1 to 63), or `01WWWLLL`, a fixed run of `L` bytes (1 to 7) from a range `W` bytes
+/// wide. Otherwise `1000000K` (`K` set for fixed) is followed by varints: the length, the
+/// zigzagged distance of the origin's start from `end`, and for a fixed run its width.
+const FIXED: u8 = 0x40;
+const GENERAL: u8 = 0x80;
+
+/// Appends run `kind` of `len` bytes to `bytes`, relative to where the previous run's origin
+/// ended (`end`), and returns where this run's ends. Offsets are kept whole (wrapping
+/// differences, varints of any size), so texts past 4 GB lose nothing.
+fn encode(bytes: &mut Vec<u8>, kind: Kind, len: usize, end: usize) -> usize {
+    match kind {
+        Kind::Shifted { at } if at == end && len < 64 => bytes.push(len as u8),
+        Kind::Fixed { from, to } if from == end && len < 8 && to.wrapping_sub(from) < 8 => {
+            bytes.push(FIXED | ((to - from) as u8) << 3 | len as u8);
+        }
+        Kind::Shifted { at } => {
+            bytes.push(GENERAL);
+            put_varint(bytes, len);
+            put_varint(bytes, zigzag(at.wrapping_sub(end)));
+        }
+        Kind::Fixed { from, to } => {
+            bytes.push(GENERAL | 1);
+            put_varint(bytes, len);
+            put_varint(bytes, zigzag(from.wrapping_sub(end)));
+            put_varint(bytes, to.wrapping_sub(from));
+        }
+    }
+    origin_end(kind, len)
+}
+
+/// The run encoded at `*offset` (moved past it) and its length; `end` as for [`encode`].
+#[inline]
+fn decode(bytes: &[u8], offset: &mut usize, end: usize) -> (Kind, usize) {
+    let tag = bytes[*offset];
+    *offset += 1;
+    if tag < FIXED {
+        return (Kind::Shifted { at: end }, usize::from(tag));
+    }
+    if tag < GENERAL {
+        let width = usize::from(tag >> 3 & 7);
+        let kind = Kind::Fixed {
+            from: end,
+            to: end + width,
+        };
+        return (kind, usize::from(tag & 7));
+    }
+    let len = get_varint(bytes, offset);
+    let from = end.wrapping_add(unzigzag(get_varint(bytes, offset)));
+    let kind = match tag & 1 {
+        0 => Kind::Shifted { at: from },
+        _ => Kind::Fixed {
+            from,
+            to: from.wrapping_add(get_varint(bytes, offset)),
+        },
+    };
+    (kind, len)
+}
+
+/// Appends `value` seven bits a byte, low bits first, the high bit set on all but the last.
+fn put_varint(bytes: &mut Vec<u8>, mut value: usize) {
+    while value >= 0x80 {
+        bytes.push(value as u8 | 0x80);
+        value >>= 7;
+    }
+    bytes.push(value as u8);
+}
+
+/// The varint at `*offset` (moved past it).
+fn get_varint(bytes: &[u8], offset: &mut usize) -> usize {
+    let (mut value, mut shift) = (0, 0);
+    loop {
+        let byte = bytes[*offset];
+        *offset += 1;
+        value |= usize::from(byte & 0x7f) << shift;
+        if byte < 0x80 {
+            return value;
+        }
+        shift += 7;
+    }
+}
+
+/// A wrapping difference as a varint-friendly number: small either way is small.
+fn zigzag(delta: usize) -> usize {
+    (delta << 1) ^ ((delta as isize >> (usize::BITS - 1)) as usize)
+}
+
+/// The difference [`zigzag`] was given.
+fn unzigzag(value: usize) -> usize {
+    (value >> 1) ^ 0usize.wrapping_sub(value & 1)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use proptest::sample::Index;
 
     /// The per-byte ranges the runs stand for, as the plain representation would hold them.
     fn per_byte(origins: &Origins, text: &str) -> Vec<(usize, usize)> {
@@ -179,7 +398,7 @@ mod tests {
         origins.push_shifted(0, 2);
         origins.push_fixed((2, 4), 1); // a two-byte no-break space became a space
         origins.push_shifted(4, 2);
-        assert_eq!(origins.runs.len(), 3);
+        assert_eq!(origins.runs(), 3);
         assert_eq!(
             per_byte(&origins, text),
             [(0, 1), (1, 2), (2, 4), (4, 5), (5, 6)]
@@ -205,7 +424,7 @@ mod tests {
         origins.push_shifted(2, 2);
         origins.push_fixed((4, 9), 1);
         origins.push_fixed((4, 9), 1);
-        assert_eq!(origins.runs.len(), 2);
+        assert_eq!(origins.runs(), 2);
         let whole = per_byte(&origins, text);
         for a in 0..=text.len() {
             for b in a..=text.len() {
@@ -219,5 +438,147 @@ mod tests {
         assert_eq!(cut, origins.slice(3..5));
         cut.prepend_fixed((0, 0), 2);
         assert_eq!(per_byte(&cut, "--de"), [(0, 0), (0, 0), (3, 4), (4, 9)]);
+    }
+
+    /// Llama 2's normalizer makes each space a three-byte `▁` (a fixed run) before a word
+    /// kept as it was (a shifted run): such a map of a huge line stays within a few bytes a
+    /// word.
+    #[test]
+    fn a_map_of_many_llama_words_takes_a_few_bytes_a_word() {
+        let words = 100_000;
+        let mut origins = Origins::default();
+        let mut at = 0;
+        for i in 0..words {
+            let word = 2 + i % 9;
+            origins.push_fixed((at, at + 1), 3);
+            origins.push_shifted(at + 1, word);
+            at += 1 + word;
+        }
+        origins.shrink_to_fit();
+        let per_word = origins.heap_bytes() as f64 / words as f64;
+        assert!(per_word <= 4.0, "{per_word} bytes a word");
+    }
+
+    /// Where an appended origin starts: where the last byte's ended (so runs can merge or
+    /// encode in one byte), or anywhere, past 4 GB too.
+    #[derive(Clone, Debug)]
+    enum At {
+        Next,
+        Some(usize),
+    }
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Shifted(At, String),
+        Fixed(At, usize, String),
+        Written(At, usize, String),
+        Prepend(At, usize, String),
+        Slice(Index, Index),
+        DrainFront(Index),
+        Truncate(Index),
+    }
+
+    fn at() -> impl Strategy<Value = At> {
+        prop_oneof![
+            3 => Just(At::Next),
+            1 => (0..100usize).prop_map(At::Some),
+            1 => ((1usize << 32)..(1 << 40)).prop_map(At::Some),
+        ]
+    }
+
+    fn width() -> impl Strategy<Value = usize> {
+        prop_oneof![4 => 0..9usize, 1 => (1usize << 32)..(1 << 33)]
+    }
+
+    fn chunk() -> impl Strategy<Value = String> {
+        let chars = prop::sample::select(vec!['a', 'b', 'é', '€', '𝄞']);
+        prop_oneof![
+            prop::collection::vec(chars.clone(), 1..4),
+            prop::collection::vec(chars, 1..80),
+        ]
+        .prop_map(|chars| chars.into_iter().collect())
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            4 => (at(), chunk()).prop_map(|(at, text)| Op::Shifted(at, text)),
+            3 => (at(), width(), chunk()).prop_map(|(at, w, text)| Op::Fixed(at, w, text)),
+            2 => (at(), width(), chunk()).prop_map(|(at, w, text)| Op::Written(at, w, text)),
+            1 => (at(), width(), chunk()).prop_map(|(at, w, text)| Op::Prepend(at, w, text)),
+            1 => (any::<Index>(), any::<Index>()).prop_map(|(a, b)| Op::Slice(a, b)),
+            1 => any::<Index>().prop_map(Op::DrainFront),
+            1 => any::<Index>().prop_map(Op::Truncate),
+        ]
+    }
+
+    /// The character boundary of `text` that `index` picks (0 and the end included).
+    fn boundary(text: &str, index: &Index) -> usize {
+        let bounds: Vec<usize> = (0..=text.len())
+            .filter(|&at| text.is_char_boundary(at))
+            .collect();
+        bounds[index.index(bounds.len())]
+    }
+
+    proptest! {
+        /// The runs map every byte as a plain range per byte would, whatever the operations,
+        /// and a value equals its own rebuilt copy (one form per mapping).
+        #[test]
+        fn runs_map_every_byte_as_a_range_per_byte(ops in prop::collection::vec(op(), 0..120)) {
+            let (mut origins, mut text) = (Origins::default(), String::new());
+            let mut model: Vec<(usize, usize)> = Vec::new();
+            for op in &ops {
+                let resolve = |at: &At| match at {
+                    At::Next => model.last().map_or(0, |last| last.1),
+                    At::Some(at) => *at,
+                };
+                match op {
+                    Op::Shifted(at, chunk) => {
+                        let at = resolve(at);
+                        origins.push_shifted(at, chunk.len());
+                        for (i, c) in chunk.char_indices() {
+                            let range = (at + i, at + i + c.len_utf8());
+                            model.extend(std::iter::repeat_n(range, c.len_utf8()));
+                        }
+                        text.push_str(chunk);
+                    }
+                    Op::Fixed(at, width, chunk) | Op::Written(at, width, chunk) => {
+                        let range = (resolve(at), resolve(at) + width);
+                        match op {
+                            Op::Fixed(..) => origins.push_fixed(range, chunk.len()),
+                            _ => origins.push_written(range, chunk),
+                        }
+                        model.extend(std::iter::repeat_n(range, chunk.len()));
+                        text.push_str(chunk);
+                    }
+                    Op::Prepend(at, width, chunk) => {
+                        let range = (resolve(at), resolve(at) + width);
+                        origins.prepend_fixed(range, chunk.len());
+                        model.splice(0..0, std::iter::repeat_n(range, chunk.len()));
+                        text.insert_str(0, chunk);
+                    }
+                    Op::Slice(a, b) => {
+                        let (a, b) = (boundary(&text, a), boundary(&text, b));
+                        let (a, b) = (a.min(b), a.max(b));
+                        origins = origins.slice(a..b);
+                        model = model[a..b].to_vec();
+                        text = text[a..b].to_string();
+                    }
+                    Op::DrainFront(index) => {
+                        let n = boundary(&text, index);
+                        origins.drain_front(n);
+                        model.drain(..n);
+                        text.drain(..n);
+                    }
+                    Op::Truncate(index) => {
+                        let n = boundary(&text, index);
+                        origins.truncate(n);
+                        model.truncate(n);
+                        text.truncate(n);
+                    }
+                }
+                prop_assert_eq!(per_byte(&origins, &text), model.clone(), "after {:?}", op);
+                prop_assert_eq!(&origins.slice(0..text.len()), &origins);
+            }
+        }
     }
 }
