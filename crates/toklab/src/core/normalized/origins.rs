@@ -249,6 +249,20 @@ impl Origins {
             (runs.offset, runs.start, runs.end) = (block.offset, block.start, block.origin);
         }
         loop {
+            // Runs of one byte before `at` are passed over without being decoded: their tag
+            // holds their length and their origin's width.
+            while let Some(&tag) = runs.bytes.get(runs.offset)
+                && tag < GENERAL
+            {
+                let fixed = tag >= FIXED;
+                let len = usize::from(if fixed { tag & 7 } else { tag });
+                if at < runs.start + len {
+                    break;
+                }
+                runs.start += len;
+                runs.end += usize::from(if fixed { tag >> 3 & 7 } else { tag });
+                runs.offset += 1;
+            }
             let (run, end) = runs.next().expect("a byte inside the mapped text");
             if at < end {
                 return (run, end, runs);
