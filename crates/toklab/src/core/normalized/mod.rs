@@ -253,7 +253,10 @@ impl<'o> NormalizedString<'o> {
 
     /// From the character at normalized byte `at` (a boundary) on, each character's offset,
     /// itself and original range, walked in order (a lookup per character would search).
-    fn chars_from(&self, at: usize) -> Box<dyn Iterator<Item = (usize, char, (usize, usize))> + '_> {
+    fn chars_from(
+        &self,
+        at: usize,
+    ) -> Box<dyn Iterator<Item = (usize, char, (usize, usize))> + '_> {
         match &self.edited {
             Some(edited) => Box::new(edited.origins.chars(&edited.text, at)),
             None => {
