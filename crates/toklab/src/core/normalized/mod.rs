@@ -228,13 +228,13 @@ impl<'o> NormalizedString<'o> {
     pub fn original_span_owned(&self, range: Range<usize>) -> Option<Span> {
         let end = range.end.min(self.len());
         let start = range.start.min(end);
-        let text = self.normalized();
         let mut owned: Option<Span> = None;
-        for (i, c) in text[start..end].char_indices() {
-            let at = start + i;
-            let next = at + c.len_utf8();
-            let origin = self.origin(at);
-            if next < text.len() && self.origin(next) == origin {
+        let mut chars = self.chars_from(start).peekable();
+        while let Some((at, _, origin)) = chars.next() {
+            if at >= end {
+                break;
+            }
+            if chars.peek().is_some_and(|next| next.2 == origin) {
                 continue;
             }
             owned = Some(match owned {
@@ -247,10 +247,27 @@ impl<'o> NormalizedString<'o> {
 
     /// The characters of the normalized text with their byte offset and original span.
     pub fn char_origins(&self) -> impl Iterator<Item = (usize, char, Span)> + '_ {
-        self.normalized().char_indices().map(|(at, c)| {
-            let (start, end) = self.origin(at);
-            (at, c, Span::new(start, end))
-        })
+        self.chars_from(0)
+            .map(|(at, c, (start, end))| (at, c, Span::new(start, end)))
+    }
+
+    /// From the character at normalized byte `at` (a boundary) on, each character's offset,
+    /// itself and original range, walked in order (a lookup per character would search).
+    fn chars_from(
+        &self,
+        at: usize,
+    ) -> Box<dyn Iterator<Item = (usize, char, (usize, usize))> + '_> {
+        match &self.edited {
+            Some(edited) => Box::new(edited.origins.chars(&edited.text, at)),
+            None => {
+                let base = self.extent.0;
+                let text = &self.original[base..self.extent.1];
+                Box::new(text[at..].char_indices().map(move |(i, c)| {
+                    let from = base + at + i;
+                    (at + i, c, (from, from + c.len_utf8()))
+                }))
+            }
+        }
     }
 
     /// The general rewrite every operation is made of. Left to right, `step` sees the rest
@@ -333,6 +350,9 @@ impl<'o> NormalizedString<'o> {
                     .push_written(origin, &edited.text[end - written..]);
             }
             at += taken;
+        }
+        if let Some(edited) = &mut result {
+            edited.origins.shrink_to_fit();
         }
         self.edited = result.or(source);
     }
