@@ -6,7 +6,6 @@
 //! white space to its left, and in Phi-3 models special tokens strip white space to their
 //! right. The special tokens (control, user-defined, unknown) are matched in text longest first.
 
-use hashbrown::HashTable;
 use std::path::Path;
 
 use super::reader::{Metadata, Value};
@@ -310,6 +309,7 @@ impl Vocab {
         }
         w.str(&arena);
         w.u32s(ends.into_iter());
+        self.ids.write_flat(w);
         w.f32s(self.scores.iter().copied());
         w.u32s(self.attrs.iter().map(|&a| u32::from(a)));
         w.u32s(self.specials.iter().copied());
@@ -343,7 +343,7 @@ impl Vocab {
             start = end as usize;
             tokens.push(token.to_string());
         }
-        let ids = TokenIds::index(&tokens);
+        let ids = TokenIds::read_flat(r, n)?;
         let scores = r.f32s()?;
         let attrs = r
             .u32_iter()?
@@ -377,41 +377,70 @@ impl Vocab {
     }
 }
 
-/// Ids by token text: ids hashed by their token's bytes, read from the token list, so that
-/// indexing a quarter of a million tokens makes one table rather than a copy of every string.
+/// Ids by token text: an open-addressing table of ids hashed by their token's bytes, one
+/// `u32` a slot, so that a quarter of a million tokens make one flat array rather than a copy
+/// of every string, and a cache entry can store that array as it is instead of hashing every
+/// token again on each load.
 #[derive(Debug, Default)]
 pub struct TokenIds {
-    table: HashTable<u32>,
+    /// A power of two long (or empty); `EMPTY` or an id.
+    slots: Vec<u32>,
 }
+
+/// A slot holding no id.
+const EMPTY: u32 = u32::MAX;
 
 impl TokenIds {
     /// Indexes `tokens`; a string listed twice is its last id.
     pub fn index(tokens: &[String]) -> TokenIds {
-        let hash = |id: &u32| hash_bytes(tokens[*id as usize].as_bytes());
-        let mut table = HashTable::with_capacity(tokens.len());
+        let len = (tokens.len() * 2).next_power_of_two().max(2);
+        let mut ids = TokenIds {
+            slots: vec![EMPTY; len],
+        };
         for (id, token) in tokens.iter().enumerate() {
-            let id = id as u32;
-            match table.entry(
-                hash_bytes(token.as_bytes()),
-                |&other: &u32| tokens[other as usize] == *token,
-                hash,
-            ) {
-                hashbrown::hash_table::Entry::Occupied(mut slot) => *slot.get_mut() = id,
-                hashbrown::hash_table::Entry::Vacant(slot) => {
-                    slot.insert(id);
-                }
-            }
+            let slot = ids.slot(tokens, token);
+            ids.slots[slot] = id as u32;
         }
-        TokenIds { table }
+        ids
+    }
+
+    /// The slot holding `text`'s id, or the empty slot where it would go.
+    fn slot(&self, tokens: &[String], text: &str) -> usize {
+        let mask = self.slots.len() - 1;
+        let hash = hash_bytes(text.as_bytes()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut slot = (hash >> 32) as usize & mask;
+        loop {
+            let id = self.slots[slot];
+            if id == EMPTY || tokens.get(id as usize).is_some_and(|t| t == text) {
+                return slot;
+            }
+            slot = (slot + 1) & mask;
+        }
     }
 
     /// The id of `text` among `tokens` (the list this was made from).
     pub fn get(&self, tokens: &[String], text: &str) -> Option<u32> {
-        self.table
-            .find(hash_bytes(text.as_bytes()), |&id| {
-                tokens.get(id as usize).is_some_and(|t| t == text)
-            })
-            .copied()
+        if self.slots.is_empty() {
+            return None;
+        }
+        Some(self.slots[self.slot(tokens, text)]).filter(|&id| id != EMPTY)
+    }
+
+    /// Writes the table for [`TokenIds::read_flat`].
+    pub fn write_flat(&self, w: &mut FlatWriter) {
+        w.u32s(self.slots.iter().copied());
+    }
+
+    /// Reads what [`TokenIds::write_flat`] wrote for `n` tokens; `None` when it cannot be
+    /// that table (not a power of two long, too short to leave an empty slot, an id out of
+    /// range), so a lookup can never loop or index past the tokens.
+    pub fn read_flat(r: &mut FlatReader, n: usize) -> Option<TokenIds> {
+        let slots = r.u32s()?;
+        let empties = slots.iter().filter(|&&id| id == EMPTY).count();
+        let holds = slots.len().is_power_of_two()
+            && empties > 0
+            && slots.iter().all(|&id| id == EMPTY || (id as usize) < n);
+        holds.then_some(TokenIds { slots })
     }
 }
 
@@ -481,5 +510,43 @@ fn string<'m>(meta: &'m Metadata, key: &str) -> Option<&'m str> {
     match meta.values.get(key) {
         Some(Value::Str(s)) => Some(s),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(list: &[&str]) -> Vec<String> {
+        list.iter().map(|t| t.to_string()).collect()
+    }
+
+    #[test]
+    fn token_ids_find_the_last_id_of_each_text_and_nothing_else() {
+        let tokens = tokens(&["a", "ab", "", "a", "▁b"]);
+        let ids = TokenIds::index(&tokens);
+        assert_eq!(ids.get(&tokens, "a"), Some(3));
+        assert_eq!(ids.get(&tokens, "ab"), Some(1));
+        assert_eq!(ids.get(&tokens, ""), Some(2));
+        assert_eq!(ids.get(&tokens, "▁b"), Some(4));
+        assert_eq!(ids.get(&tokens, "b"), None);
+        assert_eq!(TokenIds::default().get(&tokens, "a"), None);
+    }
+
+    #[test]
+    fn token_ids_read_back_from_an_entry_and_refuse_a_table_that_cannot_be_theirs() {
+        let tokens = tokens(&["x", "y", "z"]);
+        let mut w = FlatWriter::new();
+        TokenIds::index(&tokens).write_flat(&mut w);
+        let bytes = w.into_bytes();
+        let ids = TokenIds::read_flat(&mut FlatReader::new(&bytes), tokens.len()).unwrap();
+        assert_eq!(ids.get(&tokens, "y"), Some(1));
+        assert!(TokenIds::read_flat(&mut FlatReader::new(&bytes), 2).is_none());
+        for slots in [vec![0, EMPTY, 1], vec![0, 1, 2, 0]] {
+            let mut w = FlatWriter::new();
+            w.u32s(slots.into_iter());
+            let bytes = w.into_bytes();
+            assert!(TokenIds::read_flat(&mut FlatReader::new(&bytes), 3).is_none());
+        }
     }
 }
