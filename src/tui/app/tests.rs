@@ -493,25 +493,57 @@ fn ctrl_l_and_moving_past_flags_ask_for_a_full_redraw() {
     assert!(!app.redraw, "nothing moved in the text pane");
 }
 
+/// `ws`, but a long text waits until the gate opens: a background job that is surely still at
+/// work when a key returns, whatever the machine's speed or load.
+struct Gated(Arc<(std::sync::Mutex<bool>, std::sync::Condvar)>);
+
+impl toklab::Tokenizer for Gated {
+    fn name(&self) -> &str {
+        "gated"
+    }
+
+    fn tokenize(&self, text: &str) -> toklab::Tokenization {
+        if text.len() > 1000 {
+            let (open, opened) = &*self.0;
+            let mut open = open.lock().unwrap();
+            while !*open {
+                open = opened.wait(open).unwrap();
+            }
+        }
+        toklab::load("ws").unwrap().tokenize(text)
+    }
+
+    fn explain(&self, text: &str) -> toklab::Trace {
+        toklab::load("ws").unwrap().explain(text)
+    }
+}
+
 #[test]
 fn a_long_line_tokenizes_in_the_background_and_esc_stops_waiting() {
-    // Long enough that the rules row is still at work when the key returns, on any machine.
+    let gate = Arc::new((std::sync::Mutex::new(false), std::sync::Condvar::new()));
+    let shared = Arc::clone(&gate);
+    let loader: Loader = Arc::new(move |spec: &str, _: Option<&std::path::Path>| match spec {
+        "gated" => Ok(Box::new(Gated(Arc::clone(&shared))) as Box<dyn toklab::Tokenizer>),
+        _ => toklab::load(spec).map_err(|e| e.to_string()),
+    });
     let dots = ".".repeat(1_000_000);
-    let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/rules");
-    let mut app = app(
-        &format!("short line\n{dots}\nlast"),
-        &["ws", &format!("rules:{rules}?lang=eng")],
-    );
+    let setups = ["ws", "gated"].iter().map(|s| RowSetup::new(s)).collect();
+    let text = format!("short line\n{dots}\nlast");
+    let mut app = App::new(Document::from_text(&text), setups, loader);
+    app.finish_loading();
     app.apply(Action::LineDown);
     app.tick();
-    // The key returned without waiting: the rules row still shows its old tokens while its
-    // job runs (a wall-clock bar here would measure the machine's load, not the workbench).
+    // The key returned without waiting: the gated row still shows its old tokens while its
+    // job waits at the gate.
     assert!(app.rows[1].stale && app.rows.is_tokenizing());
     assert!(app.busy(), "the loop keeps polling for the result");
     app.apply(Action::Back);
     assert!(!app.rows.is_tokenizing() && app.rows[1].stopped);
     assert!(app.message.as_ref().unwrap().0.contains("stopped waiting"));
     assert!(!app.quit);
+    // The stopped job's thread ends once the gate opens; its result is dropped.
+    *gate.0.lock().unwrap() = true;
+    gate.1.notify_all();
     // Another line is tokenized at once again.
     app.apply(Action::LineDown);
     assert_eq!(app.doc.text, "last");
