@@ -20,6 +20,7 @@ use crate::core::spec::{Kind, Spec};
 use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
 use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::{Role, Trace, TraceLine, quote};
+use crate::engines::simple::{Matcher, WhitespaceMatcher};
 
 /// The scanning direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -226,13 +227,7 @@ impl Tokenizer for MaxMatch {
     /// Before whitespace, which ends a run (runs are segmented apart), or, in a run, where no
     /// word of the list spelled in the text reaches over ([`MaxMatch::uncrossed`]).
     fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
-        let whitespace = |text: &str, from: usize| {
-            let from = crate::core::offsets::ceil_char_boundary(text, from.max(1));
-            text[from..]
-                .char_indices()
-                .find(|(_, c)| c.is_whitespace())
-                .map(|(i, _)| from + i)
-        };
+        let whitespace = |text: &str, from: usize| WhitespaceMatcher.cut_point(text, from.max(1));
         let uncrossed = |text: &str, from: usize| self.uncrossed(text, from);
         nearest_cut(text, from, &[&whitespace, &uncrossed])
     }
