@@ -70,6 +70,7 @@ const CUTTING_REAL: &[&str] = &[
     "hf:{models}/qwen3.tokenizer.json",
     "hf:{models}/gpt4o.tokenizer.json",
     "hf:{models}/gpt35turbo.tokenizer.json",
+    "clip:{models}/clip-bpe_simple_vocab_16e6.txt.gz",
 ];
 
 /// The pre-tokenizers of byte-level GGUF files ([`written_models`] writes one file for each
@@ -229,6 +230,17 @@ static PATTERN_PARTS: std::sync::LazyLock<Vec<&str>> = std::sync::LazyLock::new(
             "ㅏ",
             "ﬀ",
             "①",
+            "&amp;",
+            "&lt",
+            "&#12354;",
+            "&#x41",
+            "&",
+            ";",
+            "<",
+            "\u{1b}[31m",
+            "“",
+            "\u{feff}",
+            "<end_of_text>",
         ],
     ]
     .concat()
@@ -666,7 +678,8 @@ proptest! {
     #![proptest_config(common::proptest_config(256))]
 
     /// The GPT-2, cl100k and o200k matchers (`pretok:`, `tiktoken:`, `tekken:`, `claude:`
-    /// behind NFKC), and `words`, `maxmatch:` and `lex:`, cut texts
+    /// behind NFKC), CLIP's pattern behind its clean-up, and `words`, `maxmatch:` and `lex:`,
+    /// cut texts
     /// without spaces before punctuation that follows a letter: the pieces give the whole
     /// text's tokens and ids, with apostrophes, marks and digits about.
     #[test]
@@ -682,9 +695,10 @@ proptest! {
     }
 }
 
-/// The kinds that pre-tokenize with the hand-written GPT-2, cl100k and o200k matchers.
+/// The kinds that pre-tokenize with the hand-written GPT-2, cl100k and o200k matchers, and
+/// CLIP's.
 fn is_pattern(spec: &str) -> bool {
-    ["pretok:", "tiktoken:", "tekken:", "claude:"]
+    ["pretok:", "tiktoken:", "tekken:", "claude:", "clip:"]
         .iter()
         .any(|kind| spec.starts_with(kind))
 }
@@ -805,6 +819,7 @@ fn the_cutting_kinds_cut_and_the_others_do_not() {
         "maxmatch:",
         "lex:",
         "claude:",
+        "clip:",
         "pretok:",
         "tiktoken:",
     ] {

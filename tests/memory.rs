@@ -25,7 +25,7 @@ const LINE_BYTES: usize = 20 << 20;
 /// spans, each piece's search going on from the path total the one before ended with; BERT's
 /// kinds (`hf:`, `wordpiece:`, GGUF `bert`) cut text without spaces before CJK ideographs and
 /// punctuation; the
-/// GGUF (byte-level, SentencePiece and WordPiece vocabularies), tekken, Claude and RWKV kinds
+/// GGUF (byte-level, SentencePiece and WordPiece vocabularies), tekken, Claude, CLIP and RWKV kinds
 /// name cut points of their own, and so do `tokenizer.json` pipelines that split by a pattern
 /// matched by hand (Llama 3, Qwen, GPT-4o), `words`, `maxmatch:` and `lex:`. (The rule engine
 /// names no
@@ -150,6 +150,18 @@ const KINDS: &[(&str, &str, bool, Line)] = &[
     (
         "claude-kana",
         "claude:{models}/claude.json",
+        true,
+        Line::Kana,
+    ),
+    (
+        "clip",
+        "clip:{models}/clip-bpe_simple_vocab_16e6.txt.gz",
+        true,
+        Line::Words,
+    ),
+    (
+        "clip-kana",
+        "clip:{models}/clip-bpe_simple_vocab_16e6.txt.gz",
         true,
         Line::Kana,
     ),

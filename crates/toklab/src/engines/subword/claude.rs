@@ -8,8 +8,6 @@
 use std::path::Path;
 
 use serde::Deserialize;
-use unicode_normalization::char::canonical_combining_class;
-use unicode_normalization::{IsNormalized, is_nfkc_quick};
 
 use crate::core::error::{Error, Result};
 use crate::core::normalized::NormalizedString;
@@ -21,7 +19,7 @@ use crate::engines::subword::bpe::BpeTokenizer;
 use crate::engines::subword::bpe::load::tiktoken::{self, base64_decode};
 use crate::engines::subword::bpe::load::{MAX_ID, json_error, read_text, vocab_conflict};
 use crate::engines::subword::bpe::vocab::Vocab;
-use crate::engines::subword::normalizing::Normalizing;
+use crate::engines::subword::normalizing::{Normalizing, chars_around, nfkc_stable};
 
 /// `claude:FILE`: a tiktoken JSON as `@anthropic-ai/tokenizer` ships and uses it.
 pub const KIND: Kind = Kind::new(
@@ -55,18 +53,14 @@ fn nfkc_of(text: &mut NormalizedString) {
 /// their own, since a character that may compose with the one before it is a "maybe" and one
 /// that changes a "no". So Japanese or Chinese without spaces is cut where the inner pattern
 /// ends a run of letters before punctuation, as between `は` and `、`.
-fn nfkc_keeps([before, at, next]: [char; 3]) -> bool {
+fn nfkc_keeps(text: &str, cut: usize) -> bool {
+    let Some([before, at, next]) = chars_around(text, cut) else {
+        return false;
+    };
     if [before, at, next].iter().all(char::is_ascii) {
         return (before, at) != ('\r', '\n');
     }
     [before, at, next].into_iter().all(nfkc_stable) && breaks_between(before, at)
-}
-
-/// Whether NFKC writes `c` as itself and composes it with nothing before it.
-fn nfkc_stable(c: char) -> bool {
-    c.is_ascii()
-        || (canonical_combining_class(c) == 0
-            && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes)
 }
 
 #[derive(Deserialize)]
@@ -138,10 +132,7 @@ mod tests {
 
     #[test]
     fn nfkc_keeps_a_cut_between_stable_characters_at_a_grapheme_end() {
-        let kept = |s: &str| {
-            let c: Vec<char> = s.chars().collect();
-            nfkc_keeps([c[0], c[1], c[2]])
-        };
+        let kept = |s: &str| nfkc_keeps(s, s.chars().next().unwrap().len_utf8());
         // Kana before punctuation, ASCII.
         for yes in ["は、カ", "ab.", "ナ。「"] {
             assert!(kept(yes), "{yes}");

@@ -47,6 +47,34 @@ static PATTERN: LazyLock<fancy_regex::Regex> = LazyLock::new(|| {
     .expect("valid pattern")
 });
 
+/// A character in a class of CLIP's pattern: `\p{L}`, `\p{N}`.
+fn in_class(class: &regex::Regex, c: char) -> bool {
+    class.is_match(c.encode_utf8(&mut [0; 4]))
+}
+
+static LETTER: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"^\p{L}$").expect("valid pattern"));
+static NUMBER: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"^\p{N}$").expect("valid pattern"));
+
+/// Whether CLIP's pattern ends a piece before `at` whatever precedes `before`, and starts the
+/// next at `at` whatever follows: beside white space, which no piece holds; or after a letter
+/// before what is neither a letter nor a digit, where a run of letters ends and what starts
+/// (punctuation, a contraction) is matched from there on alone, unless a special token holds a
+/// letter followed by `at` (`t>`, `t_`).
+fn cuts_between(before: char, at: char) -> bool {
+    if before.is_whitespace() || at.is_whitespace() {
+        return true;
+    }
+    let in_special = SPECIALS.iter().any(|special| {
+        special
+            .chars()
+            .zip(special.chars().skip(1))
+            .any(|(letter, next)| letter.is_alphabetic() && next == at)
+    });
+    in_class(&LETTER, before) && !in_class(&LETTER, at) && !in_class(&NUMBER, at) && !in_special
+}
+
 /// A token of a piece: its id and byte range in the piece.
 type Symbol = (u32, usize, usize);
 
@@ -67,7 +95,10 @@ pub fn load(_registry: &Registry, mut spec: Spec) -> Result<Box<dyn Tokenizer>> 
     spec.finish(&["unicode"])?;
     let name = spec.text.trim();
     let bpe = ClipBpe::load(name, &spec.path())?;
-    Ok(Box::new(Normalizing::new(name, clean, bpe)))
+    let cutting = Normalizing::new(name, clean, bpe)
+        .with_cuts(normalize::keeps)
+        .only_in(normalize::cuttable);
+    Ok(Box::new(cutting))
 }
 
 /// CLIP's vocabulary and merges, encoding text that is already cleaned up.
@@ -272,6 +303,12 @@ impl Tokenizer for ClipBpe {
         Tokenization::new(tokens)
     }
 
+    /// Where [`cuts_between`] holds: the pattern's pieces, each encoded alone, are the same on
+    /// both sides of such a cut.
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        crate::core::pieces::char_boundary_where(text, from, cuts_between)
+    }
+
     fn explain(&self, text: &str) -> Trace {
         let mut lines = Vec::new();
         for (piece, symbols) in self.pieces(text) {
@@ -328,5 +365,31 @@ mod tests {
         assert_eq!(byte_id(0xAE), 106);
         assert_eq!(byte_id(0), 188);
         assert_eq!(bytelevel_order().nth(188).as_deref(), Some("Ā"));
+    }
+
+    #[test]
+    fn the_pattern_is_cut_beside_spaces_and_where_letters_end() {
+        for (before, at) in [
+            ('a', ' '),
+            (' ', 'b'),
+            ('は', '、'),
+            ('x', '\''),
+            ('x', '!'),
+        ] {
+            assert!(cuts_between(before, at), "{before:?} {at:?}");
+        }
+        // Inside a run of letters, of punctuation, before a digit, after punctuation (`'s`),
+        // and inside a special token (`<end_of_text>`).
+        for (before, at) in [
+            ('a', 'b'),
+            ('は', 'カ'),
+            ('!', '?'),
+            ('a', '1'),
+            ('\'', 's'),
+            ('t', '>'),
+            ('d', '_'),
+        ] {
+            assert!(!cuts_between(before, at), "{before:?} {at:?}");
+        }
     }
 }

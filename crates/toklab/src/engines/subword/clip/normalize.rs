@@ -12,6 +12,8 @@
 use unicode_normalization::UnicodeNormalization;
 
 use crate::core::normalized::NormalizedString;
+use crate::core::pieces::breaks_between;
+use crate::engines::subword::normalizing::{chars_around, nfkc_stable};
 
 /// The whole clean-up, on a string that keeps its alignment to the original.
 pub fn clean(text: &mut NormalizedString) {
@@ -44,6 +46,46 @@ fn CASED_SINCE_UNICODE_16(c: char) -> bool {
             | '\u{10D50}'..='\u{10D65}'
             | '\u{16EA0}'..='\u{16EB8}'
     )
+}
+
+/// Whether the clean-up keeps a cut at byte `cut` of `text` (a
+/// [`crate::engines::subword::normalizing::KeptFn`]): the three characters around it are ones
+/// that no step rewrites or joins to a neighbour but for lowercasing to one character (ASCII
+/// but controls, `&` and `;`, with which an HTML entity starts and may end; other stable
+/// starters but white space, controls, what ftfy removes and the quotes it straightens), a
+/// grapheme ends at the cut, and no HTML entity may end there (a run of ASCII letters, digits
+/// and `#` after a `&`: `&lt` before `。` is `<`).
+pub fn keeps(text: &str, cut: usize) -> bool {
+    let Some([before, at, next]) = chars_around(text, cut) else {
+        return false;
+    };
+    let stable = |c: char| match c.is_ascii() {
+        true => c == ' ' || (c.is_ascii_graphic() && c != '&' && c != ';'),
+        false => {
+            nfkc_stable(c)
+                && !c.is_control()
+                && !c.is_whitespace()
+                && !is_removed_control(c)
+                && !matches!(c, '\u{2BC}' | '\u{2018}'..='\u{201F}')
+                && c.to_lowercase().count() == 1
+        }
+    };
+    let entity_ends = || {
+        let name = text[..cut].trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '#');
+        name.len() < cut && name.ends_with('&')
+    };
+    [before, at, next].into_iter().all(stable)
+        && ((before.is_ascii() && at.is_ascii()) || breaks_between(before, at))
+        && !entity_ends()
+}
+
+/// Whether a text may be cut at all (a
+/// [`crate::engines::subword::normalizing::WholeFn`]): ftfy unescapes HTML only in a text
+/// without `<`, so a text with both `<` and `&` may unescape otherwise than its parts would;
+/// and a terminal escape is left whole.
+pub fn cuttable(text: &str) -> bool {
+    let unescapes_otherwise = text.contains('<') && text.contains('&');
+    !unescapes_otherwise && !text.contains('\u{1b}')
 }
 
 /// Everything but the lowercasing.
@@ -254,6 +296,29 @@ mod tests {
         assert_eq!(cleaned("&amp;amp;lt; &#65;&#x42;"), "< ab");
         assert_eq!(cleaned("\u{feff}x\u{149}"), "x'n");
         assert_eq!(cleaned(" \u{1c} "), "");
+    }
+
+    #[test]
+    fn keeps_cuts_between_stable_characters_where_no_entity_ends() {
+        let kept = |s: &str, cut: usize| keeps(s, cut);
+        assert!(kept("ab cd", 2) && kept("港は、カ", 6) && kept("x&amp; yz", 7));
+        // `&` and `;` may start or end an entity, and one may end at a letter; ftfy rewrites
+        // full-width forms and curly quotes; a combining mark joins the letter before.
+        for (text, cut) in [
+            ("&lt。x", 3),
+            ("&#xAB。x", 5),
+            ("a&b", 1),
+            ("a;b", 1),
+            ("はＡ、", 3),
+            ("は“x", 3),
+            ("e\u{301}.", 1),
+            ("\u{130}、x", 2),
+        ] {
+            assert!(!kept(text, cut), "{text:?} at {cut}");
+        }
+        assert!(
+            cuttable("a < b") && cuttable("AT&T") && !cuttable("&lt; <") && !cuttable("\u{1b}[0m")
+        );
     }
 
     #[test]
