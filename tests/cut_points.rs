@@ -70,6 +70,7 @@ const CUTTING_REAL: &[&str] = &[
     "hf:{models}/qwen3.tokenizer.json",
     "hf:{models}/gpt4o.tokenizer.json",
     "hf:{models}/gpt35turbo.tokenizer.json",
+    "hf:{models}/deepseek_v3.tokenizer.json",
     "clip:{models}/clip-bpe_simple_vocab_16e6.txt.gz",
 ];
 

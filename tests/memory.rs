@@ -27,7 +27,7 @@ const LINE_BYTES: usize = 20 << 20;
 /// punctuation; the
 /// GGUF (byte-level, SentencePiece and WordPiece vocabularies), tekken, Claude, CLIP and RWKV kinds
 /// name cut points of their own, and so do `tokenizer.json` pipelines that split by a pattern
-/// matched by hand (Llama 3, Qwen, GPT-4o), `words`, `maxmatch:` and `lex:`. (The rule engine
+/// matched by hand (Llama 3, Qwen, GPT-4o) or known to split at spaces (DeepSeek V3), `words`, `maxmatch:` and `lex:`. (The rule engine
 /// names no
 /// cut, since each of its steps searches the whole line, but past utoken's depth limit it
 /// splits the rest of the line on whitespace a part at a time, and keeps only the line's
@@ -169,6 +169,12 @@ const KINDS: &[(&str, &str, bool, Line)] = &[
     (
         "hf-byte-level",
         "hf:{models}/llama3.tokenizer.json",
+        true,
+        Line::Words,
+    ),
+    (
+        "hf-deepseek-v3",
+        "hf:{models}/deepseek_v3.tokenizer.json",
         true,
         Line::Words,
     ),

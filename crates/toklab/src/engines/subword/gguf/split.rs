@@ -154,8 +154,38 @@ const APART: [&str; 12] = [
 /// (a pattern that reads across a space before any splits letters from spaces, such as
 /// `superbpe`'s, which leaves words and spaces one piece) is never cut.
 pub fn cuts_at_spaces(patterns: &[&str]) -> bool {
-    let splitting = patterns.iter().position(|p| SPLITTING.contains(p));
-    splitting.is_some_and(|at| patterns[..at].iter().all(|p| APART.contains(p)))
+    let splitting = patterns
+        .iter()
+        .position(|p| at_spaces(p) == AtSpaces::Splits);
+    splitting.is_some_and(|at| {
+        patterns[..at]
+            .iter()
+            .all(|p| at_spaces(p) == AtSpaces::Apart)
+    })
+}
+
+/// What a pre-tokenizer pattern, as llama.cpp and `tokenizer.json` files write it (DeepSeek
+/// V3's three), does at a space between two ASCII letters: what lets a pipeline of such
+/// patterns be cut there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtSpaces {
+    /// It ends a piece before the space and starts the next at it ([`SPLITTING`]).
+    Splits,
+    /// No match holds the space, and matches near it read only their side ([`APART`]).
+    Apart,
+    /// Not known.
+    Unknown,
+}
+
+/// What `pattern` does at a space between two ASCII letters ([`AtSpaces`]).
+pub fn at_spaces(pattern: &str) -> AtSpaces {
+    if SPLITTING.contains(&pattern) {
+        AtSpaces::Splits
+    } else if APART.contains(&pattern) {
+        AtSpaces::Apart
+    } else {
+        AtSpaces::Unknown
+    }
 }
 
 /// One `tokenizer.ggml.pre` name for each list of patterns [`patterns`] knows (the other

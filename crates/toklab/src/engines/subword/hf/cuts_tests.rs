@@ -300,3 +300,31 @@ proptest! {
         }
     }
 }
+
+/// A pipeline of DeepSeek V3's pre-tokenizer (its three `Split`s, as llama.cpp lists them
+/// too, then `ByteLevel` without its regex) cuts at a space between ASCII letters; with a
+/// pattern whose behaviour at spaces is not known in front or in its place, it never cuts.
+#[test]
+fn a_sequence_of_known_splits_cuts_at_spaces_and_an_unknown_one_does_not() {
+    let (patterns, _) = crate::engines::subword::gguf::split::patterns("deepseek-v3").unwrap();
+    let split = |pattern: &str| {
+        json!({"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated",
+            "invert": false})
+    };
+    let byte_level = json!({"type": "ByteLevel", "add_prefix_space": false,
+        "trim_offsets": true, "use_regex": false});
+    let pipeline = |stages: Vec<Value>| {
+        let pre = json!({"type": "Sequence", "pretokenizers": stages});
+        load(&bert_like(json!(null), pre, &[]))
+    };
+    let mut stages: Vec<Value> = patterns.iter().map(|p| split(p)).collect();
+    stages.push(byte_level.clone());
+    // Between ASCII letters only: not beside the digits nor after the ideographs.
+    let text = "ab cd 123 東京 x ef";
+    assert_eq!(cuts(&pipeline(stages.clone()), text), [0, 2, 18]);
+    let mut unknown_first = vec![split(r"\S+")];
+    unknown_first.extend(stages.iter().cloned());
+    assert_eq!(cuts(&pipeline(unknown_first), text), [0]);
+    stages[2] = split(r"\s+|\S+");
+    assert_eq!(cuts(&pipeline(stages), text), [0]);
+}

@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::json::{ComponentError, flag, kind, list, single_char, string};
 use super::pattern::{Behavior, Pattern, split};
 use crate::core::normalized::NormalizedString;
+use crate::engines::subword::gguf::{AtSpaces, at_spaces};
 use crate::engines::subword::wordpiece::basic::is_punctuation;
 
 /// Where `Metaspace` puts its replacement character in front of a piece.
@@ -84,9 +85,10 @@ impl PreTokenizer {
     /// space gets no prefix space), a `Split` whose matches are the pieces by one of the
     /// patterns matched by hand (cl100k's as Llama 3 and GPT-3.5 write it, o200k's as GPT-4o
     /// does: no match reaches over a space that starts a letter run, and the next match starts
-    /// at it), `Metaspace` when it splits, and, in a sequence with one of those, stages that cut
-    /// only around punctuation or digits or leave the pieces as they are (`ByteLevel` without
-    /// its regex or a prefix space). What lets the pipeline cut a text there.
+    /// at it), a `Split` by a regex known to split there (DeepSeek V3's), `Metaspace` when it
+    /// splits, and, in a sequence with one of those, stages that cut only around punctuation or
+    /// digits or leave the pieces as they are (`ByteLevel` without its regex or a prefix space,
+    /// a `Split` that keeps such spaces apart). What lets the pipeline cut a text there.
     pub fn splits_at_spaces(&self) -> bool {
         match self {
             PreTokenizer::Sequence(all) => {
@@ -102,6 +104,7 @@ impl PreTokenizer {
                                         use_regex: false
                                     }
                             )
+                            || p.keeps_spaces_apart()
                     })
             }
             PreTokenizer::Whitespace | PreTokenizer::WhitespaceSplit | PreTokenizer::Bert => true,
@@ -118,8 +121,30 @@ impl PreTokenizer {
                 (behavior, invert),
                 (Behavior::Isolated, false) | (Behavior::Removed, true)
             ),
+            // A regex known to end a piece at such a space and start the next there (DeepSeek
+            // V3's, as llama.cpp lists it too).
+            PreTokenizer::Split {
+                pattern: Pattern::Regex(regex),
+                behavior: Behavior::Isolated,
+                invert: false,
+            } => at_spaces(regex.as_str()) == AtSpaces::Splits,
             _ => false,
         }
+    }
+
+    /// Whether it is a `Split` by a regex no match of which holds an ASCII space between ASCII
+    /// letters, the matches near one reading only their side (digit runs, kana and Han runs:
+    /// [`AtSpaces::Apart`]): the stretch that holds such a space is cut in two there, which a
+    /// stage that splits at spaces ([`PreTokenizer::splits_at_spaces`]) cuts alike.
+    fn keeps_spaces_apart(&self) -> bool {
+        matches!(
+            self,
+            PreTokenizer::Split {
+                pattern: Pattern::Regex(regex),
+                invert: false,
+                ..
+            } if at_spaces(regex.as_str()) == AtSpaces::Apart
+        )
     }
 
     /// Whether a piece always ends before the character `c`, whatever comes before it, and
