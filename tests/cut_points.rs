@@ -38,6 +38,7 @@ const CUTTING: &[&str] = &[
     "maxmatch:samples/maxmatch/zh-words.txt",
     "maxmatch:samples/maxmatch/zh-words.txt?dir=bwd",
     "lex:samples/lex/de-verbs.vocab",
+    "sent:ptb",
 ];
 
 /// Kinds that cut, as specs in the real models' folder (`{models}`) or the shared folder
@@ -72,6 +73,7 @@ const CUTTING_REAL: &[&str] = &[
     "hf:{models}/gpt35turbo.tokenizer.json",
     "hf:{models}/deepseek_v3.tokenizer.json",
     "clip:{models}/clip-bpe_simple_vocab_16e6.txt.gz",
+    "sent:spm:{models}/kyoto_ja_unigram_8000.model",
 ];
 
 /// The pre-tokenizers of byte-level GGUF files ([`written_models`] writes one file for each

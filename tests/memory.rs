@@ -54,6 +54,7 @@ const KINDS: &[(&str, &str, bool, Line)] = &[
         Line::Words,
     ),
     ("ptb", "ptb", false, Line::Words),
+    ("sent-ptb", "sent:ptb", false, Line::Words),
     ("rules", "rules:{root}/rules?lang=eng", false, Line::Words),
     (
         "rules-prose",

@@ -23,10 +23,11 @@ mod lists;
 mod words;
 
 use crate::core::error::Result;
+use crate::core::pieces::Carry;
 use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
-use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
-use crate::core::tokenizer::Tokenizer;
+use crate::core::token::{GaveUp, Origin, Span, Token, TokenKind, Tokenization};
+use crate::core::tokenizer::{NO_ID, Tokenizer};
 use crate::core::trace::{Role, Trace, TraceLine, quote};
 
 pub use boundaries::{Decision, decide};
@@ -169,6 +170,52 @@ impl Tokenizer for SentenceTokenizer {
         }
     }
 
+    /// The inner tokenizer's ids: sentence ends have none.
+    fn ids_into(&self, text: &str, ids: &mut Vec<u32>) -> Option<GaveUp> {
+        match &self.inner {
+            Some(inner) => inner.ids_into(text, ids),
+            // A sentence has no id.
+            None => {
+                ids.extend(sentence_spans(text).iter().map(|_| NO_ID));
+                None
+            }
+        }
+    }
+
+    /// Over a tokenizer, its cuts: sentence ends are not kept across a cut (a piece's last
+    /// token ends a sentence, as [`Tokenizer::cut_point`] allows), so a long line is cut where
+    /// the tokens are. Sentences alone are never cut.
+    fn cut_point(&self, text: &str, from: usize) -> Option<usize> {
+        self.inner.as_ref()?.cut_point(text, from)
+    }
+
+    fn cut_point_carried(
+        &self,
+        text: &str,
+        start: usize,
+        from: usize,
+        carry: &mut Carry,
+    ) -> Option<usize> {
+        self.inner
+            .as_ref()?
+            .cut_point_carried(text, start, from, carry)
+    }
+
+    /// The inner tokenizer's tokens of the piece, with the ends of the piece's sentences.
+    fn tokenize_piece(&self, piece: &str, carry: &mut Carry) -> Tokenization {
+        match &self.inner {
+            Some(inner) => SentenceTokenizer::mark(piece, inner.tokenize_piece(piece, carry)),
+            None => self.tokenize(piece),
+        }
+    }
+
+    fn ids_into_piece(&self, piece: &str, carry: &mut Carry, ids: &mut Vec<u32>) -> Option<GaveUp> {
+        match &self.inner {
+            Some(inner) => inner.ids_into_piece(piece, carry, ids),
+            None => self.ids_into(piece, ids),
+        }
+    }
+
     fn explain(&self, text: &str) -> Trace {
         let mut lines = self.trace(text).lines(text);
         match &self.inner {
@@ -248,6 +295,38 @@ mod tests {
         );
         assert!(shown.contains("16..18 «.\"»  a period before"), "{shown}");
         assert!(shown.contains("tokens ptb"), "{shown}");
+    }
+
+    /// A long text is cut where the inner tokenizer cuts: the tokens are the whole text's,
+    /// and each sentence end of the whole text is one in its piece or a piece's last token.
+    #[test]
+    fn cut_where_the_inner_tokenizer_cuts() {
+        use crate::core::pieces::{Pieces, tokenize_in_pieces};
+        let tokenizer = crate::load("sent:ptb").unwrap();
+        let text = "Mr. Smith left early today. He said \"no.\" 1. one thing 2. another. Fine! ok";
+        let whole = tokenizer.tokenize(text);
+        let pieces = tokenize_in_pieces(tokenizer.as_ref(), text, 1);
+        assert_eq!(pieces.tokens, whole.tokens);
+        let starts: Vec<usize> = Pieces::new(tokenizer.as_ref(), text, 1)
+            .map(|(at, _)| at)
+            .collect();
+        assert!(starts.len() > 5, "{starts:?}");
+        let piece_last = |i: usize| {
+            let next = whole.tokens.get(i + 1).map_or(text.len(), |t| t.span.start);
+            starts
+                .iter()
+                .any(|&s| (whole.tokens[i].span.end..=next).contains(&s))
+        };
+        for end in &whole.sentence_ends {
+            assert!(
+                pieces.sentence_ends.contains(end) || piece_last(*end),
+                "{}",
+                whole.tokens[*end].form(text)
+            );
+        }
+        let mut ids = Vec::new();
+        assert!(tokenizer.ids_into(text, &mut ids).is_none());
+        assert_eq!(ids.len(), whole.tokens.len());
     }
 
     #[test]
