@@ -109,7 +109,11 @@ impl PieceTrie {
             let mut piece = ends[node];
             if edges.len() > SPARSE_EDGES {
                 let (low, last) = (edges[0].0, edges[edges.len() - 1].0 - edges[0].0);
-                tables.extend([piece, dense.len() as u32, u32::from(low) | u32::from(last) << 8]);
+                tables.extend([
+                    piece,
+                    dense.len() as u32,
+                    u32::from(low) | u32::from(last) << 8,
+                ]);
                 piece = TABLED | (tables.len() / 3 - 1) as u32;
                 let table = dense.len();
                 dense.resize(table + usize::from(last) + 1, 0u8);
