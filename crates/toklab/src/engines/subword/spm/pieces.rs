@@ -167,7 +167,7 @@ mod tests {
 
     #[test]
     fn pieces_read_back_as_they_were_and_damaged_arrays_are_none() {
-        let list = vec![
+        let list = [
             proto("<unk>", 0.0, PieceType::Unknown),
             proto("▁語", -1.5, PieceType::Normal),
             proto("<0x41>", 0.0, PieceType::Byte),

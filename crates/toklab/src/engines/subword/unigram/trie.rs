@@ -265,8 +265,8 @@ impl PieceTrie {
         let whole = trie.root.len() == 256
             && trie.first_child.len() == (nodes + 1) * 4
             && trie.pieces.len() == nodes * 4
-            && trie.tables.len() % 12 == 0
-            && trie.scores.len() % 4 == 0;
+            && trie.tables.len().is_multiple_of(12)
+            && trie.scores.len().is_multiple_of(4);
         let id_bound = id_bound.min((trie.scores.len() / 4).try_into().ok()?);
         whole.then_some(PieceTrie { id_bound, ..trie })
     }
