@@ -234,7 +234,7 @@ impl SpmModel {
     /// Whether the model has unused pieces, which merging can make and SentencePiece then
     /// splits back: the tokens then do not show the merges that made them.
     pub fn has_unused(&self) -> bool {
-        self.pieces.iter().any(|p| p.kind == PieceType::Unused)
+        self.pieces.ids_of(PieceType::Unused).next().is_some()
     }
 
     /// The ids of `text`.

@@ -306,9 +306,8 @@ impl Target for Stepped<'_, '_> {
 /// The user-defined pieces, in id order: the normalizer passes them through unchanged.
 pub(super) fn user_pieces(pieces: &Pieces) -> Vec<String> {
     pieces
-        .iter()
-        .filter(|p| p.kind == PieceType::UserDefined)
-        .map(|p| p.piece.to_string())
+        .ids_of(PieceType::UserDefined)
+        .map(|id| pieces.text(id).to_string())
         .collect()
 }
 
@@ -318,10 +317,8 @@ pub(super) type UserMatcher = Option<(AhoCorasick, Vec<u32>)>;
 /// The matcher of the user-defined pieces (none when the model has none).
 pub(super) fn user_matcher(path: &Path, pieces: &Pieces) -> Result<UserMatcher> {
     let user: Vec<(&[u8], u32)> = pieces
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.kind == PieceType::UserDefined)
-        .map(|(id, p)| (p.piece.as_bytes(), id as u32))
+        .ids_of(PieceType::UserDefined)
+        .map(|id| (pieces.bytes(id), id as u32))
         .collect();
     if user.is_empty() {
         return Ok(None);

@@ -113,6 +113,17 @@ impl Pieces {
         })
     }
 
+    /// The ids of the pieces of type `kind`, in order: only the types are read, so a load
+    /// looking for its few user-defined pieces does not check every text.
+    pub fn ids_of(&self, kind: PieceType) -> impl Iterator<Item = usize> + '_ {
+        let index = PIECE_TYPES.iter().position(|k| *k == kind);
+        self.kinds
+            .iter()
+            .enumerate()
+            .filter(move |(_, k)| Some(usize::from(**k)) == index)
+            .map(|(id, _)| id)
+    }
+
     /// Every piece, by id.
     pub fn iter(&self) -> impl Iterator<Item = Piece<'_>> + '_ {
         (0..self.len()).filter_map(|id| self.get(id))
@@ -193,6 +204,8 @@ mod tests {
                 (read.get(4), read.text(9), read.bytes(4)),
                 (None, "", &b""[..])
             );
+            assert_eq!(read.ids_of(PieceType::Byte).collect::<Vec<_>>(), [2]);
+            assert_eq!(read.ids_of(PieceType::Control).count(), 0);
         }
         let read = |bytes: &[u8]| Pieces::read_flat(&mut FlatReader::new(bytes));
         // An unknown type, an end past the texts, an end going back: none is a piece list.
