@@ -58,7 +58,7 @@ fn a_loaded_tokenizer_hands_out_its_model() {
     // The model handed out is the one the tokenizer encodes with.
     for id in ids(&*loaded, "a,aa b") {
         assert_eq!(
-            Some(spm.model().pieces[id as usize].piece.clone()),
+            Some(spm.model().pieces.text(id as usize).to_string()),
             loaded.piece(id)
         );
     }

@@ -50,7 +50,7 @@ fn cases(file: &str) -> Vec<serde_json::Value> {
 }
 
 fn forms(model: &SpmModel, ids: impl Iterator<Item = u32>) -> String {
-    ids.map(|id| model.pieces[id as usize].piece.as_str())
+    ids.map(|id| model.pieces.text(id as usize))
         .collect::<Vec<_>>()
         .join(" ")
 }

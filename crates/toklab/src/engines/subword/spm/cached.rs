@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use super::normalizer::{CharsMap, Normalizer};
-use super::proto::{ModelType, PieceType, ProtoPiece};
+use super::pieces::Pieces;
+use super::proto::ModelType;
 use super::{SpmModel, user_matcher, user_pieces};
 use crate::core::model_cache::{FlatReader, FlatWriter};
 use crate::engines::subword::bpe::merge_table::MergeTable;
@@ -21,15 +22,6 @@ const MODEL_TYPES: [ModelType; 4] = [
     ModelType::Char,
 ];
 
-const PIECE_TYPES: [PieceType; 6] = [
-    PieceType::Normal,
-    PieceType::Unknown,
-    PieceType::Control,
-    PieceType::UserDefined,
-    PieceType::Unused,
-    PieceType::Byte,
-];
-
 fn index_of<T: PartialEq>(all: &[T], value: &T) -> u8 {
     all.iter().position(|v| v == value).unwrap_or(0) as u8
 }
@@ -38,16 +30,7 @@ impl SpmModel {
     /// Writes the model for [`SpmModel::read_flat`].
     pub(super) fn write_flat(&self, w: &mut FlatWriter) {
         w.u8(index_of(&MODEL_TYPES, &self.model_type));
-        let texts: Vec<u8> = self.pieces.iter().flat_map(|p| p.piece.bytes()).collect();
-        w.bytes(&texts);
-        w.u32s(self.pieces.iter().map(|p| p.piece.len() as u32));
-        let kinds: Vec<u8> = self
-            .pieces
-            .iter()
-            .map(|p| index_of(&PIECE_TYPES, &p.kind))
-            .collect();
-        w.bytes(&kinds);
-        w.f32s(self.pieces.iter().map(|p| p.score));
+        self.pieces.write_flat(w);
         self.bpe.vocab.write_flat(w);
         self.bpe.merges().write_flat(w);
         w.opt_u32(self.bpe.unk);
@@ -80,7 +63,7 @@ impl SpmModel {
     /// Reads what [`SpmModel::write_flat`] wrote; `None` for anything else.
     pub(super) fn read_flat(path: &Path, r: &mut FlatReader) -> Option<SpmModel> {
         let model_type = *MODEL_TYPES.get(usize::from(r.u8()?))?;
-        let pieces = read_pieces(r)?;
+        let pieces = Pieces::read_flat(r)?;
         let vocab = Vocab::read_flat(r)?;
         let bound = vocab.id_bound();
         if bound as usize > pieces.len() {
@@ -127,28 +110,6 @@ impl SpmModel {
             unigram,
         })
     }
-}
-
-fn read_pieces(r: &mut FlatReader) -> Option<Vec<ProtoPiece>> {
-    let texts = std::str::from_utf8(r.bytes()?).ok()?;
-    let lengths = r.u32s()?;
-    let kinds = r.bytes()?;
-    let scores = r.f32s()?;
-    if kinds.len() != lengths.len() || scores.len() != lengths.len() {
-        return None;
-    }
-    let mut at = 0usize;
-    let mut pieces = Vec::with_capacity(lengths.len());
-    for ((&len, &kind), score) in lengths.iter().zip(kinds).zip(scores) {
-        let end = at.checked_add(len as usize)?;
-        pieces.push(ProtoPiece {
-            piece: texts.get(at..end)?.to_string(),
-            score,
-            kind: *PIECE_TYPES.get(usize::from(kind))?,
-        });
-        at = end;
-    }
-    (at == texts.len()).then_some(pieces)
 }
 
 #[cfg(test)]

@@ -152,7 +152,7 @@ impl SpaceCuts {
         // in the vocabulary are unknown characters to it.
         let piece = |bytes: &[u8]| {
             model.bpe.vocab.id(bytes).is_some_and(|id| {
-                model.unigram.is_none() || model.pieces[id as usize].kind == PieceType::Normal
+                model.unigram.is_none() || model.pieces.kind(id as usize) == PieceType::Normal
             })
         };
         let inside_rules = normalizer.map.ascii_inside_rules();
@@ -175,7 +175,7 @@ impl SpaceCuts {
                 && !normalizer.user_defined.iter().any(|u| u.as_bytes()[0] == c)
                 && piece(&[c])
         };
-        let pieces = model.pieces.iter().map(|p| p.piece.as_bytes());
+        let pieces = (0..model.pieces.len()).map(|id| model.pieces.bytes(id));
         SpaceCuts::unless_joined(kept, pieces, space.as_bytes())
     }
 

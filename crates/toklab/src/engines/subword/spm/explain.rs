@@ -53,7 +53,7 @@ impl SpmModel {
                         .bpe
                         .vocab
                         .id(&word[at..e])
-                        .is_some_and(|id| self.pieces[id as usize].kind == PieceType::Unused);
+                        .is_some_and(|id| self.pieces.kind(id as usize) == PieceType::Unused);
                     if unused {
                         notes.push(format!(
                             "{} is an unused piece: SentencePiece splits it back into the pieces that made it",

@@ -21,7 +21,7 @@ impl SpmModel {
             &norm.as_bytes()[start..end],
             &mut symbols,
             &mut |step: MergeStep| {
-                if self.pieces[step.merged as usize].kind == PieceType::Unused {
+                if self.pieces.kind(step.merged as usize) == PieceType::Unused {
                     unused.push(step);
                 }
             },
@@ -68,7 +68,7 @@ impl SpmModel {
         base: usize,
         out: &mut dyn FnMut(SpmToken),
     ) {
-        let is_unused = id != NO_ID && self.pieces[id as usize].kind == PieceType::Unused;
+        let is_unused = id != NO_ID && self.pieces.kind(id as usize) == PieceType::Unused;
         if let Some(step) = unused
             .iter()
             .rev()

@@ -13,6 +13,7 @@ mod merged;
 pub use crate::engines::subword::unigram::{lattice, lesson};
 mod normalizer;
 mod piece_list;
+pub mod pieces;
 pub(crate) mod proto;
 pub use proto::ModelType;
 pub mod regularize;
@@ -22,7 +23,8 @@ use std::sync::Arc;
 
 use self::normalizer::{CharsMap, Normalizer, SPACE, UserMatcher, user_matcher, user_pieces};
 use self::piece_list::vocab_of;
-use self::proto::{PieceType, ProtoPiece};
+use self::pieces::Pieces;
+use self::proto::PieceType;
 use super::bpe::merge_loop::NO_ID;
 use super::bpe::merge_table::MergeTable;
 use super::bpe::model::{Alphabet, BpeModel, Rules};
@@ -44,7 +46,7 @@ pub struct SpmModel {
     /// The model's text normalization, with the map back to the original text.
     pub normalizer: Normalizer,
     /// The pieces as the file lists them, with types and scores.
-    pub pieces: Vec<ProtoPiece>,
+    pub pieces: Pieces,
     /// Unigram or BPE: which encoder runs.
     pub model_type: ModelType,
     /// Finds user-defined pieces in normalized text: they are never split or merged.
@@ -112,21 +114,22 @@ impl SpmModel {
             true => CharsMap::default(),
             false => CharsMap::parse(&proto.normalizer.charsmap).map_err(|e| bad(e.to_string()))?,
         };
+        let pieces = Pieces::from(&proto.pieces[..]);
         let normalizer = Normalizer {
             map,
             add_dummy_prefix: proto.normalizer.add_dummy_prefix,
             remove_extra_whitespaces: proto.normalizer.remove_extra_whitespaces,
             escape_whitespaces: proto.normalizer.escape_whitespaces,
             treat_whitespace_as_suffix: proto.treat_whitespace_as_suffix,
-            user_defined: user_pieces(&proto.pieces),
+            user_defined: user_pieces(&pieces),
         };
-        let user_defined = user_matcher(path, &proto.pieces)?;
+        let user_defined = user_matcher(path, &pieces)?;
         let unigram = (proto.model_type == ModelType::Unigram)
-            .then(|| crate::engines::subword::unigram::SpmUnigram::new(&proto.pieces, &bpe.vocab));
+            .then(|| crate::engines::subword::unigram::SpmUnigram::new(&pieces));
         Ok(SpmModel {
             bpe,
             normalizer,
-            pieces: proto.pieces,
+            pieces,
             model_type: proto.model_type,
             user_defined,
             unigram,
@@ -231,7 +234,7 @@ impl SpmModel {
     /// Whether the model has unused pieces, which merging can make and SentencePiece then
     /// splits back: the tokens then do not show the merges that made them.
     pub fn has_unused(&self) -> bool {
-        self.pieces.iter().any(|p| p.kind == PieceType::Unused)
+        self.pieces.ids_of(PieceType::Unused).next().is_some()
     }
 
     /// The ids of `text`.
@@ -396,7 +399,7 @@ impl SpmModel {
         );
         let form = match t.id {
             NO_ID => &normalized.normalized().as_bytes()[t.start..t.end],
-            id => self.pieces[id as usize].piece.as_bytes(),
+            id => self.pieces.bytes(id as usize),
         };
         subword_token(&self.bpe, text, span, t.id, false, form).with_bytes(Span::new(
             normalized.original_byte(t.start),
@@ -531,7 +534,10 @@ impl Tokenizer for SpmTokenizer {
     }
 
     fn piece(&self, id: u32) -> Option<String> {
-        self.model.pieces.get(id as usize).map(|p| p.piece.clone())
+        self.model
+            .pieces
+            .get(id as usize)
+            .map(|p| p.piece.to_string())
     }
 
     /// Pieces as the model lists them (`▁world`, `<0x0A>`), through their ids and `decode`.

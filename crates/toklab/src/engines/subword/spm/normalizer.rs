@@ -11,7 +11,8 @@ use std::path::Path;
 
 use aho_corasick::AhoCorasick;
 
-use super::proto::{PieceType, ProtoPiece};
+use super::pieces::Pieces;
+use super::proto::PieceType;
 use crate::core::error::{Error, Result};
 
 /// `▁` (U+2581), SentencePiece's visible space.
@@ -303,11 +304,10 @@ impl Target for Stepped<'_, '_> {
 }
 
 /// The user-defined pieces, in id order: the normalizer passes them through unchanged.
-pub(super) fn user_pieces(pieces: &[ProtoPiece]) -> Vec<String> {
+pub(super) fn user_pieces(pieces: &Pieces) -> Vec<String> {
     pieces
-        .iter()
-        .filter(|p| p.kind == PieceType::UserDefined)
-        .map(|p| p.piece.clone())
+        .ids_of(PieceType::UserDefined)
+        .map(|id| pieces.text(id).to_string())
         .collect()
 }
 
@@ -315,12 +315,10 @@ pub(super) fn user_pieces(pieces: &[ProtoPiece]) -> Vec<String> {
 pub(super) type UserMatcher = Option<(AhoCorasick, Vec<u32>)>;
 
 /// The matcher of the user-defined pieces (none when the model has none).
-pub(super) fn user_matcher(path: &Path, pieces: &[ProtoPiece]) -> Result<UserMatcher> {
+pub(super) fn user_matcher(path: &Path, pieces: &Pieces) -> Result<UserMatcher> {
     let user: Vec<(&[u8], u32)> = pieces
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.kind == PieceType::UserDefined)
-        .map(|(id, p)| (p.piece.as_bytes(), id as u32))
+        .ids_of(PieceType::UserDefined)
+        .map(|id| (pieces.bytes(id), id as u32))
         .collect();
     if user.is_empty() {
         return Ok(None);

@@ -284,7 +284,7 @@ pub fn lattice_lines(model: &SpmModel, text: &str) -> Vec<TraceLine> {
             normalized.original_offset(node.start),
             normalized.original_offset(node.end),
         );
-        let piece = &model.pieces[node.id as usize].piece;
+        let piece = model.pieces.text(node.id as usize);
         let on_best = best.contains(&k);
         lines.push(
             TraceLine::new(1, Some(span))

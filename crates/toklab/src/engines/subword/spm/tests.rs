@@ -1,6 +1,7 @@
 //! The SentencePiece model loader's own checks.
 
 use super::*;
+use crate::engines::subword::spm::proto::ProtoPiece;
 
 fn piece(text: &str, kind: PieceType) -> ProtoPiece {
     ProtoPiece {

@@ -80,7 +80,7 @@ impl ViterbiLesson {
         let pieces = lattice
             .nodes
             .iter()
-            .map(|n| model.pieces[n.id as usize].piece.clone())
+            .map(|n| model.pieces.text(n.id as usize).to_string())
             .collect();
         Some(ViterbiLesson {
             text,

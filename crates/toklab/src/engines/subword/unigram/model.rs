@@ -14,8 +14,8 @@
 use super::trie::PieceTrie;
 use super::viterbi::{BestPath, Node, Resume, Search, Viterbi, best_path_resumed, find_cut};
 use crate::core::model_cache::{FlatReader, FlatWriter};
-use crate::engines::subword::bpe::vocab::Vocab;
-use crate::engines::subword::spm::proto::{PieceType, ProtoPiece};
+use crate::engines::subword::spm::pieces::Pieces;
+use crate::engines::subword::spm::proto::PieceType;
 use crate::engines::subword::spm::{SpmModel, SpmToken};
 
 /// What the lattice needs besides the vocabulary.
@@ -44,36 +44,36 @@ fn user_defined_score(bytes: usize) -> f32 {
 
 impl SpmUnigram {
     /// The lattice's pieces of a model: its normal and user-defined pieces.
-    pub fn new(pieces: &[ProtoPiece], _vocab: &Vocab) -> SpmUnigram {
+    pub fn new(pieces: &Pieces) -> SpmUnigram {
         let min_score = pieces
             .iter()
             .filter(|p| p.kind == PieceType::Normal)
             .map(|p| p.score)
             .fold(f32::MAX, f32::min);
-        let trie = PieceTrie::new(pieces.iter().enumerate().filter_map(|(id, p)| {
-            let score = match p.kind {
-                PieceType::Normal => p.score,
-                PieceType::UserDefined => user_defined_score(p.piece.len()),
+        let trie = PieceTrie::new((0..pieces.len()).filter_map(|id| {
+            let bytes = pieces.bytes(id);
+            let score = match pieces.kind(id) {
+                PieceType::Normal => pieces.score(id),
+                PieceType::UserDefined => user_defined_score(bytes.len()),
                 _ => return None,
             };
-            Some((p.piece.as_bytes(), id as u32, score))
+            Some((bytes, id as u32, score))
         }));
         SpmUnigram::of(pieces, trie, min_score)
     }
 
     /// The model of `pieces` over its lattice's `trie` (and, in tests, what the hashing lattice
     /// they compare with reads of the pieces).
-    fn of(
-        #[cfg_attr(not(test), allow(unused_variables))] pieces: &[ProtoPiece],
-        trie: PieceTrie,
-        min_score: f32,
-    ) -> SpmUnigram {
+    fn of(pieces: &Pieces, trie: PieceTrie, min_score: f32) -> SpmUnigram {
         SpmUnigram {
             #[cfg(test)]
             scores: pieces.iter().map(|p| p.score).collect(),
             #[cfg(test)]
             kinds: pieces.iter().map(|p| p.kind).collect(),
-            max_len: pieces.iter().map(|p| p.piece.len()).max().unwrap_or(1),
+            max_len: (0..pieces.len())
+                .map(|id| pieces.bytes(id).len())
+                .max()
+                .unwrap_or(1),
             trie,
             min_score,
         }
@@ -86,7 +86,7 @@ impl SpmUnigram {
     }
 
     /// Reads what [`SpmUnigram::write_flat`] wrote for the model of `pieces`.
-    pub fn read_flat(r: &mut FlatReader, pieces: &[ProtoPiece]) -> Option<SpmUnigram> {
+    pub fn read_flat(r: &mut FlatReader, pieces: &Pieces) -> Option<SpmUnigram> {
         let trie = PieceTrie::read_flat(r, pieces.len() as u32)?;
         let min_score = f32::from_bits(r.u32()?);
         Some(SpmUnigram::of(pieces, trie, min_score))
@@ -282,7 +282,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::engines::subword::spm::proto::{ModelProto, ModelType, NormalizerSpec};
+    use crate::engines::subword::spm::proto::{ModelProto, ModelType, NormalizerSpec, ProtoPiece};
 
     /// A unigram model of `pieces` (text, score, user-defined?) after `<unk>`, `<s>`, `</s>`
     /// and, with byte fallback, the 256 byte pieces; a repeated text keeps its first entry.

@@ -2,34 +2,24 @@
 //! at a position in one walk that stops at the first byte no piece continues with, as
 //! SentencePiece's double array does, instead of hashing every substring up to the longest
 //! piece.
+//!
+//! The nodes are numbered breadth first, so a node's children are consecutive numbers and a
+//! node is only where its children start, the byte leading to it and the piece ending at it:
+//! nine bytes a node, which keeps the cache entry a second load reads (262,144 pieces are
+//! some 930,000 nodes) a third of what a node with its own edge list made it.
 
 use crate::core::model_cache::{Blob, FlatReader, FlatWriter, u32_in};
 
-/// A node: its children (a range of the edge arrays, labels sorted; for a node with more
-/// than [`SPARSE_EDGES`] children also a table indexed by byte) and the piece ending here.
-#[derive(Clone, Copy, Debug)]
-struct Node {
-    first_edge: u32,
-    edges: u32,
-    /// The smallest byte of the node's table, and the table's length less one: a table covers
-    /// only the bytes from its first child's to its last (UTF-8 continuation bytes span 64 of
-    /// the 256), which keeps the trie, and the entry a cached load reads, a fraction the size.
-    /// Stored with `edges` in one number (`edges | low << 16 | last << 24`).
-    low: u8,
-    last: u8,
-    /// The start of the node's entries in [`PieceTrie::dense`], or [`NO_NODE`].
-    table: u32,
-    piece: u32,
-    score: f32,
-}
-
-/// Up to this many children are found by a linear scan of the labels; a node with more (a
+/// Up to this many children are found by a linear scan of their bytes; a node with more (a
 /// lead byte of CJK text has dozens of continuation bytes after it) gets a table indexed by
 /// byte, one load per step as in SentencePiece's double array.
 const SPARSE_EDGES: usize = 8;
 
 const NO_PIECE: u32 = u32::MAX;
 const NO_NODE: u32 = u32::MAX;
+/// Marks a node's entry in [`PieceTrie::pieces`] as the index of its [`PieceTrie::tables`]
+/// record (a node with a table), not a piece id; piece ids at or past it are left out.
+const TABLED: u32 = 1 << 31;
 
 /// Pieces by their bytes, each with the id and the score the lattice gives it.
 ///
@@ -41,19 +31,31 @@ const NO_NODE: u32 = u32::MAX;
 pub struct PieceTrie {
     /// The child of the root for each first byte (the busiest node, so indexed directly).
     root: Vec<u32>,
-    /// Five numbers a node: [`Node`]'s fields in order, the score's bits last.
-    nodes: Blob,
+    /// By node, where its children start; one more number than nodes, so a node's children
+    /// end where the next node's start.
+    first_child: Blob,
+    /// By node, the byte of the edge into it (a node's children's bytes ascend).
     labels: Blob,
-    targets: Blob,
-    /// The byte-indexed child tables of the nodes with many children.
+    /// By node, the id of the piece ending there, [`NO_PIECE`], or [`TABLED`] with the index of
+    /// the node's record in `tables`.
+    pieces: Blob,
+    /// Three numbers a node with more than [`SPARSE_EDGES`] children: its piece, the start of
+    /// its table in `dense`, and the table's first byte with its length less one
+    /// (`low | last << 8`).
+    tables: Blob,
+    /// The byte-indexed child tables: for each byte from a table's first to its last, which
+    /// child (counted from the node's first) it may lead to, checked against the child's byte.
+    /// A table covers only its node's range of bytes (UTF-8 continuation bytes span 64 of 256).
     dense: Blob,
+    /// By piece id, the bits of the score the lattice gives it.
+    scores: Blob,
     /// One past the largest piece id a walk may offer.
     id_bound: u32,
 }
 
 impl std::fmt::Debug for PieceTrie {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PieceTrie({} nodes)", self.nodes.len() / 20)
+        write!(f, "PieceTrie({} nodes)", self.labels.len())
     }
 }
 
@@ -62,22 +64,16 @@ fn blob_of(values: impl Iterator<Item = u32>) -> Blob {
     Blob::Owned(values.flat_map(u32::to_le_bytes).collect())
 }
 
-impl Node {
-    /// The edge count with the table's byte range, as a node is stored.
-    fn packed_edges(&self) -> u32 {
-        self.edges | u32::from(self.low) << 16 | u32::from(self.last) << 24
-    }
-}
-
 impl PieceTrie {
     /// The trie of `pieces`: (bytes, id, score). Empty pieces are left out (a lattice edge
-    /// must advance).
+    /// must advance), as are ids from [`TABLED`] on (no vocabulary comes near 2^31 pieces).
     pub fn new<'p>(pieces: impl IntoIterator<Item = (&'p [u8], u32, f32)>) -> PieceTrie {
-        // Built with a child list per node, then laid out with each node's edges contiguous.
+        // Built with a child list per node, then numbered breadth first.
         let mut children: Vec<Vec<(u8, u32)>> = vec![Vec::new()];
-        let mut ends: Vec<(u32, f32)> = vec![(NO_PIECE, 0.0)];
+        let mut ends: Vec<u32> = vec![NO_PIECE];
+        let mut scores: Vec<u32> = Vec::new();
         for (bytes, id, score) in pieces {
-            if bytes.is_empty() {
+            if bytes.is_empty() || id >= TABLED {
                 continue;
             }
             let mut node = 0usize;
@@ -88,104 +84,117 @@ impl PieceTrie {
                         let child = children.len();
                         children[node].push((byte, child as u32));
                         children.push(Vec::new());
-                        ends.push((NO_PIECE, 0.0));
+                        ends.push(NO_PIECE);
                         child
                     }
                 };
             }
-            ends[node] = (id, score);
+            ends[node] = id;
+            if scores.len() <= id as usize {
+                scores.resize(id as usize + 1, 0);
+            }
+            scores[id as usize] = score.to_bits();
         }
-        let mut root = vec![NO_NODE; 256];
-        let (mut nodes, mut labels, mut targets, mut dense) = (
-            Vec::with_capacity(children.len()),
-            Vec::new(),
-            Vec::new(),
-            Vec::new(),
-        );
-        let mut id_bound = 0;
-        for (mut edges, (piece, score)) in children.into_iter().zip(ends) {
+        // `order[k]` is the node numbered `k`; its children are numbered next in the queue.
+        let mut order: Vec<u32> = vec![0];
+        let mut labels: Vec<u8> = vec![0];
+        let (mut first_child, mut pieces, mut tables, mut dense) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut k = 0;
+        while k < order.len() {
+            let node = order[k] as usize;
+            let edges = &mut children[node];
             edges.sort_unstable();
-            let (mut table, mut low, mut last) = (NO_NODE, 0, 0);
+            first_child.push(order.len() as u32);
+            let mut piece = ends[node];
             if edges.len() > SPARSE_EDGES {
-                table = dense.len() as u32;
-                (low, last) = (edges[0].0, edges[edges.len() - 1].0 - edges[0].0);
-                dense.resize(dense.len() + usize::from(last) + 1, NO_NODE);
-                for &(label, target) in &edges {
-                    dense[table as usize + usize::from(label - low)] = target;
+                let (low, last) = (edges[0].0, edges[edges.len() - 1].0 - edges[0].0);
+                tables.extend([
+                    piece,
+                    dense.len() as u32,
+                    u32::from(low) | u32::from(last) << 8,
+                ]);
+                piece = TABLED | (tables.len() / 3 - 1) as u32;
+                let table = dense.len();
+                dense.resize(table + usize::from(last) + 1, 0u8);
+                for (child, &(label, _)) in edges.iter().enumerate() {
+                    dense[table + usize::from(label - low)] = child as u8;
                 }
             }
-            if piece != NO_PIECE {
-                id_bound = id_bound.max(piece + 1);
+            pieces.push(piece);
+            for &(label, child) in edges.iter() {
+                order.push(child);
+                labels.push(label);
             }
-            nodes.push(Node {
-                first_edge: labels.len() as u32,
-                edges: edges.len() as u32,
-                low,
-                last,
-                table,
-                piece,
-                score,
-            });
-            labels.extend(edges.iter().map(|(label, _)| label));
-            targets.extend(edges.iter().map(|(_, target)| target));
+            k += 1;
         }
-        for k in 0..nodes[0].edges as usize {
-            root[usize::from(labels[k])] = targets[k];
+        first_child.push(order.len() as u32);
+        let mut root = vec![NO_NODE; 256];
+        for child in first_child[0]..first_child[1] {
+            root[usize::from(labels[child as usize])] = child;
         }
         PieceTrie {
             root,
-            nodes: blob_of(nodes.iter().flat_map(|n| {
-                [
-                    n.first_edge,
-                    n.packed_edges(),
-                    n.table,
-                    n.piece,
-                    n.score.to_bits(),
-                ]
-            })),
+            first_child: blob_of(first_child.into_iter()),
             labels: Blob::Owned(labels),
-            targets: blob_of(targets.into_iter()),
-            dense: blob_of(dense.into_iter()),
-            id_bound,
+            pieces: blob_of(pieces.into_iter()),
+            tables: blob_of(tables.into_iter()),
+            dense: Blob::Owned(dense),
+            id_bound: scores.len() as u32,
+            scores: blob_of(scores.into_iter()),
         }
     }
 
+    /// The child of `node` (whose entry in `pieces` is `entry`) by `byte`, `NO_NODE` for none.
     #[inline]
-    fn node(&self, node: u32) -> Option<Node> {
-        let nodes = &*self.nodes;
-        let at = node as usize * 5;
-        let edges = u32_in(nodes, at + 1)?;
-        Some(Node {
-            first_edge: u32_in(nodes, at)?,
-            edges: edges & 0xffff,
-            low: (edges >> 16) as u8,
-            last: (edges >> 24) as u8,
-            table: u32_in(nodes, at + 2)?,
-            piece: u32_in(nodes, at + 3)?,
-            score: f32::from_bits(u32_in(nodes, at + 4)?),
-        })
-    }
-
-    /// The child of `node` (read as `here`) by `byte`, `NO_NODE` for none.
-    #[inline]
-    fn child(&self, here: &Node, byte: u8) -> u32 {
-        if here.table != NO_NODE {
-            let k = byte.wrapping_sub(here.low);
-            if k > here.last {
+    fn child(&self, node: u32, entry: u32, byte: u8) -> u32 {
+        let node = node as usize;
+        let (Some(first), Some(end)) = (
+            u32_in(&self.first_child, node),
+            u32_in(&self.first_child, node + 1),
+        ) else {
+            return NO_NODE;
+        };
+        let k = if entry != NO_PIECE && entry & TABLED != 0 {
+            let record = (entry & !TABLED) as usize * 3;
+            let (Some(table), Some(range)) = (
+                u32_in(&self.tables, record + 1),
+                u32_in(&self.tables, record + 2),
+            ) else {
+                return NO_NODE;
+            };
+            let at = byte.wrapping_sub(range as u8);
+            if u32::from(at) > range >> 8 & 0xff {
                 return NO_NODE;
             }
-            return u32_in(&self.dense, here.table as usize + usize::from(k)).unwrap_or(NO_NODE);
+            match self.dense.get(table as usize + usize::from(at)) {
+                Some(&k) => u32::from(k),
+                None => return NO_NODE,
+            }
+        } else {
+            let labels = self
+                .labels
+                .get(first as usize..end as usize)
+                .unwrap_or_default();
+            match labels.iter().position(|&label| label == byte) {
+                Some(k) => k as u32,
+                None => return NO_NODE,
+            }
+        };
+        let child = first.saturating_add(k);
+        match child < end && self.labels.get(child as usize) == Some(&byte) {
+            true => child,
+            false => NO_NODE,
         }
-        let start = here.first_edge as usize;
-        let labels = start
-            .checked_add(here.edges as usize)
-            .and_then(|end| self.labels.get(start..end))
-            .unwrap_or_default();
-        labels
-            .iter()
-            .position(|&label| label == byte)
-            .and_then(|k| u32_in(&self.targets, start + k))
-            .unwrap_or(NO_NODE)
+    }
+
+    /// The piece ending at a node whose entry in `pieces` is `entry`, if any.
+    #[inline]
+    fn piece_of(&self, entry: u32) -> u32 {
+        match entry != NO_PIECE && entry & TABLED != 0 {
+            true => u32_in(&self.tables, (entry & !TABLED) as usize * 3).unwrap_or(NO_PIECE),
+            false => entry,
+        }
     }
 
     /// Every piece that is a prefix of `text`, shortest first: its length, id and score.
@@ -201,16 +210,19 @@ impl PieceTrie {
             .unwrap_or(NO_NODE);
         let mut length = 1;
         while node != NO_NODE {
-            let Some(here) = self.node(node) else {
+            let Some(entry) = u32_in(&self.pieces, node as usize) else {
                 return;
             };
-            if here.piece < self.id_bound {
-                each(length, here.piece, here.score);
+            let piece = self.piece_of(entry);
+            if piece < self.id_bound
+                && let Some(score) = u32_in(&self.scores, piece as usize)
+            {
+                each(length, piece, f32::from_bits(score));
             }
             let Some(&byte) = rest.get(length - 1) else {
                 return;
             };
-            node = self.child(&here, byte);
+            node = self.child(node, entry, byte);
             length += 1;
         }
     }
@@ -222,29 +234,41 @@ impl PieceTrie {
     /// Writes the trie for [`PieceTrie::read_flat`].
     pub fn write_flat(&self, w: &mut FlatWriter) {
         w.u32s(self.root.iter().copied());
-        w.bytes(&self.nodes);
-        w.bytes(&self.labels);
-        w.bytes(&self.targets);
-        w.bytes(&self.dense);
+        for blob in [
+            &self.first_child,
+            &self.labels,
+            &self.pieces,
+            &self.tables,
+            &self.dense,
+            &self.scores,
+        ] {
+            w.bytes(blob);
+        }
     }
 
-    /// Reads what [`PieceTrie::write_flat`] wrote; `None` when an array is not whole numbers.
-    /// Walks offer no piece id at or past `id_bound`.
+    /// Reads what [`PieceTrie::write_flat`] wrote; `None` when an array is not whole numbers
+    /// or the arrays by node disagree on how many nodes there are. Walks offer no piece id at
+    /// or past `id_bound`.
     pub fn read_flat(r: &mut FlatReader, id_bound: u32) -> Option<PieceTrie> {
         let root = r.u32s()?;
-        let nodes = r.blob()?;
-        let labels = r.blob()?;
-        let targets = r.blob()?;
-        let dense = r.blob()?;
-        let whole = nodes.len() % 20 == 0 && targets.len() % 4 == 0 && dense.len() % 4 == 0;
-        (whole && root.len() == 256 && labels.len() * 4 == targets.len()).then_some(PieceTrie {
+        let trie = PieceTrie {
             root,
-            nodes,
-            labels,
-            targets,
-            dense,
-            id_bound,
-        })
+            first_child: r.blob()?,
+            labels: r.blob()?,
+            pieces: r.blob()?,
+            tables: r.blob()?,
+            dense: r.blob()?,
+            scores: r.blob()?,
+            id_bound: 0,
+        };
+        let nodes = trie.labels.len();
+        let whole = trie.root.len() == 256
+            && trie.first_child.len() == (nodes + 1) * 4
+            && trie.pieces.len() == nodes * 4
+            && trie.tables.len().is_multiple_of(12)
+            && trie.scores.len().is_multiple_of(4);
+        let id_bound = id_bound.min((trie.scores.len() / 4).try_into().ok()?);
+        whole.then_some(PieceTrie { id_bound, ..trie })
     }
 }
 
@@ -284,12 +308,26 @@ mod tests {
         let mut out = Vec::new();
         small.prefixes(b"abcde", |len, id, _| out.push((len, id)));
         assert_eq!(out, [(1, 1)]);
-        // Arrays cut inside a number are not a trie.
-        let mut cut = FlatWriter::new();
-        cut.u32s(trie.root.iter().copied());
-        cut.bytes(&trie.nodes[..trie.nodes.len() - 1]);
-        let cut = cut.into_bytes();
-        assert!(PieceTrie::read_flat(&mut FlatReader::new(&cut), 7).is_none());
+        // Arrays cut inside a number, or not of one count of nodes, are not a trie.
+        for (blob, cut_at) in [(0, 1), (0, 4), (1, 1), (2, 4), (5, 1)] {
+            let mut w = FlatWriter::new();
+            w.u32s(trie.root.iter().copied());
+            let blobs = [
+                &trie.first_child,
+                &trie.labels,
+                &trie.pieces,
+                &trie.tables,
+                &trie.dense,
+                &trie.scores,
+            ];
+            for (k, b) in blobs.into_iter().enumerate() {
+                let end = b.len() - if k == blob { cut_at.min(b.len()) } else { 0 };
+                w.bytes(&b[..end]);
+            }
+            let cut = w.into_bytes();
+            let read = PieceTrie::read_flat(&mut FlatReader::new(&cut), 7);
+            assert!(read.is_none(), "array {blob} cut by {cut_at}");
+        }
     }
 
     #[test]
@@ -322,5 +360,45 @@ mod tests {
         assert_eq!(found(b"x@z"), [(1, 0)]);
         assert_eq!(found(b"x\x00"), [(1, 0)]);
         assert_eq!(found(b"y\x80"), [(2, 1128)]);
+    }
+
+    /// The pieces of `pieces` that are prefixes of `text`, found by comparing each: what the
+    /// trie must find.
+    fn by_scanning(pieces: &[(Vec<u8>, u32, f32)], text: &[u8]) -> Vec<(usize, u32, u32)> {
+        let mut found: Vec<(usize, u32, u32)> = pieces
+            .iter()
+            .filter(|(p, _, _)| !p.is_empty() && text.starts_with(p))
+            .map(|(p, id, score)| (p.len(), *id, score.to_bits()))
+            .collect();
+        found.sort_unstable();
+        found
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_walk_finds_what_scanning_finds_built_or_read_back(
+            // Few bytes, so that many nodes have more children than a scan is kept for.
+            texts in proptest::collection::hash_set(
+                proptest::collection::vec(proptest::prop_oneof![0u8..12, 250u8..=255], 0..5),
+                0..300,
+            ),
+            text in proptest::collection::vec(proptest::prop_oneof![0u8..13, 249u8..=255], 0..7),
+        ) {
+            let pieces: Vec<(Vec<u8>, u32, f32)> = texts
+                .into_iter()
+                .enumerate()
+                .map(|(k, t)| (t, k as u32 * 3 + 1, -(k as f32) / 4.0))
+                .collect();
+            let trie = PieceTrie::new(pieces.iter().map(|(t, id, s)| (&t[..], *id, *s)));
+            let mut w = FlatWriter::new();
+            trie.write_flat(&mut w);
+            let bytes = w.into_bytes();
+            let back = PieceTrie::read_flat(&mut FlatReader::new(&bytes), u32::MAX).unwrap();
+            for walked in [&trie, &back] {
+                let mut found = Vec::new();
+                walked.prefixes(&text, |len, id, score| found.push((len, id, score.to_bits())));
+                proptest::prop_assert_eq!(&found, &by_scanning(&pieces, &text));
+            }
+        }
     }
 }
