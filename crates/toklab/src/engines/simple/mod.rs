@@ -21,10 +21,11 @@ mod whitespace;
 mod words;
 
 use crate::core::error::Result;
+use crate::core::pieces::{Carry, PART_TOKENS};
 use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
-use crate::core::token::{Origin, Span, Token, TokenKind, Tokenization};
-use crate::core::tokenizer::Tokenizer;
+use crate::core::token::{GaveUp, Origin, Span, Token, TokenKind, Tokenization};
+use crate::core::tokenizer::{NO_ID, Tokenizer};
 use crate::core::trace::{Role, Trace, TraceLine, quote};
 
 pub use self::joining::Joining;
@@ -78,14 +79,40 @@ impl<M: Matcher> Tokenizer for MatchTokenizer<M> {
     fn tokenize(&self, text: &str) -> Tokenization {
         let mut tokens = Vec::new();
         self.matcher.find(text, &mut |span, alternative| {
-            tokens.push(if alternative == GAVE_UP {
-                Token::new(span, TokenKind::Unknown).with_origin(Origin::GaveUp { reason: GAVE_UP })
-            } else {
-                Token::new(span, TokenKind::classify(span.slice(text)))
-                    .with_origin(Origin::Pattern { alternative })
-            });
+            tokens.push(token(text, span, alternative));
         });
         Tokenization::new(tokens)
+    }
+
+    /// One id ([`NO_ID`]: a match has none) a match, no token made: a huge line of many
+    /// matches (`regex:.`) costs four bytes a match.
+    fn ids_into(&self, text: &str, ids: &mut Vec<u32>) -> Option<GaveUp> {
+        let mut gave_up = None;
+        self.matcher.find(text, &mut |span, alternative| {
+            ids.push(NO_ID);
+            if alternative == GAVE_UP && gave_up.is_none() {
+                gave_up = Tokenization::new(vec![token(text, span, alternative)]).gave_up();
+            }
+        });
+        gave_up
+    }
+
+    /// The matches handed over [`PART_TOKENS`] at a time, so a line no cut reaches into is
+    /// written without holding all its tokens.
+    fn tokenize_piece_in_parts(
+        &self,
+        piece: &str,
+        _carry: &mut Carry,
+        part: &mut dyn FnMut(Tokenization),
+    ) {
+        let mut tokens = Vec::new();
+        self.matcher.find(piece, &mut |span, alternative| {
+            tokens.push(token(piece, span, alternative));
+            if tokens.len() == PART_TOKENS {
+                part(Tokenization::new(std::mem::take(&mut tokens)));
+            }
+        });
+        part(Tokenization::new(tokens));
     }
 
     /// The matcher's cut points: a token is its match, so what keeps the matches keeps the
@@ -101,6 +128,16 @@ impl<M: Matcher> Tokenizer for MatchTokenizer<M> {
     /// The matcher's [`Joining`]: tokens that are matches carry no marks of their own.
     fn detokenize(&self, tokens: &[&str]) -> Result<String> {
         Ok(self.matcher.joining().join(tokens))
+    }
+}
+
+/// The token of a match: its kind by what it holds, or unknown where the pattern gave up.
+fn token(text: &str, span: Span, alternative: &'static str) -> Token {
+    if alternative == GAVE_UP {
+        Token::new(span, TokenKind::Unknown).with_origin(Origin::GaveUp { reason: GAVE_UP })
+    } else {
+        Token::new(span, TokenKind::classify(span.slice(text)))
+            .with_origin(Origin::Pattern { alternative })
     }
 }
 
@@ -229,6 +266,30 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("gap        2..4 «  »  dropped"), "{shown}");
+    }
+
+    /// Ids straight from the matches, and tokens in parts of [`PART_TOKENS`], are those of
+    /// the whole tokenization, the give-up included.
+    #[test]
+    fn ids_and_parts_are_the_tokenization_s() {
+        let text = format!("{} {}! hi", "ab ".repeat(PART_TOKENS), "a".repeat(30));
+        for (pattern, gives_up) in [(r"\w+", false), (r"(a|aa)+(?=b)|\w+", true)] {
+            let tokenizer = MatchTokenizer::new("re", RegexMatcher::new(pattern).unwrap());
+            let whole = tokenizer.tokenize(&text);
+            let mut ids = Vec::new();
+            let gave_up = tokenizer.ids_into(&text, &mut ids);
+            assert_eq!(ids, vec![NO_ID; whole.len()], "{pattern}");
+            assert_eq!(gave_up, whole.gave_up(), "{pattern}");
+            assert_eq!(gave_up.is_some(), gives_up, "{pattern}");
+            let mut parts = Vec::new();
+            tokenizer.tokenize_piece_in_parts(&text, &mut Carry::default(), &mut |part| {
+                assert!(part.len() <= PART_TOKENS);
+                parts.push(part);
+            });
+            assert!(parts.len() > 1, "{pattern}");
+            let joined: Vec<Token> = parts.into_iter().flat_map(|p| p.tokens).collect();
+            assert_eq!(joined, whole.tokens, "{pattern}");
+        }
     }
 
     #[test]
