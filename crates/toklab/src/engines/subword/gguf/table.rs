@@ -9,6 +9,14 @@ use crate::core::model_cache::{Blob, FlatReader, FlatWriter, set_u32, u32_in};
 /// A slot holding no index.
 const EMPTY: u32 = u32::MAX;
 
+/// The 32-bit numbers of `bytes`, in order.
+#[inline]
+fn numbers(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    bytes
+        .chunks_exact(4)
+        .map(|n| u32::from_le_bytes([n[0], n[1], n[2], n[3]]))
+}
+
 /// Indices of a list by a key of its entries: linear probing over a power of two of 32-bit
 /// slots at most half full, each empty or an index; the keys stay in the list, so a table of a
 /// quarter of a million strings is a megabyte of numbers and no copy of any string. The caller
@@ -96,15 +104,14 @@ impl IndexTable {
         if slots.len() % 4 != 0 || len < 2 || !len.is_power_of_two() {
             return None;
         }
-        let mut empty = false;
-        for at in 0..len {
-            match u32_in(&slots, at)? {
-                EMPTY => empty = true,
-                index if (index as usize) < n => {}
-                _ => return None,
-            }
-        }
-        empty.then_some(IndexTable { slots })
+        // One more than each slot, so an empty slot is 0 and an index past the list more
+        // than `n`: the table holds when the least is 0 and the greatest at most `n` (a pass
+        // without a branch per slot).
+        let n = u32::try_from(n).ok()?;
+        let (least, greatest) = numbers(&slots)
+            .map(|slot| slot.wrapping_add(1))
+            .fold((u32::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        (least == 0 && greatest <= n).then_some(IndexTable { slots })
     }
 }
 
@@ -182,11 +189,13 @@ impl MergeRules {
         if rules.len() % (RULE * 4) != 0 {
             return None;
         }
-        let numbers = rules.len() / 4;
-        if (0..numbers).any(|at| u32_in(&rules, at).is_none_or(|id| id >= bound)) {
+        if numbers(&rules)
+            .max()
+            .is_some_and(|greatest| greatest >= bound)
+        {
             return None;
         }
-        let pairs = IndexTable::read_flat(r, numbers / RULE)?;
+        let pairs = IndexTable::read_flat(r, rules.len() / (RULE * 4))?;
         Some(MergeRules { rules, pairs })
     }
 }

@@ -15,6 +15,8 @@ pub struct Tokens {
     /// By id, where its text ends in `bytes` (four bytes each, never decreasing).
     ends: Blob,
     ids: IndexTable,
+    /// The length of the longest token, in bytes.
+    max_len: usize,
 }
 
 impl Tokens {
@@ -30,7 +32,9 @@ impl Tokens {
             bytes: Blob::Owned(bytes),
             ends: Blob::Owned(ends),
             ids: IndexTable::default(),
+            max_len: 0,
         };
+        tokens.max_len = tokens.iter().map(<[u8]>::len).max().unwrap_or(0);
         let n = tokens.len();
         tokens.ids = IndexTable::build(
             n,
@@ -54,12 +58,12 @@ impl Tokens {
     /// The text of token `id` as bytes (none for an id past the end).
     #[inline]
     pub fn bytes(&self, id: u32) -> &[u8] {
-        let id = id as usize;
+        let (id, ends) = (id as usize, &*self.ends);
         let start = match id {
             0 => Some(0),
-            _ => u32_in(&self.ends, id - 1),
+            _ => u32_in(ends, id - 1),
         };
-        match (start, u32_in(&self.ends, id)) {
+        match (start, u32_in(ends, id)) {
             (Some(start), Some(end)) => self.bytes.get(start as usize..end as usize),
             _ => None,
         }
@@ -87,10 +91,7 @@ impl Tokens {
 
     /// The length of the longest token, in bytes.
     pub fn max_len(&self) -> usize {
-        (0..self.len() as u32)
-            .map(|id| self.bytes(id).len())
-            .max()
-            .unwrap_or(0)
+        self.max_len
     }
 
     /// Writes the tokens for [`Tokens::read_flat`].
@@ -111,20 +112,27 @@ impl Tokens {
             return None;
         }
         let n = ends.len() / 4;
-        let mut start = 0;
-        for id in 0..n {
-            let end = u32_in(&ends, id)? as usize;
-            let inside = bytes.get(end).is_some_and(|&b| b & 0xC0 == 0x80);
-            if end < start || end > bytes.len() || inside {
+        let (mut start, mut max_len) = (0, 0);
+        let text: &[u8] = &bytes;
+        for end in ends.chunks_exact(4) {
+            let end = u32::from_le_bytes([end[0], end[1], end[2], end[3]]) as usize;
+            let inside = text.get(end).is_some_and(|&b| b & 0xC0 == 0x80);
+            if end < start || end > text.len() || inside {
                 return None;
             }
+            max_len = max_len.max(end - start);
             start = end;
         }
-        if start != bytes.len() {
+        if start != text.len() {
             return None;
         }
         let ids = IndexTable::read_flat(r, n)?;
-        Some(Tokens { bytes, ends, ids })
+        Some(Tokens {
+            bytes,
+            ends,
+            ids,
+            max_len,
+        })
     }
 }
 
