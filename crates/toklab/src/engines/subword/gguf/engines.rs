@@ -7,12 +7,12 @@ use std::ops::Range;
 
 use super::merge::{NONE, end_of, merge, score_rank};
 use super::split::Splitter;
-use super::table::MergeRules;
 use super::unicode::{Category, category, nfd_first, to_lower};
 use super::vocab::Vocab;
 use crate::core::model_cache::{FlatReader, FlatWriter};
 use crate::engines::subword::bpe::bytelevel;
 use crate::engines::subword::bpe::merge_loop::Symbol;
+use crate::engines::subword::bpe::merge_table::{Merge, MergeTable};
 
 /// A token found: its id (`None` for bytes llama.cpp drops because no token spells them) and
 /// its bytes in the original text (possibly inside a character).
@@ -71,7 +71,7 @@ fn char_symbols(s: &str, id: impl Fn(&str) -> u32) -> Vec<Symbol> {
 /// The merges of a BPE vocabulary over interned strings: every string a merge names gets a
 /// number (a token's own id when it is a token), so merging compares numbers.
 pub struct BpeTables {
-    merges: MergeRules,
+    merges: MergeTable,
     extra: HashMap<String, u32>,
     bytes: [u32; 256],
     tokens: u32,
@@ -95,12 +95,15 @@ impl BpeTables {
             let next = tokens + extra.len() as u32;
             *extra.entry(s.to_string()).or_insert(next)
         };
-        let rules: Vec<(u32, u32, u32)> = vocab
-            .merges
-            .iter()
-            .map(|(a, b)| (intern(a), intern(b), intern(&format!("{a}{b}"))))
-            .collect();
-        let merges = MergeRules::new(&rules);
+        let mut merges = MergeTable::with_capacity(vocab.merges.len());
+        for (rank, (a, b)) in vocab.merges.iter().enumerate() {
+            let (left, right) = (intern(a), intern(b));
+            let merged = intern(&format!("{a}{b}"));
+            if merges.get(left, right).is_none() {
+                let rank = rank as u32;
+                merges.insert(left, right, Merge { rank, merged });
+            }
+        }
         let mut bytes = [0u32; 256];
         for (b, slot) in bytes.iter_mut().enumerate() {
             *slot = intern(&bytelevel::byte_to_char(b as u8).to_string());
@@ -117,7 +120,7 @@ impl BpeTables {
     }
 
     /// Writes the tables for [`BpeTables::read_flat`]: the merge rules with their table by
-    /// pair ([`MergeRules`]) and the strings merges make that are no token, with their numbers.
+    /// pair ([`MergeTable`], read back where it lies) and the strings merges make that are no token, with their numbers.
     pub fn write_flat(&self, w: &mut FlatWriter) {
         w.u32(self.tokens);
         w.u32s(self.bytes.iter().copied());
@@ -155,7 +158,7 @@ impl BpeTables {
         {
             return None;
         }
-        let merges = MergeRules::read_flat(r, bound)?;
+        let merges = MergeTable::read_flat(r, bound)?;
         Some(BpeTables {
             merges,
             extra,
@@ -267,7 +270,10 @@ impl BpeTables {
     }
 
     fn merge(&self, symbols: &mut Vec<Symbol>, text: &str) {
-        merge(symbols, text, |_, l, r| self.merges.get(l.id, r.id));
+        merge(symbols, text, |_, l, r| {
+            let rule = self.merges.get(l.id, r.id)?;
+            Some((rule.rank, rule.merged))
+        });
     }
 }
 

@@ -1,8 +1,6 @@
-//! The two lookup tables of a GGUF vocabulary that a cache entry stores ready-made, so that a
-//! second load reads them where they lie in the entry instead of hashing a quarter of a
-//! million tokens or half a million merges again: [`IndexTable`], an open-addressing table of
-//! indices into a list it does not copy (the token texts, the merge rules), and [`MergeRules`],
-//! the merges of a BPE vocabulary by pair, one such table over the rules in rank order.
+//! [`IndexTable`], an open-addressing table of indices into a list it does not copy, which a
+//! cache entry stores ready-made: a second load of a GGUF vocabulary reads its ids by token
+//! text where they lie in the entry instead of hashing a quarter of a million tokens again.
 
 use crate::core::model_cache::{Blob, FlatReader, FlatWriter, set_u32, u32_in};
 
@@ -18,21 +16,35 @@ fn numbers(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
 }
 
 /// Indices of a list by a key of its entries: linear probing over a power of two of 32-bit
-/// slots at most half full, each empty or an index; the keys stay in the list, so a table of a
-/// quarter of a million strings is a megabyte of numbers and no copy of any string. The caller
-/// hashes keys and says whether an index holds the key looked for.
+/// slots at most half full, each empty or an index with, in the bits an index of the list
+/// never needs, a tag of its key's hash; the keys stay in the list, so a table of a quarter of
+/// a million strings is a megabyte of numbers and no copy of any string, and a probe passes
+/// over most slots of other keys by their tag without reading the list. The caller hashes
+/// keys and says whether an index holds the key looked for.
 #[derive(Clone, Default)]
 pub struct IndexTable {
-    /// `EMPTY` or an index, four bytes each; a power of two of them, or none.
+    /// `EMPTY`, or an index and its key's tag, four bytes each; a power of two of them, or none.
     slots: Blob,
+    /// The bits of a slot that hold the index: an index of the list is less than this, which
+    /// is never all of its bits, so no full slot is `EMPTY`.
+    index: u32,
 }
 
-/// Where the probe for `hash` starts among `slots` slots (a power of two, at least 2): the top
-/// bits of the hash, multiplied so that every bit of it counts.
+/// The bits that hold the indices of a list of `n`: the fewest that leave `n` below all of
+/// them set.
+fn index_bits(n: usize) -> Option<u32> {
+    let bits = (n as u64 + 1).next_power_of_two().trailing_zeros();
+    (bits <= 32).then(|| u32::MAX.checked_shr(32 - bits).unwrap_or(0))
+}
+
+/// Where the probe for `hash` starts among `slots` slots (a power of two, at least 2), and
+/// the tag of the key, in the bits of a slot above `index`: both from one multiplication that
+/// makes every bit of the hash count, the start from its top bits, the tag from the ones below.
 #[inline]
-fn home(hash: u64, slots: usize) -> usize {
-    let mixed = hash.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (mixed >> (64 - slots.trailing_zeros())) as usize
+fn home_and_tag(hash: u64, slots: usize, index: u32) -> (usize, u32) {
+    let mixed = (hash ^ (hash >> 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let home = (mixed >> (64 - slots.trailing_zeros())) as usize;
+    (home, (mixed >> 32) as u32 & !index)
 }
 
 impl IndexTable {
@@ -46,27 +58,29 @@ impl IndexTable {
         same: impl Fn(u32, u32) -> bool,
     ) -> IndexTable {
         let len = (n * 2).next_power_of_two().max(2);
+        let index = index_bits(n).unwrap_or(u32::MAX);
         let mut slots = vec![EMPTY; len];
         let mask = len - 1;
-        for index in order {
-            let mut at = home(hash(index), len);
+        for id in order {
+            let (mut at, tag) = home_and_tag(hash(id), len, index);
             loop {
                 match slots[at] {
                     EMPTY => {
-                        slots[at] = index;
+                        slots[at] = id | tag;
                         break;
                     }
-                    held if same(held, index) => break,
+                    held if held & !index == tag && same(held & index, id) => break,
                     _ => at = (at + 1) & mask,
                 }
             }
         }
         let mut bytes = vec![0; len * 4];
-        for (at, &index) in slots.iter().enumerate() {
-            set_u32(&mut bytes, at, index);
+        for (at, &slot) in slots.iter().enumerate() {
+            set_u32(&mut bytes, at, slot);
         }
         IndexTable {
             slots: Blob::Owned(bytes),
+            index,
         }
     }
 
@@ -79,11 +93,13 @@ impl IndexTable {
         if len < 2 {
             return None;
         }
-        let mut at = home(hash, len);
+        let (mut at, tag) = home_and_tag(hash, len, self.index);
         for _ in 0..len {
             match u32_in(slots, at)? {
                 EMPTY => return None,
-                index if is(index) => return Some(index),
+                slot if slot & !self.index == tag && is(slot & self.index) => {
+                    return Some(slot & self.index);
+                }
                 _ => at = (at + 1) & (len - 1),
             }
         }
@@ -104,105 +120,17 @@ impl IndexTable {
         if slots.len() % 4 != 0 || len < 2 || !len.is_power_of_two() {
             return None;
         }
-        // One more than each slot, so an empty slot is 0 and an index past the list more
-        // than `n`: the table holds when the least is 0 and the greatest at most `n` (a pass
-        // without a branch per slot).
+        let index = index_bits(n)?;
+        // An empty slot as 0, a full one as one more than its index: the table holds when the
+        // least is 0 and the greatest at most `n` (a pass without a branch per slot).
         let n = u32::try_from(n).ok()?;
         let (least, greatest) = numbers(&slots)
-            .map(|slot| slot.wrapping_add(1))
+            .map(|slot| match slot {
+                EMPTY => 0,
+                _ => (slot & index) + 1,
+            })
             .fold((u32::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)));
-        (least == 0 && greatest <= n).then_some(IndexTable { slots })
-    }
-}
-
-/// The merge rules of a BPE vocabulary: by rank, the pair of numbers merged and the number the
-/// merge makes (three 32-bit numbers a rule), and an [`IndexTable`] of the ranks by pair. The
-/// first of two rules for the same pair is the one found, as in llama.cpp.
-#[derive(Clone, Default)]
-pub struct MergeRules {
-    /// Left, right and merged, four bytes each, by rank.
-    rules: Blob,
-    pairs: IndexTable,
-}
-
-const RULE: usize = 3;
-
-/// The hash of a pair's key.
-#[inline]
-fn pair_hash(left: u32, right: u32) -> u64 {
-    (u64::from(left) << 32) | u64::from(right)
-}
-
-impl MergeRules {
-    /// The rules `(left, right, merged)`, by rank.
-    pub fn new(rules: &[(u32, u32, u32)]) -> MergeRules {
-        let mut bytes = vec![0; rules.len() * RULE * 4];
-        for (rank, &(left, right, merged)) in rules.iter().enumerate() {
-            set_u32(&mut bytes, rank * RULE, left);
-            set_u32(&mut bytes, rank * RULE + 1, right);
-            set_u32(&mut bytes, rank * RULE + 2, merged);
-        }
-        let pairs = IndexTable::build(
-            rules.len(),
-            0..rules.len() as u32,
-            |rank| {
-                let (left, right, _) = rules[rank as usize];
-                pair_hash(left, right)
-            },
-            |a, b| {
-                rules[a as usize].0 == rules[b as usize].0
-                    && rules[a as usize].1 == rules[b as usize].1
-            },
-        );
-        MergeRules {
-            rules: Blob::Owned(bytes),
-            pairs,
-        }
-    }
-
-    /// The rank of the rule for `left` then `right` and the number it makes.
-    #[inline]
-    pub fn get(&self, left: u32, right: u32) -> Option<(u32, u32)> {
-        let rules: &[u8] = &self.rules;
-        let rank = self.pairs.find(pair_hash(left, right), |rank| {
-            let at = rank as usize * RULE;
-            u32_in(rules, at) == Some(left) && u32_in(rules, at + 1) == Some(right)
-        })?;
-        Some((rank, u32_in(rules, rank as usize * RULE + 2)?))
-    }
-
-    /// How many rules there are.
-    fn len(&self) -> usize {
-        self.rules.len() / (RULE * 4)
-    }
-
-    /// Writes the rules for [`MergeRules::read_flat`].
-    pub fn write_flat(&self, w: &mut FlatWriter) {
-        w.bytes(&self.rules);
-        self.pairs.write_flat(w);
-    }
-
-    /// Reads what [`MergeRules::write_flat`] wrote, in place when `r` reads an entry in place;
-    /// `None` when a rule names a number at or past `bound` or the table does not fit them.
-    pub fn read_flat(r: &mut FlatReader, bound: u32) -> Option<MergeRules> {
-        let rules = r.blob()?;
-        if rules.len() % (RULE * 4) != 0 {
-            return None;
-        }
-        if numbers(&rules)
-            .max()
-            .is_some_and(|greatest| greatest >= bound)
-        {
-            return None;
-        }
-        let pairs = IndexTable::read_flat(r, rules.len() / (RULE * 4))?;
-        Some(MergeRules { rules, pairs })
-    }
-}
-
-impl std::fmt::Debug for MergeRules {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "MergeRules({} rules)", self.len())
+        (least == 0 && greatest <= n).then_some(IndexTable { slots, index })
     }
 }
 
@@ -225,6 +153,18 @@ mod tests {
             (Some(0), Some(1), Some(3), None)
         );
         assert_eq!(IndexTable::default().find(7, |_| true), None);
+        // Enough keys for long probes, the tags beside the indices telling most apart.
+        let keys: Vec<u64> = (0..5000u64).map(|k| k * 0x1_0000_0001).collect();
+        let table = IndexTable::build(
+            keys.len(),
+            0..keys.len() as u32,
+            |i| keys[i as usize],
+            |a, b| keys[a as usize] == keys[b as usize],
+        );
+        for (i, &key) in keys.iter().enumerate() {
+            assert_eq!(table.find(key, |j| keys[j as usize] == key), Some(i as u32));
+        }
+        assert_eq!(table.find(3, |j| keys[j as usize] == 3), None);
     }
 
     #[test]
@@ -247,25 +187,5 @@ mod tests {
             let bytes = w.into_bytes();
             assert!(IndexTable::read_flat(&mut FlatReader::new(&bytes), 3).is_none());
         }
-    }
-
-    #[test]
-    fn merge_rules_find_the_first_rule_of_a_pair_and_read_back_in_place() {
-        let rules = MergeRules::new(&[(0, 1, 5), (1, 2, 6), (0, 1, 7), (5, 2, 8)]);
-        assert_eq!(rules.get(0, 1), Some((0, 5)));
-        assert_eq!(rules.get(5, 2), Some((3, 8)));
-        assert_eq!((rules.get(1, 0), rules.get(2, 1)), (None, None));
-        assert_eq!(rules.len(), 4);
-        let mut w = FlatWriter::new();
-        rules.write_flat(&mut w);
-        let entry = std::sync::Arc::new(w.into_bytes());
-        let back = MergeRules::read_flat(&mut FlatReader::over(&entry, 0), 9).unwrap();
-        assert!(matches!(back.rules, Blob::Shared(..)));
-        assert_eq!(
-            (back.get(1, 2), back.get(0, 1)),
-            (Some((1, 6)), Some((0, 5)))
-        );
-        // A rule naming a number at or past the bound.
-        assert!(MergeRules::read_flat(&mut FlatReader::new(&entry), 8).is_none());
     }
 }
