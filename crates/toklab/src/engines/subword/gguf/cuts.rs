@@ -62,7 +62,7 @@ impl Gguf {
             !vocab.tokens.bytes(id).windows(2).any(joined)
                 && !vocab.has(id, attr::LSTRIP | attr::RSTRIP)
         });
-        let token = |c: u8| vocab.id(char::from(c).to_string()).is_some();
+        let token = |c: u8| vocab.id(&char::from(c).to_string()).is_some();
         match vocab.family {
             _ if !specials_stay => Cuts::Nowhere,
             Family::Bpe

@@ -281,7 +281,7 @@ impl Vocab {
 
     /// The id of a token string.
     #[inline]
-    pub fn id(&self, text: impl AsRef<[u8]>) -> Option<u32> {
+    pub fn id(&self, text: &(impl AsRef<[u8]> + ?Sized)) -> Option<u32> {
         self.tokens.id(text.as_ref())
     }
 
