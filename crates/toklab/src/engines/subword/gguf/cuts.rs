@@ -59,7 +59,7 @@ impl Gguf {
     pub(super) fn cut_rule(vocab: &Vocab, matched: &[u32]) -> Cuts {
         let specials_stay = matched.iter().all(|&id| {
             let joined = |w: &[u8]| w[0].is_ascii_alphanumeric() && w[1] == b' ';
-            !vocab.tokens[id as usize].as_bytes().windows(2).any(joined)
+            !vocab.tokens.bytes(id).windows(2).any(joined)
                 && !vocab.has(id, attr::LSTRIP | attr::RSTRIP)
         });
         let token = |c: u8| vocab.id(&char::from(c).to_string()).is_some();
@@ -74,12 +74,12 @@ impl Gguf {
                 Cuts::BetweenLetters
             }
             Family::Spm => {
-                let tokens = vocab.tokens.iter().map(|t| t.as_bytes());
+                let tokens = vocab.tokens.iter();
                 SpaceCuts::unless_joined(token, tokens, "▁".as_bytes())
                     .map_or(Cuts::Nowhere, Cuts::AfterAscii)
             }
             Family::Wpm if vocab.unk.is_some() => {
-                let texts = matched.iter().map(|&id| vocab.tokens[id as usize].as_str());
+                let texts = matched.iter().map(|&id| vocab.tokens.text(id));
                 let mut held: Vec<char> = texts.flat_map(str::chars).collect();
                 held.sort_unstable();
                 held.dedup();

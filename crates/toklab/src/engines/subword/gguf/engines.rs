@@ -12,6 +12,7 @@ use super::vocab::Vocab;
 use crate::core::model_cache::{FlatReader, FlatWriter};
 use crate::engines::subword::bpe::bytelevel;
 use crate::engines::subword::bpe::merge_loop::Symbol;
+use crate::engines::subword::bpe::merge_table::{Merge, MergeTable};
 
 /// A token found: its id (`None` for bytes llama.cpp drops because no token spells them) and
 /// its bytes in the original text (possibly inside a character).
@@ -39,7 +40,7 @@ pub fn spm(
     let s = escaped.text.as_str();
     let mut symbols = char_symbols(s, |_| NONE);
     merge(&mut symbols, s, |both, _, _| {
-        let id = vocab.id(std::str::from_utf8(both).ok()?)?;
+        let id = vocab.id(both)?;
         Some((score_rank(vocab.scores[id as usize]), id))
     });
     let mut at = escaped.cursor();
@@ -70,7 +71,7 @@ fn char_symbols(s: &str, id: impl Fn(&str) -> u32) -> Vec<Symbol> {
 /// The merges of a BPE vocabulary over interned strings: every string a merge names gets a
 /// number (a token's own id when it is a token), so merging compares numbers.
 pub struct BpeTables {
-    merges: HashMap<(u32, u32), (u32, u32)>,
+    merges: MergeTable,
     extra: HashMap<String, u32>,
     bytes: [u32; 256],
     tokens: u32,
@@ -94,11 +95,14 @@ impl BpeTables {
             let next = tokens + extra.len() as u32;
             *extra.entry(s.to_string()).or_insert(next)
         };
-        let mut merges = HashMap::with_capacity_and_hasher(vocab.merges.len(), Default::default());
+        let mut merges = MergeTable::with_capacity(vocab.merges.len());
         for (rank, (a, b)) in vocab.merges.iter().enumerate() {
-            let key = (intern(a), intern(b));
+            let (left, right) = (intern(a), intern(b));
             let merged = intern(&format!("{a}{b}"));
-            merges.entry(key).or_insert((rank as u32, merged));
+            if merges.get(left, right).is_none() {
+                let rank = rank as u32;
+                merges.insert(left, right, Merge { rank, merged });
+            }
         }
         let mut bytes = [0u32; 256];
         for (b, slot) in bytes.iter_mut().enumerate() {
@@ -115,22 +119,17 @@ impl BpeTables {
         }
     }
 
-    /// Writes the tables for [`BpeTables::read_flat`]: the merges as four numbers each (left,
-    /// right, rank, merged) and the strings merges make that are no token, with their numbers.
+    /// Writes the tables for [`BpeTables::read_flat`]: the merge rules with their table by
+    /// pair ([`MergeTable`], read back where it lies) and the strings merges make that are no token, with their numbers.
     pub fn write_flat(&self, w: &mut FlatWriter) {
         w.u32(self.tokens);
         w.u32s(self.bytes.iter().copied());
-        let merges: Vec<u32> = self
-            .merges
-            .iter()
-            .flat_map(|(&(l, r), &(rank, merged))| [l, r, rank, merged])
-            .collect();
-        w.u32s(merges.into_iter());
         w.usize(self.extra.len());
         for (text, &id) in &self.extra {
             w.str(text);
             w.u32(id);
         }
+        self.merges.write_flat(w);
     }
 
     /// Reads what [`BpeTables::write_flat`] wrote for `vocab`, with the pre-tokenizer and
@@ -147,36 +146,19 @@ impl BpeTables {
             return None;
         }
         let bytes: [u32; 256] = r.u32s()?.try_into().ok()?;
-        let mut raw_merges = r.u32_iter()?;
-        if raw_merges.len() % 4 != 0 {
-            return None;
-        }
-        let mut merges =
-            HashMap::with_capacity_and_hasher(raw_merges.len() / 4, Default::default());
-        while let (Some(l), Some(r), Some(rank), Some(merged)) = (
-            raw_merges.next(),
-            raw_merges.next(),
-            raw_merges.next(),
-            raw_merges.next(),
-        ) {
-            merges.insert((l, r), (rank, merged));
-        }
         let count = r.usize()?;
         let mut extra = HashMap::with_capacity_and_hasher(count.min(1 << 20), Default::default());
         for _ in 0..count {
             let text = r.str()?.to_string();
             extra.insert(text, r.u32()?);
         }
-        let bound = u64::from(tokens) + extra.len() as u64;
-        let in_range = |id: u32| u64::from(id) < bound;
-        if !bytes.iter().all(|&b| in_range(b))
-            || !extra.values().all(|&id| in_range(id) && id >= tokens)
-            || !merges
-                .iter()
-                .all(|(&(l, r), &(_, m))| in_range(l) && in_range(r) && in_range(m))
+        let bound = u32::try_from(u64::from(tokens) + extra.len() as u64).ok()?;
+        if !bytes.iter().all(|&b| b < bound)
+            || !extra.values().all(|&id| id < bound && id >= tokens)
         {
             return None;
         }
+        let merges = MergeTable::read_flat(r, bound)?;
         Some(BpeTables {
             merges,
             extra,
@@ -289,7 +271,8 @@ impl BpeTables {
 
     fn merge(&self, symbols: &mut Vec<Symbol>, text: &str) {
         merge(symbols, text, |_, l, r| {
-            self.merges.get(&(l.id, r.id)).copied()
+            let rule = self.merges.get(l.id, r.id)?;
+            Some((rule.rank, rule.merged))
         });
     }
 }

@@ -22,6 +22,8 @@ pub mod reader;
 pub(crate) mod split;
 pub use split::NAMES as PRE_NAMES;
 pub use split::{AtSpaces, at_spaces};
+mod table;
+pub mod tokens;
 mod ugm;
 mod unicode;
 pub mod vocab;
@@ -149,7 +151,7 @@ impl Gguf {
         let finder = if matched.is_empty() {
             None
         } else {
-            let texts = matched.iter().map(|&id| vocab.tokens[id as usize].as_str());
+            let texts = matched.iter().map(|&id| vocab.tokens.bytes(id));
             Some(
                 AhoCorasick::new(texts)
                     .map_err(|e| Error::format(path, None, format!("special tokens: {e}")))?,
@@ -195,7 +197,7 @@ impl Gguf {
             present[m.pattern().as_usize()] = true;
         }
         for (_, &id) in self.matched.iter().enumerate().filter(|&(k, _)| present[k]) {
-            let needle = self.vocab.tokens[id as usize].as_str();
+            let needle = self.vocab.tokens.text(id);
             let (lstrip, rstrip) = (
                 self.vocab.has(id, attr::LSTRIP),
                 self.vocab.has(id, attr::RSTRIP),
@@ -350,18 +352,18 @@ impl Gguf {
 
     /// A token as text: byte-level tokens decoded, others as the vocabulary writes them.
     fn form(&self, id: u32) -> String {
-        let piece = &self.vocab.tokens[id as usize];
+        let piece = self.vocab.tokens.text(id);
         match &self.engine {
             Engine::Bpe(_) if !self.vocab.has(id, attr::CONTROL | attr::USER_DEFINED) => {
-                bytelevel::decode(piece).map_or_else(|| piece.clone(), |b| render(&b))
+                bytelevel::decode(piece).map_or_else(|| piece.to_string(), |b| render(&b))
             }
-            _ => piece.clone(),
+            _ => piece.to_string(),
         }
     }
 
     /// The bytes a token stands for when decoding.
     fn bytes_of(&self, id: u32) -> Vec<u8> {
-        let piece = &self.vocab.tokens[id as usize];
+        let piece = self.vocab.tokens.text(id);
         if self
             .vocab
             .has(id, attr::CONTROL | attr::USER_DEFINED | attr::UNKNOWN)
@@ -483,7 +485,7 @@ impl Tokenizer for Gguf {
             let line = match fragment {
                 Fragment::Special(id, s, e) => TraceLine::new(1, Some(Span::new(s, e)))
                     .part(Role::Label, "special ")
-                    .part(Role::Token, quote(&self.vocab.tokens[id as usize]))
+                    .part(Role::Token, quote(self.vocab.tokens.text(id)))
                     .part(Role::Detail, format!(" id {id}")),
                 Fragment::Text(s, e) => TraceLine::new(1, Some(Span::new(s, e)))
                     .part(Role::Label, "text ")
@@ -520,7 +522,7 @@ impl Tokenizer for Gguf {
     }
 
     fn piece(&self, id: u32) -> Option<String> {
-        self.vocab.tokens.get(id as usize).cloned()
+        ((id as usize) < self.vocab.tokens.len()).then(|| self.vocab.tokens.text(id).to_string())
     }
 
     /// Token strings as the vocabulary spells them (`Ġa`, `▁a`, `##a`): back to their ids,

@@ -93,11 +93,11 @@ impl Ugm {
             } else {
                 return None;
             };
-            Some((vocab.tokens[id as usize].as_bytes(), id, score))
+            Some((vocab.tokens.bytes(id), id, score))
         }));
         let user_defined = PieceTrie::new(
             ids.filter(|&id| vocab.has(id, attr::USER_DEFINED))
-                .map(|id| (vocab.tokens[id as usize].as_bytes(), id, 0.0)),
+                .map(|id| (vocab.tokens.bytes(id), id, 0.0)),
         );
         // The penalty is taken in `f32`, as llama.cpp's `float` fields do.
         let unknown_score = f64::from(min_score - UNKNOWN_PENALTY);
@@ -108,7 +108,7 @@ impl Ugm {
             unknown: (vocab.unk.unwrap_or(NO_UNKNOWN), unknown_score),
             prefix_space: vocab.add_space_prefix,
             merge_spaces: vocab.remove_extra_whitespaces,
-            max_len: vocab.tokens.iter().map(String::len).max().unwrap_or(1),
+            max_len: vocab.tokens.max_len().max(1),
         })
     }
 
@@ -320,12 +320,10 @@ mod tests {
             ("<unk>", 0.0, attr::UNKNOWN),
         ];
         all.extend_from_slice(pieces);
-        let tokens: Vec<String> = all.iter().map(|p| p.0.to_string()).collect();
         Vocab {
             family: Family::Ugm,
             pre: "default".into(),
-            ids: super::super::vocab::TokenIds::index(&tokens),
-            tokens,
+            tokens: super::super::tokens::Tokens::new(all.iter().map(|p| p.0)),
             scores: all.iter().map(|p| p.1).collect(),
             attrs: all.iter().map(|p| p.2).collect(),
             merges: Vec::new(),

@@ -8,10 +8,12 @@
 
 use std::path::Path;
 
+use std::borrow::Cow;
+
 use super::reader::{Metadata, Value};
+use super::tokens::Tokens;
 use crate::core::error::{Error, Result};
 use crate::core::model_cache::{FlatReader, FlatWriter};
-use crate::engines::subword::bpe::vocab::hash_bytes;
 
 /// The tokenizer families of llama.cpp (`tokenizer.ggml.model`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,14 +57,13 @@ pub struct Vocab {
     pub family: Family,
     /// `tokenizer.ggml.pre` (`default` when missing).
     pub pre: String,
-    /// The token strings, by id.
-    pub tokens: Vec<String>,
+    /// The token strings, by id, and the ids by string (a string listed twice is its last id,
+    /// as in llama.cpp).
+    pub tokens: Tokens,
     /// The scores, by id (0 without `tokenizer.ggml.scores`).
     pub scores: Vec<f32>,
     /// The attributes, by id.
     pub attrs: Vec<u16>,
-    /// Token string to id (a string listed twice is its last id, as in llama.cpp).
-    pub ids: TokenIds,
     /// The merges of a BPE vocabulary, in rank order, as pairs of strings: what the file says,
     /// emptied once the BPE tables are made of them (and empty in a vocabulary read from the
     /// model cache, which holds those tables instead).
@@ -177,10 +178,14 @@ impl Vocab {
                 _ => string(meta, "tokenizer.ggml.pre").unwrap_or("default"),
             }
             .to_string(),
-            tokens: Vec::with_capacity(n),
+            tokens: Tokens::new(tokens.iter().enumerate().map(
+                |(i, token)| match token.is_empty() {
+                    true => Cow::Owned(format!("[EMPTY_{i}]")),
+                    false => Cow::Borrowed(token.as_str()),
+                },
+            )),
             scores,
             attrs,
-            ids: TokenIds::default(),
             merges: Vec::new(),
             specials: Vec::new(),
             unk: None,
@@ -189,16 +194,7 @@ impl Vocab {
             charsmap: Vec::new(),
             max_token_len: 0,
         };
-        for (i, token) in tokens.iter().enumerate() {
-            let token = if token.is_empty() {
-                format!("[EMPTY_{i}]")
-            } else {
-                token.clone()
-            };
-            vocab.max_token_len = vocab.max_token_len.max(token.len());
-            vocab.tokens.push(token);
-        }
-        vocab.ids = TokenIds::index(&vocab.tokens);
+        vocab.max_token_len = vocab.tokens.max_len();
         if family == Family::Bpe {
             let Some(Value::Strings(merges)) = meta.values.get("tokenizer.ggml.merges") else {
                 return Err(bad("a gpt2 tokenizer without tokenizer.ggml.merges".into()));
@@ -254,7 +250,7 @@ impl Vocab {
             .filter(|&id| self.attrs[id as usize] & special != 0)
             .collect();
         self.specials
-            .sort_by_key(|&id| std::cmp::Reverse(self.tokens[id as usize].len()));
+            .sort_by_key(|&id| std::cmp::Reverse(self.tokens.bytes(id).len()));
         let pre = string(meta, "tokenizer.ggml.pre").unwrap_or("");
         let arch = string(meta, "general.architecture").unwrap_or("");
         let name = string(meta, "general.name")
@@ -284,8 +280,9 @@ impl Vocab {
     }
 
     /// The id of a token string.
-    pub fn id(&self, text: &str) -> Option<u32> {
-        self.ids.get(&self.tokens, text)
+    #[inline]
+    pub fn id(&self, text: &(impl AsRef<[u8]> + ?Sized)) -> Option<u32> {
+        self.tokens.id(text.as_ref())
     }
 
     /// Whether `id` has any of the attribute bits in `mask`.
@@ -301,17 +298,10 @@ impl Vocab {
     pub fn write_flat(&self, w: &mut FlatWriter) {
         w.u8(self.family as u8);
         w.str(&self.pre);
-        let mut arena = String::with_capacity(self.tokens.iter().map(String::len).sum());
-        let mut ends = Vec::with_capacity(self.tokens.len());
-        for token in &self.tokens {
-            arena.push_str(token);
-            ends.push(arena.len() as u32);
-        }
-        w.str(&arena);
-        w.u32s(ends.into_iter());
-        self.ids.write_flat(w);
+        self.tokens.write_flat(w);
         w.f32s(self.scores.iter().copied());
-        w.u32s(self.attrs.iter().map(|&a| u32::from(a)));
+        let attrs: Vec<u8> = self.attrs.iter().flat_map(|a| a.to_le_bytes()).collect();
+        w.bytes(&attrs);
         w.u32s(self.specials.iter().copied());
         w.opt_u32(self.unk);
         w.bool(self.add_space_prefix);
@@ -333,22 +323,17 @@ impl Vocab {
         .into_iter()
         .find(|&f| f as u8 == code)?;
         let pre = r.str()?.to_string();
-        let arena = r.str()?;
-        let ends = r.u32_iter()?;
-        let n = ends.len();
-        let mut tokens = Vec::with_capacity(n);
-        let mut start = 0;
-        for end in ends {
-            let token = arena.get(start..end as usize)?;
-            start = end as usize;
-            tokens.push(token.to_string());
-        }
-        let ids = TokenIds::read_flat(r, n)?;
+        let tokens = Tokens::read_flat(r)?;
+        let n = tokens.len();
         let scores = r.f32s()?;
-        let attrs = r
-            .u32_iter()?
-            .map(|a| u16::try_from(a).ok())
-            .collect::<Option<Vec<u16>>>()?;
+        let attrs = r.bytes()?;
+        if attrs.len() != n * 2 {
+            return None;
+        }
+        let attrs: Vec<u16> = attrs
+            .chunks_exact(2)
+            .map(|a| u16::from_le_bytes([a[0], a[1]]))
+            .collect();
         let specials = r.u32s()?;
         let unk = r.opt_u32()?;
         let in_range = |id: u32| (id as usize) < n;
@@ -362,11 +347,10 @@ impl Vocab {
         Some(Vocab {
             family,
             pre,
-            max_token_len: tokens.iter().map(String::len).max().unwrap_or(0),
+            max_token_len: tokens.max_len(),
             tokens,
             scores,
             attrs,
-            ids,
             merges: Vec::new(),
             specials,
             unk,
@@ -374,73 +358,6 @@ impl Vocab {
             remove_extra_whitespaces: r.bool()?,
             charsmap: r.bytes()?.to_vec(),
         })
-    }
-}
-
-/// Ids by token text: an open-addressing table of ids hashed by their token's bytes, one
-/// `u32` a slot, so that a quarter of a million tokens make one flat array rather than a copy
-/// of every string, and a cache entry can store that array as it is instead of hashing every
-/// token again on each load.
-#[derive(Debug, Default)]
-pub struct TokenIds {
-    /// A power of two long (or empty); `EMPTY` or an id.
-    slots: Vec<u32>,
-}
-
-/// A slot holding no id.
-const EMPTY: u32 = u32::MAX;
-
-impl TokenIds {
-    /// Indexes `tokens`; a string listed twice is its last id.
-    pub fn index(tokens: &[String]) -> TokenIds {
-        let len = (tokens.len() * 2).next_power_of_two().max(2);
-        let mut ids = TokenIds {
-            slots: vec![EMPTY; len],
-        };
-        for (id, token) in tokens.iter().enumerate() {
-            let slot = ids.slot(tokens, token);
-            ids.slots[slot] = id as u32;
-        }
-        ids
-    }
-
-    /// The slot holding `text`'s id, or the empty slot where it would go.
-    fn slot(&self, tokens: &[String], text: &str) -> usize {
-        let mask = self.slots.len() - 1;
-        let hash = hash_bytes(text.as_bytes()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let mut slot = (hash >> 32) as usize & mask;
-        loop {
-            let id = self.slots[slot];
-            if id == EMPTY || tokens.get(id as usize).is_some_and(|t| t == text) {
-                return slot;
-            }
-            slot = (slot + 1) & mask;
-        }
-    }
-
-    /// The id of `text` among `tokens` (the list this was made from).
-    pub fn get(&self, tokens: &[String], text: &str) -> Option<u32> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        Some(self.slots[self.slot(tokens, text)]).filter(|&id| id != EMPTY)
-    }
-
-    /// Writes the table for [`TokenIds::read_flat`].
-    pub fn write_flat(&self, w: &mut FlatWriter) {
-        w.u32s(self.slots.iter().copied());
-    }
-
-    /// Reads what [`TokenIds::write_flat`] wrote for `n` tokens; `None` when it cannot be
-    /// that table (not a power of two long, too short to leave an empty slot, an id out of
-    /// range), so a lookup can never loop or index past the tokens.
-    pub fn read_flat(r: &mut FlatReader, n: usize) -> Option<TokenIds> {
-        let slots = r.u32s()?;
-        let empties = slots.iter().filter(|&&id| id == EMPTY).count();
-        let holds = slots.len().is_power_of_two()
-            && empties > 0
-            && slots.iter().all(|&id| id == EMPTY || (id as usize) < n);
-        holds.then_some(TokenIds { slots })
     }
 }
 
@@ -510,43 +427,5 @@ fn string<'m>(meta: &'m Metadata, key: &str) -> Option<&'m str> {
     match meta.values.get(key) {
         Some(Value::Str(s)) => Some(s),
         _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tokens(list: &[&str]) -> Vec<String> {
-        list.iter().map(|t| t.to_string()).collect()
-    }
-
-    #[test]
-    fn token_ids_find_the_last_id_of_each_text_and_nothing_else() {
-        let tokens = tokens(&["a", "ab", "", "a", "▁b"]);
-        let ids = TokenIds::index(&tokens);
-        assert_eq!(ids.get(&tokens, "a"), Some(3));
-        assert_eq!(ids.get(&tokens, "ab"), Some(1));
-        assert_eq!(ids.get(&tokens, ""), Some(2));
-        assert_eq!(ids.get(&tokens, "▁b"), Some(4));
-        assert_eq!(ids.get(&tokens, "b"), None);
-        assert_eq!(TokenIds::default().get(&tokens, "a"), None);
-    }
-
-    #[test]
-    fn token_ids_read_back_from_an_entry_and_refuse_a_table_that_cannot_be_theirs() {
-        let tokens = tokens(&["x", "y", "z"]);
-        let mut w = FlatWriter::new();
-        TokenIds::index(&tokens).write_flat(&mut w);
-        let bytes = w.into_bytes();
-        let ids = TokenIds::read_flat(&mut FlatReader::new(&bytes), tokens.len()).unwrap();
-        assert_eq!(ids.get(&tokens, "y"), Some(1));
-        assert!(TokenIds::read_flat(&mut FlatReader::new(&bytes), 2).is_none());
-        for slots in [vec![0, EMPTY, 1], vec![0, 1, 2, 0]] {
-            let mut w = FlatWriter::new();
-            w.u32s(slots.into_iter());
-            let bytes = w.into_bytes();
-            assert!(TokenIds::read_flat(&mut FlatReader::new(&bytes), 3).is_none());
-        }
     }
 }
