@@ -31,7 +31,7 @@ use crate::core::files::{Expect, write_file};
 
 /// The layout of entries; changing what any engine writes changes this (as does a new toklab
 /// version, which the header also records).
-const FORMAT: u32 = 9;
+const FORMAT: u32 = 10;
 const MAGIC: &[u8; 8] = b"toklabMC";
 
 /// Where entries live: `$TOKLAB_CACHE_DIR`, else `$XDG_CACHE_HOME/toklab/models`, else

@@ -35,9 +35,7 @@ pub(super) fn load(path: &Path) -> Result<Parsed> {
     let meta = reader::read(path)?;
     let mut warnings = Vec::new();
     let mut vocab = Vocab::from_metadata(path, &meta, &mut warnings)?;
-    let engine = engine(path, &vocab, |splitter, ignore_merges, raw| {
-        Some(BpeTables::new(&vocab, splitter, ignore_merges, raw))
-    })?;
+    let engine = engine(path, &vocab, Tables::Made)?;
     vocab.merges = Vec::new();
     let parsed = Parsed {
         vocab,
@@ -52,18 +50,17 @@ pub(super) fn load(path: &Path) -> Result<Parsed> {
 
 fn write(parsed: &Parsed, w: &mut FlatWriter, path: &Path) {
     parsed.vocab.write_flat(w);
-    if let Engine::Bpe(tables) = &parsed.engine {
-        tables.write_flat(w);
+    match &parsed.engine {
+        Engine::Bpe(tables) => tables.write_flat(w),
+        Engine::Ugm(ugm) => ugm.write_tries(w),
+        _ => {}
     }
     write_warnings(w, path, &parsed.warnings);
 }
 
 fn read(r: &mut FlatReader, path: &Path) -> Option<Parsed> {
     let vocab = Vocab::read_flat(r)?;
-    let engine = engine(path, &vocab, |splitter, ignore_merges, raw| {
-        BpeTables::read_flat(r, &vocab, splitter, ignore_merges, raw)
-    })
-    .ok()?;
+    let engine = engine(path, &vocab, Tables::Read(r)).ok()?;
     let warnings = read_warnings(r, path)?;
     Some(Parsed {
         vocab,
@@ -72,13 +69,16 @@ fn read(r: &mut FlatReader, path: &Path) -> Option<Parsed> {
     })
 }
 
-/// What tokenizes `vocab` between special tokens; `bpe` makes the BPE tables from the
-/// pre-tokenizer and the options `vocab.pre` names (`None`: they cannot be made).
-fn engine(
-    path: &Path,
-    vocab: &Vocab,
-    bpe: impl FnOnce(split::Splitter, bool, bool) -> Option<BpeTables>,
-) -> Result<Engine> {
+/// Where the tables an engine searches with come from: made from the vocabulary (a first load)
+/// or read from the cache entry.
+enum Tables<'r, 'a> {
+    Made,
+    Read(&'r mut FlatReader<'a>),
+}
+
+/// What tokenizes `vocab` between special tokens, its BPE tables or unigram tries from
+/// `tables`.
+fn engine(path: &Path, vocab: &Vocab, tables: Tables) -> Result<Engine> {
     let bad = |message: String| Error::format(path, None, message);
     Ok(match vocab.family {
         Family::Spm => Engine::Spm,
@@ -92,14 +92,22 @@ fn engine(
             })?;
             let splitter = split::Splitter::new(&patterns).map_err(|e| bad(e.to_string()))?;
             let raw = split::raw(&vocab.pre);
-            let tables = bpe(splitter, ignore_merges, raw)
-                .ok_or_else(|| bad("the BPE tables in the model cache do not hold".into()))?;
+            let tables = match tables {
+                Tables::Made => Some(BpeTables::new(vocab, splitter, ignore_merges, raw)),
+                Tables::Read(r) => BpeTables::read_flat(r, vocab, splitter, ignore_merges, raw),
+            }
+            .ok_or_else(|| bad("the BPE tables in the model cache do not hold".into()))?;
             Engine::Bpe(Box::new(tables))
         }
         Family::Ugm => {
-            Engine::Ugm(Box::new(ugm::Ugm::new(vocab).map_err(|e| {
-                bad(format!("tokenizer.ggml.precompiled_charsmap: {e}"))
-            })?))
+            let tries = match tables {
+                Tables::Made => Some(ugm::Tries::new(vocab)),
+                Tables::Read(r) => ugm::Tries::read_flat(r, vocab.tokens.len()),
+            }
+            .ok_or_else(|| bad("the unigram tries in the model cache do not hold".into()))?;
+            Engine::Ugm(Box::new(ugm::Ugm::with_tries(vocab, tries).map_err(
+                |e| bad(format!("tokenizer.ggml.precompiled_charsmap: {e}")),
+            )?))
         }
         Family::Rwkv => {
             return Err(bad(

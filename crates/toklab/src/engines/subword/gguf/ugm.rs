@@ -25,6 +25,7 @@ use std::ops::Range;
 
 use super::engines::Emit;
 use super::vocab::{Vocab, attr};
+use crate::core::model_cache::{FlatReader, FlatWriter};
 use crate::core::normalized::{CharsMap, CharsMapError, NormalizedString};
 use crate::engines::subword::unigram::trie::PieceTrie;
 use crate::engines::subword::unigram::viterbi::{
@@ -56,6 +57,49 @@ pub struct Ugm {
     max_len: usize,
 }
 
+/// The tries a `t5` vocabulary is searched with: made from the vocabulary at a first load
+/// (most of its time) and kept in the model cache, so a second load reads them as they are.
+pub struct Tries {
+    pieces: PieceTrie,
+    user_defined: PieceTrie,
+}
+
+impl Tries {
+    /// The tokens a path may use (normal, user-defined, unused) with the score each adds, and
+    /// the user-defined ones.
+    pub fn new(vocab: &Vocab) -> Tries {
+        let ids = 0..vocab.tokens.len() as u32;
+        let pieces = PieceTrie::new(ids.clone().filter_map(|id| {
+            let score = if vocab.has(id, attr::USER_DEFINED) {
+                0.0
+            } else if vocab.has(id, attr::NORMAL | attr::UNUSED) {
+                vocab.scores[id as usize]
+            } else {
+                return None;
+            };
+            Some((vocab.tokens.bytes(id), id, score))
+        }));
+        let user_defined = PieceTrie::new(
+            ids.filter(|&id| vocab.has(id, attr::USER_DEFINED))
+                .map(|id| (vocab.tokens.bytes(id), id, 0.0)),
+        );
+        Tries {
+            pieces,
+            user_defined,
+        }
+    }
+
+    /// Reads what [`Ugm::write_tries`] wrote, for a vocabulary of `tokens` tokens; `None`
+    /// when a trie does not hold.
+    pub fn read_flat(r: &mut FlatReader, tokens: usize) -> Option<Tries> {
+        let bound = u32::try_from(tokens).ok()?;
+        Some(Tries {
+            pieces: PieceTrie::read_flat(r, bound)?,
+            user_defined: PieceTrie::read_flat(r, bound)?,
+        })
+    }
+}
+
 /// What a `t5` vocabulary leaves in a [`crate::core::pieces::Carry`] at a cut inside a text
 /// fragment ([`Ugm::meeting_cut`]): where the search of the text after it takes up the whole
 /// text's search, and, once the cut ending a piece is found, the same for the piece after it
@@ -74,31 +118,25 @@ pub const MEETING_WINDOW: usize = 1 << 16;
 
 impl Ugm {
     /// The tokenizer of `vocab`; the error says why its character map cannot be read.
+    #[cfg(test)]
     pub fn new(vocab: &Vocab) -> Result<Ugm, CharsMapError> {
+        Ugm::with_tries(vocab, Tries::new(vocab))
+    }
+
+    /// The tokenizer of `vocab` with its tries made before (read from the model cache).
+    pub fn with_tries(vocab: &Vocab, tries: Tries) -> Result<Ugm, CharsMapError> {
         let map = match vocab.charsmap.is_empty() {
             true => None,
             false => Some(CharsMap::parse(&vocab.charsmap)?),
         };
-        let ids = 0..vocab.tokens.len() as u32;
-        let min_score = ids
-            .clone()
+        let min_score = (0..vocab.tokens.len() as u32)
             .filter(|&id| vocab.has(id, attr::NORMAL))
             .map(|id| vocab.scores[id as usize])
             .fold(f32::MAX, f32::min);
-        let pieces = PieceTrie::new(ids.clone().filter_map(|id| {
-            let score = if vocab.has(id, attr::USER_DEFINED) {
-                0.0
-            } else if vocab.has(id, attr::NORMAL | attr::UNUSED) {
-                vocab.scores[id as usize]
-            } else {
-                return None;
-            };
-            Some((vocab.tokens.bytes(id), id, score))
-        }));
-        let user_defined = PieceTrie::new(
-            ids.filter(|&id| vocab.has(id, attr::USER_DEFINED))
-                .map(|id| (vocab.tokens.bytes(id), id, 0.0)),
-        );
+        let Tries {
+            pieces,
+            user_defined,
+        } = tries;
         // The penalty is taken in `f32`, as llama.cpp's `float` fields do.
         let unknown_score = f64::from(min_score - UNKNOWN_PENALTY);
         Ok(Ugm {
@@ -110,6 +148,12 @@ impl Ugm {
             merge_spaces: vocab.remove_extra_whitespaces,
             max_len: vocab.tokens.max_len().max(1),
         })
+    }
+
+    /// Writes its tries for [`Tries::read_flat`].
+    pub fn write_tries(&self, w: &mut FlatWriter) {
+        self.pieces.write_flat(w);
+        self.user_defined.write_flat(w);
     }
 
     /// One normalization step at the start of `rest`: the longest user-defined token as it
