@@ -36,6 +36,7 @@ MODELS = [
     ("llama3.tiktoken.model (128k ranks)", "tiktoken:{}/llama3.tiktoken.model?pattern=cl100k"),
     ("ggml-vocab-gemma-4.gguf (15.8 MB)", "gguf:{}/llama-vocabs/ggml-vocab-gemma-4.gguf"),
     ("ggml-vocab-nomic-bert-moe.gguf (6.8 MB, t5)", "gguf:{}/llama-vocabs/ggml-vocab-nomic-bert-moe.gguf"),
+    ("mistral-tekken_240718.json (14.8 MB)", "tekken:{}/mistral-tekken_240718.json"),
 ]
 
 WORKBENCH = [

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::core::error::{Error, Result};
+use crate::core::model_cache::{FlatReader, FlatWriter};
 use crate::core::registry::Registry;
 use crate::core::spec::{Kind, Spec};
 use crate::core::token::Tokenization;
@@ -17,7 +18,7 @@ use crate::core::tokenizer::Tokenizer;
 use crate::core::trace::Trace;
 use crate::engines::subword::bpe::BpeTokenizer;
 use crate::engines::subword::bpe::load::tiktoken::{self, base64_decode};
-use crate::engines::subword::bpe::load::{json_error, read_text, vocab_conflict};
+use crate::engines::subword::bpe::load::{json_error, text_of, vocab_conflict};
 use crate::engines::subword::bpe::vocab::Vocab;
 
 /// `tekken:FILE`: a Mistral tekken JSON file.
@@ -62,60 +63,101 @@ pub struct Tekken {
 }
 
 impl Tekken {
-    /// Reads the JSON file.
+    /// Reads the JSON file, or its ranks from the model cache (a second load reads arrays
+    /// instead of 15 MB of JSON).
     pub fn load(name: &str, path: &Path) -> Result<Tekken> {
-        let text = read_text(path)?;
-        let file: File = serde_json::from_str(&text).map_err(|e| json_error(path, e))?;
+        let parsed = crate::core::model_cache::load(
+            path,
+            "tekken",
+            |data| parse(path, data),
+            Parsed::write_flat,
+            Parsed::read_flat,
+        )?;
         let bad = |message: String| Error::format(path, None, message);
-        let num_special = match &file.special_tokens {
-            Some(list) => list.len().max(file.config.default_num_special_tokens),
-            None => file.config.default_num_special_tokens,
-        };
-        let used = file
-            .config
-            .default_vocab_size
-            .checked_sub(num_special)
-            .ok_or_else(|| {
-                bad(format!(
-                    "default_vocab_size {} is smaller than the {num_special} special tokens",
-                    file.config.default_vocab_size
-                ))
-            })?;
-        if file.vocab.len() < used {
-            return Err(bad(format!(
-                "the vocabulary has {} entries, fewer than the {used} the config asks for",
-                file.vocab.len()
-            )));
-        }
-        let mut vocab = Vocab::with_capacity(used, used * 8);
-        let mut bytes = Vec::with_capacity(64);
-        for (index, entry) in file.vocab.iter().take(used).enumerate() {
-            if entry.rank != index {
-                return Err(bad(format!(
-                    "vocabulary entry {index} has rank {}: ranks must be the list order",
-                    entry.rank
-                )));
-            }
-            bytes.clear();
-            base64_decode(entry.token_bytes.as_bytes(), &mut bytes).map_err(|at| {
-                bad(format!(
-                    "vocabulary entry {index}: invalid base64 at column {}",
-                    at + 1
-                ))
-            })?;
-            let id = (index + num_special) as u64;
-            vocab.insert(id as u32, &bytes).map_err(|conflict| {
-                vocab_conflict(path, None, &String::from_utf8_lossy(&bytes), id, conflict)
-            })?;
-        }
-        let pretok =
-            tiktoken::pretokenizer(&file.config.pattern).map_err(|e| bad(e.to_string()))?;
-        let model = tiktoken::model_of(vocab, pretok, &[]);
+        let pretok = tiktoken::pretokenizer(&parsed.pattern).map_err(|e| bad(e.to_string()))?;
+        let model = tiktoken::model_of(parsed.vocab, pretok, &[]);
         Ok(Tekken {
             inner: BpeTokenizer::new(name, model, Vec::new(), vec![path.to_path_buf()]),
-            num_special: num_special as u32,
+            num_special: parsed.num_special,
         })
     }
+}
+
+/// What a tekken file holds that the tokenizer is made of: the ranks as ids, how many ids the
+/// special tokens take, the pattern.
+struct Parsed {
+    vocab: Vocab,
+    num_special: u32,
+    pattern: String,
+}
+
+impl Parsed {
+    fn write_flat(&self, w: &mut FlatWriter) {
+        self.vocab.write_flat(w);
+        w.u32(self.num_special);
+        w.str(&self.pattern);
+    }
+
+    fn read_flat(r: &mut FlatReader) -> Option<Parsed> {
+        Some(Parsed {
+            vocab: Vocab::read_flat(r)?,
+            num_special: r.u32()?,
+            pattern: r.str()?.to_string(),
+        })
+    }
+}
+
+/// Reads the JSON file's bytes.
+fn parse(path: &Path, data: &[u8]) -> Result<Parsed> {
+    let text = text_of(path, data.to_vec())?;
+    let file: File = serde_json::from_str(&text).map_err(|e| json_error(path, e))?;
+    let bad = |message: String| Error::format(path, None, message);
+    let num_special = match &file.special_tokens {
+        Some(list) => list.len().max(file.config.default_num_special_tokens),
+        None => file.config.default_num_special_tokens,
+    };
+    let used = file
+        .config
+        .default_vocab_size
+        .checked_sub(num_special)
+        .ok_or_else(|| {
+            bad(format!(
+                "default_vocab_size {} is smaller than the {num_special} special tokens",
+                file.config.default_vocab_size
+            ))
+        })?;
+    if file.vocab.len() < used {
+        return Err(bad(format!(
+            "the vocabulary has {} entries, fewer than the {used} the config asks for",
+            file.vocab.len()
+        )));
+    }
+    let mut vocab = Vocab::with_capacity(used, used * 8);
+    let mut bytes = Vec::with_capacity(64);
+    for (index, entry) in file.vocab.iter().take(used).enumerate() {
+        if entry.rank != index {
+            return Err(bad(format!(
+                "vocabulary entry {index} has rank {}: ranks must be the list order",
+                entry.rank
+            )));
+        }
+        bytes.clear();
+        base64_decode(entry.token_bytes.as_bytes(), &mut bytes).map_err(|at| {
+            bad(format!(
+                "vocabulary entry {index}: invalid base64 at column {}",
+                at + 1
+            ))
+        })?;
+        let id = (index + num_special) as u64;
+        vocab.insert(id as u32, &bytes).map_err(|conflict| {
+            vocab_conflict(path, None, &String::from_utf8_lossy(&bytes), id, conflict)
+        })?;
+    }
+    Ok(Parsed {
+        vocab,
+        num_special: num_special as u32,
+        pattern: file.config.pattern,
+    })
 }
 
 impl Tokenizer for Tekken {
