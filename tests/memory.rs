@@ -538,8 +538,12 @@ fn peak_bytes(spec: &str, format: &str, input: &Path) -> u64 {
 }
 
 /// What a kind uses per input byte of one huge line: its peak on the long line minus its peak
-/// on a short one (the program and the model).
+/// on a short one (the program and the model). A short run comes first and is not counted: a
+/// model's first load parses the file and writes its cache entry (Gemma 4's GGUF: 50 MB more
+/// than a cached load), which would otherwise fall on the long line whenever the cache was
+/// cold (a fresh machine, a new entry format) and make the figure depend on what ran before.
 fn per_input_byte(spec: &str, format: &str, long: &Path, short: &Path) -> f64 {
+    peak_bytes(spec, format, short);
     let grown = peak_bytes(spec, format, long).saturating_sub(peak_bytes(spec, format, short));
     grown as f64 / LINE_BYTES as f64
 }
