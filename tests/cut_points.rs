@@ -281,7 +281,8 @@ static LOADED: std::sync::LazyLock<Vec<(String, Box<dyn Tokenizer>)>> =
                     .replace("{shared}", &shared)
             })
             .filter(|spec| {
-                let path = std::path::Path::new(&spec[spec.find(':').unwrap() + 1..]);
+                // After the last kind: `sent:spm:FILE` names FILE.
+                let path = std::path::Path::new(spec.rsplit_once(':').unwrap().1);
                 let there = path.exists();
                 if !there {
                     common::missing_model("cut_points", &path.display().to_string());
